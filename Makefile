@@ -1,0 +1,100 @@
+# bmgen: one entry point.  See README.md.
+#   make            module + userspace
+#   make check      deps, unit tests (ASan/UBSan), lab tests in QEMU; "N passed, N failed"
+#   make demo       the main job: an RFC 2544 benchmark in the virtual lab
+#   make bench      benchmarks; results into Documentation/benchmarks.md
+#   make deps       install the Debian packages the build, lab and tests need
+
+KVER ?= $(shell ls /lib/modules 2>/dev/null | sort -V | tail -1)
+KDIR ?= /lib/modules/$(KVER)/build
+O ?= build
+SAN_O ?= build-san
+
+CC ?= cc
+PKGS := libmnl json-c libsystemd check
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libmnl json-c libsystemd 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+BM_VERSION := $(shell cat VERSION)
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
+	-Iinclude/uapi -Iuser/lib $(PKG_CFLAGS)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRC := $(wildcard user/lib/*.c)
+BMD_SRC := $(wildcard user/bmd/*.c)
+BMCTL_SRC := $(wildcard user/bmctl/*.c)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
+HDRS := $(wildcard include/uapi/linux/*.h user/lib/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*.h)
+
+.PHONY: all user module clean check unit lab deps demo bench install help
+all: user module
+
+user: $(O)/bmd $(O)/bmctl
+
+# --- userspace ---------------------------------------------------------------
+$(O)/%.o: %.c $(HDRS) VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/libbm.a: $(LIB_SRC:%.c=$(O)/%.o)
+	ar rcs $@ $^
+
+$(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# Unit tests always run under AddressSanitizer and UBSan.
+$(SAN_O)/%.o: %.c $(HDRS) VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
+	ar rcs $@ $^
+
+$(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) $(SAN_O)/libbm.a
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+
+UNIT_BINS := $(TEST_SRC:%.c=$(SAN_O)/%)
+
+# --- kernel module -----------------------------------------------------------
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules 2>&1 | tee $(O).kbuild.log; \
+	test $${PIPESTATUS[0]} -eq 0 && ! grep -q 'warning:' $(O).kbuild.log
+SHELL := /bin/bash
+
+# --- tests -------------------------------------------------------------------
+deps:
+	@tools/install-deps
+
+unit: $(UNIT_BINS)
+	@tools/run-unit $(UNIT_BINS)
+
+lab: all
+	@tools/lab-run --results $(O)/lab-results tests/lab/*.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@tools/check-all $(UNIT_BINS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@tools/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@tools/bench
+
+install: all
+	install -D -m 755 $(O)/bmd $(DESTDIR)/usr/sbin/bmd
+	install -D -m 755 $(O)/bmctl $(DESTDIR)/usr/sbin/bmctl
+	install -D -m 644 tools/bmd.service $(DESTDIR)/lib/systemd/system/bmd.service
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
+
+clean:
+	rm -rf $(O) $(SAN_O) $(O).kbuild.log
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean >/dev/null 2>&1

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trial backend interface (SPEC PLAT-SEARCH REQ-SRCH-1, PLAT-TRIAL).
+ *
+ * Every procedure and every search in libbm runs trials only through this
+ * interface, so that the same code drives the kernel module (bm_backend_genl)
+ * and the simulated device (bm_sim) used by unit tests and --dry-run.
+ * Procedures never see netlink.
+ */
+#ifndef BM_TRIAL_H
+#define BM_TRIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Traffic pattern of one trial (REQ-GEN-2). */
+enum bm_pattern {
+	BM_PAT_RATE = 0,	/* CBR at rate_fps for duration_s */
+	BM_PAT_BURST,		/* burst_frames back to back at line rate, then
+				 * wait until duration_s has elapsed */
+	BM_PAT_STEP,		/* rate_fps for duration_s, then step_rate_fps
+				 * for step_duration_s (R2544-RECOV) */
+};
+
+enum bm_topology {
+	BM_TOPO_PAIR_UNI = 0,	/* port a -> port b */
+	BM_TOPO_PAIR_BIDIR,	/* a <-> b, rate_fps in each direction */
+};
+
+/* What the caller asks of one trial.  All rates are per direction. */
+struct bm_trial_spec {
+	enum bm_pattern pattern;
+	enum bm_topology topology;
+	uint32_t frame_size;		/* F in bytes, with FCS (SPEC 2.1) */
+	double rate_fps;		/* intended offered load, frames/s */
+	double duration_s;		/* trial duration, s */
+	uint64_t burst_frames;		/* BM_PAT_BURST: frames in the burst */
+	double step_rate_fps;		/* BM_PAT_STEP: rate after the step */
+	double step_duration_s;		/* BM_PAT_STEP: time after the step */
+	bool latency;			/* measure latency on every frame */
+	bool learning;			/* send learning frames first (§23b) */
+	double drain_s;			/* loss wait threshold after the run
+					 * (REQ-TRIAL-1 step 4); <0 = default */
+};
+
+/* Latency summary of one trial in ns (REQ-STAT-2). */
+struct bm_latency {
+	uint64_t count;
+	double min_ns, mean_ns, max_ns, stddev_ns;
+	double p50_ns, p90_ns, p99_ns, p999_ns;
+};
+
+/* Counts of one trial, summed over directions (REQ-TRIAL-3). */
+struct bm_trial_result {
+	uint64_t intended;		/* frames the spec asked for */
+	uint64_t attempted;		/* frames the generator sent */
+	uint64_t received;		/* unique test frames received */
+	uint64_t lost;			/* attempted - received (>= 0) */
+	uint64_t duplicate;
+	uint64_t reordered;
+	uint64_t gap_events;
+	uint64_t late;			/* arrived after the drain */
+	bool generator_limited;		/* attempted fell short (REQ-GEN-6) */
+	double actual_duration_s;	/* first to last transmitted frame */
+	double first_rx_s, last_rx_s;	/* arrival times rel. to trial start */
+	/* BM_PAT_STEP: tx time (s from step) of the last lost frame sent at
+	 * or after the step; negative when none was lost (R2544-RECOV). */
+	double last_loss_after_step_s;
+	/* Longest receive gap (s) and its start, rel. to trial start
+	 * (R2544-RESET timestamps A and B). */
+	double max_gap_s, max_gap_start_s;
+	struct bm_latency latency;	/* valid when latency.count > 0 */
+	char ts_source[16];		/* "sw", "hw" or "sim" */
+};
+
+struct bm_error {
+	char msg[256];
+};
+
+/* One entry of a search's trial log (REQ-SRCH-1: every search logs every
+ * trial).  phase and reason are short human-readable words. */
+struct bm_trial_record {
+	unsigned int index;		/* 0-based order of execution */
+	char phase[32];			/* "search", "final", "mlr-initial", ... */
+	char reason[96];		/* why this load was chosen */
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+};
+
+/* Growable trial log owned by a procedure result. */
+struct bm_trial_log {
+	struct bm_trial_record *v;
+	size_t n, cap;
+};
+
+struct bm_backend;
+
+struct bm_backend_ops {
+	/* Run one trial; 0 and *res filled, or -errno with err->msg set. */
+	int (*run_trial)(struct bm_backend *be, const struct bm_trial_spec *spec,
+			 struct bm_trial_result *res, struct bm_error *err);
+	/* Release the backend. */
+	void (*destroy)(struct bm_backend *be);
+};
+
+struct bm_backend {
+	const struct bm_backend_ops *ops;
+	const char *name;		/* "genl", "sim" */
+	double line_rate_bps;		/* nominal R_line of the tx port */
+	/* Trial time spent so far in s (sum of durations plus per-trial
+	 * overhead); the simulated device advances it virtually. */
+	double elapsed_s;
+	unsigned int trials;		/* trials run so far */
+	void *priv;
+};
+
+/* Run one trial through the backend, counting it; see bm_backend_ops. */
+int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
+		 struct bm_trial_result *res, struct bm_error *err);
+
+/* Append a record to log; 0 or -ENOMEM. */
+int bm_trial_log_add(struct bm_trial_log *log, const char *phase,
+		     const char *reason, const struct bm_trial_spec *spec,
+		     const struct bm_trial_result *res);
+
+/* Free the records of log and zero it. */
+void bm_trial_log_free(struct bm_trial_log *log);
+
+/* Fill *spec with the defaults of a CBR trial at rate for duration. */
+void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
+			double rate_fps, double duration_s);
+
+/* Frames per second at 100 % of line rate for frame size F (SPEC F-1). */
+double bm_fps_max(double line_rate_bps, uint32_t frame_size);
+
+/* L1 (F+20) and L2 (F) bit rates of fps frames/s of size F (SPEC 2.3). */
+double bm_l1_bps(double fps, uint32_t frame_size);
+double bm_l2_bps(double fps, uint32_t frame_size);
+
+/* Load in % of line rate, L1 based (REQ-UNIT-2). */
+double bm_load_pct(double fps, uint32_t frame_size, double line_rate_bps);
+
+/* Set err->msg printf-style; returns -EINVAL for use in return statements. */
+int bm_errorf(struct bm_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* BM_TRIAL_H */

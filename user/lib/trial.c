@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Trial helpers shared by every backend and procedure (SPEC F-1, 2.3). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_trial.h"
+
+/* Ethernet preamble + SFD (8) and minimum inter-frame gap (12), SPEC F-1. */
+#define BM_L1_OVERHEAD 20.0
+
+int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
+		 struct bm_trial_result *res, struct bm_error *err)
+{
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->last_loss_after_step_s = -1.0;
+	ret = be->ops->run_trial(be, spec, res, err);
+	be->trials++;
+	return ret;
+}
+
+void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
+			double rate_fps, double duration_s)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->pattern = BM_PAT_RATE;
+	spec->topology = BM_TOPO_PAIR_UNI;
+	spec->frame_size = frame_size;
+	spec->rate_fps = rate_fps;
+	spec->duration_s = duration_s;
+	spec->drain_s = -1.0;
+}
+
+double bm_fps_max(double line_rate_bps, uint32_t frame_size)
+{
+	return line_rate_bps / ((frame_size + BM_L1_OVERHEAD) * 8.0);
+}
+
+double bm_l1_bps(double fps, uint32_t frame_size)
+{
+	return fps * (frame_size + BM_L1_OVERHEAD) * 8.0;
+}
+
+double bm_l2_bps(double fps, uint32_t frame_size)
+{
+	return fps * frame_size * 8.0;
+}
+
+double bm_load_pct(double fps, uint32_t frame_size, double line_rate_bps)
+{
+	return bm_l1_bps(fps, frame_size) / line_rate_bps * 100.0;
+}
+
+int bm_errorf(struct bm_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int bm_trial_log_add(struct bm_trial_log *log, const char *phase,
+		     const char *reason, const struct bm_trial_spec *spec,
+		     const struct bm_trial_result *res)
+{
+	struct bm_trial_record *r;
+
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? log->cap * 2 : 32;
+
+		r = realloc(log->v, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		log->v = r;
+		log->cap = cap;
+	}
+	r = &log->v[log->n];
+	memset(r, 0, sizeof(*r));
+	r->index = log->n++;
+	snprintf(r->phase, sizeof(r->phase), "%s", phase ? phase : "");
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+	r->spec = *spec;
+	r->res = *res;
+	return 0;
+}
+
+void bm_trial_log_free(struct bm_trial_log *log)
+{
+	free(log->v);
+	memset(log, 0, sizeof(*log));
+}
