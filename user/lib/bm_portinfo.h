@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What /sys/class/net says about a network port: driver, speed, state.
+ * Used by bmd for the result meta (SPEC REQ-REP-1) and the default line
+ * rate, and by `bmctl port list`.
+ */
+#ifndef BM_PORTINFO_H
+#define BM_PORTINFO_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bm_port_info {
+	char name[IFNAMSIZ];
+	char driver[64];	/* "virtual" when there is no device */
+	char bus_info[64];	/* PCI address etc., "" when virtual */
+	char operstate[16];
+	char address[32];	/* MAC */
+	long speed_mbps;	/* -1 when the link speed is unknown */
+	long mtu;
+};
+
+/* Fill *pi for ifname from root (NULL = /sys/class/net); 0 or -errno. */
+int bm_port_info(const char *root, const char *ifname,
+		 struct bm_port_info *pi);
+
+/* Every port under root (NULL = /sys/class/net), sorted by name; 0 and a
+ * malloc'd array in *v, or -errno. */
+int bm_port_list(const char *root, struct bm_port_info **v, size_t *n);
+
+#endif /* BM_PORTINFO_H */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Port facts from sysfs (bm_portinfo.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bm_portinfo.h"
+
+#define SYS_NET "/sys/class/net"
+
+/* First line of root/ifname/attr into buf, "" when unreadable. */
+static void read_attr(const char *root, const char *ifname, const char *attr,
+		      char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s/%s", root, ifname, attr);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
+	fclose(f);
+}
+
+/* Basename of the symlink root/ifname/link into buf, "" when absent. */
+static void read_link_base(const char *root, const char *ifname,
+			   const char *link, char *buf, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s/%s", root, ifname, link);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	n = strlen(base);
+	if ((size_t)n >= size)
+		n = size - 1;	/* a name that long is truncated, not fatal */
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+}
+
+int bm_port_info(const char *root, const char *ifname,
+		 struct bm_port_info *pi)
+{
+	char path[PATH_MAX], num[32];
+	char *end;
+
+	if (!root)
+		root = SYS_NET;
+	memset(pi, 0, sizeof(*pi));
+	if (strlen(ifname) >= sizeof(pi->name) || strchr(ifname, '/'))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/%s", root, ifname);
+	if (access(path, F_OK))
+		return -errno;
+	strcpy(pi->name, ifname);
+	read_link_base(root, ifname, "device/driver", pi->driver,
+		       sizeof(pi->driver));
+	if (!pi->driver[0])
+		strcpy(pi->driver, "virtual");
+	else
+		read_link_base(root, ifname, "device", pi->bus_info,
+			       sizeof(pi->bus_info));
+	read_attr(root, ifname, "operstate", pi->operstate,
+		  sizeof(pi->operstate));
+	read_attr(root, ifname, "address", pi->address, sizeof(pi->address));
+	/* speed reads EINVAL on a down link and -1 on veth: both unknown. */
+	read_attr(root, ifname, "speed", num, sizeof(num));
+	pi->speed_mbps = strtol(num, &end, 10);
+	if (!num[0] || *end || pi->speed_mbps <= 0)
+		pi->speed_mbps = -1;
+	read_attr(root, ifname, "mtu", num, sizeof(num));
+	pi->mtu = strtol(num, &end, 10);
+	if (!num[0] || *end)
+		pi->mtu = -1;
+	return 0;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	return strcmp(((const struct bm_port_info *)a)->name,
+		      ((const struct bm_port_info *)b)->name);
+}
+
+int bm_port_list(const char *root, struct bm_port_info **v, size_t *n)
+{
+	struct bm_port_info *arr = NULL, *p;
+	size_t cnt = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (!root)
+		root = SYS_NET;
+	d = opendir(root);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			p = realloc(arr, cap * sizeof(*arr));
+			if (!p) {
+				free(arr);
+				closedir(d);
+				return -ENOMEM;
+			}
+			arr = p;
+		}
+		if (!bm_port_info(root, de->d_name, &arr[cnt]))
+			cnt++;
+	}
+	closedir(d);
+	if (cnt)
+		qsort(arr, cnt, sizeof(*arr), cmp_port);
+	*v = arr;
+	*n = cnt;
+	return 0;
+}

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Protocol framing, request validation and response builders (bm_proto.h). */
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bm_proto.h"
+
+/* Read in chunks this big; the buffer may exceed the line limit by one
+ * chunk before the oversize line is detected and dropped. */
+#define BM_READ_CHUNK	65536
+
+int bm_linebuf_append(struct bm_linebuf *lb, const char *data, size_t n)
+{
+	/* Compact first so that a long-lived connection does not grow. */
+	if (lb->consumed) {
+		memmove(lb->buf, lb->buf + lb->consumed, lb->len - lb->consumed);
+		lb->len -= lb->consumed;
+		lb->consumed = 0;
+	}
+	if (lb->len + n + 1 > lb->cap) {
+		size_t cap = lb->cap ? lb->cap : 4096;
+		char *b;
+
+		while (cap < lb->len + n + 1)
+			cap *= 2;
+		b = realloc(lb->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		lb->buf = b;
+		lb->cap = cap;
+	}
+	memcpy(lb->buf + lb->len, data, n);
+	lb->len += n;
+	return 0;
+}
+
+ssize_t bm_linebuf_read(struct bm_linebuf *lb, int fd)
+{
+	char chunk[BM_READ_CHUNK];
+	ssize_t n;
+
+	n = read(fd, chunk, sizeof(chunk));
+	if (n < 0)
+		return -errno;
+	if (n > 0 && bm_linebuf_append(lb, chunk, n))
+		return -ENOMEM;
+	return n;
+}
+
+enum bm_line_status bm_linebuf_next(struct bm_linebuf *lb, char **line,
+				    size_t *len)
+{
+	char *start, *nl;
+	size_t avail;
+
+	for (;;) {
+		start = lb->buf + lb->consumed;
+		avail = lb->len - lb->consumed;
+		nl = avail ? memchr(start, '\n', avail) : NULL;
+
+		if (lb->discarding) {
+			if (!nl) {
+				lb->consumed = lb->len;
+				return BM_LINE_NONE;
+			}
+			lb->consumed += nl - start + 1;
+			lb->discarding = false;
+			continue;
+		}
+		if (!nl) {
+			if (avail > BM_PROTO_MAX_LINE) {
+				lb->consumed = lb->len;
+				lb->discarding = true;
+				return BM_LINE_TOO_LONG;
+			}
+			return BM_LINE_NONE;
+		}
+		if ((size_t)(nl - start) > BM_PROTO_MAX_LINE) {
+			lb->consumed += nl - start + 1;
+			return BM_LINE_TOO_LONG;
+		}
+		*nl = '\0';
+		*line = start;
+		*len = nl - start;
+		lb->consumed += nl - start + 1;
+		return BM_LINE_OK;
+	}
+}
+
+void bm_linebuf_free(struct bm_linebuf *lb)
+{
+	free(lb->buf);
+	memset(lb, 0, sizeof(*lb));
+}
+
+char *bm_proto_line(json_object *o, size_t *len)
+{
+	const char *s;
+	size_t n;
+	char *out;
+
+	/* Plain json-c output escapes control characters, so it never holds
+	 * a raw newline and the framing stays intact. */
+	s = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE,
+					      &n);
+	if (!s)
+		return NULL;
+	out = malloc(n + 2);
+	if (!out)
+		return NULL;
+	memcpy(out, s, n);
+	out[n] = '\n';
+	out[n + 1] = '\0';
+	if (len)
+		*len = n + 1;
+	return out;
+}
+
+/* --- request validation ------------------------------------------------- */
+
+static const char *const cmd_names[BM_CMD__COUNT] = {
+	[BM_CMD_STATUS] = "status",
+	[BM_CMD_PROCEDURES] = "procedures",
+	[BM_CMD_SUBMIT] = "submit",
+	[BM_CMD_JOBS] = "jobs",
+	[BM_CMD_JOB] = "job",
+	[BM_CMD_WATCH] = "watch",
+	[BM_CMD_CANCEL] = "cancel",
+	[BM_CMD_RESULT] = "result",
+};
+
+const char *bm_cmd_name(enum bm_cmd cmd)
+{
+	return cmd < BM_CMD__COUNT ? cmd_names[cmd] : "?";
+}
+
+/* Field kinds: a JSON type, or "number" which accepts int and double. */
+enum fkind { F_STRING, F_INT, F_NUMBER, F_BOOL, F_OBJECT };
+
+struct field {
+	const char *name;
+	enum fkind kind;
+	bool required;
+};
+
+static const struct field f_none[] = { { NULL, 0, false } };
+static const struct field f_job[] = {
+	{ "job", F_INT, true }, { NULL, 0, false } };
+static const struct field f_watch[] = {
+	{ "job", F_INT, true }, { "history", F_BOOL, false },
+	{ NULL, 0, false } };
+static const struct field f_submit[] = {
+	{ "procedure", F_STRING, true }, { "params", F_OBJECT, false },
+	{ "ports", F_OBJECT, false }, { "dry_run", F_BOOL, false },
+	{ "sim", F_OBJECT, false }, { NULL, 0, false } };
+static const struct field f_ports[] = {
+	{ "tx", F_STRING, true }, { "rx", F_STRING, true },
+	{ "line_rate_bps", F_NUMBER, false }, { NULL, 0, false } };
+
+static const struct field *const cmd_fields[BM_CMD__COUNT] = {
+	[BM_CMD_STATUS] = f_none,
+	[BM_CMD_PROCEDURES] = f_none,
+	[BM_CMD_SUBMIT] = f_submit,
+	[BM_CMD_JOBS] = f_none,
+	[BM_CMD_JOB] = f_job,
+	[BM_CMD_WATCH] = f_watch,
+	[BM_CMD_CANCEL] = f_job,
+	[BM_CMD_RESULT] = f_job,
+};
+
+static const char *const kind_names[] = {
+	[F_STRING] = "a string", [F_INT] = "an integer",
+	[F_NUMBER] = "a number", [F_BOOL] = "a boolean",
+	[F_OBJECT] = "an object",
+};
+
+static bool kind_ok(json_object *v, enum fkind kind)
+{
+	switch (kind) {
+	case F_STRING:
+		return json_object_is_type(v, json_type_string);
+	case F_INT:
+		return json_object_is_type(v, json_type_int);
+	case F_NUMBER:
+		return json_object_is_type(v, json_type_int) ||
+		       json_object_is_type(v, json_type_double);
+	case F_BOOL:
+		return json_object_is_type(v, json_type_boolean);
+	case F_OBJECT:
+		return json_object_is_type(v, json_type_object);
+	}
+	return false;
+}
+
+/* Check obj against fields (plus the names in extra); where names the
+ * object in messages. */
+static int check_fields(json_object *obj, const struct field *fields,
+			const char *const *extra, const char *where,
+			struct bm_error *err)
+{
+	const struct field *f;
+
+	json_object_object_foreach(obj, key, val) {
+		const char *const *e;
+		bool known = false;
+
+		for (e = extra; e && *e && !known; e++)
+			known = !strcmp(*e, key);
+		for (f = fields; f->name && !known; f++) {
+			if (strcmp(f->name, key))
+				continue;
+			known = true;
+			if (!kind_ok(val, f->kind))
+				return bm_errorf(err, "%s: '%s' must be %s",
+						 where, key,
+						 kind_names[f->kind]);
+		}
+		if (!known)
+			return bm_errorf(err, "%s: unknown field '%.64s'",
+					 where, key);
+	}
+	for (f = fields; f->name; f++)
+		if (f->required && !json_object_object_get_ex(obj, f->name,
+							      NULL))
+			return bm_errorf(err, "%s: missing '%s'", where,
+					 f->name);
+	return 0;
+}
+
+/* Interface names end up in /sys paths: refuse anything that could
+ * escape the directory or that the kernel would not accept. */
+static bool ifname_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || *s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static bool procname_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 64)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '-' || *s == '_'))
+			return false;
+	return true;
+}
+
+static int parse_submit(struct bm_request *req, struct bm_error *err)
+{
+	json_object *o = req->obj, *v, *ports;
+
+	json_object_object_get_ex(o, "procedure", &v);
+	req->procedure = json_object_get_string(v);
+	if (!procname_ok(req->procedure))
+		return bm_errorf(err, "submit: bad procedure name '%.64s'",
+				 req->procedure);
+	if (json_object_object_get_ex(o, "params", &v))
+		req->params = v;
+	if (json_object_object_get_ex(o, "dry_run", &v))
+		req->dry_run = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "sim", &v)) {
+		if (!req->dry_run)
+			return bm_errorf(err, "submit: 'sim' needs \"dry_run\":true");
+		req->sim = v;
+	}
+	if (!json_object_object_get_ex(o, "ports", &ports)) {
+		if (!req->dry_run)
+			return bm_errorf(err, "submit: missing 'ports'");
+		return 0;
+	}
+	if (check_fields(ports, f_ports, NULL, "submit: ports", err))
+		return -EINVAL;
+	json_object_object_get_ex(ports, "tx", &v);
+	req->tx_port = json_object_get_string(v);
+	json_object_object_get_ex(ports, "rx", &v);
+	req->rx_port = json_object_get_string(v);
+	if (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port))
+		return bm_errorf(err, "submit: ports: bad interface name");
+	if (json_object_object_get_ex(ports, "line_rate_bps", &v)) {
+		req->line_rate_bps = json_object_get_double(v);
+		if (!isfinite(req->line_rate_bps) || req->line_rate_bps <= 0 ||
+		    req->line_rate_bps > 1e13)
+			return bm_errorf(err, "submit: ports: line_rate_bps must be > 0 and <= 1e13");
+	}
+	return 0;
+}
+
+static int parse_json(const char *line, size_t len, json_object **out,
+		      struct bm_error *err)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	json_object *o;
+	size_t end;
+
+	if (memchr(line, '\0', len))
+		return bm_errorf(err, "malformed JSON: NUL byte in request");
+	tok = json_tokener_new_ex(32);
+	if (!tok)
+		return bm_errorf(err, "out of memory");
+	o = json_tokener_parse_ex(tok, line, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (!o && jerr == json_tokener_continue)
+		jerr = json_tokener_error_parse_eof;
+	json_tokener_free(tok);
+	if (!o || jerr != json_tokener_success) {
+		json_object_put(o);
+		return bm_errorf(err, "malformed JSON: %s",
+				 json_tokener_error_desc(jerr));
+	}
+	/* Anything but whitespace after the object is a second value on the
+	 * same line: refuse it rather than guess. */
+	for (; end < len; end++)
+		if (!strchr(" \t\r", line[end])) {
+			json_object_put(o);
+			return bm_errorf(err, "malformed JSON: trailing data after the request");
+		}
+	*out = o;
+	return 0;
+}
+
+int bm_request_parse(const char *line, size_t len, struct bm_request *req,
+		     struct bm_error *err)
+{
+	static const char *const common[] = { "id", "cmd", NULL };
+	json_object *v;
+	const char *name;
+	int i;
+
+	memset(req, 0, sizeof(*req));
+	if (len > BM_PROTO_MAX_LINE)
+		return bm_errorf(err, "request too long (max %d bytes)",
+				 BM_PROTO_MAX_LINE);
+	if (parse_json(line, len, &req->obj, err))
+		return -EINVAL;
+	if (!json_object_is_type(req->obj, json_type_object))
+		return bm_errorf(err, "request must be a JSON object");
+	if (!json_object_object_get_ex(req->obj, "id", &v))
+		return bm_errorf(err, "missing 'id'");
+	if (!json_object_is_type(v, json_type_int))
+		return bm_errorf(err, "'id' must be an integer");
+	req->id = json_object_get_int64(v);
+	req->has_id = true;
+	if (!json_object_object_get_ex(req->obj, "cmd", &v))
+		return bm_errorf(err, "missing 'cmd'");
+	if (!json_object_is_type(v, json_type_string))
+		return bm_errorf(err, "'cmd' must be a string");
+	name = json_object_get_string(v);
+	for (i = 0; i < BM_CMD__COUNT; i++)
+		if (!strcmp(name, cmd_names[i]))
+			break;
+	if (i == BM_CMD__COUNT)
+		return bm_errorf(err, "unknown cmd '%.64s'", name);
+	req->cmd = i;
+	if (check_fields(req->obj, cmd_fields[i], common, cmd_names[i], err))
+		return -EINVAL;
+	if (json_object_object_get_ex(req->obj, "job", &v)) {
+		req->job = json_object_get_int64(v);
+		if (req->job <= 0)
+			return bm_errorf(err, "%s: 'job' must be > 0", name);
+	}
+	if (json_object_object_get_ex(req->obj, "history", &v))
+		req->history = json_object_get_boolean(v);
+	if (req->cmd == BM_CMD_SUBMIT)
+		return parse_submit(req, err);
+	return 0;
+}
+
+void bm_request_free(struct bm_request *req)
+{
+	json_object_put(req->obj);
+	memset(req, 0, sizeof(*req));
+}
+
+/* --- responses ---------------------------------------------------------- */
+
+static json_object *response_new(int64_t id, bool has_id, bool ok)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "id", has_id ? json_object_new_int64(id)
+					       : NULL);
+	json_object_object_add(o, "ok", json_object_new_boolean(ok));
+	return o;
+}
+
+json_object *bm_response_ok(int64_t id, bool has_id)
+{
+	return response_new(id, has_id, true);
+}
+
+json_object *bm_response_error(int64_t id, bool has_id, const char *msg)
+{
+	json_object *o = response_new(id, has_id, false);
+
+	if (o)
+		json_object_object_add(o, "error", json_object_new_string(msg));
+	return o;
+}
