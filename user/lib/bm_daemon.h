@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine of bmd: socket server, job queue, workers, result store.
+ * It lives in libbm rather than user/bmd so that unit tests can run a whole
+ * daemon in-process; user/bmd/main.c only adds options, signals and systemd.
+ * Only bmd and the tests use this header.
+ */
+#ifndef BM_DAEMON_H
+#define BM_DAEMON_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "bm_trial.h"
+
+/* What a job runs on; handed to the backend factory. */
+struct bmd_job_desc {
+	unsigned long id;
+	const char *procedure;
+	const char *tx_port, *rx_port;	/* NULL for a dry run without ports */
+	double line_rate_bps;
+	bool dry_run;
+	json_object *sim;		/* dry run: sim parameters or NULL */
+};
+
+/* Make the trial backend for a job; NULL with err->msg on failure. */
+typedef struct bm_backend *(*bmd_backend_fn)(void *ctx,
+					     const struct bmd_job_desc *d,
+					     struct bm_error *err);
+
+struct bmd_config {
+	const char *socket_path;	/* bound unless listen_fd >= 0 */
+	int listen_fd;			/* from socket activation, or -1 */
+	const char *results_dir;
+	/* NULL = the default: simulated device for dry runs, the module
+	 * otherwise.  Tests inject slow or scripted backends here. */
+	bmd_backend_fn backend_new;
+	void *backend_ctx;
+	bool verbose;			/* log requests to stderr */
+};
+
+struct bmd;
+
+/* Create the daemon: results dir, persisted jobs (running ones marked
+ * interrupted), listening socket.  NULL with err->msg on failure. */
+struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err);
+
+/* Serve until bmd_stop(); 0, or -errno on a fatal poll error. */
+int bmd_run(struct bmd *d);
+
+/* Ask bmd_run to return.  Async-signal-safe. */
+void bmd_stop(struct bmd *d);
+
+/* Cancel running jobs (they end "interrupted"), wait for their workers,
+ * close the socket (unlinking it if bmd bound it) and free everything. */
+void bmd_free(struct bmd *d);
+
+/* One line for sd_notify STATUS=, e.g. "1 running, 2 queued". */
+void bmd_status_line(struct bmd *d, char *buf, size_t size);
+
+/* The default backend factory (sim for dry runs, genl otherwise). */
+struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
+				       struct bm_error *err);
+
+/* Do two jobs' port sets overlap (and so must not run together)?
+ * Ports may be NULL (dry runs hold no ports). */
+bool bmd_ports_conflict(const char *tx1, const char *rx1, const char *tx2,
+			const char *rx2);
+
+#endif /* BM_DAEMON_H */

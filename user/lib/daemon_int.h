@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the bmd engine shared by daemon_*.c.
+ *
+ * Locking: one mutex, bmd->lock, protects every job and client field and
+ * every json_object reachable from them.  The poll loop holds it except in
+ * poll(); workers take it only to report progress and to finish.  A worker
+ * gets private deep copies of params and sim, because json-c caches the
+ * serialised string inside the object and is not safe for concurrent
+ * readers.
+ */
+#ifndef BM_DAEMON_INT_H
+#define BM_DAEMON_INT_H
+
+#include <net/if.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bm_daemon.h"
+#include "bm_proto.h"
+
+enum job_state {
+	JOB_QUEUED = 0,
+	JOB_RUNNING,
+	JOB_DONE,
+	JOB_FAILED,
+	JOB_CANCELLED,
+	JOB_INTERRUPTED,
+};
+
+struct bmd_job {
+	struct bmd_job *next;		/* in id order */
+	struct bmd *d;
+	unsigned long id;
+	enum job_state state;
+	char *procedure;
+	json_object *params;		/* object, never NULL */
+	json_object *sim;		/* dry run only, may be NULL */
+	char tx[IFNAMSIZ], rx[IFNAMSIZ];	/* "" when not given */
+	double line_rate_bps;
+	bool dry_run;
+	double submitted, started, ended;	/* Unix time, 0 = not yet */
+	char error[256];
+	bool has_result;
+	unsigned int trials;
+	char status_line[256];
+	json_object *events;		/* progress events while running */
+	bool cancel_req;
+	enum job_state cancel_to;	/* CANCELLED or INTERRUPTED */
+	pthread_t thread;
+	bool thread_live;		/* needs pthread_join */
+	bool thread_done;		/* worker has returned */
+};
+
+struct bmd_client {
+	struct bmd_client *next;
+	int fd;
+	struct bm_linebuf in;
+	char *out;
+	size_t out_len, out_off, out_cap;
+	unsigned long watch_job;	/* 0 = not watching */
+	int64_t watch_id;		/* request id of the watch */
+	bool dead;			/* close at the next loop turn */
+};
+
+struct bmd {
+	pthread_mutex_t lock;
+	pthread_cond_t idle;		/* signalled when a worker finishes */
+	bmd_backend_fn backend_new;
+	void *backend_ctx;
+	bool verbose;
+	char *socket_path;		/* NULL when activated by systemd */
+	char *results_dir;
+	char *jobs_dir;
+	int listen_fd;
+	int wake_fd;			/* eventfd: workers and bmd_stop */
+	volatile sig_atomic_t stop;
+	bool shutting_down;		/* no new jobs start */
+	double start_mono;
+	struct bmd_client *clients;
+	struct bmd_job *jobs;
+	unsigned long next_id;
+	unsigned int running;
+};
+
+/* daemon_jobs.c */
+const char *job_state_name(enum job_state s);
+bool job_finished(const struct bmd_job *j);
+struct bmd_job *job_find(struct bmd *d, unsigned long id);
+/* JSON description; full adds params and sim. */
+json_object *job_to_json(const struct bmd_job *j, bool full);
+void job_persist(struct bmd_job *j);
+int jobs_load(struct bmd *d, struct bm_error *err);
+void job_append(struct bmd *d, struct bmd_job *j);
+void jobs_schedule(struct bmd *d);
+void jobs_reap(struct bmd *d);
+/* Send a finished job's end event to its watchers and detach them. */
+void job_notify_end(struct bmd_job *j);
+void jobs_free(struct bmd *d);
+
+/* daemon_server.c */
+void bmd_wake(struct bmd *d);
+/* Queue msg (id filled in per client) to every watcher of job id. */
+void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
+		       bool end);
+
+/* daemon_meta.c */
+double bmd_now(void);
+double bmd_mono(void);
+/* ISO 8601 UTC with ms into buf (at least 32 bytes); "" for t == 0. */
+void bmd_time_iso(double t, char *buf, size_t size);
+/* Inverse of bmd_time_iso; 0 when s is not such a time. */
+double bmd_time_parse(const char *s);
+/* The meta object of a result (SPEC REQ-REP-1). */
+json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
+			     double ended, const char *backend,
+			     const char *ts_source);
+
+#endif /* BM_DAEMON_INT_H */

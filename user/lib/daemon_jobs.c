@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmd jobs: state, persistence in DIR/jobs/<id>.json, the port-aware
+ * queue and one worker thread per running job.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bm_procedure.h"
+#include "bm_store.h"
+#include "daemon_int.h"
+
+static const char *const state_names[] = {
+	[JOB_QUEUED] = "queued",
+	[JOB_RUNNING] = "running",
+	[JOB_DONE] = "done",
+	[JOB_FAILED] = "failed",
+	[JOB_CANCELLED] = "cancelled",
+	[JOB_INTERRUPTED] = "interrupted",
+};
+
+const char *job_state_name(enum job_state s)
+{
+	return s <= JOB_INTERRUPTED ? state_names[s] : "?";
+}
+
+bool job_finished(const struct bmd_job *j)
+{
+	return j->state >= JOB_DONE;
+}
+
+struct bmd_job *job_find(struct bmd *d, unsigned long id)
+{
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next)
+		if (j->id == id)
+			return j;
+	return NULL;
+}
+
+static void add_time(json_object *o, const char *key, double t)
+{
+	char buf[40];
+
+	if (!t) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	bmd_time_iso(t, buf, sizeof(buf));
+	json_object_object_add(o, key, json_object_new_string(buf));
+}
+
+json_object *job_to_json(const struct bmd_job *j, bool full)
+{
+	json_object *o = json_object_new_object(), *ports;
+	char name[64];
+
+	json_object_object_add(o, "job", json_object_new_int64(j->id));
+	json_object_object_add(o, "state",
+			       json_object_new_string(job_state_name(j->state)));
+	json_object_object_add(o, "procedure",
+			       json_object_new_string(j->procedure));
+	ports = json_object_new_object();
+	json_object_object_add(ports, "tx", j->tx[0] ?
+			       json_object_new_string(j->tx) : NULL);
+	json_object_object_add(ports, "rx", j->rx[0] ?
+			       json_object_new_string(j->rx) : NULL);
+	json_object_object_add(ports, "line_rate_bps",
+			       json_object_new_double(j->line_rate_bps));
+	json_object_object_add(o, "ports", ports);
+	json_object_object_add(o, "dry_run", json_object_new_boolean(j->dry_run));
+	add_time(o, "submitted", j->submitted);
+	add_time(o, "started", j->started);
+	add_time(o, "ended", j->ended);
+	json_object_object_add(o, "trials", json_object_new_int64(j->trials));
+	json_object_object_add(o, "status", j->status_line[0] ?
+			       json_object_new_string(j->status_line) : NULL);
+	json_object_object_add(o, "error", j->error[0] ?
+			       json_object_new_string(j->error) : NULL);
+	snprintf(name, sizeof(name), "%lu.json", j->id);
+	json_object_object_add(o, "result", j->has_result ?
+			       json_object_new_string(name) : NULL);
+	if (full) {
+		json_object_object_add(o, "params", json_object_get(j->params));
+		json_object_object_add(o, "sim", json_object_get(j->sim));
+	}
+	return o;
+}
+
+/* Persist j; failures are logged, not fatal: the job itself goes on. */
+void job_persist(struct bmd_job *j)
+{
+	struct bm_error err = { "" };
+	char name[64];
+	json_object *o;
+
+	snprintf(name, sizeof(name), "%lu.json", j->id);
+	o = job_to_json(j, true);
+	if (bm_write_json_atomic(j->d->jobs_dir, name, o, &err))
+		fprintf(stderr, "bmd: job %lu: %s\n", j->id, err.msg);
+	json_object_put(o);
+}
+
+void job_append(struct bmd *d, struct bmd_job *j)
+{
+	struct bmd_job **pp = &d->jobs;
+
+	/* Keep id order: the queue is FIFO by id. */
+	while (*pp && (*pp)->id < j->id)
+		pp = &(*pp)->next;
+	j->next = *pp;
+	*pp = j;
+	j->d = d;
+	if (j->id >= d->next_id)
+		d->next_id = j->id + 1;
+}
+
+static void job_free(struct bmd_job *j)
+{
+	free(j->procedure);
+	json_object_put(j->params);
+	json_object_put(j->sim);
+	json_object_put(j->events);
+	free(j);
+}
+
+void jobs_free(struct bmd *d)
+{
+	struct bmd_job *j, *n;
+
+	for (j = d->jobs; j; j = n) {
+		n = j->next;
+		job_free(j);
+	}
+	d->jobs = NULL;
+}
+
+/* --- loading after a restart ------------------------------------------- */
+
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static struct bmd_job *job_from_json(json_object *o, unsigned long id)
+{
+	struct bmd_job *j;
+	json_object *v, *ports;
+	const char *s;
+	int i;
+
+	s = get_str(o, "procedure");
+	if (!s)
+		return NULL;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return NULL;
+	j->id = id;
+	j->procedure = strdup(s);
+	j->state = JOB_INTERRUPTED;
+	s = get_str(o, "state");
+	for (i = JOB_QUEUED; s && i <= JOB_INTERRUPTED; i++)
+		if (!strcmp(s, state_names[i]))
+			j->state = i;
+	if (json_object_object_get_ex(o, "ports", &ports)) {
+		if ((s = get_str(ports, "tx")))
+			snprintf(j->tx, sizeof(j->tx), "%s", s);
+		if ((s = get_str(ports, "rx")))
+			snprintf(j->rx, sizeof(j->rx), "%s", s);
+		if (json_object_object_get_ex(ports, "line_rate_bps", &v))
+			j->line_rate_bps = json_object_get_double(v);
+	}
+	if (json_object_object_get_ex(o, "dry_run", &v))
+		j->dry_run = json_object_get_boolean(v);
+	j->submitted = bmd_time_parse(get_str(o, "submitted"));
+	j->started = bmd_time_parse(get_str(o, "started"));
+	j->ended = bmd_time_parse(get_str(o, "ended"));
+	if (json_object_object_get_ex(o, "trials", &v))
+		j->trials = json_object_get_int(v);
+	if ((s = get_str(o, "status")))
+		snprintf(j->status_line, sizeof(j->status_line), "%s", s);
+	if ((s = get_str(o, "error")))
+		snprintf(j->error, sizeof(j->error), "%s", s);
+	if (json_object_object_get_ex(o, "params", &v) &&
+	    json_object_is_type(v, json_type_object))
+		j->params = json_object_get(v);
+	else
+		j->params = json_object_new_object();
+	if (json_object_object_get_ex(o, "sim", &v) &&
+	    json_object_is_type(v, json_type_object))
+		j->sim = json_object_get(v);
+	if (!j->procedure || !j->params) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+int jobs_load(struct bmd *d, struct bm_error *err)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir(d->jobs_dir);
+	if (!dir) {
+		bm_errorf(err, "%s: %s", d->jobs_dir, strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		struct bmd_job *j;
+		unsigned long id;
+		json_object *o;
+		char *end;
+
+		id = strtoul(de->d_name, &end, 10);
+		if (!id || strcmp(end, ".json") || de->d_name[0] == '0')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", d->jobs_dir, de->d_name);
+		o = bm_read_json(path, NULL, NULL);
+		j = o ? job_from_json(o, id) : NULL;
+		json_object_put(o);
+		if (!j) {
+			fprintf(stderr, "bmd: ignoring unreadable %s\n", path);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, id);
+		j->has_result = !access(path, F_OK);
+		job_append(d, j);
+		/* Nothing runs yet, so a job the file calls queued or
+		 * running belonged to a bmd that died: never restart a
+		 * benchmark behind the user's back, say what happened. */
+		if (!job_finished(j)) {
+			snprintf(j->error, sizeof(j->error),
+				 j->state == JOB_RUNNING ?
+				 "bmd stopped while the job was running" :
+				 "bmd stopped before the job started");
+			j->state = JOB_INTERRUPTED;
+			if (!j->ended)
+				j->ended = bmd_now();
+			job_persist(j);
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* --- the queue ---------------------------------------------------------- */
+
+static bool same(const char *a, const char *b)
+{
+	return a && b && a[0] && !strcmp(a, b);
+}
+
+bool bmd_ports_conflict(const char *tx1, const char *rx1, const char *tx2,
+			const char *rx2)
+{
+	return same(tx1, tx2) || same(tx1, rx2) || same(rx1, tx2) ||
+	       same(rx1, rx2);
+}
+
+/* Dry runs touch no port, so they never wait for one. */
+static bool jobs_conflict(const struct bmd_job *a, const struct bmd_job *b)
+{
+	if (a->dry_run || b->dry_run)
+		return false;
+	return bmd_ports_conflict(a->tx, a->rx, b->tx, b->rx);
+}
+
+/* Must j wait?  Yes if a running job, or an earlier queued job (FIFO: a
+ * later job never overtakes an earlier one on the same port), shares a
+ * port with it. */
+static bool job_blocked(struct bmd *d, const struct bmd_job *j)
+{
+	struct bmd_job *k;
+
+	for (k = d->jobs; k; k = k->next) {
+		if (k == j || job_finished(k))
+			continue;
+		if (k->state == JOB_QUEUED && k->id > j->id)
+			continue;
+		if (jobs_conflict(j, k))
+			return true;
+	}
+	return false;
+}
+
+static void *worker(void *arg);
+
+void jobs_schedule(struct bmd *d)
+{
+	struct bmd_job *j;
+	int ret;
+
+	if (d->shutting_down)
+		return;
+	for (j = d->jobs; j; j = j->next) {
+		if (j->state != JOB_QUEUED || job_blocked(d, j))
+			continue;
+		j->state = JOB_RUNNING;
+		j->started = bmd_now();
+		j->thread_done = false;
+		ret = pthread_create(&j->thread, NULL, worker, j);
+		if (ret) {
+			j->state = JOB_FAILED;
+			j->ended = j->started;
+			snprintf(j->error, sizeof(j->error),
+				 "cannot start worker: %s", strerror(ret));
+			job_persist(j);
+			job_notify_end(j);
+			continue;
+		}
+		j->thread_live = true;
+		d->running++;
+		job_persist(j);
+	}
+}
+
+void jobs_reap(struct bmd *d)
+{
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next) {
+		if (j->thread_live && j->thread_done) {
+			pthread_join(j->thread, NULL);
+			j->thread_live = false;
+		}
+	}
+}
+
+void job_notify_end(struct bmd_job *j)
+{
+	json_object *msg = json_object_new_object();
+
+	json_object_object_add(msg, "ok", json_object_new_boolean(true));
+	json_object_object_add(msg, "event", json_object_new_string("end"));
+	json_object_object_add(msg, "job", job_to_json(j, false));
+	clients_broadcast(j->d, j->id, msg, true);
+	json_object_put(msg);
+	json_object_put(j->events);
+	j->events = NULL;
+}
+
+/* --- the worker --------------------------------------------------------- */
+
+struct worker_ctx {
+	struct bmd_job *job;
+	char ts_source[16];
+};
+
+static json_object *trial_json(const struct bm_trial_record *rec,
+			       double line_rate_bps)
+{
+	const struct bm_trial_spec *s = &rec->spec;
+	const struct bm_trial_result *r = &rec->res;
+	json_object *t = json_object_new_object();
+
+	json_object_object_add(t, "index", json_object_new_int64(rec->index));
+	json_object_object_add(t, "phase", json_object_new_string(rec->phase));
+	json_object_object_add(t, "reason", json_object_new_string(rec->reason));
+	json_object_object_add(t, "frame_size",
+			       json_object_new_int64(s->frame_size));
+	json_object_object_add(t, "rate_fps", json_object_new_double(s->rate_fps));
+	if (line_rate_bps > 0 && s->frame_size)
+		json_object_object_add(t, "load_pct", json_object_new_double(
+			bm_load_pct(s->rate_fps, s->frame_size, line_rate_bps)));
+	json_object_object_add(t, "duration_s",
+			       json_object_new_double(s->duration_s));
+	json_object_object_add(t, "attempted",
+			       json_object_new_int64(r->attempted));
+	json_object_object_add(t, "received", json_object_new_int64(r->received));
+	json_object_object_add(t, "lost", json_object_new_int64(r->lost));
+	json_object_object_add(t, "loss_ratio", json_object_new_double(
+		r->attempted ? (double)r->lost / r->attempted : 0.0));
+	return t;
+}
+
+static int on_progress(void *ctx, const struct bm_trial_record *rec,
+		       const char *status_line)
+{
+	struct worker_ctx *w = ctx;
+	struct bmd_job *j = w->job;
+	struct bmd *d = j->d;
+	json_object *ev;
+	int cancel;
+
+	if (rec && rec->res.ts_source[0])
+		snprintf(w->ts_source, sizeof(w->ts_source), "%s",
+			 rec->res.ts_source);
+	pthread_mutex_lock(&d->lock);
+	if (rec)
+		j->trials++;
+	if (status_line)
+		snprintf(j->status_line, sizeof(j->status_line), "%s",
+			 status_line);
+	ev = json_object_new_object();
+	json_object_object_add(ev, "ok", json_object_new_boolean(true));
+	json_object_object_add(ev, "event", json_object_new_string("progress"));
+	json_object_object_add(ev, "job", json_object_new_int64(j->id));
+	json_object_object_add(ev, "trials", json_object_new_int64(j->trials));
+	json_object_object_add(ev, "status", json_object_new_string(
+		j->status_line));
+	if (rec)
+		json_object_object_add(ev, "trial",
+				       trial_json(rec, j->line_rate_bps));
+	if (!j->events)
+		j->events = json_object_new_array();
+	json_object_array_add(j->events, json_object_get(ev));
+	clients_broadcast(d, j->id, ev, false);
+	json_object_put(ev);
+	cancel = j->cancel_req;
+	pthread_mutex_unlock(&d->lock);
+	return cancel;
+}
+
+/* Store result (with meta) as JSON and CSV; 0 or -errno with err set. */
+static int store_result(struct bmd *d, unsigned long id, json_object *result,
+			struct bm_error *err)
+{
+	char name[64];
+	char *csv;
+	int ret;
+
+	csv = bm_result_csv(result);
+	if (!csv) {
+		bm_errorf(err, "out of memory writing the CSV");
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "%lu.csv", id);
+	ret = bm_write_atomic(d->results_dir, name, csv, strlen(csv), err);
+	free(csv);
+	if (ret)
+		return ret;
+	/* JSON last: its presence is what marks a complete result. */
+	snprintf(name, sizeof(name), "%lu.json", id);
+	return bm_write_json_atomic(d->results_dir, name, result, err);
+}
+
+static void *worker(void *arg)
+{
+	struct worker_ctx w = { .job = arg };
+	struct bmd_job *j = arg;
+	struct bmd *d = j->d;
+	struct bm_error err = { "" };
+	struct bmd_job_desc desc;
+	json_object *params, *sim, *result = NULL, *meta;
+	struct bm_backend *be;
+	enum job_state end = JOB_FAILED;
+	const char *backend = "?";
+	double started;
+	int ret = 0;
+
+	pthread_mutex_lock(&d->lock);
+	params = NULL;
+	json_object_deep_copy(j->params, &params, NULL);
+	sim = NULL;
+	if (j->sim)
+		json_object_deep_copy(j->sim, &sim, NULL);
+	started = j->started;
+	desc = (struct bmd_job_desc){
+		.id = j->id, .procedure = j->procedure,
+		.tx_port = j->tx[0] ? j->tx : NULL,
+		.rx_port = j->rx[0] ? j->rx : NULL,
+		.line_rate_bps = j->line_rate_bps, .dry_run = j->dry_run,
+		.sim = sim,
+	};
+	pthread_mutex_unlock(&d->lock);
+
+	be = params ? d->backend_new(d->backend_ctx, &desc, &err) : NULL;
+	if (!params)
+		bm_errorf(&err, "out of memory");
+	if (be) {
+		backend = be->name ? be->name : "?";
+		ret = bm_procedure_run(j->procedure, params, be, on_progress,
+				       &w, &result, &err);
+		be->ops->destroy(be);
+	}
+	if (be && ret == 0)
+		end = JOB_DONE;
+	else if (be && ret == -ECANCELED)
+		end = JOB_CANCELLED;	/* or interrupted, decided below */
+
+	if (result) {
+		meta = bmd_result_meta(&desc, started, bmd_now(), backend,
+				       w.ts_source[0] ? w.ts_source : backend);
+		json_object_object_add(result, "meta", meta);
+		if (!json_object_object_get_ex(result, "params", NULL))
+			json_object_object_add(result, "params",
+					       json_object_get(params));
+		if (!json_object_object_get_ex(result, "job", NULL))
+			json_object_object_add(result, "job",
+					       json_object_new_int64(j->id));
+		if (store_result(d, j->id, result, end == JOB_FAILED ?
+				 NULL : &err) && end != JOB_FAILED)
+			end = JOB_FAILED;
+	}
+
+	pthread_mutex_lock(&d->lock);
+	if (end == JOB_CANCELLED)
+		end = j->cancel_to;
+	j->state = end;
+	j->ended = bmd_now();
+	if (end == JOB_FAILED)
+		snprintf(j->error, sizeof(j->error), "%s",
+			 err.msg[0] ? err.msg : "procedure failed");
+	else if (end == JOB_INTERRUPTED)
+		snprintf(j->error, sizeof(j->error), "bmd stopped");
+	else if (end == JOB_CANCELLED)
+		snprintf(j->error, sizeof(j->error), "cancelled by request");
+	if (result) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir,
+			 j->id);
+		j->has_result = !access(path, F_OK);
+	}
+	job_persist(j);
+	job_notify_end(j);
+	j->thread_done = true;
+	d->running--;
+	jobs_schedule(d);
+	pthread_cond_broadcast(&d->idle);
+	bmd_wake(d);
+	pthread_mutex_unlock(&d->lock);
+
+	json_object_put(result);
+	json_object_put(params);
+	json_object_put(sim);
+	return NULL;
+}

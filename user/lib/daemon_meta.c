@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bmd: times, the result meta (SPEC REQ-REP-1) and the default backends. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bm_genl.h"
+#include "bm_portinfo.h"
+#include "bm_sim.h"
+#include "daemon_int.h"
+
+#ifndef BM_VERSION
+#define BM_VERSION "unknown"
+#endif
+
+double bmd_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double bmd_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void bmd_time_iso(double t, char *buf, size_t size)
+{
+	time_t sec = (time_t)t;
+	int ms = (int)((t - (double)sec) * 1000.0);
+	struct tm tm;
+
+	if (!t || !gmtime_r(&sec, &tm)) {
+		snprintf(buf, size, "%s", "");
+		return;
+	}
+	if (ms > 999)
+		ms = 999;
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, ms);
+}
+
+double bmd_time_parse(const char *s)
+{
+	struct tm tm = { 0 };
+	int ms = 0, n;
+
+	if (!s || sscanf(s, "%d-%d-%dT%d:%d:%d.%dZ%n", &tm.tm_year,
+			 &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+			 &tm.tm_sec, &ms, &n) != 7)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + ms / 1000.0;
+}
+
+static json_object *port_json(const char *name, const char *role)
+{
+	json_object *o = json_object_new_object();
+	struct bm_port_info pi;
+
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "role", json_object_new_string(role));
+	if (bm_port_info(NULL, name, &pi)) {
+		json_object_object_add(o, "driver", NULL);
+		return o;
+	}
+	json_object_object_add(o, "driver", json_object_new_string(pi.driver));
+	json_object_object_add(o, "bus_info", pi.bus_info[0] ?
+			       json_object_new_string(pi.bus_info) : NULL);
+	json_object_object_add(o, "address", json_object_new_string(pi.address));
+	json_object_object_add(o, "speed_mbps", pi.speed_mbps > 0 ?
+			       json_object_new_int64(pi.speed_mbps) : NULL);
+	json_object_object_add(o, "mtu", json_object_new_int64(pi.mtu));
+	json_object_object_add(o, "operstate",
+			       json_object_new_string(pi.operstate));
+	return o;
+}
+
+json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
+			     double ended, const char *backend,
+			     const char *ts_source)
+{
+	json_object *m = json_object_new_object(), *ports;
+	char host[256] = "", t[40];
+	struct utsname u;
+
+	json_object_object_add(m, "bmgen_version",
+			       json_object_new_string(BM_VERSION));
+	if (!uname(&u)) {
+		char k[sizeof(u.sysname) + sizeof(u.release) +
+		       sizeof(u.version) + sizeof(u.machine) + 4];
+
+		snprintf(k, sizeof(k), "%s %s %s %s", u.sysname, u.release,
+			 u.version, u.machine);
+		json_object_object_add(m, "kernel", json_object_new_string(k));
+	}
+	gethostname(host, sizeof(host) - 1);
+	json_object_object_add(m, "hostname", json_object_new_string(host));
+	json_object_object_add(m, "job", json_object_new_int64(desc->id));
+	json_object_object_add(m, "backend", json_object_new_string(backend));
+	json_object_object_add(m, "dry_run",
+			       json_object_new_boolean(desc->dry_run));
+	if (desc->dry_run && desc->sim)
+		json_object_object_add(m, "sim", json_object_get(desc->sim));
+	json_object_object_add(m, "line_rate_bps",
+			       json_object_new_double(desc->line_rate_bps));
+	ports = json_object_new_array();
+	if (desc->tx_port)
+		json_object_array_add(ports, port_json(desc->tx_port, "tx"));
+	if (desc->rx_port)
+		json_object_array_add(ports, port_json(desc->rx_port, "rx"));
+	json_object_object_add(m, "ports", ports);
+	json_object_object_add(m, "timestamp_source",
+			       json_object_new_string(ts_source));
+	bmd_time_iso(started, t, sizeof(t));
+	json_object_object_add(m, "start", json_object_new_string(t));
+	bmd_time_iso(ended, t, sizeof(t));
+	json_object_object_add(m, "end", json_object_new_string(t));
+	return m;
+}
+
+struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
+				       struct bm_error *err)
+{
+	struct bm_genl_port_opts o = { 0 };
+	struct bm_sim_params p;
+
+	(void)ctx;
+	if (d->dry_run) {
+		bm_sim_params_default(&p);
+		if (d->sim && bm_sim_params_from_json(d->sim, &p, err))
+			return NULL;
+		/* bmd resolved the line rate at submit (ports, then sim). */
+		if (d->line_rate_bps > 0)
+			p.line_rate_bps = d->line_rate_bps;
+		return bm_sim_new(&p, err);
+	}
+	o.tx_port = d->tx_port;
+	o.rx_port = d->rx_port;
+	o.line_rate_bps = d->line_rate_bps;
+	return bm_backend_genl_new(&o, err);
+}

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmd: the Unix socket server.  One poll loop serves every client; a
+ * client only ever gets bytes queued in its own output buffer, so a slow or
+ * vanished client can stall nothing but itself, and never a job.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "bm_genl.h"
+#include "bm_portinfo.h"
+#include "bm_procedure.h"
+#include "bm_sim.h"
+#include "bm_store.h"
+#include "daemon_int.h"
+
+#ifndef BM_VERSION
+#define BM_VERSION "unknown"
+#endif
+
+#define MAX_CLIENTS	256
+/* A watcher that reads nothing for this long a backlog is dropped rather
+ * than letting bmd's memory grow without bound. */
+#define MAX_OUTBUF	(64u << 20)
+
+void bmd_wake(struct bmd *d)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	n = write(d->wake_fd, &one, sizeof(one));
+	(void)n;	/* EAGAIN: a wakeup is already pending */
+}
+
+void bmd_stop(struct bmd *d)
+{
+	d->stop = 1;
+	bmd_wake(d);
+}
+
+/* --- client output ------------------------------------------------------ */
+
+static void client_queue(struct bmd_client *c, json_object *msg)
+{
+	size_t len;
+	char *line;
+
+	if (c->dead)
+		return;
+	line = bm_proto_line(msg, &len);
+	if (!line || c->out_len - c->out_off + len > MAX_OUTBUF) {
+		free(line);
+		c->dead = true;
+		return;
+	}
+	if (c->out_off) {
+		memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
+		c->out_len -= c->out_off;
+		c->out_off = 0;
+	}
+	if (c->out_len + len > c->out_cap) {
+		size_t cap = c->out_cap ? c->out_cap : 4096;
+		char *b;
+
+		while (cap < c->out_len + len)
+			cap *= 2;
+		b = realloc(c->out, cap);
+		if (!b) {
+			free(line);
+			c->dead = true;
+			return;
+		}
+		c->out = b;
+		c->out_cap = cap;
+	}
+	memcpy(c->out + c->out_len, line, len);
+	c->out_len += len;
+	free(line);
+}
+
+static void client_flush(struct bmd_client *c)
+{
+	while (!c->dead && c->out_off < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_off,
+				 c->out_len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			c->dead = true;
+			return;
+		}
+		c->out_off += n;
+	}
+}
+
+void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
+		       bool end)
+{
+	struct bmd_client *c;
+
+	for (c = d->clients; c; c = c->next) {
+		if (c->watch_job != job)
+			continue;
+		json_object_object_add(msg, "id",
+				       json_object_new_int64(c->watch_id));
+		client_queue(c, msg);
+		if (end)
+			c->watch_job = 0;
+	}
+	bmd_wake(d);
+}
+
+static void reply_error(struct bmd_client *c, int64_t id, bool has_id,
+			const char *msg)
+{
+	json_object *r = bm_response_error(id, has_id, msg);
+
+	client_queue(c, r);
+	json_object_put(r);
+}
+
+/* --- commands ----------------------------------------------------------- */
+
+static json_object *cmd_status(struct bmd *d, json_object *r)
+{
+	struct bm_module_status st;
+	struct bm_error err = { "" };
+	unsigned int queued = 0, running = 0, finished = 0;
+	struct bmd_job *j;
+	json_object *m, *q;
+
+	json_object_object_add(r, "version", json_object_new_string(BM_VERSION));
+	json_object_object_add(r, "protocol",
+			       json_object_new_int(BM_PROTO_VERSION));
+	json_object_object_add(r, "pid", json_object_new_int(getpid()));
+	json_object_object_add(r, "uptime_s", json_object_new_double(
+		bmd_mono() - d->start_mono));
+	json_object_object_add(r, "results_dir",
+			       json_object_new_string(d->results_dir));
+	if (bm_genl_status(&st, &err) == 0) {
+		m = json_object_new_object();
+		json_object_object_add(m, "version",
+				       json_object_new_string(st.version));
+		json_object_object_add(m, "protocol",
+				       json_object_new_int64(st.proto));
+		json_object_object_add(m, "cpus", json_object_new_int64(st.cpus));
+		json_object_object_add(m, "kthreads",
+				       json_object_new_int64(st.kthreads));
+		json_object_object_add(m, "ports", json_object_new_int64(st.ports));
+		json_object_object_add(m, "streams",
+				       json_object_new_int64(st.streams));
+		json_object_object_add(m, "trial_state",
+				       json_object_new_int64(st.trial_state));
+		json_object_object_add(r, "module", m);
+	} else {
+		json_object_object_add(r, "module", NULL);
+		json_object_object_add(r, "module_error", json_object_new_string(
+			err.msg[0] ? err.msg : "bmgen module not available"));
+	}
+	for (j = d->jobs; j; j = j->next) {
+		if (j->state == JOB_QUEUED)
+			queued++;
+		else if (j->state == JOB_RUNNING)
+			running++;
+		else
+			finished++;
+	}
+	q = json_object_new_object();
+	json_object_object_add(q, "queued", json_object_new_int(queued));
+	json_object_object_add(q, "running", json_object_new_int(running));
+	json_object_object_add(q, "finished", json_object_new_int(finished));
+	json_object_object_add(r, "queue", q);
+	return r;
+}
+
+static json_object *cmd_procedures(json_object *r)
+{
+	const struct bm_procedure_info *p;
+	json_object *a = json_object_new_array();
+
+	for (p = bm_procedures(); p && p->name; p++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(p->name));
+		json_object_object_add(o, "summary", json_object_new_string(
+			p->summary ? p->summary : ""));
+		json_object_object_add(o, "ref", json_object_new_string(
+			p->ref ? p->ref : ""));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(r, "procedures", a);
+	return r;
+}
+
+static bool procedure_known(const char *name)
+{
+	const struct bm_procedure_info *p;
+
+	for (p = bm_procedures(); p && p->name; p++)
+		if (!strcmp(p->name, name))
+			return true;
+	return false;
+}
+
+/* Work out the line rate of a submit: given, else the sim's (dry run),
+ * else the tx port's link speed.  0, or -EINVAL with err set. */
+static int submit_line_rate(const struct bm_request *q, double *rate,
+			    struct bm_error *err)
+{
+	struct bm_sim_params p;
+	struct bm_port_info pi;
+	int ret;
+
+	*rate = q->line_rate_bps;
+	if (q->dry_run) {
+		bm_sim_params_default(&p);
+		if (q->sim && bm_sim_params_from_json(q->sim, &p, err))
+			return -EINVAL;
+		if (*rate > 0)
+			p.line_rate_bps = *rate;
+		if (bm_sim_params_check(&p, err))
+			return -EINVAL;
+		*rate = p.line_rate_bps;
+		return 0;
+	}
+	ret = bm_port_info(NULL, q->tx_port, &pi);
+	if (ret)
+		return bm_errorf(err, "port %s: %s", q->tx_port,
+				 ret == -ENOENT ? "no such device"
+						: strerror(-ret));
+	ret = bm_port_info(NULL, q->rx_port, &pi);
+	if (ret)
+		return bm_errorf(err, "port %s: %s", q->rx_port,
+				 ret == -ENOENT ? "no such device"
+						: strerror(-ret));
+	if (*rate > 0)
+		return 0;
+	bm_port_info(NULL, q->tx_port, &pi);
+	if (pi.speed_mbps <= 0)
+		return bm_errorf(err, "line rate of %s unknown (virtual or link down): give ports.line_rate_bps",
+				 q->tx_port);
+	*rate = pi.speed_mbps * 1e6;
+	return 0;
+}
+
+static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
+			       json_object *r, struct bm_error *err)
+{
+	struct bmd_job *j;
+	double rate;
+
+	if (!procedure_known(q->procedure)) {
+		bm_errorf(err, "unknown procedure '%s' (bmctl procedures lists them)",
+			  q->procedure);
+		return NULL;
+	}
+	if (submit_line_rate(q, &rate, err))
+		return NULL;
+	if (bm_procedure_validate(q->procedure, q->params, rate, err))
+		return NULL;
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	j->id = d->next_id;
+	j->procedure = strdup(q->procedure);
+	if (q->params)
+		json_object_deep_copy(q->params, &j->params, NULL);
+	else
+		j->params = json_object_new_object();
+	if (q->sim)
+		json_object_deep_copy(q->sim, &j->sim, NULL);
+	if (q->tx_port)
+		snprintf(j->tx, sizeof(j->tx), "%s", q->tx_port);
+	if (q->rx_port)
+		snprintf(j->rx, sizeof(j->rx), "%s", q->rx_port);
+	j->line_rate_bps = rate;
+	j->dry_run = q->dry_run;
+	j->cancel_to = JOB_CANCELLED;
+	j->submitted = bmd_now();
+	if (!j->procedure || !j->params || (q->sim && !j->sim)) {
+		free(j->procedure);
+		json_object_put(j->params);
+		json_object_put(j->sim);
+		free(j);
+		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	job_append(d, j);
+	job_persist(j);
+	jobs_schedule(d);
+	json_object_object_add(r, "job", json_object_new_int64(j->id));
+	json_object_object_add(r, "state",
+			       json_object_new_string(job_state_name(j->state)));
+	return r;
+}
+
+static json_object *cmd_jobs(struct bmd *d, json_object *r)
+{
+	json_object *a = json_object_new_array();
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next)
+		json_object_array_add(a, job_to_json(j, false));
+	json_object_object_add(r, "jobs", a);
+	return r;
+}
+
+static struct bmd_job *find_or_err(struct bmd *d, int64_t id,
+				   struct bm_error *err)
+{
+	struct bmd_job *j = job_find(d, (unsigned long)id);
+
+	if (!j)
+		bm_errorf(err, "no job %lld", (long long)id);
+	return j;
+}
+
+static json_object *cmd_cancel(struct bmd *d, struct bmd_job *j,
+			       json_object *r, struct bm_error *err)
+{
+	if (job_finished(j)) {
+		bm_errorf(err, "job %lu already %s", j->id,
+			  job_state_name(j->state));
+		return NULL;
+	}
+	if (j->state == JOB_QUEUED) {
+		j->state = JOB_CANCELLED;
+		j->ended = bmd_now();
+		snprintf(j->error, sizeof(j->error), "cancelled by request");
+		job_persist(j);
+		job_notify_end(j);
+		/* Jobs queued behind it may run now. */
+		jobs_schedule(d);
+	} else {
+		/* The worker sees this after the current trial. */
+		j->cancel_req = true;
+		j->cancel_to = JOB_CANCELLED;
+	}
+	json_object_object_add(r, "job", job_to_json(j, false));
+	return r;
+}
+
+static json_object *cmd_result(struct bmd *d, struct bmd_job *j,
+			       json_object *r, struct bm_error *err)
+{
+	char path[PATH_MAX];
+	json_object *res;
+
+	if (!job_finished(j)) {
+		bm_errorf(err, "job %lu is %s; bmctl wait %lu", j->id,
+			  job_state_name(j->state), j->id);
+		return NULL;
+	}
+	if (!j->has_result) {
+		bm_errorf(err, "job %lu has no result (%s%s%s)", j->id,
+			  job_state_name(j->state), j->error[0] ? ": " : "",
+			  j->error);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, j->id);
+	res = bm_read_json(path, NULL, err);
+	if (!res)
+		return NULL;
+	json_object_object_add(r, "state",
+			       json_object_new_string(job_state_name(j->state)));
+	json_object_object_add(r, "result", res);
+	return r;
+}
+
+/* Watch answers at once ("start" or, for a finished job, "end"); the
+ * progress and end events follow from the workers via clients_broadcast. */
+static void cmd_watch(struct bmd_client *c, const struct bm_request *q,
+		      struct bmd_job *j, struct bm_error *err)
+{
+	json_object *r, *ev;
+	size_t i, n, from;
+
+	if (!job_finished(j) && c->watch_job) {
+		bm_errorf(err, "this connection already watches job %lu",
+			  c->watch_job);
+		reply_error(c, q->id, true, err->msg);
+		return;
+	}
+	r = bm_response_ok(q->id, true);
+	json_object_object_add(r, "event", json_object_new_string(
+		job_finished(j) ? "end" : "start"));
+	json_object_object_add(r, "job", job_to_json(j, false));
+	client_queue(c, r);
+	json_object_put(r);
+	if (job_finished(j))
+		return;
+	c->watch_job = j->id;
+	c->watch_id = q->id;
+	n = j->events ? json_object_array_length(j->events) : 0;
+	/* Without history only the latest event: enough to draw the
+	 * progress line of a job that has run for hours. */
+	from = q->history || !n ? 0 : n - 1;
+	for (i = from; i < n; i++) {
+		ev = json_object_array_get_idx(j->events, i);
+		json_object_object_add(ev, "id", json_object_new_int64(q->id));
+		client_queue(c, ev);
+	}
+}
+
+static void handle_request(struct bmd *d, struct bmd_client *c,
+			   const char *line, size_t len)
+{
+	struct bm_error err = { "" };
+	struct bm_request q;
+	struct bmd_job *j = NULL;
+	json_object *r, *out = NULL;
+
+	if (bm_request_parse(line, len, &q, &err)) {
+		if (d->verbose)
+			fprintf(stderr, "bmd: bad request: %s\n", err.msg);
+		reply_error(c, q.id, q.has_id, err.msg);
+		bm_request_free(&q);
+		return;
+	}
+	if (d->verbose)
+		fprintf(stderr, "bmd: request %lld %s\n", (long long)q.id,
+			bm_cmd_name(q.cmd));
+	if (q.cmd == BM_CMD_JOB || q.cmd == BM_CMD_WATCH ||
+	    q.cmd == BM_CMD_CANCEL || q.cmd == BM_CMD_RESULT) {
+		j = find_or_err(d, q.job, &err);
+		if (!j) {
+			reply_error(c, q.id, true, err.msg);
+			bm_request_free(&q);
+			return;
+		}
+	}
+	if (q.cmd == BM_CMD_WATCH) {
+		cmd_watch(c, &q, j, &err);
+		bm_request_free(&q);
+		return;
+	}
+	r = bm_response_ok(q.id, true);
+	switch (q.cmd) {
+	case BM_CMD_STATUS:
+		out = cmd_status(d, r);
+		break;
+	case BM_CMD_PROCEDURES:
+		out = cmd_procedures(r);
+		break;
+	case BM_CMD_SUBMIT:
+		out = cmd_submit(d, &q, r, &err);
+		break;
+	case BM_CMD_JOBS:
+		out = cmd_jobs(d, r);
+		break;
+	case BM_CMD_JOB:
+		json_object_object_add(r, "job", job_to_json(j, true));
+		out = r;
+		break;
+	case BM_CMD_CANCEL:
+		out = cmd_cancel(d, j, r, &err);
+		break;
+	case BM_CMD_RESULT:
+		out = cmd_result(d, j, r, &err);
+		break;
+	default:
+		bm_errorf(&err, "cmd not implemented");
+		break;
+	}
+	if (out)
+		client_queue(c, out);
+	else
+		reply_error(c, q.id, true, err.msg[0] ? err.msg : "failed");
+	json_object_put(r);
+	bm_request_free(&q);
+}
+
+/* --- the loop ----------------------------------------------------------- */
+
+static void client_read(struct bmd *d, struct bmd_client *c)
+{
+	enum bm_line_status st;
+	size_t len;
+	char *line;
+	ssize_t n;
+
+	n = bm_linebuf_read(&c->in, c->fd);
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0) {
+		c->dead = true;
+		return;
+	}
+	while ((st = bm_linebuf_next(&c->in, &line, &len)) != BM_LINE_NONE) {
+		if (st == BM_LINE_TOO_LONG) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg),
+				 "request too long (max %d bytes)",
+				 BM_PROTO_MAX_LINE);
+			reply_error(c, 0, false, msg);
+			continue;
+		}
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (!len)
+			continue;	/* blank lines are keep-alives */
+		handle_request(d, c, line, len);
+	}
+}
+
+static void client_free(struct bmd_client *c)
+{
+	close(c->fd);
+	bm_linebuf_free(&c->in);
+	free(c->out);
+	free(c);
+}
+
+static void clients_prune(struct bmd *d)
+{
+	struct bmd_client **pp = &d->clients, *c;
+
+	while ((c = *pp)) {
+		if (c->dead) {
+			*pp = c->next;
+			client_free(c);
+		} else {
+			pp = &c->next;
+		}
+	}
+}
+
+static void accept_client(struct bmd *d)
+{
+	struct bmd_client *c, *k;
+	unsigned int n = 0;
+	int fd;
+
+	fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (k = d->clients; k; k = k->next)
+		n++;
+	c = n < MAX_CLIENTS ? calloc(1, sizeof(*c)) : NULL;
+	if (!c) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->next = d->clients;
+	d->clients = c;
+}
+
+int bmd_run(struct bmd *d)
+{
+	struct pollfd *pfd = NULL;
+	struct bmd_client **pc = NULL, *c;
+	size_t n, i, cap = 0;
+	uint64_t ticks;
+	int ret = 0, r;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->stop) {
+		jobs_reap(d);
+		clients_prune(d);
+		n = 2;
+		for (c = d->clients; c; c = c->next)
+			n++;
+		if (n > cap) {
+			void *a = realloc(pfd, n * sizeof(*pfd));
+			void *b = a ? realloc(pc, n * sizeof(*pc)) : NULL;
+
+			if (a)
+				pfd = a;
+			if (!b) {
+				ret = -ENOMEM;
+				break;
+			}
+			pc = b;
+			cap = n;
+		}
+		pfd[0] = (struct pollfd){ .fd = d->wake_fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = d->listen_fd, .events = POLLIN };
+		for (i = 2, c = d->clients; c; c = c->next, i++) {
+			pc[i] = c;
+			pfd[i] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+			if (c->out_off < c->out_len)
+				pfd[i].events |= POLLOUT;
+		}
+		/* Clients are only freed by this thread, so pc[] stays valid
+		 * while the workers run during poll. */
+		pthread_mutex_unlock(&d->lock);
+		r = poll(pfd, n, -1);
+		pthread_mutex_lock(&d->lock);
+		if (r < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (r <= 0)
+			continue;
+		if (pfd[0].revents & POLLIN)
+			r = read(d->wake_fd, &ticks, sizeof(ticks));
+		if (pfd[1].revents & POLLIN)
+			accept_client(d);
+		for (i = 2; i < n; i++) {
+			c = pc[i];
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+				client_read(d, c);
+			client_flush(c);
+		}
+		/* Events queued by workers since the last turn. */
+		for (c = d->clients; c; c = c->next)
+			client_flush(c);
+	}
+	pthread_mutex_unlock(&d->lock);
+	free(pfd);
+	free(pc);
+	return ret;
+}
+
+void bmd_status_line(struct bmd *d, char *buf, size_t size)
+{
+	unsigned int queued = 0, running = 0;
+	struct bmd_job *j;
+
+	pthread_mutex_lock(&d->lock);
+	for (j = d->jobs; j; j = j->next) {
+		queued += j->state == JOB_QUEUED;
+		running += j->state == JOB_RUNNING;
+	}
+	pthread_mutex_unlock(&d->lock);
+	snprintf(buf, size, "%u running, %u queued", running, queued);
+}
+
+/* --- setup and teardown ------------------------------------------------- */
+
+static int listen_unix(const char *path, struct bm_error *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[PATH_MAX], *slash;
+	int fd, e;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return bm_errorf(err, "socket path too long: %s", path);
+	strcpy(sa.sun_path, path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return bm_errorf(err, "socket: %s", strerror(errno));
+	/* A stale socket file is removed, a live bmd is not displaced. */
+	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return bm_errorf(err, "another bmd is listening on %s", path);
+	}
+	if (errno == ECONNREFUSED)
+		unlink(path);
+	close(fd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return bm_errorf(err, "socket: %s", strerror(errno));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, SOMAXCONN)) {
+		e = errno;
+		close(fd);
+		return bm_errorf(err, "%s: %s", path, strerror(e));
+	}
+	return fd;
+}
+
+struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
+{
+	struct bmd *d = calloc(1, sizeof(*d));
+	char jobs[PATH_MAX];
+	int fl;
+
+	if (!d) {
+		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->idle, NULL);
+	d->listen_fd = -1;
+	d->wake_fd = -1;
+	d->next_id = 1;
+	d->start_mono = bmd_mono();
+	d->backend_new = cfg->backend_new ? cfg->backend_new
+					  : bmd_backend_default;
+	d->backend_ctx = cfg->backend_ctx;
+	d->verbose = cfg->verbose;
+	snprintf(jobs, sizeof(jobs), "%s/jobs", cfg->results_dir);
+	d->results_dir = strdup(cfg->results_dir);
+	d->jobs_dir = strdup(jobs);
+	if (!d->results_dir || !d->jobs_dir) {
+		bm_errorf(err, "out of memory");
+		goto fail;
+	}
+	if (bm_mkdirs(d->jobs_dir, err))
+		goto fail;
+	d->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (d->wake_fd < 0) {
+		bm_errorf(err, "eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	if (jobs_load(d, err))
+		goto fail;
+	if (cfg->listen_fd >= 0) {
+		d->listen_fd = cfg->listen_fd;
+		fl = fcntl(d->listen_fd, F_GETFL);
+		fcntl(d->listen_fd, F_SETFL, fl | O_NONBLOCK);
+	} else {
+		d->listen_fd = listen_unix(cfg->socket_path, err);
+		if (d->listen_fd < 0)
+			goto fail;
+		d->socket_path = strdup(cfg->socket_path);
+	}
+	return d;
+fail:
+	bmd_free(d);
+	return NULL;
+}
+
+void bmd_free(struct bmd *d)
+{
+	struct bmd_client *c;
+	struct bmd_job *j;
+
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->shutting_down = true;
+	for (j = d->jobs; j; j = j->next) {
+		if (j->state == JOB_RUNNING) {
+			j->cancel_req = true;
+			j->cancel_to = JOB_INTERRUPTED;
+		} else if (j->state == JOB_QUEUED) {
+			j->state = JOB_INTERRUPTED;
+			j->ended = bmd_now();
+			snprintf(j->error, sizeof(j->error),
+				 "bmd stopped before the job started");
+			job_persist(j);
+			job_notify_end(j);
+		}
+	}
+	while (d->running)
+		pthread_cond_wait(&d->idle, &d->lock);
+	jobs_reap(d);
+	/* Best effort: let watchers see the end events. */
+	for (c = d->clients; c; c = c->next)
+		client_flush(c);
+	pthread_mutex_unlock(&d->lock);
+
+	while ((c = d->clients)) {
+		d->clients = c->next;
+		client_free(c);
+	}
+	if (d->listen_fd >= 0)
+		close(d->listen_fd);
+	if (d->socket_path)
+		unlink(d->socket_path);
+	if (d->wake_fd >= 0)
+		close(d->wake_fd);
+	jobs_free(d);
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->idle);
+	free(d->socket_path);
+	free(d->results_dir);
+	free(d->jobs_dir);
+	free(d);
+}
