@@ -42,6 +42,16 @@ struct bm_trial_spec {
 	bool learning;			/* send learning frames first (§23b) */
 	double drain_s;			/* loss wait threshold after the run
 					 * (REQ-TRIAL-1 step 4); <0 = default */
+	/* Added for R2544-LAT: tag the first frame sent at or after tag_at_s
+	 * (flags.bit0) and report its latency in the result. */
+	bool tag;
+	double tag_at_s;
+	/* Added for R2544-RESET: when event_fn is set the backend calls
+	 * event_fn(event_ctx) once, event_at_s after the run started, while
+	 * traffic keeps flowing (the DUT reset hook). */
+	double event_at_s;
+	int (*event_fn)(void *ctx);
+	void *event_ctx;
 };
 
 /* Latency summary of one trial in ns (REQ-STAT-2). */
@@ -72,6 +82,16 @@ struct bm_trial_result {
 	double max_gap_s, max_gap_start_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	char ts_source[16];		/* "sw", "hw" or "sim" */
+	/* Added for R2544-LAT (spec.tag): tx time of the tagged frame in s
+	 * from the trial start, negative when the backend tagged nothing
+	 * (unsupported); tag_received false when the tagged frame was lost;
+	 * tag_latency_ns its bit-forwarding (FIFO, first bit out to first
+	 * bit in) latency. */
+	double tag_tx_s;
+	bool tag_received;
+	double tag_latency_ns;
+	/* Added for R2544-RESET: return value of spec.event_fn (0 = ok). */
+	int event_ret;
 };
 
 struct bm_error {

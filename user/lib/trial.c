@@ -18,6 +18,7 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 
 	memset(res, 0, sizeof(*res));
 	res->last_loss_after_step_s = -1.0;
+	res->tag_tx_s = -1.0;
 	ret = be->ops->run_trial(be, spec, res, err);
 	be->trials++;
 	return ret;
