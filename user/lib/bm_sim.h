@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulated device under test: a trial backend (bm_trial.h) that needs
+ * no hardware and no time.  Unit tests and `bmctl --dry-run --sim '{...}'`
+ * use it to check every procedure against a DUT whose truth is known.
+ *
+ * Model (per direction; a bidirectional trial runs two identical DUT paths,
+ * like DUT-TBF on both d1 and d2 in the R2544-BIDIR acceptance):
+ *
+ *   generator --> [gradual loss stage] --> FIFO of Q frames --> token bucket
+ *
+ * The FIFO and the token bucket are MODEL-TBF of SPEC 5.3 (tbf + pfifo) in
+ * fluid form, with frames accounted like Linux tbf: A = (F - 4) + overhead
+ * bytes (overhead 24 makes the service a real line of that bit rate).
+ * A burst of n frames at spacing tau into an idle DUT is loss-free iff
+ * n <= Q + floor((b + rho*(n-1)*tau)/A), the SPEC closed form; a CBR trial
+ * of d seconds above the capacity C loses about (r - C)*d - Q - b/A frames
+ * (MODEL-RL), so short trials pass above capacity (R2544-THRPT step 5).
+ *
+ * Time is virtual: a trial adds duration + trial_overhead_s to
+ * be->elapsed_s and never sleeps.  Noise is drawn from a seeded PRNG, so a
+ * run is exactly repeatable.
+ */
+#ifndef BM_SIM_H
+#define BM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bm_trial.h"
+
+/* Shape of the loss curve above the knee. */
+enum bm_sim_curve {
+	BM_SIM_CLIFF = 0,	/* no loss below capacity; loss = excess above */
+	BM_SIM_GRADUAL,		/* extra loss ratio rising from knee_fps */
+};
+
+/* What a scheduled outage is timed against. */
+enum bm_sim_outage_ref {
+	BM_SIM_OUTAGE_START = 0,	/* outage_at_s after each trial start */
+	BM_SIM_OUTAGE_STEP,		/* outage_at_s after the rate step of
+					 * BM_PAT_STEP trials only (DUT-OUTAGE
+					 * of the R2544-RECOV acceptance) */
+};
+
+struct bm_sim_params {
+	double line_rate_bps;		/* nominal R_line, bit/s */
+	/* Service rate: capacity_fps frames/s for every size when > 0, else
+	 * capacity_bps bit/s of accounted bytes (tbf "rate"), else the DUT
+	 * forwards everything (DUT-BR). */
+	double capacity_fps;
+	double capacity_bps;
+	int overhead_bytes;		/* tbf "overhead": A = F - 4 + this */
+	double bucket_bytes;		/* tbf "burst" b (at least one frame) */
+	uint64_t buffer_frames;		/* FIFO Q ahead of the service */
+	double base_latency_ns;		/* FIFO latency with an empty queue */
+	double latency_jitter_ns;	/* per-trial uniform offset +-jitter */
+	enum bm_sim_curve curve;
+	double knee_fps;		/* gradual: loss starts above (0 = C) */
+	double gradual_slope;		/* gradual: ratio = slope*(r-knee)/r */
+	double random_loss;		/* Bernoulli loss ratio per frame */
+	double capacity_noise;		/* per-trial relative noise of C, +- */
+	uint64_t seed;			/* PRNG seed */
+	double reset_outage_s;		/* outage caused by bm_sim_reset_hook */
+	double outage_s;		/* scheduled outage length (0 = none) */
+	double outage_at_s;		/* its start, see outage_ref */
+	enum bm_sim_outage_ref outage_ref;
+	unsigned int outage_trials;	/* affect only the first n matching
+					 * trials (0 = all) */
+	double generator_max_fps;	/* tester limit per direction (0 = none) */
+	double trial_overhead_s;	/* virtual time added per trial */
+	uint32_t max_frame_size;	/* larger frames are dropped (MTU); 0 =
+					 * no limit (R2544-SIZES §9.4) */
+};
+
+/* Fill *p with the defaults: 1 Gbit/s line, a lossless DUT, 10 us. */
+void bm_sim_params_default(struct bm_sim_params *p);
+
+/* Check p; 0, or -EINVAL with a one-line reason naming the field. */
+int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err);
+
+/*
+ * Parse a JSON object (keys as the struct fields, enums as strings:
+ * "curve": "cliff"|"gradual", "outage_ref": "start"|"step") on top of the
+ * values already in *p.  Unknown keys, wrong types and out-of-range values
+ * are rejected with -EINVAL and a one-line reason naming the key.
+ */
+int bm_sim_params_from_json(json_object *obj, struct bm_sim_params *p,
+			    struct bm_error *err);
+
+/* Create a simulated backend from p (copied); NULL with err set. */
+struct bm_backend *bm_sim_new(const struct bm_sim_params *p,
+			      struct bm_error *err);
+
+/* Create a simulated backend from a JSON object (NULL = defaults). */
+struct bm_backend *bm_sim_new_json(json_object *obj, struct bm_error *err);
+
+/* Release a backend created by bm_sim_new (same as be->ops->destroy). */
+void bm_sim_free(struct bm_backend *be);
+
+/* True when be is a simulated device. */
+bool bm_backend_is_sim(const struct bm_backend *be);
+
+/* The simulated device's parameters (be must be a sim). */
+const struct bm_sim_params *bm_sim_params_of(const struct bm_backend *be);
+
+/*
+ * DUT reset hook for a simulated device: ctx is the bm_backend.  Called by
+ * the backend itself through spec.event_fn during a trial, it starts an
+ * outage of reset_outage_s at that instant (R2544-RESET).  Returns 0, or
+ * -EINVAL when called outside a trial.
+ */
+int bm_sim_reset_hook(void *ctx);
+
+/* Service rate C in frames/s for frame size F, without noise. */
+double bm_sim_capacity_fps(const struct bm_sim_params *p, uint32_t frame_size);
+
+/* Accounted bytes per frame A(F) = F - 4 + overhead (at least 1). */
+double bm_sim_frame_bytes(const struct bm_sim_params *p, uint32_t frame_size);
+
+#endif /* BM_SIM_H */

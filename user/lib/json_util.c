@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Strict JSON parameter tables and result builders (see bm_json.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bm_json.h"
+
+bool bm_json_number(json_object *v, double *out)
+{
+	enum json_type t = json_object_get_type(v);
+
+	if (t != json_type_int && t != json_type_double)
+		return false;
+	*out = json_object_get_double(v);
+	return isfinite(*out);
+}
+
+static int range_check(const struct bm_jkey *k, double x, const char *what,
+		       struct bm_error *err)
+{
+	bool lo_bad = (k->flags & BM_JK_MIN_EXCL) ? x <= k->min : x < k->min;
+	bool hi_bad = (k->flags & BM_JK_MAX_EXCL) ? x >= k->max : x > k->max;
+
+	if (!lo_bad && !hi_bad)
+		return 0;
+	return bm_errorf(err, "%s: %s: must be in %c%g, %g%c, got %g", what,
+			 k->key, (k->flags & BM_JK_MIN_EXCL) ? '(' : '[', k->min,
+			 k->max, (k->flags & BM_JK_MAX_EXCL) ? ')' : ']', x);
+}
+
+static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
+		     const char *what, struct bm_error *err)
+{
+	char *field = (char *)base + k->off;
+	enum json_type t = json_object_get_type(v);
+	double x;
+	int64_t i;
+	size_t n;
+
+	switch (k->type) {
+	case BM_J_DOUBLE:
+		if (!bm_json_number(v, &x))
+			return bm_errorf(err, "%s: %s: expected a number", what,
+					 k->key);
+		if (range_check(k, x, what, err))
+			return -EINVAL;
+		memcpy(field, &x, sizeof(x));
+		return 0;
+	case BM_J_U64:
+	case BM_J_UINT:
+	case BM_J_U32:
+	case BM_J_INT:
+		if (t != json_type_int)
+			return bm_errorf(err, "%s: %s: expected an integer",
+					 what, k->key);
+		errno = 0;
+		i = json_object_get_int64(v);
+		if (errno == ERANGE)
+			return bm_errorf(err, "%s: %s: integer out of range",
+					 what, k->key);
+		if (range_check(k, (double)i, what, err))
+			return -EINVAL;
+		if (k->type == BM_J_U64) {
+			uint64_t u = (uint64_t)i;
+
+			memcpy(field, &u, sizeof(u));
+		} else if (k->type == BM_J_UINT) {
+			unsigned int u = (unsigned int)i;
+
+			memcpy(field, &u, sizeof(u));
+		} else if (k->type == BM_J_U32) {
+			uint32_t u = (uint32_t)i;
+
+			memcpy(field, &u, sizeof(u));
+		} else {
+			int s = (int)i;
+
+			memcpy(field, &s, sizeof(s));
+		}
+		return 0;
+	case BM_J_BOOL:
+		if (t != json_type_boolean)
+			return bm_errorf(err, "%s: %s: expected true or false",
+					 what, k->key);
+		*(bool *)field = json_object_get_boolean(v);
+		return 0;
+	case BM_J_ENUM:
+		if (t == json_type_string) {
+			for (n = 0; k->names[n]; n++) {
+				if (!strcmp(k->names[n],
+					    json_object_get_string(v))) {
+					int s = (int)n;
+
+					memcpy(field, &s, sizeof(s));
+					return 0;
+				}
+			}
+		}
+		return bm_errorf(err, "%s: %s: expected one of \"%s\"%s%s%s",
+				 what, k->key, k->names[0],
+				 k->names[1] ? " or \"" : "",
+				 k->names[1] ? k->names[1] : "",
+				 k->names[1] ? "\" ..." : "");
+	case BM_J_CUSTOM:
+		return k->parse(v, base, k->key, err);
+	}
+	return bm_errorf(err, "%s: %s: internal error", what, k->key);
+}
+
+int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
+		       unsigned int mask, void *base, const char *what,
+		       struct bm_error *err)
+{
+	const struct bm_jkey *k;
+
+	if (!obj)
+		return 0;
+	if (json_object_get_type(obj) != json_type_object)
+		return bm_errorf(err, "%s: parameters must be a JSON object",
+				 what);
+	json_object_object_foreach(obj, key, v) {
+		for (k = keys; k->key; k++)
+			if (!strcmp(k->key, key) && (!k->mask || (k->mask & mask)))
+				break;
+		if (!k->key)
+			return bm_errorf(err, "%s: %s: unknown parameter", what,
+					 key);
+		if (parse_one(k, v, base, what, err))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void bm_json_add_double(json_object *obj, const char *key, double x)
+{
+	json_object_object_add(obj, key,
+			       isfinite(x) ? json_object_new_double(x) : NULL);
+}
+
+void bm_json_add_u64(json_object *obj, const char *key, uint64_t x)
+{
+	json_object_object_add(obj, key, json_object_new_uint64(x));
+}
+
+void bm_json_add_str(json_object *obj, const char *key, const char *s)
+{
+	json_object_object_add(obj, key, s ? json_object_new_string(s) : NULL);
+}
+
+void bm_json_add_bool(json_object *obj, const char *key, bool b)
+{
+	json_object_object_add(obj, key, json_object_new_boolean(b));
+}
