@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * bmgen: the generic netlink ABI between bmgen.ko and userspace.
+ *
+ * This header is the one contract between the module and bmd/bmctl.  Every
+ * incompatible change bumps BMGEN_GENL_VERSION; userspace sends its version
+ * in BMGEN_A_VERSION with every request and the module rejects a mismatch.
+ * Documentation/abi.md describes every command and attribute.
+ *
+ * Units are part of every attribute name: _NS nanoseconds, _UFPS frames per
+ * second times 10^6, _BYTES bytes.  Frame sizes count the Ethernet frame
+ * with FCS, without preamble and gap (SPEC 2.1).
+ */
+#ifndef _UAPI_LINUX_BMGEN_H
+#define _UAPI_LINUX_BMGEN_H
+
+#include <linux/types.h>
+
+#define BMGEN_GENL_NAME		"bmgen"
+#define BMGEN_GENL_VERSION	1
+#define BMGEN_MCGRP_EVENTS	"events"
+
+/* Limits the module enforces (and userspace may check first). */
+#define BMGEN_MAX_STREAMS	1024	/* stream ids are 1 .. BMGEN_MAX_STREAMS-1 */
+#define BMGEN_MIN_FRAME		64
+#define BMGEN_MAX_FRAME		9216
+#define BMGEN_MAX_IMIX		64
+#define BMGEN_MAX_BURST		(1U << 24)
+#define BMGEN_MAX_FLOWS		65536
+
+/*
+ * The test payload header (SPEC PLAT-FRAME REQ-FRM-2), 18 bytes at the start
+ * of the UDP payload, network byte order.
+ */
+#define BMGEN_TPLD_MAGIC	0xB37E
+#define BMGEN_TPLD_LEN		18
+#define BMGEN_TPLD_F_LATENCY	0x01	/* RFC 2544 §26.2 latency tag */
+#define BMGEN_TPLD_F_TS		0x02	/* tx timestamp valid */
+#define BMGEN_TPLD_F_LEARN	0x04	/* learning frame, not counted */
+
+struct bmgen_tpld {
+	__be16 magic;
+	__u8 flags;
+	__u8 stream_id[3];	/* 24 bit */
+	__u8 seq[6];		/* 48 bit */
+	__u8 tx_ts[6];		/* 48 bit, ns since the trial epoch */
+} __attribute__((packed));
+
+enum bmgen_cmd {
+	BMGEN_CMD_UNSPEC,
+	BMGEN_CMD_STATUS_GET,	/* do: module version, CPUs, kthreads, trial */
+	BMGEN_CMD_PORT_ATTACH,	/* do: IFNAME or IFINDEX [, PORT_FLAGS] */
+	BMGEN_CMD_PORT_DETACH,	/* do: IFINDEX */
+	BMGEN_CMD_PORT_GET,	/* dump: attached ports of the caller's netns */
+	BMGEN_CMD_STREAM_ADD,	/* do: STREAM_* */
+	BMGEN_CMD_STREAM_DEL,	/* do: STREAM_ID, or none for all */
+	BMGEN_CMD_STREAM_GET,	/* dump: configured streams */
+	BMGEN_CMD_TRIAL_START,	/* do: [TRIAL_START_DELAY_NS] */
+	BMGEN_CMD_TRIAL_STOP,	/* do */
+	BMGEN_CMD_STATS_GET,	/* dump: one message per stream (+ histogram) */
+	BMGEN_CMD_TRIAL_EVENT,	/* notification on BMGEN_MCGRP_EVENTS */
+	__BMGEN_CMD_MAX
+};
+#define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)
+
+enum bmgen_trial_state {
+	BMGEN_TRIAL_IDLE,	/* no trial since streams changed */
+	BMGEN_TRIAL_ARMED,	/* started, waiting for the epoch */
+	BMGEN_TRIAL_RUNNING,
+	BMGEN_TRIAL_DONE,	/* every stream sent all it had to */
+	BMGEN_TRIAL_STOPPED,	/* stopped by TRIAL_STOP */
+	BMGEN_TRIAL_FAILED,	/* a port went away etc.; see TRIAL_ERROR */
+};
+
+enum bmgen_pattern {
+	BMGEN_PAT_CONTINUOUS,	/* at RATE until TRIAL_STOP */
+	BMGEN_PAT_COUNT,	/* COUNT frames at RATE */
+	BMGEN_PAT_BURST,	/* BURST_LEN frames back to back, then BURST_GAP_NS
+				 * (end to start), BURST_COUNT times (0 = forever) */
+};
+
+enum bmgen_tx_mode {
+	BMGEN_TX_DIRECT,	/* ndo_start_xmit under the tx queue lock */
+	BMGEN_TX_QDISC,		/* dev_queue_xmit: through the port's qdisc */
+};
+
+enum bmgen_flow_mode {
+	BMGEN_FLOW_UDP_SRC,	/* vary the UDP source port */
+	BMGEN_FLOW_IP_DST,	/* vary the low bits of the destination address */
+};
+
+enum bmgen_ts_source {
+	BMGEN_TS_SW,		/* ktime_get_ns() at xmit and at the rx_handler */
+	BMGEN_TS_HW,		/* NIC PHC (not available on veth/virtio) */
+};
+
+/* BMGEN_A_PORT_FLAGS / BMGEN_A_PORT_TS_CAPS bits. */
+#define BMGEN_PORT_F_HW_TS_RX	0x1	/* port can hardware-stamp rx */
+#define BMGEN_PORT_F_HW_TS_TX	0x2	/* port can hardware-stamp tx */
+
+enum bmgen_attr {
+	BMGEN_A_UNSPEC,
+	BMGEN_A_VERSION,		/* u32: BMGEN_GENL_VERSION */
+	BMGEN_A_MOD_VERSION,		/* string: module version */
+	BMGEN_A_CPUS,			/* u32: online CPUs */
+	BMGEN_A_KTHREADS,		/* u32: running tx kthreads */
+	BMGEN_A_NPORTS,			/* u32 */
+	BMGEN_A_NSTREAMS,		/* u32 */
+	BMGEN_A_TRIAL_STATE,		/* u32: enum bmgen_trial_state */
+	BMGEN_A_TRIAL_ERROR,		/* s32: -errno of a failed trial */
+	BMGEN_A_TRIAL_START_DELAY_NS,	/* u64: epoch = now + delay */
+	BMGEN_A_TRIAL_EPOCH_NS,		/* u64: CLOCK_MONOTONIC ns */
+	BMGEN_A_TRIAL_ID,		/* u32: counts trials since load */
+
+	BMGEN_A_PORT_IFINDEX,		/* u32 */
+	BMGEN_A_PORT_IFNAME,		/* string */
+	BMGEN_A_PORT_TS_CAPS,		/* u32: BMGEN_PORT_F_* */
+	BMGEN_A_PORT_RX_OTHER,		/* u64: non-test frames passed up */
+	BMGEN_A_PORT_RX_UNKNOWN,	/* u64: test frames of unknown streams */
+
+	BMGEN_A_STREAM_ID,		/* u32: 1 .. BMGEN_MAX_STREAMS-1 */
+	BMGEN_A_STREAM_TX_IFINDEX,	/* u32: attached port */
+	BMGEN_A_STREAM_RX_IFINDEX,	/* u32: attached port (may be 0) */
+	BMGEN_A_STREAM_FRAME_SIZE,	/* u32: F, 64 .. 9216 */
+	BMGEN_A_STREAM_IMIX,		/* binary: __u32 sizes, cycled in order */
+	BMGEN_A_STREAM_DST_MAC,		/* binary[6] */
+	BMGEN_A_STREAM_SRC_MAC,		/* binary[6]; default: tx port's MAC */
+	BMGEN_A_STREAM_VLAN_ID,		/* u16: 0..4094; absent = untagged */
+	BMGEN_A_STREAM_VLAN_PCP,	/* u8: 0..7 */
+	BMGEN_A_STREAM_IP_VERSION,	/* u8: 4 (default) or 6 */
+	BMGEN_A_STREAM_SRC_IP4,		/* be32 (binary[4]) */
+	BMGEN_A_STREAM_DST_IP4,		/* be32 (binary[4]) */
+	BMGEN_A_STREAM_SRC_IP6,		/* binary[16] */
+	BMGEN_A_STREAM_DST_IP6,		/* binary[16] */
+	BMGEN_A_STREAM_DSCP,		/* u8: 0..63 */
+	BMGEN_A_STREAM_TTL,		/* u8: default 10 (RFC 2544 C.2.6.4) */
+	BMGEN_A_STREAM_UDP_SRC,		/* u16: default 49184 */
+	BMGEN_A_STREAM_UDP_DST,		/* u16: default 7 */
+	BMGEN_A_STREAM_FLOWS,		/* u32: 1 .. BMGEN_MAX_FLOWS */
+	BMGEN_A_STREAM_FLOW_MODE,	/* u32: enum bmgen_flow_mode */
+	BMGEN_A_STREAM_PATTERN,		/* u32: enum bmgen_pattern */
+	BMGEN_A_STREAM_RATE_UFPS,	/* u64: frames/s * 10^6; 0 = line rate
+					 * (no pacing) */
+	BMGEN_A_STREAM_COUNT,		/* u64: frames, BMGEN_PAT_COUNT */
+	BMGEN_A_STREAM_BURST_LEN,	/* u32 */
+	BMGEN_A_STREAM_BURST_GAP_NS,	/* u64 */
+	BMGEN_A_STREAM_BURST_COUNT,	/* u32 */
+	BMGEN_A_STREAM_START_NS,	/* u64: offset from the trial epoch */
+	BMGEN_A_STREAM_LEARN,		/* flag: learning frames (not counted) */
+	BMGEN_A_STREAM_CPU,		/* u32: tx kthread; default round robin */
+	BMGEN_A_STREAM_TX_MODE,		/* u32: enum bmgen_tx_mode */
+	BMGEN_A_STREAM_LATENCY_TAG_SEQ,	/* u64: seq that carries the RFC 2544
+					 * latency tag; absent = none */
+
+	BMGEN_A_STATS,			/* nest: BMGEN_STATS_* */
+	BMGEN_A_HIST,			/* binary: struct bmgen_hist_bucket[] */
+	BMGEN_A_PAD,
+	__BMGEN_A_MAX
+};
+#define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
+
+/* Per-stream statistics of the current (or last) trial, inside BMGEN_A_STATS. */
+enum bmgen_stats_attr {
+	BMGEN_STATS_UNSPEC,
+	BMGEN_STATS_STREAM_ID,		/* u32 */
+	BMGEN_STATS_TS_SOURCE,		/* u32: enum bmgen_ts_source */
+	BMGEN_STATS_TX_FRAMES,		/* u64 */
+	BMGEN_STATS_TX_BYTES,		/* u64: sum of F */
+	BMGEN_STATS_TX_RETRIES,		/* u64: driver busy returns retried */
+	BMGEN_STATS_TX_ERRORS,		/* u64: frames the driver/qdisc dropped */
+	BMGEN_STATS_TX_FIRST_NS,	/* u64: rel. to epoch */
+	BMGEN_STATS_TX_LAST_NS,		/* u64: rel. to epoch */
+	BMGEN_STATS_TX_DONE,		/* u8: 1 when the stream has finished */
+	BMGEN_STATS_RX_FRAMES,		/* u64: all test frames incl. dups */
+	BMGEN_STATS_RX_BYTES,		/* u64: sum of F */
+	BMGEN_STATS_RX_UNIQUE,		/* u64 */
+	BMGEN_STATS_RX_IN_ORDER,	/* u64 */
+	BMGEN_STATS_RX_REORDERED,	/* u64: seq < next expected (RFC 4737) */
+	BMGEN_STATS_RX_DUP,		/* u64 */
+	BMGEN_STATS_RX_GAP_EVENTS,	/* u64 */
+	BMGEN_STATS_RX_GAP_FRAMES,	/* u64 */
+	BMGEN_STATS_RX_BAD_LEN,		/* u64 */
+	BMGEN_STATS_RX_LEARN,		/* u64: learning frames seen */
+	BMGEN_STATS_RX_FIRST_NS,	/* u64: rel. to epoch */
+	BMGEN_STATS_RX_LAST_NS,		/* u64: rel. to epoch */
+	BMGEN_STATS_RX_MAX_SEQ,		/* u64: highest seq received */
+	BMGEN_STATS_RX_LAST_LOST_SEQ,	/* u64: highest seq in a gap, +1
+					 * (0 = no gap seen) */
+	BMGEN_STATS_RX_MAX_IAT_NS,	/* u64: longest inter-arrival time */
+	BMGEN_STATS_RX_MAX_IAT_START_NS,/* u64: arrival before that gap */
+	BMGEN_STATS_LAT_COUNT,		/* u64 */
+	BMGEN_STATS_LAT_MIN_NS,		/* u64 */
+	BMGEN_STATS_LAT_MAX_NS,		/* u64 */
+	BMGEN_STATS_LAT_SUM_NS,		/* u64 */
+	BMGEN_STATS_LAT_SUMSQ_HI,	/* u64: sum of squares (ns^2), 128 bit */
+	BMGEN_STATS_LAT_SUMSQ_LO,	/* u64 */
+	BMGEN_STATS_IPDV_COUNT,		/* u64: consecutive pairs (RFC 3393) */
+	BMGEN_STATS_IPDV_MIN_NS,	/* s64 */
+	BMGEN_STATS_IPDV_MAX_NS,	/* s64 */
+	BMGEN_STATS_IPDV_SUM_NS,	/* s64 */
+	BMGEN_STATS_TAG_LAT_NS,		/* u64: latency of the tagged frame */
+	BMGEN_STATS_RX_CPU_SPLIT,	/* u64: frames seen on a second CPU */
+	BMGEN_STATS_PAD,
+	__BMGEN_STATS_MAX
+};
+#define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
+
+/*
+ * The latency histogram is log-linear: 2^BMGEN_HIST_SUB_BITS buckets per
+ * power of two, so each bucket's width is at most 1/128 (0.78 %) of its
+ * lower bound from BMGEN_HIST_MIN_NS up (SPEC REQ-STAT-2).  Bucket 0 holds
+ * everything below BMGEN_HIST_MIN_NS, the last everything above the range.
+ */
+#define BMGEN_HIST_SUB_BITS	7
+#define BMGEN_HIST_MIN_SHIFT	6	/* 64 ns */
+#define BMGEN_HIST_MAX_SHIFT	35	/* 34.4 s */
+#define BMGEN_HIST_MIN_NS	(1ULL << BMGEN_HIST_MIN_SHIFT)
+#define BMGEN_HIST_BUCKETS \
+	(((BMGEN_HIST_MAX_SHIFT - BMGEN_HIST_MIN_SHIFT) << BMGEN_HIST_SUB_BITS) + 2)
+
+struct bmgen_hist_bucket {
+	__u32 index;
+	__u32 reserved;
+	__u64 count;
+};
+
+/* Bucket index of a latency in ns (module and userspace share it). */
+static inline __u32 bmgen_hist_index(__u64 ns)
+{
+	__u32 msb, sub;
+
+	if (ns < BMGEN_HIST_MIN_NS)
+		return 0;
+	msb = 63 - __builtin_clzll(ns);
+	if (msb >= BMGEN_HIST_MAX_SHIFT)
+		return BMGEN_HIST_BUCKETS - 1;
+	sub = (__u32)(ns >> (msb - BMGEN_HIST_SUB_BITS)) &
+	      ((1U << BMGEN_HIST_SUB_BITS) - 1);
+	return 1 + ((msb - BMGEN_HIST_MIN_SHIFT) << BMGEN_HIST_SUB_BITS) + sub;
+}
+
+/* Lowest latency in ns that falls into bucket index. */
+static inline __u64 bmgen_hist_lower_ns(__u32 index)
+{
+	__u32 octave, sub;
+
+	if (index == 0)
+		return 0;
+	if (index >= BMGEN_HIST_BUCKETS - 1)
+		return 1ULL << BMGEN_HIST_MAX_SHIFT;
+	octave = (index - 1) >> BMGEN_HIST_SUB_BITS;
+	sub = (index - 1) & ((1U << BMGEN_HIST_SUB_BITS) - 1);
+	return ((1ULL << BMGEN_HIST_SUB_BITS) + sub) <<
+	       (octave + BMGEN_HIST_MIN_SHIFT - BMGEN_HIST_SUB_BITS);
+}
+
+#endif /* _UAPI_LINUX_BMGEN_H */

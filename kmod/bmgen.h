@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bmgen.ko internals: ports, streams, the trial and the tx kthreads.
+ *
+ * Locking: bm_cfg_lock (a mutex) serialises every configuration change
+ * (netlink, the netdevice notifier, module exit).  The data path never takes
+ * it: while a trial is armed or running the stream set is frozen (changes
+ * get -EBUSY), so the kthreads use their stream pointers freely.  The rx
+ * path finds streams through an RCU-protected table and updates a stream's
+ * receive state under that stream's rx_lock, which is uncontended because
+ * each stream is received on one CPU (RSS, SPEC REQ-RX-2).
+ */
+#ifndef BMGEN_H
+#define BMGEN_H
+
+#include <linux/types.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/mutex.h>
+#include <uapi/linux/bmgen.h>
+
+#define BMGEN_VERSION		"0.1.0"
+#define BM_DUP_WINDOW_BITS	16	/* duplicate detection window 2^16 */
+#define BM_DUP_WINDOW		(1U << BM_DUP_WINDOW_BITS)
+
+struct bm_port {
+	struct list_head node;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct net *net;
+	int ifindex;
+	u32 ts_caps;
+	atomic64_t rx_other;
+	atomic64_t rx_unknown;
+};
+
+/* Receive state of one stream; written under rx_lock. */
+struct bm_rx_state {
+	spinlock_t lock;
+	unsigned long *seen;		/* BM_DUP_WINDOW bits, ring by seq */
+	u64 *hist;			/* BMGEN_HIST_BUCKETS counters */
+	struct_group(stats,
+	int cpu;			/* CPU that saw the first frame */
+	u64 frames, bytes, unique, in_order, reordered, dup;
+	u64 gap_events, gap_frames, bad_len, learn, cpu_split;
+	u64 next_exp;
+	u64 max_seq;
+	u64 last_lost_seq;		/* highest lost seq + 1, 0 = none */
+	u64 first_ns, last_ns;		/* rel. to epoch; first_ns valid if frames */
+	u64 max_iat_ns, max_iat_start_ns;
+	u64 lat_count, lat_min, lat_max, lat_sum;
+	unsigned __int128 lat_sumsq;
+	bool have_prev_lat;
+	u64 prev_seq;
+	s64 prev_lat;
+	u64 ipdv_count;
+	s64 ipdv_min, ipdv_max, ipdv_sum;
+	u64 tag_lat_ns;
+	u64 seen_base;			/* lowest seq the window covers */
+	);
+};
+
+struct bm_stream {
+	u32 id;
+	struct bm_port *tx_port;
+	struct bm_port *rx_port;	/* may be NULL */
+	/* configuration */
+	u32 frame_size;
+	u32 imix[BMGEN_MAX_IMIX];
+	u32 n_imix;			/* 0 = fixed frame_size */
+	u32 max_frame;
+	u8 dst_mac[ETH_ALEN], src_mac[ETH_ALEN];
+	bool vlan;
+	u16 vlan_id;
+	u8 vlan_pcp;
+	u8 ip_version;
+	__be32 src_ip4, dst_ip4;
+	struct in6_addr src_ip6, dst_ip6;
+	u8 dscp, ttl;
+	u16 udp_src, udp_dst;
+	u32 flows;
+	u32 flow_mode;
+	u32 pattern;
+	u64 rate_ufps;
+	u64 count;
+	u32 burst_len;
+	u64 burst_gap_ns;
+	u32 burst_count;
+	u64 start_ns;
+	bool learn;
+	int cpu;
+	u32 tx_mode;
+	bool tag;
+	u64 tag_seq;
+	/* frame template: headers + fill for max_frame (without FCS) */
+	u8 *tmpl;
+	u32 hdr_len;			/* offset of the TPLD in the frame */
+	/* tx state, written only by the owning kthread */
+	u64 tx_frames, tx_bytes, tx_retries, tx_errors;
+	u64 tx_first_ns, tx_last_ns;
+	bool tx_done;
+	struct list_head tx_node;	/* on its kthread's list for a trial */
+	/* rx */
+	struct bm_rx_state rx;
+	struct rcu_head rcu;
+};
+
+struct bm_trial {
+	u32 state;			/* enum bmgen_trial_state */
+	int error;
+	u32 id;
+	u64 epoch_ns;			/* CLOCK_MONOTONIC */
+	atomic_t active;		/* kthreads still sending */
+	bool stop;			/* ask the kthreads to stop */
+	struct net *net;		/* where the trial was started */
+	u32 portid;			/* who started it */
+};
+
+extern struct mutex bm_cfg_lock;
+extern struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
+extern struct list_head bm_ports;
+extern struct bm_trial bm_trial;
+extern unsigned int bm_nports, bm_nstreams;
+
+/* port.c: attach/detach, the rx_handler, device removal */
+int bm_port_attach(struct net *net, struct net_device *dev, struct netlink_ext_ack *extack);
+int bm_port_detach(struct bm_port *port, struct netlink_ext_ack *extack);
+struct bm_port *bm_port_find(struct net *net, int ifindex);
+void bm_ports_detach_all(void);
+int bm_port_notifier_init(void);
+void bm_port_notifier_exit(void);
+
+/* stream.c: configuration and frame templates */
+int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack);
+int bm_stream_del(u32 id, struct netlink_ext_ack *extack);
+void bm_streams_del_all(void);
+void bm_stream_free(struct bm_stream *s);
+int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack);
+void bm_stream_rx_reset(struct bm_stream *s);
+u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq);
+
+/* tx.c: kthreads and the trial */
+int bm_tx_init(void);
+void bm_tx_exit(void);
+unsigned int bm_tx_kthreads(void);
+int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
+void bm_trial_stop(int error);
+
+/* rx.c: per-frame analysis */
+rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);
+
+/* netlink.c */
+int bm_genl_init(void);
+void bm_genl_exit(void);
+void bm_genl_trial_event(void);
+
+#endif /* BMGEN_H */

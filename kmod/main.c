@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmgen: a benchmark traffic generator and analyser for network devices.
+ * Module entry and exit; see bmgen.h for the locking rules.
+ */
+#include <linux/module.h>
+#include <linux/rtnetlink.h>
+
+#include "bmgen.h"
+
+DEFINE_MUTEX(bm_cfg_lock);
+
+static int __init bm_init(void)
+{
+	int ret;
+
+	ret = bm_tx_init();
+	if (ret)
+		return ret;
+	ret = bm_port_notifier_init();
+	if (ret)
+		goto err_tx;
+	ret = bm_genl_init();
+	if (ret)
+		goto err_notifier;
+	pr_info("bmgen %s loaded, %u tx kthreads\n", BMGEN_VERSION,
+		bm_tx_kthreads());
+	return 0;
+
+err_notifier:
+	bm_port_notifier_exit();
+err_tx:
+	bm_tx_exit();
+	return ret;
+}
+
+static void __exit bm_exit(void)
+{
+	/* No new requests first, then stop traffic, then drop the devices. */
+	bm_genl_exit();
+	mutex_lock(&bm_cfg_lock);
+	bm_trial_stop(-ESHUTDOWN);
+	mutex_unlock(&bm_cfg_lock);
+	bm_tx_exit();
+	bm_port_notifier_exit();
+	mutex_lock(&bm_cfg_lock);
+	bm_streams_del_all();
+	bm_ports_detach_all();
+	mutex_unlock(&bm_cfg_lock);
+	rcu_barrier();
+	pr_info("bmgen unloaded\n");
+}
+
+module_init(bm_init);
+module_exit(bm_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("bmgen benchmark traffic generator and analyser");
+MODULE_VERSION(BMGEN_VERSION);

@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "bmgen" (include/uapi/linux/bmgen.h).  Every
+ * operation has its own strict policy, so an attribute that does not belong
+ * to a command is rejected by the core with an extack message; every
+ * change needs CAP_NET_ADMIN (GENL_ADMIN_PERM).
+ */
+#include <linux/etherdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "bmgen.h"
+
+static struct genl_family bm_family;
+
+enum { BM_MCGRP_EVENTS };
+
+static const struct genl_multicast_group bm_mcgrps[] = {
+	[BM_MCGRP_EVENTS] = { .name = BMGEN_MCGRP_EVENTS },
+};
+
+#define BM_POLICY_VERSION \
+	[BMGEN_A_VERSION] = NLA_POLICY_RANGE(NLA_U32, BMGEN_GENL_VERSION, \
+					     BMGEN_GENL_VERSION)
+
+static const struct nla_policy bm_status_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+};
+
+static const struct nla_policy bm_port_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_PORT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_PORT_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+};
+
+static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_STREAM_ID] = NLA_POLICY_RANGE(NLA_U32, 1, BMGEN_MAX_STREAMS - 1),
+	[BMGEN_A_STREAM_TX_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_RX_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_FRAME_SIZE] = NLA_POLICY_RANGE(NLA_U32, BMGEN_MIN_FRAME,
+						       BMGEN_MAX_FRAME),
+	[BMGEN_A_STREAM_IMIX] = { .type = NLA_BINARY,
+				  .len = BMGEN_MAX_IMIX * sizeof(u32) },
+	[BMGEN_A_STREAM_DST_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[BMGEN_A_STREAM_SRC_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[BMGEN_A_STREAM_VLAN_ID] = NLA_POLICY_MAX(NLA_U16, 4094),
+	[BMGEN_A_STREAM_VLAN_PCP] = NLA_POLICY_MAX(NLA_U8, 7),
+	[BMGEN_A_STREAM_IP_VERSION] = NLA_POLICY_RANGE(NLA_U8, 4, 6),
+	[BMGEN_A_STREAM_SRC_IP4] = NLA_POLICY_EXACT_LEN(4),
+	[BMGEN_A_STREAM_DST_IP4] = NLA_POLICY_EXACT_LEN(4),
+	[BMGEN_A_STREAM_SRC_IP6] = NLA_POLICY_EXACT_LEN(16),
+	[BMGEN_A_STREAM_DST_IP6] = NLA_POLICY_EXACT_LEN(16),
+	[BMGEN_A_STREAM_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
+	[BMGEN_A_STREAM_TTL] = NLA_POLICY_MIN(NLA_U8, 1),
+	[BMGEN_A_STREAM_UDP_SRC] = { .type = NLA_U16 },
+	[BMGEN_A_STREAM_UDP_DST] = { .type = NLA_U16 },
+	[BMGEN_A_STREAM_FLOWS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_FLOW_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_FLOW_IP_DST),
+	[BMGEN_A_STREAM_PATTERN] = NLA_POLICY_MAX(NLA_U32, BMGEN_PAT_BURST),
+	[BMGEN_A_STREAM_RATE_UFPS] = { .type = NLA_U64 },
+	[BMGEN_A_STREAM_COUNT] = { .type = NLA_U64 },
+	[BMGEN_A_STREAM_BURST_LEN] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_BURST_GAP_NS] = { .type = NLA_U64 },
+	[BMGEN_A_STREAM_BURST_COUNT] = { .type = NLA_U32 },
+	[BMGEN_A_STREAM_START_NS] = { .type = NLA_U64 },
+	[BMGEN_A_STREAM_LEARN] = { .type = NLA_FLAG },
+	[BMGEN_A_STREAM_CPU] = { .type = NLA_U32 },
+	[BMGEN_A_STREAM_TX_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_TX_QDISC),
+	[BMGEN_A_STREAM_LATENCY_TAG_SEQ] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_STREAM_ID] = NLA_POLICY_RANGE(NLA_U32, 1, BMGEN_MAX_STREAMS - 1),
+};
+
+static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_TRIAL_START_DELAY_NS] = { .type = NLA_U64 },
+};
+
+/* Longest a trial may wait for its epoch, and the longest burst gap or
+ * stream start offset: an hour (a typo must not arm a trial for a year). */
+#define BM_MAX_DELAY_NS (3600ULL * NSEC_PER_SEC)
+/* 100 Mfps: above any port this module can drive */
+#define BM_MAX_RATE_UFPS (100000000ULL * 1000000ULL)
+
+static int bm_need_version(struct genl_info *info)
+{
+	if (!info->attrs[BMGEN_A_VERSION]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "missing protocol version attribute");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void *bm_reply_put(struct sk_buff *skb, struct genl_info *info, u8 cmd)
+{
+	return genlmsg_put_reply(skb, info, &bm_family, 0, cmd);
+}
+
+static int bm_status_fill(struct sk_buff *skb)
+{
+	u32 state = READ_ONCE(bm_trial.state);
+
+	if (state == BMGEN_TRIAL_ARMED && ktime_get_ns() >= bm_trial.epoch_ns)
+		state = BMGEN_TRIAL_RUNNING;
+	if (nla_put_u32(skb, BMGEN_A_VERSION, BMGEN_GENL_VERSION) ||
+	    nla_put_string(skb, BMGEN_A_MOD_VERSION, BMGEN_VERSION) ||
+	    nla_put_u32(skb, BMGEN_A_CPUS, num_online_cpus()) ||
+	    nla_put_u32(skb, BMGEN_A_KTHREADS, bm_tx_kthreads()) ||
+	    nla_put_u32(skb, BMGEN_A_NPORTS, bm_nports) ||
+	    nla_put_u32(skb, BMGEN_A_NSTREAMS, bm_nstreams) ||
+	    nla_put_u32(skb, BMGEN_A_TRIAL_STATE, state) ||
+	    nla_put_s32(skb, BMGEN_A_TRIAL_ERROR, bm_trial.error) ||
+	    nla_put_u32(skb, BMGEN_A_TRIAL_ID, bm_trial.id) ||
+	    nla_put_u64_64bit(skb, BMGEN_A_TRIAL_EPOCH_NS, bm_trial.epoch_ns,
+			      BMGEN_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int bm_nl_status_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = bm_reply_put(msg, info, BMGEN_CMD_STATUS_GET);
+	if (!hdr)
+		goto nospace;
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_status_fill(msg);
+	mutex_unlock(&bm_cfg_lock);
+	if (ret)
+		goto nospace;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* The device named by IFINDEX or IFNAME in the caller's netns (held). */
+static struct net_device *bm_nl_dev(struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct net_device *dev = NULL;
+
+	if (info->attrs[BMGEN_A_PORT_IFINDEX])
+		dev = dev_get_by_index(net,
+			nla_get_u32(info->attrs[BMGEN_A_PORT_IFINDEX]));
+	else if (info->attrs[BMGEN_A_PORT_IFNAME])
+		dev = dev_get_by_name(net,
+			nla_data(info->attrs[BMGEN_A_PORT_IFNAME]));
+	else {
+		NL_SET_ERR_MSG_MOD(info->extack, "give a port ifindex or ifname");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no such device in this netns");
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+static int bm_nl_port_attach(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *dev;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	dev = bm_nl_dev(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	rtnl_lock();
+	mutex_lock(&bm_cfg_lock);
+	if (dev->reg_state != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG_MOD(info->extack, "device is going away");
+		ret = -ENODEV;
+	} else {
+		ret = bm_port_attach(genl_info_net(info), dev, info->extack);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	rtnl_unlock();
+	dev_put(dev);
+	return ret;
+}
+
+static int bm_nl_port_detach(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *dev;
+	struct bm_port *p;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	dev = bm_nl_dev(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	rtnl_lock();
+	mutex_lock(&bm_cfg_lock);
+	p = bm_port_find(genl_info_net(info), dev->ifindex);
+	if (!p) {
+		NL_SET_ERR_MSG_MOD(info->extack, "device is not an attached port");
+		ret = -ENOENT;
+	} else {
+		ret = bm_port_detach(p, info->extack);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	rtnl_unlock();
+	dev_put(dev);
+	return ret;
+}
+
+static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	long idx = 0, start = cb->args[0];
+	struct bm_port *p;
+	void *hdr;
+
+	mutex_lock(&bm_cfg_lock);
+	list_for_each_entry(p, &bm_ports, node) {
+		if (!net_eq(p->net, net))
+			continue;
+		if (idx++ < start)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &bm_family, NLM_F_MULTI,
+				  BMGEN_CMD_PORT_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u32(skb, BMGEN_A_PORT_IFINDEX, p->ifindex) ||
+		    nla_put_string(skb, BMGEN_A_PORT_IFNAME, p->dev->name) ||
+		    nla_put_u32(skb, BMGEN_A_PORT_TS_CAPS, p->ts_caps) ||
+		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_OTHER,
+				      atomic64_read(&p->rx_other), BMGEN_A_PAD) ||
+		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_UNKNOWN,
+				      atomic64_read(&p->rx_unknown), BMGEN_A_PAD)) {
+			genlmsg_cancel(skb, hdr);
+			idx--;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+static u64 bm_get_u64(struct nlattr **a, int type, u64 def)
+{
+	return a[type] ? nla_get_u64(a[type]) : def;
+}
+
+/* Parse STREAM_ADD into s; ports are resolved in net.  Needs bm_cfg_lock. */
+static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
+			      struct nlattr **a, struct netlink_ext_ack *extack)
+{
+	if (!a[BMGEN_A_STREAM_ID] || !a[BMGEN_A_STREAM_TX_IFINDEX]) {
+		NL_SET_ERR_MSG_MOD(extack, "a stream needs an id and a tx port");
+		return -EINVAL;
+	}
+	s->id = nla_get_u32(a[BMGEN_A_STREAM_ID]);
+	s->tx_port = bm_port_find(net, nla_get_u32(a[BMGEN_A_STREAM_TX_IFINDEX]));
+	if (!s->tx_port) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_TX_IFINDEX],
+				    "tx device is not an attached port");
+		return -ENOENT;
+	}
+	if (a[BMGEN_A_STREAM_RX_IFINDEX]) {
+		s->rx_port = bm_port_find(net,
+				nla_get_u32(a[BMGEN_A_STREAM_RX_IFINDEX]));
+		if (!s->rx_port) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_RX_IFINDEX],
+					    "rx device is not an attached port");
+			return -ENOENT;
+		}
+	}
+	s->frame_size = a[BMGEN_A_STREAM_FRAME_SIZE] ?
+		nla_get_u32(a[BMGEN_A_STREAM_FRAME_SIZE]) : BMGEN_MIN_FRAME;
+	if (a[BMGEN_A_STREAM_IMIX]) {
+		int len = nla_len(a[BMGEN_A_STREAM_IMIX]);
+		u32 i;
+
+		if (!len || len % sizeof(u32)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_IMIX],
+					    "IMIX must be a non-empty array of u32");
+			return -EINVAL;
+		}
+		s->n_imix = len / sizeof(u32);
+		memcpy(s->imix, nla_data(a[BMGEN_A_STREAM_IMIX]), len);
+		for (i = 0; i < s->n_imix; i++) {
+			if (s->imix[i] < BMGEN_MIN_FRAME ||
+			    s->imix[i] > BMGEN_MAX_FRAME) {
+				NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_IMIX],
+						    "IMIX size outside 64..9216");
+				return -ERANGE;
+			}
+		}
+	}
+	if (a[BMGEN_A_STREAM_DST_MAC])
+		memcpy(s->dst_mac, nla_data(a[BMGEN_A_STREAM_DST_MAC]), ETH_ALEN);
+	else if (s->rx_port)
+		ether_addr_copy(s->dst_mac, s->rx_port->dev->dev_addr);
+	else {
+		NL_SET_ERR_MSG_MOD(extack, "a stream needs a destination MAC or an rx port");
+		return -EINVAL;
+	}
+	if (a[BMGEN_A_STREAM_SRC_MAC])
+		memcpy(s->src_mac, nla_data(a[BMGEN_A_STREAM_SRC_MAC]), ETH_ALEN);
+	else
+		ether_addr_copy(s->src_mac, s->tx_port->dev->dev_addr);
+	if (is_multicast_ether_addr(s->src_mac)) {
+		NL_SET_ERR_MSG_MOD(extack, "source MAC must be unicast");
+		return -EINVAL;
+	}
+	s->vlan = !!a[BMGEN_A_STREAM_VLAN_ID];
+	if (s->vlan)
+		s->vlan_id = nla_get_u16(a[BMGEN_A_STREAM_VLAN_ID]);
+	if (a[BMGEN_A_STREAM_VLAN_PCP]) {
+		if (!s->vlan) {
+			NL_SET_ERR_MSG_MOD(extack, "PCP needs a VLAN id");
+			return -EINVAL;
+		}
+		s->vlan_pcp = nla_get_u8(a[BMGEN_A_STREAM_VLAN_PCP]);
+	}
+	s->ip_version = a[BMGEN_A_STREAM_IP_VERSION] ?
+		nla_get_u8(a[BMGEN_A_STREAM_IP_VERSION]) : 4;
+	if (s->ip_version != 4 && s->ip_version != 6) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_IP_VERSION],
+				    "IP version must be 4 or 6");
+		return -EINVAL;
+	}
+	if (s->ip_version == 4 &&
+	    (a[BMGEN_A_STREAM_SRC_IP6] || a[BMGEN_A_STREAM_DST_IP6])) {
+		NL_SET_ERR_MSG_MOD(extack, "IPv6 addresses on an IPv4 stream");
+		return -EINVAL;
+	}
+	if (s->ip_version == 6 &&
+	    (a[BMGEN_A_STREAM_SRC_IP4] || a[BMGEN_A_STREAM_DST_IP4])) {
+		NL_SET_ERR_MSG_MOD(extack, "IPv4 addresses on an IPv6 stream");
+		return -EINVAL;
+	}
+	/* RFC 2544 C.2.2: tester end nodes 198.18.1.2 -> 198.19.1.2 */
+	s->src_ip4 = a[BMGEN_A_STREAM_SRC_IP4] ?
+		nla_get_in_addr(a[BMGEN_A_STREAM_SRC_IP4]) : htonl(0xc6120102);
+	s->dst_ip4 = a[BMGEN_A_STREAM_DST_IP4] ?
+		nla_get_in_addr(a[BMGEN_A_STREAM_DST_IP4]) : htonl(0xc6130102);
+	/* RFC 5180: 2001:2::/48 */
+	s->src_ip6.s6_addr16[0] = htons(0x2001);
+	s->src_ip6.s6_addr16[1] = htons(0x0002);
+	s->dst_ip6 = s->src_ip6;
+	s->src_ip6.s6_addr16[3] = htons(1);
+	s->dst_ip6.s6_addr16[3] = htons(2);
+	s->src_ip6.s6_addr16[7] = htons(2);
+	s->dst_ip6.s6_addr16[7] = htons(2);
+	if (a[BMGEN_A_STREAM_SRC_IP6])
+		s->src_ip6 = nla_get_in6_addr(a[BMGEN_A_STREAM_SRC_IP6]);
+	if (a[BMGEN_A_STREAM_DST_IP6])
+		s->dst_ip6 = nla_get_in6_addr(a[BMGEN_A_STREAM_DST_IP6]);
+	s->dscp = a[BMGEN_A_STREAM_DSCP] ? nla_get_u8(a[BMGEN_A_STREAM_DSCP]) : 0;
+	s->ttl = a[BMGEN_A_STREAM_TTL] ? nla_get_u8(a[BMGEN_A_STREAM_TTL]) : 10;
+	s->udp_src = a[BMGEN_A_STREAM_UDP_SRC] ?
+		nla_get_u16(a[BMGEN_A_STREAM_UDP_SRC]) : 49184;
+	s->udp_dst = a[BMGEN_A_STREAM_UDP_DST] ?
+		nla_get_u16(a[BMGEN_A_STREAM_UDP_DST]) : 7;
+	s->flows = a[BMGEN_A_STREAM_FLOWS] ?
+		nla_get_u32(a[BMGEN_A_STREAM_FLOWS]) : 1;
+	if (s->flows > BMGEN_MAX_FLOWS) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_FLOWS],
+				    "more than 65536 flows");
+		return -ERANGE;
+	}
+	s->flow_mode = a[BMGEN_A_STREAM_FLOW_MODE] ?
+		nla_get_u32(a[BMGEN_A_STREAM_FLOW_MODE]) : BMGEN_FLOW_UDP_SRC;
+	s->pattern = a[BMGEN_A_STREAM_PATTERN] ?
+		nla_get_u32(a[BMGEN_A_STREAM_PATTERN]) : BMGEN_PAT_CONTINUOUS;
+	s->rate_ufps = bm_get_u64(a, BMGEN_A_STREAM_RATE_UFPS, 0);
+	if (s->rate_ufps > BM_MAX_RATE_UFPS) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_RATE_UFPS],
+				    "rate above 100 Mfps");
+		return -ERANGE;
+	}
+	s->count = bm_get_u64(a, BMGEN_A_STREAM_COUNT, 0);
+	if (s->pattern == BMGEN_PAT_COUNT && !s->count) {
+		NL_SET_ERR_MSG_MOD(extack, "count pattern needs a frame count > 0");
+		return -EINVAL;
+	}
+	if (s->pattern != BMGEN_PAT_COUNT && a[BMGEN_A_STREAM_COUNT]) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_COUNT],
+				    "a frame count needs the count pattern");
+		return -EINVAL;
+	}
+	if (s->count >= (1ULL << 48)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_COUNT],
+				    "count exceeds the 48-bit sequence space");
+		return -ERANGE;
+	}
+	if (s->pattern == BMGEN_PAT_BURST) {
+		if (!a[BMGEN_A_STREAM_BURST_LEN]) {
+			NL_SET_ERR_MSG_MOD(extack, "burst pattern needs a burst length");
+			return -EINVAL;
+		}
+		s->burst_len = nla_get_u32(a[BMGEN_A_STREAM_BURST_LEN]);
+		if (s->burst_len > BMGEN_MAX_BURST) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_LEN],
+					    "burst longer than 2^24 frames");
+			return -ERANGE;
+		}
+		s->burst_gap_ns = bm_get_u64(a, BMGEN_A_STREAM_BURST_GAP_NS, 0);
+		s->burst_count = a[BMGEN_A_STREAM_BURST_COUNT] ?
+			nla_get_u32(a[BMGEN_A_STREAM_BURST_COUNT]) : 1;
+		if (s->burst_gap_ns > BM_MAX_DELAY_NS) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_GAP_NS],
+					    "burst gap longer than an hour");
+			return -ERANGE;
+		}
+	} else if (a[BMGEN_A_STREAM_BURST_LEN] || a[BMGEN_A_STREAM_BURST_GAP_NS] ||
+		   a[BMGEN_A_STREAM_BURST_COUNT]) {
+		NL_SET_ERR_MSG_MOD(extack, "burst attributes need the burst pattern");
+		return -EINVAL;
+	}
+	s->start_ns = bm_get_u64(a, BMGEN_A_STREAM_START_NS, 0);
+	if (s->start_ns > BM_MAX_DELAY_NS) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_START_NS],
+				    "stream start more than an hour after the epoch");
+		return -ERANGE;
+	}
+	s->learn = nla_get_flag(a[BMGEN_A_STREAM_LEARN]);
+	s->cpu = -1;
+	if (a[BMGEN_A_STREAM_CPU]) {
+		u32 cpu = nla_get_u32(a[BMGEN_A_STREAM_CPU]);
+
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_CPU],
+					    "CPU is not online");
+			return -EINVAL;
+		}
+		s->cpu = cpu;
+	}
+	s->tx_mode = a[BMGEN_A_STREAM_TX_MODE] ?
+		nla_get_u32(a[BMGEN_A_STREAM_TX_MODE]) : BMGEN_TX_DIRECT;
+	s->tag = !!a[BMGEN_A_STREAM_LATENCY_TAG_SEQ];
+	s->tag_seq = bm_get_u64(a, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 0);
+	return 0;
+}
+
+static int bm_nl_stream_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct bm_stream *s;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_nl_stream_parse(s, genl_info_net(info), info->attrs,
+				 info->extack);
+	if (!ret)
+		ret = bm_stream_add(s, info->extack);
+	mutex_unlock(&bm_cfg_lock);
+	if (ret)
+		bm_stream_free(s);
+	return ret;
+}
+
+static int bm_nl_stream_del(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 id = 0;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	if (info->attrs[BMGEN_A_STREAM_ID])
+		id = nla_get_u32(info->attrs[BMGEN_A_STREAM_ID]);
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_stream_del(id, info->extack);
+	mutex_unlock(&bm_cfg_lock);
+	return ret;
+}
+
+static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
+{
+	if (nla_put_u32(skb, BMGEN_A_STREAM_ID, s->id) ||
+	    (s->tx_port && nla_put_u32(skb, BMGEN_A_STREAM_TX_IFINDEX,
+				       s->tx_port->ifindex)) ||
+	    (s->rx_port && nla_put_u32(skb, BMGEN_A_STREAM_RX_IFINDEX,
+				       s->rx_port->ifindex)) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_FRAME_SIZE, s->frame_size) ||
+	    nla_put(skb, BMGEN_A_STREAM_DST_MAC, ETH_ALEN, s->dst_mac) ||
+	    nla_put(skb, BMGEN_A_STREAM_SRC_MAC, ETH_ALEN, s->src_mac) ||
+	    nla_put_u8(skb, BMGEN_A_STREAM_IP_VERSION, s->ip_version) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_PATTERN, s->pattern) ||
+	    nla_put_u64_64bit(skb, BMGEN_A_STREAM_RATE_UFPS, s->rate_ufps,
+			      BMGEN_A_PAD) ||
+	    nla_put_u64_64bit(skb, BMGEN_A_STREAM_COUNT, s->count, BMGEN_A_PAD) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_FLOWS, s->flows) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int bm_nl_stream_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	long i;
+	void *hdr;
+
+	mutex_lock(&bm_cfg_lock);
+	for (i = max_t(long, cb->args[0], 1); i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (!s)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &bm_family, NLM_F_MULTI,
+				  BMGEN_CMD_STREAM_GET);
+		if (!hdr)
+			break;
+		if (bm_stream_fill(skb, s)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	cb->args[0] = i;
+	return skb->len;
+}
+
+static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 delay = 0;
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	if (info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]) {
+		delay = nla_get_u64(info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]);
+		if (delay > BM_MAX_DELAY_NS) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[BMGEN_A_TRIAL_START_DELAY_NS],
+					    "start delay longer than an hour");
+			return -ERANGE;
+		}
+	}
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_trial_start(genl_info_net(info), info->snd_portid, delay,
+			     info->extack);
+	mutex_unlock(&bm_cfg_lock);
+	return ret;
+}
+
+static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret;
+
+	ret = bm_need_version(info);
+	if (ret)
+		return ret;
+	mutex_lock(&bm_cfg_lock);
+	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
+	    bm_trial.state == BMGEN_TRIAL_RUNNING)
+		bm_trial_stop(0);
+	mutex_unlock(&bm_cfg_lock);
+	return 0;
+}
+
+#define BM_PUT64(skb, type, v) \
+	nla_put_u64_64bit(skb, type, v, BMGEN_STATS_PAD)
+
+/* Stats of s into a BMGEN_A_STATS nest; rx copied under the rx lock. */
+static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
+{
+	struct bm_rx_state rx;
+	struct nlattr *nest;
+
+	spin_lock_bh(&s->rx.lock);
+	rx = s->rx;
+	spin_unlock_bh(&s->rx.lock);
+	nest = nla_nest_start(skb, BMGEN_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, BMGEN_STATS_STREAM_ID, s->id) ||
+	    nla_put_u32(skb, BMGEN_STATS_TS_SOURCE, BMGEN_TS_SW) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_FRAMES, READ_ONCE(s->tx_frames)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_BYTES, READ_ONCE(s->tx_bytes)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_RETRIES, READ_ONCE(s->tx_retries)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_ERRORS, READ_ONCE(s->tx_errors)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_FIRST_NS, READ_ONCE(s->tx_first_ns)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_LAST_NS, READ_ONCE(s->tx_last_ns)) ||
+	    nla_put_u8(skb, BMGEN_STATS_TX_DONE, READ_ONCE(s->tx_done)) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_IN_ORDER, rx.in_order) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_REORDERED, rx.reordered) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_DUP, rx.dup) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_GAP_EVENTS, rx.gap_events) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_GAP_FRAMES, rx.gap_frames) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_BAD_LEN, rx.bad_len) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_LEARN, rx.learn) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_FIRST_NS, rx.first_ns) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_LAST_NS, rx.last_ns) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_MAX_SEQ, rx.max_seq) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_LAST_LOST_SEQ, rx.last_lost_seq) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_MAX_IAT_NS, rx.max_iat_ns) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_MAX_IAT_START_NS, rx.max_iat_start_ns) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_COUNT, rx.lat_count) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_MIN_NS, rx.lat_count ? rx.lat_min : 0) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_MAX_NS, rx.lat_max) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_SUM_NS, rx.lat_sum) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_SUMSQ_HI, (u64)(rx.lat_sumsq >> 64)) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_SUMSQ_LO, (u64)rx.lat_sumsq) ||
+	    BM_PUT64(skb, BMGEN_STATS_IPDV_COUNT, rx.ipdv_count) ||
+	    BM_PUT64(skb, BMGEN_STATS_IPDV_MIN_NS, rx.ipdv_count ? rx.ipdv_min : 0) ||
+	    BM_PUT64(skb, BMGEN_STATS_IPDV_MAX_NS, rx.ipdv_count ? rx.ipdv_max : 0) ||
+	    BM_PUT64(skb, BMGEN_STATS_IPDV_SUM_NS, rx.ipdv_sum) ||
+	    BM_PUT64(skb, BMGEN_STATS_TAG_LAT_NS, rx.tag_lat_ns) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_CPU_SPLIT, rx.cpu_split)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+#define BM_HIST_CHUNK 256
+
+/*
+ * Stats dump: per stream one STATS message, then its non-empty histogram
+ * buckets in chunks.  args[0] = stream id, args[1] = 0 before the STATS
+ * message, else 1 + the next bucket to send.
+ */
+static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct bmgen_hist_bucket *buf;
+	u32 only = 0;
+	long i;
+	void *hdr;
+
+	if (di->attrs[BMGEN_A_STREAM_ID])
+		only = nla_get_u32(di->attrs[BMGEN_A_STREAM_ID]);
+	buf = kmalloc_array(BM_HIST_CHUNK, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&bm_cfg_lock);
+	for (i = max_t(long, cb->args[0], 1); i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+		u32 b, n;
+
+		if (!s || (only && s->id != only))
+			continue;
+		if (!cb->args[1]) {
+			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, &bm_family,
+					  NLM_F_MULTI, BMGEN_CMD_STATS_GET);
+			if (!hdr)
+				goto out;
+			if (bm_stats_fill(skb, s)) {
+				genlmsg_cancel(skb, hdr);
+				goto out;
+			}
+			genlmsg_end(skb, hdr);
+			cb->args[1] = 1;
+		}
+		for (b = cb->args[1] - 1; b < BMGEN_HIST_BUCKETS; ) {
+			spin_lock_bh(&s->rx.lock);
+			for (n = 0; b < BMGEN_HIST_BUCKETS && n < BM_HIST_CHUNK; b++) {
+				if (!s->rx.hist[b])
+					continue;
+				buf[n].index = b;
+				buf[n].reserved = 0;
+				buf[n].count = s->rx.hist[b];
+				n++;
+			}
+			spin_unlock_bh(&s->rx.lock);
+			if (!n)
+				break;
+			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, &bm_family,
+					  NLM_F_MULTI, BMGEN_CMD_STATS_GET);
+			if (!hdr)
+				goto out;
+			if (nla_put_u32(skb, BMGEN_A_STREAM_ID, s->id) ||
+			    nla_put(skb, BMGEN_A_HIST, n * sizeof(*buf), buf)) {
+				genlmsg_cancel(skb, hdr);
+				goto out;
+			}
+			genlmsg_end(skb, hdr);
+			/* resume after the last bucket that went out */
+			cb->args[1] = 1 + b;
+		}
+		cb->args[1] = 0;
+	}
+out:
+	mutex_unlock(&bm_cfg_lock);
+	cb->args[0] = i;
+	kfree(buf);
+	return skb->len;
+}
+
+static const struct genl_ops bm_ops[] = {
+	{
+		.cmd = BMGEN_CMD_STATUS_GET,
+		.doit = bm_nl_status_get,
+		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
+	}, {
+		.cmd = BMGEN_CMD_PORT_ATTACH,
+		.doit = bm_nl_port_attach,
+		.policy = bm_port_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_PORT_DETACH,
+		.doit = bm_nl_port_detach,
+		.policy = bm_port_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_PORT_GET,
+		.dumpit = bm_nl_port_dump,
+		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
+	}, {
+		.cmd = BMGEN_CMD_STREAM_ADD,
+		.doit = bm_nl_stream_add,
+		.policy = bm_stream_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_STREAM_DEL,
+		.doit = bm_nl_stream_del,
+		.policy = bm_stream_del_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_STREAM_GET,
+		.dumpit = bm_nl_stream_dump,
+		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
+	}, {
+		.cmd = BMGEN_CMD_TRIAL_START,
+		.doit = bm_nl_trial_start,
+		.policy = bm_trial_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_TRIAL_STOP,
+		.doit = bm_nl_trial_stop,
+		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_STATS_GET,
+		.dumpit = bm_nl_stats_dump,
+		.policy = bm_stream_del_policy,
+		.maxattr = BMGEN_A_MAX,
+	},
+};
+
+static struct genl_family bm_family __ro_after_init = {
+	.name = BMGEN_GENL_NAME,
+	.version = BMGEN_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = bm_ops,
+	.n_ops = ARRAY_SIZE(bm_ops),
+	.resv_start_op = BMGEN_CMD_STATS_GET + 1,
+	.mcgrps = bm_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(bm_mcgrps),
+};
+
+/* Announce the end of the current trial on the events group. */
+void bm_genl_trial_event(void)
+{
+	struct sk_buff *msg;
+	struct net *net;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &bm_family, 0, BMGEN_CMD_TRIAL_EVENT);
+	if (!hdr)
+		goto free;
+	mutex_lock(&bm_cfg_lock);
+	net = bm_trial.net;
+	if (!net || bm_status_fill(msg)) {
+		mutex_unlock(&bm_cfg_lock);
+		goto free;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&bm_family, net, msg, 0, BM_MCGRP_EVENTS,
+				GFP_KERNEL);
+	/* the reference kept the netns alive for this event only */
+	bm_trial.net = NULL;
+	mutex_unlock(&bm_cfg_lock);
+	put_net(net);
+	return;
+free:
+	nlmsg_free(msg);
+}
+
+int bm_genl_init(void)
+{
+	return genl_register_family(&bm_family);
+}
+
+void bm_genl_exit(void)
+{
+	genl_unregister_family(&bm_family);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ports: net devices attached as tester ports.  Attaching installs the
+ * rx_handler that consumes bmgen test frames; a device that disappears ends
+ * a running trial with -ENODEV and is detached, so nothing keeps a
+ * reference to it (DESIGN.md, ports).
+ */
+#include <linux/ethtool.h>
+#include <linux/if_arp.h>
+#include <linux/net_tstamp.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "bmgen.h"
+
+LIST_HEAD(bm_ports);
+unsigned int bm_nports;
+
+/* Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3). */
+static u32 bm_port_ts_caps(struct net_device *dev)
+{
+	struct ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
+	const struct ethtool_ops *ops = dev->ethtool_ops;
+	u32 caps = 0;
+
+	if (!ops || !ops->get_ts_info || ops->get_ts_info(dev, &info))
+		return 0;
+	if (info.so_timestamping & SOF_TIMESTAMPING_RX_HARDWARE)
+		caps |= BMGEN_PORT_F_HW_TS_RX;
+	if (info.so_timestamping & SOF_TIMESTAMPING_TX_HARDWARE)
+		caps |= BMGEN_PORT_F_HW_TS_TX;
+	return caps;
+}
+
+/* The attached port of ifindex in net, or NULL.  Needs bm_cfg_lock. */
+struct bm_port *bm_port_find(struct net *net, int ifindex)
+{
+	struct bm_port *p;
+
+	list_for_each_entry(p, &bm_ports, node)
+		if (p->ifindex == ifindex && net_eq(p->net, net))
+			return p;
+	return NULL;
+}
+
+/* Attach dev as a port.  Needs RTNL and bm_cfg_lock. */
+int bm_port_attach(struct net *net, struct net_device *dev,
+		   struct netlink_ext_ack *extack)
+{
+	struct bm_port *p;
+	int ret;
+
+	ASSERT_RTNL();
+	if (bm_port_find(net, dev->ifindex)) {
+		NL_SET_ERR_MSG(extack, "port is already attached");
+		return -EEXIST;
+	}
+	if (dev->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG(extack, "port is not an Ethernet device");
+		return -EOPNOTSUPP;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->dev = dev;
+	p->net = net;
+	p->ifindex = dev->ifindex;
+	p->ts_caps = bm_port_ts_caps(dev);
+	ret = netdev_rx_handler_register(dev, bm_rx_handler, p);
+	if (ret) {
+		NL_SET_ERR_MSG(extack,
+			       "device already has an rx handler (bridge or bond port?)");
+		kfree(p);
+		return ret;
+	}
+	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
+	list_add_tail(&p->node, &bm_ports);
+	bm_nports++;
+	return 0;
+}
+
+static void bm_port_release(struct bm_port *p)
+{
+	int i;
+
+	ASSERT_RTNL();
+	/* Streams keep their statistics but lose the port. */
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (!s)
+			continue;
+		if (s->tx_port == p)
+			s->tx_port = NULL;
+		if (s->rx_port == p)
+			s->rx_port = NULL;
+	}
+	netdev_rx_handler_unregister(p->dev);
+	list_del(&p->node);
+	bm_nports--;
+	/* unregister waits for an RCU grace period: no reader sees p now */
+	netdev_put(p->dev, &p->dev_tracker);
+	kfree(p);
+}
+
+static bool bm_port_in_trial(struct bm_port *p)
+{
+	int i;
+
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (s && (s->tx_port == p || s->rx_port == p))
+			return true;
+	}
+	return false;
+}
+
+/* Detach port p.  Needs RTNL and bm_cfg_lock. */
+int bm_port_detach(struct bm_port *p, struct netlink_ext_ack *extack)
+{
+	if ((bm_trial.state == BMGEN_TRIAL_ARMED ||
+	     bm_trial.state == BMGEN_TRIAL_RUNNING) && bm_port_in_trial(p)) {
+		NL_SET_ERR_MSG(extack, "port is in use by a running trial");
+		return -EBUSY;
+	}
+	bm_port_release(p);
+	return 0;
+}
+
+/* Detach every port (module exit).  Needs RTNL and bm_cfg_lock. */
+void bm_ports_detach_all(void)
+{
+	struct bm_port *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &bm_ports, node)
+		bm_port_release(p);
+}
+
+static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct bm_port *p, *tmp;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	mutex_lock(&bm_cfg_lock);
+	list_for_each_entry_safe(p, tmp, &bm_ports, node) {
+		if (p->dev != dev)
+			continue;
+		if ((bm_trial.state == BMGEN_TRIAL_ARMED ||
+		     bm_trial.state == BMGEN_TRIAL_RUNNING) &&
+		    bm_port_in_trial(p)) {
+			pr_info("bmgen: port %s removed during trial %u\n",
+				dev->name, bm_trial.id);
+			bm_trial_stop(-ENODEV);
+		}
+		bm_port_release(p);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block bm_netdev_nb = {
+	.notifier_call = bm_netdev_event,
+};
+
+int bm_port_notifier_init(void)
+{
+	return register_netdevice_notifier(&bm_netdev_nb);
+}
+
+void bm_port_notifier_exit(void)
+{
+	unregister_netdevice_notifier(&bm_netdev_nb);
+}

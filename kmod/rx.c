@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive analysis (SPEC PLAT-RX, PLAT-STAT): the rx_handler consumes
+ * bmgen test frames and passes everything else up the stack.  Sequence
+ * analysis follows REQ-RX-3 (RFC 4737 semantics): a 2^16 duplicate window,
+ * in-order, reordered (seq < next expected), gaps; lost = sent - unique is
+ * computed by userspace after the drain.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+
+#include "bmgen.h"
+
+static u64 bm_get48(const u8 *p)
+{
+	return ((u64)p[0] << 40) | ((u64)p[1] << 32) | ((u64)p[2] << 24) |
+	       ((u64)p[3] << 16) | ((u64)p[4] << 8) | p[5];
+}
+
+/*
+ * Find the TPLD of skb (data at the network header).  Returns its offset
+ * from skb->data, or -1 if skb is not a bmgen test frame.
+ */
+static int bm_rx_tpld_offset(struct sk_buff *skb)
+{
+	struct udphdr _uh, *uh;
+	int off;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr _ih, *ih = skb_header_pointer(skb, 0, sizeof(_ih), &_ih);
+
+		if (!ih || ih->ihl < 5 || ih->protocol != IPPROTO_UDP ||
+		    (ih->frag_off & htons(IP_MF | IP_OFFSET)))
+			return -1;
+		off = ih->ihl * 4;
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		struct ipv6hdr _ih, *ih = skb_header_pointer(skb, 0, sizeof(_ih), &_ih);
+
+		if (!ih || ih->nexthdr != IPPROTO_UDP)
+			return -1;
+		off = sizeof(*ih);
+	} else {
+		return -1;
+	}
+	uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
+	if (!uh)
+		return -1;
+	return off + sizeof(*uh);
+}
+
+/* Sequence analysis of one frame (REQ-RX-3); true if it is a duplicate. */
+static bool bm_rx_sequence(struct bm_rx_state *rx, u64 seq)
+{
+	u64 bit;
+
+	/* slide the window so that seq fits; older seqs count as seen */
+	if (seq >= rx->seen_base + BM_DUP_WINDOW) {
+		u64 new_base = seq - BM_DUP_WINDOW + 1, b;
+
+		if (new_base - rx->seen_base >= BM_DUP_WINDOW) {
+			bitmap_zero(rx->seen, BM_DUP_WINDOW);
+		} else {
+			for (b = rx->seen_base; b < new_base; b++)
+				clear_bit(b & (BM_DUP_WINDOW - 1), rx->seen);
+		}
+		rx->seen_base = new_base;
+	}
+	if (seq < rx->seen_base) {
+		/* too old to tell: RFC 4737 calls it reordered */
+		rx->unique++;
+		rx->reordered++;
+		return false;
+	}
+	bit = seq & (BM_DUP_WINDOW - 1);
+	if (test_and_set_bit(bit, rx->seen)) {
+		rx->dup++;
+		return true;
+	}
+	rx->unique++;
+	if (seq == rx->next_exp) {
+		rx->in_order++;
+		rx->next_exp = seq + 1;
+	} else if (seq > rx->next_exp) {
+		rx->gap_events++;
+		rx->gap_frames += seq - rx->next_exp;
+		rx->last_lost_seq = seq;	/* seq - 1 was lost: store +1 */
+		rx->next_exp = seq + 1;
+	} else {
+		rx->reordered++;
+	}
+	if (seq > rx->max_seq || rx->unique == 1)
+		rx->max_seq = seq;
+	return false;
+}
+
+/* Latency, IPDV (RFC 3393 over consecutive seqs) and the histogram. */
+static void bm_rx_latency(struct bm_rx_state *rx, u64 seq, s64 lat, bool tag)
+{
+	u64 ulat = lat < 0 ? 0 : lat;
+
+	rx->lat_count++;
+	rx->lat_sum += ulat;
+	rx->lat_sumsq += (unsigned __int128)ulat * ulat;
+	if (ulat < rx->lat_min)
+		rx->lat_min = ulat;
+	if (ulat > rx->lat_max)
+		rx->lat_max = ulat;
+	rx->hist[bmgen_hist_index(ulat)]++;
+	if (tag)
+		rx->tag_lat_ns = ulat;
+	if (rx->have_prev_lat && seq == rx->prev_seq + 1) {
+		s64 d = lat - rx->prev_lat;
+
+		rx->ipdv_count++;
+		rx->ipdv_sum += d;
+		if (d < rx->ipdv_min)
+			rx->ipdv_min = d;
+		if (d > rx->ipdv_max)
+			rx->ipdv_max = d;
+	}
+	rx->have_prev_lat = true;
+	rx->prev_seq = seq;
+	rx->prev_lat = lat;
+}
+
+rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct bm_port *port = rcu_dereference(skb->dev->rx_handler_data);
+	struct bmgen_tpld _tp, *tp;
+	struct bm_rx_state *rx;
+	struct bm_stream *s;
+	u64 now, seq, rel, tx_ts;
+	u32 id, f;
+	int off;
+
+	now = ktime_get_ns();
+	off = bm_rx_tpld_offset(skb);
+	if (off < 0)
+		goto other;
+	tp = skb_header_pointer(skb, off, sizeof(_tp), &_tp);
+	if (!tp || tp->magic != htons(BMGEN_TPLD_MAGIC))
+		goto other;
+	id = (tp->stream_id[0] << 16) | (tp->stream_id[1] << 8) |
+	     tp->stream_id[2];
+	s = id < BMGEN_MAX_STREAMS ? rcu_dereference(bm_streams[id]) : NULL;
+	if (!s) {
+		atomic64_inc(&port->rx_unknown);
+		goto consume;
+	}
+	seq = bm_get48(tp->seq);
+	tx_ts = bm_get48(tp->tx_ts);
+	/* F as sent: the L2 header was pulled, a VLAN tag may be in the skb */
+	f = skb->len + ETH_HLEN + ETH_FCS_LEN +
+	    (skb_vlan_tag_present(skb) ? VLAN_HLEN : 0);
+	rel = now - READ_ONCE(bm_trial.epoch_ns);
+	rx = &s->rx;
+	spin_lock(&rx->lock);
+	if (tp->flags & BMGEN_TPLD_F_LEARN) {
+		rx->learn++;
+		goto unlock;
+	}
+	if (rx->cpu < 0)
+		rx->cpu = smp_processor_id();
+	else if (rx->cpu != smp_processor_id())
+		rx->cpu_split++;
+	rx->frames++;
+	rx->bytes += f;
+	if (f != bm_stream_frame_size(s, seq))
+		rx->bad_len++;
+	if (rx->frames == 1) {
+		rx->first_ns = rel;
+	} else if (rel - rx->last_ns > rx->max_iat_ns) {
+		rx->max_iat_ns = rel - rx->last_ns;
+		rx->max_iat_start_ns = rx->last_ns;
+	}
+	rx->last_ns = rel;
+	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS))
+		bm_rx_latency(rx, seq, (s64)(rel - tx_ts),
+			      tp->flags & BMGEN_TPLD_F_LATENCY);
+unlock:
+	spin_unlock(&rx->lock);
+consume:
+	consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
+other:
+	atomic64_inc(&port->rx_other);
+	return RX_HANDLER_PASS;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streams: the frame template of each stream (SPEC PLAT-FRAME) and the
+ * stream table.  A stream is one tx port, one intended rx port, one 24-bit
+ * id and one 48-bit sequence space.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/vmalloc.h>
+#include <net/ip.h>
+
+#include "bmgen.h"
+
+struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
+unsigned int bm_nstreams;
+
+/* Frame size F of the frame with sequence number seq. */
+u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq)
+{
+	if (!s->n_imix)
+		return s->frame_size;
+	return s->imix[do_div(seq, s->n_imix)];
+}
+
+/* Smallest F that carries the TPLD with this stream's headers (REQ-FRM-3). */
+static u32 bm_stream_min_frame(const struct bm_stream *s)
+{
+	u32 l3 = s->ip_version == 6 ? sizeof(struct ipv6hdr) :
+				      sizeof(struct iphdr);
+
+	return ETH_HLEN + (s->vlan ? VLAN_HLEN : 0) + l3 +
+	       sizeof(struct udphdr) + BMGEN_TPLD_LEN + ETH_FCS_LEN;
+}
+
+/*
+ * Build the template of the largest frame: Ethernet (+802.1Q), IPv4 or IPv6,
+ * UDP, an empty TPLD and the fill pattern of REQ-FRM-1 (UDP payload byte k is
+ * k mod 256).  Lengths and checksums are set per frame at transmit time.
+ */
+int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack)
+{
+	u32 min = bm_stream_min_frame(s), i, len, l3off, payload;
+	struct ethhdr *eth;
+	u8 *t;
+
+	s->max_frame = s->frame_size;
+	for (i = 0; i < s->n_imix; i++) {
+		if (s->imix[i] < min) {
+			NL_SET_ERR_MSG(extack,
+				       "an IMIX size is too small for the headers and the test header");
+			return -EINVAL;
+		}
+		s->max_frame = max(s->max_frame, s->imix[i]);
+	}
+	if (!s->n_imix && s->frame_size < min) {
+		NL_SET_ERR_MSG(extack,
+			       "frame size too small for the headers and the test header (64 untagged IPv4, 68 tagged, 84 IPv6)");
+		return -EINVAL;
+	}
+	len = s->max_frame - ETH_FCS_LEN;
+	t = kvzalloc(len, GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+
+	eth = (struct ethhdr *)t;
+	ether_addr_copy(eth->h_dest, s->dst_mac);
+	ether_addr_copy(eth->h_source, s->src_mac);
+	l3off = ETH_HLEN;
+	if (s->vlan) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(t + ETH_HLEN);
+
+		eth->h_proto = htons(ETH_P_8021Q);
+		vh->h_vlan_TCI = htons((s->vlan_pcp << VLAN_PRIO_SHIFT) |
+				       s->vlan_id);
+		vh->h_vlan_encapsulated_proto =
+			htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+		l3off += VLAN_HLEN;
+	} else {
+		eth->h_proto = htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+	}
+	if (s->ip_version == 6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(t + l3off);
+
+		ip6->version = 6;
+		ip6->priority = s->dscp >> 2;
+		ip6->flow_lbl[0] = (s->dscp & 3) << 6;
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = s->ttl;
+		ip6->saddr = s->src_ip6;
+		ip6->daddr = s->dst_ip6;
+		s->hdr_len = l3off + sizeof(*ip6);
+	} else {
+		struct iphdr *ip = (struct iphdr *)(t + l3off);
+
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tos = s->dscp << 2;
+		ip->ttl = s->ttl;
+		ip->protocol = IPPROTO_UDP;
+		ip->saddr = s->src_ip4;
+		ip->daddr = s->dst_ip4;
+		s->hdr_len = l3off + sizeof(*ip);
+	}
+	((struct udphdr *)(t + s->hdr_len))->source = htons(s->udp_src);
+	((struct udphdr *)(t + s->hdr_len))->dest = htons(s->udp_dst);
+	s->hdr_len += sizeof(struct udphdr);
+	payload = len - s->hdr_len;
+	for (i = BMGEN_TPLD_LEN; i < payload; i++)
+		t[s->hdr_len + i] = i & 0xff;
+	s->tmpl = t;
+	return 0;
+}
+
+/* Zero the receive analysis of s for a new trial. */
+void bm_stream_rx_reset(struct bm_stream *s)
+{
+	struct bm_rx_state *rx = &s->rx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rx->lock, flags);
+	memset(&rx->stats, 0, sizeof(rx->stats));
+	rx->cpu = -1;
+	rx->lat_min = U64_MAX;
+	rx->ipdv_min = S64_MAX;
+	rx->ipdv_max = S64_MIN;
+	bitmap_zero(rx->seen, BM_DUP_WINDOW);
+	memset(rx->hist, 0, BMGEN_HIST_BUCKETS * sizeof(*rx->hist));
+	spin_unlock_irqrestore(&rx->lock, flags);
+	s->tx_frames = 0;
+	s->tx_bytes = 0;
+	s->tx_retries = 0;
+	s->tx_errors = 0;
+	s->tx_first_ns = 0;
+	s->tx_last_ns = 0;
+	s->tx_done = false;
+}
+
+/* Free a stream that no reader can see any more. */
+void bm_stream_free(struct bm_stream *s)
+{
+	if (!s)
+		return;
+	kvfree(s->tmpl);
+	bitmap_free(s->rx.seen);
+	kvfree(s->rx.hist);
+	kfree(s);
+}
+
+static void bm_stream_free_rcu(struct rcu_head *head)
+{
+	bm_stream_free(container_of(head, struct bm_stream, rcu));
+}
+
+static bool bm_trial_busy(void)
+{
+	return bm_trial.state == BMGEN_TRIAL_ARMED ||
+	       bm_trial.state == BMGEN_TRIAL_RUNNING;
+}
+
+/* Publish s (configured by netlink) in the table.  Needs bm_cfg_lock;
+ * takes ownership of s on success. */
+int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (bm_trial_busy()) {
+		NL_SET_ERR_MSG(extack, "streams cannot change while a trial runs");
+		return -EBUSY;
+	}
+	if (rcu_access_pointer(bm_streams[s->id])) {
+		NL_SET_ERR_MSG(extack, "stream id already exists");
+		return -EEXIST;
+	}
+	ret = bm_stream_build_template(s, extack);
+	if (ret)
+		return ret;
+	spin_lock_init(&s->rx.lock);
+	s->rx.seen = bitmap_zalloc(BM_DUP_WINDOW, GFP_KERNEL);
+	s->rx.hist = kvcalloc(BMGEN_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
+	if (!s->rx.seen || !s->rx.hist)
+		return -ENOMEM;	/* caller frees s */
+	bm_stream_rx_reset(s);
+	rcu_assign_pointer(bm_streams[s->id], s);
+	bm_nstreams++;
+	/* a changed stream set invalidates the last trial's results */
+	bm_trial.state = BMGEN_TRIAL_IDLE;
+	return 0;
+}
+
+static void bm_stream_unpublish(u32 id)
+{
+	struct bm_stream *s = rcu_dereference_protected(bm_streams[id],
+					lockdep_is_held(&bm_cfg_lock));
+
+	RCU_INIT_POINTER(bm_streams[id], NULL);
+	bm_nstreams--;
+	call_rcu(&s->rcu, bm_stream_free_rcu);
+}
+
+/* Delete stream id, or all streams for id 0.  Needs bm_cfg_lock. */
+int bm_stream_del(u32 id, struct netlink_ext_ack *extack)
+{
+	if (bm_trial_busy()) {
+		NL_SET_ERR_MSG(extack, "streams cannot change while a trial runs");
+		return -EBUSY;
+	}
+	if (!id) {
+		bm_streams_del_all();
+		return 0;
+	}
+	if (!rcu_access_pointer(bm_streams[id])) {
+		NL_SET_ERR_MSG(extack, "no such stream");
+		return -ENOENT;
+	}
+	bm_stream_unpublish(id);
+	bm_trial.state = BMGEN_TRIAL_IDLE;
+	return 0;
+}
+
+/* Delete every stream.  Needs bm_cfg_lock and no running trial. */
+void bm_streams_del_all(void)
+{
+	u32 i;
+
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++)
+		if (rcu_access_pointer(bm_streams[i]))
+			bm_stream_unpublish(i);
+	bm_trial.state = BMGEN_TRIAL_IDLE;
+}

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit: one kthread per online CPU (SPEC PLAT-GEN).  Each frame is a new
+ * skb with its own sequence number and timestamp (pktgen's clone_skb trick
+ * would make loss and reordering unmeasurable).  Departure times are
+ * computed from the frame index, start + k * 10^15 / rate_ufps, in 128-bit
+ * arithmetic, so no rounding error accumulates over a trial (REQ-GEN-3).
+ * Short waits busy-poll, long ones sleep on an hrtimer.
+ */
+#include <linux/cpu.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/workqueue.h>
+#include <net/ip6_checksum.h>
+#include <net/ip.h>
+
+#include "bmgen.h"
+
+static unsigned int busywait_ns = 50000;
+module_param(busywait_ns, uint, 0644);
+MODULE_PARM_DESC(busywait_ns, "gaps shorter than this are busy-waited (ns)");
+
+static unsigned int start_delay_ns = 20000000;
+module_param(start_delay_ns, uint, 0644);
+MODULE_PARM_DESC(start_delay_ns, "default delay from TRIAL_START to the epoch (ns)");
+
+struct bm_kthread {
+	struct task_struct *task;
+	int cpu;
+	struct list_head streams;
+	u32 seen_gen;
+};
+
+struct bm_trial bm_trial;
+static struct bm_kthread *bm_kthreads;	/* indexed by CPU */
+static unsigned int bm_nkthreads;
+static u32 bm_trial_gen;
+static DECLARE_WAIT_QUEUE_HEAD(bm_tx_wq);	/* kthreads wait here */
+static DECLARE_WAIT_QUEUE_HEAD(bm_done_wq);	/* trial_stop waits here */
+static struct work_struct bm_event_work;
+
+/* Per-stream transmit progress, private to the kthread. */
+struct bm_tx_cursor {
+	struct bm_stream *s;
+	u64 k;			/* frames sent = next sequence number */
+	u64 next_ns;		/* next departure, rel. to epoch */
+	u64 burst_start_ns;
+	bool done;
+};
+
+unsigned int bm_tx_kthreads(void)
+{
+	return bm_nkthreads;
+}
+
+static u64 bm_now_rel(void)
+{
+	return ktime_get_ns() - bm_trial.epoch_ns;
+}
+
+/* Departure time of frame k of a paced stream, rel. to the epoch. */
+static u64 bm_departure(const struct bm_stream *s, u64 k)
+{
+	if (!s->rate_ufps)
+		return 0;
+	return s->start_ns + mul_u64_u64_div_u64(k, 1000000000000000ULL,
+						 s->rate_ufps);
+}
+
+static void bm_put48(u8 *p, u64 v)
+{
+	p[0] = v >> 40;
+	p[1] = v >> 32;
+	p[2] = v >> 24;
+	p[3] = v >> 16;
+	p[4] = v >> 8;
+	p[5] = v;
+}
+
+/* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
+static struct sk_buff *bm_build_frame(struct bm_stream *s,
+				      struct net_device *dev, u64 seq, u32 *size)
+{
+	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
+	u32 l3off = ETH_HLEN + (s->vlan ? VLAN_HLEN : 0);
+	u32 udpoff = s->hdr_len - sizeof(struct udphdr);
+	struct bmgen_tpld *tp;
+	struct udphdr *uh;
+	struct sk_buff *skb;
+	u32 flow = 0;
+	u8 *d;
+
+	skb = alloc_skb(len + LL_RESERVED_SPACE(dev), GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	d = skb_put(skb, len);
+	memcpy(d, s->tmpl, len);
+	if (s->flows > 1) {
+		u64 q = seq;
+
+		flow = do_div(q, s->flows);
+	}
+	uh = (struct udphdr *)(d + udpoff);
+	uh->len = htons(len - udpoff);
+	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)
+		uh->source = htons((u16)(s->udp_src + flow));
+
+	tp = (struct bmgen_tpld *)(d + s->hdr_len);
+	tp->magic = htons(BMGEN_TPLD_MAGIC);
+	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
+	tp->stream_id[0] = s->id >> 16;
+	tp->stream_id[1] = s->id >> 8;
+	tp->stream_id[2] = s->id;
+
+	if (s->ip_version == 6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + l3off);
+
+		ip6->payload_len = htons(len - udpoff);
+		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
+			ip6->daddr.s6_addr16[7] =
+				htons(ntohs(s->dst_ip6.s6_addr16[7]) + flow);
+	} else {
+		struct iphdr *ip = (struct iphdr *)(d + l3off);
+
+		ip->tot_len = htons(len - l3off);
+		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
+			ip->daddr = htonl(ntohl(s->dst_ip4) + flow);
+		ip->check = 0;
+		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
+	}
+	skb->dev = dev;
+	skb->protocol = ((struct ethhdr *)d)->h_proto;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, l3off);
+	skb_set_transport_header(skb, udpoff);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->priority = s->vlan_pcp;
+	*size = f;
+	return skb;
+}
+
+/* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */
+static void bm_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
+{
+	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
+
+	bm_put48(tp->seq, seq);
+	bm_put48(tp->tx_ts, ts);
+	if (s->tag && seq == s->tag_seq)
+		tp->flags |= BMGEN_TPLD_F_LATENCY;
+	if (s->ip_version == 6) {
+		struct udphdr *uh = udp_hdr(skb);
+		struct ipv6hdr *ip6 = ipv6_hdr(skb);
+		u32 ulen = ntohs(uh->len);
+
+		uh->check = 0;
+		uh->check = csum_ipv6_magic(&ip6->saddr, &ip6->daddr, ulen,
+					    IPPROTO_UDP,
+					    csum_partial(uh, ulen, 0));
+		if (!uh->check)
+			uh->check = CSUM_MANGLED_0;
+	}
+}
+
+/*
+ * Hand one frame to the driver (or the qdisc).  Busy returns are retried and
+ * counted (DESIGN.md: never silently dropped); returns false if the trial
+ * was stopped while retrying (the frame is then freed, not sent).
+ */
+static bool bm_xmit(struct bm_stream *s, struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	struct netdev_queue *txq;
+	netdev_tx_t ret;
+
+	if (s->tx_mode == BMGEN_TX_QDISC) {
+		ret = dev_queue_xmit(skb);
+		if (ret != NET_XMIT_SUCCESS)
+			s->tx_errors++;
+		return true;
+	}
+	skb_set_queue_mapping(skb, smp_processor_id() %
+				   dev->real_num_tx_queues);
+	txq = skb_get_tx_queue(dev, skb);
+	for (;;) {
+		local_bh_disable();
+		HARD_TX_LOCK(dev, txq, smp_processor_id());
+		if (netif_xmit_frozen_or_drv_stopped(txq))
+			ret = NETDEV_TX_BUSY;
+		else
+			ret = netdev_start_xmit(skb, dev, txq, false);
+		HARD_TX_UNLOCK(dev, txq);
+		local_bh_enable();
+		if (ret != NETDEV_TX_BUSY)
+			break;
+		s->tx_retries++;
+		if (READ_ONCE(bm_trial.stop)) {
+			kfree_skb(skb);
+			return false;
+		}
+		cond_resched();
+	}
+	if (!dev_xmit_complete(ret))
+		s->tx_errors++;
+	return true;
+}
+
+/* Has cursor c sent everything its pattern asks for? */
+static bool bm_cursor_finished(const struct bm_tx_cursor *c)
+{
+	const struct bm_stream *s = c->s;
+
+	switch (s->pattern) {
+	case BMGEN_PAT_COUNT:
+		return c->k >= s->count;
+	case BMGEN_PAT_BURST:
+		return s->burst_count &&
+		       c->k >= (u64)s->burst_len * s->burst_count;
+	default:
+		return false;
+	}
+}
+
+/* Departure of the frame after the one just sent at now (rel. ns). */
+static void bm_cursor_advance(struct bm_tx_cursor *c, u64 now)
+{
+	const struct bm_stream *s = c->s;
+
+	c->k++;
+	if (s->pattern == BMGEN_PAT_BURST) {
+		/* back to back inside a burst; the gap runs end to start */
+		c->next_ns = (c->k % s->burst_len) ? 0 : now + s->burst_gap_ns;
+		return;
+	}
+	c->next_ns = bm_departure(s, c->k);
+}
+
+/* Wait until rel. time t; false if the trial was stopped meanwhile. */
+static bool bm_wait_until(u64 t)
+{
+	for (;;) {
+		u64 now = bm_now_rel();
+
+		if (READ_ONCE(bm_trial.stop) || kthread_should_stop())
+			return false;
+		if (now >= t)
+			return true;
+		if (t - now > busywait_ns) {
+			ktime_t rel = ns_to_ktime(t - now - busywait_ns / 2);
+
+			wait_event_interruptible_hrtimeout(bm_tx_wq,
+				READ_ONCE(bm_trial.stop) || kthread_should_stop(),
+				rel);
+		} else if (need_resched()) {
+			cond_resched();
+		} else {
+			cpu_relax();
+		}
+	}
+}
+
+static void bm_kthread_run_trial(struct bm_kthread *kt)
+{
+	struct bm_tx_cursor *cur;
+	struct bm_stream *s;
+	unsigned int n = 0, i, left;
+
+	list_for_each_entry(s, &kt->streams, tx_node)
+		n++;
+	cur = kcalloc(n, sizeof(*cur), GFP_KERNEL);
+	if (!cur) {
+		WRITE_ONCE(bm_trial.error, -ENOMEM);
+		WRITE_ONCE(bm_trial.stop, true);
+		return;
+	}
+	i = 0;
+	list_for_each_entry(s, &kt->streams, tx_node) {
+		cur[i].s = s;
+		cur[i].next_ns = s->start_ns;
+		i++;
+	}
+	left = n;
+	for (i = 0; i < n; i++) {
+		if (bm_cursor_finished(&cur[i])) {
+			cur[i].done = true;
+			cur[i].s->tx_done = true;
+			left--;
+		}
+	}
+	while (left) {
+		struct bm_tx_cursor *c = NULL;
+		struct sk_buff *skb;
+		u32 size;
+		u64 ts;
+
+		/* earliest departure first (ties: stream order) */
+		for (i = 0; i < n; i++)
+			if (!cur[i].done && (!c || cur[i].next_ns < c->next_ns))
+				c = &cur[i];
+		s = c->s;
+		if (!bm_wait_until(c->next_ns))
+			break;
+		skb = bm_build_frame(s, s->tx_port->dev, c->k, &size);
+		if (!skb) {
+			s->tx_errors++;
+			cond_resched();
+			continue;
+		}
+		ts = bm_now_rel();
+		bm_stamp(s, skb, c->k, ts);
+		if (!bm_xmit(s, skb))
+			break;
+		if (!s->tx_frames)
+			s->tx_first_ns = ts;
+		s->tx_last_ns = ts;
+		s->tx_frames++;
+		s->tx_bytes += size;
+		bm_cursor_advance(c, ts);
+		if (bm_cursor_finished(c)) {
+			c->done = true;
+			s->tx_done = true;
+			left--;
+		}
+		/* unpaced streams must still let others run */
+		if (!s->rate_ufps && need_resched())
+			cond_resched();
+	}
+	kfree(cur);
+}
+
+static void bm_event_workfn(struct work_struct *work)
+{
+	bm_genl_trial_event();
+}
+
+static int bm_kthread_fn(void *data)
+{
+	struct bm_kthread *kt = data;
+
+	while (!kthread_should_stop()) {
+		wait_event_interruptible(bm_tx_wq,
+					 READ_ONCE(bm_trial_gen) != kt->seen_gen ||
+					 kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		kt->seen_gen = READ_ONCE(bm_trial_gen);
+		smp_rmb();	/* the trial set-up is visible after gen */
+		if (!list_empty(&kt->streams) && bm_wait_until(0))
+			bm_kthread_run_trial(kt);
+		if (!list_empty(&kt->streams) &&
+		    atomic_dec_and_test(&bm_trial.active)) {
+			if (!READ_ONCE(bm_trial.stop)) {
+				WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_DONE);
+				schedule_work(&bm_event_work);
+			}
+			wake_up_all(&bm_done_wq);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Arm a trial with every configured stream; the kthreads start them all at
+ * one epoch, now + delay_ns (REQ-GEN-5).  Needs bm_cfg_lock.
+ */
+int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
+		   struct netlink_ext_ack *extack)
+{
+	unsigned int cpu, next_cpu = 0, users = 0, i;
+	struct bm_stream *s;
+
+	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
+	    bm_trial.state == BMGEN_TRIAL_RUNNING) {
+		NL_SET_ERR_MSG(extack, "a trial is already running");
+		return -EBUSY;
+	}
+	if (!bm_nstreams) {
+		NL_SET_ERR_MSG(extack, "no streams configured");
+		return -EINVAL;
+	}
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		s = rcu_dereference_protected(bm_streams[i],
+					      lockdep_is_held(&bm_cfg_lock));
+		if (!s)
+			continue;
+		if (!s->tx_port) {
+			NL_SET_ERR_MSG(extack, "a stream's tx port is gone");
+			return -ENODEV;
+		}
+		if (!netif_running(s->tx_port->dev) ||
+		    !netif_carrier_ok(s->tx_port->dev)) {
+			NL_SET_ERR_MSG(extack, "a stream's tx port is down");
+			return -ENETDOWN;
+		}
+		/* REQ-FRM-4: the port MTU must carry the largest frame */
+		if (s->tx_port->dev->mtu + ETH_HLEN + ETH_FCS_LEN <
+		    s->max_frame - (s->vlan ? VLAN_HLEN : 0)) {
+			NL_SET_ERR_MSG(extack,
+				       "a stream's frames exceed its tx port MTU");
+			return -EMSGSIZE;
+		}
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		INIT_LIST_HEAD(&bm_kthreads[cpu].streams);
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		s = rcu_dereference_protected(bm_streams[i],
+					      lockdep_is_held(&bm_cfg_lock));
+		if (!s)
+			continue;
+		bm_stream_rx_reset(s);
+		cpu = s->cpu;
+		if (s->cpu < 0 || !bm_kthreads[cpu].task) {
+			/* round robin over CPUs that have a kthread */
+			do {
+				cpu = next_cpu++ % nr_cpu_ids;
+			} while (!bm_kthreads[cpu].task);
+		}
+		if (list_empty(&bm_kthreads[cpu].streams))
+			users++;
+		list_add_tail(&s->tx_node, &bm_kthreads[cpu].streams);
+	}
+	bm_trial.id++;
+	bm_trial.error = 0;
+	bm_trial.stop = false;
+	if (bm_trial.net)
+		put_net(bm_trial.net);
+	bm_trial.net = get_net(net);
+	bm_trial.portid = portid;
+	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
+	atomic_set(&bm_trial.active, users);
+	bm_trial.state = BMGEN_TRIAL_ARMED;
+	smp_wmb();
+	WRITE_ONCE(bm_trial_gen, bm_trial_gen + 1);
+	wake_up_all(&bm_tx_wq);
+	return 0;
+}
+
+/*
+ * Stop a running trial and wait until no kthread touches a stream or a
+ * device any more; error 0 means stopped by request.  Needs bm_cfg_lock.
+ */
+void bm_trial_stop(int error)
+{
+	if (bm_trial.state != BMGEN_TRIAL_ARMED &&
+	    bm_trial.state != BMGEN_TRIAL_RUNNING &&
+	    bm_trial.state != BMGEN_TRIAL_DONE)
+		return;
+	WRITE_ONCE(bm_trial.stop, true);
+	wake_up_all(&bm_tx_wq);
+	wait_event(bm_done_wq, atomic_read(&bm_trial.active) == 0);
+	if (error) {
+		bm_trial.error = error;
+		bm_trial.state = BMGEN_TRIAL_FAILED;
+	} else if (bm_trial.state != BMGEN_TRIAL_DONE) {
+		bm_trial.state = BMGEN_TRIAL_STOPPED;
+	}
+	schedule_work(&bm_event_work);
+}
+
+int bm_tx_init(void)
+{
+	unsigned int cpu;
+
+	INIT_WORK(&bm_event_work, bm_event_workfn);
+	bm_kthreads = kcalloc(nr_cpu_ids, sizeof(*bm_kthreads), GFP_KERNEL);
+	if (!bm_kthreads)
+		return -ENOMEM;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct bm_kthread *kt = &bm_kthreads[cpu];
+		struct task_struct *t;
+
+		kt->cpu = cpu;
+		INIT_LIST_HEAD(&kt->streams);
+		t = kthread_create_on_cpu(bm_kthread_fn, kt, cpu, "bmgen/%u");
+		if (IS_ERR(t)) {
+			cpus_read_unlock();
+			bm_tx_exit();
+			return PTR_ERR(t);
+		}
+		kt->task = t;
+		bm_nkthreads++;
+		wake_up_process(t);
+	}
+	cpus_read_unlock();
+	return 0;
+}
+
+void bm_tx_exit(void)
+{
+	unsigned int cpu;
+
+	if (!bm_kthreads)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (bm_kthreads[cpu].task)
+			kthread_stop(bm_kthreads[cpu].task);
+		bm_kthreads[cpu].task = NULL;
+	}
+	bm_nkthreads = 0;
+	flush_work(&bm_event_work);
+	if (bm_trial.net)
+		put_net(bm_trial.net);
+	bm_trial.net = NULL;
+	kfree(bm_kthreads);
+	bm_kthreads = NULL;
+}
