@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The R2544-THRPT binary search (steps 1-6) and the pluggable rate search
+ * against simulated DUTs of known capacity: acceptance (a), (c), (d) of
+ * SPEC R2544-THRPT, cliff and gradual loss curves, REQ-GEN-6.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_search.h"
+#include "bm_sim.h"
+
+static struct bm_backend *mk(const struct bm_sim_params *p)
+{
+	struct bm_error err = { "" };
+	struct bm_backend *be = bm_sim_new(p, &err);
+
+	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
+	return be;
+}
+
+/* DUT-TBF(d2, R, b = 3200, Q, o = 24) on a notional 1 Gbit/s line. */
+static void tbf(struct bm_sim_params *p, double rate_bps, uint64_t q)
+{
+	bm_sim_params_default(p);
+	p->capacity_bps = rate_bps;
+	p->bucket_bytes = 3200;
+	p->buffer_frames = q;
+}
+
+static struct bm_binsearch_result search(struct bm_backend *be,
+					 const struct bm_binsearch_params *bp,
+					 struct bm_trial_log *log)
+{
+	struct bm_binsearch_result r;
+	struct bm_error err = { "" };
+
+	ck_assert_msg(bm_binsearch_run(be, bp, log, &r, NULL, NULL, &err) == 0,
+		      "search: %s", err.msg);
+	ck_assert_uint_eq(log->n, r.trials);	/* REQ-SRCH-1 */
+	return r;
+}
+
+/* R2544-THRPT acceptance (a): [C - resolution, C + (Q + b/A)/60]. */
+START_TEST(test_acceptance_a)
+{
+	static const struct {
+		uint32_t f;
+		double c, res, slack;
+	} cases[] = {
+		{ 512, 70488.72, 234.96, 16.77 },
+		{ 1518, 24382.31, 81.27, 16.70 },
+	};
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+	size_t i;
+
+	tbf(&p, 300e6, 1000);
+	be = mk(&p);
+	for (i = 0; i < 2; i++) {
+		bm_binsearch_params_default(&bp, cases[i].f, 1e9);
+		ck_assert_double_eq_tol(bp.resolution_fps, cases[i].res, 0.01);
+		r = search(be, &bp, &log);
+		ck_assert_msg(r.throughput_fps >= cases[i].c - cases[i].res &&
+			      r.throughput_fps <= cases[i].c + cases[i].slack,
+			      "%u B: %.2f fps", cases[i].f, r.throughput_fps);
+		ck_assert(!r.below_r_min && !r.final_failed);
+		ck_assert_str_eq(r.reason, "converged");
+		/* 60 s search trials are full length: no extra confirmation */
+		ck_assert_str_eq(log.v[log.n - 1].phase, "search");
+		/* first trial at r_max = fps_max(F) */
+		ck_assert_double_eq_tol(log.v[0].spec.rate_fps,
+					bm_fps_max(1e9, cases[i].f), 1e-6);
+		bm_trial_log_free(&log);
+	}
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-THRPT acceptance (d): 5 s search trials, Q = 20000, 60 s final. */
+START_TEST(test_acceptance_d_step5)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+	const double c = 70488.72;
+	size_t i, n_final = 0, n_fs = 0;
+	bool final_failed_logged = false;
+
+	tbf(&p, 300e6, 20000);
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	bp.search_trial_s = 5;
+	r = search(be, &bp, &log);
+	ck_assert(r.final_failed);
+	ck_assert_msg(r.throughput_fps >= c - 235 && r.throughput_fps <= c + 334,
+		      "%.2f fps", r.throughput_fps);
+	for (i = 0; i < log.n; i++) {
+		if (!strcmp(log.v[i].phase, "final")) {
+			n_final++;
+			/* the confirmation near C + 4000 must fail */
+			final_failed_logged = log.v[i].res.lost > 0;
+			ck_assert(log.v[i].spec.rate_fps > c + 3000);
+			ck_assert_double_eq(log.v[i].spec.duration_s, 60);
+		} else if (!strcmp(log.v[i].phase, "final-search")) {
+			n_fs++;
+			ck_assert_double_eq(log.v[i].spec.duration_s, 60);
+		} else if (!strcmp(log.v[i].phase, "search")) {
+			ck_assert_double_eq(log.v[i].spec.duration_s, 5);
+			ck_assert_uint_eq(n_final, 0);
+		}
+	}
+	ck_assert_uint_eq(n_final, 1);
+	ck_assert(final_failed_logged);
+	ck_assert_uint_gt(n_fs, 5);
+	ck_assert_str_eq(r.reason, "converged at full length");
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Step 5 with a passing confirmation: Q small, 10 s search trials. */
+START_TEST(test_step5_confirms)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+
+	tbf(&p, 300e6, 10);
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	bp.search_trial_s = 10;
+	r = search(be, &bp, &log);
+	ck_assert(!r.final_failed);
+	ck_assert_str_eq(log.v[log.n - 1].phase, "final");
+	ck_assert_uint_eq(log.v[log.n - 1].res.lost, 0);
+	ck_assert_double_eq(log.v[log.n - 1].spec.rate_fps, r.throughput_fps);
+	ck_assert(r.throughput_fps >= 70488.72 - 234.96 &&
+		  r.throughput_fps <= 70488.72 + 1.2);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-THRPT acceptance (c): random loss 0.1 % -> "throughput < r_min". */
+START_TEST(test_acceptance_c_below_rmin)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+
+	bm_sim_params_default(&p);
+	p.random_loss = 0.001;
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	r = search(be, &bp, &log);
+	ck_assert(r.below_r_min);
+	ck_assert_double_eq(r.throughput_fps, 0);
+	ck_assert_str_eq(r.reason, "throughput < r_min");
+	ck_assert_str_eq(log.v[log.n - 1].phase, "r_min");
+	ck_assert_double_eq_tol(log.v[log.n - 1].spec.rate_fps, bp.r_min_fps,
+				1e-9);
+	/* r_max, r_max/2 .. r_max/512, then r_max/1024 < r_min: the r_min trial */
+	ck_assert_uint_eq(log.n, 11);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Cliff (Q = 0, one-frame bucket) and gradual curves: truth = C / knee. */
+START_TEST(test_cliff_and_gradual_truth)
+{
+	static const double truths[] = { 12345.6, 100000, 217391.3, 234000 };
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+	size_t i;
+	int g;
+
+	for (g = 0; g < 2; g++) {
+		for (i = 0; i < 4; i++) {
+			bm_sim_params_default(&p);
+			if (g) {
+				p.curve = BM_SIM_GRADUAL;
+				p.knee_fps = truths[i];
+				p.gradual_slope = 0.01;
+			} else {
+				p.capacity_fps = truths[i];
+			}
+			be = mk(&p);
+			bm_binsearch_params_default(&bp, 512, 1e9);
+			bp.search_trial_s = bp.final_trial_s = 10;
+			r = search(be, &bp, &log);
+			ck_assert_msg(r.throughput_fps <= truths[i] + 1e-6 &&
+				      r.throughput_fps >= truths[i] -
+				      bp.resolution_fps,
+				      "%s %.1f: got %.2f", g ? "gradual" : "cliff",
+				      truths[i], r.throughput_fps);
+			bm_trial_log_free(&log);
+			bm_sim_free(be);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_lossless_and_start_rate)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+
+	bm_sim_params_default(&p);
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 64, 1e9);
+	r = search(be, &bp, &log);
+	ck_assert_uint_eq(r.trials, 1);
+	ck_assert_double_eq_tol(r.throughput_fps, 1488095.238, 1e-3);
+	ck_assert_str_eq(r.reason, "loss-free at r_max");
+	bm_trial_log_free(&log);
+	/* start low: doubled until r_max */
+	bp.start_rate_fps = bp.r_max_fps / 8;
+	r = search(be, &bp, &log);
+	ck_assert_uint_eq(r.trials, 4);
+	ck_assert_str_eq(log.v[1].reason, "pass, no upper bound: double");
+	ck_assert_double_eq_tol(log.v[3].spec.rate_fps, bp.r_max_fps, 1e-6);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* REQ-GEN-6: a generator-limited trial is not a pass. */
+START_TEST(test_generator_limited_fails)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+
+	bm_sim_params_default(&p);
+	p.generator_max_fps = 100000;
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	bp.search_trial_s = bp.final_trial_s = 1;
+	r = search(be, &bp, &log);
+	ck_assert(r.throughput_fps <= 100000 &&
+		  r.throughput_fps >= 100000 - bp.resolution_fps);
+	ck_assert(log.v[0].res.generator_limited);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(test_loss_tolerance)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_backend *be;
+
+	/* 600 frames of tolerance over 60 s trials admit C + 10 fps. */
+	bm_sim_params_default(&p);
+	p.capacity_fps = 50000;
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	bp.loss_tolerance_frames = 600;
+	r = search(be, &bp, &log);
+	ck_assert_msg(r.throughput_fps <= 50010.05 &&
+		      r.throughput_fps >= 50010 - bp.resolution_fps,
+		      "%.2f", r.throughput_fps);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+static int cancel_after_3(void *ctx, const struct bm_trial_record *rec,
+			  const char *status)
+{
+	int *n = ctx;
+
+	ck_assert_ptr_nonnull(status);
+	ck_assert_uint_eq(rec->index, (unsigned int)*n);
+	return ++*n >= 3;
+}
+
+START_TEST(test_cancel)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result r;
+	struct bm_error err;
+	struct bm_backend *be;
+	int n = 0;
+
+	tbf(&p, 300e6, 1000);
+	be = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	ck_assert_int_eq(bm_binsearch_run(be, &bp, &log, &r, cancel_after_3, &n,
+					  &err), -ECANCELED);
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(log.n, 3);
+	bm_trial_log_free(&log);
+	/* bad params are refused before any trial */
+	bp.r_min_fps = 0;
+	ck_assert_int_eq(bm_binsearch_run(be, &bp, &log, &r, NULL, NULL, &err),
+			 -EINVAL);
+	ck_assert_uint_eq(log.n, 0);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* The pluggable search: MLRsearch's NDR lower bound, same DUT as (a). */
+START_TEST(test_rate_search_mlr)
+{
+	struct bm_sim_params p;
+	struct bm_rate_search s;
+	struct bm_rate_search_result r;
+	struct bm_trial_log log = { 0 };
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	int ret;
+
+	tbf(&p, 300e6, 1000);
+	be = mk(&p);
+	bm_rate_search_default(&s, 512, 1e9);
+	s.kind = BM_SEARCH_MLR;
+	ck_assert_str_eq(bm_search_kind_name(s.kind), "mlr");
+	ret = bm_rate_search_run(be, &s, &log, &r, NULL, NULL, &err);
+	ck_assert_msg(ret == 0, "mlr: %s", err.msg);
+	ck_assert_uint_eq(log.n, r.trials);
+	ck_assert_ptr_nonnull(r.mlr);
+	/* final width 0.5 %; the 30 s final trials pass up to C + 33.5 */
+	ck_assert_msg(r.throughput_fps >= 70488.72 * 0.995 - 1 &&
+		      r.throughput_fps <= 70488.72 + 33.6,
+		      "mlr NDR %.2f", r.throughput_fps);
+	bm_rate_search_result_free(&r);
+	bm_trial_log_free(&log);
+
+	s.kind = BM_SEARCH_BINARY;
+	ret = bm_rate_search_run(be, &s, &log, &r, NULL, NULL, &err);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_null(r.mlr);
+	ck_assert(r.throughput_fps >= 70488.72 - 234.96 &&
+		  r.throughput_fps <= 70488.72 + 16.77);
+	bm_rate_search_result_free(&r);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *search_suite(void)
+{
+	Suite *s = suite_create("search_binary");
+	TCase *tc = tcase_create("binary");
+
+	tcase_add_test(tc, test_acceptance_a);
+	tcase_add_test(tc, test_acceptance_d_step5);
+	tcase_add_test(tc, test_step5_confirms);
+	tcase_add_test(tc, test_acceptance_c_below_rmin);
+	tcase_add_test(tc, test_cliff_and_gradual_truth);
+	tcase_add_test(tc, test_lossless_and_start_rate);
+	tcase_add_test(tc, test_generator_limited_fails);
+	tcase_add_test(tc, test_loss_tolerance);
+	tcase_add_test(tc, test_cancel);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pluggable");
+	tcase_add_test(tc, test_rate_search_mlr);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(search_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
