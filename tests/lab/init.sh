@@ -1,0 +1,46 @@
+#!/bin/sh
+# /init of the lab guest: load the kernel modules, run every test listed in
+# /tests/list in its own shell with a time limit, print one LABTEST line per
+# test and leave through isa-debug-exit (0x10 all passed, 0x11 otherwise).
+# Kernel command line words arrive as environment: labtimeout=SECONDS.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mkdir -p /run/netns
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo "LABBOOT uptime=$(cut -d' ' -f1 /proc/uptime) kernel=$(uname -r) cpus=$(nproc)"
+for m in $(cat /lib/modules/load-order); do
+	insmod /lib/modules/$m || echo "LABWARN insmod $m failed"
+done
+/usr/sbin/ip link set lo up
+
+failed=0
+for t in $(cat /tests/list); do
+	echo "LABSTART $t"
+	start=$(cut -d' ' -f1 /proc/uptime)
+	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
+	rc=$?
+	# leave a clean guest for the next test; a module that will not unload
+	# is a failure of the test that loaded it
+	for ns in $(/usr/sbin/ip netns list | cut -d' ' -f1); do
+		/usr/sbin/ip netns del "$ns"
+	done
+	if grep -q '^bmgen ' /proc/modules && ! rmmod bmgen; then
+		echo "LABNOTE $t: rmmod bmgen failed"
+		rc=99
+	fi
+	end=$(cut -d' ' -f1 /proc/uptime)
+	if [ $rc -eq 0 ]; then
+		echo "LABTEST $t PASS ($start..$end s)"
+	else
+		echo "LABTEST $t FAIL rc=$rc ($start..$end s)"
+		failed=1
+	fi
+done
+echo "LABDONE failed=$failed"
+if [ $failed -eq 0 ]; then code='\020'; else code='\021'; fi
+printf "$code" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
+poweroff -f

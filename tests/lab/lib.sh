@@ -1,0 +1,82 @@
+# Guest-side helper library, sourced before every lab test.
+# A test is a shell script: it fails by exiting non-zero (or via fail()).
+IP=/usr/sbin/ip
+TC=/usr/sbin/tc
+BMT=/usr/sbin/bmgen-trial
+set -u
+
+# fail MESSAGE: print the reason and end the test with a failure.
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# note MESSAGE: a line that ends up in the console log.
+note() {
+	echo "note: $*"
+}
+
+# bm_load [PARAMS]: load bmgen.ko.
+bm_load() {
+	grep -q '^bmgen ' /proc/modules || insmod /lib/modules/bmgen.ko "$@" ||
+		fail "insmod bmgen.ko"
+}
+
+# ns_quiet DEV [NS]: no IPv6 autoconf/DAD noise on a test port.
+ns_quiet() {
+	if [ -n "${2:-}" ]; then
+		$IP netns exec "$2" sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
+	else
+		sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
+	fi
+}
+
+# topo_bridge [NPORTS]: tester ports t1..tN in this namespace, each cabled
+# (veth) to dI in namespace "dut", where br0 bridges d1..dN.
+topo_bridge() {
+	n=${1:-2}
+	$IP netns add dut || fail "netns add dut"
+	$IP -n dut link add br0 type bridge || fail "bridge"
+	$IP -n dut link set br0 type bridge ageing_time 30000
+	i=1
+	while [ $i -le $n ]; do
+		$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
+		$IP -n dut link set d$i master br0
+		ns_quiet t$i
+		ns_quiet d$i dut
+		$IP link set t$i up
+		$IP -n dut link set d$i up
+		i=$((i + 1))
+	done
+	$IP -n dut link set br0 up
+}
+
+# mac DEV: the MAC address of DEV in this namespace.
+mac() {
+	cat /sys/class/net/$1/address
+}
+
+# kv KEY FILE: the value of KEY=VALUE in FILE (bmgen-trial output).
+kv() {
+	v=$(sed -n "s/^$1=//p" "$2" | head -n1)
+	[ -n "$v" ] || fail "no $1 in $2"
+	echo "$v"
+}
+
+# check_eq NAME GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1 = $2"
+	else
+		fail "$1 = $2, want $3"
+	fi
+}
+
+# check_range NAME GOT LO HI: LO <= GOT <= HI (decimal numbers)
+check_range() {
+	if awk -v g="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(g >= l && g <= h) }'; then
+		echo "ok: $1 = $2 in [$3, $4]"
+	else
+		fail "$1 = $2, want [$3, $4]"
+	fi
+}
