@@ -1,0 +1,967 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MLRsearch unit tests (SPEC §10 MLR-*, draft-ietf-bmwg-mlrsearch-01).
+ * Devices come from mlr_devices.c; time is virtual.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_mlrsearch.h"
+#include "mlr_devices.h"
+#include "mlrsearch_int.h"
+
+#define CSIT_MTR_FPS 18750000.0		/* [MLR §5.2] */
+#define CSIT_MIN_FPS 18002.0		/* 2 * 9001 [MLR §5.1.1] */
+#define TENGE_64B_FPS 14880952.380952381 /* MLR-ACC V2-V4 */
+
+/* Relative comparison for loads printed to ~16 digits (MLR-ACC). */
+static void ck_rel(double got, double want, double rel, const char *what)
+{
+	ck_assert_msg(fabs(got - want) <= rel * fabs(want),
+		      "%s: got %.17g want %.17g (rel %.3g)", what, got, want,
+		      fabs(got - want) / fabs(want));
+}
+
+static void params_acc(struct bm_mlr_params *p, double max_fps, double min_fps)
+{
+	bm_mlr_params_default(p);
+	p->max_rate_fps = max_fps;
+	p->min_rate_fps = min_fps;
+}
+
+/*
+ * Properties every finished search must have: bounds inside
+ * [min_rate, max_rate] (MLR-OUT), width goal met when both are valid,
+ * bounds taken at the final duration, no (load, duration) pair twice
+ * ([MLR §3]), and the time accounting adds up.
+ */
+static void check_run(const struct bm_mlr_params *p,
+		      const struct bm_mlr_result *res)
+{
+	double trial_s = 0.0;
+	size_t i, j;
+
+	ck_assert_uint_eq(res->n, p->n_targets);
+	for (i = 0; i < res->n; i++) {
+		const struct bm_mlr_bound *b = &res->bounds[i];
+
+		ck_assert_double_eq(b->target_ratio, p->target_loss_ratios[i]);
+		ck_assert(b->lower_fps >= p->min_rate_fps);
+		ck_assert(b->upper_fps <= p->max_rate_fps);
+		ck_assert(b->lower_fps <= b->upper_fps);
+		ck_assert_double_eq(b->duration_s, p->final_trial_duration_s);
+		if (b->lower_valid && b->upper_valid)
+			ck_assert_msg(mlr_rel_width(b->lower_fps, b->upper_fps) <=
+				      p->final_relative_width * (1 + 1e-9),
+				      "ratio %g: width %g > goal %g",
+				      b->target_ratio,
+				      mlr_rel_width(b->lower_fps, b->upper_fps),
+				      p->final_relative_width);
+		/* Higher ratios never give lower bounds (monotone elr). */
+		if (i > 0)
+			ck_assert(b->lower_fps >= res->bounds[i - 1].lower_fps);
+	}
+	for (i = 0; i < res->log.n; i++) {
+		const struct bm_trial_spec *si = &res->log.v[i].spec;
+
+		trial_s += si->duration_s;
+		ck_assert(si->rate_fps >= p->min_rate_fps * (1 - 1e-12));
+		ck_assert(si->rate_fps <= p->max_rate_fps * (1 + 1e-12));
+		ck_assert_str_ne(res->log.v[i].reason, "");
+		if (i > 0)
+			ck_assert(si->duration_s >=
+				  res->log.v[i - 1].spec.duration_s);
+		for (j = 0; j < i; j++) {
+			const struct bm_trial_spec *sj = &res->log.v[j].spec;
+
+			ck_assert_msg(!(sj->duration_s == si->duration_s &&
+					mlr_same_load(sj->rate_fps,
+						      si->rate_fps)),
+				      "trials %zu and %zu repeat load %.17g at %g s",
+				      j, i, si->rate_fps, si->duration_s);
+		}
+	}
+	ck_assert_double_eq_tol(res->trial_time_s, trial_s, 1e-9);
+	ck_assert_double_eq_tol(res->search_time_s,
+				trial_s + MLR_DEV_OVERHEAD_S * res->log.n, 1e-6);
+}
+
+/*
+ * The bounds mean what MLR-DB says, checked from the log alone: every
+ * final-duration trial at or below the lower bound lost at most the
+ * target (effective loss ratio), and some trial at or below the upper
+ * bound lost more.
+ */
+static void check_bound_semantics(const struct bm_mlr_params *p,
+				  const struct bm_mlr_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i < res->n; i++) {
+		const struct bm_mlr_bound *b = &res->bounds[i];
+		bool upper_seen = false;
+
+		for (k = 0; k < res->log.n; k++) {
+			const struct bm_trial_spec *s = &res->log.v[k].spec;
+
+			if (s->duration_s != p->final_trial_duration_s)
+				continue;
+			if (b->lower_valid && s->rate_fps <= b->lower_fps)
+				ck_assert_msg(res->loss_ratios[k] <=
+					      b->target_ratio,
+					      "trial %zu below lower bound lost %g",
+					      k, res->loss_ratios[k]);
+			if (s->rate_fps <= b->upper_fps &&
+			    res->loss_ratios[k] > b->target_ratio)
+				upper_seen = true;
+		}
+		if (b->upper_valid)
+			ck_assert(upper_seen);
+	}
+}
+
+/* A plain RFC 2544-style bisection at the final duration (log-space
+ * midpoints) to the same width: the reference the results must equal. */
+static void ref_bisect(struct bm_backend *be, const struct bm_mlr_params *p,
+		       double ratio, double *lo_fps, double *hi_fps)
+{
+	double lo = p->min_rate_fps, hi = p->max_rate_fps;
+	struct bm_trial_spec spec;
+	struct bm_trial_result tr;
+	struct bm_error err;
+	uint64_t beyond;
+	double x = hi;
+
+	for (;;) {
+		bm_trial_spec_rate(&spec, p->frame_size, x,
+				   p->final_trial_duration_s);
+		ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
+		if (mlr_trial_loss_ratio(&spec, &tr, p->attempt_tolerance_s,
+					 &beyond) <= ratio)
+			lo = x;
+		else
+			hi = x;
+		if (lo == p->max_rate_fps)
+			break;
+		if (mlr_rel_width(lo, hi) <= p->final_relative_width)
+			break;
+		x = sqrt(lo * hi);
+	}
+	*lo_fps = lo;
+	*hi_fps = hi;
+}
+
+/* Run MLRsearch with default parameters (range [min, max]) on be; check
+ * the generic properties; compare with the reference bisection on ref
+ * (a fresh twin of be) and with the analytic truth for each ratio. */
+static void run_vs_reference(struct bm_backend *be, struct bm_backend *ref,
+			     double min_fps, double max_fps,
+			     const double *truth_fps, double truth_slack_rel)
+{
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	double lo, hi;
+	size_t i;
+	int ret;
+
+	params_acc(&p, max_fps, min_fps);
+	ret = bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err);
+	ck_assert_msg(ret == 0, "run: %d %s", ret, err.msg);
+	check_run(&p, &res);
+	check_bound_semantics(&p, &res);
+	for (i = 0; i < p.n_targets; i++) {
+		const struct bm_mlr_bound *b = &res.bounds[i];
+
+		ck_assert(b->lower_valid && b->upper_valid);
+		/* The bounds bracket the true rate. */
+		ck_assert_msg(b->lower_fps <= truth_fps[i] * (1 + truth_slack_rel) &&
+			      b->upper_fps >= truth_fps[i] * (1 - truth_slack_rel),
+			      "ratio %g: truth %.1f outside [%.1f, %.1f]",
+			      b->target_ratio, truth_fps[i], b->lower_fps,
+			      b->upper_fps);
+		/* And equal the plain bisection's, to the width. */
+		if (ref) {
+			ref_bisect(ref, &p, p.target_loss_ratios[i], &lo, &hi);
+			ck_assert_msg(fabs(b->lower_fps - lo) <=
+				      p.final_relative_width * hi,
+				      "ratio %g: mlr lower %.1f vs bisect %.1f",
+				      b->target_ratio, b->lower_fps, lo);
+			ck_assert(b->lower_fps < hi && lo < b->upper_fps);
+		}
+	}
+	bm_mlr_result_free(&res);
+}
+
+/* --- MLR-WIDTH / F-15 ---------------------------------------------------- */
+
+START_TEST(test_width_goals_and_durations)
+{
+	/* F-15 table: goals per phase and durations, final 0.005, 1..30 s. */
+	ck_assert_double_eq_tol(mlr_phase_goal(0.005, 0, 0), 0.005, 1e-12);
+	ck_assert_double_eq_tol(mlr_phase_goal(0.005, 1, 0), 0.00997499, 5e-9);
+	ck_assert_double_eq_tol(mlr_phase_goal(0.005, 2, 0), 0.01985046, 5e-9);
+	ck_assert_double_eq_tol(mlr_phase_goal(0.005, 2, 1), 0.00997499, 5e-9);
+	ck_assert_double_eq_tol(mlr_phase_goal(0.005, 3, 0), 0.03930684, 5e-9);
+	ck_assert_double_eq(mlr_phase_goal(0.005, 3, 3), 0.005);
+	ck_assert_double_eq(mlr_phase_duration_s(1, 30, 0, 0), 30.0);
+	ck_assert_double_eq(mlr_phase_duration_s(1, 30, 2, 0), 1.0);
+	ck_assert_double_eq_tol(mlr_phase_duration_s(1, 30, 2, 1), 5.477226, 5e-7);
+	ck_assert_double_eq(mlr_phase_duration_s(1, 30, 2, 2), 30.0);
+	ck_assert_double_eq_tol(mlr_phase_duration_s(1, 30, 3, 1), 3.107233, 5e-7);
+	ck_assert_double_eq_tol(mlr_phase_duration_s(1, 30, 3, 2), 9.654894, 5e-7);
+	/* F-15: external step with coefficient 4 from goal 0.01985046. */
+	ck_assert_double_eq_tol(mlr_mul_w(0.01985046, 4), 0.0770687, 5e-8);
+	ck_assert_double_eq_tol(mlr_rel_width(5.0, 4.0), 0.2, 1e-15);
+}
+END_TEST
+
+START_TEST(test_width_bisect_rule)
+{
+	/* [MLR §5.1] item 1: "the middle of 2 and 8 is 4, not 5" (a width
+	 * of exactly two goals is halved). */
+	ck_assert_double_eq_tol(mlr_bisect_load(2.0, 8.0, 0.5), 4.0, 1e-12);
+	/* [MLR §4.3] 2.5.3.7 in log space: lower e^2, upper e^5, goal one
+	 * e-fold: three goals round up to four, lower sub-interval two, so
+	 * the candidate is e^4 (not the midpoint e^3.5). */
+	ck_rel(mlr_bisect_load(exp(2.0), exp(5.0), 1.0 - exp(-1.0)), exp(4.0),
+	       1e-5, "2.5.3.7");
+	/* Narrow enough: no load (2.5.3.3). */
+	ck_assert_double_eq(mlr_bisect_load(100.0, 100.4, 0.005), MLR_NONE);
+	/* Between one and two goals: the geometric midpoint. */
+	ck_assert_double_eq_tol(mlr_bisect_load(100.0, 101.0, 0.005),
+				sqrt(100.0 * 101.0), 1e-9);
+}
+END_TEST
+
+/* --- MLR-DB ------------------------------------------------------------- */
+
+START_TEST(test_db_effective_loss_and_bounds)
+{
+	struct mlr_db db;
+	struct mlr_bounds b;
+
+	mlr_db_init(&db);
+	ck_assert_int_eq(mlr_db_set_duration(&db, 1.0), 0);
+	/* Inserted out of order; loss decreases from 2 to 3. */
+	ck_assert_int_eq(mlr_db_add(&db, 3.0, 0.0, 0), 0);
+	ck_assert_int_eq(mlr_db_add(&db, 1.0, 0.0, 1), 0);
+	ck_assert_int_eq(mlr_db_add(&db, 4.0, 0.02, 2), 0);
+	ck_assert_int_eq(mlr_db_add(&db, 2.0, 0.01, 3), 0);
+	ck_assert_int_eq(mlr_db_add(&db, 2.0, 0.5, 4), -EEXIST);
+	ck_assert_double_eq(db.d[0].v[2].load_fps, 3.0);
+	ck_assert_double_eq(db.d[0].v[2].eff_loss_ratio, 0.01);
+	b = mlr_db_bounds(&db, db.cur, 0.005);
+	ck_assert_double_eq(b.lo1->load_fps, 1.0);
+	ck_assert_ptr_null(b.lo2);
+	ck_assert_double_eq(b.hi1->load_fps, 2.0);
+	ck_assert_double_eq(b.hi2->load_fps, 3.0);	/* elr, not lr */
+	b = mlr_db_bounds(&db, db.cur, 0.015);
+	ck_assert_double_eq(b.lo1->load_fps, 3.0);
+	ck_assert_double_eq(b.lo2->load_fps, 2.0);
+	ck_assert_double_eq(b.hi1->load_fps, 4.0);
+	ck_assert_ptr_null(b.hi2);
+	/* Forgetting the lossy point restores 3.0 as a clean lower bound. */
+	mlr_db_forget(&db, 2.0);
+	b = mlr_db_bounds(&db, db.cur, 0.005);
+	ck_assert_double_eq(b.lo1->load_fps, 3.0);
+	/* A longer duration starts empty; the old one becomes previous. */
+	ck_assert_int_eq(mlr_db_set_duration(&db, 30.0), 0);
+	ck_assert_int_eq(db.prev, 0);
+	ck_assert_ptr_null(mlr_db_bounds(&db, db.cur, 0.0).lo1);
+	ck_assert_double_eq(mlr_db_bounds(&db, db.prev, 0.0).lo1->load_fps,
+			    3.0);
+	mlr_db_free(&db);
+}
+END_TEST
+
+/* --- MLR-MEAS / REQ-GEN-6 ------------------------------------------------ */
+
+START_TEST(test_meas_attempted_vs_intended)
+{
+	struct bm_trial_spec s;
+	struct bm_trial_result r;
+	uint64_t beyond;
+
+	bm_trial_spec_rate(&s, 64, 1e6, 1.0);	/* tol = 10 frames at 10 us */
+	memset(&r, 0, sizeof(r));
+	r.intended = 1000000;
+	r.attempted = 1000000 - 10;
+	r.received = r.attempted;
+	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond), 0.0);
+	ck_assert_uint_eq(beyond, 0);
+	/* One frame more short: the unsent frames count as lost. */
+	r.attempted = 1000000 - 11;
+	r.received = r.attempted;
+	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+			    11 / 1e6);
+	ck_assert_uint_eq(beyond, 11);
+	/* Excess beyond tolerance (retransmissions) counts as loss too. */
+	r.attempted = 1000000 + 100;
+	r.received = r.attempted;
+	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+			    100 / 1e6);
+	/* Normal case: (tx - rx) / tx. */
+	r.attempted = 1000000 - 5;
+	r.received = 1000000 - 5 - 200;
+	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+			    200 / (1e6 - 5));
+	/* Nothing sent: total loss, not a lossless trial. */
+	r.intended = r.attempted = r.received = 0;
+	s.rate_fps = 0.0;
+	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond), 1.0);
+}
+END_TEST
+
+/* --- MLR-IN -------------------------------------------------------------- */
+
+START_TEST(test_params_default)
+{
+	struct bm_mlr_params p;
+	struct bm_error err;
+
+	bm_mlr_params_default(&p);
+	ck_assert_int_eq(bm_mlr_params_validate(&p, &err), 0);
+	ck_assert_uint_eq(p.n_targets, 2);
+	ck_assert_double_eq(p.target_loss_ratios[0], 0.0);
+	ck_assert_double_eq(p.target_loss_ratios[1], 0.005);
+	ck_assert_double_eq(p.final_trial_duration_s, 30.0);
+	ck_assert_double_eq(p.initial_trial_duration_s, 1.0);
+	ck_assert_double_eq(p.final_relative_width, 0.005);
+	ck_assert_uint_eq(p.number_of_intermediate_phases, 2);
+	ck_assert_double_eq(p.timeout_s, 600.0);
+	ck_assert_double_eq(p.expansion_coefficient, 4.0);
+	ck_assert_double_eq(p.attempt_tolerance_s, 10e-6);
+}
+END_TEST
+
+static const double bad_unsorted[] = { 0.005, 0.0 };
+static const double bad_dup[] = { 0.0, 0.0 };
+static const double bad_one[] = { 1.0 };
+static const double bad_neg[] = { -0.001 };
+
+/* One mutation of the defaults and the words its message must contain. */
+struct bad_case {
+	const char *what;
+	void (*mutate)(struct bm_mlr_params *p);
+	const char *msg;
+};
+
+static void m_min_gt_max(struct bm_mlr_params *p) { p->min_rate_fps = 2e7; }
+static void m_min_zero(struct bm_mlr_params *p) { p->min_rate_fps = 0; }
+static void m_min_nan(struct bm_mlr_params *p) { p->min_rate_fps = NAN; }
+static void m_w0(struct bm_mlr_params *p) { p->final_relative_width = 0; }
+static void m_w1(struct bm_mlr_params *p) { p->final_relative_width = 1; }
+static void m_wneg(struct bm_mlr_params *p) { p->final_relative_width = -0.1; }
+static void m_empty(struct bm_mlr_params *p) { p->n_targets = 0; }
+static void m_null(struct bm_mlr_params *p) { p->target_loss_ratios = NULL; }
+static void m_unsorted(struct bm_mlr_params *p)
+{
+	p->target_loss_ratios = bad_unsorted;
+}
+static void m_dup(struct bm_mlr_params *p) { p->target_loss_ratios = bad_dup; }
+static void m_ratio1(struct bm_mlr_params *p)
+{
+	p->target_loss_ratios = bad_one;
+	p->n_targets = 1;
+}
+static void m_rationeg(struct bm_mlr_params *p)
+{
+	p->target_loss_ratios = bad_neg;
+	p->n_targets = 1;
+}
+static void m_init_neg(struct bm_mlr_params *p)
+{
+	p->initial_trial_duration_s = -1;
+}
+static void m_final_neg(struct bm_mlr_params *p)
+{
+	p->final_trial_duration_s = -30;
+}
+static void m_final_lt(struct bm_mlr_params *p)
+{
+	p->final_trial_duration_s = 0.5;
+}
+static void m_exp1(struct bm_mlr_params *p) { p->expansion_coefficient = 1; }
+static void m_timeout(struct bm_mlr_params *p) { p->timeout_s = 0; }
+static void m_phases(struct bm_mlr_params *p)
+{
+	p->final_relative_width = 0.3;
+	p->number_of_intermediate_phases = 20;
+}
+static void m_tol(struct bm_mlr_params *p) { p->attempt_tolerance_s = -1; }
+static void m_frame(struct bm_mlr_params *p) { p->frame_size = 10; }
+
+static const struct bad_case bad_cases[] = {
+	{ "min > max", m_min_gt_max, "max_rate_fps" },
+	{ "min 0", m_min_zero, "min_rate_fps 0 must be > 0" },
+	{ "min NaN", m_min_nan, "min_rate_fps" },
+	{ "width 0", m_w0, "final_relative_width 0 must be in (0, 1)" },
+	{ "width 1", m_w1, "final_relative_width 1 must be in (0, 1)" },
+	{ "width < 0", m_wneg, "final_relative_width -0.1" },
+	{ "no ratios", m_empty, "at least one ratio" },
+	{ "NULL ratios", m_null, "at least one ratio" },
+	{ "unsorted", m_unsorted, "strictly increasing" },
+	{ "duplicate", m_dup, "strictly increasing" },
+	{ "ratio 1", m_ratio1, "target_loss_ratios[0] 1 must be in [0, 1)" },
+	{ "ratio < 0", m_rationeg, "must be in [0, 1)" },
+	{ "initial < 0", m_init_neg, "initial_trial_duration_s -1 must be > 0" },
+	{ "final < 0", m_final_neg, "final_trial_duration_s -30" },
+	{ "final < initial", m_final_lt, ">= initial_trial_duration_s" },
+	{ "expansion 1", m_exp1, "expansion_coefficient 1 must be > 1" },
+	{ "timeout 0", m_timeout, "timeout_s 0 must be > 0" },
+	{ "phases", m_phases, "reaches 1" },
+	{ "tolerance", m_tol, "attempt_tolerance_s" },
+	{ "frame size", m_frame, "frame_size 10" },
+};
+
+START_TEST(test_params_reject)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_backend *be = mlr_dev_cliff(1e6);
+	struct bm_error err;
+
+	bm_mlr_params_default(&p);
+	c->mutate(&p);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(bm_mlr_params_validate(&p, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, c->msg), "%s: message '%s' lacks '%s'",
+		      c->what, err.msg, c->msg);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	/* The search refuses too, before any trial. */
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err),
+			 -EINVAL);
+	ck_assert_uint_eq(be->trials, 0);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+/* --- MLR-ACC V1: the draft's §5.2 example -------------------------------- */
+
+START_TEST(test_acc_v1_replay52)
+{
+	static const double want[16] = {
+		18750000.0, 5457160.071600716, 5348832.933500009,
+		4936605.579021453, 5138587.208637197, 5242656.244044665,
+		5190360.904111567, 5138587.208637197, 4936605.381062318,
+		5036583.888432355, 5087329.903232804, 5242656.244044665,
+		5112894.3238511775, 5138587.208637197, 5216443.04126728,
+		5190360.904111567,
+	};
+	struct bm_backend *be = mlr_dev_replay52();
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+	int ret;
+
+	params_acc(&p, CSIT_MTR_FPS, CSIT_MIN_FPS);
+	ret = bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err);
+	ck_assert_msg(ret == 0, "%d: %s", ret, err.msg);
+	ck_assert_uint_eq(res.log.n, 16);
+	for (i = 0; i < 16; i++)
+		ck_rel(res.log.v[i].spec.rate_fps, want[i], 1e-9, "load");
+	check_run(&p, &res);
+	/* "Returning bounds" of [MLR §5.2]. */
+	ck_rel(res.bounds[0].lower_fps, 5112894.3238511775, 1e-12, "NDR lower");
+	ck_rel(res.bounds[0].upper_fps, 5138587.208637197, 1e-12, "NDR upper");
+	ck_rel(res.bounds[1].lower_fps, 5190360.904111567, 1e-12, "PDR lower");
+	ck_rel(res.bounds[1].upper_fps, 5216443.04126728, 1e-12, "PDR upper");
+	ck_assert(res.bounds[0].lower_valid && res.bounds[0].upper_valid);
+	ck_assert(res.bounds[1].lower_valid && res.bounds[1].upper_valid);
+	ck_rel(res.mrr_fps, 5457160.071600716, 1e-12, "MRR");
+	ck_assert_str_eq(res.log.v[0].phase, "mlr-initial");
+	ck_assert_str_eq(res.log.v[3].phase, "mlr-intermediate-1");
+	ck_assert_str_eq(res.log.v[6].phase, "mlr-intermediate-2");
+	ck_assert_str_eq(res.log.v[12].phase, "mlr-final");
+	/* The draft's words for measurements 4, 8 and 15. */
+	ck_assert_str_eq(res.log.v[3].reason, "r=0 extend down");
+	ck_assert_str_eq(res.log.v[7].reason, "r=0 re-measure lower");
+	ck_assert_str_eq(res.log.v[14].reason, "r=0.005 initial bisect");
+	ck_assert_uint_eq(res.generator_limited_trials, 0);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+/* MLR-ACC V1 negative check: expansion 2 diverges at trial 4. */
+START_TEST(test_acc_v1_expansion_honoured)
+{
+	struct bm_backend *be = mlr_dev_replay52();
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+
+	params_acc(&p, CSIT_MTR_FPS, CSIT_MIN_FPS);
+	p.expansion_coefficient = 2.0;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err),
+			 -EINVAL);
+	ck_assert_uint_eq(res.log.n, 3);
+	ck_assert_msg(strstr(err.msg, "trial 4 d=1 s load=5138587.2086"),
+		      "%s", err.msg);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+/* --- MLR-ACC V2-V4 ------------------------------------------------------- */
+
+START_TEST(test_acc_v2_livelock)
+{
+	static const double want[10][3] = {
+		/* SPEC prints 0.664 here, but its formula and its next
+		 * load (MRR = 4851190.476) both give 0.674. */
+		{ 1.0, 14880952.380952381, 0.674 },
+		{ 1.0, 4851190.476190476, 0 },
+		{ 1.0, 4949439.1198106175, 0 },
+		{ 1.0, 5362738.128988628, 0.0776405 },
+		{ 1.0, 5151945.834819724, 0.0394929 },
+		{ 1.0, 5049677.44098592, 0.0198377 },
+		{ 5.477225575051661, 4999307.0588673465, 0 },
+		{ 5.477225575051661, 5049677.44098592, 0.0198377 },
+		{ 30.0, 5024429.129336397, 0.0148621 },
+		{ 30.0, 4999307.0588673465, 0 },
+	};
+	struct bm_backend *be = mlr_dev_livelock();
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(res.log.n, 10);
+	for (i = 0; i < 10; i++) {
+		ck_assert_double_eq_tol(res.log.v[i].spec.duration_s,
+					want[i][0], 1e-12);
+		ck_rel(res.log.v[i].spec.rate_fps, want[i][1], 1e-9, "load");
+		ck_assert_double_eq_tol(res.loss_ratios[i], want[i][2], 5e-7);
+	}
+	check_run(&p, &res);
+	for (i = 0; i < 2; i++) {
+		ck_rel(res.bounds[i].lower_fps, 4999307.0588673465, 1e-9, "lo");
+		ck_rel(res.bounds[i].upper_fps, 5024429.129336397, 1e-9, "hi");
+	}
+	ck_assert_double_eq_tol(res.trial_time_s, 76.954, 5e-4);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+START_TEST(test_acc_v3_constant_loss)
+{
+	static const double ratios[] = { 0.0, 0.005, 0.02 };
+	static const double want_1s[] = {
+		14880952.381, 14585558.630, 14296028.581, 13194252.901,
+		9573318.968, 2653224.424, 15653.882, 10000.0,
+	};
+	struct bm_backend *be = mlr_dev_constant(0.01);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	p.target_loss_ratios = ratios;
+	p.n_targets = 3;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(res.log.n, 10);
+	for (i = 0; i < 8; i++) {
+		ck_assert_double_eq(res.log.v[i].spec.duration_s, 1.0);
+		ck_assert_double_eq_tol(res.log.v[i].spec.rate_fps, want_1s[i],
+					1e-3);
+	}
+	ck_assert_double_eq(res.log.v[8].spec.rate_fps, 10000.0);
+	ck_assert_double_eq(res.log.v[9].spec.rate_fps, 10000.0);
+	ck_assert_double_eq(res.log.v[9].spec.duration_s, 30.0);
+	check_run(&p, &res);
+	/* NDR and PDR: [min_rate, min_rate], lower invalid. */
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_eq(res.bounds[i].lower_fps, 10000.0);
+		ck_assert_double_eq(res.bounds[i].upper_fps, 10000.0);
+		ck_assert(!res.bounds[i].lower_valid);
+		ck_assert(res.bounds[i].upper_valid);
+	}
+	/*
+	 * 0.02 is not refined (fail-fast, documented draft behaviour).  Its
+	 * lower bound min_rate is valid (1 % <= 2 %); no upper bound was
+	 * found, so the draft's "use max_rate" (§4.3 1.6.1) applies, where
+	 * SPEC V3 prints 10000 (the highest final-duration load): the draft
+	 * wins.
+	 */
+	ck_assert_double_eq(res.bounds[2].lower_fps, 10000.0);
+	ck_assert(res.bounds[2].lower_valid);
+	ck_assert_double_eq(res.bounds[2].upper_fps, TENGE_64B_FPS);
+	ck_assert(!res.bounds[2].upper_valid);
+	ck_assert_double_lt(res.bounds[2].upper_loss_ratio, 0);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+START_TEST(test_acc_v4_lossless)
+{
+	struct bm_backend *be = mlr_dev_constant(0.0);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(res.log.n, 4);
+	ck_rel(res.log.v[1].spec.rate_fps, 14585558.630, 1e-10, "MRR");
+	ck_assert_double_eq(res.log.v[2].spec.rate_fps, TENGE_64B_FPS);
+	ck_assert_double_eq_tol(res.log.v[2].spec.duration_s, 5.477226, 1e-6);
+	ck_assert_double_eq(res.log.v[3].spec.rate_fps, TENGE_64B_FPS);
+	ck_assert_double_eq(res.log.v[3].spec.duration_s, 30.0);
+	check_run(&p, &res);
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_eq(res.bounds[i].lower_fps, TENGE_64B_FPS);
+		ck_assert_double_eq(res.bounds[i].upper_fps, TENGE_64B_FPS);
+		ck_assert(res.bounds[i].lower_valid);
+		ck_assert(!res.bounds[i].upper_valid);
+		ck_assert_double_eq(res.bounds[i].upper_loss_ratio, 0.0);
+	}
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+/* --- Simulated devices vs the reference bisection ------------------------ */
+
+START_TEST(test_dev_cliff)
+{
+	const double c = 3.3e6, truth[] = { c, c / 0.995 };
+	struct bm_backend *be = mlr_dev_cliff(c), *ref = mlr_dev_cliff(c);
+
+	run_vs_reference(be, ref, 10000, TENGE_64B_FPS, truth, 1e-7);
+	mlr_dev_destroy(be);
+	mlr_dev_destroy(ref);
+}
+END_TEST
+
+START_TEST(test_dev_gradual)
+{
+	/* Lossless to 2 Mfps, then 0.5 % loss per 1 % of overload. */
+	const double k = 2e6, truth[] = { k, k * (1 + 0.005 / 0.5) };
+	struct bm_backend *be = mlr_dev_gradual(k, 0.5);
+	struct bm_backend *ref = mlr_dev_gradual(k, 0.5);
+
+	run_vs_reference(be, ref, 10000, TENGE_64B_FPS, truth, 1e-7);
+	mlr_dev_destroy(be);
+	mlr_dev_destroy(ref);
+}
+END_TEST
+
+START_TEST(test_dev_buffer)
+{
+	/* 6 M frames of buffer: lossless to 10 Mfps at 1 s, 4.2 Mfps at
+	 * 30 s; the result must be the 30 s one (MLR-PHASE final). */
+	const double c = 4e6, buf = 6e6;
+	const double ndr = c + buf / 30.0, truth[] = { ndr, ndr / 0.995 };
+	struct bm_backend *be = mlr_dev_buffer(c, buf);
+	struct bm_backend *ref = mlr_dev_buffer(c, buf);
+
+	run_vs_reference(be, ref, 10000, TENGE_64B_FPS, truth, 1e-7);
+	mlr_dev_destroy(be);
+	mlr_dev_destroy(ref);
+}
+END_TEST
+
+START_TEST(test_dev_genlimit)
+{
+	/* The generator tops out at 7 Mfps on a lossless DUT: the shortfall
+	 * counts as loss (MLR-MEAS, REQ-GEN-6), so NDR is the generator's. */
+	const double t = 7e6, truth[] = { t, t / 0.995 };
+	struct bm_backend *be = mlr_dev_genlimit(t);
+	struct bm_backend *ref = mlr_dev_genlimit(t);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+
+	run_vs_reference(be, ref, 10000, TENGE_64B_FPS, truth, 1e-5);
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_uint_gt(res.generator_limited_trials, 0);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+	mlr_dev_destroy(ref);
+}
+END_TEST
+
+START_TEST(test_dev_nonmono)
+{
+	/* 2 % loss in a band just below the 5 Mfps cliff, none above it
+	 * until the cliff: effective loss ratios must keep the bounds below
+	 * the band or above it consistently (MLR-DB). */
+	struct bm_backend *be = mlr_dev_nonmono(5e6, 4.80e6, 4.85e6, 0.02);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	check_run(&p, &res);
+	check_bound_semantics(&p, &res);
+	for (i = 0; i < 2; i++) {
+		const struct bm_mlr_bound *b = &res.bounds[i];
+
+		ck_assert(b->lower_valid && b->upper_valid);
+		/* Either just below the band or at the cliff. */
+		ck_assert_msg(b->lower_fps < 4.80e6 ||
+			      (b->lower_fps > 4.85e6 && b->lower_fps <= 5.03e6),
+			      "lower %.1f inside the lossy band", b->lower_fps);
+	}
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+START_TEST(test_dev_noisy)
+{
+	/* Capacity 6 Mfps +-0.1 % per trial, five seeds: bounds still meet
+	 * the goal and sit within the noise of the truth. */
+	const double c = 6e6, noise = 0.001;
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	uint64_t seed;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	for (seed = 1; seed <= 5; seed++) {
+		struct bm_backend *be = mlr_dev_noisy(c, noise, seed * 7919);
+
+		ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL,
+						  &err), 0);
+		check_run(&p, &res);
+		ck_assert(res.bounds[0].lower_fps <= c * (1 + noise));
+		ck_assert(res.bounds[0].upper_fps >= c * (1 - noise));
+		ck_assert(res.bounds[1].lower_fps <= c / 0.995 * (1 + noise));
+		ck_assert(res.bounds[1].upper_fps >= c / 0.995 * (1 - noise));
+		bm_mlr_result_free(&res);
+		mlr_dev_destroy(be);
+	}
+}
+END_TEST
+
+/* Other phase counts and a bidirectional search keep the properties. */
+START_TEST(test_dev_phase_variants)
+{
+	static const unsigned int nips[] = { 0, 1, 3, 5 };
+	const double c = 2.5e6;
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		struct bm_backend *be = mlr_dev_cliff(c);
+
+		params_acc(&p, TENGE_64B_FPS, 10000);
+		if (i < 4)
+			p.number_of_intermediate_phases = nips[i];
+		else
+			p.topology = BM_TOPO_PAIR_BIDIR;
+		p.expansion_coefficient = i == 1 ? 2.0 : 4.0;
+		ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL,
+						  &err), 0);
+		check_run(&p, &res);
+		check_bound_semantics(&p, &res);
+		ck_assert(res.bounds[0].lower_fps <= c &&
+			  res.bounds[0].upper_fps >= c);
+		bm_mlr_result_free(&res);
+		mlr_dev_destroy(be);
+	}
+}
+END_TEST
+
+/* --- Progress, cancel, timeout, errors ----------------------------------- */
+
+struct progress_ctx {
+	unsigned int calls, cancel_after;
+	char last[160];
+};
+
+static int progress_cb(void *ctx, const struct bm_trial_record *rec,
+		       const char *status_line)
+{
+	struct progress_ctx *pc = ctx;
+
+	ck_assert_uint_eq(rec->index, pc->calls);
+	snprintf(pc->last, sizeof(pc->last), "%s", status_line);
+	pc->calls++;
+	return pc->cancel_after && pc->calls >= pc->cancel_after;
+}
+
+START_TEST(test_progress_and_cancel)
+{
+	struct bm_backend *be = mlr_dev_replay52();
+	struct progress_ctx pc = { 0, 0, "" };
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+
+	params_acc(&p, CSIT_MTR_FPS, CSIT_MIN_FPS);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, progress_cb, &pc,
+					  &err), 0);
+	ck_assert_uint_eq(pc.calls, 16);
+	ck_assert_str_eq(pc.last,
+			 "mlr phase 3/3 d=30s load=5190361 fps loss=0.002763");
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+
+	be = mlr_dev_replay52();
+	pc.calls = 0;
+	pc.cancel_after = 5;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, progress_cb, &pc,
+					  &err), -ECANCELED);
+	ck_assert_uint_eq(res.log.n, 5);
+	ck_assert_uint_eq(be->trials, 5);
+	ck_assert_str_eq(pc.last,
+			 "mlr phase 1/3 d=1s load=5138587 fps loss=0");
+	/* Partial bounds from the 1 s results are still reported. */
+	ck_assert_uint_eq(res.n, 2);
+	ck_assert_double_eq(res.bounds[0].duration_s, 1.0);
+	ck_rel(res.bounds[0].lower_fps, 5138587.208637197, 1e-12, "partial");
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+START_TEST(test_timeout)
+{
+	struct bm_backend *be = mlr_dev_cliff(3e6);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	p.timeout_s = 20.0;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err),
+			 -ETIMEDOUT);
+	ck_assert(res.timed_out);
+	ck_assert_msg(strstr(err.msg, "timeout"), "%s", err.msg);
+	/* It stopped at the first trial boundary past the limit. */
+	ck_assert(res.search_time_s >= 20.0);
+	ck_assert(res.search_time_s - (res.log.v[res.log.n - 1].spec.duration_s +
+				       MLR_DEV_OVERHEAD_S) < 20.0);
+	ck_assert_uint_eq(res.n, 2);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+START_TEST(test_backend_error)
+{
+	struct bm_backend *be = mlr_dev_cliff(3e6);
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+
+	mlr_dev_fail_at(be, 3);
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err),
+			 -EIO);
+	ck_assert_str_eq(err.msg, "device: injected failure");
+	ck_assert_uint_eq(res.log.n, 3);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+/* --- JSON (MLR-OUT) ------------------------------------------------------ */
+
+START_TEST(test_json)
+{
+	struct bm_backend *be = mlr_dev_replay52();
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	json_object *o, *back, *b, *t, *v;
+
+	params_acc(&p, CSIT_MTR_FPS, CSIT_MIN_FPS);
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	o = bm_mlr_result_to_json(&res);
+	ck_assert_ptr_nonnull(o);
+	/* Through text and back, as bmd would send it. */
+	back = json_tokener_parse(json_object_to_json_string_ext(o,
+					JSON_C_TO_STRING_PLAIN));
+	ck_assert_ptr_nonnull(back);
+	ck_assert(json_object_object_get_ex(back, "bounds", &b));
+	ck_assert_uint_eq(json_object_array_length(b), 2);
+	v = json_object_array_get_idx(b, 1);
+	ck_assert(json_object_object_get_ex(v, "lower_fps", &t));
+	ck_rel(json_object_get_double(t), 5190360.904111567, 1e-15, "json PDR");
+	ck_assert(json_object_object_get_ex(v, "lower_valid", &t));
+	ck_assert(json_object_get_boolean(t));
+	ck_assert(json_object_object_get_ex(back, "trials", &t));
+	ck_assert_uint_eq(json_object_array_length(t), 16);
+	v = json_object_array_get_idx(t, 7);
+	ck_assert(json_object_object_get_ex(v, "phase", &b));
+	ck_assert_str_eq(json_object_get_string(b), "mlr-intermediate-2");
+	ck_assert(json_object_object_get_ex(v, "why", &b));
+	ck_assert_str_eq(json_object_get_string(b), "r=0 re-measure lower");
+	ck_assert(json_object_object_get_ex(v, "loss_ratio", &b));
+	ck_rel(json_object_get_double(b), 1.2080222912800403e-06, 1e-12, "lr");
+	ck_assert(json_object_object_get_ex(v, "duration_s", &b));
+	ck_rel(json_object_get_double(b), 5.477225575051661, 1e-15, "d");
+	ck_assert(json_object_object_get_ex(back, "trial_count", &b));
+	ck_assert_int_eq(json_object_get_int(b), 16);
+	json_object_put(back);
+	json_object_put(o);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
+static Suite *mlrsearch_suite(void)
+{
+	Suite *s = suite_create("mlrsearch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_width_goals_and_durations);
+	tcase_add_test(tc, test_width_bisect_rule);
+	tcase_add_test(tc, test_db_effective_loss_and_bounds);
+	tcase_add_test(tc, test_meas_attempted_vs_intended);
+	tcase_add_test(tc, test_params_default);
+	tcase_add_loop_test(tc, test_params_reject, 0,
+			    sizeof(bad_cases) / sizeof(bad_cases[0]));
+	tcase_add_test(tc, test_acc_v1_replay52);
+	tcase_add_test(tc, test_acc_v1_expansion_honoured);
+	tcase_add_test(tc, test_acc_v2_livelock);
+	tcase_add_test(tc, test_acc_v3_constant_loss);
+	tcase_add_test(tc, test_acc_v4_lossless);
+	tcase_add_test(tc, test_dev_cliff);
+	tcase_add_test(tc, test_dev_gradual);
+	tcase_add_test(tc, test_dev_buffer);
+	tcase_add_test(tc, test_dev_genlimit);
+	tcase_add_test(tc, test_dev_nonmono);
+	tcase_add_test(tc, test_dev_noisy);
+	tcase_add_test(tc, test_dev_phase_variants);
+	tcase_add_test(tc, test_progress_and_cancel);
+	tcase_add_test(tc, test_timeout);
+	tcase_add_test(tc, test_backend_error);
+	tcase_add_test(tc, test_json);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(mlrsearch_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
