@@ -31,6 +31,10 @@ json_object *bm_read_json(const char *path, int *code, struct bm_error *err);
 /* mkdir -p for one level plus its parent; 0 or -errno with err set. */
 int bm_mkdirs(const char *path, struct bm_error *err);
 
+/* Add the non-object leaves of o to flat as "prefix.key" -> value
+ * (prefix NULL at the top), e.g. {"res":{"lost":3}} -> "res.lost": 3. */
+void bm_json_flatten(json_object *o, const char *prefix, json_object *flat);
+
 /*
  * CSV of result["trials"]: a header of the flattened scalar keys
  * ("spec.rate_fps", ...) in first-seen order, then one row per trial.

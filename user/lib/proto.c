@@ -159,7 +159,7 @@ static const struct field f_submit[] = {
 	{ "ports", F_OBJECT, false }, { "dry_run", F_BOOL, false },
 	{ "sim", F_OBJECT, false }, { NULL, 0, false } };
 static const struct field f_ports[] = {
-	{ "tx", F_STRING, true }, { "rx", F_STRING, true },
+	{ "tx", F_STRING, false }, { "rx", F_STRING, false },
 	{ "line_rate_bps", F_NUMBER, false }, { NULL, 0, false } };
 
 static const struct field *const cmd_fields[BM_CMD__COUNT] = {
@@ -284,11 +284,16 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 	}
 	if (check_fields(ports, f_ports, NULL, "submit: ports", err))
 		return -EINVAL;
-	json_object_object_get_ex(ports, "tx", &v);
-	req->tx_port = json_object_get_string(v);
-	json_object_object_get_ex(ports, "rx", &v);
-	req->rx_port = json_object_get_string(v);
-	if (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port))
+	if (json_object_object_get_ex(ports, "tx", &v))
+		req->tx_port = json_object_get_string(v);
+	if (json_object_object_get_ex(ports, "rx", &v))
+		req->rx_port = json_object_get_string(v);
+	/* A dry run may name no ports (only a line rate); a real run needs
+	 * both, and both or neither keeps the queue's port logic simple. */
+	if (!req->tx_port != !req->rx_port || (!req->tx_port && !req->dry_run))
+		return bm_errorf(err, "submit: ports: need both 'tx' and 'rx'");
+	if (req->tx_port &&
+	    (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port)))
 		return bm_errorf(err, "submit: ports: bad interface name");
 	if (json_object_object_get_ex(ports, "line_rate_bps", &v)) {
 		req->line_rate_bps = json_object_get_double(v);

@@ -137,8 +137,7 @@ int bm_mkdirs(const char *path, struct bm_error *err)
 
 /* --- CSV ---------------------------------------------------------------- */
 
-/* Add the scalar leaves of o to flat as "prefix.key" -> value. */
-static void flatten(json_object *o, const char *prefix, json_object *flat)
+void bm_json_flatten(json_object *o, const char *prefix, json_object *flat)
 {
 	char key[256];
 
@@ -148,7 +147,7 @@ static void flatten(json_object *o, const char *prefix, json_object *flat)
 		else
 			snprintf(key, sizeof(key), "%s", k);
 		if (json_object_is_type(v, json_type_object))
-			flatten(v, key, flat);
+			bm_json_flatten(v, key, flat);
 		else
 			json_object_object_add(flat, key, json_object_get(v));
 	}
@@ -181,7 +180,7 @@ static const char *csv_value(json_object *v)
 char *bm_result_csv(json_object *result)
 {
 	json_object *trials = NULL, *rows, *cols;
-	size_t i, j, n = 0, ncol;
+	size_t i, j, n = 0;
 	char *out = NULL;
 	size_t outlen;
 	FILE *f;
@@ -199,7 +198,7 @@ char *bm_result_csv(json_object *result)
 		json_object *flat = json_object_new_object();
 
 		if (json_object_is_type(t, json_type_object))
-			flatten(t, NULL, flat);
+			bm_json_flatten(t, NULL, flat);
 		json_object_object_foreach(flat, k, v) {
 			(void)v;
 			if (!json_object_object_get_ex(cols, k, NULL))
@@ -207,7 +206,6 @@ char *bm_result_csv(json_object *result)
 		}
 		json_object_array_add(rows, flat);
 	}
-	ncol = json_object_object_length(cols);
 	j = 0;
 	json_object_object_foreach(cols, name, unused) {
 		(void)unused;
@@ -231,7 +229,6 @@ char *bm_result_csv(json_object *result)
 		}
 		fputc('\n', f);
 	}
-	(void)ncol;
 out:
 	if (f)
 		fclose(f);

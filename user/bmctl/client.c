@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bmctl: talking to bmd, with bmctl's error reporting. */
+#include <stdio.h>
+
+#include "bmctl.h"
+
+int connect_bmd(struct bm_client *c)
+{
+	struct bm_error err = { "" };
+
+	if (bm_client_open(c, opts.socket, &err))
+		return failure("%s", err.msg);
+	return 0;
+}
+
+int call_bmd(struct bm_client *c, json_object *req, json_object **resp)
+{
+	struct bm_error err = { "" };
+	int ret;
+
+	ret = bm_client_call(c, req, resp, &err);
+	json_object_put(req);
+	if (ret) {
+		json_object_put(*resp);
+		*resp = NULL;
+		return failure("%s", err.msg);
+	}
+	return 0;
+}
+
+json_object *request_new(const char *cmd)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cmd", json_object_new_string(cmd));
+	return o;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bmctl jobs, cancel, result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_store.h"
+#include "bmctl.h"
+#include "print.h"
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+int cmd_jobs(int argc, char **argv)
+{
+	static const struct pr_col cols[] = {
+		{ "job", "JOB", false }, { "state", "STATE", true },
+		{ "procedure", "PROCEDURE", true }, { "ports", "PORTS", true },
+		{ "submitted", "SUBMITTED", true }, { "trials", "TRIALS", false },
+		{ "info", "INFO", true },
+	};
+	struct bm_client c;
+	struct pr_table *t;
+	json_object *r, *a;
+	size_t i, n;
+	int ret;
+
+	if (argc > 1 || (argc == 1 && !matches(argv[0], "list")))
+		return usage_error("usage: bmctl jobs [list]");
+	ret = connect_bmd(&c);
+	if (ret)
+		return ret;
+	ret = call_bmd(&c, request_new("jobs"), &r);
+	bm_client_close(&c);
+	if (ret)
+		return ret;
+	a = get(r, "jobs");
+	n = a ? json_object_array_length(a) : 0;
+	pr_init(opts.json);
+	t = pr_table_new("jobs", cols, 7);
+	for (i = 0; i < n; i++) {
+		json_object *j = json_object_array_get_idx(a, i);
+		json_object *p = get(j, "ports"), *info;
+		char ports[64];
+
+		if (get(p, "tx"))
+			snprintf(ports, sizeof(ports), "%s>%s",
+				 json_object_get_string(get(p, "tx")),
+				 json_object_get_string(get(p, "rx")));
+		else
+			snprintf(ports, sizeof(ports), "%s", "-");
+		if (json_object_get_boolean(get(j, "dry_run")))
+			strncat(ports, " (dry)", sizeof(ports) - strlen(ports) - 1);
+		info = get(j, "error") ? get(j, "error") : get(j, "status");
+		pr_table_row(t);
+		pr_cell_json(t, get(j, "job"));
+		pr_cell_json(t, get(j, "state"));
+		pr_cell_json(t, get(j, "procedure"));
+		if (opts.json)
+			pr_cell_json(t, p);
+		else
+			pr_cell_str(t, ports);
+		pr_cell_json(t, get(j, "submitted"));
+		pr_cell_json(t, get(j, "trials"));
+		pr_cell_json(t, info);
+	}
+	pr_table_end(t);
+	pr_finish();
+	json_object_put(r);
+	return EXIT_OK;
+}
+
+static int job_request(const char *cmd, const char *arg, json_object **r)
+{
+	struct bm_client c;
+	unsigned long job;
+	json_object *req;
+	int ret;
+
+	job = parse_job(arg);
+	if (!job)
+		return EXIT_USAGE;
+	ret = connect_bmd(&c);
+	if (ret)
+		return ret;
+	req = request_new(cmd);
+	json_object_object_add(req, "job", json_object_new_int64(job));
+	ret = call_bmd(&c, req, r);
+	bm_client_close(&c);
+	return ret;
+}
+
+int cmd_cancel(int argc, char **argv)
+{
+	json_object *r, *j;
+	const char *state;
+	int ret;
+
+	if (argc != 1)
+		return usage_error("usage: bmctl cancel JOB");
+	ret = job_request("cancel", argv[0], &r);
+	if (ret)
+		return ret;
+	j = get(r, "job");
+	state = json_object_get_string(get(j, "state"));
+	pr_init(opts.json);
+	pr_kv_json("job", "job", get(j, "job"));
+	pr_kv_str("state", "state", state);
+	pr_finish();
+	if (!opts.json && state && !strcmp(state, "running"))
+		printf("cancelling: the job stops after its current trial\n");
+	json_object_put(r);
+	return EXIT_OK;
+}
+
+int cmd_result(int argc, char **argv)
+{
+	bool trials = false, csv = false;
+	const char *job = NULL;
+	json_object *r;
+	int i, ret;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--trials"))
+			trials = true;
+		else if (!strcmp(argv[i], "--csv"))
+			csv = true;
+		else if (argv[i][0] != '-' && !job)
+			job = argv[i];
+		else
+			return usage_error("result: unknown argument '%s'",
+					   argv[i]);
+	}
+	if (!job)
+		return usage_error("usage: bmctl result JOB [--trials] [--csv]");
+	if (csv && opts.json)
+		return usage_error("--csv and --json exclude each other");
+	ret = job_request("result", job, &r);
+	if (ret)
+		return ret;
+	if (csv) {
+		char *s = bm_result_csv(get(r, "result"));
+
+		fputs(s ? s : "", stdout);
+		free(s);
+	} else if (opts.json && trials) {
+		pr_init(true);
+		report_trials(get(r, "result"));
+		pr_finish();
+	} else if (opts.json) {
+		printf("%s\n", json_object_to_json_string_ext(get(r, "result"),
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else {
+		report_print(get(r, "result"), trials);
+	}
+	json_object_put(r);
+	return EXIT_OK;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmctl: the bmgen client.  bmctl [OPTIONS] OBJECT COMMAND [ARGS], in the
+ * style of ip(8) and devlink(8): objects and commands may be abbreviated.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmctl.h"
+
+#ifndef BM_VERSION
+#define BM_VERSION "unknown"
+#endif
+
+struct bmctl_opts opts = { .socket = BM_DEFAULT_SOCKET };
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fputs("bmctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
+}
+
+bool matches(const char *arg, const char *word)
+{
+	size_t n = strlen(arg);
+
+	return n && n <= strlen(word) && !strncmp(arg, word, n);
+}
+
+unsigned long parse_job(const char *s)
+{
+	unsigned long id;
+	char *end;
+
+	errno = 0;
+	id = s ? strtoul(s, &end, 10) : 0;
+	if (!s || errno || *end || !id || s[0] == '-') {
+		usage_error("bad job id '%s' (a positive integer)", s ? s : "");
+		return 0;
+	}
+	return id;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bmctl [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
+		"OPTIONS: -j|--json  -s|--socket PATH  -V|--version  -h|--help\n"
+		"OBJECT := status | port list | procedures | jobs | wait JOB |\n"
+		"          result JOB [--trials] [--csv] | cancel JOB |\n"
+		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
+		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
+		"          --line-rate 10G --param KEY=VALUE --dry-run [--sim JSON|@FILE]\n"
+		"          --detach\n"
+		"Examples: bmctl run rfc2544 throughput --port ens1f0 --port ens1f1\n"
+		"          bmctl run mlrsearch --dry-run --sim '{\"capacity_fps\":1e6}'\n"
+		"See bmctl(8).\n");
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} objects[] = {
+	/* Order decides abbreviations: "r" is run, "res" result. */
+	{ "status", cmd_status },
+	{ "run", cmd_run },
+	{ "result", cmd_result },
+	{ "port", cmd_port },
+	{ "procedures", cmd_procedures },
+	{ "jobs", cmd_jobs },
+	{ "wait", cmd_wait },
+	{ "cancel", cmd_cancel },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int a;
+
+	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
+		const char *o = argv[a];
+
+		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
+			opts.json = true;
+		} else if (!strcmp(o, "-s") || !strcmp(o, "--socket")) {
+			if (++a == argc)
+				return usage_error("%s needs a PATH", o);
+			opts.socket = argv[a];
+		} else if (!strncmp(o, "--socket=", 9)) {
+			opts.socket = o + 9;
+		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
+			printf("bmctl " BM_VERSION " (protocol %d)\n",
+			       BM_PROTO_VERSION);
+			return EXIT_OK;
+		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else {
+			return usage_error("unknown option '%s' (bmctl --help)",
+					   o);
+		}
+	}
+	if (a == argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[a], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		if (matches(argv[a], objects[i].name))
+			return objects[i].fn(argc - a - 1, argv + a + 1);
+	return usage_error("unknown object '%s' (bmctl help)", argv[a]);
+}

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The text-or-JSON print helper of bmctl (print.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+
+#define MAX_DEPTH 16
+#define LABEL_WIDTH 18
+
+static bool json_mode;
+static json_object *stack[MAX_DEPTH];
+static int depth;		/* JSON: stack[depth] is the open object */
+static int indent;		/* text: nesting of sections */
+
+void pr_init(bool json)
+{
+	json_mode = json;
+	depth = 0;
+	indent = 0;
+	if (json) {
+		json_object_put(stack[0]);
+		stack[0] = json_object_new_object();
+	}
+}
+
+bool pr_json(void)
+{
+	return json_mode;
+}
+
+void pr_finish(void)
+{
+	if (!json_mode || !stack[0])
+		return;
+	puts(json_object_to_json_string_ext(stack[0], JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_SPACED |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(stack[0]);
+	stack[0] = NULL;
+	depth = 0;
+}
+
+static void add(const char *key, json_object *v)
+{
+	if (!stack[depth]) {
+		json_object_put(v);
+		return;
+	}
+	json_object_object_add(stack[depth], key, v);
+}
+
+void pr_obj_open(const char *key, const char *title)
+{
+	if (json_mode) {
+		json_object *o = json_object_new_object();
+
+		add(key, o);
+		if (depth + 1 < MAX_DEPTH)
+			stack[++depth] = o;
+		return;
+	}
+	if (title)
+		printf("%*s%s\n", indent * 2, "", title);
+	indent++;
+}
+
+void pr_obj_close(void)
+{
+	if (json_mode) {
+		if (depth > 0)
+			depth--;
+		return;
+	}
+	if (indent > 0)
+		indent--;
+}
+
+static void text_kv(const char *key, const char *label, const char *v)
+{
+	printf("%*s%-*s %s\n", indent * 2, "", LABEL_WIDTH,
+	       label ? label : key, v ? v : "-");
+}
+
+void pr_kv_str(const char *key, const char *label, const char *v)
+{
+	if (json_mode)
+		add(key, v ? json_object_new_string(v) : NULL);
+	else
+		text_kv(key, label, v);
+}
+
+void pr_kv_u64(const char *key, const char *label, uint64_t v)
+{
+	char buf[32];
+
+	if (json_mode) {
+		add(key, json_object_new_uint64(v));
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	text_kv(key, label, buf);
+}
+
+void pr_kv_f64(const char *key, const char *label, const char *fmt, double v)
+{
+	char buf[64];
+
+	if (json_mode) {
+		add(key, isfinite(v) ? json_object_new_double(v) : NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), fmt, v);
+	text_kv(key, label, buf);
+}
+
+void pr_kv_json(const char *key, const char *label, json_object *v)
+{
+	if (json_mode)
+		add(key, json_object_get(v));
+	else
+		text_kv(key, label, v ? pr_fmt_json(v) : NULL);
+}
+
+void pr_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (json_mode)
+		return;
+	printf("%*s", indent * 2, "");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+const char *pr_fmt_json(json_object *v)
+{
+	static char buf[128];
+	double x;
+
+	if (!v)
+		return "-";
+	switch (json_object_get_type(v)) {
+	case json_type_double:
+		x = json_object_get_double(v);
+		if (!isfinite(x))
+			return "-";
+		if (x == floor(x) && fabs(x) < 1e15)
+			snprintf(buf, sizeof(buf), "%.0f", x);
+		else if (fabs(x) >= 1000)
+			snprintf(buf, sizeof(buf), "%.1f", x);
+		else
+			snprintf(buf, sizeof(buf), "%.6g", x);
+		return buf;
+	case json_type_string:
+		return json_object_get_string(v);
+	case json_type_null:
+		return "-";
+	default:
+		return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	}
+}
+
+/* --- tables ------------------------------------------------------------- */
+
+struct pr_table {
+	const char *key;
+	const struct pr_col *cols;
+	int ncols;
+	int col;		/* next cell of the current row */
+	char **cells;		/* text: rows * ncols strings */
+	size_t rows, cap;
+	json_object *arr;	/* JSON: array of row objects */
+	json_object *row;
+};
+
+struct pr_table *pr_table_new(const char *key, const struct pr_col *cols,
+			      int ncols)
+{
+	struct pr_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		abort();
+	t->key = key;
+	t->cols = cols;
+	t->ncols = ncols;
+	if (json_mode)
+		t->arr = json_object_new_array();
+	return t;
+}
+
+void pr_table_row(struct pr_table *t)
+{
+	size_t i;
+
+	t->col = 0;
+	if (json_mode) {
+		t->row = json_object_new_object();
+		json_object_array_add(t->arr, t->row);
+		return;
+	}
+	if (t->rows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->cells = realloc(t->cells, t->cap * t->ncols * sizeof(char *));
+		if (!t->cells)
+			abort();
+	}
+	for (i = 0; i < (size_t)t->ncols; i++)
+		t->cells[t->rows * t->ncols + i] = NULL;
+	t->rows++;
+}
+
+static void cell(struct pr_table *t, json_object *jv, const char *text)
+{
+	if (t->col >= t->ncols) {
+		json_object_put(jv);
+		return;
+	}
+	if (json_mode)
+		json_object_object_add(t->row, t->cols[t->col].key, jv);
+	else
+		t->cells[(t->rows - 1) * t->ncols + t->col] =
+			strdup(text ? text : "-");
+	t->col++;
+}
+
+void pr_cell_str(struct pr_table *t, const char *v)
+{
+	cell(t, json_mode && v ? json_object_new_string(v) : NULL, v);
+}
+
+void pr_cell_u64(struct pr_table *t, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	cell(t, json_mode ? json_object_new_uint64(v) : NULL, buf);
+}
+
+void pr_cell_f64(struct pr_table *t, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	cell(t, json_mode && isfinite(v) ? json_object_new_double(v) : NULL,
+	     isfinite(v) ? buf : "-");
+}
+
+void pr_cell_json(struct pr_table *t, json_object *v)
+{
+	cell(t, json_mode ? json_object_get(v) : NULL, pr_fmt_json(v));
+}
+
+void pr_table_end(struct pr_table *t)
+{
+	int c, *w;
+	size_t r;
+
+	if (json_mode) {
+		add(t->key, t->arr);
+		free(t);
+		return;
+	}
+	w = calloc(t->ncols, sizeof(*w));
+	if (!w)
+		abort();
+	for (c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c].head);
+	for (r = 0; r < t->rows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			int n = s ? (int)strlen(s) : 1;
+
+			if (n > w[c])
+				w[c] = n;
+		}
+	for (r = 0; r <= t->rows; r++) {
+		printf("%*s", indent * 2, "");
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = r ? t->cells[(r - 1) * t->ncols + c]
+					  : t->cols[c].head;
+			bool last = c == t->ncols - 1;
+
+			if (!s)
+				s = "-";
+			if (t->cols[c].left)
+				printf("%-*s", last ? 0 : w[c], s);
+			else
+				printf("%*s", w[c], s);
+			printf(last ? "\n" : "  ");
+		}
+	}
+	for (r = 0; r < t->rows * t->ncols; r++)
+		free(t->cells[r]);
+	free(t->cells);
+	free(w);
+	free(t);
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Human-readable rendering of a result document (SPEC REQ-REP-1).  The
+ * "results" object is rendered generically, so a new procedure prints
+ * reasonably without touching bmctl: arrays of objects become tables, maps
+ * of objects become tables keyed by the member name, scalars become
+ * "label value" lines.  Rows that carry a frame size and a frame rate get
+ * the derived columns of the RFC 2544 throughput report (% of line rate,
+ * L1/L2 Mbit/s, theoretical maximum, SPEC F-1 and 2.3).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_store.h"
+#include "bm_trial.h"
+#include "bmctl.h"
+#include "print.h"
+
+#define MAX_COLS 32
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (o && json_object_is_type(o, json_type_object))
+		json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static bool is_scalar(json_object *v)
+{
+	return !v || (!json_object_is_type(v, json_type_object) &&
+		      !json_object_is_type(v, json_type_array));
+}
+
+static bool is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_int) ||
+	       json_object_is_type(v, json_type_double);
+}
+
+/* The member that holds a frame rate: throughput_fps, else the first
+ * numeric *_fps member. */
+static const char *fps_key(json_object *row)
+{
+	if (is_number(get(row, "throughput_fps")))
+		return "throughput_fps";
+	json_object_object_foreach(row, k, v) {
+		size_t n = strlen(k);
+
+		if (n >= 3 && !strcmp(k + n - 3, "fps") && is_number(v))
+			return k;
+	}
+	return NULL;
+}
+
+/* Column names of a table: scalar members in first-seen order. */
+static int table_cols(json_object **rows, size_t n, const char *first,
+		      struct pr_col *cols)
+{
+	int nc = 0, c;
+	size_t i;
+
+	if (first)
+		cols[nc++] = (struct pr_col){ first, first, false };
+	for (i = 0; i < n; i++) {
+		json_object_object_foreach(rows[i], k, v) {
+			if (!is_scalar(v) && !json_object_is_type(
+				    v, json_type_array))
+				continue;
+			for (c = 0; c < nc && strcmp(cols[c].key, k); c++)
+				;
+			if (c == nc && nc < MAX_COLS) {
+				cols[nc] = (struct pr_col){ k, k, false };
+				cols[nc].left = json_object_is_type(
+					v, json_type_string);
+				nc++;
+			}
+		}
+	}
+	return nc;
+}
+
+static void render_table(const char *name, json_object **rows,
+			 const char **keys, size_t n, double line_rate_bps)
+{
+	static const struct pr_col derived[] = {
+		{ "line_rate_pct", "%line", false },
+		{ "l1_mbps", "L1 Mbit/s", false },
+		{ "l2_mbps", "L2 Mbit/s", false },
+		{ "max_fps", "max fps", false },
+	};
+	struct pr_col cols[MAX_COLS + 4];
+	const char *fk = NULL;
+	struct pr_table *t;
+	int nc, c, nd = 0;
+	size_t i;
+
+	nc = table_cols(rows, n, keys ? "key" : NULL, cols);
+	if (n && get(rows[0], "frame_size") && line_rate_bps > 0)
+		fk = fps_key(rows[0]);
+	if (fk) {
+		for (c = 0; c < 4; c++)
+			if (!get(rows[0], derived[c].key))
+				cols[nc + nd++] = derived[c];
+	}
+	pr_text("%s\n", name);
+	pr_obj_open(NULL, NULL);
+	t = pr_table_new(name, cols, nc + nd);
+	for (i = 0; i < n; i++) {
+		pr_table_row(t);
+		for (c = 0; c < nc; c++) {
+			if (keys && c == 0)
+				pr_cell_str(t, keys[i]);
+			else
+				pr_cell_json(t, get(rows[i], cols[c].key));
+		}
+		if (!nd)
+			continue;
+		{
+			double fps = json_object_get_double(get(rows[i], fk));
+			uint32_t f = json_object_get_int(get(rows[i],
+							     "frame_size"));
+
+			for (c = nc; c < nc + nd; c++) {
+				const char *k = cols[c].key;
+
+				if (!strcmp(k, "line_rate_pct"))
+					pr_cell_f64(t, "%.3f", bm_load_pct(
+						fps, f, line_rate_bps));
+				else if (!strcmp(k, "l1_mbps"))
+					pr_cell_f64(t, "%.3f",
+						    bm_l1_bps(fps, f) / 1e6);
+				else if (!strcmp(k, "l2_mbps"))
+					pr_cell_f64(t, "%.3f",
+						    bm_l2_bps(fps, f) / 1e6);
+				else
+					pr_cell_f64(t, "%.2f", bm_fps_max(
+						line_rate_bps, f));
+			}
+		}
+	}
+	pr_table_end(t);
+	pr_obj_close();
+}
+
+static void render(const char *name, json_object *v, double line_rate_bps);
+
+/* An object whose members are all objects: one table row per member. */
+static bool render_map(const char *name, json_object *o, double lr)
+{
+	json_object *rows[256];
+	const char *keys[256];
+	size_t n = 0;
+
+	json_object_object_foreach(o, k, v) {
+		if (!json_object_is_type(v, json_type_object) || n == 256)
+			return false;
+		rows[n] = v;
+		keys[n++] = k;
+	}
+	if (n < 2)
+		return false;
+	render_table(name, rows, keys, n, lr);
+	return true;
+}
+
+static void render_array(const char *name, json_object *a, double lr)
+{
+	size_t i, n = json_object_array_length(a);
+	json_object **rows;
+	char buf[1024];
+	int off = 0;
+
+	if (n && json_object_is_type(json_object_array_get_idx(a, 0),
+				     json_type_object)) {
+		rows = calloc(n, sizeof(*rows));
+		if (!rows)
+			return;
+		for (i = 0; i < n; i++) {
+			rows[i] = json_object_array_get_idx(a, i);
+			if (!json_object_is_type(rows[i], json_type_object))
+				break;
+		}
+		if (i == n)
+			render_table(name, rows, NULL, n, lr);
+		free(rows);
+		if (i == n)
+			return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n && off < (int)sizeof(buf) - 1; i++)
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
+				i ? ", " : "",
+				pr_fmt_json(json_object_array_get_idx(a, i)));
+	pr_text("%-18s %s\n", name, n ? buf : "-");
+}
+
+static void render(const char *name, json_object *v, double lr)
+{
+	if (is_scalar(v)) {
+		pr_text("%-18s %s\n", name, pr_fmt_json(v));
+		return;
+	}
+	if (json_object_is_type(v, json_type_array)) {
+		render_array(name, v, lr);
+		return;
+	}
+	if (render_map(name, v, lr))
+		return;
+	pr_text("%s\n", name);
+	pr_obj_open(NULL, NULL);
+	/* Scalars first, so the headline numbers lead. */
+	json_object_object_foreach(v, k, m)
+		if (is_scalar(m))
+			render(k, m, lr);
+	json_object_object_foreach(v, k2, m2)
+		if (!is_scalar(m2))
+			render(k2, m2, lr);
+	pr_obj_close();
+}
+
+static void print_header(json_object *result, json_object *meta)
+{
+	json_object *proc = get(result, "procedure"), *ports, *p;
+	char line[512];
+	size_t i, n;
+	int off = 0;
+
+	if (json_object_is_type(proc, json_type_object))
+		pr_text("%s  %s\n", pr_fmt_json(get(proc, "id")),
+			get(proc, "section") ? pr_fmt_json(get(proc, "section"))
+					     : "");
+	else
+		pr_text("%s\n", pr_fmt_json(proc));
+	pr_obj_open(NULL, NULL);
+	if (get(meta, "job"))
+		pr_text("%-18s %s\n", "job", pr_fmt_json(get(meta, "job")));
+	ports = get(meta, "ports");
+	n = ports ? json_object_array_length(ports) : 0;
+	line[0] = '\0';
+	for (i = 0; i < n; i++) {
+		p = json_object_array_get_idx(ports, i);
+		off += snprintf(line + off, sizeof(line) - off, "%s%s %s (%s)",
+				i ? ", " : "", pr_fmt_json(get(p, "role")),
+				pr_fmt_json(get(p, "name")),
+				pr_fmt_json(get(p, "driver")));
+		if (off >= (int)sizeof(line))
+			break;
+	}
+	if (n)
+		pr_text("%-18s %s\n", "ports", line);
+	if (get(meta, "line_rate_bps"))
+		pr_text("%-18s %.6g Gbit/s\n", "line rate",
+			json_object_get_double(get(meta, "line_rate_bps")) / 1e9);
+	if (get(meta, "backend"))
+		pr_text("%-18s %s%s, timestamps %s\n", "backend",
+			pr_fmt_json(get(meta, "backend")),
+			json_object_get_boolean(get(meta, "dry_run")) ?
+			" (dry run)" : "",
+			pr_fmt_json(get(meta, "timestamp_source")));
+	if (get(meta, "hostname"))
+		pr_text("%-18s %s, bmgen %s\n", "host",
+			pr_fmt_json(get(meta, "hostname")),
+			pr_fmt_json(get(meta, "bmgen_version")));
+	if (get(meta, "start"))
+		pr_text("%-18s %s .. %s\n", "time",
+			pr_fmt_json(get(meta, "start")),
+			pr_fmt_json(get(meta, "end")));
+	pr_obj_close();
+}
+
+void report_trials(json_object *result)
+{
+	/* Preferred columns, each with the names procedures use for it. */
+	static const char *const pref[][4] = {
+		{ "index" }, { "phase" },
+		{ "frame_size", "spec.frame_size" },
+		{ "rate_fps", "load_fps", "spec.rate_fps" },
+		{ "load_pct" },
+		{ "duration_s", "spec.duration_s" },
+		{ "attempted", "res.attempted" },
+		{ "received", "res.received" },
+		{ "lost", "res.lost" },
+		{ "loss_ratio" },
+		{ "reason", "why" },
+	};
+	const size_t npref = sizeof(pref) / sizeof(pref[0]);
+	json_object *trials = get(result, "trials"), *flat;
+	struct pr_col cols[MAX_COLS];
+	struct pr_table *t;
+	size_t i, p, n;
+	int nc = 0, c;
+
+	n = json_object_is_type(trials, json_type_array) ?
+	    json_object_array_length(trials) : 0;
+	flat = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		json_object *f = json_object_new_object();
+
+		bm_json_flatten(json_object_array_get_idx(trials, i), NULL, f);
+		json_object_array_add(flat, f);
+	}
+	for (p = 0; p < npref; p++) {
+		for (c = 0; c < 4 && pref[p][c]; c++) {
+			for (i = 0; i < n; i++)
+				if (get(json_object_array_get_idx(flat, i),
+					pref[p][c]))
+					break;
+			if (i < n) {
+				cols[nc++] = (struct pr_col){ pref[p][c],
+					pref[p][c], !strcmp(pref[p][0], "phase") ||
+					!strcmp(pref[p][0], "reason") };
+				break;
+			}
+		}
+	}
+	if (nc < 4) {
+		/* An unfamiliar trial shape: show what there is. */
+		json_object *rows[1] = { NULL };
+
+		nc = 0;
+		if (n) {
+			rows[0] = json_object_array_get_idx(flat, 0);
+			nc = table_cols(rows, 1, NULL, cols);
+		}
+	}
+	pr_text("trials (%zu)\n", n);
+	t = pr_table_new("trials", cols, nc);
+	for (i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(flat, i);
+
+		pr_table_row(t);
+		for (c = 0; c < nc; c++)
+			pr_cell_json(t, get(f, cols[c].key));
+	}
+	pr_table_end(t);
+	json_object_put(flat);
+}
+
+void report_print(json_object *result, bool trials)
+{
+	json_object *meta = get(result, "meta"), *v;
+	double lr = json_object_get_double(get(meta, "line_rate_bps"));
+	size_t i, n;
+
+	pr_init(false);
+	print_header(result, meta);
+	v = get(result, "params");
+	if (v && json_object_object_length(v)) {
+		pr_text("\n");
+		render("parameters", v, 0);
+	}
+	pr_text("\n");
+	render("results", get(result, "results"), lr);
+	v = get(result, "repeatability");
+	if (v && !json_object_is_type(v, json_type_null)) {
+		pr_text("\n");
+		render("repeatability", v, 0);
+	}
+	v = get(result, "deviations");
+	n = json_object_is_type(v, json_type_array) ?
+	    json_object_array_length(v) : 0;
+	if (n) {
+		pr_text("\ndeviations\n");
+		for (i = 0; i < n; i++)
+			pr_text("  - %s\n", pr_fmt_json(
+				json_object_array_get_idx(v, i)));
+	}
+	if (trials) {
+		pr_text("\n");
+		report_trials(result);
+	}
+}

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bmctl run and wait: submit a job, follow its progress, print the result. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "bmctl.h"
+#include "print.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* Ctrl-C must interrupt poll() rather than kill bmctl: the job belongs
+ * to bmd and goes on, and the user should learn how to find it again. */
+static void catch_sigint(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* --- progress ----------------------------------------------------------- */
+
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 20)
+		return 80;
+	return ws.ws_col;
+}
+
+static void progress(json_object *ev, unsigned long job, bool tty)
+{
+	json_object *t = get(ev, "trial");
+	const char *status = json_object_get_string(get(ev, "status"));
+	char line[512];
+	int n;
+
+	n = snprintf(line, sizeof(line), "job %lu: trial %d", job,
+		     json_object_get_int(get(ev, "trials")));
+	if (t) {
+		double lr = json_object_get_double(get(t, "loss_ratio"));
+
+		n += snprintf(line + n, sizeof(line) - n, ", %d B at %.0f fps",
+			      json_object_get_int(get(t, "frame_size")),
+			      json_object_get_double(get(t, "rate_fps")));
+		if (get(t, "load_pct"))
+			n += snprintf(line + n, sizeof(line) - n, " (%.3f %%)",
+				      json_object_get_double(get(t, "load_pct")));
+		n += snprintf(line + n, sizeof(line) - n,
+			      ", lost %lld (%.4g %%)",
+			      (long long)json_object_get_int64(get(t, "lost")),
+			      lr * 100.0);
+	}
+	if (status && *status && n < (int)sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " | %s", status);
+	if (tty) {
+		int w = term_width() - 1;
+
+		if ((int)strlen(line) > w)
+			line[w] = '\0';
+		printf("\r\033[K%s", line);
+	} else {
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+}
+
+/* Fetch and print the result of a finished job; exit status. */
+static int print_result(struct bm_client *c, unsigned long job,
+			json_object *jobinfo)
+{
+	const char *state = json_object_get_string(get(jobinfo, "state"));
+	const char *error = json_object_get_string(get(jobinfo, "error"));
+	json_object *req, *r;
+	bool done = state && !strcmp(state, "done");
+	int ret = EXIT_OK;
+
+	if (get(jobinfo, "result")) {
+		req = request_new("result");
+		json_object_object_add(req, "job", json_object_new_int64(job));
+		ret = call_bmd(c, req, &r);
+		if (ret)
+			return ret;
+		if (opts.json)
+			printf("%s\n", json_object_to_json_string_ext(
+				get(r, "result"), JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED |
+				JSON_C_TO_STRING_NOSLASHESCAPE));
+		else
+			report_print(get(r, "result"), false);
+		json_object_put(r);
+	} else if (opts.json) {
+		printf("%s\n", json_object_to_json_string_ext(jobinfo,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	}
+	if (!done)
+		return failure("job %lu %s%s%s", job, state ? state : "ended",
+			       error ? ": " : "", error ? error : "");
+	return ret;
+}
+
+int follow_job(struct bm_client *c, unsigned long job)
+{
+	struct bm_error err = { "" };
+	bool tty = !opts.json && isatty(STDOUT_FILENO);
+	bool drawn = false;
+	json_object *req, *m, *end = NULL;
+	int64_t id;
+	int ret;
+
+	catch_sigint();
+	req = request_new("watch");
+	json_object_object_add(req, "job", json_object_new_int64(job));
+	id = bm_client_send(c, req, &err);
+	json_object_put(req);
+	if (id < 0)
+		return failure("%s", err.msg);
+	while (!end) {
+		ret = interrupted ? -EINTR : bm_client_recv(c, &m, -1, &err);
+		if (ret == -EINTR) {
+			if (!interrupted)
+				continue;
+			if (drawn)
+				printf("\n");
+			fflush(stdout);
+			fprintf(stderr, "detached; job %lu continues: bmctl wait %lu\n",
+				job, job);
+			return EXIT_DETACHED;
+		}
+		if (ret)
+			return failure("%s", err.msg);
+		if (json_object_get_int64(get(m, "id")) != id) {
+			json_object_put(m);
+			continue;
+		}
+		if (!json_object_get_boolean(get(m, "ok"))) {
+			ret = failure("%s", json_object_get_string(get(m, "error")));
+			json_object_put(m);
+			return ret;
+		}
+		if (!strcmp(json_object_get_string(get(m, "event")), "end"))
+			end = json_object_get(get(m, "job"));
+		else if (!opts.json &&
+			 !strcmp(json_object_get_string(get(m, "event")),
+				 "progress")) {
+			progress(m, job, tty);
+			drawn = tty;
+		}
+		json_object_put(m);
+	}
+	if (drawn)
+		printf("\r\033[K");
+	fflush(stdout);
+	ret = print_result(c, job, end);
+	json_object_put(end);
+	return ret;
+}
+
+int cmd_wait(int argc, char **argv)
+{
+	struct bm_client c;
+	unsigned long job;
+	int ret;
+
+	if (argc != 1)
+		return usage_error("usage: bmctl wait JOB");
+	job = parse_job(argv[0]);
+	if (!job)
+		return EXIT_USAGE;
+	ret = connect_bmd(&c);
+	if (ret)
+		return ret;
+	ret = follow_job(&c, job);
+	bm_client_close(&c);
+	return ret;
+}
+
+/* --- run ---------------------------------------------------------------- */
+
+/* "10G", "2.5G", "100M", "1e10", "25Gbps" -> bit/s; <= 0 when bad. */
+static double parse_rate(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	switch (*end) {
+	case 'k': case 'K':
+		v *= 1e3, end++;
+		break;
+	case 'm': case 'M':
+		v *= 1e6, end++;
+		break;
+	case 'g': case 'G':
+		v *= 1e9, end++;
+		break;
+	case 't': case 'T':
+		v *= 1e12, end++;
+		break;
+	}
+	if (*end && strcmp(end, "bps") && strcmp(end, "bit") &&
+	    strcmp(end, "b/s"))
+		return -1;
+	return end == s || !isfinite(v) ? -1 : v;
+}
+
+/* "64,128,1518" -> JSON array of integers; NULL when bad. */
+static json_object *parse_sizes(const char *s)
+{
+	json_object *a = json_object_new_array();
+	char *end;
+	long v;
+
+	for (;;) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || errno || v <= 0 || v > 65535 ||
+		    (*end && *end != ',')) {
+			json_object_put(a);
+			return NULL;
+		}
+		json_object_array_add(a, json_object_new_int64(v));
+		if (!*end)
+			return a;
+		s = end + 1;
+	}
+}
+
+/* A value of --param: JSON when it parses as JSON, else a string, so that
+ * "search=mlr" and "frame_sizes=[64,128]" both do what they say. */
+static json_object *param_value(const char *s)
+{
+	json_object *v = json_tokener_parse(s);
+
+	if (v || !strcmp(s, "null"))
+		return v;
+	return json_object_new_string(s);
+}
+
+/* Match "--name VALUE" or "--name=VALUE" at argv[*i]; *val set. */
+static int opt_value(int argc, char **argv, int *i, const char *name,
+		     const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	if (*i + 1 >= argc) {
+		usage_error("%s needs a value", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static json_object *read_sim(const char *arg)
+{
+	json_object *o;
+
+	if (arg[0] == '@')
+		o = json_object_from_file(arg + 1);
+	else
+		o = json_tokener_parse(arg);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct run_args {
+	char procedure[128];
+	const char *ports[2];
+	int nports;
+	double line_rate_bps;
+	bool dry_run, detach;
+	json_object *params;
+	json_object *sim;
+};
+
+static int parse_run(int argc, char **argv, struct run_args *a)
+{
+	const char *v;
+	int i, r;
+
+	i = 0;
+	/* Procedure words: "rfc2544 throughput" -> "rfc2544.throughput". */
+	while (i < argc && argv[i][0] != '-') {
+		size_t n = strlen(a->procedure);
+
+		if (n + strlen(argv[i]) + 2 > sizeof(a->procedure))
+			return usage_error("procedure name too long");
+		snprintf(a->procedure + n, sizeof(a->procedure) - n, "%s%s",
+			 n ? "." : "", argv[i]);
+		i++;
+	}
+	if (!a->procedure[0])
+		return usage_error("run: which procedure? (bmctl procedures)");
+	for (; i < argc; i++) {
+		if ((r = opt_value(argc, argv, &i, "--port", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			if (a->nports == 2)
+				return usage_error("run: at most two --port (TX, then RX)");
+			a->ports[a->nports++] = v;
+		} else if ((r = opt_value(argc, argv, &i, "--frame-sizes", &v))) {
+			json_object *s;
+
+			if (r < 0)
+				return EXIT_USAGE;
+			s = parse_sizes(v);
+			if (!s)
+				return usage_error("bad --frame-sizes '%s' (e.g. 64,128,1518)", v);
+			json_object_object_add(a->params, "frame_sizes", s);
+		} else if ((r = opt_value(argc, argv, &i, "--duration", &v))) {
+			char *end;
+			double d;
+
+			if (r < 0)
+				return EXIT_USAGE;
+			d = strtod(v, &end);
+			if (end == v || *end || !(d > 0))
+				return usage_error("bad --duration '%s' (seconds > 0)", v);
+			json_object_object_add(a->params, "duration_s",
+					       json_object_new_double(d));
+		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			if (strcmp(v, "binary") && strcmp(v, "mlr"))
+				return usage_error("bad --search '%s' (binary or mlr)", v);
+			json_object_object_add(a->params, "search",
+					       json_object_new_string(v));
+		} else if ((r = opt_value(argc, argv, &i, "--line-rate", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			a->line_rate_bps = parse_rate(v);
+			if (a->line_rate_bps <= 0)
+				return usage_error("bad --line-rate '%s' (e.g. 10G, 2.5G, 100M)", v);
+		} else if ((r = opt_value(argc, argv, &i, "--param", &v))) {
+			const char *eq;
+			char key[128];
+
+			if (r < 0)
+				return EXIT_USAGE;
+			eq = strchr(v, '=');
+			if (!eq || eq == v || eq - v >= (long)sizeof(key))
+				return usage_error("bad --param '%s' (KEY=VALUE)", v);
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - v), v);
+			json_object_object_add(a->params, key,
+						param_value(eq + 1));
+		} else if ((r = opt_value(argc, argv, &i, "--sim", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			json_object_put(a->sim);
+			a->sim = read_sim(v);
+			if (!a->sim)
+				return usage_error("bad --sim: expected a JSON object or @FILE");
+		} else if (!strcmp(argv[i], "--dry-run")) {
+			a->dry_run = true;
+		} else if (!strcmp(argv[i], "--detach")) {
+			a->detach = true;
+		} else {
+			return usage_error("run: unknown argument '%s'", argv[i]);
+		}
+	}
+	if (a->sim && !a->dry_run)
+		return usage_error("--sim needs --dry-run");
+	if (a->nports == 1)
+		return usage_error("run: give two ports: --port TX --port RX");
+	if (!a->nports && !a->dry_run)
+		return usage_error("run: --port TX --port RX required (or --dry-run)");
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .params = json_object_new_object() };
+	json_object *req, *r, *ports;
+	struct bm_client c;
+	unsigned long job;
+	int ret;
+
+	ret = parse_run(argc, argv, &a);
+	if (ret)
+		goto out;
+	req = request_new("submit");
+	json_object_object_add(req, "procedure",
+			       json_object_new_string(a.procedure));
+	json_object_object_add(req, "params", json_object_get(a.params));
+	if (a.nports || a.line_rate_bps > 0) {
+		ports = json_object_new_object();
+		if (a.nports) {
+			json_object_object_add(ports, "tx",
+				json_object_new_string(a.ports[0]));
+			json_object_object_add(ports, "rx",
+				json_object_new_string(a.ports[1]));
+		}
+		if (a.line_rate_bps > 0)
+			json_object_object_add(ports, "line_rate_bps",
+				json_object_new_double(a.line_rate_bps));
+		json_object_object_add(req, "ports", ports);
+	}
+	if (a.dry_run)
+		json_object_object_add(req, "dry_run",
+				       json_object_new_boolean(true));
+	if (a.sim)
+		json_object_object_add(req, "sim", json_object_get(a.sim));
+	ret = connect_bmd(&c);
+	if (ret) {
+		json_object_put(req);
+		goto out;
+	}
+	ret = call_bmd(&c, req, &r);
+	if (ret)
+		goto out_close;
+	job = json_object_get_int64(get(r, "job"));
+	if (a.detach) {
+		pr_init(opts.json);
+		pr_kv_u64("job", "job", job);
+		pr_kv_json("state", "state", get(r, "state"));
+		pr_finish();
+		if (!opts.json)
+			printf("follow it with: bmctl wait %lu\n", job);
+	} else {
+		if (!opts.json && !isatty(STDOUT_FILENO))
+			printf("job %lu submitted\n", job);
+		ret = follow_job(&c, job);
+	}
+	json_object_put(r);
+out_close:
+	bm_client_close(&c);
+out:
+	json_object_put(a.params);
+	json_object_put(a.sim);
+	return ret;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmd: the bmgen daemon.  Options, signals and systemd integration only;
+ * the engine is in libbm (bm_daemon.h) so the unit tests can run it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "bm_daemon.h"
+#include "bm_proto.h"
+
+#ifndef BM_VERSION
+#define BM_VERSION "unknown"
+#endif
+
+static struct bmd *the_bmd;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (the_bmd)
+		bmd_stop(the_bmd);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bmd [OPTIONS]\n"
+		"  -s, --socket PATH    listen on PATH (default " BM_DEFAULT_SOCKET ")\n"
+		"  -r, --results DIR    results and job state (default " BM_DEFAULT_RESULTS ")\n"
+		"  -f, --foreground     do not detach (implied under systemd)\n"
+		"  -v, --verbose        log every request to stderr\n"
+		"  -V, --version        print the version and exit\n"
+		"  -h, --help           this text\n");
+}
+
+static volatile int status_stop;
+
+/* Keep systemctl status current without touching the engine's loop. */
+static void *status_thread(void *arg)
+{
+	char line[128], msg[160];
+
+	while (!status_stop) {
+		bmd_status_line(arg, line, sizeof(line));
+		snprintf(msg, sizeof(msg), "STATUS=%s", line);
+		sd_notify(0, msg);
+		sleep(2);
+	}
+	return NULL;
+}
+
+/* A socket from systemd (bmd.socket), or -1 to bind our own. */
+static int activation_fd(void)
+{
+	int n = sd_listen_fds(1);
+
+	if (n < 0) {
+		fprintf(stderr, "bmd: socket activation: %s\n", strerror(-n));
+		exit(1);
+	}
+	if (n == 0)
+		return -1;
+	if (n > 1 || sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_STREAM, 1,
+					NULL, 0) <= 0) {
+		fprintf(stderr, "bmd: socket activation: expected one listening Unix stream socket\n");
+		exit(1);
+	}
+	return SD_LISTEN_FDS_START;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct bmd_config cfg = {
+		.socket_path = BM_DEFAULT_SOCKET,
+		.results_dir = BM_DEFAULT_RESULTS,
+		.listen_fd = -1,
+	};
+	struct bm_error err = { "" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool foreground = false;
+	pthread_t st;
+	bool st_live;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "s:r:fvVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			cfg.socket_path = optarg;
+			break;
+		case 'r':
+			cfg.results_dir = optarg;
+			break;
+		case 'f':
+			foreground = true;
+			break;
+		case 'v':
+			cfg.verbose = true;
+			break;
+		case 'V':
+			printf("bmd " BM_VERSION "\n");
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bmd: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	/* Under systemd the service manager is the parent: never fork. */
+	if (getenv("NOTIFY_SOCKET") || getenv("LISTEN_FDS"))
+		foreground = true;
+	cfg.listen_fd = activation_fd();
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	the_bmd = bmd_new(&cfg, &err);
+	if (!the_bmd) {
+		fprintf(stderr, "bmd: %s\n", err.msg);
+		sd_notifyf(0, "STATUS=failed: %s", err.msg);
+		return 1;
+	}
+	/* Detach only after the socket is bound, so errors reach the
+	 * terminal and a client may connect as soon as we return. */
+	if (!foreground && daemon(0, 0)) {
+		fprintf(stderr, "bmd: daemon: %s\n", strerror(errno));
+		bmd_free(the_bmd);
+		return 1;
+	}
+	sd_notify(0, "READY=1\nSTATUS=ready");
+	st_live = !pthread_create(&st, NULL, status_thread, the_bmd);
+
+	ret = bmd_run(the_bmd);
+	if (ret)
+		fprintf(stderr, "bmd: %s\n", strerror(-ret));
+	sd_notify(0, "STOPPING=1\nSTATUS=stopping: interrupting running jobs");
+	status_stop = 1;
+	if (st_live) {
+		pthread_kill(st, SIGTERM);	/* cut the sleep short */
+		pthread_join(st, NULL);
+	}
+	bmd_free(the_bmd);
+	return ret ? 1 : 0;
+}
