@@ -19,11 +19,98 @@ struct bm_module_status {
 	uint32_t ports;		/* attached ports */
 	uint32_t streams;	/* configured streams */
 	uint32_t trial_state;	/* enum bmgen_trial_state */
+	int32_t trial_error;	/* -errno of a failed trial */
 };
 
 /* Query the module.  0, -ENOENT when bmgen.ko is not loaded (err says so),
  * or another -errno with err->msg set. */
 int bm_genl_status(struct bm_module_status *st, struct bm_error *err);
+
+/* An open generic netlink channel to the module. */
+struct bm_genl;
+
+/* Open a channel and resolve the family; NULL (err set, -ENOENT in
+ * *errp if the module is not loaded) on failure. */
+struct bm_genl *bm_genl_open(int *errp, struct bm_error *err);
+void bm_genl_close(struct bm_genl *g);
+
+/* Module status over an open channel; 0 or -errno with err set. */
+int bm_genl_status_get(struct bm_genl *g, struct bm_module_status *st,
+		       struct bm_error *err);
+
+/* Attach/detach a port by name in the caller's netns; 0 or -errno. */
+int bm_genl_port_attach(struct bm_genl *g, const char *ifname,
+			struct bm_error *err);
+int bm_genl_port_detach(struct bm_genl *g, const char *ifname,
+			struct bm_error *err);
+
+/* One stream as STREAM_ADD takes it; zero fields take the module default. */
+struct bm_genl_stream {
+	uint32_t id;
+	uint32_t tx_ifindex, rx_ifindex;
+	uint32_t frame_size;
+	uint64_t rate_ufps;		/* 0 = unpaced */
+	uint32_t pattern;		/* enum bmgen_pattern */
+	uint64_t count;
+	uint32_t burst_len, burst_count;
+	uint64_t burst_gap_ns;
+	uint64_t start_ns;
+	uint32_t flows;
+	uint8_t dscp;
+	uint8_t ip_version;
+	int vlan_id;			/* -1 = untagged */
+	uint8_t vlan_pcp;
+	uint32_t tx_mode;
+	int cpu;			/* -1 = round robin */
+	int learn;
+	int tag;			/* carry the latency tag on tag_seq */
+	uint64_t tag_seq;
+	uint32_t imix[64];
+	uint32_t n_imix;
+};
+
+/* Initialise *s with the defaults above (untagged, round robin). */
+void bm_genl_stream_init(struct bm_genl_stream *s);
+int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
+		       struct bm_error *err);
+/* Delete stream id, or every stream for id 0. */
+int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err);
+int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
+			struct bm_error *err);
+int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err);
+
+/* Statistics of one stream (BMGEN_STATS_*), with its latency histogram. */
+struct bm_genl_stats {
+	uint32_t stream_id, ts_source;
+	uint64_t tx_frames, tx_bytes, tx_retries, tx_errors;
+	uint64_t tx_first_ns, tx_last_ns;
+	int tx_done;
+	uint64_t rx_frames, rx_bytes, rx_unique, rx_in_order, rx_reordered;
+	uint64_t rx_dup, rx_gap_events, rx_gap_frames, rx_bad_len, rx_learn;
+	uint64_t rx_first_ns, rx_last_ns, rx_max_seq, rx_last_lost_seq;
+	uint64_t rx_max_iat_ns, rx_max_iat_start_ns;
+	uint64_t lat_count, lat_min_ns, lat_max_ns, lat_sum_ns;
+	uint64_t lat_sumsq_hi, lat_sumsq_lo;
+	uint64_t ipdv_count;
+	int64_t ipdv_min_ns, ipdv_max_ns, ipdv_sum_ns;
+	uint64_t tag_lat_ns;
+	uint64_t rx_cpu_split;
+	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
+};
+
+/* Fetch the statistics of stream id into *st (st->hist allocated; free
+ * with bm_genl_stats_free).  -ENOENT if the stream does not exist. */
+int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
+		      struct bm_error *err);
+void bm_genl_stats_free(struct bm_genl_stats *st);
+
+/* Latency summary (mean, stddev, percentiles) from module statistics. */
+void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);
+
+/* Poll until the trial is no longer armed/running or timeout_s passes;
+ * returns the final enum bmgen_trial_state or -errno. */
+int bm_genl_trial_wait(struct bm_genl *g, double timeout_s, int *trial_error,
+		       struct bm_error *err);
 
 struct bm_genl_port_opts {
 	const char *tx_port;	/* net device name the frames leave on */

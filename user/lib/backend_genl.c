@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trial backend that drives bmgen.ko (DESIGN.md: procedures never talk
+ * netlink; this file turns one struct bm_trial_spec into module streams, runs
+ * the trial, waits for the drain and turns the statistics into a
+ * struct bm_trial_result).
+ */
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/bmgen.h>
+
+#include "bm_genl.h"
+
+#define BM_SID_FWD	1	/* tx -> rx */
+#define BM_SID_REV	2	/* rx -> tx (bidirectional) */
+#define BM_SID_STEP	3	/* tx -> rx after the rate step */
+#define BM_SID_LEARN	4	/* learning frames rx -> tx */
+
+/* Default drain: the loss wait threshold of REQ-TRIAL-1 step 4. */
+#define BM_DEFAULT_DRAIN_S 2.0
+
+struct bm_genl_backend {
+	struct bm_backend be;
+	struct bm_genl *g;
+	char tx[IFNAMSIZ], rx[IFNAMSIZ];
+	unsigned int tx_ifindex, rx_ifindex;
+};
+
+static void bm_sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static double bm_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void bm_stream_paced(struct bm_genl_stream *s, uint32_t id,
+			    unsigned int tx, unsigned int rx, uint32_t f,
+			    double fps, uint64_t count)
+{
+	bm_genl_stream_init(s);
+	s->id = id;
+	s->tx_ifindex = tx;
+	s->rx_ifindex = rx;
+	s->frame_size = f;
+	s->pattern = BMGEN_PAT_COUNT;
+	s->count = count;
+	s->rate_ufps = (uint64_t)llround(fps * 1e6);
+	s->cpu = 0;
+}
+
+/* Learning frames from the rx port so that a bridge DUT knows where the
+ * test frames' destination lives (RFC 2544 §23b), then the 2 s pause is the
+ * caller's business (we use 0.2 s: the software DUT learns at once). */
+static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f,
+			 struct bm_error *err)
+{
+	struct bm_genl_stream s;
+	int ret, terr = 0;
+
+	ret = bm_genl_stream_del(b->g, 0, err);
+	if (ret)
+		return ret;
+	bm_stream_paced(&s, BM_SID_LEARN, b->rx_ifindex, b->tx_ifindex, f,
+			1000, 4);
+	s.learn = 1;
+	ret = bm_genl_stream_add(b->g, &s, err);
+	if (!ret)
+		ret = bm_genl_trial_start(b->g, 0, err);
+	if (!ret)
+		ret = bm_genl_trial_wait(b->g, 10, &terr, err);
+	if (ret < 0)
+		return ret;
+	bm_sleep_s(0.2);
+	return 0;
+}
+
+static int bm_genl_setup(struct bm_genl_backend *b,
+			 const struct bm_trial_spec *spec, uint64_t *intended,
+			 uint64_t *step_count, struct bm_error *err)
+{
+	uint32_t f = spec->frame_size;
+	struct bm_genl_stream s;
+	uint64_t n;
+	int ret;
+
+	ret = bm_genl_stream_del(b->g, 0, err);
+	if (ret)
+		return ret;
+	*step_count = 0;
+	switch (spec->pattern) {
+	case BM_PAT_BURST:
+		bm_genl_stream_init(&s);
+		s.id = BM_SID_FWD;
+		s.tx_ifindex = b->tx_ifindex;
+		s.rx_ifindex = b->rx_ifindex;
+		s.frame_size = f;
+		s.pattern = BMGEN_PAT_BURST;
+		s.burst_len = (uint32_t)spec->burst_frames;
+		s.burst_count = 1;
+		s.cpu = 0;
+		n = spec->burst_frames;
+		break;
+	case BM_PAT_STEP:
+		n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
+		*step_count = (uint64_t)llround(spec->step_rate_fps *
+						spec->step_duration_s);
+		bm_stream_paced(&s, BM_SID_STEP, b->tx_ifindex, b->rx_ifindex,
+				f, spec->step_rate_fps, *step_count);
+		s.start_ns = (uint64_t)llround(spec->duration_s * 1e9);
+		ret = bm_genl_stream_add(b->g, &s, err);
+		if (ret)
+			return ret;
+		bm_stream_paced(&s, BM_SID_FWD, b->tx_ifindex, b->rx_ifindex,
+				f, spec->rate_fps, n);
+		n += *step_count;
+		break;
+	default:
+		n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
+		bm_stream_paced(&s, BM_SID_FWD, b->tx_ifindex, b->rx_ifindex,
+				f, spec->rate_fps, n);
+		if (spec->tag) {
+			s.tag = 1;
+			s.tag_seq = (uint64_t)llround(spec->tag_at_s *
+						      spec->rate_fps);
+		}
+		break;
+	}
+	if (!n)
+		return bm_errorf(err, "trial of 0 frames (rate %.3f fps, %.3f s)",
+				 spec->rate_fps, spec->duration_s);
+	ret = bm_genl_stream_add(b->g, &s, err);
+	if (ret)
+		return ret;
+	*intended = n;
+	if (spec->topology == BM_TOPO_PAIR_BIDIR && spec->pattern != BM_PAT_STEP) {
+		s.id = BM_SID_REV;
+		s.tx_ifindex = b->rx_ifindex;
+		s.rx_ifindex = b->tx_ifindex;
+		s.cpu = -1;
+		s.tag = 0;
+		ret = bm_genl_stream_add(b->g, &s, err);
+		if (ret)
+			return ret;
+		*intended += n;
+	}
+	return 0;
+}
+
+/* Add the statistics of stream id to res; merges histograms into hist. */
+static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
+			   struct bm_trial_result *res, uint64_t *hist,
+			   struct bm_genl_stats *out, struct bm_error *err)
+{
+	struct bm_genl_stats st;
+	uint32_t i;
+	int ret;
+
+	ret = bm_genl_stats_get(b->g, id, &st, err);
+	if (ret)
+		return ret;
+	res->attempted += st.tx_frames;
+	res->received += st.rx_unique;
+	res->duplicate += st.rx_dup;
+	res->reordered += st.rx_reordered;
+	res->gap_events += st.rx_gap_events;
+	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
+		hist[i] += st.hist[i];
+	*out = st;
+	return 0;
+}
+
+static int bm_genl_run_trial(struct bm_backend *be,
+			     const struct bm_trial_spec *spec,
+			     struct bm_trial_result *res, struct bm_error *err)
+{
+	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
+	struct bm_genl_stats fwd, rev = { 0 }, step = { 0 }, sum = { 0 };
+	uint64_t intended = 0, step_count = 0, *hist;
+	double t0, drain, span, want;
+	int ret, terr = 0;
+
+	if (spec->frame_size < BMGEN_MIN_FRAME || spec->frame_size > BMGEN_MAX_FRAME)
+		return bm_errorf(err, "frame size %u outside %u..%u",
+				 spec->frame_size, BMGEN_MIN_FRAME, BMGEN_MAX_FRAME);
+	if (spec->pattern != BM_PAT_BURST &&
+	    (!(spec->rate_fps > 0) || !(spec->duration_s > 0)))
+		return bm_errorf(err, "trial needs a rate > 0 and a duration > 0");
+	if (spec->learning) {
+		ret = bm_genl_learn(b, spec->frame_size, err);
+		if (ret)
+			return ret;
+	}
+	ret = bm_genl_setup(b, spec, &intended, &step_count, err);
+	if (ret)
+		return ret;
+	ret = bm_genl_trial_start(b->g, 0, err);
+	if (ret)
+		return ret;
+	t0 = bm_mono_s();
+	if (spec->event_fn) {
+		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
+		res->event_ret = spec->event_fn(spec->event_ctx);
+	}
+	want = spec->duration_s + (spec->pattern == BM_PAT_STEP ?
+				   spec->step_duration_s : 0);
+	ret = bm_genl_trial_wait(b->g, want * 2 + 30, &terr, err);
+	if (ret < 0) {
+		bm_genl_trial_stop(b->g, NULL);
+		return ret;
+	}
+	if (ret == BMGEN_TRIAL_FAILED)
+		return bm_errorf(err, "trial failed in the module: %s",
+				 strerror(-terr)), terr ? terr : -EIO;
+	if (ret != BMGEN_TRIAL_DONE)
+		return bm_errorf(err, "trial was stopped"), -ECANCELED;
+	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
+	bm_sleep_s(drain);
+
+	hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*hist));
+	if (!hist)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	ret = bm_genl_collect(b, BM_SID_FWD, res, hist, &fwd, err);
+	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR &&
+	    spec->pattern != BM_PAT_STEP)
+		ret = bm_genl_collect(b, BM_SID_REV, res, hist, &rev, err);
+	if (!ret && spec->pattern == BM_PAT_STEP)
+		ret = bm_genl_collect(b, BM_SID_STEP, res, hist, &step, err);
+	if (ret) {
+		free(hist);
+		return ret;
+	}
+	res->intended = intended;
+	res->lost = res->attempted > res->received ?
+		    res->attempted - res->received : 0;
+	res->actual_duration_s = (fwd.tx_last_ns - fwd.tx_first_ns) / 1e9;
+	res->first_rx_s = fwd.rx_first_ns / 1e9;
+	res->last_rx_s = fwd.rx_last_ns / 1e9;
+	res->max_gap_s = fwd.rx_max_iat_ns / 1e9;
+	res->max_gap_start_s = fwd.rx_max_iat_start_ns / 1e9;
+	/* REQ-GEN-6: a paced trial that took longer than intended (by more
+	 * than 0.1 % plus 10 us) or sent less was limited by the generator */
+	if (spec->pattern == BM_PAT_RATE && spec->rate_fps > 0 && fwd.tx_frames > 1) {
+		span = (double)(fwd.tx_frames - 1) / spec->rate_fps;
+		if (res->actual_duration_s > span * 1.001 + 10e-6)
+			res->generator_limited = true;
+	}
+	if (res->attempted < res->intended)
+		res->generator_limited = true;
+	if (spec->pattern == BM_PAT_STEP) {
+		/* the highest lost seq of the post-step stream, by the
+		 * schedule's tx time relative to the step (R2544-RECOV) */
+		uint64_t last = 0;
+		bool any = false;
+
+		if (step.rx_unique < step.tx_frames &&
+		    step.rx_max_seq + 1 < step.tx_frames) {
+			last = step.tx_frames - 1;
+			any = true;
+		} else if (step.rx_last_lost_seq) {
+			last = step.rx_last_lost_seq - 1;
+			any = true;
+		}
+		res->last_loss_after_step_s = any ?
+			(double)last / spec->step_rate_fps : -1.0;
+	}
+	sum.lat_count = fwd.lat_count + rev.lat_count + step.lat_count;
+	sum.lat_sum_ns = fwd.lat_sum_ns + rev.lat_sum_ns + step.lat_sum_ns;
+	sum.lat_min_ns = fwd.lat_min_ns;
+	sum.lat_max_ns = fwd.lat_max_ns;
+	if (rev.lat_count && rev.lat_min_ns < sum.lat_min_ns)
+		sum.lat_min_ns = rev.lat_min_ns;
+	if (rev.lat_max_ns > sum.lat_max_ns)
+		sum.lat_max_ns = rev.lat_max_ns;
+	sum.lat_sumsq_lo = fwd.lat_sumsq_lo;
+	sum.lat_sumsq_hi = fwd.lat_sumsq_hi;
+	sum.hist = hist;
+	bm_genl_stats_latency(&sum, &res->latency);
+	if (rev.lat_count || step.lat_count)
+		res->latency.stddev_ns = NAN;	/* not merged across streams */
+	if (spec->tag) {
+		res->tag_tx_s = (double)llround(spec->tag_at_s * spec->rate_fps) /
+				spec->rate_fps;
+		res->tag_received = fwd.tag_lat_ns > 0;
+		res->tag_latency_ns = (double)fwd.tag_lat_ns;
+	} else {
+		res->tag_tx_s = -1;
+	}
+	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
+	be->elapsed_s += bm_mono_s() - t0;
+	bm_genl_stats_free(&fwd);
+	if (rev.hist)
+		bm_genl_stats_free(&rev);
+	if (step.hist)
+		bm_genl_stats_free(&step);
+	free(hist);
+	return 0;
+}
+
+static void bm_genl_destroy(struct bm_backend *be)
+{
+	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
+
+	if (b->g) {
+		bm_genl_stream_del(b->g, 0, NULL);
+		bm_genl_close(b->g);
+	}
+	free(b);
+}
+
+static const struct bm_backend_ops bm_genl_ops = {
+	.run_trial = bm_genl_run_trial,
+	.destroy = bm_genl_destroy,
+};
+
+static int bm_genl_attach(struct bm_genl *g, const char *name,
+			  unsigned int *ifindex, struct bm_error *err)
+{
+	int ret;
+
+	*ifindex = if_nametoindex(name);
+	if (!*ifindex)
+		return bm_errorf(err, "no such port '%s'", name), -ENODEV;
+	ret = bm_genl_port_attach(g, name, err);
+	if (ret == -EEXIST) {
+		memset(err, 0, sizeof(*err));
+		ret = 0;
+	}
+	return ret;
+}
+
+struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
+				       struct bm_error *err)
+{
+	struct bm_genl_backend *b;
+	int ret;
+
+	if (!o->tx_port || !o->rx_port) {
+		bm_errorf(err, "the module backend needs a tx and an rx port");
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	b->be.ops = &bm_genl_ops;
+	b->be.name = "genl";
+	b->be.line_rate_bps = o->line_rate_bps;
+	snprintf(b->tx, sizeof(b->tx), "%s", o->tx_port);
+	snprintf(b->rx, sizeof(b->rx), "%s", o->rx_port);
+	b->g = bm_genl_open(&ret, err);
+	if (!b->g ||
+	    bm_genl_attach(b->g, b->tx, &b->tx_ifindex, err) ||
+	    bm_genl_attach(b->g, b->rx, &b->rx_ifindex, err)) {
+		bm_genl_destroy(&b->be);
+		return NULL;
+	}
+	return &b->be;
+}

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's generic netlink family over libmnl: requests, extack error
+ * messages, the statistics dump with its histogram.
+ */
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/bmgen.h>
+
+#include "bm_genl.h"
+
+struct bm_genl {
+	struct mnl_socket *nl;
+	uint16_t family;
+	unsigned int seq, portid;
+	char *buf;
+};
+
+#define BM_GENL_BUFSZ (MNL_SOCKET_BUFFER_SIZE * 4)
+
+/* Handlers for one request's replies. */
+struct bm_genl_req {
+	mnl_cb_t data_cb;
+	void *data;
+	struct bm_error *err;
+};
+
+static struct nlmsghdr *bm_genl_msg(struct bm_genl *g, uint16_t type,
+				    uint16_t flags, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(g->buf);
+	struct genlmsghdr *gh;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++g->seq;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = BMGEN_GENL_VERSION;
+	if (type != GENL_ID_CTRL)
+		mnl_attr_put_u32(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION);
+	return nlh;
+}
+
+/* NLMSG_ERROR: the errno and the kernel's extack message, if any. */
+static int bm_genl_err_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct bm_genl_req *req = data;
+	const struct nlattr *a;
+	const char *msg = NULL;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e)))
+		return MNL_CB_ERROR;
+	if (!e->error)
+		return MNL_CB_STOP;
+	/* extended ACK TLVs follow the (capped) original message */
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		mnl_attr_for_each(a, nlh, off) {
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+				msg = mnl_attr_get_str(a);
+		}
+	}
+	if (req->err)
+		bm_errorf(req->err, "%s", msg ? msg : strerror(-e->error));
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
+static int bm_genl_noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+static int bm_genl_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_STOP;
+}
+
+/* Send nlh and run its replies through req; 0 or -errno with err set. */
+static int bm_genl_talk(struct bm_genl *g, struct nlmsghdr *nlh,
+			struct bm_genl_req *req)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_NOOP] = bm_genl_noop_cb,
+		[NLMSG_ERROR] = bm_genl_err_cb,
+		[NLMSG_DONE] = bm_genl_done_cb,
+	};
+	unsigned int seq = nlh->nlmsg_seq;
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return bm_errorf(req->err, "netlink send: %s", strerror(errno)),
+		       -errno;
+	for (;;) {
+		n = mnl_socket_recvfrom(g->nl, g->buf, BM_GENL_BUFSZ);
+		if (n < 0)
+			return bm_errorf(req->err, "netlink receive: %s",
+					 strerror(errno)), -errno;
+		errno = 0;
+		ret = mnl_cb_run2(g->buf, n, seq, g->portid, req->data_cb, req,
+				  ctl, NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_STOP)
+			return 0;
+		if (ret < 0) {
+			int e = errno ? errno : EPROTO;
+
+			if (req->err && !req->err->msg[0])
+				bm_errorf(req->err, "%s", strerror(e));
+			return -e;
+		}
+	}
+}
+
+static int bm_genl_family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	uint16_t *family = req->data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			*family = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
+{
+	struct bm_genl_req req = { .data_cb = bm_genl_family_cb, .err = err };
+	struct nlmsghdr *nlh;
+	struct bm_genl *g;
+	int one = 1, ret;
+
+	*errp = 0;
+	g = calloc(1, sizeof(*g));
+	if (g)
+		g->buf = malloc(BM_GENL_BUFSZ);
+	if (!g || !g->buf) {
+		free(g);
+		*errp = -ENOMEM;
+		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	g->nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!g->nl || mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		*errp = -errno;
+		bm_errorf(err, "netlink socket: %s", strerror(errno));
+		bm_genl_close(g);
+		return NULL;
+	}
+	mnl_socket_setsockopt(g->nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(g->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	g->portid = mnl_socket_get_portid(g->nl);
+	g->seq = (unsigned int)time(NULL);
+	nlh = bm_genl_msg(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, BMGEN_GENL_NAME);
+	req.data = &g->family;
+	ret = bm_genl_talk(g, nlh, &req);
+	if (ret || !g->family) {
+		*errp = ret == -ENOENT || !ret ? -ENOENT : ret;
+		if (*errp == -ENOENT)
+			bm_errorf(err, "bmgen kernel module is not loaded (no generic netlink family \"%s\")",
+				  BMGEN_GENL_NAME);
+		bm_genl_close(g);
+		return NULL;
+	}
+	return g;
+}
+
+void bm_genl_close(struct bm_genl *g)
+{
+	if (!g)
+		return;
+	if (g->nl)
+		mnl_socket_close(g->nl);
+	free(g->buf);
+	free(g);
+}
+
+static int bm_genl_status_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_module_status *st = req->data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case BMGEN_A_VERSION:
+			st->proto = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_MOD_VERSION:
+			snprintf(st->version, sizeof(st->version), "%s",
+				 mnl_attr_get_str(a));
+			break;
+		case BMGEN_A_CPUS:
+			st->cpus = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_KTHREADS:
+			st->kthreads = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_NPORTS:
+			st->ports = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_NSTREAMS:
+			st->streams = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_TRIAL_STATE:
+			st->trial_state = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_TRIAL_ERROR:
+			st->trial_error = (int32_t)mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int bm_genl_status_get(struct bm_genl *g, struct bm_module_status *st,
+		       struct bm_error *err)
+{
+	struct bm_genl_req req = { bm_genl_status_cb, st, err };
+
+	memset(st, 0, sizeof(*st));
+	return bm_genl_talk(g, bm_genl_msg(g, g->family, 0, BMGEN_CMD_STATUS_GET),
+			    &req);
+}
+
+int bm_genl_status(struct bm_module_status *st, struct bm_error *err)
+{
+	struct bm_genl *g;
+	int ret;
+
+	g = bm_genl_open(&ret, err);
+	if (!g)
+		return ret;
+	ret = bm_genl_status_get(g, st, err);
+	bm_genl_close(g);
+	return ret;
+}
+
+static int bm_genl_port_cmd(struct bm_genl *g, uint8_t cmd, const char *ifname,
+			    struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh;
+
+	if (!ifname || !*ifname || strlen(ifname) >= IFNAMSIZ)
+		return bm_errorf(err, "bad port name '%s'", ifname ? ifname : "");
+	nlh = bm_genl_msg(g, g->family, 0, cmd);
+	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, ifname);
+	return bm_genl_talk(g, nlh, &req);
+}
+
+int bm_genl_port_attach(struct bm_genl *g, const char *ifname,
+			struct bm_error *err)
+{
+	return bm_genl_port_cmd(g, BMGEN_CMD_PORT_ATTACH, ifname, err);
+}
+
+int bm_genl_port_detach(struct bm_genl *g, const char *ifname,
+			struct bm_error *err)
+{
+	return bm_genl_port_cmd(g, BMGEN_CMD_PORT_DETACH, ifname, err);
+}
+
+void bm_genl_stream_init(struct bm_genl_stream *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->vlan_id = -1;
+	s->cpu = -1;
+	s->pattern = BMGEN_PAT_CONTINUOUS;
+}
+
+int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
+		       struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_STREAM_ADD);
+
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, s->id);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, s->tx_ifindex);
+	if (s->rx_ifindex)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, s->rx_ifindex);
+	if (s->frame_size)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, s->frame_size);
+	if (s->n_imix)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX,
+			     s->n_imix * sizeof(uint32_t), s->imix);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, s->pattern);
+	if (s->rate_ufps)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, s->rate_ufps);
+	if (s->pattern == BMGEN_PAT_COUNT)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_COUNT, s->count);
+	if (s->pattern == BMGEN_PAT_BURST) {
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, s->burst_len);
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, s->burst_gap_ns);
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_COUNT, s->burst_count);
+	}
+	if (s->start_ns)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_START_NS, s->start_ns);
+	if (s->flows > 1)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, s->flows);
+	if (s->dscp)
+		mnl_attr_put_u8(nlh, BMGEN_A_STREAM_DSCP, s->dscp);
+	if (s->ip_version)
+		mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, s->ip_version);
+	if (s->vlan_id >= 0) {
+		mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, s->vlan_id);
+		mnl_attr_put_u8(nlh, BMGEN_A_STREAM_VLAN_PCP, s->vlan_pcp);
+	}
+	if (s->tx_mode)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
+	if (s->cpu >= 0)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_CPU, s->cpu);
+	if (s->learn)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
+	if (s->tag)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, s->tag_seq);
+	return bm_genl_talk(g, nlh, &req);
+}
+
+int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_STREAM_DEL);
+
+	if (id)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
+	return bm_genl_talk(g, nlh, &req);
+}
+
+int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
+			struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_TRIAL_START);
+
+	if (delay_ns)
+		mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, delay_ns);
+	return bm_genl_talk(g, nlh, &req);
+}
+
+int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+
+	return bm_genl_talk(g, bm_genl_msg(g, g->family, 0, BMGEN_CMD_TRIAL_STOP),
+			    &req);
+}
+
+static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
+{
+	uint64_t v = mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
+		     mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) :
+		     mnl_attr_get_u8(a);
+
+	switch (mnl_attr_get_type(a)) {
+	case BMGEN_STATS_STREAM_ID: st->stream_id = v; break;
+	case BMGEN_STATS_TS_SOURCE: st->ts_source = v; break;
+	case BMGEN_STATS_TX_FRAMES: st->tx_frames = v; break;
+	case BMGEN_STATS_TX_BYTES: st->tx_bytes = v; break;
+	case BMGEN_STATS_TX_RETRIES: st->tx_retries = v; break;
+	case BMGEN_STATS_TX_ERRORS: st->tx_errors = v; break;
+	case BMGEN_STATS_TX_FIRST_NS: st->tx_first_ns = v; break;
+	case BMGEN_STATS_TX_LAST_NS: st->tx_last_ns = v; break;
+	case BMGEN_STATS_TX_DONE: st->tx_done = v; break;
+	case BMGEN_STATS_RX_FRAMES: st->rx_frames = v; break;
+	case BMGEN_STATS_RX_BYTES: st->rx_bytes = v; break;
+	case BMGEN_STATS_RX_UNIQUE: st->rx_unique = v; break;
+	case BMGEN_STATS_RX_IN_ORDER: st->rx_in_order = v; break;
+	case BMGEN_STATS_RX_REORDERED: st->rx_reordered = v; break;
+	case BMGEN_STATS_RX_DUP: st->rx_dup = v; break;
+	case BMGEN_STATS_RX_GAP_EVENTS: st->rx_gap_events = v; break;
+	case BMGEN_STATS_RX_GAP_FRAMES: st->rx_gap_frames = v; break;
+	case BMGEN_STATS_RX_BAD_LEN: st->rx_bad_len = v; break;
+	case BMGEN_STATS_RX_LEARN: st->rx_learn = v; break;
+	case BMGEN_STATS_RX_FIRST_NS: st->rx_first_ns = v; break;
+	case BMGEN_STATS_RX_LAST_NS: st->rx_last_ns = v; break;
+	case BMGEN_STATS_RX_MAX_SEQ: st->rx_max_seq = v; break;
+	case BMGEN_STATS_RX_LAST_LOST_SEQ: st->rx_last_lost_seq = v; break;
+	case BMGEN_STATS_RX_MAX_IAT_NS: st->rx_max_iat_ns = v; break;
+	case BMGEN_STATS_RX_MAX_IAT_START_NS: st->rx_max_iat_start_ns = v; break;
+	case BMGEN_STATS_LAT_COUNT: st->lat_count = v; break;
+	case BMGEN_STATS_LAT_MIN_NS: st->lat_min_ns = v; break;
+	case BMGEN_STATS_LAT_MAX_NS: st->lat_max_ns = v; break;
+	case BMGEN_STATS_LAT_SUM_NS: st->lat_sum_ns = v; break;
+	case BMGEN_STATS_LAT_SUMSQ_HI: st->lat_sumsq_hi = v; break;
+	case BMGEN_STATS_LAT_SUMSQ_LO: st->lat_sumsq_lo = v; break;
+	case BMGEN_STATS_IPDV_COUNT: st->ipdv_count = v; break;
+	case BMGEN_STATS_IPDV_MIN_NS: st->ipdv_min_ns = (int64_t)v; break;
+	case BMGEN_STATS_IPDV_MAX_NS: st->ipdv_max_ns = (int64_t)v; break;
+	case BMGEN_STATS_IPDV_SUM_NS: st->ipdv_sum_ns = (int64_t)v; break;
+	case BMGEN_STATS_TAG_LAT_NS: st->tag_lat_ns = v; break;
+	case BMGEN_STATS_RX_CPU_SPLIT: st->rx_cpu_split = v; break;
+	}
+}
+
+struct bm_genl_stats_ctx {
+	uint32_t id;
+	struct bm_genl_stats *st;
+	int found;
+};
+
+static int bm_genl_stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_genl_stats_ctx *c = req->data;
+	const struct nlattr *a, *n;
+	uint32_t id = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case BMGEN_A_STREAM_ID:
+			id = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_STATS:
+			mnl_attr_for_each_nested(n, a)
+				bm_genl_stats_attr(c->st, n);
+			if (c->st->stream_id == c->id)
+				c->found = 1;
+			break;
+		case BMGEN_A_HIST:
+			if (id == c->id) {
+				const struct bmgen_hist_bucket *b =
+					mnl_attr_get_payload(a);
+				size_t i, nb = mnl_attr_get_payload_len(a) /
+					       sizeof(*b);
+
+				for (i = 0; i < nb; i++)
+					if (b[i].index < BMGEN_HIST_BUCKETS)
+						c->st->hist[b[i].index] = b[i].count;
+			}
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
+		      struct bm_error *err)
+{
+	struct bm_genl_stats_ctx c = { .id = id, .st = st };
+	struct bm_genl_req req = { bm_genl_stats_cb, &c, err };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	st->hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*st->hist));
+	if (!st->hist)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	nlh = bm_genl_msg(g, g->family, NLM_F_DUMP, BMGEN_CMD_STATS_GET);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
+	ret = bm_genl_talk(g, nlh, &req);
+	if (!ret && !c.found) {
+		bm_errorf(err, "no statistics for stream %u", id);
+		ret = -ENOENT;
+	}
+	if (ret)
+		bm_genl_stats_free(st);
+	return ret;
+}
+
+void bm_genl_stats_free(struct bm_genl_stats *st)
+{
+	free(st->hist);
+	st->hist = NULL;
+}
+
+/* The latency below which a fraction q of the samples lie (bucket middle). */
+static double bm_hist_quantile(const uint64_t *hist, uint64_t count, double q)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)count), seen = 0;
+	uint32_t i;
+
+	if (!want)
+		want = 1;
+	for (i = 0; i < BMGEN_HIST_BUCKETS; i++) {
+		seen += hist[i];
+		if (seen >= want) {
+			double lo = (double)bmgen_hist_lower_ns(i);
+			double hi = i + 1 < BMGEN_HIST_BUCKETS ?
+				    (double)bmgen_hist_lower_ns(i + 1) : lo;
+
+			return (lo + hi) / 2;
+		}
+	}
+	return 0;
+}
+
+void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l)
+{
+	double n = (double)st->lat_count, sumsq, var;
+
+	memset(l, 0, sizeof(*l));
+	l->count = st->lat_count;
+	if (!st->lat_count)
+		return;
+	l->min_ns = (double)st->lat_min_ns;
+	l->max_ns = (double)st->lat_max_ns;
+	l->mean_ns = (double)st->lat_sum_ns / n;
+	sumsq = ldexp((double)st->lat_sumsq_hi, 64) + (double)st->lat_sumsq_lo;
+	var = n > 1 ? (sumsq - n * l->mean_ns * l->mean_ns) / (n - 1) : 0;
+	l->stddev_ns = var > 0 ? sqrt(var) : 0;
+	if (st->hist) {
+		l->p50_ns = bm_hist_quantile(st->hist, st->lat_count, 0.50);
+		l->p90_ns = bm_hist_quantile(st->hist, st->lat_count, 0.90);
+		l->p99_ns = bm_hist_quantile(st->hist, st->lat_count, 0.99);
+		l->p999_ns = bm_hist_quantile(st->hist, st->lat_count, 0.999);
+	}
+}
+
+int bm_genl_trial_wait(struct bm_genl *g, double timeout_s, int *trial_error,
+		       struct bm_error *err)
+{
+	struct timespec t0, t;
+	struct bm_module_status st;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		ret = bm_genl_status_get(g, &st, err);
+		if (ret)
+			return ret;
+		if (st.trial_state != BMGEN_TRIAL_ARMED &&
+		    st.trial_state != BMGEN_TRIAL_RUNNING) {
+			if (trial_error)
+				*trial_error = st.trial_error;
+			return (int)st.trial_state;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((double)(t.tv_sec - t0.tv_sec) +
+		    (t.tv_nsec - t0.tv_nsec) / 1e9 > timeout_s)
+			return bm_errorf(err, "trial did not end within %.1f s",
+					 timeout_s), -ETIMEDOUT;
+		usleep(20000);
+	}
+}
