@@ -15,12 +15,15 @@ static bool json_mode;
 static json_object *stack[MAX_DEPTH];
 static int depth;		/* JSON: stack[depth] is the open object */
 static int indent;		/* text: nesting of sections */
+static bool indented[MAX_DEPTH];	/* text: did level n indent? */
+static int level;
 
 void pr_init(bool json)
 {
 	json_mode = json;
 	depth = 0;
 	indent = 0;
+	level = 0;
 	if (json) {
 		json_object_put(stack[0]);
 		stack[0] = json_object_new_object();
@@ -56,16 +59,23 @@ static void add(const char *key, json_object *v)
 void pr_obj_open(const char *key, const char *title)
 {
 	if (json_mode) {
-		json_object *o = json_object_new_object();
+		json_object *o = stack[depth];
 
-		add(key, o);
+		/* No key: a text-only section, JSON stays at this level. */
+		if (key) {
+			o = json_object_new_object();
+			add(key, o);
+		}
 		if (depth + 1 < MAX_DEPTH)
 			stack[++depth] = o;
 		return;
 	}
-	if (title)
+	if (title && title[0])
 		printf("%*s%s\n", indent * 2, "", title);
-	indent++;
+	if (level < MAX_DEPTH)
+		indented[level++] = title;
+	if (title)
+		indent++;
 }
 
 void pr_obj_close(void)
@@ -75,7 +85,7 @@ void pr_obj_close(void)
 			depth--;
 		return;
 	}
-	if (indent > 0)
+	if (level > 0 && indented[--level] && indent > 0)
 		indent--;
 }
 

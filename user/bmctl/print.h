@@ -20,8 +20,9 @@ void pr_finish(void);
 
 bool pr_json(void);
 
-/* Nested JSON containers; in text mode they only open a section whose
- * title (when not NULL) is printed as a heading line. */
+/* Nested JSON containers.  In text mode a non-NULL title opens an
+ * indented section ("" indents without a heading line); NULL groups the
+ * JSON members only. */
 void pr_obj_open(const char *key, const char *title);
 void pr_obj_close(void);
 

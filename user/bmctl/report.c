@@ -107,7 +107,7 @@ static void render_table(const char *name, json_object **rows,
 				cols[nc + nd++] = derived[c];
 	}
 	pr_text("%s\n", name);
-	pr_obj_open(NULL, NULL);
+	pr_obj_open(NULL, "");
 	t = pr_table_new(name, cols, nc + nd);
 	for (i = 0; i < n; i++) {
 		pr_table_row(t);
@@ -211,7 +211,7 @@ static void render(const char *name, json_object *v, double lr)
 	if (render_map(name, v, lr))
 		return;
 	pr_text("%s\n", name);
-	pr_obj_open(NULL, NULL);
+	pr_obj_open(NULL, "");
 	/* Scalars first, so the headline numbers lead. */
 	json_object_object_foreach(v, k, m)
 		if (is_scalar(m))
@@ -235,7 +235,7 @@ static void print_header(json_object *result, json_object *meta)
 					     : "");
 	else
 		pr_text("%s\n", pr_fmt_json(proc));
-	pr_obj_open(NULL, NULL);
+	pr_obj_open(NULL, "");
 	if (get(meta, "job"))
 		pr_text("%-18s %s\n", "job", pr_fmt_json(get(meta, "job")));
 	ports = get(meta, "ports");

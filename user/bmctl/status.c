@@ -41,7 +41,7 @@ static int status_direct(const char *why)
 		return failure("bmgen module: %s", err.msg);
 	}
 	pr_init(opts.json);
-	pr_obj_open("bmd", NULL);
+	pr_obj_open("bmd", "bmd");
 	pr_kv_str("state", NULL, "not running");
 	pr_obj_close();
 	print_module(&st);
@@ -115,7 +115,7 @@ int cmd_status(int argc, char **argv)
 		pr_kv_json("streams", NULL, get(m, "streams"));
 		pr_obj_close();
 	} else {
-		pr_kv_json("module_error", NULL, get(r, "module_error"));
+		pr_kv_json("module_error", "module", get(r, "module_error"));
 	}
 	pr_finish();
 	ret = EXIT_OK;

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bmd protocol: framing (bm_linebuf), request validation (every
+ * malformed request is refused with a message that says what is wrong),
+ * responses, the atomic result store, the CSV and sysfs port info.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bm_portinfo.h"
+#include "bm_proto.h"
+#include "bm_store.h"
+
+/* --- framing ------------------------------------------------------------ */
+
+START_TEST(lines_split_across_chunks)
+{
+	struct bm_linebuf lb = { 0 };
+	size_t len;
+	char *line;
+
+	ck_assert_int_eq(bm_linebuf_append(&lb, "{\"a\":", 5), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_NONE);
+	ck_assert_int_eq(bm_linebuf_append(&lb, "1}\n{\"b\":2}\npart", 15), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_OK);
+	ck_assert_str_eq(line, "{\"a\":1}");
+	ck_assert_uint_eq(len, 7);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_OK);
+	ck_assert_str_eq(line, "{\"b\":2}");
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_NONE);
+	ck_assert_int_eq(bm_linebuf_append(&lb, "ial\n", 4), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_OK);
+	ck_assert_str_eq(line, "partial");
+	bm_linebuf_free(&lb);
+}
+END_TEST
+
+/* An oversize line is reported once, skipped to its newline, and the
+ * stream goes on: the daemon answers the next request normally. */
+START_TEST(oversize_line_reported_once_then_skipped)
+{
+	struct bm_linebuf lb = { 0 };
+	size_t chunk = 256 * 1024, sent = 0, len;
+	char *junk = malloc(chunk), *line;
+	int too_long = 0;
+	enum bm_line_status st;
+
+	memset(junk, 'x', chunk);
+	while (sent <= BM_PROTO_MAX_LINE + chunk) {
+		ck_assert_int_eq(bm_linebuf_append(&lb, junk, chunk), 0);
+		sent += chunk;
+		while ((st = bm_linebuf_next(&lb, &line, &len)) != BM_LINE_NONE) {
+			ck_assert_int_eq(st, BM_LINE_TOO_LONG);
+			too_long++;
+		}
+		/* Memory stays bounded while the line is being dropped. */
+		ck_assert_uint_le(lb.len - lb.consumed, BM_PROTO_MAX_LINE + chunk);
+	}
+	ck_assert_int_eq(too_long, 1);
+	ck_assert_int_eq(bm_linebuf_append(&lb, "xx\n{\"ok\":1}\n", 12), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_OK);
+	ck_assert_str_eq(line, "{\"ok\":1}");
+	bm_linebuf_free(&lb);
+	free(junk);
+}
+END_TEST
+
+START_TEST(line_at_limit_accepted)
+{
+	struct bm_linebuf lb = { 0 };
+	char *buf = malloc(BM_PROTO_MAX_LINE + 2), *line;
+	size_t len;
+
+	memset(buf, 'y', BM_PROTO_MAX_LINE);
+	buf[BM_PROTO_MAX_LINE] = '\n';
+	buf[BM_PROTO_MAX_LINE + 1] = '\n';
+	ck_assert_int_eq(bm_linebuf_append(&lb, buf, BM_PROTO_MAX_LINE + 1), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_OK);
+	ck_assert_uint_eq(len, BM_PROTO_MAX_LINE);
+	/* One byte more is too long. */
+	buf[BM_PROTO_MAX_LINE] = 'y';
+	ck_assert_int_eq(bm_linebuf_append(&lb, buf, BM_PROTO_MAX_LINE + 2), 0);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_TOO_LONG);
+	ck_assert_int_eq(bm_linebuf_next(&lb, &line, &len), BM_LINE_NONE);
+	bm_linebuf_free(&lb);
+	free(buf);
+}
+END_TEST
+
+START_TEST(proto_line_has_no_inner_newline)
+{
+	json_object *o = json_object_new_object();
+	size_t len;
+	char *s;
+
+	json_object_object_add(o, "error",
+			       json_object_new_string("two\nlines\r\n"));
+	s = bm_proto_line(o, &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, strlen(s));
+	ck_assert_ptr_eq(strchr(s, '\n'), s + len - 1);
+	free(s);
+	json_object_put(o);
+}
+END_TEST
+
+/* --- requests ----------------------------------------------------------- */
+
+/* Parse s; the return code, err in msg. */
+static int parse(const char *s, struct bm_request *q, char *msg)
+{
+	struct bm_error err = { "" };
+	int ret = bm_request_parse(s, strlen(s), q, &err);
+
+	strcpy(msg, err.msg);
+	return ret;
+}
+
+START_TEST(valid_requests)
+{
+	struct bm_request q;
+	char msg[256];
+
+	ck_assert_int_eq(parse("{\"id\":1,\"cmd\":\"status\"}", &q, msg), 0);
+	ck_assert_int_eq(q.cmd, BM_CMD_STATUS);
+	ck_assert_int_eq(q.id, 1);
+	bm_request_free(&q);
+
+	ck_assert_int_eq(parse(" {\"id\":7,\"cmd\":\"watch\",\"job\":3,"
+			       "\"history\":true} ", &q, msg), 0);
+	ck_assert_int_eq(q.cmd, BM_CMD_WATCH);
+	ck_assert_int_eq(q.job, 3);
+	ck_assert(q.history);
+	bm_request_free(&q);
+
+	ck_assert_int_eq(parse("{\"id\":2,\"cmd\":\"submit\",\"procedure\":"
+			       "\"rfc2544.throughput\",\"params\":{\"x\":1},"
+			       "\"ports\":{\"tx\":\"eth0\",\"rx\":\"eth1\","
+			       "\"line_rate_bps\":1e10}}", &q, msg), 0);
+	ck_assert_str_eq(q.procedure, "rfc2544.throughput");
+	ck_assert_str_eq(q.tx_port, "eth0");
+	ck_assert_str_eq(q.rx_port, "eth1");
+	ck_assert(q.line_rate_bps == 1e10);
+	ck_assert_ptr_nonnull(q.params);
+	ck_assert(!q.dry_run);
+	bm_request_free(&q);
+
+	/* A dry run needs no ports; sim is allowed with it. */
+	ck_assert_int_eq(parse("{\"id\":3,\"cmd\":\"submit\",\"procedure\":"
+			       "\"mlrsearch\",\"dry_run\":true,\"sim\":{}}",
+			       &q, msg), 0);
+	ck_assert(q.dry_run);
+	ck_assert_ptr_null(q.tx_port);
+	ck_assert_ptr_nonnull(q.sim);
+	bm_request_free(&q);
+}
+END_TEST
+
+static const struct {
+	const char *req;
+	const char *msg;	/* substring of the error */
+	bool has_id;
+} bad[] = {
+	{ "", "malformed JSON", false },
+	{ "{\"id\":1,\"cmd\":\"status\"", "malformed JSON", false },
+	{ "{\"id\":1,\"cmd\":\"status\"} {}", "trailing data", false },
+	{ "[1,2]", "must be a JSON object", false },
+	{ "\"status\"", "must be a JSON object", false },
+	{ "{\"cmd\":\"status\"}", "missing 'id'", false },
+	{ "{\"id\":\"1\",\"cmd\":\"status\"}", "'id' must be an integer", false },
+	{ "{\"id\":1.5,\"cmd\":\"status\"}", "'id' must be an integer", false },
+	{ "{\"id\":1}", "missing 'cmd'", true },
+	{ "{\"id\":1,\"cmd\":5}", "'cmd' must be a string", true },
+	{ "{\"id\":1,\"cmd\":\"reboot\"}", "unknown cmd 'reboot'", true },
+	{ "{\"id\":1,\"cmd\":\"status\",\"x\":1}", "unknown field 'x'", true },
+	{ "{\"id\":1,\"cmd\":\"job\"}", "job: missing 'job'", true },
+	{ "{\"id\":1,\"cmd\":\"job\",\"job\":\"3\"}", "'job' must be an integer", true },
+	{ "{\"id\":1,\"cmd\":\"cancel\",\"job\":0}", "'job' must be > 0", true },
+	{ "{\"id\":1,\"cmd\":\"watch\",\"job\":1,\"history\":1}",
+	  "'history' must be a boolean", true },
+	{ "{\"id\":1,\"cmd\":\"submit\"}", "missing 'procedure'", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"a b\",\"dry_run\":true}",
+	  "bad procedure name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\"}",
+	  "missing 'ports'", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"params\":[]}",
+	  "'params' must be an object", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":{\"tx\":\"a\"}}",
+	  "need both 'tx' and 'rx'", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"../etc\",\"rx\":\"b\"}}", "bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"averyveryverylongname\",\"rx\":\"b\"}}",
+	  "bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"b\",\"line_rate_bps\":-1}}",
+	  "line_rate_bps must be > 0", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"b\",\"speed\":1}}", "unknown field 'speed'", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"sim\":{},"
+	  "\"ports\":{\"tx\":\"a\",\"rx\":\"b\"}}", "'sim' needs", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":\"yes\"}",
+	  "'dry_run' must be a boolean", true },
+};
+
+START_TEST(malformed_requests_rejected)
+{
+	struct bm_request q;
+	char msg[256];
+
+	ck_assert_int_eq(parse(bad[_i].req, &q, msg), -EINVAL);
+	ck_assert_msg(strstr(msg, bad[_i].msg), "request %s: got '%s', want '%s'",
+		      bad[_i].req, msg, bad[_i].msg);
+	ck_assert_ptr_null(strchr(msg, '\n'));
+	ck_assert_int_eq(q.has_id, bad[_i].has_id);
+	bm_request_free(&q);
+}
+END_TEST
+
+START_TEST(nul_byte_and_deep_nesting_rejected)
+{
+	struct bm_error err = { "" };
+	struct bm_request q;
+	char deep[2000];
+	int i;
+
+	ck_assert_int_eq(bm_request_parse("{\"id\":1,\0\"cmd\":1}", 16, &q,
+					  &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "NUL"));
+	bm_request_free(&q);
+	for (i = 0; i < 999; i++)
+		deep[i] = '[';
+	deep[i] = '\0';
+	ck_assert_int_eq(bm_request_parse(deep, strlen(deep), &q, &err),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "malformed JSON"));
+	bm_request_free(&q);
+}
+END_TEST
+
+START_TEST(responses)
+{
+	json_object *o = bm_response_error(4, true, "no job 9"), *v;
+
+	ck_assert(json_object_object_get_ex(o, "id", &v));
+	ck_assert_int_eq(json_object_get_int(v), 4);
+	ck_assert(json_object_object_get_ex(o, "ok", &v));
+	ck_assert(!json_object_get_boolean(v));
+	ck_assert(json_object_object_get_ex(o, "error", &v));
+	ck_assert_str_eq(json_object_get_string(v), "no job 9");
+	json_object_put(o);
+	o = bm_response_ok(0, false);
+	ck_assert(json_object_object_get_ex(o, "id", &v));
+	ck_assert_ptr_null(v);
+	json_object_put(o);
+}
+END_TEST
+
+/* --- store -------------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static void mk_tmpdir(void)
+{
+	strcpy(tmpdir, "/tmp/bmtest.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static int count_entries(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+START_TEST(atomic_write_replaces_and_leaves_no_temp)
+{
+	struct bm_error err = { "" };
+	char path[128], buf[32] = "";
+	FILE *f;
+
+	mk_tmpdir();
+	ck_assert_int_eq(bm_write_atomic(tmpdir, "a.txt", "old", 3, &err), 0);
+	ck_assert_int_eq(bm_write_atomic(tmpdir, "a.txt", "new!", 4, &err), 0);
+	snprintf(path, sizeof(path), "%s/a.txt", tmpdir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "new!");
+	ck_assert_int_eq(count_entries(tmpdir), 1);
+	/* A directory that is not there: an error naming it, nothing left. */
+	ck_assert_int_lt(bm_write_atomic("/nonexistent/dir", "x", "1", 1,
+					 &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/dir"));
+	unlink(path);
+	rmdir(tmpdir);
+}
+END_TEST
+
+START_TEST(csv_flattens_and_quotes)
+{
+	json_object *r = json_tokener_parse(
+		"{\"trials\":[{\"index\":0,\"spec\":{\"rate_fps\":1.5},"
+		"\"why\":\"a, \\\"b\\\"\"},{\"index\":1,\"extra\":true}]}");
+	char *csv;
+
+	csv = bm_result_csv(r);
+	ck_assert_ptr_nonnull(csv);
+	ck_assert_str_eq(csv, "index,spec.rate_fps,why,extra\n"
+			      "0,1.5,\"a, \"\"b\"\"\",\n"
+			      "1,,,true\n");
+	free(csv);
+	json_object_put(r);
+	/* No trials: just an empty header line, never NULL. */
+	r = json_object_new_object();
+	csv = bm_result_csv(r);
+	ck_assert_str_eq(csv, "\n");
+	free(csv);
+	json_object_put(r);
+}
+END_TEST
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(port_info_from_sysfs)
+{
+	struct bm_port_info pi, *v;
+	char p[256];
+	size_t n;
+
+	mk_tmpdir();
+	snprintf(p, sizeof(p), "%s/eth0", tmpdir);
+	mkdir(p, 0755);
+	put(p, "speed", "10000\n");
+	put(p, "mtu", "1500\n");
+	put(p, "operstate", "up\n");
+	put(p, "address", "02:00:00:00:00:01\n");
+	snprintf(p, sizeof(p), "%s/eth0/device", tmpdir);
+	ck_assert_int_eq(symlink("../devices/pci0000:00/0000:03:00.0", p), 0);
+	snprintf(p, sizeof(p), "%s/devices/pci0000:00/0000:03:00.0", tmpdir);
+	ck_assert_int_eq(bm_mkdirs(p, NULL), 0);
+	snprintf(p, sizeof(p), "%s/devices/pci0000:00/0000:03:00.0/driver",
+		 tmpdir);
+	ck_assert_int_eq(symlink("../../../bus/pci/drivers/ixgbe", p), 0);
+	snprintf(p, sizeof(p), "%s/veth1", tmpdir);
+	mkdir(p, 0755);
+	put(p, "speed", "-1\n");
+
+	/* sysfs root is tmpdir itself here; "devices" is a port too. */
+	ck_assert_int_eq(bm_port_info(tmpdir, "eth0", &pi), 0);
+	ck_assert_str_eq(pi.driver, "ixgbe");
+	ck_assert_str_eq(pi.bus_info, "0000:03:00.0");
+	ck_assert_int_eq(pi.speed_mbps, 10000);
+	ck_assert_int_eq(pi.mtu, 1500);
+	ck_assert_str_eq(pi.operstate, "up");
+	ck_assert_int_eq(bm_port_info(tmpdir, "veth1", &pi), 0);
+	ck_assert_str_eq(pi.driver, "virtual");
+	ck_assert_int_eq(pi.speed_mbps, -1);
+	ck_assert_int_eq(bm_port_info(tmpdir, "nope", &pi), -ENOENT);
+	ck_assert_int_eq(bm_port_info(tmpdir, "../x", &pi), -EINVAL);
+	ck_assert_int_eq(bm_port_list(tmpdir, &v, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(v[0].name, "devices");
+	ck_assert_str_eq(v[1].name, "eth0");
+	ck_assert_str_eq(v[2].name, "veth1");
+	free(v);
+	snprintf(p, sizeof(p), "rm -rf %s", tmpdir);
+	ck_assert_int_eq(system(p), 0);
+}
+END_TEST
+
+static Suite *proto_suite(void)
+{
+	Suite *s = suite_create("proto");
+	TCase *tc = tcase_create("framing");
+
+	tcase_add_test(tc, lines_split_across_chunks);
+	tcase_add_test(tc, oversize_line_reported_once_then_skipped);
+	tcase_add_test(tc, line_at_limit_accepted);
+	tcase_add_test(tc, proto_line_has_no_inner_newline);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("requests");
+	tcase_add_test(tc, valid_requests);
+	tcase_add_loop_test(tc, malformed_requests_rejected, 0,
+			    sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, nul_byte_and_deep_nesting_rejected);
+	tcase_add_test(tc, responses);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("store");
+	tcase_add_test(tc, atomic_write_replaces_and_leaves_no_temp);
+	tcase_add_test(tc, csv_flattens_and_quotes);
+	tcase_add_test(tc, port_info_from_sysfs);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(proto_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
