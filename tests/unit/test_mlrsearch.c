@@ -222,6 +222,8 @@ END_TEST
 
 START_TEST(test_width_bisect_rule)
 {
+	double w;
+
 	/* [MLR §5.1] item 1: "the middle of 2 and 8 is 4, not 5" (a width
 	 * of exactly two goals is halved). */
 	ck_assert_double_eq_tol(mlr_bisect_load(2.0, 8.0, 0.5), 4.0, 1e-12);
@@ -230,6 +232,17 @@ START_TEST(test_width_bisect_rule)
 	 * the candidate is e^4 (not the midpoint e^3.5). */
 	ck_rel(mlr_bisect_load(exp(2.0), exp(5.0), 1.0 - exp(-1.0)), exp(4.0),
 	       1e-5, "2.5.3.7");
+	/* The rounding constant: a width of four goals blurred upwards by
+	 * float noise is halved, not rounded up to six (MLR-WIDTH). */
+	w = 1.0 - exp(4.0 * (1.0 + 1e-9) * log(1.0 - 0.005));
+	ck_assert_double_eq_tol(mlr_half_w(w, 0.005), 1.0 - sqrt(1.0 - w),
+				1e-15);
+	/* Five goals round up to six: the lower sub-interval gets three. */
+	w = 1.0 - exp(5.0 * log(1.0 - 0.005));
+	ck_assert_double_eq_tol(mlr_half_w(w, 0.005), mlr_mul_w(0.005, 3.0),
+				1e-15);
+	ck_assert_double_eq_tol(mlr_half_w(w, 0.005),
+				1.0 - pow(0.995, 3.0), 1e-7);
 	/* Narrow enough: no load (2.5.3.3). */
 	ck_assert_double_eq(mlr_bisect_load(100.0, 100.4, 0.005), MLR_NONE);
 	/* Between one and two goals: the geometric midpoint. */
@@ -753,6 +766,39 @@ START_TEST(test_dev_noisy)
 }
 END_TEST
 
+/*
+ * [MLR §4.3] 2.5.5: with both bounds at the current duration, extending
+ * down from the upper bound competes with bisecting, and the higher load
+ * wins.  On the V2 livelock device with no intermediate phase this
+ * happens once (trial 6); the result must still be the right one.
+ */
+START_TEST(test_extend_down_beats_bisect)
+{
+	struct bm_backend *be = mlr_dev_livelock();
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err;
+	unsigned int beats = 0;
+	size_t i;
+
+	params_acc(&p, TENGE_64B_FPS, 10000);
+	p.number_of_intermediate_phases = 0;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	check_run(&p, &res);
+	check_bound_semantics(&p, &res);
+	for (i = 0; i < res.log.n; i++)
+		if (!strcmp(res.log.v[i].reason,
+			    "r=0 extend down (beats bisect)"))
+			beats++;
+	ck_assert_uint_eq(beats, 1);
+	ck_assert_uint_eq(res.log.n, 11);
+	ck_assert(res.bounds[0].lower_fps <= 5e6 &&
+		  res.bounds[0].upper_fps > 5e6);
+	bm_mlr_result_free(&res);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
 /* Other phase counts and a bidirectional search keep the properties. */
 START_TEST(test_dev_phase_variants)
 {
@@ -947,6 +993,7 @@ static Suite *mlrsearch_suite(void)
 	tcase_add_test(tc, test_dev_nonmono);
 	tcase_add_test(tc, test_dev_noisy);
 	tcase_add_test(tc, test_dev_phase_variants);
+	tcase_add_test(tc, test_extend_down_beats_bisect);
 	tcase_add_test(tc, test_progress_and_cancel);
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_backend_error);
