@@ -347,7 +347,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			d = strtod(v, &end);
 			if (end == v || *end || !(d > 0))
 				return usage_error("bad --duration '%s' (seconds > 0)", v);
-			json_object_object_add(a->params, "duration_s",
+			json_object_object_add(a->params, "trial_duration_s",
 					       json_object_new_double(d));
 		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
 			if (r < 0)

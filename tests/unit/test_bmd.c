@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmd in-process: the real engine (bm_daemon.h) on a temporary socket and
+ * results dir, driven through the real client code (bm_proto.h).  Jobs run
+ * the real procedures on the simulated device; a wrapper slows each trial
+ * down so that a test can act while a job is running.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "bm_daemon.h"
+#include "bm_proto.h"
+#include "bm_sim.h"
+#include "bm_store.h"
+
+#define RECV_MS 20000	/* a hung daemon fails the test instead of hanging it */
+#define PROC "rfc2544.throughput"
+
+static char dir[64], sock[96];
+static struct bmd *d;
+static pthread_t loop;
+static int trial_delay_us;		/* read by the slow backend */
+static volatile int backends_made;
+
+/* --- a slowed-down simulated device ------------------------------------ */
+
+struct slow {
+	struct bm_backend be;
+	struct bm_backend *inner;
+};
+
+static int slow_run(struct bm_backend *be, const struct bm_trial_spec *spec,
+		    struct bm_trial_result *res, struct bm_error *err)
+{
+	struct slow *s = be->priv;
+	int ret;
+
+	usleep(trial_delay_us);
+	ret = s->inner->ops->run_trial(s->inner, spec, res, err);
+	be->elapsed_s = s->inner->elapsed_s;
+	return ret;
+}
+
+static void slow_destroy(struct bm_backend *be)
+{
+	struct slow *s = be->priv;
+
+	s->inner->ops->destroy(s->inner);
+	free(s);
+}
+
+static const struct bm_backend_ops slow_ops = {
+	.run_trial = slow_run,
+	.destroy = slow_destroy,
+};
+
+/* Every job, dry run or not, runs on the sim: real ports ("lo") only
+ * serve the queue's port bookkeeping. */
+static struct bm_backend *slow_new(void *ctx, const struct bmd_job_desc *jd,
+				   struct bm_error *err)
+{
+	struct bm_sim_params p;
+	struct slow *s;
+
+	(void)ctx;
+	bm_sim_params_default(&p);
+	p.line_rate_bps = jd->line_rate_bps;
+	p.capacity_fps = bm_fps_max(p.line_rate_bps, 64) * 0.5;
+	s = calloc(1, sizeof(*s));
+	ck_assert_ptr_nonnull(s);
+	s->inner = bm_sim_new(&p, err);
+	if (!s->inner) {
+		free(s);
+		return NULL;
+	}
+	s->be = (struct bm_backend){ .ops = &slow_ops, .name = "slow-sim",
+		.line_rate_bps = p.line_rate_bps, .priv = s };
+	__atomic_add_fetch(&backends_made, 1, __ATOMIC_SEQ_CST);
+	return &s->be;
+}
+
+/* --- daemon and client helpers ----------------------------------------- */
+
+static void *loop_fn(void *arg)
+{
+	bmd_run(arg);
+	return NULL;
+}
+
+static void daemon_start(void)
+{
+	struct bmd_config cfg = {
+		.socket_path = sock, .listen_fd = -1, .results_dir = dir,
+		.backend_new = slow_new,
+	};
+	struct bm_error err = { "" };
+
+	d = bmd_new(&cfg, &err);
+	ck_assert_msg(d, "bmd_new: %s", err.msg);
+	ck_assert_int_eq(pthread_create(&loop, NULL, loop_fn, d), 0);
+}
+
+/* What SIGTERM does in bmd: stop the loop, interrupt jobs, free. */
+static void daemon_stop(void)
+{
+	bmd_stop(d);
+	pthread_join(loop, NULL);
+	bmd_free(d);
+	d = NULL;
+}
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/bmd-test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sock, sizeof(sock), "%s/bmd.sock", dir);
+	trial_delay_us = 0;
+	daemon_start();
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	if (d)
+		daemon_stop();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void client(struct bm_client *c)
+{
+	struct bm_error err = { "" };
+
+	ck_assert_msg(!bm_client_open(c, sock, &err), "connect: %s", err.msg);
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static const char *gets_(json_object *o, const char *key)
+{
+	return json_object_get_string(get(o, key));
+}
+
+/* Call and expect success; the response. */
+static json_object *call_ok(struct bm_client *c, json_object *req)
+{
+	struct bm_error err = { "" };
+	json_object *r;
+	int ret;
+
+	ret = bm_client_call(c, req, &r, &err);
+	json_object_put(req);
+	ck_assert_msg(ret == 0, "call failed: %s", err.msg);
+	return r;
+}
+
+/* Call and expect refusal; the error message in msg. */
+static void call_err(struct bm_client *c, json_object *req, char *msg)
+{
+	struct bm_error err = { "" };
+	json_object *r;
+	int ret;
+
+	ret = bm_client_call(c, req, &r, &err);
+	json_object_put(req);
+	json_object_put(r);
+	ck_assert_int_eq(ret, -EREMOTEIO);
+	strcpy(msg, err.msg);
+}
+
+static json_object *req(const char *cmd)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cmd", json_object_new_string(cmd));
+	return o;
+}
+
+static json_object *req_job(const char *cmd, long job)
+{
+	json_object *o = req(cmd);
+
+	json_object_object_add(o, "job", json_object_new_int64(job));
+	return o;
+}
+
+/* Submit PROC at 64 B; ports NULL = dry run.  The job id. */
+static long submit(struct bm_client *c, const char *tx, const char *rx)
+{
+	json_object *o = req("submit"), *r, *p;
+	long id;
+
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	p = json_tokener_parse("{\"frame_sizes\":[64]}");
+	json_object_object_add(o, "params", p);
+	if (tx) {
+		p = json_object_new_object();
+		json_object_object_add(p, "tx", json_object_new_string(tx));
+		json_object_object_add(p, "rx", json_object_new_string(rx));
+		json_object_object_add(p, "line_rate_bps",
+				       json_object_new_double(1e9));
+		json_object_object_add(o, "ports", p);
+	} else {
+		json_object_object_add(o, "dry_run",
+				       json_object_new_boolean(true));
+	}
+	r = call_ok(c, o);
+	id = json_object_get_int64(get(r, "job"));
+	ck_assert_int_gt(id, 0);
+	json_object_put(r);
+	return id;
+}
+
+static char *job_state(struct bm_client *c, long job, char *buf)
+{
+	json_object *r = call_ok(c, req_job("job", job));
+
+	strcpy(buf, gets_(get(r, "job"), "state"));
+	json_object_put(r);
+	return buf;
+}
+
+/* Watch job to its end; progress events seen in *events.  The end
+ * state. */
+static char *watch_to_end(struct bm_client *c, long job, int *events,
+			  char *state)
+{
+	struct bm_error err = { "" };
+	json_object *m, *o = req_job("watch", job);
+	int64_t id;
+	int ret;
+
+	id = bm_client_send(c, o, &err);
+	json_object_put(o);
+	ck_assert_int_gt(id, 0);
+	*events = 0;
+	for (;;) {
+		ret = bm_client_recv(c, &m, RECV_MS, &err);
+		ck_assert_msg(ret == 0, "watch: %s", err.msg);
+		if (json_object_get_int64(get(m, "id")) != id) {
+			json_object_put(m);
+			continue;
+		}
+		ck_assert_msg(json_object_get_boolean(get(m, "ok")),
+			      "watch refused: %s", gets_(m, "error"));
+		if (!strcmp(gets_(m, "event"), "progress"))
+			(*events)++;
+		if (!strcmp(gets_(m, "event"), "end")) {
+			strcpy(state, gets_(get(m, "job"), "state"));
+			json_object_put(m);
+			return state;
+		}
+		json_object_put(m);
+	}
+}
+
+static bool exists(const char *name)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return !access(p, F_OK);
+}
+
+/* --- tests -------------------------------------------------------------- */
+
+START_TEST(submit_watch_result_dry_run)
+{
+	struct bm_client c;
+	json_object *r, *res, *meta;
+	char state[32], path[256], *csv, line[4096];
+	int events;
+	long job;
+	FILE *f;
+	DIR *dd;
+	struct dirent *de;
+
+	client(&c);
+	r = call_ok(&c, req("procedures"));
+	ck_assert_int_gt(json_object_array_length(get(r, "procedures")), 0);
+	json_object_put(r);
+
+	trial_delay_us = 2000;
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, state), "done");
+	ck_assert_int_ge(events, 1);
+
+	r = call_ok(&c, req_job("result", job));
+	res = get(r, "result");
+	ck_assert_ptr_nonnull(get(res, "results"));
+	ck_assert_ptr_nonnull(get(res, "trials"));
+	meta = get(res, "meta");
+	ck_assert_str_eq(gets_(meta, "bmgen_version"), BM_VERSION);
+	ck_assert_ptr_nonnull(get(meta, "kernel"));
+	ck_assert_ptr_nonnull(get(meta, "hostname"));
+	ck_assert_ptr_nonnull(get(meta, "start"));
+	ck_assert_ptr_nonnull(get(meta, "end"));
+	ck_assert_ptr_nonnull(get(meta, "timestamp_source"));
+	ck_assert(json_object_get_boolean(get(meta, "dry_run")));
+	json_object_put(r);
+
+	/* The files: JSON parses, CSV has a header and one row per trial. */
+	snprintf(path, sizeof(path), "%s/%ld.json", dir, job);
+	res = bm_read_json(path, NULL, NULL);
+	ck_assert_ptr_nonnull(res);
+	snprintf(path, sizeof(path), "%s/%ld.csv", dir, job);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	events = 0;
+	while (fgets(line, sizeof(line), f))
+		events++;
+	fclose(f);
+	ck_assert_int_eq(events - 1,
+			 (int)json_object_array_length(get(res, "trials")));
+	csv = bm_result_csv(res);
+	ck_assert_ptr_nonnull(csv);
+	free(csv);
+	json_object_put(res);
+	/* Atomic writes leave no temporaries behind. */
+	dd = opendir(dir);
+	while ((de = readdir(dd)))
+		ck_assert_msg(de->d_name[0] != '.' || !strcmp(de->d_name, ".") ||
+			      !strcmp(de->d_name, ".."),
+			      "temporary left: %s", de->d_name);
+	closedir(dd);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Raw bytes to the daemon; the next message. */
+static json_object *raw(struct bm_client *c, const char *s, size_t n)
+{
+	struct bm_error err = { "" };
+	json_object *m;
+
+	ck_assert_int_eq(send(c->fd, s, n, MSG_NOSIGNAL), (ssize_t)n);
+	ck_assert_msg(!bm_client_recv(c, &m, RECV_MS, &err), "%s", err.msg);
+	return m;
+}
+
+START_TEST(bad_requests_answered_daemon_survives)
+{
+	static const char *const lines[] = {
+		"not json\n",
+		"{\"id\":1,\"cmd\":\"reboot\"}\n",
+		"{\"id\":2,\"cmd\":\"job\",\"job\":\"x\"}\n",
+		"{\"id\":3,\"cmd\":\"job\",\"job\":999}\n",
+		"{\"id\":4,\"cmd\":\"result\",\"job\":999}\n",
+		"[]\n",
+	};
+	size_t big = BM_PROTO_MAX_LINE + 100, i;
+	struct bm_client c;
+	char msg[256], *junk;
+	json_object *m, *o;
+
+	client(&c);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		m = raw(&c, lines[i], strlen(lines[i]));
+		ck_assert(!json_object_get_boolean(get(m, "ok")));
+		ck_assert_ptr_nonnull(gets_(m, "error"));
+		json_object_put(m);
+	}
+	/* Oversize: one error, then the same connection still works. */
+	junk = malloc(big + 1);
+	memset(junk, ' ', big);
+	junk[big] = '\n';
+	m = raw(&c, junk, big + 1);
+	free(junk);
+	ck_assert_ptr_nonnull(strstr(gets_(m, "error"), "too long"));
+	json_object_put(m);
+
+	/* Refusals with reasons: unknown procedure, bad params, no port. */
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string("nope"));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	call_err(&c, o, msg);
+	ck_assert_ptr_nonnull(strstr(msg, "unknown procedure"));
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "params",
+			       json_tokener_parse("{\"frame_sizes\":\"x\"}"));
+	call_err(&c, o, msg);
+	ck_assert_ptr_nonnull(strstr(msg, "frame_sizes"));
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"nosuchdev0\",\"rx\":\"lo\",\"line_rate_bps\":1e9}"));
+	call_err(&c, o, msg);
+	ck_assert_ptr_nonnull(strstr(msg, "nosuchdev0"));
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "sim", json_tokener_parse("{\"bogus\":1}"));
+	call_err(&c, o, msg);
+	ck_assert_ptr_nonnull(strstr(msg, "bogus"));
+	/* Nothing was queued by any of that. */
+	m = call_ok(&c, req("jobs"));
+	ck_assert_int_eq(json_object_array_length(get(m, "jobs")), 0);
+	json_object_put(m);
+	m = call_ok(&c, req("status"));
+	ck_assert_str_eq(gets_(m, "version"), BM_VERSION);
+	ck_assert(get(m, "module") || get(m, "module_error"));
+	json_object_put(m);
+	bm_client_close(&c);
+}
+END_TEST
+
+START_TEST(client_disconnect_does_not_affect_job)
+{
+	struct bm_client c, w1, w2;
+	struct bm_error err = { "" };
+	json_object *m, *o;
+	char state[32], s2[32];
+	int events, e2;
+	long job;
+
+	trial_delay_us = 20000;
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	/* A watcher that reads one event and hangs up mid-job. */
+	client(&w1);
+	o = req_job("watch", job);
+	ck_assert_int_gt(bm_client_send(&w1, o, &err), 0);
+	json_object_put(o);
+	ck_assert_int_eq(bm_client_recv(&w1, &m, RECV_MS, &err), 0);
+	ck_assert_str_eq(gets_(m, "event"), "start");
+	json_object_put(m);
+	bm_client_close(&w1);
+	bm_client_close(&c);
+
+	/* Two more watchers on separate connections both see the end. */
+	client(&w1);
+	client(&w2);
+	o = req_job("watch", job);
+	ck_assert_int_gt(bm_client_send(&w2, o, &err), 0);
+	json_object_put(o);
+	ck_assert_str_eq(watch_to_end(&w1, job, &events, state), "done");
+	ck_assert_int_eq(bm_client_recv(&w2, &m, RECV_MS, &err), 0);
+	ck_assert_str_eq(gets_(m, "event"), "start");
+	json_object_put(m);
+	e2 = 0;
+	for (;;) {
+		ck_assert_int_eq(bm_client_recv(&w2, &m, RECV_MS, &err), 0);
+		if (!strcmp(gets_(m, "event"), "end")) {
+			strcpy(s2, gets_(get(m, "job"), "state"));
+			json_object_put(m);
+			break;
+		}
+		e2++;
+		json_object_put(m);
+	}
+	ck_assert_str_eq(s2, "done");
+	m = call_ok(&w1, req_job("result", job));
+	ck_assert_ptr_nonnull(get(get(m, "result"), "results"));
+	json_object_put(m);
+	bm_client_close(&w1);
+	bm_client_close(&w2);
+}
+END_TEST
+
+START_TEST(same_ports_wait_dry_runs_do_not)
+{
+	struct bm_client c;
+	char s[32];
+	int events;
+	long j1, j2, j3;
+
+	trial_delay_us = 20000;
+	client(&c);
+	j1 = submit(&c, "lo", "lo");
+	j2 = submit(&c, "lo", "lo");
+	j3 = submit(&c, NULL, NULL);
+	ck_assert_str_eq(job_state(&c, j1, s), "running");
+	ck_assert_str_eq(job_state(&c, j2, s), "queued");
+	ck_assert_str_eq(job_state(&c, j3, s), "running");
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "done");
+	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "done");
+	ck_assert_str_eq(watch_to_end(&c, j3, &events, s), "done");
+	bm_client_close(&c);
+	ck_assert(bmd_ports_conflict("a", "b", "b", "c"));
+	ck_assert(!bmd_ports_conflict("a", "b", "c", "d"));
+	ck_assert(!bmd_ports_conflict(NULL, NULL, "a", "a"));
+}
+END_TEST
+
+START_TEST(cancel_queued_and_running)
+{
+	struct bm_client c;
+	json_object *r;
+	char s[32], msg[256];
+	int events;
+	long j1, j2;
+
+	trial_delay_us = 50000;
+	client(&c);
+	j1 = submit(&c, "lo", "lo");
+	j2 = submit(&c, "lo", "lo");
+	r = call_ok(&c, req_job("cancel", j2));
+	ck_assert_str_eq(gets_(get(r, "job"), "state"), "cancelled");
+	json_object_put(r);
+	r = call_ok(&c, req_job("cancel", j1));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "cancelled");
+	call_err(&c, req_job("cancel", j1), msg);
+	ck_assert_ptr_nonnull(strstr(msg, "already cancelled"));
+	bm_client_close(&c);
+}
+END_TEST
+
+START_TEST(restart_keeps_results_and_marks_interrupted)
+{
+	struct bm_client c;
+	json_object *r, *o;
+	char s[32], path[256];
+	int events;
+	long done, running;
+	FILE *f;
+
+	trial_delay_us = 1000;
+	client(&c);
+	done = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, done, &events, s), "done");
+	trial_delay_us = 200000;
+	running = submit(&c, "lo", "lo");
+	ck_assert_str_eq(job_state(&c, running, s), "running");
+	bm_client_close(&c);
+
+	/* SIGTERM path: the running job is interrupted, not lost. */
+	daemon_stop();
+	/* And a crash: a job file that still says running. */
+	snprintf(path, sizeof(path), "%s/jobs/99.json", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"job\":99,\"state\":\"running\",\"procedure\":\"" PROC
+	      "\",\"ports\":{\"tx\":\"lo\",\"rx\":\"lo\"}}", f);
+	fclose(f);
+	/* Garbage in the jobs dir is skipped, not fatal. */
+	snprintf(path, sizeof(path), "%s/jobs/7.json", dir);
+	f = fopen(path, "w");
+	fputs("{{{", f);
+	fclose(f);
+
+	daemon_start();
+	client(&c);
+	ck_assert_str_eq(job_state(&c, done, s), "done");
+	ck_assert_str_eq(job_state(&c, running, s), "interrupted");
+	ck_assert_str_eq(job_state(&c, 99, s), "interrupted");
+	r = call_ok(&c, req_job("job", 99));
+	ck_assert_ptr_nonnull(strstr(gets_(get(r, "job"), "error"),
+				     "while the job was running"));
+	json_object_put(r);
+	r = call_ok(&c, req_job("result", done));
+	ck_assert_ptr_nonnull(get(get(r, "result"), "meta"));
+	json_object_put(r);
+	/* New ids continue after the highest one seen. */
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	r = call_ok(&c, o);
+	ck_assert_int_eq(json_object_get_int64(get(r, "job")), 100);
+	json_object_put(r);
+	ck_assert(exists("jobs/100.json"));
+	bm_client_close(&c);
+}
+END_TEST
+
+static Suite *bmd_suite(void)
+{
+	Suite *s = suite_create("bmd");
+	TCase *tc = tcase_create("daemon");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, submit_watch_result_dry_run);
+	tcase_add_test(tc, bad_requests_answered_daemon_survives);
+	tcase_add_test(tc, client_disconnect_does_not_affect_job);
+	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
+	tcase_add_test(tc, cancel_queued_and_running);
+	tcase_add_test(tc, restart_keeps_results_and_marks_interrupted);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(bmd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
