@@ -364,50 +364,108 @@ struct bad_case {
 	const char *msg;
 };
 
-static void m_min_gt_max(struct bm_mlr_params *p) { p->min_rate_fps = 2e7; }
-static void m_min_zero(struct bm_mlr_params *p) { p->min_rate_fps = 0; }
-static void m_min_nan(struct bm_mlr_params *p) { p->min_rate_fps = NAN; }
-static void m_w0(struct bm_mlr_params *p) { p->final_relative_width = 0; }
-static void m_w1(struct bm_mlr_params *p) { p->final_relative_width = 1; }
-static void m_wneg(struct bm_mlr_params *p) { p->final_relative_width = -0.1; }
-static void m_empty(struct bm_mlr_params *p) { p->n_targets = 0; }
-static void m_null(struct bm_mlr_params *p) { p->target_loss_ratios = NULL; }
+static void m_min_gt_max(struct bm_mlr_params *p)
+{
+	p->min_rate_fps = 2e7;
+}
+
+static void m_min_zero(struct bm_mlr_params *p)
+{
+	p->min_rate_fps = 0;
+}
+
+static void m_min_nan(struct bm_mlr_params *p)
+{
+	p->min_rate_fps = NAN;
+}
+
+static void m_w0(struct bm_mlr_params *p)
+{
+	p->final_relative_width = 0;
+}
+
+static void m_w1(struct bm_mlr_params *p)
+{
+	p->final_relative_width = 1;
+}
+
+static void m_wneg(struct bm_mlr_params *p)
+{
+	p->final_relative_width = -0.1;
+}
+
+static void m_empty(struct bm_mlr_params *p)
+{
+	p->n_targets = 0;
+}
+
+static void m_null(struct bm_mlr_params *p)
+{
+	p->target_loss_ratios = NULL;
+}
+
 static void m_unsorted(struct bm_mlr_params *p)
 {
 	p->target_loss_ratios = bad_unsorted;
 }
-static void m_dup(struct bm_mlr_params *p) { p->target_loss_ratios = bad_dup; }
+
+static void m_dup(struct bm_mlr_params *p)
+{
+	p->target_loss_ratios = bad_dup;
+}
+
 static void m_ratio1(struct bm_mlr_params *p)
 {
 	p->target_loss_ratios = bad_one;
 	p->n_targets = 1;
 }
+
 static void m_rationeg(struct bm_mlr_params *p)
 {
 	p->target_loss_ratios = bad_neg;
 	p->n_targets = 1;
 }
+
 static void m_init_neg(struct bm_mlr_params *p)
 {
 	p->initial_trial_duration_s = -1;
 }
+
 static void m_final_neg(struct bm_mlr_params *p)
 {
 	p->final_trial_duration_s = -30;
 }
+
 static void m_final_lt(struct bm_mlr_params *p)
 {
 	p->final_trial_duration_s = 0.5;
 }
-static void m_exp1(struct bm_mlr_params *p) { p->expansion_coefficient = 1; }
-static void m_timeout(struct bm_mlr_params *p) { p->timeout_s = 0; }
+
+static void m_exp1(struct bm_mlr_params *p)
+{
+	p->expansion_coefficient = 1;
+}
+
+static void m_timeout(struct bm_mlr_params *p)
+{
+	p->timeout_s = 0;
+}
+
 static void m_phases(struct bm_mlr_params *p)
 {
 	p->final_relative_width = 0.3;
 	p->number_of_intermediate_phases = 20;
 }
-static void m_tol(struct bm_mlr_params *p) { p->attempt_tolerance_s = -1; }
-static void m_frame(struct bm_mlr_params *p) { p->frame_size = 10; }
+
+static void m_tol(struct bm_mlr_params *p)
+{
+	p->attempt_tolerance_s = -1;
+}
+
+static void m_frame(struct bm_mlr_params *p)
+{
+	p->frame_size = 10;
+}
 
 static const struct bad_case bad_cases[] = {
 	{ "min > max", m_min_gt_max, "max_rate_fps" },
