@@ -56,6 +56,24 @@ static const char *fps_key(json_object *row)
 	return NULL;
 }
 
+/* Sentences (a procedure's "statement") would make a table unreadably
+ * wide: such columns are printed as lines under the table instead. */
+#define LONG_TEXT 40
+
+static bool long_text(json_object **rows, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *v = get(rows[i], key);
+
+		if (json_object_is_type(v, json_type_string) &&
+		    strlen(json_object_get_string(v)) > LONG_TEXT)
+			return true;
+	}
+	return false;
+}
+
 /* Column names of a table: scalar members in first-seen order. */
 static int table_cols(json_object **rows, size_t n, const char *first,
 		      struct pr_col *cols)
@@ -69,6 +87,8 @@ static int table_cols(json_object **rows, size_t n, const char *first,
 		json_object_object_foreach(rows[i], k, v) {
 			if (!is_scalar(v) && !json_object_is_type(
 				    v, json_type_array))
+				continue;
+			if (!pr_json() && long_text(rows, n, k))
 				continue;
 			for (c = 0; c < nc && strcmp(cols[c].key, k); c++)
 				;
@@ -99,7 +119,10 @@ static void render_table(const char *name, json_object **rows,
 	size_t i;
 
 	nc = table_cols(rows, n, keys ? "key" : NULL, cols);
-	if (n && get(rows[0], "frame_size") && line_rate_bps > 0)
+	/* Derive the throughput columns only when the procedure did not. */
+	if (n && get(rows[0], "frame_size") && line_rate_bps > 0 &&
+	    !get(rows[0], "theoretical_max_fps") &&
+	    !get(rows[0], "throughput_pct_line"))
 		fk = fps_key(rows[0]);
 	if (fk) {
 		for (c = 0; c < 4; c++)
@@ -143,6 +166,14 @@ static void render_table(const char *name, json_object **rows,
 		}
 	}
 	pr_table_end(t);
+	/* The long texts left out of the table, one line per row. */
+	for (i = 0; i < n; i++) {
+		json_object_object_foreach(rows[i], k, v) {
+			if (json_object_is_type(v, json_type_string) &&
+			    long_text(rows, n, k))
+				pr_text("%s\n", json_object_get_string(v));
+		}
+	}
 	pr_obj_close();
 }
 
@@ -230,9 +261,9 @@ static void print_header(json_object *result, json_object *meta)
 	int off = 0;
 
 	if (json_object_is_type(proc, json_type_object))
-		pr_text("%s  %s\n", pr_fmt_json(get(proc, "id")),
-			get(proc, "section") ? pr_fmt_json(get(proc, "section"))
-					     : "");
+		pr_text("%s (%s)\n", pr_fmt_json(get(proc, "id")),
+			pr_fmt_json(get(proc, "ref") ? get(proc, "ref")
+						     : get(proc, "section")));
 	else
 		pr_text("%s\n", pr_fmt_json(proc));
 	pr_obj_open(NULL, "");
@@ -284,7 +315,7 @@ void report_trials(json_object *result)
 		{ "attempted", "res.attempted" },
 		{ "received", "res.received" },
 		{ "lost", "res.lost" },
-		{ "loss_ratio" },
+		{ "loss_ratio", "loss_pct" },
 		{ "reason", "why" },
 	};
 	const size_t npref = sizeof(pref) / sizeof(pref[0]);
