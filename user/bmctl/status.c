@@ -36,10 +36,8 @@ static int status_direct(const char *why)
 	struct bm_module_status st;
 	struct bm_error err = { "" };
 
-	if (bm_genl_status(&st, &err)) {
-		failure("%s", why);
-		return failure("bmgen module: %s", err.msg);
-	}
+	if (bm_genl_status(&st, &err))
+		return failure("%s; bmgen module: %s", why, err.msg);
 	pr_init(opts.json);
 	pr_obj_open("bmd", "bmd");
 	pr_kv_str("state", NULL, "not running");
