@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The six RFC 2544 §26 benchmarks against simulated DUTs whose truth is
+ * known, with the SPEC 7.3 acceptance numbers: R2544-THRPT (a), -BIDIR,
+ * -MAXRATE, -APPB (Ethernet), -LAT (a)(b)(c), -FLR table and stop rule,
+ * -B2B 103/104 +- 1, -RECOV (a)(b), -RESET 3.0 s and 33 s.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_sim.h"
+#include "rfc2544.h"
+
+static struct bm_backend *mk(const struct bm_sim_params *p)
+{
+	struct bm_error err = { "" };
+	struct bm_backend *be = bm_sim_new(p, &err);
+
+	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
+	return be;
+}
+
+static json_object *run(enum rfc2544_test t, struct bm_backend *be,
+			const struct rfc2544_params *p)
+{
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+	int ret = rfc2544_run(t, be, p, NULL, NULL, &doc, &err);
+
+	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
+	ck_assert_ptr_nonnull(doc);
+	return doc;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
+	return v;
+}
+
+/* results.per_size[i] */
+static json_object *entry(json_object *doc, size_t i)
+{
+	json_object *a = get(get(doc, "results"), "per_size");
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+static double num(json_object *o, const char *key)
+{
+	return json_object_get_double(get(o, key));
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	return json_object_get_string(get(o, key));
+}
+
+static bool has_deviation(json_object *doc, const char *needle)
+{
+	json_object *a = get(doc, "deviations");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
+			   needle))
+			return true;
+	return false;
+}
+
+static void sizes(struct rfc2544_params *p, uint32_t a, uint32_t b)
+{
+	p->frame_sizes[0] = a;
+	p->frame_sizes[1] = b;
+	p->n_sizes = b ? 2 : 1;
+}
+
+/* DUT-TBF(d2, R, b, Q, o = 24) on a notional 1 Gbit/s line. */
+static void tbf(struct bm_sim_params *p, double r, double b, uint64_t q)
+{
+	bm_sim_params_default(p);
+	p->capacity_bps = r;
+	p->bucket_bytes = b;
+	p->buffer_frames = q;
+}
+
+/* R2544-THRPT acceptance (a) through the whole benchmark, plus the §26.1
+ * MUST statement and the rate units. */
+START_TEST(test_throughput)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e;
+	size_t ntr;
+
+	tbf(&sp, 300e6, 3200, 1000);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	sizes(&p, 512, 1518);
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(get(doc, "procedure"), "id"), "rfc2544.throughput");
+	e = entry(doc, 0);
+	ck_assert(num(e, "throughput_fps") >= 70488.72 - 234.96 &&
+		  num(e, "throughput_fps") <= 70488.72 + 16.77);
+	ck_assert_double_eq_tol(num(e, "theoretical_max_fps"), 234962.406, 1e-3);
+	ck_assert_double_eq_tol(num(e, "throughput_pct_line"), 30.0, 0.11);
+	ck_assert_double_eq_tol(num(e, "throughput_l1_bps"),
+				num(e, "throughput_fps") * 532 * 8, 1e-3);
+	ck_assert_double_eq_tol(num(e, "throughput_l2_bps"),
+				num(e, "throughput_fps") * 512 * 8, 1e-3);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"),
+				     "fps at 512-byte frames (theoretical "
+				     "maximum 234962.41 fps)"));
+	ntr = (size_t)num(e, "search_trials");
+	e = entry(doc, 1);
+	ck_assert(num(e, "throughput_fps") >= 24382.31 - 81.27 &&
+		  num(e, "throughput_fps") <= 24382.31 + 16.70);
+	/* REQ-SRCH-1: every trial is in the document */
+	ntr += (size_t)num(e, "search_trials");
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), ntr);
+	ck_assert(has_deviation(doc, "AMB-16"));
+	ck_assert(has_deviation(doc, "backend sim"));
+	ck_assert(json_object_is_type(get(doc, "params"), json_type_object));
+	json_object_put(doc);
+
+	/* R2544-BIDIR: the same DUT on both directions, aggregate 140,977. */
+	p.topology = BM_TOPO_PAIR_BIDIR;
+	sizes(&p, 512, 0);
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert(num(e, "throughput_fps") >= 70488.72 - 234.96 &&
+		  num(e, "throughput_fps") <= 70488.72 + 16.77);
+	ck_assert_double_eq_tol(num(e, "throughput_aggregate_fps"),
+				2 * num(e, "throughput_fps"), 1e-6);
+	json_object_put(doc);
+
+	/* search = mlr through the same procedure */
+	p.topology = BM_TOPO_PAIR_UNI;
+	p.search = BM_SEARCH_MLR;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "throughput_source"), "mlr");
+	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
+		  num(e, "throughput_fps") <= 70488.72 + 33.6);
+	ck_assert(has_deviation(doc, "MLRsearch"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-MAXRATE: LAN 64 B at 10 GbE; WAN 110 % of a 100 Mbit/s link with
+ * a 1 GbE tester; R2544-APPB Ethernet column = floor(F-5). */
+START_TEST(test_maxrate_appb)
+{
+	static const uint32_t f[] = { 64, 128, 256, 512, 768, 1024, 1280, 1518 };
+	static const double appb[] = { 14880, 8445, 4528, 2349, 1586, 1197, 961,
+				       812 };
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc;
+	size_t i;
+
+	ck_assert_double_eq_tol(bm_fps_max(10e9, 64), 14880952.38, 0.01);
+	for (i = 0; i < 8; i++)
+		ck_assert_double_eq(floor(bm_fps_max(10e6, f[i])), appb[i]);
+
+	bm_sim_params_default(&sp);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	sizes(&p, 64, 0);
+	p.slowest_link_bps = 100e6;
+	p.max_rate_pct = 110;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_double_eq_tol(num(entry(doc, 0), "r_max_fps"), 163690.48, 0.01);
+	/* a lossless DUT passes r_max at once */
+	ck_assert_double_eq_tol(num(entry(doc, 0), "throughput_fps"), 163690.48,
+				0.01);
+	ck_assert_str_eq(str(entry(doc, 0), "search_result"),
+			 "loss-free at r_max");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-LAT (a), (b): netem delay 500 us on a 100 Mbit/s line, 1518 B. */
+START_TEST(test_latency)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 100e6;
+	sp.base_latency_ns = 500000;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	sizes(&p, 1518, 0);
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 20);
+	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 0);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 1e-6);
+	ck_assert_double_eq_tol(num(e, "rate_fps"), bm_fps_max(100e6, 1518),
+				1e-6);
+	ck_assert_ptr_nonnull(strstr(str(e, "definition"), "bf"));
+	/* 1 throughput trial at r_max + 20 latency trials of 120 s */
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
+	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120, 1e-6);
+	json_object_put(doc);
+
+	/* (b) sf = bf - S_in exactly: 121.44 us at 1518 B / 100 Mbit/s */
+	p.lat_definition = RFC2544_LAT_SF;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "serialisation_in_ns"), 121440, 1e-6);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000 - 121440, 1e-6);
+	ck_assert_double_eq_tol(num(get(e, "distribution"), "p99_ns"),
+				500000 - 121440, 1e-6);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* per-trial jitter: the mean of 20 stays within it, stddev > 0 */
+	sp.latency_jitter_ns = 2000;
+	be = mk(&sp);
+	p.lat_definition = RFC2544_LAT_BF;
+	p.throughput_fps[0] = 5000;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 2000);
+	ck_assert(num(e, "latency_stddev_ns") > 100);
+	ck_assert(num(e, "latency_max_ns") - num(e, "latency_min_ns") <= 4000);
+	ck_assert(has_deviation(doc, "supplied by the caller"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-LAT (c): the tagged frame is lost in an outage around t = 60 s;
+ * that repetition is invalid and re-run. */
+START_TEST(test_latency_invalid_tag)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 100e6;
+	sp.base_latency_ns = 500000;
+	sp.outage_s = 1.0;
+	sp.outage_at_s = 59.5;
+	sp.outage_trials = 1;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	sizes(&p, 1518, 0);
+	p.throughput_fps[0] = 8000;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 20);
+	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 1);
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 1e-6);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* every tag lost: give up after max_invalid re-runs */
+	sp.outage_trials = 0;
+	be = mk(&sp);
+	p.lat_max_invalid = 3;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "too many invalid repetitions");
+	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 4);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-FLR acceptance: DUT-TBF(500 Mbit/s, 3200, 1000), 512 and 1518 B;
+ * loss % = max(0, 1 - 50/p) x 100 +- 0.3 pp; stops after p = 40. */
+START_TEST(test_frame_loss)
+{
+	static const double want[] = { 50.00, 44.44, 37.50, 28.57, 16.67, 0, 0 };
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *tab, *row;
+	size_t s, i;
+
+	tbf(&sp, 500e6, 3200, 1000);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	sizes(&p, 512, 1518);
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	for (s = 0; s < 2; s++) {
+		tab = get(entry(doc, s), "table");
+		ck_assert_uint_eq(json_object_array_length(tab), 7);
+		for (i = 0; i < 7; i++) {
+			row = json_object_array_get_idx(tab, i);
+			ck_assert_double_eq_tol(num(row, "rate_pct"), 100 - 10.0 * i,
+						1e-9);
+			ck_assert_msg(fabs(num(row, "loss_pct") - want[i]) <= 0.3,
+				      "size %zu row %zu: %.3f %%", s, i,
+				      num(row, "loss_pct"));
+		}
+		/* p = 50: within the bucket + queue slack, at most 0.01 % */
+		ck_assert(num(json_object_array_get_idx(tab, 5), "loss_pct") <=
+			  0.01);
+		ck_assert_str_eq(str(entry(doc, s), "stop"),
+				 "two successive zero-loss trials");
+	}
+	ck_assert(has_deviation(doc, "AMB-17"));
+	json_object_put(doc);
+
+	/* finer steps: 2.5 %, still from 100 % of the maximum rate */
+	p.flr_step_pct = 2.5;
+	sizes(&p, 512, 0);
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	tab = get(entry(doc, 0), "table");
+	/* 100 .. 50 in 2.5 steps = 21 trials, then 47.5 zero: stop */
+	ck_assert_uint_eq(json_object_array_length(tab), 22);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-B2B acceptance: DUT-TBF(10 Mbit/s, b 1600, Q 100), 512 B:
+ * 104 on a 1 GbE line, 103 when the burst refills nothing (veth). */
+START_TEST(test_back_to_back)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e;
+
+	tbf(&sp, 10e6, 1600, 100);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_BACK_TO_BACK);
+	sizes(&p, 512, 0);
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_uint_eq((uint64_t)num(e, "repetitions"), 50);
+	ck_assert_double_eq(num(e, "mean_frames"), 104);
+	ck_assert_double_eq(num(e, "stddev_frames"), 0);
+	ck_assert_double_eq(num(e, "min_frames"), 104);
+	ck_assert_double_eq(num(e, "max_frames"), 104);
+	ck_assert_uint_eq((uint64_t)num(e, "burst_max"), 234962);
+	ck_assert(has_deviation(doc, "AMB-19"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.line_rate_bps = 1e12;
+	be = mk(&sp);
+	p.b2b_burst_max = 100000;
+	p.b2b_repetitions = 5;
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	ck_assert_double_eq(num(entry(doc, 0), "mean_frames"), 103);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* DUT-BR alone: ">= burst_max" after one trial */
+	bm_sim_params_default(&sp);
+	be = mk(&sp);
+	p.b2b_burst_max = 0;
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"), ">= burst_max");
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 1);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-RECOV (a) 0 <= B - A <= 52 us; (b) DUT-OUTAGE(0.5 s) at A + 1.0 s
+ * gives 1.5 s +- 20 ms; a lossless DUT cannot be overloaded. */
+START_TEST(test_recovery)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e;
+
+	tbf(&sp, 300e6, 3200, 1000);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_RECOVERY);
+	sizes(&p, 512, 0);
+	p.rec_repetitions = 3;
+	doc = run(RFC2544_RECOVERY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_double_eq_tol(num(e, "overload_fps"),
+				1.1 * num(e, "throughput_fps"), 1e-6);
+	ck_assert_double_eq_tol(num(e, "reduced_fps"),
+				0.5 * num(e, "overload_fps"), 1e-6);
+	ck_assert(num(e, "recovery_s") >= 0 &&
+		  num(e, "recovery_s") <= 2 / 38768.8);
+	ck_assert(has_deviation(doc, "AMB-21"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.outage_s = 0.5;
+	sp.outage_at_s = 1.0;
+	sp.outage_ref = BM_SIM_OUTAGE_STEP;
+	be = mk(&sp);
+	p.throughput_fps[0] = 70488.7;	/* as measured in (a) */
+	doc = run(RFC2544_RECOVERY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "overload_fps"), 77537.57, 0.01);
+	ck_assert_double_eq_tol(num(e, "reduced_fps"), 38768.785, 0.01);
+	ck_assert_double_eq_tol(num(e, "recovery_s"), 1.5, 0.020);
+	ck_assert_double_eq_tol(num(e, "recovery_max_s"), 1.5, 0.020);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* throughput at line rate: 110 % is capped and nothing is lost */
+	bm_sim_params_default(&sp);
+	be = mk(&sp);
+	p.throughput_fps[0] = 0;
+	doc = run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"),
+			 "not applicable: overload not achievable");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R2544-RESET: DUT-RESET(T = 3 s) on a bridge gives 3.0 s +- 0.1 s; with
+ * STP listening + learning 33 s +- 1 s. */
+START_TEST(test_reset)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	struct bm_error err;
+	json_object *doc, *e;
+
+	bm_sim_params_default(&sp);
+	sp.reset_outage_s = 3.0;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_RESET);
+	ck_assert_uint_eq(p.n_sizes, 1);
+	ck_assert_uint_eq(p.frame_sizes[0], 64);
+	/* no hook: refused */
+	ck_assert_int_eq(rfc2544_run(RFC2544_RESET, be, &p, NULL, NULL, &doc,
+				     &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no DUT reset hook"));
+	json_object_put(doc);
+
+	p.reset_hook = bm_sim_reset_hook;
+	p.reset_ctx = be;
+	doc = run(RFC2544_RESET, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_double_eq_tol(num(e, "throughput_fps"), 1488095.24, 0.01);
+	ck_assert_double_eq_tol(num(e, "reset_s"), 3.0, 0.1);
+	ck_assert_double_eq_tol(num(e, "gap_threshold_s"), 0.010, 1e-12);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"),
+				     "software reset: 3.000 s at 64-byte"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.reset_outage_s = 33.0;
+	be = mk(&sp);
+	p.reset_ctx = be;
+	p.reset_type = RFC2544_RESET_POWER;
+	doc = run(RFC2544_RESET, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "reset_s"), 33.0, 1.0);
+	ck_assert_str_eq(str(e, "reset_type"), "power");
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* a hook that resets nothing: no outage above the threshold */
+	bm_sim_params_default(&sp);
+	be = mk(&sp);
+	p.reset_ctx = be;
+	doc = run(RFC2544_RESET, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"), "no reset observed");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *rfc2544_suite(void)
+{
+	Suite *s = suite_create("rfc2544");
+	TCase *tc = tcase_create("benchmarks");
+
+	tcase_add_test(tc, test_throughput);
+	tcase_add_test(tc, test_maxrate_appb);
+	tcase_add_test(tc, test_latency);
+	tcase_add_test(tc, test_latency_invalid_tag);
+	tcase_add_test(tc, test_frame_loss);
+	tcase_add_test(tc, test_back_to_back);
+	tcase_add_test(tc, test_recovery);
+	tcase_add_test(tc, test_reset);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(rfc2544_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

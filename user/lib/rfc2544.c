@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 benchmarks: the result document (REQ-REP-1 minus meta) and the
+ * helpers every §26 test shares (R2544-MAXRATE rates, throughput first).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bm_sim.h"
+#include "rfc2544_int.h"
+
+static const struct {
+	const char *name, *ref;
+} tests[RFC2544_N_TESTS] = {
+	[RFC2544_THROUGHPUT] = { "rfc2544.throughput",
+				 "RFC 2544 §26.1; R2544-THRPT" },
+	[RFC2544_LATENCY] = { "rfc2544.latency", "RFC 2544 §26.2; R2544-LAT" },
+	[RFC2544_FRAME_LOSS] = { "rfc2544.frame-loss",
+				 "RFC 2544 §26.3; R2544-FLR" },
+	[RFC2544_BACK_TO_BACK] = { "rfc2544.back-to-back",
+				   "RFC 2544 §26.4; R2544-B2B" },
+	[RFC2544_RECOVERY] = { "rfc2544.recovery",
+			       "RFC 2544 §26.5; R2544-RECOV" },
+	[RFC2544_RESET] = { "rfc2544.reset", "RFC 2544 §26.6; R2544-RESET" },
+};
+
+const char *rfc2544_name(enum rfc2544_test t)
+{
+	return t < RFC2544_N_TESTS ? tests[t].name : NULL;
+}
+
+const char *rfc2544_ref(enum rfc2544_test t)
+{
+	return t < RFC2544_N_TESTS ? tests[t].ref : NULL;
+}
+
+int rfc2544_lookup(const char *name)
+{
+	int t;
+
+	for (t = 0; t < RFC2544_N_TESTS; t++)
+		if (name && !strcmp(name, tests[t].name))
+			return t;
+	return -1;
+}
+
+void r2544_deviation(struct r2544_run *r, const char *text)
+{
+	size_t i, n = json_object_array_length(r->deviations);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(
+			json_object_array_get_idx(r->deviations, i)), text))
+			return;
+	json_object_array_add(r->deviations, json_object_new_string(text));
+}
+
+double r2544_r_max(const struct r2544_run *r, uint32_t f)
+{
+	double line = r->be->line_rate_bps;
+	double slow = r->p->slowest_link_bps > 0.0 ? r->p->slowest_link_bps :
+		      line;
+	double rmax = r->p->max_rate_pct / 100.0 * bm_fps_max(slow, f);
+
+	/* The tester can never exceed its own port's line rate. */
+	return fmin(rmax, bm_fps_max(line, f));
+}
+
+void r2544_add_rate(const struct r2544_run *r, json_object *o,
+		    const char *prefix, double fps, uint32_t f)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_fps", prefix);
+	bm_json_add_double(o, key, fps);
+	snprintf(key, sizeof(key), "%s_l1_bps", prefix);
+	bm_json_add_double(o, key, bm_l1_bps(fps, f));
+	snprintf(key, sizeof(key), "%s_l2_bps", prefix);
+	bm_json_add_double(o, key, bm_l2_bps(fps, f));
+	snprintf(key, sizeof(key), "%s_pct_line", prefix);
+	bm_json_add_double(o, key, bm_load_pct(fps, f, r->be->line_rate_bps));
+	if (r->p->topology == BM_TOPO_PAIR_BIDIR) {
+		snprintf(key, sizeof(key), "%s_aggregate_fps", prefix);
+		bm_json_add_double(o, key, 2.0 * fps);
+	}
+}
+
+void r2544_spec(const struct r2544_run *r, struct bm_trial_spec *spec,
+		uint32_t f, double rate_fps, double duration_s)
+{
+	bm_trial_spec_rate(spec, f, rate_fps, duration_s);
+	spec->topology = r->p->topology;
+	spec->learning = r->p->learning;
+	spec->drain_s = r->p->drain_s;
+}
+
+int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,
+		struct bm_trial_result *res, const char *phase,
+		const char *reason)
+{
+	return bm_search_trial(r->be, spec, res, &r->log, phase, reason,
+			       r->progress, r->ctx, r->err);
+}
+
+void r2544_stats(const double *v, size_t n, double *mean, double *sd,
+		 double *min, double *max)
+{
+	double s = 0.0, q = 0.0;
+	size_t i;
+
+	*mean = *sd = *min = *max = 0.0;
+	if (!n)
+		return;
+	*min = *max = v[0];
+	for (i = 0; i < n; i++) {
+		s += v[i];
+		*min = fmin(*min, v[i]);
+		*max = fmax(*max, v[i]);
+	}
+	*mean = s / n;
+	for (i = 0; i < n; i++)
+		q += (v[i] - *mean) * (v[i] - *mean);
+	*sd = n > 1 ? sqrt(q / (n - 1)) : 0.0;
+}
+
+int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
+			 json_object *entry, double *thr, bool *ok)
+{
+	const struct rfc2544_params *p = r->p;
+	struct bm_rate_search s;
+	struct bm_rate_search_result res;
+	double rmax = r2544_r_max(r, f);
+	int ret;
+
+	if (p->throughput_fps[i] > 0.0) {
+		*thr = p->throughput_fps[i];
+		*ok = true;
+		r2544_add_rate(r, entry, "throughput", *thr, f);
+		bm_json_add_str(entry, "throughput_source", "given");
+		r2544_deviation(r, "throughput supplied by the caller, not "
+				"measured first");
+		return 0;
+	}
+	bm_rate_search_default(&s, f, r->be->line_rate_bps);
+	s.kind = p->search;
+	s.bin.topology = p->topology;
+	s.bin.learning = p->learning;
+	s.bin.drain_s = p->drain_s;
+	s.bin.r_max_fps = rmax;
+	s.bin.r_min_fps = p->r_min_pct / 100.0 * rmax;
+	s.bin.start_rate_fps = p->start_rate_pct / 100.0 * rmax;
+	s.bin.resolution_fps = p->resolution_fps > 0.0 ? p->resolution_fps :
+			       p->resolution_pct / 100.0 * rmax;
+	s.bin.search_trial_s = p->thr_search_trial_s;
+	s.bin.final_trial_s = p->thr_final_trial_s;
+	s.bin.loss_tolerance_frames = p->loss_tolerance_frames;
+	s.mlr.final_relative_width = p->mlr_final_relative_width;
+	s.mlr.initial_trial_duration_s = p->mlr_initial_trial_s;
+	s.mlr.expansion_coefficient = p->mlr_expansion_coefficient;
+	s.mlr.timeout_s = p->mlr_timeout_s;
+	s.mlr.number_of_intermediate_phases = p->mlr_intermediate_phases;
+
+	ret = bm_rate_search_run(r->be, &s, &r->log, &res, r->progress, r->ctx,
+				 r->err);
+	*thr = res.throughput_fps;
+	*ok = !res.below_r_min && res.throughput_fps > 0.0;
+	r2544_add_rate(r, entry, "throughput", *thr, f);
+	bm_json_add_str(entry, "throughput_source",
+			bm_search_kind_name(p->search));
+	bm_json_add_bool(entry, "below_r_min", res.below_r_min);
+	bm_json_add_str(entry, "search_result", res.reason);
+	bm_json_add_u64(entry, "search_trials", res.trials);
+	bm_json_add_double(entry, "r_max_fps", rmax);
+	bm_json_add_double(entry, "r_min_fps", s.bin.r_min_fps);
+	if (p->search == BM_SEARCH_BINARY)
+		bm_json_add_double(entry, "resolution_fps", s.bin.resolution_fps);
+	if (res.mlr) {
+		json_object_object_add(entry, "mlr", res.mlr);
+		res.mlr = NULL;
+	}
+	bm_rate_search_result_free(&res);
+
+	if (p->search == BM_SEARCH_MLR)
+		r2544_deviation(r, "search mlr: MLRsearch (NDR lower bound, "
+				"draft-ietf-bmwg-mlrsearch-01) replaces the "
+				"RFC 2544 binary search");
+	else
+		r2544_deviation(r, "AMB-16: the garbled §26.1 sentence is read "
+				"as a binary search (raise on success, lower on "
+				"loss) with a full-length final determination");
+	if (p->thr_final_trial_s < 60.0)
+		r2544_deviation(r, "R2544-DUR: full-length throughput trials "
+				"shorter than 60 s");
+	if (p->loss_tolerance_frames)
+		r2544_deviation(r, "loss_tolerance_frames > 0: not the RFC 2544 "
+				"zero-loss throughput");
+	return ret;
+}
+
+typedef int (*r2544_body)(struct r2544_run *r);
+
+static const r2544_body bodies[RFC2544_N_TESTS] = {
+	[RFC2544_THROUGHPUT] = r2544_throughput,
+	[RFC2544_LATENCY] = r2544_latency,
+	[RFC2544_FRAME_LOSS] = r2544_frame_loss,
+	[RFC2544_BACK_TO_BACK] = r2544_back_to_back,
+	[RFC2544_RECOVERY] = r2544_recovery,
+	[RFC2544_RESET] = r2544_reset,
+};
+
+int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
+		const struct rfc2544_params *p, bm_progress_fn progress,
+		void *ctx, json_object **doc, struct bm_error *err)
+{
+	struct r2544_run r = { t, be, p, progress, ctx, err, { 0 }, NULL, NULL };
+	json_object *d, *proc, *trials, *res;
+	size_t i;
+	int ret;
+
+	*doc = NULL;
+	if (t >= RFC2544_N_TESTS)
+		return bm_errorf(err, "rfc2544: unknown test %d", (int)t);
+	if (!(be->line_rate_bps > 0.0))
+		return bm_errorf(err, "%s: backend has no line rate",
+				 tests[t].name);
+	r.results = json_object_new_array();
+	r.deviations = json_object_new_array();
+	if (bm_backend_is_sim(be))
+		r2544_deviation(&r, "backend sim: every trial ran on a simulated "
+				"device (dry run), not a DUT");
+
+	ret = bodies[t](&r);
+
+	d = json_object_new_object();
+	proc = json_object_new_object();
+	bm_json_add_str(proc, "id", tests[t].name);
+	bm_json_add_str(proc, "ref", tests[t].ref);
+	json_object_object_add(d, "procedure", proc);
+	json_object_object_add(d, "params", rfc2544_params_to_json(p, t));
+	trials = json_object_new_array();
+	for (i = 0; i < r.log.n; i++)
+		json_object_array_add(trials, bm_trial_record_to_json(&r.log.v[i]));
+	json_object_object_add(d, "trials", trials);
+	res = json_object_new_object();
+	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);
+	bm_json_add_str(res, "topology", p->topology == BM_TOPO_PAIR_BIDIR ?
+			"pair-bidir" : "pair-uni");
+	bm_json_add_str(res, "protocol", "UDP/IPv4 over Ethernet (RFC 2544 App C)");
+	json_object_object_add(res, "per_size", r.results);
+	json_object_object_add(d, "results", res);
+	json_object_object_add(d, "deviations", r.deviations);
+	bm_trial_log_free(&r.log);
+	*doc = d;
+	return ret;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The six RFC 2544 §26 benchmarks (SPEC 7.3 R2544-THRPT, -LAT, -FLR, -B2B,
+ * -RECOV, -RESET) over the trial backend.  Each run produces the REQ-REP-1
+ * document minus meta: {procedure: {id, ref}, params, trials, results,
+ * deviations}.  Rates are per direction; bidirectional results also carry
+ * the aggregate (R2544-BIDIR).
+ */
+#ifndef RFC2544_H
+#define RFC2544_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bm_procedure.h"
+#include "bm_search.h"
+#include "bm_trial.h"
+
+#define RFC2544_MAX_SIZES 16
+
+enum rfc2544_test {
+	RFC2544_THROUGHPUT = 0,	/* §26.1 R2544-THRPT */
+	RFC2544_LATENCY,	/* §26.2 R2544-LAT */
+	RFC2544_FRAME_LOSS,	/* §26.3 R2544-FLR */
+	RFC2544_BACK_TO_BACK,	/* §26.4 R2544-B2B */
+	RFC2544_RECOVERY,	/* §26.5 R2544-RECOV */
+	RFC2544_RESET,		/* §26.6 R2544-RESET */
+	RFC2544_N_TESTS,
+};
+
+/* RFC 1242 latency definition (R2544-LAT "MUST be stated"). */
+enum rfc2544_lat_def {
+	RFC2544_LAT_BF = 0,	/* bit forwarding: first bit out -> first in */
+	RFC2544_LAT_SF,		/* store and forward: last bit out -> first in */
+};
+
+enum rfc2544_reset_type {
+	RFC2544_RESET_HARDWARE = 0,
+	RFC2544_RESET_SOFTWARE,
+	RFC2544_RESET_POWER,
+};
+
+struct rfc2544_params {
+	/* Common (R2544-SIZES, R2544-BIDIR, PLAT-TRIAL, R2544-MAXRATE). */
+	uint32_t frame_sizes[RFC2544_MAX_SIZES];
+	size_t n_sizes;
+	enum bm_topology topology;
+	bool learning;
+	double drain_s;			/* REQ-TRIAL-1 step 4 */
+	double max_rate_pct;		/* of the slowest link's fps_max */
+	double slowest_link_bps;	/* 0 = the tester's line rate */
+
+	/* Throughput search, also used first by LAT, RECOV and RESET. */
+	enum bm_search_kind search;
+	double r_min_pct;		/* % of r_max */
+	double start_rate_pct;		/* % of r_max */
+	double resolution_pct;		/* % of r_max ... */
+	double resolution_fps;		/* ... or absolute when > 0 */
+	double thr_search_trial_s;
+	double thr_final_trial_s;
+	uint64_t loss_tolerance_frames;
+	double mlr_final_relative_width;
+	double mlr_initial_trial_s;
+	double mlr_expansion_coefficient;
+	double mlr_timeout_s;
+	unsigned int mlr_intermediate_phases;
+	/* Known throughput per size (skip measuring it); 0 = measure. */
+	double throughput_fps[RFC2544_MAX_SIZES];
+
+	/* R2544-LAT */
+	double lat_trial_s;
+	double lat_tag_at_s;
+	unsigned int lat_repetitions;
+	unsigned int lat_max_invalid;
+	enum rfc2544_lat_def lat_definition;
+
+	/* R2544-FLR */
+	double flr_trial_s;
+	double flr_step_pct;
+
+	/* R2544-B2B */
+	uint64_t b2b_burst_max;		/* 0 = fps_max(F) x 1 s */
+	double b2b_trial_s;
+	unsigned int b2b_repetitions;
+
+	/* R2544-RECOV */
+	double rec_overload_s;
+	double rec_observe_s;
+	unsigned int rec_repetitions;
+
+	/* R2544-RESET */
+	double reset_trial_s;
+	double reset_at_s;
+	double gap_threshold_s;		/* 0 = max(10 ms, 100 frame times) */
+	unsigned int reset_repetitions;
+	enum rfc2544_reset_type reset_type;
+	char reset_command[256];	/* for procedures.c; "" = none */
+	/* The DUT reset hook, called mid-trial at reset_at_s (not JSON). */
+	int (*reset_hook)(void *ctx);
+	void *reset_ctx;
+};
+
+/* Procedure name ("rfc2544.throughput", ...) and reference of test t. */
+const char *rfc2544_name(enum rfc2544_test t);
+const char *rfc2544_ref(enum rfc2544_test t);
+
+/* Test for a procedure name, or -1. */
+int rfc2544_lookup(const char *name);
+
+/* Fill *p with the SPEC defaults of test t (frame sizes 64..1518; reset:
+ * 64 only). */
+void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t);
+
+/*
+ * Parse JSON params for test t over the defaults in *p, strictly: unknown
+ * keys, wrong types and out-of-range values give -EINVAL and a one-line
+ * reason naming the key.  Cross-field rules are checked too.
+ */
+int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
+			     struct rfc2544_params *p, struct bm_error *err);
+
+/* The effective parameters of test t as a new JSON object. */
+json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
+				    enum rfc2544_test t);
+
+/*
+ * Run test t on be.  On 0 and -ECANCELED *doc is a new result document
+ * (REQ-REP-1 minus meta) owned by the caller; on other errors *doc holds
+ * what was done so far (or NULL) and err says why.
+ */
+int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
+		const struct rfc2544_params *p, bm_progress_fn progress,
+		void *ctx, json_object **doc, struct bm_error *err);
+
+#endif /* RFC2544_H */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.4 back-to-back frames (R2544-B2B): binary search on the
+ * burst length at minimum inter-frame gap, the whole search repeated
+ * (AMB-19) with each repetition starting from the bracket
+ * [prev/2, 2 x prev] and widening it when it does not hold.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rfc2544_int.h"
+
+struct b2b {
+	struct r2544_run *r;
+	uint32_t f;
+	uint64_t max;
+	unsigned int rep;
+};
+
+static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
+{
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	char reason[96];
+	int ret;
+
+	r2544_spec(b->r, &spec, b->f, 0.0, b->r->p->b2b_trial_s);
+	spec.pattern = BM_PAT_BURST;
+	spec.burst_frames = n;
+	snprintf(reason, sizeof(reason), "repetition %u: %s", b->rep, why);
+	ret = r2544_trial(b->r, &spec, &res, "b2b", reason);
+	*pass = !ret && res.lost == 0 && !res.generator_limited;
+	return ret;
+}
+
+/* One repetition: the longest loss-free burst in [lo, hi) given that lo
+ * passes (0 always does) and hi fails. */
+static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t n;
+	bool pass;
+	int ret;
+
+	while (hi - lo > 1) {
+		n = lo + (hi - lo) / 2;
+		ret = burst(b, n, "bisect", &pass);
+		if (ret)
+			return ret;
+		if (pass)
+			lo = n;
+		else
+			hi = n;
+	}
+	*out = lo;
+	return 0;
+}
+
+static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
+{
+	const struct rfc2544_params *p = r->p;
+	double line_fps = bm_fps_max(r->be->line_rate_bps, f);
+	struct b2b b = { r, f, p->b2b_burst_max, 1 };
+	uint64_t lo, hi, got, prev = 0;
+	double mean, sd, mn, mx, *v;
+	unsigned int k;
+	json_object *a;
+	bool pass;
+	int ret;
+
+	if (!b.max)
+		b.max = (uint64_t)llround(line_fps);	/* 1 s [PROPOSED] */
+	bm_json_add_u64(e, "burst_max", b.max);
+	/* Step 1: a DUT that passes burst_max is reported ">= burst_max". */
+	ret = burst(&b, b.max, "burst_max", &pass);
+	if (ret)
+		return ret;
+	if (pass) {
+		bm_json_add_str(e, "result", ">= burst_max");
+		bm_json_add_double(e, "mean_frames", (double)b.max);
+		bm_json_add_u64(e, "repetitions", 1);
+		return 0;
+	}
+	v = calloc(p->b2b_repetitions, sizeof(*v));
+	if (!v) {
+		bm_errorf(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	for (k = 0; k < p->b2b_repetitions; k++) {
+		b.rep = k + 1;
+		lo = 0;
+		hi = b.max;
+		if (k) {
+			/* Reuse the previous answer's bracket, widened until
+			 * lo passes and hi fails. */
+			lo = prev / 2;
+			hi = prev * 2 > prev ? prev * 2 : 1;
+			if (hi > b.max)
+				hi = b.max;
+			if (hi <= lo)
+				hi = lo + 1;
+			while (lo > 0) {
+				ret = burst(&b, lo, "bracket low", &pass);
+				if (ret)
+					goto out;
+				if (pass)
+					break;
+				hi = lo;
+				lo /= 2;
+			}
+			while (hi < b.max) {
+				ret = burst(&b, hi, "bracket high", &pass);
+				if (ret)
+					goto out;
+				if (!pass)
+					break;
+				lo = hi;
+				hi = hi * 2 < b.max ? hi * 2 : b.max;
+			}
+		}
+		ret = bisect(&b, lo, hi, &got);
+		if (ret)
+			goto out;
+		v[k] = (double)got;
+		prev = got;
+	}
+	r2544_stats(v, k, &mean, &sd, &mn, &mx);
+	bm_json_add_str(e, "result", "ok");
+	bm_json_add_u64(e, "repetitions", k);
+	bm_json_add_double(e, "mean_frames", mean);
+	bm_json_add_double(e, "stddev_frames", sd);
+	bm_json_add_double(e, "min_frames", mn);
+	bm_json_add_double(e, "max_frames", mx);
+	bm_json_add_double(e, "mean_burst_s", mean / line_fps);
+	a = json_object_new_array();
+	for (k = 0; k < p->b2b_repetitions; k++)
+		json_object_array_add(a, json_object_new_double(v[k]));
+	json_object_object_add(e, "repetition_frames", a);
+out:
+	free(v);
+	return ret;
+}
+
+int r2544_back_to_back(struct r2544_run *r)
+{
+	json_object *e;
+	size_t i;
+	int ret = 0;
+
+	r2544_deviation(r, "AMB-19: the whole burst-length search is repeated; "
+			"repetitions 2.. start from the previous bracket");
+	if (!r->p->b2b_burst_max)
+		r2544_deviation(r, "burst_max = fps_max(F) x 1 s [PROPOSED]");
+	if (r->p->b2b_repetitions < 50)
+		r2544_deviation(r, "R2544-B2B: fewer than 50 repetitions");
+	for (i = 0; i < r->p->n_sizes && !ret; i++) {
+		e = json_object_new_object();
+		json_object_array_add(r->results, e);
+		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		ret = b2b_size(r, r->p->frame_sizes[i], e);
+	}
+	return ret;
+}

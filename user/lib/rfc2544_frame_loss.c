@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.3 frame loss rate (R2544-FLR): from 100 % of the maximum
+ * rate down in steps of step_pct % of the maximum rate (AMB-17) until two
+ * successive trials lose nothing; loss % = (input - output) x 100 / input
+ * (F-6).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "rfc2544_int.h"
+
+static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
+{
+	const struct rfc2544_params *p = r->p;
+	double rmax = r2544_r_max(r, f), pct, loss;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	json_object *tab = json_object_new_array(), *row;
+	bool prev_zero = false, zero;
+	unsigned int k;
+	char why[64];
+	int ret = 0;
+
+	json_object_object_add(e, "table", tab);
+	bm_json_add_double(e, "max_rate_fps", rmax);
+	bm_json_add_str(e, "stop", "rate reached 0 %");
+	/* Integer step count: 100 - k x step without float drift. */
+	for (k = 0;; k++) {
+		pct = 100.0 - k * p->flr_step_pct;
+		if (pct <= 1e-9)
+			break;
+		snprintf(why, sizeof(why), "%.4g %% of the maximum rate", pct);
+		r2544_spec(r, &spec, f, pct / 100.0 * rmax, p->flr_trial_s);
+		ret = r2544_trial(r, &spec, &res, "flr", why);
+		if (ret)
+			break;
+		loss = res.attempted ?
+		       (double)(res.attempted - res.received) * 100.0 /
+		       res.attempted : 0.0;
+		row = json_object_new_object();
+		bm_json_add_double(row, "rate_pct", pct);
+		bm_json_add_double(row, "rate_pct_line",
+				   bm_load_pct(spec.rate_fps, f,
+					       r->be->line_rate_bps));
+		bm_json_add_double(row, "rate_fps", spec.rate_fps);
+		bm_json_add_u64(row, "tx", res.attempted);
+		bm_json_add_u64(row, "rx", res.received);
+		bm_json_add_double(row, "loss_pct", loss);
+		bm_json_add_bool(row, "generator_limited",
+				 res.generator_limited);
+		json_object_array_add(tab, row);
+		zero = res.attempted && res.received >= res.attempted;
+		if (zero && prev_zero) {
+			bm_json_add_str(e, "stop",
+					"two successive zero-loss trials");
+			break;
+		}
+		prev_zero = zero;
+	}
+	bm_json_add_str(e, "graph", "x: input rate, % of the theoretical rate "
+			"for the media at this size (0..100); y: % loss "
+			"(0..100)");
+	return ret;
+}
+
+int r2544_frame_loss(struct r2544_run *r)
+{
+	json_object *e;
+	size_t i;
+	int ret = 0;
+
+	r2544_deviation(r, "AMB-17: \"80% of this rate\" read as 100, 90, "
+			"80 ... % of the maximum rate");
+	r2544_deviation(r, "AMB-18: §26.3's \"see section 18\" for maximum "
+			"rates read as section 20");
+	if (r->p->flr_trial_s < 60.0)
+		r2544_deviation(r, "R2544-DUR: frame loss trials shorter than "
+				"60 s");
+	for (i = 0; i < r->p->n_sizes && !ret; i++) {
+		e = json_object_new_object();
+		json_object_array_add(r->results, e);
+		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		bm_json_add_double(e, "theoretical_max_fps",
+				   bm_fps_max(r->be->line_rate_bps,
+					      r->p->frame_sizes[i]));
+		ret = flr_size(r, r->p->frame_sizes[i], e);
+	}
+	return ret;
+}

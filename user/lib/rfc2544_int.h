@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by the rfc2544_*.c files; not a public interface. */
+#ifndef RFC2544_INT_H
+#define RFC2544_INT_H
+
+#include "bm_json.h"
+#include "rfc2544.h"
+
+/* State of one benchmark run. */
+struct r2544_run {
+	enum rfc2544_test test;
+	struct bm_backend *be;
+	const struct rfc2544_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	json_object *results;		/* per-size entries */
+	json_object *deviations;	/* strings, each once */
+};
+
+/* The per-test bodies: fill r->results; 0 or -errno. */
+int r2544_throughput(struct r2544_run *r);
+int r2544_latency(struct r2544_run *r);
+int r2544_frame_loss(struct r2544_run *r);
+int r2544_back_to_back(struct r2544_run *r);
+int r2544_recovery(struct r2544_run *r);
+int r2544_reset(struct r2544_run *r);
+
+/* Record a deviation/interpretation in effect (once per text). */
+void r2544_deviation(struct r2544_run *r, const char *text);
+
+/* R2544-MAXRATE: highest offered rate for size f, per direction. */
+double r2544_r_max(const struct r2544_run *r, uint32_t f);
+
+/* Add <prefix>_fps, _l1_bps, _l2_bps, _pct_line (and _aggregate_fps for
+ * bidirectional runs) for a per-direction rate (SPEC 2.3, F-4). */
+void r2544_add_rate(const struct r2544_run *r, json_object *o,
+		    const char *prefix, double fps, uint32_t f);
+
+/*
+ * Throughput of size index i (frame size f): the caller's value when given,
+ * else measured with the configured search; entry gets the details.
+ * *thr = 0 with *ok false when no rate passed ("throughput < r_min").
+ */
+int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
+			 json_object *entry, double *thr, bool *ok);
+
+/* Run, log and report one trial. */
+int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,
+		struct bm_trial_result *res, const char *phase,
+		const char *reason);
+
+/* A CBR spec with the run's topology, learning and drain. */
+void r2544_spec(const struct r2544_run *r, struct bm_trial_spec *spec,
+		uint32_t f, double rate_fps, double duration_s);
+
+/* Sample mean and standard deviation (n - 1) of v[0..n). */
+void r2544_stats(const double *v, size_t n, double *mean, double *sd,
+		 double *min, double *max);
+
+#endif /* RFC2544_INT_H */

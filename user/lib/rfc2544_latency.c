@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.2 latency (R2544-LAT): at the throughput rate, a stream of
+ * lat_trial_s with one tagged frame at lat_tag_at_s; latency = B - A per
+ * the RFC 1242 definition; >= 20 valid repetitions, the mean reported.
+ *
+ * Backends timestamp first bits (REQ-TS-1), so the tagged frame's latency
+ * is FIFO = bit forwarding.  Store and forward (LIFO) starts at the last
+ * bit out: sf = bf - S_in with S_in = F x 8 / R_line (REQ-TS-2).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rfc2544_int.h"
+
+/* Percentile summary of the repetitions' full distributions [EXTENSION]. */
+struct lat_dist {
+	double min, mean, max, p50, p90, p99, p999;
+	unsigned int n;
+};
+
+static void dist_add(struct lat_dist *d, const struct bm_latency *l,
+		     double shift)
+{
+	if (!l->count)
+		return;
+	if (!d->n || l->min_ns - shift < d->min)
+		d->min = l->min_ns - shift;
+	if (!d->n || l->max_ns - shift > d->max)
+		d->max = l->max_ns - shift;
+	d->mean += l->mean_ns - shift;
+	d->p50 += l->p50_ns - shift;
+	d->p90 += l->p90_ns - shift;
+	d->p99 += l->p99_ns - shift;
+	d->p999 += l->p999_ns - shift;
+	d->n++;
+}
+
+static json_object *dist_json(const struct lat_dist *d)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "repetitions", d->n);
+	bm_json_add_double(o, "min_ns", d->min);
+	bm_json_add_double(o, "mean_ns", d->mean / d->n);
+	bm_json_add_double(o, "max_ns", d->max);
+	bm_json_add_double(o, "p50_ns", d->p50 / d->n);
+	bm_json_add_double(o, "p90_ns", d->p90 / d->n);
+	bm_json_add_double(o, "p99_ns", d->p99 / d->n);
+	bm_json_add_double(o, "p999_ns", d->p999 / d->n);
+	return o;
+}
+
+static int latency_size(struct r2544_run *r, size_t i, json_object *e)
+{
+	const struct rfc2544_params *p = r->p;
+	uint32_t f = p->frame_sizes[i];
+	/* S_in: serialisation of the frame alone on the input link, ns */
+	double s_in = f * 8.0 / r->be->line_rate_bps * 1e9;
+	double shift = p->lat_definition == RFC2544_LAT_SF ? s_in : 0.0;
+	double thr, mean, sd, mn, mx, *v;
+	unsigned int valid = 0, invalid = 0;
+	struct lat_dist dist = { 0 };
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	json_object *a;
+	unsigned int k;
+	bool ok, fallback = false;
+	char why[96];
+	int ret;
+
+	ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
+	if (ret)
+		return ret;
+	if (!ok) {
+		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		return 0;
+	}
+	v = calloc(p->lat_repetitions, sizeof(*v));
+	if (!v) {
+		bm_errorf(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	r2544_spec(r, &spec, f, thr, p->lat_trial_s);
+	spec.latency = true;		/* full distribution [EXTENSION] */
+	spec.tag = true;
+	spec.tag_at_s = p->lat_tag_at_s;
+	while (valid < p->lat_repetitions) {
+		snprintf(why, sizeof(why), "repetition %u, tag at %g s",
+			 valid + invalid + 1, p->lat_tag_at_s);
+		ret = r2544_trial(r, &spec, &res, "latency", why);
+		if (ret)
+			goto out;
+		if (res.tag_tx_s < 0.0) {
+			/* The backend cannot tag: use the mean of all frames. */
+			fallback = true;
+			if (!res.latency.count) {
+				invalid++;
+			} else {
+				v[valid++] = res.latency.mean_ns - shift;
+				dist_add(&dist, &res.latency, shift);
+			}
+		} else if (!res.tag_received) {
+			/* Step 5: the tagged frame was lost, run it again. */
+			invalid++;
+		} else {
+			v[valid++] = res.tag_latency_ns - shift;
+			dist_add(&dist, &res.latency, shift);
+		}
+		if (invalid > p->lat_max_invalid)
+			break;
+	}
+	r2544_stats(v, valid, &mean, &sd, &mn, &mx);
+	bm_json_add_str(e, "definition", p->lat_definition == RFC2544_LAT_SF ?
+			"sf (RFC 1242 store and forward, LIFO)" :
+			"bf (RFC 1242 bit forwarding, FIFO)");
+	bm_json_add_double(e, "rate_fps", thr);
+	bm_json_add_u64(e, "valid_repetitions", valid);
+	bm_json_add_u64(e, "invalid_repetitions", invalid);
+	bm_json_add_double(e, "serialisation_in_ns", s_in);
+	bm_json_add_bool(e, "cable_constant_subtracted", false);
+	if (valid < p->lat_repetitions) {
+		bm_json_add_str(e, "result", "too many invalid repetitions");
+		bm_json_add_double(e, "latency_ns", NAN);
+	} else {
+		bm_json_add_str(e, "result", "ok");
+		bm_json_add_double(e, "latency_ns", mean);	/* the average */
+	}
+	bm_json_add_double(e, "latency_min_ns", mn);
+	bm_json_add_double(e, "latency_max_ns", mx);
+	bm_json_add_double(e, "latency_stddev_ns", sd);
+	a = json_object_new_array();
+	for (k = 0; k < valid; k++)
+		json_object_array_add(a, json_object_new_double(v[k]));
+	json_object_object_add(e, "repetition_latency_ns", a);
+	if (dist.n)
+		json_object_object_add(e, "distribution", dist_json(&dist));
+	if (fallback)
+		r2544_deviation(r, "the backend cannot tag frames: each "
+				"repetition's latency is the mean over all "
+				"frames, not one tagged frame");
+	r2544_deviation(r, "R2544-LAT: a repetition whose tagged frame is lost "
+			"is invalid and re-run [INTERPRETATION]");
+	r2544_deviation(r, "EXTENSION: min/max/stddev over repetitions and the "
+			"all-frame distribution are reported besides the mean");
+out:
+	free(v);
+	return ret;
+}
+
+int r2544_latency(struct r2544_run *r)
+{
+	json_object *e;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->p->n_sizes && !ret; i++) {
+		e = json_object_new_object();
+		json_object_array_add(r->results, e);
+		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		ret = latency_size(r, i, e);
+	}
+	return ret;
+}

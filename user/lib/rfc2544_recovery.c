@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.5 system recovery (R2544-RECOV): overload at
+ * min(110 % of throughput, media maximum) for >= 60 s, step down to 50 %
+ * of that at timestamp A, B = tx time of the last lost frame; recovery
+ * time = B - A (the RFC's "B from A" sign is an erratum, AMB-21).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rfc2544_int.h"
+
+static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
+{
+	const struct rfc2544_params *p = r->p;
+	uint32_t f = p->frame_sizes[i];
+	double fmax_f = bm_fps_max(r->be->line_rate_bps, f);
+	double thr, over, reduced, mean, sd, mn, mx, *v;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	bool ok, capped, overloaded = false;
+	unsigned int k;
+	json_object *a;
+	char why[64];
+	int ret;
+
+	ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
+	if (ret)
+		return ret;
+	if (!ok) {
+		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		return 0;
+	}
+	over = fmin(1.10 * thr, fmax_f);
+	capped = 1.10 * thr > fmax_f;
+	reduced = 0.5 * over;
+	r2544_add_rate(r, e, "overload", over, f);
+	r2544_add_rate(r, e, "reduced", reduced, f);
+	v = calloc(p->rec_repetitions, sizeof(*v));
+	if (!v) {
+		bm_errorf(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	a = json_object_new_array();
+	json_object_object_add(e, "repetitions", a);
+	for (k = 0; k < p->rec_repetitions; k++) {
+		r2544_spec(r, &spec, f, over, p->rec_overload_s);
+		spec.pattern = BM_PAT_STEP;
+		spec.step_rate_fps = reduced;
+		spec.step_duration_s = p->rec_observe_s;
+		snprintf(why, sizeof(why), "repetition %u: overload, then 50 %%",
+			 k + 1);
+		ret = r2544_trial(r, &spec, &res, "recovery", why);
+		if (ret)
+			goto out;
+		if (res.lost)
+			overloaded = true;
+		/* No loss at or after A: recovered immediately, 0. */
+		v[k] = res.last_loss_after_step_s >= 0.0 ?
+		       res.last_loss_after_step_s : 0.0;
+		json_object_array_add(a, json_object_new_double(v[k]));
+	}
+	r2544_stats(v, k, &mean, &sd, &mn, &mx);
+	if (capped && !overloaded) {
+		bm_json_add_str(e, "result", "not applicable: overload not "
+				"achievable");
+		bm_json_add_double(e, "recovery_s", NAN);
+	} else {
+		bm_json_add_str(e, "result", "ok");
+		bm_json_add_double(e, "recovery_s", mean);	/* the average */
+	}
+	bm_json_add_double(e, "recovery_min_s", mn);
+	bm_json_add_double(e, "recovery_max_s", mx);
+	bm_json_add_double(e, "recovery_stddev_s", sd);
+out:
+	free(v);
+	return ret;
+}
+
+int r2544_recovery(struct r2544_run *r)
+{
+	json_object *e;
+	size_t i;
+	int ret = 0;
+
+	r2544_deviation(r, "AMB-21: recovery time = B - A (the RFC's \"subtracting "
+			"Timestamp B from Timestamp A\" is an erratum); B = tx "
+			"time of the last lost frame");
+	if (r->p->rec_observe_s == 10.0)
+		r2544_deviation(r, "observation window after A = 10 s [PROPOSED]");
+	if (r->p->rec_overload_s < 60.0)
+		r2544_deviation(r, "R2544-RECOV: overload shorter than 60 s");
+	for (i = 0; i < r->p->n_sizes && !ret; i++) {
+		e = json_object_new_object();
+		json_object_array_add(r->results, e);
+		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		ret = recovery_size(r, i, e);
+	}
+	return ret;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.6 reset (R2544-RESET): a continuous stream at the
+ * throughput rate of the minimum frame size; the DUT reset hook fires
+ * reset_at_s into it.  A = rx time of the last frame before the outage,
+ * B = rx time of the first after; reset value = B - A (the longest rx gap
+ * above the gap threshold).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "rfc2544_int.h"
+
+static const char *const type_names[] = {
+	[RFC2544_RESET_HARDWARE] = "hardware",
+	[RFC2544_RESET_SOFTWARE] = "software",
+	[RFC2544_RESET_POWER] = "power",
+};
+
+int r2544_reset(struct r2544_run *r)
+{
+	const struct rfc2544_params *p = r->p;
+	uint32_t f = p->frame_sizes[0];
+	double thr, thresh, mean, sd, mn, mx, v[64];
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	unsigned int k, n = 0;
+	json_object *e, *a;
+	char buf[160];
+	size_t i;
+	bool ok;
+	int ret;
+
+	if (!p->reset_hook)
+		return bm_errorf(r->err, "rfc2544.reset: no DUT reset hook "
+				 "(give reset_command)");
+	/* §26.6: the minimum size for the media, i.e. the smallest given. */
+	for (i = 1; i < p->n_sizes; i++)
+		if (p->frame_sizes[i] < f)
+			f = p->frame_sizes[i];
+	for (i = 0; i < p->n_sizes && p->frame_sizes[i] != f; i++)
+		;
+	e = json_object_new_object();
+	json_object_array_add(r->results, e);
+	bm_json_add_u64(e, "frame_size", f);
+	bm_json_add_str(e, "reset_type", type_names[p->reset_type]);
+	ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
+	if (ret)
+		return ret;
+	if (!ok) {
+		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		return 0;
+	}
+	thresh = p->gap_threshold_s > 0.0 ? p->gap_threshold_s :
+		 fmax(0.010, 100.0 / thr);	/* [PROPOSED] */
+	bm_json_add_double(e, "gap_threshold_s", thresh);
+	a = json_object_new_array();
+	json_object_object_add(e, "repetitions", a);
+	for (k = 0; k < p->reset_repetitions && k < 64; k++) {
+		json_object *o = json_object_new_object();
+
+		r2544_spec(r, &spec, f, thr, p->reset_trial_s);
+		spec.event_at_s = p->reset_at_s;
+		spec.event_fn = p->reset_hook;
+		spec.event_ctx = p->reset_ctx;
+		snprintf(buf, sizeof(buf), "repetition %u: %s reset at %g s",
+			 k + 1, type_names[p->reset_type], p->reset_at_s);
+		ret = r2544_trial(r, &spec, &res, "reset", buf);
+		if (ret) {
+			json_object_put(o);
+			return ret;
+		}
+		json_object_array_add(a, o);
+		bm_json_add_double(o, "timestamp_a_s", res.max_gap_start_s);
+		bm_json_add_double(o, "timestamp_b_s",
+				   res.max_gap_start_s + res.max_gap_s);
+		if (res.event_ret) {
+			bm_json_add_str(o, "result", "reset hook failed");
+			continue;
+		}
+		if (!(res.max_gap_s > thresh)) {
+			bm_json_add_str(o, "result", "no outage above the gap "
+					"threshold");
+			continue;
+		}
+		v[n++] = res.max_gap_s;		/* B - A */
+		bm_json_add_double(o, "reset_s", res.max_gap_s);
+		bm_json_add_str(o, "result", "ok");
+	}
+	r2544_stats(v, n, &mean, &sd, &mn, &mx);
+	bm_json_add_u64(e, "valid_repetitions", n);
+	bm_json_add_double(e, "reset_s", n ? mean : NAN);
+	bm_json_add_double(e, "reset_min_s", mn);
+	bm_json_add_double(e, "reset_max_s", mx);
+	bm_json_add_str(e, "result", n ? "ok" : "no reset observed");
+	if (n)
+		snprintf(buf, sizeof(buf), "%s reset: %.3f s at %u-byte frames, "
+			 "%.0f fps", type_names[p->reset_type], mean, f, thr);
+	else
+		snprintf(buf, sizeof(buf), "%s reset: no outage observed",
+			 type_names[p->reset_type]);
+	bm_json_add_str(e, "statement", buf);
+	r2544_deviation(r, "gap threshold = max(10 ms, 100 frame intervals) "
+			"[PROPOSED] unless gap_threshold_s is given");
+	return 0;
+}

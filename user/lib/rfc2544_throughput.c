@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544 §26.1 throughput (R2544-THRPT) per frame size, with the
+ * §26.1 MUST statement: measured rate in fps, frame size, theoretical
+ * limit of the media (F-1) and protocol.
+ */
+#include <stdio.h>
+
+#include "rfc2544_int.h"
+
+int r2544_throughput(struct r2544_run *r)
+{
+	const struct rfc2544_params *p = r->p;
+	double line = r->be->line_rate_bps, thr;
+	char stmt[256];
+	json_object *e;
+	size_t i;
+	bool ok;
+	int ret = 0;
+
+	for (i = 0; i < p->n_sizes && !ret; i++) {
+		uint32_t f = p->frame_sizes[i];
+
+		e = json_object_new_object();
+		json_object_array_add(r->results, e);
+		bm_json_add_u64(e, "frame_size", f);
+		bm_json_add_double(e, "theoretical_max_fps", bm_fps_max(line, f));
+		ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
+		if (ok)
+			snprintf(stmt, sizeof(stmt),
+				 "%.2f fps at %u-byte frames (theoretical "
+				 "maximum %.2f fps), UDP/IPv4 over Ethernet",
+				 thr, f, bm_fps_max(line, f));
+		else
+			snprintf(stmt, sizeof(stmt),
+				 "throughput < r_min at %u-byte frames", f);
+		bm_json_add_str(e, "statement", stmt);
+	}
+	return ret;
+}
