@@ -302,7 +302,36 @@ struct run_args {
 	bool dry_run, detach;
 	json_object *params;
 	json_object *sim;
+	json_object *sizes;	/* --frame-sizes */
+	double duration_s;	/* --duration, 0 = not given */
 };
+
+/*
+ * The convenience options name parameters that differ between procedure
+ * families: MLRsearch searches one frame size and calls its full-length
+ * trials "final"; everything else takes the RFC 2544 names.
+ */
+static int map_options(struct run_args *a)
+{
+	bool mlr = !strcmp(a->procedure, "mlrsearch");
+
+	if (a->sizes && mlr) {
+		if (json_object_array_length(a->sizes) != 1)
+			return usage_error("mlrsearch searches one frame size: --frame-sizes N");
+		json_object_object_add(a->params, "frame_size", json_object_get(
+			json_object_array_get_idx(a->sizes, 0)));
+	} else if (a->sizes) {
+		json_object_object_add(a->params, "frame_sizes",
+				       json_object_get(a->sizes));
+	}
+	if (a->duration_s > 0)
+		json_object_object_add(a->params, mlr ? "final_trial_duration_s"
+						      : "trial_duration_s",
+				       json_object_new_double(a->duration_s));
+	if (mlr && json_object_object_get_ex(a->params, "search", NULL))
+		return usage_error("--search is for rfc2544 procedures; mlrsearch is MLRsearch");
+	return 0;
+}
 
 static int parse_run(int argc, char **argv, struct run_args *a)
 {
@@ -337,7 +366,8 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			s = parse_sizes(v);
 			if (!s)
 				return usage_error("bad --frame-sizes '%s' (e.g. 64,128,1518)", v);
-			json_object_object_add(a->params, "frame_sizes", s);
+			json_object_put(a->sizes);
+			a->sizes = s;
 		} else if ((r = opt_value(argc, argv, &i, "--duration", &v))) {
 			char *end;
 			double d;
@@ -347,8 +377,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			d = strtod(v, &end);
 			if (end == v || *end || !(d > 0))
 				return usage_error("bad --duration '%s' (seconds > 0)", v);
-			json_object_object_add(a->params, "trial_duration_s",
-					       json_object_new_double(d));
+			a->duration_s = d;
 		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;
@@ -395,7 +424,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 		return usage_error("run: give two ports: --port TX --port RX");
 	if (!a->nports && !a->dry_run)
 		return usage_error("run: --port TX --port RX required (or --dry-run)");
-	return 0;
+	return map_options(a);
 }
 
 int cmd_run(int argc, char **argv)
@@ -458,5 +487,6 @@ out_close:
 out:
 	json_object_put(a.params);
 	json_object_put(a.sim);
+	json_object_put(a.sizes);
 	return ret;
 }
