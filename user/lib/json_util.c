@@ -104,7 +104,20 @@ static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
 				 k->names[1] ? k->names[1] : "",
 				 k->names[1] ? "\" ..." : "");
 	case BM_J_CUSTOM:
-		return k->parse(v, base, k->key, err);
+		if (!k->parse(v, base, k->key, err))
+			return 0;
+		/* Prefix the custom parser's reason like every other one. */
+		if (err) {
+			size_t w = strlen(what) + 2, m = sizeof(err->msg);
+
+			if (w < m) {
+				memmove(err->msg + w, err->msg, m - w - 1);
+				err->msg[m - 1] = '\0';
+				memcpy(err->msg, what, w - 2);
+				memcpy(err->msg + w - 2, ": ", 2);
+			}
+		}
+		return -EINVAL;
 	}
 	return bm_errorf(err, "%s: %s: internal error", what, k->key);
 }

@@ -63,20 +63,20 @@ static int parse_targets(json_object *v, void *base, const char *key,
 	double x;
 
 	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: %s: expected an array", MLR_NAME, key);
+		return bm_errorf(err, "%s: expected an array", key);
 	n = json_object_array_length(v);
 	if (!n || n > MLR_MAX_TARGETS)
-		return bm_errorf(err, "%s: %s: expected 1 to %d ratios",
-				 MLR_NAME, key, MLR_MAX_TARGETS);
+		return bm_errorf(err, "%s: expected 1 to %d ratios", key,
+				 MLR_MAX_TARGETS);
 	for (i = 0; i < n; i++) {
 		if (!bm_json_number(json_object_array_get_idx(v, i), &x) ||
 		    x < 0.0 || x >= 1.0)
-			return bm_errorf(err, "%s: %s[%zu]: expected a number in "
-					 "[0, 1)", MLR_NAME, key, i);
+			return bm_errorf(err, "%s[%zu]: expected a number in "
+					 "[0, 1)", key, i);
 		/* MLR-IN: strictly increasing, as the reference requires */
 		if (i && x <= in->targets[i - 1])
-			return bm_errorf(err, "%s: %s[%zu]: must be larger than "
-					 "the previous ratio", MLR_NAME, key, i);
+			return bm_errorf(err, "%s[%zu]: must be larger than "
+					 "the previous ratio", key, i);
 		in->targets[i] = x;
 	}
 	in->mp.n_targets = n;

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The procedure registry (bm_procedure.h): names, strict JSON parameter
+ * validation with one-line reasons naming the key, runs on the simulated
+ * DUT including mlrsearch, progress and cancel, reset_command.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_procedure.h"
+#include "bm_sim.h"
+
+static const char *const names[] = {
+	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
+	"rfc2544.back-to-back", "rfc2544.recovery", "rfc2544.reset",
+	"mlrsearch",
+};
+
+START_TEST(test_registry)
+{
+	const struct bm_procedure_info *p = bm_procedures();
+	struct bm_error err = { "" };
+	size_t i;
+
+	for (i = 0; i < 7; i++) {
+		ck_assert_str_eq(p[i].name, names[i]);
+		ck_assert_ptr_nonnull(p[i].summary);
+		ck_assert_ptr_nonnull(p[i].ref);
+		/* all defaults are valid */
+		ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9, &err) == 0,
+			      "%s: %s", names[i], err.msg);
+	}
+	ck_assert_ptr_null(p[7].name);
+	ck_assert_str_eq(p[3].ref, "R2544-B2B");
+	ck_assert_int_eq(bm_procedure_validate("rfc2544.jitter", NULL, 1e9, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, "unknown procedure \"rfc2544.jitter\"");
+	ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", NULL, 0, &err),
+			 -EINVAL);
+}
+END_TEST
+
+/* params must be rejected with exactly this reason (one line). */
+static void rejects(const char *proc, const char *js, const char *reason)
+{
+	struct bm_error err = { "" };
+	json_object *o = json_tokener_parse(js);
+	int ret;
+
+	ck_assert_msg(o, "bad test JSON %s", js);
+	ret = bm_procedure_validate(proc, o, 1e9, &err);
+	ck_assert_msg(ret == -EINVAL, "%s accepted %s", proc, js);
+	ck_assert_msg(!strcmp(err.msg, reason), "%s %s:\n got  '%s'\n want '%s'",
+		      proc, js, err.msg, reason);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	json_object_put(o);
+}
+
+static void accepts(const char *proc, const char *js)
+{
+	struct bm_error err = { "" };
+	json_object *o = json_tokener_parse(js);
+
+	ck_assert_msg(o, "bad test JSON %s", js);
+	ck_assert_msg(bm_procedure_validate(proc, o, 1e9, &err) == 0,
+		      "%s rejected %s: %s", proc, js, err.msg);
+	json_object_put(o);
+}
+
+START_TEST(test_validation)
+{
+	const char *thr = "rfc2544.throughput";
+
+	accepts(thr, "{\"frame_sizes\": [64, 1518], \"search\": \"mlr\","
+		" \"trial_duration_s\": 60, \"search_trial_duration_s\": 5,"
+		" \"topology\": \"pair-bidir\", \"learning\": false,"
+		" \"resolution_fps\": 10, \"loss_tolerance_frames\": 0}");
+	accepts("rfc2544.latency", "{\"throughput_fps\": [1000, 2000],"
+		" \"frame_sizes\": [64, 128], \"definition\": \"sf\","
+		" \"repetitions\": 25, \"trial_duration_s\": 120}");
+	accepts("rfc2544.frame-loss", "{\"step_pct\": 2.5}");
+	accepts("rfc2544.back-to-back", "{\"trial_duration_s\": 2, "
+		"\"repetitions\": 50, \"burst_max\": 1000}");
+	accepts("rfc2544.recovery", "{\"overload_duration_s\": 60, "
+		"\"observe_s\": 10, \"throughput_fps\": 5000}");
+	accepts("rfc2544.reset", "{\"reset_type\": \"power\", "
+		"\"reset_command\": \"true\", \"reset_at_s\": 5}");
+	accepts("mlrsearch", "{\"frame_size\": 512, \"target_loss_ratios\": "
+		"[0, 0.001, 0.005], \"final_trial_duration_s\": 30}");
+
+	/* unknown keys, including another procedure's key */
+	rejects(thr, "{\"framesizes\": [64]}",
+		"rfc2544.throughput: framesizes: unknown parameter");
+	rejects(thr, "{\"step_pct\": 5}",
+		"rfc2544.throughput: step_pct: unknown parameter");
+	rejects("rfc2544.frame-loss", "{\"search\": \"binary\"}",
+		"rfc2544.frame-loss: search: unknown parameter");
+	rejects("rfc2544.throughput", "{\"throughput_fps\": 100}",
+		"rfc2544.throughput: throughput_fps: unknown parameter");
+	/* wrong types */
+	rejects(thr, "{\"frame_sizes\": \"64\"}",
+		"rfc2544.throughput: frame_sizes: expected an array of frame sizes");
+	rejects(thr, "{\"frame_sizes\": [64.5]}",
+		"rfc2544.throughput: frame_sizes[0]: expected an integer");
+	rejects(thr, "{\"trial_duration_s\": \"60\"}",
+		"rfc2544.throughput: trial_duration_s: expected a number");
+	rejects(thr, "{\"learning\": 1}",
+		"rfc2544.throughput: learning: expected true or false");
+	rejects(thr, "{\"search\": \"linear\"}",
+		"rfc2544.throughput: search: expected one of \"binary\" or \"mlr\" ...");
+	rejects(thr, "{\"loss_tolerance_frames\": 0.5}",
+		"rfc2544.throughput: loss_tolerance_frames: expected an integer");
+	rejects(thr, "[64]", "rfc2544.throughput: parameters must be a JSON object");
+	/* out of range */
+	rejects(thr, "{\"frame_sizes\": [63]}",
+		"rfc2544.throughput: frame_sizes[0]: must be in [64, 9216], got 63");
+	rejects(thr, "{\"frame_sizes\": [64, 128, 64]}",
+		"rfc2544.throughput: frame_sizes[2]: duplicate size 64");
+	rejects(thr, "{\"frame_sizes\": []}",
+		"rfc2544.throughput: frame_sizes: expected 1 to 16 frame sizes");
+	rejects(thr, "{\"max_rate_pct\": 0}",
+		"rfc2544.throughput: max_rate_pct: must be in (0, 1000], got 0");
+	rejects(thr, "{\"resolution_fps\": 0.5}",
+		"rfc2544.throughput: resolution_fps: must be in [1, 1e+10], got 0.5");
+	rejects(thr, "{\"trial_duration_s\": 10, \"search_trial_duration_s\": 20}",
+		"rfc2544.throughput: search trial duration longer than the "
+		"full-length trial duration");
+	rejects(thr, "{\"start_rate_pct\": 0.05}",
+		"rfc2544.throughput: start_rate_pct: below r_min_pct");
+	/* the RFC's MUSTs as ranges */
+	rejects("rfc2544.frame-loss", "{\"step_pct\": 11}",
+		"rfc2544.frame-loss: step_pct: must be in (0, 10], got 11");
+	rejects("rfc2544.latency", "{\"repetitions\": 19}",
+		"rfc2544.latency: repetitions: must be in [20, 100000], got 19");
+	rejects("rfc2544.back-to-back", "{\"trial_duration_s\": 1.5}",
+		"rfc2544.back-to-back: trial_duration_s: must be in [2, 3600], got 1.5");
+	rejects("rfc2544.latency", "{\"tag_at_s\": 120}",
+		"rfc2544.latency: tag_at_s: must be before the end of the 120 s stream");
+	rejects("rfc2544.latency", "{\"frame_sizes\": [64, 128], "
+		"\"throughput_fps\": [1000]}",
+		"rfc2544.latency: throughput_fps: 1 rates for 2 frame sizes");
+	rejects("rfc2544.recovery", "{\"throughput_fps\": 1e9}",
+		"rfc2544.recovery: throughput_fps: 1000000000.00 fps is above "
+		"the line rate at 64 B");
+	rejects("rfc2544.recovery", "{\"throughput_fps\": -5}",
+		"rfc2544.recovery: throughput_fps: must be > 0");
+	rejects("rfc2544.reset", "{\"reset_type\": \"soft\"}",
+		"rfc2544.reset: reset_type: expected one of \"hardware\" or "
+		"\"software\" ...");
+	rejects("rfc2544.reset", "{\"reset_command\": 5}",
+		"rfc2544.reset: reset_command: expected a string");
+	/* mlrsearch */
+	rejects("mlrsearch", "{\"target_loss_ratios\": [0.005, 0]}",
+		"mlrsearch: target_loss_ratios[1]: must be larger than the "
+		"previous ratio");
+	rejects("mlrsearch", "{\"target_loss_ratios\": [1.0]}",
+		"mlrsearch: target_loss_ratios[0]: expected a number in [0, 1)");
+	rejects("mlrsearch", "{\"max_rate_fps\": 2e6}",
+		"mlrsearch: max_rate_fps: above the line rate (1488095.24 fps "
+		"at 64 B)");
+	rejects("mlrsearch", "{\"ndr\": true}", "mlrsearch: ndr: unknown parameter");
+	rejects("mlrsearch", "{\"number_of_intermediate_phases\": -1}",
+		"mlrsearch: number_of_intermediate_phases: must be in [0, 20], got -1");
+}
+END_TEST
+
+static json_object *run_ok(const char *proc, const char *sim_js,
+			   const char *js)
+{
+	struct bm_error err = { "" };
+	json_object *sim = json_tokener_parse(sim_js);
+	json_object *par = js ? json_tokener_parse(js) : NULL;
+	struct bm_backend *be = bm_sim_new_json(sim, &err);
+	json_object *doc = NULL;
+	int ret;
+
+	ck_assert_msg(be, "%s", err.msg);
+	ret = bm_procedure_run(proc, par, be, NULL, NULL, &doc, &err);
+	ck_assert_msg(ret == 0, "%s: %s", proc, err.msg);
+	ck_assert_ptr_nonnull(doc);
+	bm_sim_free(be);
+	json_object_put(sim);
+	json_object_put(par);
+	return doc;
+}
+
+static json_object *at(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no %s", key);
+	return v;
+}
+
+static json_object *first(json_object *doc)
+{
+	return json_object_array_get_idx(at(at(doc, "results"), "per_size"), 0);
+}
+
+START_TEST(test_run_documents)
+{
+	const char *tbf = "{\"capacity_bps\": 300e6, \"bucket_bytes\": 3200,"
+			  " \"buffer_frames\": 1000}";
+	json_object *doc, *r, *a;
+	static const char *const top[] = { "procedure", "params", "trials",
+					   "results", "deviations" };
+	size_t i;
+
+	doc = run_ok("rfc2544.throughput", tbf, "{\"frame_sizes\": [512]}");
+	for (i = 0; i < 5; i++)
+		at(doc, top[i]);		/* REQ-REP-1 minus meta */
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "procedure"), "ref")),
+			 "RFC 2544 §26.1; R2544-THRPT");
+	r = first(doc);
+	ck_assert(fabs(json_object_get_double(at(r, "throughput_fps")) -
+		       70488.72) <= 234.96);
+	json_object_put(doc);
+
+	/* the sim resets itself when no reset_command is given */
+	doc = run_ok("rfc2544.reset", "{\"reset_outage_s\": 2.5}",
+		     "{\"trial_duration_s\": 20}");
+	ck_assert(fabs(json_object_get_double(at(first(doc), "reset_s")) - 2.5) <
+		  0.1);
+	json_object_put(doc);
+
+	/* a reset_command that resets nothing: no outage observed */
+	doc = run_ok("rfc2544.reset", "{\"reset_outage_s\": 2.5}",
+		     "{\"trial_duration_s\": 20, \"reset_command\": \"true\"}");
+	ck_assert_str_eq(json_object_get_string(at(first(doc), "result")),
+			 "no reset observed");
+	json_object_put(doc);
+	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+		     "\"reset_command\": \"exit 3\"}");
+	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
+	ck_assert_str_eq(json_object_get_string(at(a, "result")),
+			 "reset hook failed");
+	json_object_put(doc);
+
+	/* mlrsearch: NDR and PDR bounds on the 300 Mbit/s shaper */
+	doc = run_ok("mlrsearch", tbf, "{\"frame_size\": 512}");
+	a = at(at(doc, "results"), "rates");
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	r = json_object_array_get_idx(a, 0);
+	ck_assert_double_eq(json_object_get_double(at(r, "target_loss_ratio")), 0);
+	ck_assert(json_object_get_double(at(r, "lower_fps")) >= 70488.72 * 0.995 - 1);
+	ck_assert(json_object_get_double(at(r, "lower_fps")) <= 70488.72 + 33.6);
+	r = json_object_array_get_idx(a, 1);
+	/* PDR 0.5 %: loss (r - C) / r <= 0.005 up to C / 0.995 */
+	ck_assert(json_object_get_double(at(r, "lower_fps")) <= 70488.72 / 0.995 + 34);
+	ck_assert(json_object_get_double(at(r, "lower_fps")) >= 70488.72);
+	ck_assert_uint_gt(json_object_array_length(at(doc, "trials")), 3);
+	json_object_put(doc);
+}
+END_TEST
+
+static int count_cancel(void *ctx, const struct bm_trial_record *rec,
+			const char *status)
+{
+	int *n = ctx;
+
+	ck_assert_ptr_nonnull(rec);
+	ck_assert(strstr(status, "fps") || strstr(status, "burst"));
+	return ++*n == 4;
+}
+
+START_TEST(test_progress_cancel)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	json_object *doc = NULL, *par;
+	int n = 0;
+
+	bm_sim_params_default(&sp);
+	sp.capacity_fps = 10000;
+	be = bm_sim_new(&sp, &err);
+	ck_assert_int_eq(bm_procedure_run("rfc2544.frame-loss", NULL, be,
+					  count_cancel, &n, &doc, &err),
+			 -ECANCELED);
+	ck_assert_int_eq(n, 4);
+	ck_assert_ptr_nonnull(doc);	/* partial document */
+	ck_assert_uint_eq(json_object_array_length(at(doc, "trials")), 4);
+	json_object_put(doc);
+	/* invalid params never reach the backend */
+	par = json_tokener_parse("{\"bogus\": 1}");
+	ck_assert_int_eq(bm_procedure_run("rfc2544.throughput", par, be, NULL,
+					  NULL, &doc, &err), -EINVAL);
+	ck_assert_ptr_null(doc);
+	json_object_put(par);
+	ck_assert_uint_eq(be->trials, 4);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *proc_suite(void)
+{
+	Suite *s = suite_create("procedures");
+	TCase *tc = tcase_create("registry");
+
+	tcase_add_test(tc, test_registry);
+	tcase_add_test(tc, test_validation);
+	tcase_add_test(tc, test_run_documents);
+	tcase_add_test(tc, test_progress_cancel);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(proc_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
