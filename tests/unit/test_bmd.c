@@ -480,7 +480,8 @@ START_TEST(same_ports_wait_dry_runs_do_not)
 	int events;
 	long j1, j2, j3;
 
-	trial_delay_us = 20000;
+	/* Slow enough that j1 is still running when j2 is looked at. */
+	trial_delay_us = 50000;
 	client(&c);
 	j1 = submit(&c, "lo", "lo");
 	j2 = submit(&c, "lo", "lo");
