@@ -32,12 +32,15 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*.h user/bmd/*.h user/bmctl/*
 .PHONY: all user module clean check unit lab deps demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial
+
+Q := $(if $(V),,@)
 
 # --- userspace ---------------------------------------------------------------
 $(O)/%.o: %.c $(HDRS) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/libbm.a: $(LIB_SRC:%.c=$(O)/%.o)
 	ar rcs $@ $^
@@ -48,10 +51,17 @@ $(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+$(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/mlr_devices.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
 # Unit tests always run under AddressSanitizer and UBSan.
 $(SAN_O)/%.o: %.c $(HDRS) VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(if $(Q),@echo "  CC-SAN  $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
 	ar rcs $@ $^
@@ -62,9 +72,11 @@ $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) 
 UNIT_BINS := $(TEST_SRC:%.c=$(SAN_O)/%)
 
 # --- kernel module -----------------------------------------------------------
+# kbuild warnings fail the build too (issue 2: no warnings from kbuild)
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules 2>&1 | tee $(O).kbuild.log; \
-	test $${PIPESTATUS[0]} -eq 0 && ! grep -q 'warning:' $(O).kbuild.log
+	@mkdir -p $(O)
+	@$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules 2>&1 | tee $(O)/kbuild.log; \
+	test $${PIPESTATUS[0]} -eq 0 && ! grep -q 'warning:' $(O)/kbuild.log
 SHELL := /bin/bash
 
 # --- tests -------------------------------------------------------------------
@@ -75,7 +87,7 @@ unit: $(UNIT_BINS)
 	@tools/run-unit $(UNIT_BINS)
 
 lab: all
-	@tools/lab-run --results $(O)/lab-results tests/lab/*.sh
+	@tools/lab-run --name lab tests/lab/[0-9]*.sh
 
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
@@ -86,7 +98,7 @@ demo: deps
 	@tools/demo
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(O)/mlr_bench
 	@tools/bench
 
 install: all
@@ -96,5 +108,5 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
 
 clean:
-	rm -rf $(O) $(SAN_O) $(O).kbuild.log
+	rm -rf $(O) $(SAN_O)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean >/dev/null 2>&1

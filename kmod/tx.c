@@ -60,9 +60,10 @@ unsigned int bm_tx_kthreads(void)
 	return bm_nkthreads;
 }
 
-static u64 bm_now_rel(void)
+/* Now relative to the epoch: negative before the trial starts. */
+static s64 bm_now_rel(void)
 {
-	return ktime_get_ns() - bm_trial.epoch_ns;
+	return (s64)(ktime_get_ns() - bm_trial.epoch_ns);
 }
 
 /* Departure time of frame k of a paced stream, rel. to the epoch. */
@@ -247,13 +248,13 @@ static void bm_cursor_advance(struct bm_tx_cursor *c, u64 now)
 static bool bm_wait_until(u64 t)
 {
 	for (;;) {
-		u64 now = bm_now_rel();
+		s64 now = bm_now_rel();
 
 		if (READ_ONCE(bm_trial.stop) || kthread_should_stop())
 			return false;
-		if (now >= t)
+		if (now >= (s64)t)
 			return true;
-		if (t - now > busywait_ns) {
+		if ((s64)t - now > busywait_ns) {
 			ktime_t rel = ns_to_ktime(t - now - busywait_ns / 2);
 
 			wait_event_interruptible_hrtimeout(bm_tx_wq,

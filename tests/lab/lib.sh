@@ -38,6 +38,7 @@ topo_bridge() {
 	$IP netns add dut || fail "netns add dut"
 	$IP -n dut link add br0 type bridge || fail "bridge"
 	$IP -n dut link set br0 type bridge ageing_time 30000
+	ns_quiet br0 dut
 	i=1
 	while [ $i -le $n ]; do
 		$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"

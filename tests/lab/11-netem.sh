@@ -1,0 +1,32 @@
+# Issue 3: netem loss/duplicate/reorder/delay on the DUT's egress port;
+# bmgen's counts must match the DUT's own counters (loss exactly) and the
+# configured delay (latency).
+bm_load
+topo_bridge 2
+# loss: every frame netem drops is one bmgen counts lost, no more, no less
+$TC -n dut qdisc add dev d2 root netem loss 10% limit 100000 || fail "netem loss"
+$BMT --tx t1 --rx t2 --size 64 --rate 5000 --count 10000 > /tmp/loss || fail "loss trial"
+dropped=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+check_eq "lost = netem drops" "$(kv lost /tmp/loss)" "$dropped"
+check_range "loss ratio" "$(kv lost /tmp/loss)" 800 1200
+check_eq "no reordering under pure loss" "$(kv rx_reordered /tmp/loss)" 0
+# duplicates: counted as such, never as extra received frames
+$TC -n dut qdisc change dev d2 root netem duplicate 5% limit 100000
+$BMT --tx t1 --rx t2 --size 64 --rate 5000 --count 10000 > /tmp/dup || fail "dup trial"
+check_eq "unique with duplicates" "$(kv rx_unique /tmp/dup)" 10000
+check_range "duplicates" "$(kv rx_dup /tmp/dup)" 350 650
+check_eq "frames = unique + dup" "$(kv rx_frames /tmp/dup)" $(( 10000 + $(kv rx_dup /tmp/dup) ))
+# reordering: nothing lost, some frames counted reordered (RFC 4737)
+$TC -n dut qdisc change dev d2 root netem delay 10ms reorder 25% 50% limit 100000
+$BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 4000 > /tmp/reord || fail "reorder trial"
+check_eq "unique with reordering" "$(kv rx_unique /tmp/reord)" 4000
+check_eq "lost with reordering" "$(kv lost /tmp/reord)" 0
+check_range "reordered" "$(kv rx_reordered /tmp/reord)" 100 3999
+# delay D = 20 ms: min >= D, mean within 2 ms of D (software timestamps
+# under TCG: scheduling adds up to a few hundred us)
+$TC -n dut qdisc change dev d2 root netem delay 20ms limit 100000
+$BMT --tx t1 --rx t2 --size 128 --rate 1000 --count 2000 > /tmp/delay || fail "delay trial"
+check_range "latency min (ns)" "$(kv lat_min_ns /tmp/delay)" 20000000 21000000
+check_range "latency mean (ns)" "$(kv lat_mean_ns /tmp/delay)" 20000000 22000000
+check_range "latency p50 (ns)" "$(kv lat_p50_ns /tmp/delay)" 20000000 22000000
+check_eq "delay lost" "$(kv lost /tmp/delay)" 0

@@ -1,0 +1,30 @@
+# Issue 3 robustness: a port deleted mid-trial ends the trial as failed
+# (no oops, no WARN, no leak), and rmmod during a running trial is clean.
+bm_load
+topo_bridge 2
+$BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/del 2>&1 &
+pid=$!
+sleep 2
+$IP link del t1 || fail "ip link del"
+wait $pid
+rc=$?
+cat /tmp/del
+[ $rc -ne 0 ] || fail "trial with a deleted port reported success"
+check_eq "trial state" "$(kv trial_state /tmp/del)" 5
+check_eq "trial error (-ENODEV)" "$(kv trial_error /tmp/del)" -19
+$BMT status > /tmp/st || fail "status after device deletion"
+check_eq "ports left" "$(kv ports /tmp/st)" 1
+# rmmod while a trial runs
+$IP link add t1 type veth peer name d1 netns dut
+$IP -n dut link set d1 master br0 up
+$IP link set t1 up
+$BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/rm 2>&1 &
+pid=$!
+sleep 2
+rmmod bmgen || fail "rmmod during a trial"
+wait $pid
+note "bmgen-trial after rmmod: rc=$? $(tail -n1 /tmp/rm)"
+grep -q '^bmgen ' /proc/modules && fail "module still loaded"
+bm_load
+$BMT --tx t1 --rx t2 --size 64 --rate 1000 --count 500 > /tmp/again || fail "trial after reload"
+check_eq "after reload: rx" "$(kv rx_unique /tmp/again)" 500

@@ -1,0 +1,1 @@
+fail "deliberate failure (runner self-test)"

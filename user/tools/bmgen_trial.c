@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmgen-trial: one raw trial on bmgen.ko, for lab tests and for engineers who
+ * want the instrument without a procedure.  Prints key=value lines (or the
+ * module status with "status").  Exit 0 on a completed trial, 1 on an error
+ * from the module (its extack message on stderr), 2 on bad arguments.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bmgen.h>
+
+#include "bm_genl.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bmgen-trial status\n"
+		"       bmgen-trial --tx DEV --rx DEV [--size F | --imix F,F,...]\n"
+		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
+		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
+		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n");
+}
+
+static int die(int code, const char *what, const struct bm_error *err)
+{
+	fprintf(stderr, "bmgen-trial: %s: %s\n", what, err->msg);
+	return code;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-' ? -1 : 0;
+}
+
+static void print_stats(const struct bm_genl_stats *st, const char *pfx)
+{
+	struct bm_latency l;
+
+	bm_genl_stats_latency(st, &l);
+	printf("%stx_frames=%llu\n", pfx, (unsigned long long)st->tx_frames);
+	printf("%stx_bytes=%llu\n", pfx, (unsigned long long)st->tx_bytes);
+	printf("%stx_retries=%llu\n", pfx, (unsigned long long)st->tx_retries);
+	printf("%stx_errors=%llu\n", pfx, (unsigned long long)st->tx_errors);
+	printf("%stx_first_ns=%llu\n", pfx, (unsigned long long)st->tx_first_ns);
+	printf("%stx_last_ns=%llu\n", pfx, (unsigned long long)st->tx_last_ns);
+	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);
+	printf("%srx_bytes=%llu\n", pfx, (unsigned long long)st->rx_bytes);
+	printf("%srx_unique=%llu\n", pfx, (unsigned long long)st->rx_unique);
+	printf("%srx_in_order=%llu\n", pfx, (unsigned long long)st->rx_in_order);
+	printf("%srx_reordered=%llu\n", pfx, (unsigned long long)st->rx_reordered);
+	printf("%srx_dup=%llu\n", pfx, (unsigned long long)st->rx_dup);
+	printf("%srx_gap_events=%llu\n", pfx, (unsigned long long)st->rx_gap_events);
+	printf("%srx_gap_frames=%llu\n", pfx, (unsigned long long)st->rx_gap_frames);
+	printf("%srx_bad_len=%llu\n", pfx, (unsigned long long)st->rx_bad_len);
+	printf("%srx_first_ns=%llu\n", pfx, (unsigned long long)st->rx_first_ns);
+	printf("%srx_last_ns=%llu\n", pfx, (unsigned long long)st->rx_last_ns);
+	printf("%srx_max_iat_ns=%llu\n", pfx, (unsigned long long)st->rx_max_iat_ns);
+	printf("%slost=%llu\n", pfx, (unsigned long long)
+	       (st->tx_frames > st->rx_unique ? st->tx_frames - st->rx_unique : 0));
+	printf("%slat_count=%llu\n", pfx, (unsigned long long)l.count);
+	printf("%slat_min_ns=%.0f\n", pfx, l.min_ns);
+	printf("%slat_mean_ns=%.0f\n", pfx, l.mean_ns);
+	printf("%slat_max_ns=%.0f\n", pfx, l.max_ns);
+	printf("%slat_stddev_ns=%.0f\n", pfx, l.stddev_ns);
+	printf("%slat_p50_ns=%.0f\n", pfx, l.p50_ns);
+	printf("%slat_p99_ns=%.0f\n", pfx, l.p99_ns);
+	printf("%sipdv_count=%llu\n", pfx, (unsigned long long)st->ipdv_count);
+	printf("%sipdv_min_ns=%lld\n", pfx, (long long)st->ipdv_min_ns);
+	printf("%sipdv_max_ns=%lld\n", pfx, (long long)st->ipdv_max_ns);
+	/* achieved rate between first and last arrival (PLAT-GEN REQ-GEN-3) */
+	if (st->rx_unique > 1 && st->rx_last_ns > st->rx_first_ns)
+		printf("%srx_rate_fps=%.3f\n", pfx, (double)(st->rx_unique - 1) *
+		       1e9 / (double)(st->rx_last_ns - st->rx_first_ns));
+	if (st->tx_frames > 1 && st->tx_last_ns > st->tx_first_ns)
+		printf("%stx_rate_fps=%.3f\n", pfx, (double)(st->tx_frames - 1) *
+		       1e9 / (double)(st->tx_last_ns - st->tx_first_ns));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tx", required_argument, NULL, 't' },
+		{ "rx", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 's' },
+		{ "imix", required_argument, NULL, 'i' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "burst", required_argument, NULL, 'b' },
+		{ "gap", required_argument, NULL, 'g' },
+		{ "bursts", required_argument, NULL, 'B' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "dscp", required_argument, NULL, 'd' },
+		{ "vlan", required_argument, NULL, 'v' },
+		{ "pcp", required_argument, NULL, 'p' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ "qdisc", no_argument, NULL, 'q' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "streams", required_argument, NULL, 'n' },
+		{ "drain", required_argument, NULL, 'D' },
+		{ "stop-after", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *tx = NULL, *rx = NULL;
+	double rate = 0, drain = 1.0, stop_after = 0;
+	struct bm_error err = { { 0 } };
+	struct bm_genl_stream s;
+	struct bm_genl *g;
+	uint64_t v = 0, nstreams = 1, i;
+	int c, ret, terr = 0;
+
+	bm_genl_stream_init(&s);
+	s.pattern = BMGEN_PAT_COUNT;
+	s.count = 1000;
+	if (argc == 2 && !strcmp(argv[1], "status")) {
+		struct bm_module_status st;
+
+		if (bm_genl_status(&st, &err))
+			return die(1, "status", &err);
+		printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\n",
+		       st.version, st.proto, st.cpus, st.kthreads, st.ports,
+		       st.streams, st.trial_state);
+		return 0;
+	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		char *e = NULL;
+
+		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
+		    c != 'S' && c != '6' && c != 'q' && c != 'h' &&
+		    parse_u64(optarg, &v)) {
+			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
+			return 2;
+		}
+		switch (c) {
+		case 't': tx = optarg; break;
+		case 'r': rx = optarg; break;
+		case 's': s.frame_size = v; break;
+		case 'i':
+			for (char *p = optarg; *p && s.n_imix < 64; p = e + (*e == ',')) {
+				s.imix[s.n_imix++] = strtoul(p, &e, 10);
+				if (e == p)
+					return usage(stderr), 2;
+			}
+			break;
+		case 'R':
+			rate = strtod(optarg, &e);
+			if (*e || rate < 0)
+				return usage(stderr), 2;
+			break;
+		case 'c': s.count = v; break;
+		case 'b':
+			s.pattern = BMGEN_PAT_BURST;
+			s.burst_len = v;
+			if (!s.burst_count)
+				s.burst_count = 1;
+			break;
+		case 'g': s.burst_gap_ns = v; break;
+		case 'B': s.burst_count = v; break;
+		case 'f': s.flows = v; break;
+		case 'd': s.dscp = v; break;
+		case 'v': s.vlan_id = v; break;
+		case 'p': s.vlan_pcp = v; break;
+		case '6': s.ip_version = 6; break;
+		case 'q': s.tx_mode = BMGEN_TX_QDISC; break;
+		case 'C': s.cpu = v; break;
+		case 'n': nstreams = v; break;
+		case 'D': drain = strtod(optarg, &e); break;
+		case 'S':
+			stop_after = strtod(optarg, &e);
+			s.pattern = BMGEN_PAT_CONTINUOUS;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!tx || !rx || optind != argc || !nstreams || nstreams > 64) {
+		usage(stderr);
+		return 2;
+	}
+	s.rate_ufps = (uint64_t)llround(rate * 1e6);
+	s.tx_ifindex = if_nametoindex(tx);
+	s.rx_ifindex = if_nametoindex(rx);
+	if (!s.tx_ifindex || !s.rx_ifindex) {
+		fprintf(stderr, "bmgen-trial: no such device\n");
+		return 2;
+	}
+	g = bm_genl_open(&ret, &err);
+	if (!g)
+		return die(1, "open", &err);
+	for (i = 0; i < 2; i++) {
+		ret = bm_genl_port_attach(g, i ? rx : tx, &err);
+		if (ret && ret != -EEXIST)
+			return die(1, "attach", &err);
+	}
+	if (bm_genl_stream_del(g, 0, &err))
+		return die(1, "stream del", &err);
+	for (i = 1; i <= nstreams; i++) {
+		s.id = i;
+		if (bm_genl_stream_add(g, &s, &err))
+			return die(1, "stream add", &err);
+	}
+	if (bm_genl_trial_start(g, 0, &err))
+		return die(1, "trial start", &err);
+	if (stop_after > 0) {
+		usleep((useconds_t)(stop_after * 1e6));
+		if (bm_genl_trial_stop(g, &err))
+			return die(1, "trial stop", &err);
+	}
+	ret = bm_genl_trial_wait(g, 3600, &terr, &err);
+	if (ret < 0)
+		return die(1, "trial", &err);
+	printf("trial_state=%d\ntrial_error=%d\n", ret, terr);
+	usleep((useconds_t)(drain * 1e6));
+	for (i = 1; i <= nstreams; i++) {
+		struct bm_genl_stats st;
+		char pfx[16] = "";
+
+		if (bm_genl_stats_get(g, i, &st, &err))
+			return die(1, "stats", &err);
+		if (nstreams > 1)
+			snprintf(pfx, sizeof(pfx), "s%llu_", (unsigned long long)i);
+		print_stats(&st, pfx);
+		bm_genl_stats_free(&st);
+	}
+	bm_genl_close(g);
+	return ret == BMGEN_TRIAL_FAILED ? 1 : 0;
+}
