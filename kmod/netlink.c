@@ -89,7 +89,10 @@ static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 /* 100 Mfps: above any port this module can drive */
 #define BM_MAX_RATE_UFPS (100000000ULL * 1000000ULL)
 
-static int bm_need_version(struct genl_info *info)
+/* Every do-request must say which ABI it speaks (the policy checks the
+ * value; this checks presence), for all commands at once. */
+static int bm_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+		       struct genl_info *info)
 {
 	if (!info->attrs[BMGEN_A_VERSION]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
@@ -131,9 +134,6 @@ static int bm_nl_status_get(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -175,24 +175,33 @@ static struct net_device *bm_nl_dev(struct genl_info *info)
 	return dev;
 }
 
-static int bm_nl_port_attach(struct sk_buff *skb, struct genl_info *info)
+/* Attach or detach the device of a PORT_* request, under RTNL and bm_cfg_lock. */
+static int bm_nl_port_change(struct genl_info *info, bool attach)
 {
+	struct net *net = genl_info_net(info);
 	struct net_device *dev;
+	struct bm_port *p;
 	int ret;
 
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	dev = bm_nl_dev(info);
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	rtnl_lock();
 	mutex_lock(&bm_cfg_lock);
-	if (dev->reg_state != NETREG_REGISTERED) {
+	if (attach && dev->reg_state != NETREG_REGISTERED) {
 		NL_SET_ERR_MSG_MOD(info->extack, "device is going away");
 		ret = -ENODEV;
+	} else if (attach) {
+		ret = bm_port_attach(net, dev, info->extack);
 	} else {
-		ret = bm_port_attach(genl_info_net(info), dev, info->extack);
+		p = bm_port_find(net, dev->ifindex);
+		if (p) {
+			ret = bm_port_detach(p, info->extack);
+		} else {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "device is not an attached port");
+			ret = -ENOENT;
+		}
 	}
 	mutex_unlock(&bm_cfg_lock);
 	rtnl_unlock();
@@ -200,31 +209,14 @@ static int bm_nl_port_attach(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+static int bm_nl_port_attach(struct sk_buff *skb, struct genl_info *info)
+{
+	return bm_nl_port_change(info, true);
+}
+
 static int bm_nl_port_detach(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net_device *dev;
-	struct bm_port *p;
-	int ret;
-
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
-	dev = bm_nl_dev(info);
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	rtnl_lock();
-	mutex_lock(&bm_cfg_lock);
-	p = bm_port_find(genl_info_net(info), dev->ifindex);
-	if (!p) {
-		NL_SET_ERR_MSG_MOD(info->extack, "device is not an attached port");
-		ret = -ENOENT;
-	} else {
-		ret = bm_port_detach(p, info->extack);
-	}
-	mutex_unlock(&bm_cfg_lock);
-	rtnl_unlock();
-	dev_put(dev);
-	return ret;
+	return bm_nl_port_change(info, false);
 }
 
 static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
@@ -466,9 +458,6 @@ static int bm_nl_stream_add(struct sk_buff *skb, struct genl_info *info)
 	struct bm_stream *s;
 	int ret;
 
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
@@ -488,9 +477,6 @@ static int bm_nl_stream_del(struct sk_buff *skb, struct genl_info *info)
 	u32 id = 0;
 	int ret;
 
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	if (info->attrs[BMGEN_A_STREAM_ID])
 		id = nla_get_u32(info->attrs[BMGEN_A_STREAM_ID]);
 	mutex_lock(&bm_cfg_lock);
@@ -553,9 +539,6 @@ static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 	u64 delay = 0;
 	int ret;
 
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	if (info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]) {
 		delay = nla_get_u64(info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]);
 		if (delay > BM_MAX_DELAY_NS) {
@@ -574,11 +557,6 @@ static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 
 static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	int ret;
-
-	ret = bm_need_version(info);
-	if (ret)
-		return ret;
 	mutex_lock(&bm_cfg_lock);
 	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
 	    bm_trial.state == BMGEN_TRIAL_RUNNING)
@@ -788,6 +766,7 @@ static struct genl_family bm_family __ro_after_init = {
 	.version = BMGEN_GENL_VERSION,
 	.netnsok = true,
 	.module = THIS_MODULE,
+	.pre_doit = bm_pre_doit,
 	.ops = bm_ops,
 	.n_ops = ARRAY_SIZE(bm_ops),
 	.resv_start_op = BMGEN_CMD_STATS_GET + 1,
