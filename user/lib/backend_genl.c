@@ -166,12 +166,16 @@ static int bm_genl_setup(struct bm_genl_backend *b,
 	return 0;
 }
 
-/* Add the statistics of stream id to res; merges histograms into hist. */
+/*
+ * Fetch stream id's statistics into *out (without its histogram) and fold
+ * them into the trial: counts into res, latency and histogram into *sum.
+ */
 static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
-			   struct bm_trial_result *res, uint64_t *hist,
+			   struct bm_trial_result *res, struct bm_genl_stats *sum,
 			   struct bm_genl_stats *out, struct bm_error *err)
 {
 	struct bm_genl_stats st;
+	uint64_t lo;
 	uint32_t i;
 	int ret;
 
@@ -184,7 +188,20 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	res->reordered += st.rx_reordered;
 	res->gap_events += st.rx_gap_events;
 	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
-		hist[i] += st.hist[i];
+		sum->hist[i] += st.hist[i];
+	if (st.lat_count) {
+		if (!sum->lat_count || st.lat_min_ns < sum->lat_min_ns)
+			sum->lat_min_ns = st.lat_min_ns;
+		if (st.lat_max_ns > sum->lat_max_ns)
+			sum->lat_max_ns = st.lat_max_ns;
+		sum->lat_count += st.lat_count;
+		sum->lat_sum_ns += st.lat_sum_ns;
+		/* 128-bit sum of squares, carried by hand */
+		lo = sum->lat_sumsq_lo + st.lat_sumsq_lo;
+		sum->lat_sumsq_hi += st.lat_sumsq_hi + (lo < st.lat_sumsq_lo);
+		sum->lat_sumsq_lo = lo;
+	}
+	bm_genl_stats_free(&st);
 	*out = st;
 	return 0;
 }
@@ -195,7 +212,7 @@ static int bm_genl_run_trial(struct bm_backend *be,
 {
 	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
 	struct bm_genl_stats fwd, rev = { 0 }, step = { 0 }, sum = { 0 };
-	uint64_t intended = 0, step_count = 0, *hist;
+	uint64_t intended = 0, step_count = 0;
 	double t0, drain, span, want;
 	int ret, terr = 0;
 
@@ -236,19 +253,20 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
 	bm_sleep_s(drain);
 
-	hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*hist));
-	if (!hist)
+	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));
+	if (!sum.hist)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
-	ret = bm_genl_collect(b, BM_SID_FWD, res, hist, &fwd, err);
+	ret = bm_genl_collect(b, BM_SID_FWD, res, &sum, &fwd, err);
 	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR &&
 	    spec->pattern != BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_REV, res, hist, &rev, err);
+		ret = bm_genl_collect(b, BM_SID_REV, res, &sum, &rev, err);
 	if (!ret && spec->pattern == BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_STEP, res, hist, &step, err);
-	if (ret) {
-		free(hist);
+		ret = bm_genl_collect(b, BM_SID_STEP, res, &sum, &step, err);
+	if (!ret)
+		bm_genl_stats_latency(&sum, &res->latency);
+	bm_genl_stats_free(&sum);
+	if (ret)
 		return ret;
-	}
 	res->intended = intended;
 	res->lost = res->attempted > res->received ?
 		    res->attempted - res->received : 0;
@@ -283,20 +301,6 @@ static int bm_genl_run_trial(struct bm_backend *be,
 		res->last_loss_after_step_s = any ?
 			(double)last / spec->step_rate_fps : -1.0;
 	}
-	sum.lat_count = fwd.lat_count + rev.lat_count + step.lat_count;
-	sum.lat_sum_ns = fwd.lat_sum_ns + rev.lat_sum_ns + step.lat_sum_ns;
-	sum.lat_min_ns = fwd.lat_min_ns;
-	sum.lat_max_ns = fwd.lat_max_ns;
-	if (rev.lat_count && rev.lat_min_ns < sum.lat_min_ns)
-		sum.lat_min_ns = rev.lat_min_ns;
-	if (rev.lat_max_ns > sum.lat_max_ns)
-		sum.lat_max_ns = rev.lat_max_ns;
-	sum.lat_sumsq_lo = fwd.lat_sumsq_lo;
-	sum.lat_sumsq_hi = fwd.lat_sumsq_hi;
-	sum.hist = hist;
-	bm_genl_stats_latency(&sum, &res->latency);
-	if (rev.lat_count || step.lat_count)
-		res->latency.stddev_ns = NAN;	/* not merged across streams */
 	if (spec->tag) {
 		res->tag_tx_s = (double)llround(spec->tag_at_s * spec->rate_fps) /
 				spec->rate_fps;
@@ -307,12 +311,6 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	}
 	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
 	be->elapsed_s += bm_mono_s() - t0;
-	bm_genl_stats_free(&fwd);
-	if (rev.hist)
-		bm_genl_stats_free(&rev);
-	if (step.hist)
-		bm_genl_stats_free(&step);
-	free(hist);
 	return 0;
 }
 
