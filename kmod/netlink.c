@@ -589,6 +589,10 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    BM_PUT64(skb, BMGEN_STATS_TX_FIRST_NS, READ_ONCE(s->tx_first_ns)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_LAST_NS, READ_ONCE(s->tx_last_ns)) ||
 	    nla_put_u8(skb, BMGEN_STATS_TX_DONE, READ_ONCE(s->tx_done)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_LATE_FRAMES,
+		     READ_ONCE(s->tx_late_frames)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_LATE_MAX_NS,
+		     READ_ONCE(s->tx_late_max_ns)) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||

@@ -136,6 +136,8 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	s->tx_errors = 0;
 	s->tx_first_ns = 0;
 	s->tx_last_ns = 0;
+	s->tx_late_frames = 0;
+	s->tx_late_max_ns = 0;
 	s->tx_done = false;
 }
 

@@ -23,8 +23,10 @@ for t in $(cat /tests/list); do
 	start=$(cut -d' ' -f1 /proc/uptime)
 	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
 	rc=$?
-	# leave a clean guest for the next test; a module that will not unload
+	# leave a clean guest for the next test: no daemon of this test left
+	# behind; a module that will not unload
 	# is a failure of the test that loaded it
+	killall -q bmd bmctl 2>/dev/null
 	for ns in $(/usr/sbin/ip netns list | cut -d' ' -f1); do
 		/usr/sbin/ip netns del "$ns"
 	done

@@ -81,3 +81,29 @@ check_range() {
 		fail "$1 = $2, want [$3, $4]"
 	fi
 }
+
+# bmd_start [BMD ARGS]: run bmd in the background on $BMD_SOCK, results in
+# /tmp/results, log in /tmp/bmd.log; it is stopped when the test ends.
+BMD_SOCK=/run/bmd/bmd.sock
+BMCTL="bmctl -s $BMD_SOCK"
+BMD_PID=
+bmd_start() {
+	mkdir -p /run/bmd /tmp/results
+	bmd -f -s $BMD_SOCK -r /tmp/results "$@" >> /tmp/bmd.log 2>&1 &
+	BMD_PID=$!
+	trap bmd_stop EXIT
+	i=0
+	until $BMCTL status > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { cat /tmp/bmd.log; fail "bmd did not come up"; }
+		sleep 0.1
+	done
+}
+
+# bmd_stop: stop the bmd that bmd_start started (SIGTERM, then wait).
+bmd_stop() {
+	[ -n "$BMD_PID" ] || return 0
+	kill "$BMD_PID" 2>/dev/null
+	wait "$BMD_PID" 2>/dev/null
+	BMD_PID=
+}

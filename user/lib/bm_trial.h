@@ -72,6 +72,10 @@ struct bm_trial_result {
 	uint64_t gap_events;
 	uint64_t late;			/* arrived after the drain */
 	bool generator_limited;		/* attempted fell short (REQ-GEN-6) */
+	uint64_t shortfall;		/* frames not yet sent when the trial
+					 * should have ended (MLR §5.1) */
+	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
+	double tx_late_max_s;		/* largest departure lateness */
 	double actual_duration_s;	/* first to last transmitted frame */
 	double first_rx_s, last_rx_s;	/* arrival times rel. to trial start */
 	/* BM_PAT_STEP: tx time (s from step) of the last lost frame sent at

@@ -54,6 +54,10 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	printf("%stx_errors=%llu\n", pfx, (unsigned long long)st->tx_errors);
 	printf("%stx_first_ns=%llu\n", pfx, (unsigned long long)st->tx_first_ns);
 	printf("%stx_last_ns=%llu\n", pfx, (unsigned long long)st->tx_last_ns);
+	printf("%stx_late_frames=%llu\n", pfx,
+	       (unsigned long long)st->tx_late_frames);
+	printf("%stx_late_max_ns=%llu\n", pfx,
+	       (unsigned long long)st->tx_late_max_ns);
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);
 	printf("%srx_bytes=%llu\n", pfx, (unsigned long long)st->rx_bytes);
 	printf("%srx_unique=%llu\n", pfx, (unsigned long long)st->rx_unique);

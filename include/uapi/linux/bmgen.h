@@ -201,6 +201,10 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_TAG_LAT_NS,		/* u64: latency of the tagged frame */
 	BMGEN_STATS_RX_CPU_SPLIT,	/* u64: frames seen on a second CPU */
 	BMGEN_STATS_PAD,
+	/* ABI v1, appended: the generator's own account of its schedule */
+	BMGEN_STATS_TX_LATE_FRAMES,	/* u64: paced frames that left more than
+					 * one interval after their departure */
+	BMGEN_STATS_TX_LATE_MAX_NS,	/* u64: largest departure lateness */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
