@@ -100,6 +100,7 @@ struct bm_stream {
 	u64 tx_frames, tx_bytes, tx_retries, tx_errors;
 	u64 tx_first_ns, tx_last_ns;
 	u64 tx_late_frames, tx_late_max_ns;
+	u32 tx_max_batch;
 	bool tx_done;
 	struct list_head tx_node;	/* on its kthread's list for a trial */
 	/* rx */

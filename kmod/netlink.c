@@ -318,8 +318,10 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 		memcpy(s->src_mac, nla_data(a[BMGEN_A_STREAM_SRC_MAC]), ETH_ALEN);
 	else
 		ether_addr_copy(s->src_mac, s->tx_port->dev->dev_addr);
-	if (is_multicast_ether_addr(s->src_mac)) {
-		NL_SET_ERR_MSG_MOD(extack, "source MAC must be unicast");
+	/* a zero source is dropped by bridges and switches like a multicast one */
+	if (!is_valid_ether_addr(s->src_mac)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_SRC_MAC],
+				    "source MAC must be unicast and not zero");
 		return -EINVAL;
 	}
 	s->vlan = !!a[BMGEN_A_STREAM_VLAN_ID];
@@ -593,6 +595,8 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 		     READ_ONCE(s->tx_late_frames)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_LATE_MAX_NS,
 		     READ_ONCE(s->tx_late_max_ns)) ||
+	    nla_put_u32(skb, BMGEN_STATS_TX_MAX_BATCH,
+			READ_ONCE(s->tx_max_batch)) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||

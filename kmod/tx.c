@@ -27,6 +27,14 @@ static unsigned int busywait_ns = 50000;
 module_param(busywait_ns, uint, 0644);
 MODULE_PARM_DESC(busywait_ns, "gaps shorter than this are busy-waited (ns)");
 
+/*
+ * REQ-GEN-3: the pacing granularity cap; frames that are due together go
+ * to the driver as one xmit_more batch of at most this many.
+ */
+static unsigned int tx_batch = 32;
+module_param(tx_batch, uint, 0444);
+MODULE_PARM_DESC(tx_batch, "most due frames handed to the driver in one batch (1-256)");
+
 static unsigned int start_delay_ns = 20000000;
 module_param(start_delay_ns, uint, 0644);
 MODULE_PARM_DESC(start_delay_ns, "default delay from TRIAL_START to the epoch (ns)");
@@ -36,6 +44,7 @@ struct bm_kthread {
 	int cpu;
 	struct list_head streams;
 	u32 seen_gen;
+	s64 overshoot_ns;	/* how late its hrtimer wakeups come */
 };
 
 struct bm_trial bm_trial;
@@ -193,49 +202,6 @@ static void bm_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
 	}
 }
 
-/*
- * Hand one frame to the driver (or the qdisc).  Busy returns are retried and
- * counted (DESIGN.md: never silently dropped); returns false if the trial
- * was stopped while retrying (the frame is then freed, not sent).
- */
-static bool bm_xmit(struct bm_stream *s, struct sk_buff *skb)
-{
-	struct net_device *dev = skb->dev;
-	struct netdev_queue *txq;
-	netdev_tx_t ret;
-
-	if (s->tx_mode == BMGEN_TX_QDISC) {
-		ret = dev_queue_xmit(skb);
-		if (ret != NET_XMIT_SUCCESS)
-			s->tx_errors++;
-		return true;
-	}
-	skb_set_queue_mapping(skb, smp_processor_id() %
-				   dev->real_num_tx_queues);
-	txq = skb_get_tx_queue(dev, skb);
-	for (;;) {
-		local_bh_disable();
-		HARD_TX_LOCK(dev, txq, smp_processor_id());
-		if (netif_xmit_frozen_or_drv_stopped(txq))
-			ret = NETDEV_TX_BUSY;
-		else
-			ret = netdev_start_xmit(skb, dev, txq, false);
-		HARD_TX_UNLOCK(dev, txq);
-		local_bh_enable();
-		if (ret != NETDEV_TX_BUSY)
-			break;
-		s->tx_retries++;
-		if (READ_ONCE(bm_trial.stop)) {
-			kfree_skb(skb);
-			return false;
-		}
-		cond_resched();
-	}
-	if (!dev_xmit_complete(ret))
-		s->tx_errors++;
-	return true;
-}
-
 /* Has cursor c sent everything its pattern asks for? */
 static bool bm_cursor_finished(const struct bm_tx_cursor *c)
 {
@@ -267,22 +233,33 @@ static void bm_cursor_advance(struct bm_tx_cursor *c, u64 now)
 	c->next_ns = bm_departure(s, c->k);
 }
 
-/* Wait until rel. time t; false if the trial was stopped meanwhile. */
-static bool bm_wait_until(u64 t)
+/*
+ * Wait until rel. time t; false if the trial was stopped meanwhile.  Gaps
+ * longer than busywait_ns sleep on an hrtimer and busy-wait the rest.  A
+ * timer fires late by the platform's slack (microseconds on bare metal,
+ * milliseconds on an emulated CPU), so the kthread learns its own
+ * overshoot (a moving average, capped at 2 ms) and wakes that much
+ * earlier; where sleeping cannot be punctual it spins instead.
+ */
+static bool bm_wait_until(struct bm_kthread *kt, u64 t)
 {
 	for (;;) {
-		s64 now = bm_now_rel();
+		s64 now = bm_now_rel(), early;
 
 		if (READ_ONCE(bm_trial.stop) || kthread_should_stop())
 			return false;
 		if (now >= (s64)t)
 			return true;
-		if ((s64)t - now > busywait_ns) {
-			ktime_t rel = ns_to_ktime(t - now - busywait_ns / 2);
+		early = busywait_ns / 2 + 2 * kt->overshoot_ns;
+		if ((s64)t - now > busywait_ns + 2 * kt->overshoot_ns) {
+			s64 wake = (s64)t - early, ov;
 
 			wait_event_interruptible_hrtimeout(bm_tx_wq,
 				READ_ONCE(bm_trial.stop) || kthread_should_stop(),
-				rel);
+				ns_to_ktime(wake - now));
+			ov = bm_now_rel() - wake;
+			ov = clamp_t(s64, ov, 0, 2 * NSEC_PER_MSEC);
+			kt->overshoot_ns += (ov - kt->overshoot_ns) / 8;
 		} else if (need_resched()) {
 			cond_resched();
 		} else {
@@ -291,16 +268,133 @@ static bool bm_wait_until(u64 t)
 	}
 }
 
+/*
+ * How many of c's next frames may leave now, back to back: the next one,
+ * and after it those already due (a paced stream behind its schedule, an
+ * unpaced one, or the rest of a burst), at most max.  Frames not yet due
+ * are never pulled forward, so batching never changes a paced schedule.
+ */
+static unsigned int bm_cursor_due(const struct bm_tx_cursor *c, s64 now,
+				  unsigned int max)
+{
+	const struct bm_stream *s = c->s;
+	u64 k = c->k + 1, end = U64_MAX;
+	unsigned int n = 1;
+
+	if (s->pattern == BMGEN_PAT_COUNT)
+		end = s->count;
+	else if (s->pattern == BMGEN_PAT_BURST && s->burst_count)
+		end = (u64)s->burst_len * s->burst_count;
+	for (; n < max && k < end; n++, k++) {
+		if (s->pattern == BMGEN_PAT_BURST) {
+			if (!(k % s->burst_len))
+				break;	/* the next burst waits for its gap */
+		} else if (s->rate_ufps && (s64)bm_departure(s, k) > now) {
+			break;
+		}
+	}
+	return n;
+}
+
+/* Account one frame of c that left at ts and move c to the next. */
+static void bm_sent(struct bm_tx_cursor *c, u32 size, u64 ts)
+{
+	struct bm_stream *s = c->s;
+
+	if (!s->tx_frames)
+		s->tx_first_ns = ts;
+	s->tx_last_ns = ts;
+	s->tx_frames++;
+	s->tx_bytes += size;
+	bm_cursor_advance(c, ts);
+}
+
+/*
+ * Hand c's n built frames to the driver under one tx lock, with xmit_more
+ * on all but the last (one doorbell per batch), or one by one to the
+ * qdisc.  Each frame is stamped just before it goes, so batching does not
+ * age the timestamps.  Busy returns are retried and counted (DESIGN.md:
+ * never silently dropped).  Returns false if the trial was stopped while
+ * retrying; the unsent frames are then freed.
+ */
+static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
+			  const u32 *sizes, unsigned int n)
+{
+	struct bm_stream *s = c->s;
+	struct net_device *dev = skbs[0]->dev;
+	struct netdev_queue *txq;
+	unsigned int i = 0;
+	netdev_tx_t ret;
+	u16 q;
+	u64 ts;
+
+	if (s->tx_mode == BMGEN_TX_QDISC) {
+		for (; i < n; i++) {
+			ts = bm_now_rel();
+			bm_note_lateness(s, c, ts);
+			bm_stamp(s, skbs[i], c->k, ts);
+			if (dev_queue_xmit(skbs[i]) != NET_XMIT_SUCCESS)
+				s->tx_errors++;
+			bm_sent(c, sizes[i], ts);
+		}
+		return true;
+	}
+	q = smp_processor_id() % dev->real_num_tx_queues;
+	txq = netdev_get_tx_queue(dev, q);
+	while (i < n) {
+		ret = NETDEV_TX_OK;
+		local_bh_disable();
+		HARD_TX_LOCK(dev, txq, smp_processor_id());
+		for (; i < n; i++) {
+			if (netif_xmit_frozen_or_drv_stopped(txq)) {
+				ret = NETDEV_TX_BUSY;
+				break;
+			}
+			skb_set_queue_mapping(skbs[i], q);
+			ts = bm_now_rel();
+			bm_stamp(s, skbs[i], c->k, ts);
+			ret = netdev_start_xmit(skbs[i], dev, txq, i + 1 < n);
+			if (ret == NETDEV_TX_BUSY)
+				break;
+			if (!dev_xmit_complete(ret))
+				s->tx_errors++;
+			bm_note_lateness(s, c, ts);
+			bm_sent(c, sizes[i], ts);
+		}
+		HARD_TX_UNLOCK(dev, txq);
+		local_bh_enable();
+		if (i == n)
+			break;
+		s->tx_retries++;
+		if (READ_ONCE(bm_trial.stop)) {
+			for (; i < n; i++)
+				kfree_skb(skbs[i]);
+			return false;
+		}
+		cond_resched();
+	}
+	if (n > s->tx_max_batch)
+		s->tx_max_batch = n;
+	return true;
+}
+
 static void bm_kthread_run_trial(struct bm_kthread *kt)
 {
 	struct bm_tx_cursor *cur;
+	struct sk_buff **skbs;
 	struct bm_stream *s;
 	unsigned int n = 0, i, left;
+	u32 *sizes;
 
 	list_for_each_entry(s, &kt->streams, tx_node)
 		n++;
 	cur = kcalloc(n, sizeof(*cur), GFP_KERNEL);
-	if (!cur) {
+	skbs = kcalloc(tx_batch, sizeof(*skbs), GFP_KERNEL);
+	sizes = kcalloc(tx_batch, sizeof(*sizes), GFP_KERNEL);
+	if (!cur || !skbs || !sizes) {
+		kfree(cur);
+		kfree(skbs);
+		kfree(sizes);
 		WRITE_ONCE(bm_trial.error, -ENOMEM);
 		WRITE_ONCE(bm_trial.stop, true);
 		return;
@@ -321,34 +415,29 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	}
 	while (left) {
 		struct bm_tx_cursor *c = NULL;
-		struct sk_buff *skb;
-		u32 size;
-		u64 ts;
+		unsigned int nb;
 
 		/* earliest departure first (ties: stream order) */
 		for (i = 0; i < n; i++)
 			if (!cur[i].done && (!c || cur[i].next_ns < c->next_ns))
 				c = &cur[i];
 		s = c->s;
-		if (!bm_wait_until(c->next_ns))
+		if (!bm_wait_until(kt, c->next_ns))
 			break;
-		skb = bm_build_frame(s, s->tx_port->dev, c->k, &size);
-		if (!skb) {
+		nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
+		for (i = 0; i < nb; i++) {
+			skbs[i] = bm_build_frame(s, s->tx_port->dev, c->k + i,
+						 &sizes[i]);
+			if (!skbs[i])
+				break;
+		}
+		if (!i) {
 			s->tx_errors++;
 			cond_resched();
 			continue;
 		}
-		ts = bm_now_rel();
-		bm_note_lateness(s, c, ts);
-		bm_stamp(s, skb, c->k, ts);
-		if (!bm_xmit(s, skb))
+		if (!bm_xmit_batch(c, skbs, sizes, i))
 			break;
-		if (!s->tx_frames)
-			s->tx_first_ns = ts;
-		s->tx_last_ns = ts;
-		s->tx_frames++;
-		s->tx_bytes += size;
-		bm_cursor_advance(c, ts);
 		if (bm_cursor_finished(c)) {
 			c->done = true;
 			s->tx_done = true;
@@ -358,6 +447,8 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		if (!s->rate_ufps && need_resched())
 			cond_resched();
 	}
+	kfree(sizes);
+	kfree(skbs);
 	kfree(cur);
 }
 
@@ -378,7 +469,7 @@ static int bm_kthread_fn(void *data)
 			break;
 		kt->seen_gen = READ_ONCE(bm_trial_gen);
 		smp_rmb();	/* the trial set-up is visible after gen */
-		if (!list_empty(&kt->streams) && bm_wait_until(0))
+		if (!list_empty(&kt->streams) && bm_wait_until(kt, 0))
 			bm_kthread_run_trial(kt);
 		if (!list_empty(&kt->streams) &&
 		    atomic_dec_and_test(&bm_trial.active)) {
@@ -462,7 +553,7 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
 	atomic_set(&bm_trial.active, users);
 	bm_trial.state = BMGEN_TRIAL_ARMED;
-	smp_wmb();
+	smp_wmb();	/* pairs with the kthreads' smp_rmb() after gen */
 	WRITE_ONCE(bm_trial_gen, bm_trial_gen + 1);
 	wake_up_all(&bm_tx_wq);
 	return 0;
@@ -494,6 +585,10 @@ int bm_tx_init(void)
 {
 	unsigned int cpu;
 
+	if (!tx_batch || tx_batch > 256) {
+		pr_err("bmgen: tx_batch=%u is outside 1-256\n", tx_batch);
+		return -EINVAL;
+	}
 	INIT_WORK(&bm_event_work, bm_event_workfn);
 	bm_kthreads = kcalloc(nr_cpu_ids, sizeof(*bm_kthreads), GFP_KERNEL);
 	if (!bm_kthreads)

@@ -26,6 +26,9 @@ check_eq "imix bytes" "$(kv rx_bytes /tmp/imix)" $(( (64 + 594 + 1518) * 1333 + 
 $BMT --tx t1 --rx t2 --size 64 --burst 200 --gap 20000000 --bursts 5 > /tmp/burst || fail "burst trial"
 check_eq "burst rx" "$(kv rx_unique /tmp/burst)" 1000
 check_range "burst longest gap (ns)" "$(kv rx_max_iat_ns /tmp/burst)" 15000000 40000000
+# REQ-GEN-3: frames due together leave in xmit_more batches of at most
+# tx_batch (32 by default): a burst of 200 is sent as 32-frame batches
+check_eq "burst pacing granularity" "$(kv tx_max_batch /tmp/burst)" 32
 # a frame too small for the headers is refused with the module's reason
 if $BMT --tx t1 --rx t2 --size 64 --ipv6 2>/tmp/err; then fail "64-byte IPv6 accepted"; fi
 grep -q "too small" /tmp/err || fail "no extack reason: $(cat /tmp/err)"

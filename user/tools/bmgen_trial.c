@@ -58,6 +58,8 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	       (unsigned long long)st->tx_late_frames);
 	printf("%stx_late_max_ns=%llu\n", pfx,
 	       (unsigned long long)st->tx_late_max_ns);
+	printf("%stx_max_batch=%llu\n", pfx,
+	       (unsigned long long)st->tx_max_batch);
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);
 	printf("%srx_bytes=%llu\n", pfx, (unsigned long long)st->rx_bytes);
 	printf("%srx_unique=%llu\n", pfx, (unsigned long long)st->rx_unique);

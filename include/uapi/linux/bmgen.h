@@ -205,6 +205,9 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_TX_LATE_FRAMES,	/* u64: paced frames that left more than
 					 * one interval after their departure */
 	BMGEN_STATS_TX_LATE_MAX_NS,	/* u64: largest departure lateness */
+	BMGEN_STATS_TX_MAX_BATCH,	/* u32: most frames sent back to back
+					 * in one xmit_more batch (REQ-GEN-3
+					 * pacing granularity) */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
