@@ -84,13 +84,15 @@ static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 };
 
 /* Longest a trial may wait for its epoch, and the longest burst gap or
- * stream start offset: an hour (a typo must not arm a trial for a year). */
+ * stream start offset: an hour (a typo must not arm a trial for a year).
+ */
 #define BM_MAX_DELAY_NS (3600ULL * NSEC_PER_SEC)
 /* 100 Mfps: above any port this module can drive */
 #define BM_MAX_RATE_UFPS (100000000ULL * 1000000ULL)
 
 /* Every do-request must say which ABI it speaks (the policy checks the
- * value; this checks presence), for all commands at once. */
+ * value; this checks presence), for all commands at once.
+ */
 static int bm_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {

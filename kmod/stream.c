@@ -165,7 +165,8 @@ static bool bm_trial_busy(void)
 }
 
 /* Publish s (configured by netlink) in the table.  Needs bm_cfg_lock;
- * takes ownership of s on success. */
+ * takes ownership of s on success.
+ */
 int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 {
 	int ret;
