@@ -32,7 +32,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*.h user/bmd/*.h user/bmctl/*
 .PHONY: all user module clean check unit lab deps demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-nlcheck
 
 Q := $(if $(V),,@)
 
@@ -53,6 +53,10 @@ $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 
 $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# issue 3: raw generic netlink rejections and privileges (libmnl only)
+$(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm

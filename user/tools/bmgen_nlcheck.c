@@ -1,0 +1,1411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmgen-nlcheck: issue 3, "every malformed or out-of-range netlink request
+ * is rejected with an extack message and changes nothing; an unprivileged
+ * caller gets EPERM".
+ *
+ * It speaks raw generic netlink (libmnl, not libbm), so that it can send
+ * what the library never would: wrong types and lengths, out-of-range
+ * values, missing attributes, stray flags, truncated messages.  Each case
+ * of the table below is one request and the errno it must get; for each
+ * the program checks
+ *   - the errno,
+ *   - an extack message (NETLINK_EXT_ACK) that contains the expected text,
+ *     and, where the check concerns one attribute, that NLMSGERR_ATTR_OFFS
+ *     points at that attribute of the request,
+ *   - that nothing changed: STATUS_GET, the PORT_GET dump and the
+ *     STREAM_GET dump are byte for byte the same before and after.
+ *
+ *   bmgen-nlcheck [NAMES] [--empty]   the rejection table
+ *   bmgen-nlcheck [NAMES] --privilege EPERM for every change, reads work
+ *   bmgen-nlcheck --list              the table as Markdown rows
+ * NAMES: --tx DEV --rx DEV (attached ports with at least one stream)
+ * --spare DEV (an Ethernet device nobody attached) --enslaved DEV (a bridge
+ * port) --foreign DEV (a name that exists only in another netns).
+ * Prints "ok NAME: errno E: "msg"" or "not ok ..." per case and a summary;
+ * exit 0 only if every case passed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/capability.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/bmgen.h>
+
+#define BUFSZ		65536
+#define NOATTR		(-1)	/* the extack need not point at an attribute */
+#define M(a)		(1ULL << (a))
+#define FREE_ID_BASE	1000	/* ids the checker may use for its own streams */
+#define RUN_RATE_UFPS	(100ULL * 1000000)	/* 100 fps */
+#define HOUR_NS		(3600ULL * 1000000000ULL)
+
+/* One generic netlink socket and the bmgen family id as seen from it. */
+struct nl {
+	struct mnl_socket *sk;
+	unsigned int portid, seq;
+	uint16_t family;
+};
+
+/* The kernel's answer to one request. */
+struct reply {
+	int err;		/* positive errno, 0 = accepted */
+	char msg[256];		/* NLMSGERR_ATTR_MSG, "" if none */
+	int have_offs;
+	uint32_t offs;		/* NLMSGERR_ATTR_OFFS */
+};
+
+/* A growing text buffer: the canonical form of a snapshot. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+/* What the cases refer to. */
+struct ctx {
+	uint32_t tx, rx, spare, enslaved, lo;	/* ifindexes */
+	const char *tx_name, *spare_name, *foreign_name;
+	uint32_t sid;		/* an existing stream */
+	uint32_t free_id;	/* an unused stream id */
+	uint32_t run_id;	/* the continuous stream of the running phase */
+};
+
+enum phase {
+	P_IDLE,		/* ports and streams exist, no trial running */
+	P_RUNNING,	/* a trial runs */
+	P_FOREIGN,	/* as P_IDLE, the request comes from a fresh netns */
+	P_EMPTY,	/* no ports, no streams */
+};
+
+static const char *const phase_name[] = {
+	[P_IDLE] = "idle", [P_RUNNING] = "running",
+	[P_FOREIGN] = "other netns", [P_EMPTY] = "empty module",
+};
+
+#define F_NOVER	0x1	/* the builder writes (or omits) BMGEN_A_VERSION */
+
+typedef void (*build_fn)(struct nlmsghdr *nlh, const struct ctx *c);
+
+struct ncase {
+	const char *name;
+	enum phase phase;
+	uint8_t cmd;
+	unsigned int flags;
+	build_fn build;
+	int err;		/* expected errno */
+	const char *msg;	/* expected extack text (substring); NULL: none needed */
+	int attr;		/* attribute NLMSGERR_ATTR_OFFS must name, or NOATTR */
+};
+
+static char reqbuf[BUFSZ] __attribute__((aligned(8)));
+static char rxbuf[BUFSZ] __attribute__((aligned(8)));
+/* Passed and failed checks and cases run, shared with the unprivileged
+ * children (MAP_SHARED). */
+static int *counts;
+#define n_ok		(counts[0])
+#define n_fail		(counts[1])
+#define n_cases		(counts[2])
+
+static void text_add(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL,
+			      t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			abort();
+		if (t->s && t->len + n < t->cap) {
+			t->len += n;
+			return;
+		}
+		t->cap = (t->cap + n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		if (!t->s)
+			abort();
+	}
+}
+
+static void text_reset(struct text *t)
+{
+	t->len = 0;
+	if (t->s)
+		t->s[0] = '\0';
+}
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "0 (accepted)";
+	case EINVAL: return "EINVAL";
+	case ERANGE: return "ERANGE";
+	case ENOENT: return "ENOENT";
+	case ENODEV: return "ENODEV";
+	case EEXIST: return "EEXIST";
+	case EBUSY: return "EBUSY";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EPERM: return "EPERM";
+	case EMSGSIZE: return "EMSGSIZE";
+	case ENETDOWN: return "ENETDOWN";
+	case ENODATA: return "ENODATA";
+	default: {
+		static char b[16];
+
+		snprintf(b, sizeof(b), "errno %d", e);
+		return b;
+	}
+	}
+}
+
+/* --- netlink ---------------------------------------------------------------- */
+
+/* Start a request for cmd on socket n in reqbuf; with VERSION unless !ver. */
+static struct nlmsghdr *msg_start(struct nl *n, uint16_t type, uint8_t cmd,
+				  uint16_t flags, int ver)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(reqbuf);
+	struct genlmsghdr *gh;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++n->seq;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = BMGEN_GENL_VERSION;
+	if (ver)
+		mnl_attr_put_u32(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION);
+	return nlh;
+}
+
+typedef void (*msg_fn)(const struct nlmsghdr *nlh, void *data);
+
+/* NLMSG_ERROR / NLMSG_DONE: errno, extack message and offset. */
+static void parse_ack(const struct nlmsghdr *h, struct reply *r)
+{
+	const struct nlattr *a;
+	unsigned int off;
+
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+
+		r->err = -e->error;
+		off = sizeof(*e);
+		if (!(h->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - sizeof(e->msg);
+	} else {
+		r->err = -*(const int *)mnl_nlmsg_get_payload(h);
+		off = sizeof(int);
+	}
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	mnl_attr_for_each(a, h, off) {
+		switch (mnl_attr_get_type(a)) {
+		case NLMSGERR_ATTR_MSG:
+			snprintf(r->msg, sizeof(r->msg), "%.*s",
+				 (int)mnl_attr_get_payload_len(a),
+				 (const char *)mnl_attr_get_payload(a));
+			r->msg[strcspn(r->msg, "\n")] = '\0';
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			r->have_offs = 1;
+			r->offs = mnl_attr_get_u32(a);
+			break;
+		}
+	}
+}
+
+/*
+ * Send the request in reqbuf and read until its ACK (do) or DONE (dump);
+ * data messages go to fn.  Returns 0 with *r filled, or -errno of the
+ * socket itself.
+ */
+static int nl_talk(struct nl *n, struct nlmsghdr *req, struct reply *r,
+		   msg_fn fn, void *data)
+{
+	unsigned int seq = req->nlmsg_seq;
+
+	memset(r, 0, sizeof(*r));
+	if (mnl_socket_sendto(n->sk, req, req->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(n->sk, rxbuf, sizeof(rxbuf));
+		const struct nlmsghdr *h = (const struct nlmsghdr *)rxbuf;
+		int rem = (int)len;
+
+		if (len < 0)
+			return -errno;
+		for (; mnl_nlmsg_ok(h, rem); h = mnl_nlmsg_next(h, &rem)) {
+			if (h->nlmsg_seq != seq || h->nlmsg_pid != n->portid)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR ||
+			    h->nlmsg_type == NLMSG_DONE) {
+				parse_ack(h, r);
+				return 0;
+			}
+			if (h->nlmsg_type >= NLMSG_MIN_TYPE && fn)
+				fn(h, data);
+		}
+	}
+}
+
+static void family_cb(const struct nlmsghdr *h, void *data)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			*(uint16_t *)data = mnl_attr_get_u16(a);
+}
+
+static int nl_open(struct nl *n)
+{
+	struct nlmsghdr *nlh;
+	struct reply r;
+	int one = 1;
+
+	memset(n, 0, sizeof(*n));
+	n->sk = mnl_socket_open(NETLINK_GENERIC);
+	if (!n->sk || mnl_socket_bind(n->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr, "bmgen-nlcheck: netlink socket: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	if (mnl_socket_setsockopt(n->sk, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    mnl_socket_setsockopt(n->sk, NETLINK_CAP_ACK, &one, sizeof(one))) {
+		fprintf(stderr, "bmgen-nlcheck: NETLINK_EXT_ACK: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	n->portid = mnl_socket_get_portid(n->sk);
+	n->seq = (unsigned int)time(NULL);
+	nlh = msg_start(n, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_ACK, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, BMGEN_GENL_NAME);
+	if (nl_talk(n, nlh, &r, family_cb, &n->family) || r.err || !n->family) {
+		fprintf(stderr, "bmgen-nlcheck: family %s: %s\n",
+			BMGEN_GENL_NAME, r.err ? strerror(r.err) : "not found");
+		return -1;
+	}
+	return 0;
+}
+
+static void nl_close(struct nl *n)
+{
+	if (n->sk)
+		mnl_socket_close(n->sk);
+	n->sk = NULL;
+}
+
+/* A simple well-formed request; 0 or the positive errno (r->msg). */
+static int nl_do(struct nl *n, struct nlmsghdr *nlh, struct reply *r)
+{
+	int ret = nl_talk(n, nlh, r, NULL, NULL);
+
+	if (ret) {
+		r->err = -ret;
+		snprintf(r->msg, sizeof(r->msg), "socket: %s", strerror(-ret));
+	}
+	return r->err;
+}
+
+/* --- snapshots ---------------------------------------------------------------- */
+
+/* Canonical text of one message: command, then every attribute in hex. */
+static void text_cb(const struct nlmsghdr *h, void *data)
+{
+	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(h);
+	struct text *t = data;
+	const struct nlattr *a;
+
+	text_add(t, "  cmd %u:", gh->cmd);
+	mnl_attr_for_each(a, h, sizeof(*gh)) {
+		const uint8_t *p = mnl_attr_get_payload(a);
+		uint16_t i, len = mnl_attr_get_payload_len(a);
+
+		text_add(t, " %u=", mnl_attr_get_type(a));
+		for (i = 0; i < len; i++)
+			text_add(t, "%02x", p[i]);
+	}
+	text_add(t, "\n");
+}
+
+/* STATUS_GET + PORT_GET dump + STREAM_GET dump as canonical text. */
+static int snapshot(struct nl *n, struct text *t)
+{
+	static const struct { uint8_t cmd; uint16_t flags; const char *name; } q[] = {
+		{ BMGEN_CMD_STATUS_GET, NLM_F_ACK, "status" },
+		{ BMGEN_CMD_PORT_GET, NLM_F_DUMP, "ports" },
+		{ BMGEN_CMD_STREAM_GET, NLM_F_DUMP, "streams" },
+	};
+	struct reply r;
+	size_t i;
+
+	text_reset(t);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		struct nlmsghdr *nlh = msg_start(n, n->family, q[i].cmd,
+						 q[i].flags, 1);
+
+		text_add(t, "%s\n", q[i].name);
+		if (nl_talk(n, nlh, &r, text_cb, t) || r.err) {
+			fprintf(stderr, "bmgen-nlcheck: snapshot %s: %s %s\n",
+				q[i].name, strerror(r.err), r.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct status {
+	uint32_t nports, nstreams, state, id;
+};
+
+static void status_cb(const struct nlmsghdr *h, void *data)
+{
+	struct status *st = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case BMGEN_A_NPORTS: st->nports = mnl_attr_get_u32(a); break;
+		case BMGEN_A_NSTREAMS: st->nstreams = mnl_attr_get_u32(a); break;
+		case BMGEN_A_TRIAL_STATE: st->state = mnl_attr_get_u32(a); break;
+		case BMGEN_A_TRIAL_ID: st->id = mnl_attr_get_u32(a); break;
+		}
+	}
+}
+
+static int status_get(struct nl *n, struct status *st)
+{
+	struct reply r;
+
+	memset(st, 0, sizeof(*st));
+	return nl_talk(n, msg_start(n, n->family, BMGEN_CMD_STATUS_GET,
+				    NLM_F_ACK, 1), &r, status_cb, st) || r.err;
+}
+
+/* Attribute a (u32) of every message of a dump, as a set of small ids. */
+struct idset {
+	int attr;
+	unsigned char has[1 << 16];
+	unsigned int n;
+};
+
+static void idset_cb(const struct nlmsghdr *h, void *data)
+{
+	struct idset *s = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == s->attr &&
+		    mnl_attr_get_u32(a) < sizeof(s->has)) {
+			s->has[mnl_attr_get_u32(a)] = 1;
+			s->n++;
+		}
+	}
+}
+
+static int dump_ids(struct nl *n, uint8_t cmd, int attr, struct idset *s)
+{
+	struct reply r;
+
+	memset(s, 0, sizeof(*s));
+	s->attr = attr;
+	return nl_talk(n, msg_start(n, n->family, cmd, NLM_F_DUMP, 1), &r,
+		       idset_cb, s) || r.err;
+}
+
+/* --- the request builders ------------------------------------------------------ */
+
+#define BUILD(fn) \
+	static void fn(struct nlmsghdr *nlh __attribute__((unused)), \
+		       const struct ctx *c __attribute__((unused)))
+
+/*
+ * The valid base of every STREAM_ADD case (the control proves the module
+ * takes it): a 128-byte IPv4 stream of 1000 frames at 1000 fps, t1 -> t2.
+ * Attributes in omit are left out, so that a case can replace them.
+ */
+static void stream_base(struct nlmsghdr *nlh, const struct ctx *c,
+			uint64_t omit)
+{
+	if (!(omit & M(BMGEN_A_STREAM_ID)))
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id);
+	if (!(omit & M(BMGEN_A_STREAM_TX_IFINDEX)))
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, c->tx);
+	if (!(omit & M(BMGEN_A_STREAM_RX_IFINDEX)))
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, c->rx);
+	if (!(omit & M(BMGEN_A_STREAM_FRAME_SIZE)))
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 128);
+	if (!(omit & M(BMGEN_A_STREAM_PATTERN)))
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_COUNT);
+	if (!(omit & M(BMGEN_A_STREAM_COUNT)))
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_COUNT, 1000);
+	if (!(omit & M(BMGEN_A_STREAM_RATE_UFPS)))
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, 1000ULL * 1000000);
+}
+
+/* The base with one attribute replaced by a value of the given width. */
+#define STREAM_PUT(fn, width, attr, val) \
+	BUILD(fn) \
+	{ \
+		stream_base(nlh, c, M(attr)); \
+		mnl_attr_put_u##width(nlh, attr, val); \
+	}
+
+/* A burst stream: the base without count, then the burst attributes. */
+static void burst_base(struct nlmsghdr *nlh, const struct ctx *c)
+{
+	stream_base(nlh, c, M(BMGEN_A_STREAM_PATTERN) | M(BMGEN_A_STREAM_COUNT));
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_BURST);
+}
+
+BUILD(b_stream_ok) { stream_base(nlh, c, 0); }
+
+/* protocol */
+BUILD(b_version_2) { mnl_attr_put_u32(nlh, BMGEN_A_VERSION, 2); stream_base(nlh, c, 0); }
+BUILD(b_version_0) { mnl_attr_put_u32(nlh, BMGEN_A_VERSION, 0); }
+BUILD(b_version_u16)
+{
+	mnl_attr_put_u16(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx);
+}
+BUILD(b_version_u64) { mnl_attr_put_u64(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION); }
+BUILD(b_unknown_attr) { mnl_attr_put_u32(nlh, BMGEN_A_MAX + 1, 1); }
+BUILD(b_attr_type_0) { stream_base(nlh, c, 0); mnl_attr_put_u32(nlh, 0, 1); }
+BUILD(b_readonly_attr) { stream_base(nlh, c, 0); mnl_attr_put_u32(nlh, BMGEN_A_NPORTS, 0); }
+BUILD(b_del_stream_attr) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 128); }
+BUILD(b_start_stream_attr) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid); }
+BUILD(b_attach_stream_attr)
+{
+	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->spare_name);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id);
+}
+BUILD(b_nested_flag)
+{
+	uint32_t id = c->free_id;
+
+	stream_base(nlh, c, M(BMGEN_A_STREAM_ID));
+	mnl_attr_put(nlh, BMGEN_A_STREAM_ID | NLA_F_NESTED, sizeof(id), &id);
+}
+BUILD(b_truncated_attr)
+{
+	struct nlattr *a;
+
+	stream_base(nlh, c, 0);
+	/* an attribute header that claims 64 bytes where 4 remain */
+	a = mnl_nlmsg_get_payload_tail(nlh);
+	a->nla_len = 64;
+	a->nla_type = BMGEN_A_STREAM_DSCP;
+	nlh->nlmsg_len += sizeof(*a);
+}
+
+/* ports */
+BUILD(b_nothing) { }
+BUILD(b_port_ifindex_0) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, 0); }
+BUILD(b_port_ifindex_u8) { mnl_attr_put_u8(nlh, BMGEN_A_PORT_IFINDEX, (uint8_t)c->spare); }
+BUILD(b_port_ifindex_missing) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, 999999); }
+BUILD(b_port_ifname_missing) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, "nosuchdev0"); }
+BUILD(b_port_ifname_empty) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, ""); }
+BUILD(b_port_ifname_no_nul)
+{
+	mnl_attr_put(nlh, BMGEN_A_PORT_IFNAME, strlen(c->spare_name),
+		     c->spare_name);
+}
+BUILD(b_port_ifname_long) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, "abcdefghijklmnopq"); }
+BUILD(b_port_foreign) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->foreign_name); }
+BUILD(b_port_tx) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->tx); }
+BUILD(b_port_tx_name) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->tx_name); }
+BUILD(b_port_lo) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->lo); }
+BUILD(b_port_enslaved) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->enslaved); }
+BUILD(b_port_spare) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare); }
+BUILD(b_port_spare_name) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->spare_name); }
+BUILD(b_port_rx) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx); }
+
+/* streams: ids and ports */
+BUILD(b_stream_no_id) { stream_base(nlh, c, M(BMGEN_A_STREAM_ID)); }
+BUILD(b_stream_no_tx) { stream_base(nlh, c, M(BMGEN_A_STREAM_TX_IFINDEX)); }
+STREAM_PUT(b_stream_id_0, 32, BMGEN_A_STREAM_ID, 0)
+STREAM_PUT(b_stream_id_1024, 32, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS)
+STREAM_PUT(b_stream_id_u16, 16, BMGEN_A_STREAM_ID, 7)
+STREAM_PUT(b_stream_id_exists, 32, BMGEN_A_STREAM_ID, c->sid)
+STREAM_PUT(b_stream_tx_spare, 32, BMGEN_A_STREAM_TX_IFINDEX, c->spare)
+STREAM_PUT(b_stream_tx_missing, 32, BMGEN_A_STREAM_TX_IFINDEX, 999999)
+STREAM_PUT(b_stream_tx_0, 32, BMGEN_A_STREAM_TX_IFINDEX, 0)
+STREAM_PUT(b_stream_rx_spare, 32, BMGEN_A_STREAM_RX_IFINDEX, c->spare)
+BUILD(b_stream_no_dst) { stream_base(nlh, c, M(BMGEN_A_STREAM_RX_IFINDEX)); }
+
+/* frame sizes and IMIX */
+STREAM_PUT(b_frame_63, 32, BMGEN_A_STREAM_FRAME_SIZE, BMGEN_MIN_FRAME - 1)
+STREAM_PUT(b_frame_9217, 32, BMGEN_A_STREAM_FRAME_SIZE, BMGEN_MAX_FRAME + 1)
+STREAM_PUT(b_frame_u16, 16, BMGEN_A_STREAM_FRAME_SIZE, 128)
+BUILD(b_frame_64_ipv6)
+{
+	stream_base(nlh, c, M(BMGEN_A_STREAM_FRAME_SIZE));
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 64);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, 6);
+}
+BUILD(b_frame_83_ipv6)
+{
+	stream_base(nlh, c, M(BMGEN_A_STREAM_FRAME_SIZE));
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 83);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, 6);
+}
+BUILD(b_frame_67_vlan)
+{
+	stream_base(nlh, c, M(BMGEN_A_STREAM_FRAME_SIZE));
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 67);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, 100);
+}
+static void imix(struct nlmsghdr *nlh, const struct ctx *c, const uint32_t *v,
+		 size_t bytes)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX, bytes, v);
+}
+BUILD(b_imix_empty)
+{
+	static const uint32_t v[1] = { 128 };
+
+	imix(nlh, c, v, 0);
+}
+BUILD(b_imix_6_bytes)
+{
+	static const uint32_t v[2] = { 128, 128 };
+
+	imix(nlh, c, v, 6);
+}
+BUILD(b_imix_65)
+{
+	uint32_t v[BMGEN_MAX_IMIX + 1];
+	size_t i;
+
+	for (i = 0; i < BMGEN_MAX_IMIX + 1; i++)
+		v[i] = 128;
+	imix(nlh, c, v, sizeof(v));
+}
+BUILD(b_imix_9217)
+{
+	static const uint32_t v[3] = { 64, 1518, BMGEN_MAX_FRAME + 1 };
+
+	imix(nlh, c, v, sizeof(v));
+}
+BUILD(b_imix_63)
+{
+	static const uint32_t v[2] = { 128, BMGEN_MIN_FRAME - 1 };
+
+	imix(nlh, c, v, sizeof(v));
+}
+BUILD(b_imix_small_ipv6)
+{
+	static const uint32_t v[2] = { 128, 64 };
+
+	imix(nlh, c, v, sizeof(v));
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, 6);
+}
+
+/* addresses and header fields */
+BUILD(b_dst_mac_5)
+{
+	static const uint8_t mac[5] = { 0x02, 0, 0, 0, 1 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_DST_MAC, sizeof(mac), mac);
+}
+BUILD(b_src_mac_7)
+{
+	static const uint8_t mac[7] = { 0x02, 0, 0, 0, 0, 1, 2 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_MAC, sizeof(mac), mac);
+}
+BUILD(b_src_mac_mcast)
+{
+	static const uint8_t mac[6] = { 0x01, 0x00, 0x5e, 0, 0, 1 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_MAC, sizeof(mac), mac);
+}
+BUILD(b_src_mac_zero)
+{
+	static const uint8_t mac[6];
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_MAC, sizeof(mac), mac);
+}
+STREAM_PUT(b_vlan_4095, 16, BMGEN_A_STREAM_VLAN_ID, 4095)
+BUILD(b_pcp_8)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, 100);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_VLAN_PCP, 8);
+}
+STREAM_PUT(b_pcp_no_vlan, 8, BMGEN_A_STREAM_VLAN_PCP, 5)
+STREAM_PUT(b_ip_version_5, 8, BMGEN_A_STREAM_IP_VERSION, 5)
+STREAM_PUT(b_ip_version_7, 8, BMGEN_A_STREAM_IP_VERSION, 7)
+BUILD(b_ip6_on_ip4)
+{
+	uint8_t a[16] = { 0x20, 0x01, 0, 2, 0, 0, 0, 1 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP6, sizeof(a), a);
+}
+BUILD(b_ip4_on_ip6)
+{
+	uint8_t a[4] = { 198, 19, 1, 2 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, 6);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP4, sizeof(a), a);
+}
+BUILD(b_src_ip4_16)
+{
+	uint8_t a[16] = { 198, 18, 1, 2 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_IP4, sizeof(a), a);
+}
+BUILD(b_dst_ip6_4)
+{
+	uint8_t a[4] = { 0x20, 0x01, 0, 2 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_IP_VERSION, 6);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP6, sizeof(a), a);
+}
+STREAM_PUT(b_dscp_64, 8, BMGEN_A_STREAM_DSCP, 64)
+STREAM_PUT(b_ttl_0, 8, BMGEN_A_STREAM_TTL, 0)
+STREAM_PUT(b_udp_src_u32, 32, BMGEN_A_STREAM_UDP_SRC, 49184)
+STREAM_PUT(b_flows_0, 32, BMGEN_A_STREAM_FLOWS, 0)
+STREAM_PUT(b_flows_65537, 32, BMGEN_A_STREAM_FLOWS, BMGEN_MAX_FLOWS + 1)
+STREAM_PUT(b_flow_mode_2, 32, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST + 1)
+
+/* patterns, rates, times */
+STREAM_PUT(b_pattern_3, 32, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_BURST + 1)
+STREAM_PUT(b_rate_over, 64, BMGEN_A_STREAM_RATE_UFPS,
+	   100000000ULL * 1000000ULL + 1)
+STREAM_PUT(b_rate_u32, 32, BMGEN_A_STREAM_RATE_UFPS, 1000000)
+BUILD(b_count_missing) { stream_base(nlh, c, M(BMGEN_A_STREAM_COUNT)); }
+STREAM_PUT(b_count_0, 64, BMGEN_A_STREAM_COUNT, 0)
+STREAM_PUT(b_count_2p48, 64, BMGEN_A_STREAM_COUNT, 1ULL << 48)
+STREAM_PUT(b_count_continuous, 32, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_CONTINUOUS)
+BUILD(b_burst_no_len) { burst_base(nlh, c); }
+BUILD(b_burst_len_0)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 0);
+}
+BUILD(b_burst_len_big)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, BMGEN_MAX_BURST + 1);
+}
+BUILD(b_burst_gap_hour)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, HOUR_NS + 1);
+}
+STREAM_PUT(b_burst_attr_count, 64, BMGEN_A_STREAM_BURST_GAP_NS, 1000000)
+STREAM_PUT(b_start_hour, 64, BMGEN_A_STREAM_START_NS, HOUR_NS + 1)
+STREAM_PUT(b_cpu_offline, 32, BMGEN_A_STREAM_CPU, 100000)
+STREAM_PUT(b_tx_mode_2, 32, BMGEN_A_STREAM_TX_MODE, BMGEN_TX_QDISC + 1)
+BUILD(b_learn_payload)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LEARN, 1);
+}
+
+/* stream delete, trials */
+BUILD(b_del_free) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id); }
+BUILD(b_del_sid) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid); }
+BUILD(b_del_0) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, 0); }
+BUILD(b_del_1024) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS); }
+BUILD(b_delay_hour) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, HOUR_NS + 1); }
+BUILD(b_delay_u32) { mnl_attr_put_u32(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 1000); }
+
+/* The control streams of the checker itself. */
+BUILD(b_run_stream)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, c->tx);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, c->rx);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 128);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_CONTINUOUS);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, RUN_RATE_UFPS);
+}
+BUILD(b_del_run) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id); }
+
+#define ADD	BMGEN_CMD_STREAM_ADD
+#define DEL	BMGEN_CMD_STREAM_DEL
+#define ATT	BMGEN_CMD_PORT_ATTACH
+#define DET	BMGEN_CMD_PORT_DETACH
+#define START	BMGEN_CMD_TRIAL_START
+#define A(x)	BMGEN_A_##x
+#define POLICY	"Attribute failed policy validation"
+#define RANGE	"integer out of range"
+#define BINLEN	"binary attribute size out of range"
+#define BADLEN	"invalid attribute length"
+#define UNSUPP	"Unsupported attribute"
+#define FROZEN	"streams cannot change while a trial runs"
+
+/*
+ * The rejection table.  Each row would change the module's state if it
+ * were accepted (or, for the running phase, would if the trial were not
+ * running), and each targets one check of kmod/netlink.c, kmod/port.c,
+ * kmod/stream.c or kmod/tx.c, or of the strict policy the netlink core
+ * enforces for the family.
+ */
+static const struct ncase cases[] = {
+	/* protocol and message form */
+	{ "version_missing", P_IDLE, ADD, F_NOVER, b_stream_ok, EINVAL, "missing protocol version", NOATTR },
+	{ "version_2", P_IDLE, ADD, F_NOVER, b_version_2, ERANGE, RANGE, A(VERSION) },
+	{ "version_0", P_IDLE, START, F_NOVER, b_version_0, ERANGE, RANGE, A(VERSION) },
+	{ "version_u16", P_IDLE, DET, F_NOVER, b_version_u16, EINVAL, BADLEN, A(VERSION) },
+	{ "version_u64", P_IDLE, DEL, F_NOVER, b_version_u64, EINVAL, BADLEN, A(VERSION) },
+	{ "unknown_attr_type", P_IDLE, DEL, 0, b_unknown_attr, EINVAL, "Unknown attribute type", A(MAX) + 1 },
+	{ "attr_type_0", P_IDLE, ADD, 0, b_attr_type_0, EINVAL, "Unknown attribute type", 0 },
+	{ "read_only_attr", P_IDLE, ADD, 0, b_readonly_attr, EINVAL, UNSUPP, A(NPORTS) },
+	{ "stream_del_foreign_attr", P_IDLE, DEL, 0, b_del_stream_attr, EINVAL, UNSUPP, A(STREAM_FRAME_SIZE) },
+	{ "trial_start_foreign_attr", P_IDLE, START, 0, b_start_stream_attr, EINVAL, UNSUPP, A(STREAM_ID) },
+	{ "port_attach_foreign_attr", P_IDLE, ATT, 0, b_attach_stream_attr, EINVAL, UNSUPP, A(STREAM_ID) },
+	{ "nested_flag_on_u32", P_IDLE, ADD, 0, b_nested_flag, EINVAL, "NLA_F_NESTED not expected", A(STREAM_ID) },
+	{ "truncated_attr", P_IDLE, ADD, 0, b_truncated_attr, EINVAL, "bytes leftover after parsing attributes", NOATTR },
+	/* ports */
+	{ "port_attach_no_device", P_IDLE, ATT, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
+	{ "port_attach_ifindex_0", P_IDLE, ATT, 0, b_port_ifindex_0, ERANGE, RANGE, A(PORT_IFINDEX) },
+	{ "port_attach_ifindex_u8", P_IDLE, ATT, 0, b_port_ifindex_u8, EINVAL, BADLEN, A(PORT_IFINDEX) },
+	{ "port_attach_no_such_ifindex", P_IDLE, ATT, 0, b_port_ifindex_missing, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_attach_no_such_ifname", P_IDLE, ATT, 0, b_port_ifname_missing, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_attach_ifname_empty", P_IDLE, ATT, 0, b_port_ifname_empty, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_attach_ifname_no_nul", P_IDLE, ATT, 0, b_port_ifname_no_nul, EINVAL, POLICY, A(PORT_IFNAME) },
+	{ "port_attach_ifname_too_long", P_IDLE, ATT, 0, b_port_ifname_long, EINVAL, POLICY, A(PORT_IFNAME) },
+	{ "port_attach_other_netns_name", P_IDLE, ATT, 0, b_port_foreign, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_attach_twice", P_IDLE, ATT, 0, b_port_tx, EEXIST, "port is already attached", NOATTR },
+	{ "port_attach_loopback", P_IDLE, ATT, 0, b_port_lo, EOPNOTSUPP, "not an Ethernet device", NOATTR },
+	{ "port_attach_bridge_port", P_IDLE, ATT, 0, b_port_enslaved, EBUSY, "already has an rx handler", NOATTR },
+	{ "port_detach_not_attached", P_IDLE, DET, 0, b_port_spare, ENOENT, "not an attached port", NOATTR },
+	{ "port_detach_no_device", P_IDLE, DET, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
+	{ "port_detach_no_such_ifindex", P_IDLE, DET, 0, b_port_ifindex_missing, ENODEV, "no such device in this netns", NOATTR },
+	/* stream ids and ports */
+	{ "stream_no_id", P_IDLE, ADD, 0, b_stream_no_id, EINVAL, "needs an id and a tx port", NOATTR },
+	{ "stream_no_tx_port", P_IDLE, ADD, 0, b_stream_no_tx, EINVAL, "needs an id and a tx port", NOATTR },
+	{ "stream_id_0", P_IDLE, ADD, 0, b_stream_id_0, ERANGE, RANGE, A(STREAM_ID) },
+	{ "stream_id_1024", P_IDLE, ADD, 0, b_stream_id_1024, ERANGE, RANGE, A(STREAM_ID) },
+	{ "stream_id_u16", P_IDLE, ADD, 0, b_stream_id_u16, EINVAL, BADLEN, A(STREAM_ID) },
+	{ "stream_id_exists", P_IDLE, ADD, 0, b_stream_id_exists, EEXIST, "stream id already exists", NOATTR },
+	{ "stream_tx_not_attached", P_IDLE, ADD, 0, b_stream_tx_spare, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
+	{ "stream_tx_no_such_ifindex", P_IDLE, ADD, 0, b_stream_tx_missing, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
+	{ "stream_tx_ifindex_0", P_IDLE, ADD, 0, b_stream_tx_0, ERANGE, RANGE, A(STREAM_TX_IFINDEX) },
+	{ "stream_rx_not_attached", P_IDLE, ADD, 0, b_stream_rx_spare, ENOENT, "rx device is not an attached port", A(STREAM_RX_IFINDEX) },
+	{ "stream_no_destination", P_IDLE, ADD, 0, b_stream_no_dst, EINVAL, "needs a destination MAC or an rx port", NOATTR },
+	/* frame sizes, IMIX */
+	{ "frame_size_63", P_IDLE, ADD, 0, b_frame_63, ERANGE, RANGE, A(STREAM_FRAME_SIZE) },
+	{ "frame_size_9217", P_IDLE, ADD, 0, b_frame_9217, ERANGE, RANGE, A(STREAM_FRAME_SIZE) },
+	{ "frame_size_u16", P_IDLE, ADD, 0, b_frame_u16, EINVAL, BADLEN, A(STREAM_FRAME_SIZE) },
+	{ "frame_64_ipv6_no_test_header", P_IDLE, ADD, 0, b_frame_64_ipv6, EINVAL, "frame size too small", NOATTR },
+	{ "frame_83_ipv6_no_test_header", P_IDLE, ADD, 0, b_frame_83_ipv6, EINVAL, "frame size too small", NOATTR },
+	{ "frame_67_vlan_no_test_header", P_IDLE, ADD, 0, b_frame_67_vlan, EINVAL, "frame size too small", NOATTR },
+	{ "imix_empty", P_IDLE, ADD, 0, b_imix_empty, EINVAL, "IMIX must be a non-empty array of u32", A(STREAM_IMIX) },
+	{ "imix_6_bytes", P_IDLE, ADD, 0, b_imix_6_bytes, EINVAL, "IMIX must be a non-empty array of u32", A(STREAM_IMIX) },
+	{ "imix_65_sizes", P_IDLE, ADD, 0, b_imix_65, ERANGE, POLICY, A(STREAM_IMIX) },
+	{ "imix_size_9217", P_IDLE, ADD, 0, b_imix_9217, ERANGE, "IMIX size outside 64..9216", A(STREAM_IMIX) },
+	{ "imix_size_63", P_IDLE, ADD, 0, b_imix_63, ERANGE, "IMIX size outside 64..9216", A(STREAM_IMIX) },
+	{ "imix_64_ipv6_no_test_header", P_IDLE, ADD, 0, b_imix_small_ipv6, EINVAL, "IMIX size is too small", NOATTR },
+	/* addresses, header fields */
+	{ "dst_mac_5_bytes", P_IDLE, ADD, 0, b_dst_mac_5, ERANGE, BINLEN, A(STREAM_DST_MAC) },
+	{ "src_mac_7_bytes", P_IDLE, ADD, 0, b_src_mac_7, ERANGE, BINLEN, A(STREAM_SRC_MAC) },
+	{ "src_mac_multicast", P_IDLE, ADD, 0, b_src_mac_mcast, EINVAL, "source MAC must be", A(STREAM_SRC_MAC) },
+	{ "src_mac_zero", P_IDLE, ADD, 0, b_src_mac_zero, EINVAL, "source MAC must be", A(STREAM_SRC_MAC) },
+	{ "vlan_id_4095", P_IDLE, ADD, 0, b_vlan_4095, ERANGE, RANGE, A(STREAM_VLAN_ID) },
+	{ "vlan_pcp_8", P_IDLE, ADD, 0, b_pcp_8, ERANGE, RANGE, A(STREAM_VLAN_PCP) },
+	{ "vlan_pcp_without_vlan", P_IDLE, ADD, 0, b_pcp_no_vlan, EINVAL, "PCP needs a VLAN id", NOATTR },
+	{ "ip_version_5", P_IDLE, ADD, 0, b_ip_version_5, EINVAL, "IP version must be 4 or 6", A(STREAM_IP_VERSION) },
+	{ "ip_version_7", P_IDLE, ADD, 0, b_ip_version_7, ERANGE, RANGE, A(STREAM_IP_VERSION) },
+	{ "ipv6_address_on_ipv4", P_IDLE, ADD, 0, b_ip6_on_ip4, EINVAL, "IPv6 addresses on an IPv4 stream", NOATTR },
+	{ "ipv4_address_on_ipv6", P_IDLE, ADD, 0, b_ip4_on_ip6, EINVAL, "IPv4 addresses on an IPv6 stream", NOATTR },
+	{ "src_ip4_16_bytes", P_IDLE, ADD, 0, b_src_ip4_16, ERANGE, BINLEN, A(STREAM_SRC_IP4) },
+	{ "dst_ip6_4_bytes", P_IDLE, ADD, 0, b_dst_ip6_4, ERANGE, BINLEN, A(STREAM_DST_IP6) },
+	{ "dscp_64", P_IDLE, ADD, 0, b_dscp_64, ERANGE, RANGE, A(STREAM_DSCP) },
+	{ "ttl_0", P_IDLE, ADD, 0, b_ttl_0, ERANGE, RANGE, A(STREAM_TTL) },
+	{ "udp_src_u32", P_IDLE, ADD, 0, b_udp_src_u32, EINVAL, BADLEN, A(STREAM_UDP_SRC) },
+	{ "flows_0", P_IDLE, ADD, 0, b_flows_0, ERANGE, RANGE, A(STREAM_FLOWS) },
+	{ "flows_65537", P_IDLE, ADD, 0, b_flows_65537, ERANGE, "more than 65536 flows", A(STREAM_FLOWS) },
+	{ "flow_mode_2", P_IDLE, ADD, 0, b_flow_mode_2, ERANGE, RANGE, A(STREAM_FLOW_MODE) },
+	/* patterns, rates, times */
+	{ "pattern_3", P_IDLE, ADD, 0, b_pattern_3, ERANGE, RANGE, A(STREAM_PATTERN) },
+	{ "rate_over_100_mfps", P_IDLE, ADD, 0, b_rate_over, ERANGE, "rate above 100 Mfps", A(STREAM_RATE_UFPS) },
+	{ "rate_u32", P_IDLE, ADD, 0, b_rate_u32, EINVAL, BADLEN, A(STREAM_RATE_UFPS) },
+	{ "count_pattern_without_count", P_IDLE, ADD, 0, b_count_missing, EINVAL, "count pattern needs a frame count", NOATTR },
+	{ "count_0", P_IDLE, ADD, 0, b_count_0, EINVAL, "count pattern needs a frame count", NOATTR },
+	{ "count_2p48", P_IDLE, ADD, 0, b_count_2p48, ERANGE, "48-bit sequence space", A(STREAM_COUNT) },
+	{ "count_without_count_pattern", P_IDLE, ADD, 0, b_count_continuous, EINVAL, "frame count needs the count pattern", A(STREAM_COUNT) },
+	{ "burst_without_length", P_IDLE, ADD, 0, b_burst_no_len, EINVAL, "burst pattern needs a burst length", NOATTR },
+	{ "burst_length_0", P_IDLE, ADD, 0, b_burst_len_0, ERANGE, RANGE, A(STREAM_BURST_LEN) },
+	{ "burst_length_2p24_plus_1", P_IDLE, ADD, 0, b_burst_len_big, ERANGE, "burst longer than 2^24 frames", A(STREAM_BURST_LEN) },
+	{ "burst_gap_over_1h", P_IDLE, ADD, 0, b_burst_gap_hour, ERANGE, "burst gap longer than an hour", A(STREAM_BURST_GAP_NS) },
+	{ "burst_gap_without_burst", P_IDLE, ADD, 0, b_burst_attr_count, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "start_over_1h", P_IDLE, ADD, 0, b_start_hour, ERANGE, "more than an hour after the epoch", A(STREAM_START_NS) },
+	{ "cpu_not_online", P_IDLE, ADD, 0, b_cpu_offline, EINVAL, "CPU is not online", A(STREAM_CPU) },
+	{ "tx_mode_2", P_IDLE, ADD, 0, b_tx_mode_2, ERANGE, RANGE, A(STREAM_TX_MODE) },
+	{ "learn_flag_with_payload", P_IDLE, ADD, 0, b_learn_payload, ERANGE, POLICY, A(STREAM_LEARN) },
+	/* stream delete, trial start */
+	{ "stream_del_no_such_id", P_IDLE, DEL, 0, b_del_free, ENOENT, "no such stream", NOATTR },
+	{ "stream_del_id_0", P_IDLE, DEL, 0, b_del_0, ERANGE, RANGE, A(STREAM_ID) },
+	{ "stream_del_id_1024", P_IDLE, DEL, 0, b_del_1024, ERANGE, RANGE, A(STREAM_ID) },
+	{ "trial_start_delay_over_1h", P_IDLE, START, 0, b_delay_hour, ERANGE, "start delay longer than an hour", A(TRIAL_START_DELAY_NS) },
+	{ "trial_start_delay_u32", P_IDLE, START, 0, b_delay_u32, EINVAL, BADLEN, A(TRIAL_START_DELAY_NS) },
+	/* while a trial runs */
+	{ "trial_start_while_running", P_RUNNING, START, 0, b_nothing, EBUSY, "a trial is already running", NOATTR },
+	{ "stream_add_while_running", P_RUNNING, ADD, 0, b_stream_ok, EBUSY, FROZEN, NOATTR },
+	{ "stream_del_while_running", P_RUNNING, DEL, 0, b_del_sid, EBUSY, FROZEN, NOATTR },
+	{ "stream_del_all_while_running", P_RUNNING, DEL, 0, b_nothing, EBUSY, FROZEN, NOATTR },
+	{ "port_detach_while_running", P_RUNNING, DET, 0, b_port_tx, EBUSY, "port is in use by a running trial", NOATTR },
+	/* from a fresh network namespace: the ports are not there */
+	{ "other_netns_port_attach", P_FOREIGN, ATT, 0, b_port_tx_name, ENODEV, "no such device in this netns", NOATTR },
+	{ "other_netns_port_detach", P_FOREIGN, DET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
+	{ "other_netns_stream_add", P_FOREIGN, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
+	/* an empty module */
+	{ "trial_start_no_streams", P_EMPTY, START, 0, b_nothing, EINVAL, "no streams configured", NOATTR },
+	{ "stream_add_no_ports", P_EMPTY, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
+	{ "stream_del_none", P_EMPTY, DEL, 0, b_del_free, ENOENT, "no such stream", NOATTR },
+	{ "port_detach_none_attached", P_EMPTY, DET, 0, b_port_tx, ENOENT, "not an attached port", NOATTR },
+};
+
+/* Valid changes an unprivileged caller must not make (EPERM, no change). */
+static const struct ncase priv_cases[] = {
+	{ "port_attach", P_IDLE, ATT, 0, b_port_spare_name, EPERM, NULL, NOATTR },
+	{ "port_detach", P_IDLE, DET, 0, b_port_rx, EPERM, NULL, NOATTR },
+	{ "stream_add", P_IDLE, ADD, 0, b_stream_ok, EPERM, NULL, NOATTR },
+	{ "stream_del", P_IDLE, DEL, 0, b_del_sid, EPERM, NULL, NOATTR },
+	{ "stream_del_all", P_IDLE, DEL, 0, b_nothing, EPERM, NULL, NOATTR },
+	{ "trial_start", P_IDLE, START, 0, b_nothing, EPERM, NULL, NOATTR },
+	{ "trial_stop", P_RUNNING, BMGEN_CMD_TRIAL_STOP, 0, b_nothing, EPERM, NULL, NOATTR },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *cmd_name(uint8_t cmd)
+{
+	switch (cmd) {
+	case BMGEN_CMD_PORT_ATTACH: return "PORT_ATTACH";
+	case BMGEN_CMD_PORT_DETACH: return "PORT_DETACH";
+	case BMGEN_CMD_STREAM_ADD: return "STREAM_ADD";
+	case BMGEN_CMD_STREAM_DEL: return "STREAM_DEL";
+	case BMGEN_CMD_TRIAL_START: return "TRIAL_START";
+	case BMGEN_CMD_TRIAL_STOP: return "TRIAL_STOP";
+	default: return "?";
+	}
+}
+
+/* --- running the cases ---------------------------------------------------------- */
+
+static void verdict(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void verdict(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s", ok ? "ok " : "not ok ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		n_ok++;
+	else
+		n_fail++;
+}
+
+/*
+ * One case: snapshot (via snap), the request (via via), snapshot again.
+ * prefix names the variant (privilege mode).
+ */
+static void run_case(struct nl *snap, struct nl *via, const struct ncase *k,
+		     const struct ctx *c, const char *prefix)
+{
+	static struct text before, after;
+	char why[512] = "";
+	struct nlmsghdr *nlh;
+	struct reply r;
+	int ret;
+
+	if (snapshot(snap, &before)) {
+		verdict(0, "%s%s: no snapshot before", prefix, k->name);
+		return;
+	}
+	nlh = msg_start(via, via->family, k->cmd, NLM_F_ACK,
+			!(k->flags & F_NOVER));
+	k->build(nlh, c);
+	ret = nl_talk(via, nlh, &r, NULL, NULL);
+	if (ret) {
+		verdict(0, "%s%s: socket: %s", prefix, k->name, strerror(-ret));
+		return;
+	}
+	if (r.err != k->err)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; want %s", errname(k->err));
+	if (k->msg && !r.msg[0])
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; no extack message");
+	else if (k->msg && !strstr(r.msg, k->msg))
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; want a message with \"%s\"", k->msg);
+	if (k->attr != NOATTR) {
+		const struct nlattr *a = (const void *)(reqbuf + r.offs);
+
+		if (!r.have_offs)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; no NLMSGERR_ATTR_OFFS");
+		else if (r.offs + sizeof(*a) > nlh->nlmsg_len ||
+			 (a->nla_type & NLA_TYPE_MASK) != k->attr)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; offset %u does not name attribute %d",
+				 r.offs, k->attr);
+	}
+	/* the request is gone from reqbuf after this */
+	if (snapshot(snap, &after)) {
+		verdict(0, "%s%s: no snapshot after", prefix, k->name);
+		return;
+	}
+	if (before.len != after.len || memcmp(before.s, after.s, before.len))
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; the module's state changed");
+	n_cases++;
+	verdict(!why[0], "%s%s: errno %s: \"%s\"%s", prefix, k->name,
+		errname(r.err), r.msg, why);
+	if (before.len != after.len || memcmp(before.s, after.s, before.len))
+		printf("# before:\n%s# after:\n%s", before.s, after.s);
+}
+
+static void run_phase(struct nl *snap, struct nl *via, enum phase p,
+		      const struct ctx *c)
+{
+	size_t i;
+
+	printf("# phase: %s\n", phase_name[p]);
+	for (i = 0; i < N(cases); i++)
+		if (cases[i].phase == p)
+			run_case(snap, via, &cases[i], c, "");
+}
+
+/*
+ * A valid change must show in the snapshot, or "nothing changed" would prove
+ * nothing: the snapshot before and after b (which must succeed) differ.
+ */
+static int control_seen(struct nl *n, uint8_t cmd, build_fn b,
+			const struct ctx *c, const char *what)
+{
+	static struct text s0, s1;
+	struct nlmsghdr *nlh;
+	struct reply r;
+
+	if (snapshot(n, &s0))
+		return -1;
+	nlh = msg_start(n, n->family, cmd, NLM_F_ACK, 1);
+	b(nlh, c);
+	nl_do(n, nlh, &r);
+	if (snapshot(n, &s1))
+		return -1;
+	verdict(!r.err && (s0.len != s1.len || memcmp(s0.s, s1.s, s0.len)),
+		"control: %s: %s%s%s, %s", what,
+		r.err ? errname(r.err) : "accepted", r.msg[0] ? ": " : "", r.msg,
+		s0.len != s1.len || memcmp(s0.s, s1.s, s0.len) ?
+		"the snapshot shows it" : "the snapshot DOES NOT show it");
+	return r.err ? -1 : 0;
+}
+
+/* A valid request that must succeed (setup and controls). */
+static int control(struct nl *n, uint8_t cmd, build_fn b, const struct ctx *c,
+		   const char *what)
+{
+	struct nlmsghdr *nlh = msg_start(n, n->family, cmd, NLM_F_ACK, 1);
+	struct reply r;
+
+	b(nlh, c);
+	nl_do(n, nlh, &r);
+	verdict(!r.err, "control: %s: %s%s%s", what,
+		r.err ? errname(r.err) : "accepted", r.msg[0] ? ": " : "", r.msg);
+	return r.err ? -1 : 0;
+}
+
+static int wait_state(struct nl *n, uint32_t want, double timeout_s)
+{
+	struct status st;
+	int i;
+
+	for (i = 0; i < timeout_s * 100; i++) {
+		if (status_get(n, &st))
+			return -1;
+		if (st.state == want)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Add the continuous stream and start a trial; 0 once it runs. */
+static int start_running(struct nl *n, const struct ctx *c)
+{
+	if (control(n, ADD, b_run_stream, c, "add a continuous stream for the running phase") ||
+	    control(n, START, b_nothing, c, "start a trial"))
+		return -1;
+	if (wait_state(n, BMGEN_TRIAL_RUNNING, 5)) {
+		verdict(0, "control: the trial did not reach RUNNING");
+		return -1;
+	}
+	return 0;
+}
+
+static int stop_running(struct nl *n, const struct ctx *c)
+{
+	int ret = control(n, BMGEN_CMD_TRIAL_STOP, b_nothing, c, "stop the trial");
+
+	return control(n, DEL, b_del_run, c, "delete the continuous stream") ||
+	       ret;
+}
+
+/* A socket in a fresh network namespace (the process stays in its own). */
+static int open_foreign(struct nl *f)
+{
+	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (self < 0)
+		return -1;
+	if (unshare(CLONE_NEWNET) == 0) {
+		ret = nl_open(f);
+		if (setns(self, CLONE_NEWNET)) {
+			fprintf(stderr, "bmgen-nlcheck: setns back: %s\n",
+				strerror(errno));
+			exit(2);
+		}
+	} else {
+		fprintf(stderr, "bmgen-nlcheck: unshare(CLONE_NEWNET): %s\n",
+			strerror(errno));
+	}
+	close(self);
+	return ret;
+}
+
+/* --- privileges ---------------------------------------------------------------- */
+
+static int cap_effective(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	return !!(d[cap / 32].effective & (1U << (cap % 32)));
+}
+
+/* "nobody": uid/gid 65534, no supplementary groups, hence no capabilities. */
+static int drop_nobody(void)
+{
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		return -1;
+	return getuid() == 65534 && geteuid() == 65534 ? 0 : -1;
+}
+
+/* "nocap": still uid 0, without CAP_NET_ADMIN (bounding set and all sets). */
+static int drop_net_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	uint32_t bit = 1U << (CAP_NET_ADMIN % 32);
+
+	if (prctl(PR_CAPBSET_DROP, CAP_NET_ADMIN, 0, 0, 0) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) ||
+	    syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_NET_ADMIN / 32].effective &= ~bit;
+	d[CAP_NET_ADMIN / 32].permitted &= ~bit;
+	d[CAP_NET_ADMIN / 32].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d))
+		return -1;
+	return getuid() == 0 ? 0 : -1;
+}
+
+/* Read-only requests work for anyone: a status and the three dumps. */
+static void unpriv_reads(struct nl *n, const char *pfx, const struct text *root)
+{
+	static const struct { uint8_t cmd; const char *name; } d[] = {
+		{ BMGEN_CMD_PORT_GET, "port_dump" },
+		{ BMGEN_CMD_STREAM_GET, "stream_dump" },
+		{ BMGEN_CMD_STATS_GET, "stats_dump" },
+	};
+	struct text t = { 0 };
+	struct reply r;
+	size_t i;
+
+	nl_do(n, msg_start(n, n->family, BMGEN_CMD_STATUS_GET, NLM_F_ACK, 1), &r);
+	verdict(!r.err, "%sstatus_get: reads: %s", pfx, r.err ? errname(r.err) : "works");
+	for (i = 0; i < N(d); i++) {
+		int ret = nl_talk(n, msg_start(n, n->family, d[i].cmd,
+					       NLM_F_DUMP, 1), &r, NULL, NULL);
+
+		verdict(!ret && !r.err, "%s%s: reads: %s", pfx, d[i].name,
+			ret ? strerror(-ret) : r.err ? errname(r.err) : "works");
+	}
+	/* and sees what root sees */
+	if (snapshot(n, &t))
+		verdict(0, "%ssnapshot: no snapshot", pfx);
+	else
+		verdict(t.len == root->len && !memcmp(t.s, root->s, t.len),
+			"%ssnapshot: reads the same state as root", pfx);
+	free(t.s);
+}
+
+/*
+ * In a child: drop privileges (variant), open a new socket, check the
+ * reads and every changing request of phase p.  Returns the failures.
+ */
+static void unpriv_child(const char *variant, enum phase p,
+			 const struct ctx *c, const struct text *root)
+{
+	char pfx[32];
+	struct nl n;
+	pid_t pid;
+	size_t i;
+	int st;
+
+	snprintf(pfx, sizeof(pfx), "%s/", variant);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		verdict(0, "%sfork: %s", pfx, strerror(errno));
+		return;
+	}
+	if (!pid) {
+		int ret = strcmp(variant, "nobody") ? drop_net_admin() : drop_nobody();
+
+		verdict(!ret && cap_effective(CAP_NET_ADMIN) == 0,
+			"%sdrop: uid %u, CAP_NET_ADMIN %s", pfx, getuid(),
+			cap_effective(CAP_NET_ADMIN) ? "still effective" : "gone");
+		if (ret || cap_effective(CAP_NET_ADMIN) != 0 || nl_open(&n))
+			_exit(1);
+		if (p == P_IDLE)
+			unpriv_reads(&n, pfx, root);
+		for (i = 0; i < N(priv_cases); i++)
+			if (priv_cases[i].phase == p)
+				run_case(&n, &n, &priv_cases[i], c, pfx);
+		nl_close(&n);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		verdict(0, "%s: the unprivileged child failed (status %#x)",
+			variant, st);
+}
+
+/* --- setup ------------------------------------------------------------------- */
+
+static int ifindex(const char *name, const char *what, uint32_t *idx)
+{
+	*idx = if_nametoindex(name);
+	if (!*idx)
+		fprintf(stderr, "bmgen-nlcheck: %s device %s: not found\n",
+			what, name);
+	return *idx ? 0 : -1;
+}
+
+static int check_ports(struct nl *n, struct ctx *c)
+{
+	static struct idset ports, streams;
+	uint32_t i;
+
+	if (dump_ids(n, BMGEN_CMD_PORT_GET, BMGEN_A_PORT_IFINDEX, &ports) ||
+	    dump_ids(n, BMGEN_CMD_STREAM_GET, BMGEN_A_STREAM_ID, &streams))
+		return -1;
+	if (!ports.has[c->tx] || !ports.has[c->rx] || !streams.n) {
+		fprintf(stderr, "bmgen-nlcheck: needs tx and rx attached and a stream (a bmgen-trial run leaves that)\n");
+		return -1;
+	}
+	if (ports.has[c->spare] || ports.has[c->enslaved]) {
+		fprintf(stderr, "bmgen-nlcheck: the spare and enslaved devices must not be attached\n");
+		return -1;
+	}
+	if (streams.has[c->free_id] || streams.has[c->run_id]) {
+		fprintf(stderr, "bmgen-nlcheck: stream ids %u/%u are in use\n",
+			c->free_id, c->run_id);
+		return -1;
+	}
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++)
+		if (streams.has[i])
+			break;
+	c->sid = i;
+	return 0;
+}
+
+static void list_table(void)
+{
+	size_t i;
+
+	printf("| case | phase | request | errno | extack (contains) |\n");
+	printf("|---|---|---|---|---|\n");
+	for (i = 0; i < N(cases); i++)
+		printf("| %s | %s | %s | %s | %s |\n", cases[i].name,
+		       phase_name[cases[i].phase], cmd_name(cases[i].cmd),
+		       errname(cases[i].err), cases[i].msg);
+	for (i = 0; i < N(priv_cases); i++)
+		printf("| %s (unprivileged) | %s | %s | %s | — |\n",
+		       priv_cases[i].name, phase_name[priv_cases[i].phase],
+		       cmd_name(priv_cases[i].cmd), errname(priv_cases[i].err));
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bmgen-nlcheck [--tx DEV] [--rx DEV] [--spare DEV] [--enslaved DEV]\n"
+		   "                     [--foreign NAME] [--empty | --privilege | --list]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tx", required_argument, NULL, 't' },
+		{ "rx", required_argument, NULL, 'r' },
+		{ "spare", required_argument, NULL, 's' },
+		{ "enslaved", required_argument, NULL, 'e' },
+		{ "foreign", required_argument, NULL, 'f' },
+		{ "empty", no_argument, NULL, 'E' },
+		{ "privilege", no_argument, NULL, 'P' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *rx_name = "t2", *enslaved_name = "x2";
+	struct ctx c = {
+		.tx_name = "t1", .spare_name = "x1", .foreign_name = "d1",
+		.free_id = FREE_ID_BASE, .run_id = FREE_ID_BASE + 1,
+	};
+	struct text root = { 0 }, after = { 0 };
+	int opt, mode = 0;
+	struct nl n, f;
+	struct status st;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't': c.tx_name = optarg; break;
+		case 'r': rx_name = optarg; break;
+		case 's': c.spare_name = optarg; break;
+		case 'e': enslaved_name = optarg; break;
+		case 'f': c.foreign_name = optarg; break;
+		case 'E': case 'P': case 'L': mode = opt; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (mode == 'L') {
+		list_table();
+		return 0;
+	}
+	counts = mmap(NULL, 3 * sizeof(int), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (counts == MAP_FAILED)
+		return 2;
+	if (ifindex(c.tx_name, "tx", &c.tx) || ifindex(rx_name, "rx", &c.rx) ||
+	    ifindex(c.spare_name, "spare", &c.spare) ||
+	    ifindex(enslaved_name, "enslaved", &c.enslaved) ||
+	    ifindex("lo", "loopback", &c.lo))
+		return 2;
+	if (if_nametoindex(c.foreign_name)) {
+		fprintf(stderr, "bmgen-nlcheck: %s exists in this netns\n",
+			c.foreign_name);
+		return 2;
+	}
+	if (nl_open(&n) || status_get(&n, &st))
+		return 2;
+	if (st.state == BMGEN_TRIAL_ARMED || st.state == BMGEN_TRIAL_RUNNING) {
+		fprintf(stderr, "bmgen-nlcheck: a trial is running\n");
+		return 2;
+	}
+	printf("# bmgen-nlcheck: %u ports, %u streams, trial state %u\n",
+	       st.nports, st.nstreams, st.state);
+
+	if (mode == 'E') {
+		if (st.nports || st.nstreams) {
+			fprintf(stderr, "bmgen-nlcheck: --empty needs a module without ports and streams\n");
+			return 2;
+		}
+		run_phase(&n, &n, P_EMPTY, &c);
+	} else {
+		if (check_ports(&n, &c))
+			return 2;
+		if (snapshot(&n, &root))
+			return 2;
+	}
+
+	if (!mode) {
+		/* the base requests are valid: each case differs in one thing */
+		if (control_seen(&n, ADD, b_stream_ok, &c, "the base STREAM_ADD is accepted") ||
+		    control_seen(&n, DEL, b_del_free, &c, "and deleted again") ||
+		    control_seen(&n, ATT, b_port_spare_name, &c, "PORT_ATTACH of the spare device is accepted") ||
+		    control_seen(&n, DET, b_port_spare, &c, "and detached again"))
+			goto out;
+		run_phase(&n, &n, P_IDLE, &c);
+		if (open_foreign(&f)) {
+			verdict(0, "control: a socket in a fresh netns");
+		} else {
+			static struct idset ports;
+
+			dump_ids(&f, BMGEN_CMD_PORT_GET, BMGEN_A_PORT_IFINDEX, &ports);
+			verdict(!ports.n, "control: the port dump in a fresh netns shows %u ports (want 0)",
+				ports.n);
+			run_phase(&n, &f, P_FOREIGN, &c);
+			nl_close(&f);
+		}
+		if (!start_running(&n, &c))
+			run_phase(&n, &n, P_RUNNING, &c);
+		stop_running(&n, &c);
+	} else if (mode == 'P') {
+		unpriv_child("nobody", P_IDLE, &c, &root);
+		unpriv_child("nocap", P_IDLE, &c, &root);
+		if (snapshot(&n, &after) ||
+		    after.len != root.len || memcmp(after.s, root.s, root.len))
+			verdict(0, "root: the state changed while unprivileged callers tried");
+		if (!start_running(&n, &c)) {
+			unpriv_child("nobody", P_RUNNING, &c, &root);
+			unpriv_child("nocap", P_RUNNING, &c, &root);
+			if (status_get(&n, &st) || st.state != BMGEN_TRIAL_RUNNING)
+				verdict(0, "root: the trial stopped");
+		}
+		stop_running(&n, &c);
+		/* the requests refused with EPERM were valid ones */
+		if (!control(&n, ATT, b_port_spare_name, &c, "root may attach the spare device"))
+			control(&n, DET, b_port_spare, &c, "and detach it");
+		if (!control(&n, ADD, b_stream_ok, &c, "root may add the stream"))
+			control(&n, DEL, b_del_free, &c, "and delete it");
+	}
+out:
+	nl_close(&n);
+	printf("# %d cases; %d checks passed, %d failed\n", n_cases, n_ok, n_fail);
+	free(root.s);
+	free(after.s);
+	return n_fail ? 1 : 0;
+}
