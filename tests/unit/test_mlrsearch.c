@@ -349,6 +349,8 @@ START_TEST(test_params_default)
 	ck_assert_double_eq(p.timeout_s, 600.0);
 	ck_assert_double_eq(p.expansion_coefficient, 4.0);
 	ck_assert_double_eq(p.attempt_tolerance_s, 10e-6);
+	ck_assert(!p.learning);
+	ck_assert(p.drain_s < 0.0);	/* the backend's default */
 }
 END_TEST
 
@@ -467,6 +469,11 @@ static void m_frame(struct bm_mlr_params *p)
 	p->frame_size = 10;
 }
 
+static void m_drain_nan(struct bm_mlr_params *p)
+{
+	p->drain_s = NAN;
+}
+
 static const struct bad_case bad_cases[] = {
 	{ "min > max", m_min_gt_max, "max_rate_fps" },
 	{ "min 0", m_min_zero, "min_rate_fps 0 must be > 0" },
@@ -488,6 +495,7 @@ static const struct bad_case bad_cases[] = {
 	{ "phases", m_phases, "reaches 1" },
 	{ "tolerance", m_tol, "attempt_tolerance_s" },
 	{ "frame size", m_frame, "frame_size 10" },
+	{ "drain NaN", m_drain_nan, "drain_s nan must be <= 3600" },
 };
 
 START_TEST(test_params_reject)

@@ -90,6 +90,7 @@ START_TEST(test_validation)
 		"\"reset_command\": \"true\", \"reset_at_s\": 5}");
 	accepts("mlrsearch", "{\"frame_size\": 512, \"target_loss_ratios\": "
 		"[0, 0.001, 0.005], \"final_trial_duration_s\": 30}");
+	accepts("mlrsearch", "{\"learning\": true, \"drain_s\": 0.5}");
 
 	/* unknown keys, including another procedure's key */
 	rejects(thr, "{\"framesizes\": [64]}",
@@ -164,6 +165,8 @@ START_TEST(test_validation)
 	rejects("mlrsearch", "{\"ndr\": true}", "mlrsearch: ndr: unknown parameter");
 	rejects("mlrsearch", "{\"number_of_intermediate_phases\": -1}",
 		"mlrsearch: number_of_intermediate_phases: must be in [0, 20], got -1");
+	rejects("mlrsearch", "{\"drain_s\": -1}",
+		"mlrsearch: drain_s: must be in [0, 60], got -1");
 }
 END_TEST
 

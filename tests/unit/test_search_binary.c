@@ -336,16 +336,24 @@ START_TEST(test_rate_search_mlr)
 	struct bm_trial_log log = { 0 };
 	struct bm_error err = { "" };
 	struct bm_backend *be;
+	size_t i;
 	int ret;
 
 	tbf(&p, 300e6, 1000);
 	be = mk(&p);
 	bm_rate_search_default(&s, 512, 1e9);
 	s.kind = BM_SEARCH_MLR;
+	/* the procedure's trial phases reach every MLRsearch trial too */
+	s.bin.learning = false;
+	s.bin.drain_s = 0.25;
 	ck_assert_str_eq(bm_search_kind_name(s.kind), "mlr");
 	ret = bm_rate_search_run(be, &s, &log, &r, NULL, NULL, &err);
 	ck_assert_msg(ret == 0, "mlr: %s", err.msg);
 	ck_assert_uint_eq(log.n, r.trials);
+	for (i = 0; i < log.n; i++) {
+		ck_assert(!log.v[i].spec.learning);
+		ck_assert_double_eq(log.v[i].spec.drain_s, 0.25);
+	}
 	ck_assert_ptr_nonnull(r.mlr);
 	/* final width 0.5 %; the 30 s final trials pass up to C + 33.5 */
 	ck_assert_msg(r.throughput_fps >= 70488.72 * 0.995 - 1 &&
@@ -355,9 +363,14 @@ START_TEST(test_rate_search_mlr)
 	bm_trial_log_free(&log);
 
 	s.kind = BM_SEARCH_BINARY;
+	s.bin.learning = true;
 	ret = bm_rate_search_run(be, &s, &log, &r, NULL, NULL, &err);
 	ck_assert_int_eq(ret, 0);
 	ck_assert_ptr_null(r.mlr);
+	for (i = 0; i < log.n; i++) {
+		ck_assert(log.v[i].spec.learning);
+		ck_assert_double_eq(log.v[i].spec.drain_s, 0.25);
+	}
 	ck_assert(r.throughput_fps >= 70488.72 - 234.96 &&
 		  r.throughput_fps <= 70488.72 + 16.77);
 	bm_rate_search_result_free(&r);

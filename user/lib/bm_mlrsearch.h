@@ -55,6 +55,15 @@ struct bm_mlr_params {
 	 */
 	double attempt_tolerance_s;
 	enum bm_topology topology;	/* pair-uni (default) or pair-bidir */
+	/*
+	 * Trial phases the draft leaves to the tester (RFC 2544 §23b, §23d):
+	 * learning frames before every trial (default false), and the loss
+	 * wait after it in s (default < 0: the backend's own, 2 s on the
+	 * module).  A procedure that uses MLRsearch as its rate search
+	 * passes its own values, so that its trials are its trials.
+	 */
+	bool learning;
+	double drain_s;
 };
 
 /* Bounds found for one target loss ratio (MLR-OUT). */

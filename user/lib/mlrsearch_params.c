@@ -33,6 +33,8 @@ void bm_mlr_params_default(struct bm_mlr_params *p)
 	p->packet_loss_ratio_tolerance = 0.0;
 	p->attempt_tolerance_s = 10e-6;		/* [MLR §5.1] item 5 */
 	p->topology = BM_TOPO_PAIR_UNI;
+	p->learning = false;
+	p->drain_s = -1.0;			/* the backend's default */
 }
 
 /* Phases beyond this double the first goal past any useful width. */
@@ -117,5 +119,9 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 	    p->topology != BM_TOPO_PAIR_BIDIR)
 		return bm_errorf(err, "topology %d must be pair-uni or pair-bidir",
 				 (int)p->topology);
+	/* Negative means the backend's default; NaN is no wait at all. */
+	if (isnan(p->drain_s) || p->drain_s > 3600)
+		return bm_errorf(err, "drain_s %g must be <= 3600 (< 0: the backend's default)",
+				 p->drain_s);
 	return 0;
 }

@@ -103,6 +103,8 @@ static const struct bm_jkey mlr_keys[] = {
 	  parse_targets },
 	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL),
 	MD(attempt_tolerance_s, 0, 1, 0),
+	{ "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL },
+	MD(drain_s, 0, 60, 0),
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -164,6 +166,9 @@ static json_object *mlr_params_json(const struct mlr_in *in)
 	bm_json_add_double(o, "packet_loss_ratio_tolerance",
 			   p->packet_loss_ratio_tolerance);
 	bm_json_add_double(o, "attempt_tolerance_s", p->attempt_tolerance_s);
+	bm_json_add_bool(o, "learning", p->learning);
+	/* < 0 = the backend's default, shown as null */
+	bm_json_add_double(o, "drain_s", p->drain_s >= 0.0 ? p->drain_s : NAN);
 	return o;
 }
 

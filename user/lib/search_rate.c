@@ -81,6 +81,10 @@ static int run_mlr(struct bm_backend *be, const struct bm_rate_search *s,
 	mp.n_targets = 1;
 	mp.frame_size = s->bin.frame_size;
 	mp.topology = s->bin.topology;
+	/* The procedure's trial phases (learning, drain_s) apply to every
+	 * search trial, whichever search runs them. */
+	mp.learning = s->bin.learning;
+	mp.drain_s = s->bin.drain_s;
 	memset(&mr, 0, sizeof(mr));
 	ret = bm_mlrsearch_run(be, &mp, &mr, progress, ctx, err);
 	/* Copy the trials even on error: the log must show every trial. */
