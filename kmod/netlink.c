@@ -160,6 +160,14 @@ static struct net_device *bm_nl_dev(struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct net_device *dev = NULL;
 
+	if (info->attrs[BMGEN_A_PORT_IFINDEX] &&
+	    info->attrs[BMGEN_A_PORT_IFNAME]) {
+		/* two names that may disagree: refuse rather than guess */
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[BMGEN_A_PORT_IFNAME],
+				    "give a port ifindex or an ifname, not both");
+		return ERR_PTR(-EINVAL);
+	}
 	if (info->attrs[BMGEN_A_PORT_IFINDEX])
 		dev = dev_get_by_index(net,
 			nla_get_u32(info->attrs[BMGEN_A_PORT_IFINDEX]));
@@ -292,6 +300,11 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 		int len = nla_len(a[BMGEN_A_STREAM_IMIX]);
 		u32 i;
 
+		if (a[BMGEN_A_STREAM_FRAME_SIZE]) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_IMIX],
+					    "give a frame size or an IMIX list, not both");
+			return -EINVAL;
+		}
 		if (!len || len % sizeof(u32)) {
 			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_IMIX],
 					    "IMIX must be a non-empty array of u32");
@@ -454,6 +467,13 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 		nla_get_u32(a[BMGEN_A_STREAM_TX_MODE]) : BMGEN_TX_DIRECT;
 	s->tag = !!a[BMGEN_A_STREAM_LATENCY_TAG_SEQ];
 	s->tag_seq = bm_get_u64(a, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 0);
+	/* a tag that is never sent would report no latency, silently */
+	if (s->tag && (s->tag_seq >= (1ULL << 48) ||
+		       (s->pattern == BMGEN_PAT_COUNT && s->tag_seq >= s->count))) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_LATENCY_TAG_SEQ],
+				    "tagged frame is beyond the frames sent");
+		return -ERANGE;
+	}
 	return 0;
 }
 

@@ -541,6 +541,11 @@ BUILD(b_port_enslaved) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->enslaved
 BUILD(b_port_spare) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare); }
 BUILD(b_port_spare_name) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->spare_name); }
 BUILD(b_port_rx) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx); }
+BUILD(b_port_index_and_name)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare);
+	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->tx_name);
+}
 
 /* streams: ids and ports */
 BUILD(b_stream_no_id) { stream_base(nlh, c, M(BMGEN_A_STREAM_ID)); }
@@ -580,8 +585,15 @@ BUILD(b_frame_67_vlan)
 static void imix(struct nlmsghdr *nlh, const struct ctx *c, const uint32_t *v,
 		 size_t bytes)
 {
-	stream_base(nlh, c, 0);
+	stream_base(nlh, c, M(BMGEN_A_STREAM_FRAME_SIZE));
 	mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX, bytes, v);
+}
+BUILD(b_imix_and_size)
+{
+	static const uint32_t v[2] = { 128, 256 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX, sizeof(v), v);
 }
 BUILD(b_imix_empty)
 {
@@ -709,6 +721,8 @@ BUILD(b_count_missing) { stream_base(nlh, c, M(BMGEN_A_STREAM_COUNT)); }
 STREAM_PUT(b_count_0, 64, BMGEN_A_STREAM_COUNT, 0)
 STREAM_PUT(b_count_2p48, 64, BMGEN_A_STREAM_COUNT, 1ULL << 48)
 STREAM_PUT(b_count_continuous, 32, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_CONTINUOUS)
+/* the base sends 1000 frames, 0..999 */
+STREAM_PUT(b_tag_beyond_count, 64, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 1000)
 BUILD(b_burst_no_len) { burst_base(nlh, c); }
 BUILD(b_burst_len_0)
 {
@@ -797,6 +811,7 @@ static const struct ncase cases[] = {
 	{ "port_attach_ifindex_u8", P_IDLE, ATT, 0, b_port_ifindex_u8, EINVAL, BADLEN, A(PORT_IFINDEX) },
 	{ "port_attach_no_such_ifindex", P_IDLE, ATT, 0, b_port_ifindex_missing, ENODEV, "no such device in this netns", NOATTR },
 	{ "port_attach_no_such_ifname", P_IDLE, ATT, 0, b_port_ifname_missing, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_attach_ifindex_and_ifname", P_IDLE, ATT, 0, b_port_index_and_name, EINVAL, "not both", A(PORT_IFNAME) },
 	{ "port_attach_ifname_empty", P_IDLE, ATT, 0, b_port_ifname_empty, ENODEV, "no such device in this netns", NOATTR },
 	{ "port_attach_ifname_no_nul", P_IDLE, ATT, 0, b_port_ifname_no_nul, EINVAL, POLICY, A(PORT_IFNAME) },
 	{ "port_attach_ifname_too_long", P_IDLE, ATT, 0, b_port_ifname_long, EINVAL, POLICY, A(PORT_IFNAME) },
@@ -831,6 +846,7 @@ static const struct ncase cases[] = {
 	{ "imix_65_sizes", P_IDLE, ADD, 0, b_imix_65, ERANGE, POLICY, A(STREAM_IMIX) },
 	{ "imix_size_9217", P_IDLE, ADD, 0, b_imix_9217, ERANGE, "IMIX size outside 64..9216", A(STREAM_IMIX) },
 	{ "imix_size_63", P_IDLE, ADD, 0, b_imix_63, ERANGE, "IMIX size outside 64..9216", A(STREAM_IMIX) },
+	{ "imix_and_frame_size", P_IDLE, ADD, 0, b_imix_and_size, EINVAL, "not both", A(STREAM_IMIX) },
 	{ "imix_64_ipv6_no_test_header", P_IDLE, ADD, 0, b_imix_small_ipv6, EINVAL, "IMIX size is too small", NOATTR },
 	/* addresses, header fields */
 	{ "dst_mac_5_bytes", P_IDLE, ADD, 0, b_dst_mac_5, ERANGE, BINLEN, A(STREAM_DST_MAC) },
@@ -860,6 +876,7 @@ static const struct ncase cases[] = {
 	{ "count_0", P_IDLE, ADD, 0, b_count_0, EINVAL, "count pattern needs a frame count", NOATTR },
 	{ "count_2p48", P_IDLE, ADD, 0, b_count_2p48, ERANGE, "48-bit sequence space", A(STREAM_COUNT) },
 	{ "count_without_count_pattern", P_IDLE, ADD, 0, b_count_continuous, EINVAL, "frame count needs the count pattern", A(STREAM_COUNT) },
+	{ "latency_tag_beyond_count", P_IDLE, ADD, 0, b_tag_beyond_count, ERANGE, "beyond the frames sent", A(STREAM_LATENCY_TAG_SEQ) },
 	{ "burst_without_length", P_IDLE, ADD, 0, b_burst_no_len, EINVAL, "burst pattern needs a burst length", NOATTR },
 	{ "burst_length_0", P_IDLE, ADD, 0, b_burst_len_0, ERANGE, RANGE, A(STREAM_BURST_LEN) },
 	{ "burst_length_2p24_plus_1", P_IDLE, ADD, 0, b_burst_len_big, ERANGE, "burst longer than 2^24 frames", A(STREAM_BURST_LEN) },
