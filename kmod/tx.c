@@ -422,19 +422,23 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 			if (!cur[i].done && (!c || cur[i].next_ns < c->next_ns))
 				c = &cur[i];
 		s = c->s;
-		if (!bm_wait_until(kt, c->next_ns))
+		/* the next frame is built before its departure, not after */
+		skbs[0] = bm_build_frame(s, s->tx_port->dev, c->k, &sizes[0]);
+		if (!skbs[0]) {
+			s->tx_errors++;
+			cond_resched();
+			continue;
+		}
+		if (!bm_wait_until(kt, c->next_ns)) {
+			kfree_skb(skbs[0]);
 			break;
+		}
 		nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
-		for (i = 0; i < nb; i++) {
+		for (i = 1; i < nb; i++) {
 			skbs[i] = bm_build_frame(s, s->tx_port->dev, c->k + i,
 						 &sizes[i]);
 			if (!skbs[i])
 				break;
-		}
-		if (!i) {
-			s->tx_errors++;
-			cond_resched();
-			continue;
 		}
 		if (!bm_xmit_batch(c, skbs, sizes, i))
 			break;
@@ -469,7 +473,8 @@ static int bm_kthread_fn(void *data)
 			break;
 		kt->seen_gen = READ_ONCE(bm_trial_gen);
 		smp_rmb();	/* the trial set-up is visible after gen */
-		if (!list_empty(&kt->streams) && bm_wait_until(kt, 0))
+		/* set up now; the first departure waits for the epoch */
+		if (!list_empty(&kt->streams))
 			bm_kthread_run_trial(kt);
 		if (!list_empty(&kt->streams) &&
 		    atomic_dec_and_test(&bm_trial.active)) {
