@@ -1,0 +1,166 @@
+# make bench (issue 3), guest side: bmgen against kernel pktgen on one veth
+# pair, 64 B frames, one transmit kthread on CPU 0; then the receive side's
+# cost, full analysis against count only.  Not a lab test (make check does
+# not run it): it prints "BENCH ..." lines that tools/bench turns into
+# Documentation/benchmarks.md, and fails only if a tool does not run.
+#
+# Transmit: both tools are measured as senders, by their own counts of the
+# frames they handed to the driver: pktgen's (sofar + errors) over its
+# elapsed time, bmgen's tx_frames over its first..last departure.  pktgen
+# runs with clone_skb 0 (a new skb per frame, as bmgen builds one) and
+# pkt_size 60 (64 B on the wire with the FCS).  Both send to t2's MAC, where
+# one tc ingress filter drops and counts every frame, so the two senders
+# meet the same receiver (veth delivers in the sender's softirq, so a
+# costlier receiver would slow the sender down).  bmgen.ko is loaded only
+# for its own trials.  Receive placements:
+#   cpu0  the veth default: t2's receive runs on the sending CPU;
+#   rps   t2's receive is steered to CPU 1, so the sender's rate is the
+#         generator's own.
+# pktgen with NO_TIMESTAMP (no clock read per frame) bounds what one clock
+# read costs in this guest.
+#
+# Receive: the same unpaced bmgen sender, no filter on t2, the rx_handler
+# analysing every frame (rx_analysis=1) or only counting it (0).
+#
+# Kernel command line (tools/bench --append): benchruns=R (runs per row),
+# benchcount=N (frames per run), benchcfgs=cpu0,rps (placements).
+RUNS=${benchruns:-7}
+N=${benchcount:-20000}
+CFGS=$(echo "${benchcfgs:-cpu0,rps}" | tr ',' ' ')
+PG=/proc/net/pktgen
+BMGEN_KO=/lib/modules/bmgen.ko
+
+[ -d $PG ] || fail "no /proc/net/pktgen (pktgen.ko not loaded)"
+$IP link add t1 type veth peer name t2 || fail "veth"
+ns_quiet t1
+ns_quiet t2
+$IP link set t1 up
+$IP link set t2 up
+T2MAC=$(mac t2)
+# the last slub_debug= on the command line is the one in force
+slub=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^slub_debug=//p' | tail -n1)
+echo "BENCH env cpus=$(nproc) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) kernel=$(uname -r) slub_debug=${slub:-none} count=$N runs=$RUNS"
+
+pg() {	# FILE CMD: one pktgen command
+	echo "$2" > "$PG/$1" || fail "pktgen $1: $2"
+}
+
+softnet_drops() {	# frames dropped at a full backlog, all CPUs (hex column 2)
+	awk '{ n = 0; h = tolower($2)
+		for (k = 1; k <= length(h); k++)
+			n = n * 16 + index("0123456789abcdef", substr(h, k, 1)) - 1
+		s += n } END { print s + 0 }' /proc/net/softnet_stat
+}
+
+t2_in() {	# frames that reached t2's ingress filter
+	$TC -s qdisc show dev t2 ingress | sed -n 's/.* bytes \([0-9]*\) pkt.*/\1/p' | head -n1
+}
+
+set_rps() {	# CPU mask for t2's receive, 0 = none
+	echo "$1" > /sys/class/net/t2/queues/rx-0/rps_cpus || fail "rps_cpus"
+}
+
+t2_filter() {	# on | off: the drop-and-count filter on t2
+	$TC qdisc del dev t2 ingress 2>/dev/null
+	[ "$1" = on ] || return 0
+	$TC qdisc add dev t2 ingress || fail "tc ingress"
+	$TC filter add dev t2 ingress matchall action drop || fail "tc filter"
+}
+
+run_pktgen() {	# CFG I TOOL: TOOL pktgen or pktgen-nots (NO_TIMESTAMP)
+	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
+	pg kpktgend_0 "rem_device_all"
+	pg kpktgend_0 "add_device t1"
+	pg t1 "count $N"
+	pg t1 "clone_skb 0"
+	pg t1 "pkt_size 60"
+	pg t1 "delay 0"
+	pg t1 "dst_mac $T2MAC"
+	pg t1 "dst 198.19.1.2"
+	pg t1 "src_min 198.18.1.2"
+	pg t1 "src_max 198.18.1.2"
+	[ "$3" = pktgen-nots ] && pg t1 "flag NO_TIMESTAMP"
+	in0=$(t2_in) d0=$(softnet_drops)
+	echo start > $PG/pgctrl || fail "pktgen start"
+	sleep 0.3
+	res=$(sed -n 's/^Result: //p; /pps/p' $PG/t1 | tr '\n' ' ')
+	in1=$(t2_in) d1=$(softnet_drops)
+	echo "$res" | awk -v cfg=$1 -v i=$2 -v tool=$3 -v arr=$((in1 - in0)) -v drop=$((d1 - d0)) '{
+		if (!match($0, /OK: [0-9]+/)) { print "FAIL: pktgen result: " $0; exit 1 }
+		us = substr($0, RSTART + 4, RLENGTH - 4)
+		match($0, /usec, [0-9]+/); sofar = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, /errors: [0-9]+/); err = substr($0, RSTART + 8, RLENGTH - 8)
+		printf "BENCH tx cfg=%s tool=%s run=%d sent=%d errors=%d tx_fps=%.1f arrived=%d backlog_drops=%d\n",
+			cfg, tool, i, sofar + err, err, (sofar + err) * 1e6 / us, arr, drop
+	}' || fail "pktgen result"
+	pg kpktgend_0 "rem_device_all"
+}
+
+run_bmgen() {	# MODE CFG I [insmod params]: one unpaced trial
+	mode=$1 cfg=$2 i=$3
+	shift 3
+	grep -q '^bmgen ' /proc/modules || insmod $BMGEN_KO "$@" || fail "insmod bmgen"
+	in0=0
+	[ $mode = tx ] && in0=$(t2_in)
+	d0=$(softnet_drops)
+	$BMT --tx t1 --rx t2 --size 64 --count $N --cpu 0 --drain 0.3 > /tmp/b ||
+		{ cat /tmp/b; fail "bmgen-trial"; }
+	d1=$(softnet_drops)
+	in1=0
+	[ $mode = tx ] && in1=$(t2_in)
+	rmmod bmgen || fail "rmmod bmgen"
+	awk -F= -v mode=$mode -v cfg=$cfg -v i=$i -v arr=$((in1 - in0)) -v drop=$((d1 - d0)) '
+	{ v[$1] = $2 }
+	END {
+		txs = v["tx_last_ns"] - v["tx_first_ns"]
+		if (v["tx_frames"] < 2 || txs <= 0) { print "FAIL: bmgen tx counters"; exit 1 }
+		if (mode == "tx") {
+			printf "BENCH tx cfg=%s tool=bmgen run=%d sent=%d errors=%d tx_fps=%.1f arrived=%d backlog_drops=%d\n",
+				cfg, i, v["tx_frames"], v["tx_errors"], (v["tx_frames"] - 1) * 1e9 / txs, arr, drop
+			exit 0
+		}
+		rxs = v["rx_last_ns"] - v["rx_first_ns"]
+		if (v["rx_frames"] < 2 || rxs <= 0) { print "FAIL: bmgen rx counters"; exit 1 }
+		printf "BENCH rx cfg=%s mode=%s run=%d sent=%d tx_fps=%.1f arrived=%d unique=%d rx_fps=%.1f backlog_drops=%d\n",
+			cfg, mode, i, v["tx_frames"], (v["tx_frames"] - 1) * 1e9 / txs,
+			v["rx_frames"], v["rx_unique"], (v["rx_frames"] - 1) * 1e9 / rxs, drop
+	}' /tmp/b || fail "bmgen result"
+}
+
+# Runs alternate between the tools, and which goes first alternates too.
+t2_filter on
+for cfg in $CFGS; do
+	case $cfg in cpu0) set_rps 0 ;; rps) set_rps 2 ;; esac
+	i=1
+	while [ $i -le $RUNS ]; do
+		if [ $((i % 2)) -eq 1 ]; then
+			run_pktgen $cfg $i pktgen
+			run_bmgen tx $cfg $i
+			run_pktgen $cfg $i pktgen-nots
+		else
+			run_pktgen $cfg $i pktgen-nots
+			run_bmgen tx $cfg $i
+			run_pktgen $cfg $i pktgen
+		fi
+		i=$((i + 1))
+	done
+done
+t2_filter off
+
+for cfg in $CFGS; do
+	case $cfg in cpu0) set_rps 0 ;; rps) set_rps 2 ;; esac
+	i=1
+	while [ $i -le $RUNS ]; do
+		if [ $((i % 2)) -eq 1 ]; then
+			run_bmgen full $cfg $i rx_analysis=1
+			run_bmgen count $cfg $i rx_analysis=0
+		else
+			run_bmgen count $cfg $i rx_analysis=0
+			run_bmgen full $cfg $i rx_analysis=1
+		fi
+		i=$((i + 1))
+	done
+done
+set_rps 0
+$IP link del t1
+echo "BENCH done"
