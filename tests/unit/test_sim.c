@@ -159,6 +159,46 @@ START_TEST(test_burst_model_tbf)
 }
 END_TEST
 
+/*
+ * R2544-B2B: a burst trial counts until its duration (>= 2 s, §26.4) after
+ * the burst start, not just drain_s after the burst.  The lab DUT of
+ * tests/lab/24: 25 fps shaper, b = 2 frames + 8 B, Q = 25 at 64 B: the 27
+ * frames it passes need 1.08 s to leave; with drain_s = 0.5 only 14 did.
+ */
+static uint64_t burst_lost_drain(struct bm_backend *be, uint64_t n,
+				 double drain_s)
+{
+	struct bm_trial_spec s;
+	struct bm_trial_result r;
+	struct bm_error err;
+
+	bm_trial_spec_rate(&s, 64, 0, 2.0);
+	s.pattern = BM_PAT_BURST;
+	s.burst_frames = n;
+	s.drain_s = drain_s;
+	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
+	return r.lost;
+}
+
+START_TEST(test_burst_counts_whole_trial)
+{
+	struct bm_sim_params p;
+	struct bm_backend *be;
+
+	bm_sim_params_default(&p);
+	p.line_rate_bps = 10e6;
+	p.capacity_fps = 25;
+	p.bucket_bytes = 176;
+	p.buffer_frames = 25;
+	be = mk(&p);
+	ck_assert_uint_eq(burst_lost_drain(be, 27, 0.5), 0);
+	ck_assert_uint_eq(burst_lost_drain(be, 28, 0.5), 1);
+	/* a drain longer than the trial still counts in full */
+	ck_assert_uint_eq(burst_lost_drain(be, 27, 3.0), 0);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(test_latency_queueing)
 {
 	struct bm_sim_params p;
@@ -458,6 +498,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, test_cbr_matches_model_tbf);
 	tcase_add_test(tc, test_short_trial_absorbs_buffer);
 	tcase_add_test(tc, test_burst_model_tbf);
+	tcase_add_test(tc, test_burst_counts_whole_trial);
 	tcase_add_test(tc, test_latency_queueing);
 	tcase_add_test(tc, test_step_recovery);
 	tcase_add_test(tc, test_reset_hook_gap);

@@ -251,6 +251,15 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	if (ret != BMGEN_TRIAL_DONE)
 		return bm_errorf(err, "trial was stopped"), -ECANCELED;
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
+	/*
+	 * R2544-B2B, RFC 2544 §26.4: a back-to-back trial MUST last
+	 * duration_s (>= 2 s) from the burst start to the end of counting.
+	 * The burst itself takes milliseconds, so waiting only drain_s after
+	 * it counted the frames a slow DUT still held in its queue as lost,
+	 * and the search came out short (Q + b/A frames need Q/rate to leave).
+	 */
+	if (spec->pattern == BM_PAT_BURST)
+		drain = fmax(drain, spec->duration_s - (bm_mono_s() - t0));
 	bm_sleep_s(drain);
 
 	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));

@@ -650,6 +650,11 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		lost = r->attempted;
 	/* Frames still queued after the drain wait are late, hence lost. */
 	drain = spec->drain_s < 0.0 ? SIM_DRAIN_S : spec->drain_s;
+	/* A burst trial counts until duration_s after the burst start
+	 * (§26.4 MUST >= 2 s), as the module backend does. */
+	if (spec->pattern == BM_PAT_BURST && nseg)
+		drain = fmax(drain, spec->duration_s -
+				    (segs[0].frames - 1) / segs[0].rate);
 	if (x_end > C * drain) {
 		r->late = (uint64_t)ceil(x_end - C * drain - 1e-6);
 		lost += r->late;
