@@ -7,6 +7,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,6 +241,16 @@ START_TEST(test_run_documents)
 	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
 	ck_assert_str_eq(json_object_get_string(at(a, "result")),
 			 "reset hook failed");
+	json_object_put(doc);
+	/* the command runs with SIGPIPE at its default even though bmd
+	 * ignores it: SigIgn of the command's grep has bit 12 (0x1000, SIGPIPE) clear */
+	signal(SIGPIPE, SIG_IGN);
+	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+		     "\"reset_command\": \"grep -q 'SigIgn:.*[02468ace]...$' /proc/self/status\"}");
+	signal(SIGPIPE, SIG_DFL);
+	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
+	ck_assert_str_eq(json_object_get_string(at(a, "result")),
+			 "no outage above the gap threshold");
 	json_object_put(doc);
 
 	/* mlrsearch: NDR and PDR bounds on the 300 Mbit/s shaper */

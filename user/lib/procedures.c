@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -241,15 +242,38 @@ static int mlr_run(json_object *params, struct bm_backend *be,
 
 /* --- RFC 2544 ------------------------------------------------------------ */
 
-/* The DUT reset hook of reset_command: run it with /bin/sh -c and wait;
- * 0 when it exits 0. */
+/*
+ * The DUT reset hook of reset_command: run it with /bin/sh -c and wait;
+ * 0 when it exits 0.  Waiting here does not hold up the test stream: the
+ * module's kthreads send it while the trial's thread sits in the hook.
+ * The command gets default signal handling: bmd ignores SIGPIPE and
+ * SIGHUP and ignored signals survive exec, so a pipeline in the command
+ * (the lab's "... | ip -batch -") would otherwise never see SIGPIPE.
+ */
 static int run_reset_command(void *ctx)
 {
 	char *argv[] = { "/bin/sh", "-c", ctx, NULL };
+	posix_spawnattr_t attr;
+	sigset_t def, none;
 	int status, ret;
 	pid_t pid;
 
-	ret = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGHUP);
+	sigemptyset(&none);
+	ret = posix_spawnattr_init(&attr);
+	if (ret)
+		return -ret;
+	ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
+				       POSIX_SPAWN_SETSIGMASK);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(&attr, &def);
+	if (!ret)
+		ret = posix_spawnattr_setsigmask(&attr, &none);
+	if (!ret)
+		ret = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	if (ret)
 		return -ret;
 	if (waitpid(pid, &status, 0) < 0)
