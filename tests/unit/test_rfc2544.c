@@ -334,6 +334,43 @@ START_TEST(test_frame_loss)
 }
 END_TEST
 
+/* Cancels the run after its second trial (bmctl cancel, bmd SIGTERM). */
+static int cancel_after_two(void *ctx, const struct bm_trial_record *rec,
+			    const char *status)
+{
+	int *n = ctx;
+
+	(void)status;
+	return rec && ++*n >= 2;
+}
+
+/* A frame-loss run that stops early keeps its table but must not say it
+ * reached 0 % (it did before: the stop field kept its initial value). */
+START_TEST(test_frame_loss_cancelled)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc = NULL;
+	int n = 0;
+
+	tbf(&sp, 500e6, 3200, 1000);
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	sizes(&p, 512, 0);
+	ck_assert_int_eq(rfc2544_run(RFC2544_FRAME_LOSS, be, &p,
+				     cancel_after_two, &n, &doc, &err),
+			 -ECANCELED);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(json_object_array_length(get(entry(doc, 0), "table")),
+			  2);
+	ck_assert_str_eq(str(entry(doc, 0), "stop"), "cancelled");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* R2544-B2B acceptance: DUT-TBF(10 Mbit/s, b 1600, Q 100), 512 B:
  * 104 on a 1 GbE line, 103 when the burst refills nothing (veth). */
 START_TEST(test_back_to_back)
@@ -501,6 +538,7 @@ static Suite *rfc2544_suite(void)
 	tcase_add_test(tc, test_latency);
 	tcase_add_test(tc, test_latency_invalid_tag);
 	tcase_add_test(tc, test_frame_loss);
+	tcase_add_test(tc, test_frame_loss_cancelled);
 	tcase_add_test(tc, test_back_to_back);
 	tcase_add_test(tc, test_recovery);
 	tcase_add_test(tc, test_reset);

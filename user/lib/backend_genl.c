@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,23 @@
 
 /* Default drain: the loss wait threshold of REQ-TRIAL-1 step 4. */
 #define BM_DEFAULT_DRAIN_S 2.0
+
+/*
+ * How long a trial waits for one it did not start (a killed bmd's, whose
+ * kthreads run on to the end of their count) before it gives up: a default
+ * R2544-RECOV trial (60 s overload, 10 s observation) fits with room.
+ */
+#define BM_FOREIGN_TRIAL_WAIT_S 180.0
+
+/*
+ * The module has one stream table and runs one trial at a time, and every
+ * trial here begins by deleting all streams.  bmd runs jobs on disjoint
+ * ports in parallel threads, each with its own backend: without this lock
+ * one job deleted the other's streams or met "a trial is already running".
+ * Held from the learning frames to the statistics, so the jobs' trials
+ * take turns, each complete.
+ */
+static pthread_mutex_t bm_genl_module_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct bm_genl_backend {
 	struct bm_backend be;
@@ -206,9 +224,36 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	return 0;
 }
 
-static int bm_genl_run_trial(struct bm_backend *be,
-			     const struct bm_trial_spec *spec,
-			     struct bm_trial_result *res, struct bm_error *err)
+/*
+ * A trial still running in the module that this process did not start (we
+ * hold the lock and always wait for our own): a bmd killed mid-trial leaves
+ * its trial running to the end.  Wait for it rather than fail the job with
+ * "streams cannot change while a trial runs"; never stop it, it may be a
+ * user's bmgen-trial.
+ */
+static int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
+{
+	struct bm_module_status st;
+	int ret;
+
+	ret = bm_genl_status_get(b->g, &st, err);
+	if (ret)
+		return ret;
+	if (st.trial_state != BMGEN_TRIAL_ARMED &&
+	    st.trial_state != BMGEN_TRIAL_RUNNING)
+		return 0;
+	ret = bm_genl_trial_wait(b->g, BM_FOREIGN_TRIAL_WAIT_S, NULL, err);
+	if (ret == -ETIMEDOUT)
+		return bm_errorf(err, "another trial has been running in the "
+				 "module for over %.0f s (not this job's)",
+				 BM_FOREIGN_TRIAL_WAIT_S), -EBUSY;
+	return ret < 0 ? ret : 0;
+}
+
+static int bm_genl_run_trial_locked(struct bm_backend *be,
+				    const struct bm_trial_spec *spec,
+				    struct bm_trial_result *res,
+				    struct bm_error *err)
 {
 	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
 	struct bm_genl_stats fwd, rev = { 0 }, step = { 0 }, sum = { 0 };
@@ -222,6 +267,9 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	if (spec->pattern != BM_PAT_BURST &&
 	    (!(spec->rate_fps > 0) || !(spec->duration_s > 0)))
 		return bm_errorf(err, "trial needs a rate > 0 and a duration > 0");
+	ret = bm_genl_wait_foreign(b, err);
+	if (ret)
+		return ret;
 	if (spec->learning) {
 		ret = bm_genl_learn(b, spec->frame_size, err);
 		if (ret)
@@ -336,12 +384,27 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	return 0;
 }
 
+static int bm_genl_run_trial(struct bm_backend *be,
+			     const struct bm_trial_spec *spec,
+			     struct bm_trial_result *res, struct bm_error *err)
+{
+	int ret;
+
+	pthread_mutex_lock(&bm_genl_module_lock);
+	ret = bm_genl_run_trial_locked(be, spec, res, err);
+	pthread_mutex_unlock(&bm_genl_module_lock);
+	return ret;
+}
+
 static void bm_genl_destroy(struct bm_backend *be)
 {
 	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
 
 	if (b->g) {
+		/* not while another job's trial has its streams in place */
+		pthread_mutex_lock(&bm_genl_module_lock);
 		bm_genl_stream_del(b->g, 0, NULL);
+		pthread_mutex_unlock(&bm_genl_module_lock);
 		bm_genl_close(b->g);
 	}
 	free(b);

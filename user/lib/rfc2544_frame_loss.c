@@ -5,6 +5,7 @@
  * successive trials lose nothing; loss % = (input - output) x 100 / input
  * (F-6).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -33,8 +34,10 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 		snprintf(why, sizeof(why), "%.4g %% of the maximum rate", pct);
 		r2544_spec(r, &spec, f, pct / 100.0 * rmax, p->flr_trial_s);
 		ret = r2544_trial(r, &spec, &res, "flr", why);
-		if (ret)
+		if (ret && ret != -ECANCELED) {
+			bm_json_add_str(e, "stop", "a trial failed");
 			break;
+		}
 		loss = res.attempted ?
 		       (double)(res.attempted - res.received) * 100.0 /
 		       res.attempted : 0.0;
@@ -50,6 +53,12 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 		bm_json_add_bool(row, "generator_limited",
 				 res.generator_limited);
 		json_object_array_add(tab, row);
+		if (ret) {
+			/* cancelled after this trial, which still counts; the
+			 * table must not claim the run reached 0 % */
+			bm_json_add_str(e, "stop", "cancelled");
+			break;
+		}
 		zero = res.attempted && res.received >= res.attempted;
 		if (zero && prev_zero) {
 			bm_json_add_str(e, "stop",
