@@ -606,6 +606,7 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, BMGEN_STATS_STREAM_ID, s->id) ||
 	    nla_put_u32(skb, BMGEN_STATS_TS_SOURCE, BMGEN_TS_SW) ||
+	    nla_put_u32(skb, BMGEN_STATS_TS_CLOCK, CLOCK_MONOTONIC) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_FRAMES, READ_ONCE(s->tx_frames)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_BYTES, READ_ONCE(s->tx_bytes)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_RETRIES, READ_ONCE(s->tx_retries)) ||

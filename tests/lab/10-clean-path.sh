@@ -21,6 +21,9 @@ run vlan --size 68 --vlan 100 --pcp 5
 run ipv6 --size 84 --ipv6
 run flows --size 128 --flows 64
 run qdisc --size 256 --qdisc
+# every statistics record names its timestamp source and clock (issue 3)
+check_eq "timestamp source" "$(kv ts_source /tmp/f64)" sw
+check_eq "timestamp clock" "$(kv ts_clock /tmp/f64)" monotonic
 check_eq "imix bytes" "$(kv rx_bytes /tmp/imix)" $(( (64 + 594 + 1518) * 1333 + 64 ))
 # bursts: 5 bursts of 200 frames, 20 ms apart (end to start)
 $BMT --tx t1 --rx t2 --size 64 --burst 200 --gap 20000000 --bursts 5 > /tmp/burst || fail "burst trial"

@@ -87,6 +87,7 @@ struct bm_genl_stats {
 	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
 	uint64_t tx_late_max_ns;	/* largest departure lateness */
 	uint64_t tx_max_batch;		/* pacing granularity (REQ-GEN-3) */
+	uint64_t ts_clock;		/* clockid of all timestamps */
 	int tx_done;
 	uint64_t rx_frames, rx_bytes, rx_unique, rx_in_order, rx_reordered;
 	uint64_t rx_dup, rx_gap_events, rx_gap_frames, rx_bad_len, rx_learn;

@@ -375,6 +375,7 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	switch (mnl_attr_get_type(a)) {
 	case BMGEN_STATS_STREAM_ID: st->stream_id = v; break;
 	case BMGEN_STATS_TS_SOURCE: st->ts_source = v; break;
+	case BMGEN_STATS_TS_CLOCK: st->ts_clock = v; break;
 	case BMGEN_STATS_TX_FRAMES: st->tx_frames = v; break;
 	case BMGEN_STATS_TX_BYTES: st->tx_bytes = v; break;
 	case BMGEN_STATS_TX_RETRIES: st->tx_retries = v; break;

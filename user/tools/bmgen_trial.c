@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/bmgen.h>
@@ -48,6 +49,9 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	struct bm_latency l;
 
 	bm_genl_stats_latency(st, &l);
+	printf("%sts_source=%s\n", pfx, st->ts_source == BMGEN_TS_HW ? "hw" : "sw");
+	printf("%sts_clock=%s\n", pfx, st->ts_clock == CLOCK_MONOTONIC ?
+	       "monotonic" : "other");
 	printf("%stx_frames=%llu\n", pfx, (unsigned long long)st->tx_frames);
 	printf("%stx_bytes=%llu\n", pfx, (unsigned long long)st->tx_bytes);
 	printf("%stx_retries=%llu\n", pfx, (unsigned long long)st->tx_retries);

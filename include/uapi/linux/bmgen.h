@@ -208,6 +208,9 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_TX_MAX_BATCH,	/* u32: most frames sent back to back
 					 * in one xmit_more batch (REQ-GEN-3
 					 * pacing granularity) */
+	BMGEN_STATS_TS_CLOCK,		/* u32: clockid of the timestamps:
+					 * CLOCK_MONOTONIC for sw; both ends
+					 * of a latency use the same clock */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
