@@ -33,6 +33,7 @@ struct bm_port {
 	u32 ts_caps;
 	atomic64_t rx_other;
 	atomic64_t rx_unknown;
+	atomic64_t rx_misdirected;
 };
 
 /* Receive state of one stream; written under rx_lock. */

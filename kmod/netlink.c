@@ -253,7 +253,10 @@ static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_OTHER,
 				      atomic64_read(&p->rx_other), BMGEN_A_PAD) ||
 		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_UNKNOWN,
-				      atomic64_read(&p->rx_unknown), BMGEN_A_PAD)) {
+				      atomic64_read(&p->rx_unknown), BMGEN_A_PAD) ||
+		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_MISDIRECTED,
+				      atomic64_read(&p->rx_misdirected),
+				      BMGEN_A_PAD)) {
 			genlmsg_cancel(skb, hdr);
 			idx--;
 			break;

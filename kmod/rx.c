@@ -163,6 +163,12 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 		atomic64_inc(&port->rx_unknown);
 		goto consume;
 	}
+	/* a DUT that floods a stream to every port must not make the
+	 * wrong port's copies count as the stream's received frames */
+	if (READ_ONCE(s->rx_port) && READ_ONCE(s->rx_port) != port) {
+		atomic64_inc(&port->rx_misdirected);
+		goto consume;
+	}
 	seq = bm_get48(tp->seq);
 	tx_ts = bm_get48(tp->tx_ts);
 	/* F as sent: the L2 header was pulled, a VLAN tag may be in the skb */

@@ -29,6 +29,19 @@ int bm_genl_status(struct bm_module_status *st, struct bm_error *err);
 /* An open generic netlink channel to the module. */
 struct bm_genl;
 
+/* Receive counters of one attached port (PORT_GET). */
+struct bm_genl_port_counters {
+	uint64_t rx_other;		/* non-test frames passed up */
+	uint64_t rx_unknown;		/* test frames of unknown streams */
+	uint64_t rx_misdirected;	/* a stream's frames on a wrong port */
+};
+
+/* The counters of attached port ifindex; 0, -ENOENT if it is not
+ * attached, or -errno with err set. */
+int bm_genl_port_counters(struct bm_genl *g, uint32_t ifindex,
+			  struct bm_genl_port_counters *pc,
+			  struct bm_error *err);
+
 /* Open a channel and resolve the family; NULL (err set, -ENOENT in
  * *errp if the module is not loaded) on failure. */
 struct bm_genl *bm_genl_open(int *errp, struct bm_error *err);

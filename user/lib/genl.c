@@ -417,6 +417,59 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	}
 }
 
+struct bm_genl_port_ctx {
+	uint32_t ifindex;
+	struct bm_genl_port_counters *pc;
+	int found;
+};
+
+static int bm_genl_port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_genl_port_ctx *c = req->data;
+	struct bm_genl_port_counters pc = { 0 };
+	const struct nlattr *a;
+	uint32_t ifindex = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case BMGEN_A_PORT_IFINDEX:
+			ifindex = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_PORT_RX_OTHER:
+			pc.rx_other = mnl_attr_get_u64(a);
+			break;
+		case BMGEN_A_PORT_RX_UNKNOWN:
+			pc.rx_unknown = mnl_attr_get_u64(a);
+			break;
+		case BMGEN_A_PORT_RX_MISDIRECTED:
+			pc.rx_misdirected = mnl_attr_get_u64(a);
+			break;
+		}
+	}
+	if (ifindex == c->ifindex) {
+		*c->pc = pc;
+		c->found = 1;
+	}
+	return MNL_CB_OK;
+}
+
+int bm_genl_port_counters(struct bm_genl *g, uint32_t ifindex,
+			  struct bm_genl_port_counters *pc,
+			  struct bm_error *err)
+{
+	struct bm_genl_port_ctx c = { .ifindex = ifindex, .pc = pc };
+	struct bm_genl_req req = { bm_genl_port_cb, &c, err };
+	int ret;
+
+	ret = bm_genl_talk(g, bm_genl_msg(g, g->family, NLM_F_DUMP,
+					  BMGEN_CMD_PORT_GET), &req);
+	if (!ret && !c.found)
+		return bm_errorf(err, "port %u is not attached", ifindex),
+		       -ENOENT;
+	return ret;
+}
+
 struct bm_genl_stats_ctx {
 	uint32_t id;
 	struct bm_genl_stats *st;

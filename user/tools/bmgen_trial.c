@@ -23,6 +23,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bmgen-trial status\n"
+		"       bmgen-trial port DEV\n"
 		"       bmgen-trial --tx DEV --rx DEV [--size F | --imix F,F,...]\n"
 		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
@@ -141,6 +142,26 @@ int main(int argc, char **argv)
 		printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\n",
 		       st.version, st.proto, st.cpus, st.kthreads, st.ports,
 		       st.streams, st.trial_state);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "port")) {
+		struct bm_genl_port_counters pc;
+		unsigned int ifindex = if_nametoindex(argv[2]);
+
+		if (!ifindex) {
+			fprintf(stderr, "bmgen-trial: no such device: %s\n", argv[2]);
+			return 2;
+		}
+		g = bm_genl_open(&ret, &err);
+		if (!g)
+			return die(1, "open", &err);
+		if (bm_genl_port_counters(g, ifindex, &pc, &err))
+			return die(1, "port", &err);
+		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n",
+		       (unsigned long long)pc.rx_other,
+		       (unsigned long long)pc.rx_unknown,
+		       (unsigned long long)pc.rx_misdirected);
+		bm_genl_close(g);
 		return 0;
 	}
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {

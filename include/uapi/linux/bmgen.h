@@ -155,6 +155,11 @@ enum bmgen_attr {
 	BMGEN_A_STATS,			/* nest: BMGEN_STATS_* */
 	BMGEN_A_HIST,			/* binary: struct bmgen_hist_bucket[] */
 	BMGEN_A_PAD,
+	/* ABI v1, appended */
+	BMGEN_A_PORT_RX_MISDIRECTED,	/* u64: test frames of a stream that
+					 * arrived on a port other than the
+					 * stream's rx port (a flooding DUT);
+					 * not counted for the stream */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
