@@ -40,6 +40,9 @@ struct bm_binsearch_result {
 					 * search continued at full length */
 	unsigned int trials;		/* trials this search ran */
 	char reason[96];		/* how the search ended */
+	/* Generator-limited trials without loss that were repeated rather
+	 * than taken as failures ([INTERPRETATION] of REQ-GEN-6). */
+	unsigned int genlimit_repeats;
 };
 
 /*
@@ -86,6 +89,7 @@ struct bm_rate_search_result {
 	unsigned int trials;
 	char reason[96];
 	json_object *mlr;		/* MLR: bm_mlr_result_to_json(), owned */
+	unsigned int genlimit_repeats;	/* binary: see bm_binsearch_result */
 };
 
 /* Fill s with the binary-search defaults (kind binary) and the MLRsearch

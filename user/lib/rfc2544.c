@@ -174,8 +174,11 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	bm_json_add_u64(entry, "search_trials", res.trials);
 	bm_json_add_double(entry, "r_max_fps", rmax);
 	bm_json_add_double(entry, "r_min_fps", s.bin.r_min_fps);
-	if (p->search == BM_SEARCH_BINARY)
+	if (p->search == BM_SEARCH_BINARY) {
 		bm_json_add_double(entry, "resolution_fps", s.bin.resolution_fps);
+		bm_json_add_u64(entry, "generator_limited_repeats",
+				res.genlimit_repeats);
+	}
 	if (res.mlr) {
 		json_object_object_add(entry, "mlr", res.mlr);
 		res.mlr = NULL;
@@ -196,6 +199,10 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	if (p->loss_tolerance_frames)
 		r2544_deviation(r, "loss_tolerance_frames > 0: not the RFC 2544 "
 				"zero-loss throughput");
+	if (res.genlimit_repeats)
+		r2544_deviation(r, "REQ-GEN-6: a generator-limited trial without "
+				"loss was repeated (up to 2 times) before it "
+				"counted as a failure [INTERPRETATION]");
 	return ret;
 }
 
