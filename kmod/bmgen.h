@@ -118,6 +118,7 @@ struct bm_trial {
 	bool stop;			/* ask the kthreads to stop */
 	struct net *net;		/* where the trial was started */
 	u32 portid;			/* who started it */
+	bool owned;			/* stop when portid's socket closes */
 };
 
 extern struct mutex bm_cfg_lock;

@@ -81,6 +81,7 @@ static const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
 static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 	BM_POLICY_VERSION,
 	[BMGEN_A_TRIAL_START_DELAY_NS] = { .type = NLA_U64 },
+	[BMGEN_A_TRIAL_OWNED] = { .type = NLA_FLAG },
 };
 
 /* Longest a trial may wait for its epoch, and the longest burst gap or
@@ -578,6 +579,8 @@ static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&bm_cfg_lock);
 	ret = bm_trial_start(genl_info_net(info), info->snd_portid, delay,
 			     info->extack);
+	if (!ret)
+		bm_trial.owned = nla_get_flag(info->attrs[BMGEN_A_TRIAL_OWNED]);
 	mutex_unlock(&bm_cfg_lock);
 	return ret;
 }
@@ -839,12 +842,52 @@ free:
 	nlmsg_free(msg);
 }
 
+/*
+ * An owned trial ends with its owner: a daemon killed mid-trial must not
+ * leave the ports sending (a continuous stream would never stop) nor the
+ * module busy for the next job.  Netlink calls this from the socket's
+ * release, in process context.
+ */
+static int bm_nl_release(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	mutex_lock(&bm_cfg_lock);
+	if (bm_trial.owned && bm_trial.portid == n->portid &&
+	    bm_trial.net && net_eq(bm_trial.net, n->net) &&
+	    (bm_trial.state == BMGEN_TRIAL_ARMED ||
+	     bm_trial.state == BMGEN_TRIAL_RUNNING)) {
+		pr_info("bmgen: trial %u stopped: its owner's socket closed\n",
+			bm_trial.id);
+		bm_trial_stop(-ECONNRESET);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block bm_nl_nb = {
+	.notifier_call = bm_nl_release,
+};
+
 int bm_genl_init(void)
 {
-	return genl_register_family(&bm_family);
+	int ret;
+
+	ret = netlink_register_notifier(&bm_nl_nb);
+	if (ret)
+		return ret;
+	ret = genl_register_family(&bm_family);
+	if (ret)
+		netlink_unregister_notifier(&bm_nl_nb);
+	return ret;
 }
 
 void bm_genl_exit(void)
 {
 	genl_unregister_family(&bm_family);
+	netlink_unregister_notifier(&bm_nl_nb);
 }

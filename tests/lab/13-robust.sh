@@ -1,5 +1,6 @@
 # Issue 3 robustness: a port deleted mid-trial ends the trial as failed
-# (no oops, no WARN, no leak), and rmmod during a running trial is clean.
+# (no oops, no WARN, no leak), a client killed mid-trial takes its owned
+# trial with it, and rmmod during a running trial is clean.
 bm_load
 topo_bridge 2
 $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/del 2>&1 &
@@ -14,10 +15,21 @@ check_eq "trial state" "$(kv trial_state /tmp/del)" 5
 check_eq "trial error (-ENODEV)" "$(kv trial_error /tmp/del)" -19
 $BMT status > /tmp/st || fail "status after device deletion"
 check_eq "ports left" "$(kv ports /tmp/st)" 1
-# rmmod while a trial runs
 $IP link add t1 type veth peer name d1 netns dut
 $IP -n dut link set d1 master br0 up
 $IP link set t1 up
+# the client that started (and owns) a trial is killed: the trial ends at
+# once as FAILED with -ECONNRESET instead of sending on for 50 s
+$BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/own 2>&1 &
+pid=$!
+sleep 2
+kill -9 $pid
+wait $pid
+sleep 0.5
+$BMT status > /tmp/st || fail "status after the owner died"
+check_eq "owner killed: trial state" "$(kv trial_state /tmp/st)" 5
+check_eq "owner killed: trial error (-ECONNRESET)" "$(kv trial_error /tmp/st)" -104
+# rmmod while a trial runs
 $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/rm 2>&1 &
 pid=$!
 sleep 2

@@ -103,7 +103,7 @@ static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f,
 	s.learn = 1;
 	ret = bm_genl_stream_add(b->g, &s, err);
 	if (!ret)
-		ret = bm_genl_trial_start(b->g, 0, err);
+		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (!ret)
 		ret = bm_genl_trial_wait(b->g, 10, &terr, err);
 	if (ret < 0)
@@ -278,7 +278,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	ret = bm_genl_setup(b, spec, &intended, &step_count, err);
 	if (ret)
 		return ret;
-	ret = bm_genl_trial_start(b->g, 0, err);
+	ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (ret)
 		return ret;
 	t0 = bm_mono_s();

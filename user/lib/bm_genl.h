@@ -88,8 +88,11 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		       struct bm_error *err);
 /* Delete stream id, or every stream for id 0. */
 int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err);
+/* Start a trial at now + delay_ns (0: the module's default).  With
+ * BM_GENL_TRIAL_OWNED the module stops it if this channel closes first. */
+#define BM_GENL_TRIAL_OWNED 1u
 int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
-			struct bm_error *err);
+			unsigned int flags, struct bm_error *err);
 int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err);
 
 /* Statistics of one stream (BMGEN_STATS_*), with its latency histogram. */

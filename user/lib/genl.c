@@ -159,7 +159,7 @@ struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 		bm_errorf(err, "out of memory");
 		return NULL;
 	}
-	g->nl = mnl_socket_open(NETLINK_GENERIC);
+	g->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	if (!g->nl || mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		*errp = -errno;
 		bm_errorf(err, "netlink socket: %s", strerror(errno));
@@ -348,13 +348,15 @@ int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err)
 }
 
 int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
-			struct bm_error *err)
+			unsigned int flags, struct bm_error *err)
 {
 	struct bm_genl_req req = { NULL, NULL, err };
 	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_TRIAL_START);
 
 	if (delay_ns)
 		mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, delay_ns);
+	if (flags & BM_GENL_TRIAL_OWNED)
+		mnl_attr_put(nlh, BMGEN_A_TRIAL_OWNED, 0, NULL);
 	return bm_genl_talk(g, nlh, &req);
 }
 

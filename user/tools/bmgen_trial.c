@@ -139,9 +139,9 @@ int main(int argc, char **argv)
 
 		if (bm_genl_status(&st, &err))
 			return die(1, "status", &err);
-		printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\n",
+		printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\ntrial_error=%d\n",
 		       st.version, st.proto, st.cpus, st.kthreads, st.ports,
-		       st.streams, st.trial_state);
+		       st.streams, st.trial_state, st.trial_error);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "port")) {
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 		if (bm_genl_stream_add(g, &s, &err))
 			return die(1, "stream add", &err);
 	}
-	if (bm_genl_trial_start(g, 0, &err))
+	if (bm_genl_trial_start(g, 0, BM_GENL_TRIAL_OWNED, &err))
 		return die(1, "trial start", &err);
 	if (stop_after > 0) {
 		usleep((useconds_t)(stop_after * 1e6));

@@ -160,6 +160,10 @@ enum bmgen_attr {
 					 * arrived on a port other than the
 					 * stream's rx port (a flooding DUT);
 					 * not counted for the stream */
+	BMGEN_A_TRIAL_OWNED,		/* flag (TRIAL_START): the trial ends,
+					 * FAILED with -ECONNRESET, when the
+					 * starting socket closes (its daemon
+					 * died): no orphaned traffic */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
