@@ -242,6 +242,15 @@ START_TEST(test_run_documents)
 	ck_assert_str_eq(json_object_get_string(at(a, "result")),
 			 "reset hook failed");
 	json_object_put(doc);
+	/* a command that hangs is killed, with its children, after
+	 * reset_timeout_s, and the repetition says so */
+	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+		     "\"reset_timeout_s\": 0.3, "
+		     "\"reset_command\": \"sleep 30; sleep 30\"}");
+	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
+	ck_assert_str_eq(json_object_get_string(at(a, "result")),
+			 "reset hook timed out and was killed");
+	json_object_put(doc);
 	/* the command runs with SIGPIPE at its default even though bmd
 	 * ignores it: SigIgn of the command's grep has bit 12 (0x1000, SIGPIPE) clear */
 	signal(SIGPIPE, SIG_IGN);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "bm_json.h"
 #include "bm_mlrsearch.h"
@@ -249,10 +250,14 @@ static int mlr_run(json_object *params, struct bm_backend *be,
  * The command gets default signal handling: bmd ignores SIGPIPE and
  * SIGHUP and ignored signals survive exec, so a pipeline in the command
  * (the lab's "... | ip -batch -") would otherwise never see SIGPIPE.
+ * A command that hangs must not hold the job (and the ports) forever: after
+ * reset_timeout_s its whole process group is killed and the hook fails
+ * with -ETIMEDOUT.
  */
 static int run_reset_command(void *ctx)
 {
-	char *argv[] = { "/bin/sh", "-c", ctx, NULL };
+	const struct rfc2544_params *p = ctx;
+	char *argv[] = { "/bin/sh", "-c", (char *)p->reset_command, NULL };
 	posix_spawnattr_t attr;
 	sigset_t def, none;
 	int status, ret;
@@ -266,7 +271,10 @@ static int run_reset_command(void *ctx)
 	if (ret)
 		return -ret;
 	ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
-				       POSIX_SPAWN_SETSIGMASK);
+				       POSIX_SPAWN_SETSIGMASK |
+				       POSIX_SPAWN_SETPGROUP);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(&attr, 0);
 	if (!ret)
 		ret = posix_spawnattr_setsigdefault(&attr, &def);
 	if (!ret)
@@ -276,8 +284,20 @@ static int run_reset_command(void *ctx)
 	posix_spawnattr_destroy(&attr);
 	if (ret)
 		return -ret;
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	for (int ms = 0;; ms += 10) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w == pid)
+			break;
+		if (ms >= p->reset_timeout_s * 1000) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }
 
@@ -339,7 +359,7 @@ int bm_procedure_run(const char *name, json_object *params,
 		return ret;
 	if (p.reset_command[0]) {
 		p.reset_hook = run_reset_command;
-		p.reset_ctx = p.reset_command;
+		p.reset_ctx = &p;
 	} else if (bm_backend_is_sim(be)) {
 		/* The simulated DUT resets itself (its reset_outage_s). */
 		p.reset_hook = bm_sim_reset_hook;

@@ -98,6 +98,7 @@ struct rfc2544_params {
 	unsigned int reset_repetitions;
 	enum rfc2544_reset_type reset_type;
 	char reset_command[256];	/* for procedures.c; "" = none */
+	double reset_timeout_s;		/* the command is killed after this */
 	/* The DUT reset hook, called mid-trial at reset_at_s (not JSON). */
 	int (*reset_hook)(void *ctx);
 	void *reset_ctx;

@@ -187,6 +187,7 @@ static const struct bm_jkey keys[] = {
 	KU("repetitions", reset_repetitions, 1, 64, M_RST),
 	KE("reset_type", reset_type, reset_names, M_RST),
 	KC("reset_command", parse_cmd, M_RST),
+	KD("reset_timeout_s", reset_timeout_s, 0, 3600, EX, M_RST),
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -228,6 +229,7 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	p->rec_repetitions = 10;	/* [PROPOSED] */
 	p->reset_trial_s = 60.0;	/* [PROPOSED] */
 	p->reset_at_s = 10.0;		/* [PROPOSED] */
+	p->reset_timeout_s = 120.0;
 	p->reset_repetitions = 1;
 	p->reset_type = RFC2544_RESET_SOFTWARE;
 }
@@ -318,6 +320,7 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 	}
 	if (t == RFC2544_RESET) {
 		bm_json_add_str(o, "reset_command", p->reset_command);
+		bm_json_add_double(o, "reset_timeout_s", p->reset_timeout_s);
 		bm_json_add_bool(o, "reset_hook", p->reset_hook != NULL);
 	}
 	return o;

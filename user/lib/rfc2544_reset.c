@@ -6,6 +6,7 @@
  * B = rx time of the first after; reset value = B - A (the longest rx gap
  * above the gap threshold).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -75,7 +76,9 @@ int r2544_reset(struct r2544_run *r)
 		bm_json_add_double(o, "timestamp_b_s",
 				   res.max_gap_start_s + res.max_gap_s);
 		if (res.event_ret) {
-			bm_json_add_str(o, "result", "reset hook failed");
+			bm_json_add_str(o, "result", res.event_ret == -ETIMEDOUT ?
+					"reset hook timed out and was killed" :
+					"reset hook failed");
 			continue;
 		}
 		if (!(res.max_gap_s > thresh)) {
