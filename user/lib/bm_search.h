@@ -40,9 +40,10 @@ struct bm_binsearch_result {
 					 * search continued at full length */
 	unsigned int trials;		/* trials this search ran */
 	char reason[96];		/* how the search ended */
-	/* Generator-limited trials without loss that were repeated rather
-	 * than taken as failures ([INTERPRETATION] of REQ-GEN-6). */
-	unsigned int genlimit_repeats;
+	/* Failed trials the generator itself disturbed (limited without
+	 * loss, or a loss within its own catch-up burst) that were repeated
+	 * rather than taken as failures ([INTERPRETATION] of REQ-GEN-6). */
+	unsigned int repeats;
 };
 
 /*
@@ -89,7 +90,7 @@ struct bm_rate_search_result {
 	unsigned int trials;
 	char reason[96];
 	json_object *mlr;		/* MLR: bm_mlr_result_to_json(), owned */
-	unsigned int genlimit_repeats;	/* binary: see bm_binsearch_result */
+	unsigned int repeats;		/* binary: see bm_binsearch_result */
 };
 
 /* Fill s with the binary-search defaults (kind binary) and the MLRsearch

@@ -129,7 +129,7 @@ int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 	res->throughput_fps = br.throughput_fps;
 	res->below_r_min = br.below_r_min;
 	res->trials = br.trials;
-	res->genlimit_repeats = br.genlimit_repeats;
+	res->repeats = br.repeats;
 	snprintf(res->reason, sizeof(res->reason), "%s", br.reason);
 	return ret;
 }
