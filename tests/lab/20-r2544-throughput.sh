@@ -1,0 +1,87 @@
+# R2544-THRPT end to end (bmctl -> bmd -> bmgen.ko) against a bridge DUT
+# whose egress port d2 has a token bucket of known rate (SPEC DUT-TBF).
+#
+# How tbf counts a frame: it charges qdisc_pkt_len = skb->len = F - 4 bytes
+# (the FCS is not in the skb) plus the rate table's "overhead 24", i.e.
+# A = F + 20 bytes: the L1 size with preamble, SFD and IFG.  A tbf of rate
+# R bit/s therefore forwards exactly C = R / 8 / (F + 20) fps, the same
+# formula as the line rate (F-1): R = 3 Mbit/s on the notional 10 Mbit/s
+# line is 30 % of line rate, 704.89 fps at 512 B and 243.82 fps at 1518 B.
+#
+# DUT model (SPEC R2544-THRPT acceptance a): the bucket (b = 3200 bytes,
+# b/A frames) and the bfifo (limit 8000 bytes of skb->len, Q = 15 frames at
+# 512 B, 5 at 1518 B) absorb an excess, so a trial of d seconds at rate r
+# loses nothing iff r <= C + (Q + b/A)/d.  The binary search ends with
+# hi - lo <= resolution, so the result lies in
+# [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 0.5 % of
+# r_max (40 % of line), that is [-0.67 %, +0.99 %] of C at both sizes.
+# The check is the 2 % the requirement asks for; the 1 % between the model
+# window and 2 % is margin for the one effect the model leaves out: a TCG
+# vCPU that wakes the generator late sends the late frames back to back,
+# and the bucket plus queue (8000 + 3200 bytes, 30 ms of traffic at C)
+# must absorb that burst; the module reports departure lateness of 3 to
+# 29 ms per trial here (the notes list it), once 64 ms, so a trial below
+# C may still lose frames to a burst.  The search repeats a failed trial
+# the generator itself spoiled, generator-limited without loss (its last
+# frame left a frame interval late) or a loss within its own catch-up
+# burst, rather than take it as the DUT's failure (search_binary.c); the
+# 64 ms stall had cut the 1518 B result to 161 fps.
+# Every frame a trial lost must be one the tbf dropped: the tester loses
+# none of its own.
+#
+# All trials are full length (search = final = 3 s): with shorter search
+# trials the excess (Q + b/A)/d differs between the two durations and the
+# step-5 confirmation fails by construction (SPEC acceptance d), which
+# costs a second full-length search; that case is the sim's unit test.
+bm_load
+topo_bridge 2
+$TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
+	fail "tbf"
+bmd_start
+
+# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
+jvals() {
+	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
+}
+
+$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+	--frame-sizes 512,1518 \
+	--param trial_duration_s=3 --param search_trial_duration_s=3 \
+	--param drain_s=0.3 --param max_rate_pct=40 \
+	--param resolution_pct=0.5 --param r_min_pct=5 > /tmp/thr.out 2>&1
+rc=$?
+cat /tmp/thr.out
+[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run rfc2544 throughput"; }
+job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/thr.out | head -n1)
+[ -n "$job" ] || fail "no job id"
+$BMCTL result "$job" --trials | sed -n '/^trials/,$p'
+$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
+# the generator's own account of every trial (REQ-GEN-6)
+sed -n '/^  "trials"/,/^  "results"/p' /tmp/thr.json | awk '
+	/"rate_fps"/ { gsub(/[",]/, ""); r = $2 }
+	/"lost"/ { gsub(/[",]/, ""); l = $2 }
+	/"generator_limited"/ { gsub(/[",]/, ""); g = $2 }
+	/"shortfall"/ { gsub(/[",]/, ""); sf = $2 }
+	/"tx_late_frames"/ { gsub(/[",]/, ""); lf = $2 }
+	/"tx_late_max_s"/ { gsub(/[",]/, ""); lm = $2 }
+	/"actual_duration_s"/ { gsub(/[",]/, "");
+		printf "note: trial %.2f fps lost %d gen_limited %s shortfall %d late_frames %d late_max %.1f ms span %.4f s\n", r, l, g, sf, lf, lm * 1000, $2 }'
+
+gl=$(jvals generator_limited /tmp/thr.json | grep -c true)
+note "trials flagged generator_limited: $gl"
+lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
+drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+
+set -- $(jvals throughput_fps /tmp/thr.json)
+[ $# -eq 2 ] || fail "want 2 throughput values, got $#"
+i=0
+for f in 512 1518; do
+	i=$((i + 1))
+	eval got=\$$i
+	truth=$(awk -v f=$f 'BEGIN { printf "%.2f", 3e6 / 8 / (f + 20) }')
+	lo=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 0.98 }')
+	hi=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 1.02 }')
+	note "$f B: throughput $got fps, truth $truth fps ($(awk -v g=$got -v t=$truth 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
+	check_range "$f B throughput (fps)" "$got" "$lo" "$hi"
+done
