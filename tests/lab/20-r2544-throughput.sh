@@ -44,7 +44,7 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
-$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 512,1518 \
 	--param trial_duration_s=3 --param search_trial_duration_s=3 \
 	--param drain_s=0.3 --param max_rate_pct=40 \

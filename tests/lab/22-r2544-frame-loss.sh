@@ -27,7 +27,7 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
-$BMCTL run rfc2544 frame-loss --port t1 --port t2 --line-rate 10M \
+$BMCTL run rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 512,1518 --param trial_duration_s=2 \
 	--param drain_s=0.3 > /tmp/flr.out 2>&1
 rc=$?

@@ -36,7 +36,7 @@ topo_bridge 2
 bmd_start
 cmd='(sleep 0.5; echo "link set br0 down"; sleep 2; echo "link set br0 up") | /usr/sbin/ip -n dut -batch -'
 t0=$(cut -d' ' -f1 /proc/uptime)
-$BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M \
+$BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 64 --param throughput_fps=500 \
 	--param trial_duration_s=5 --param reset_at_s=1 --param repetitions=2 \
 	--param drain_s=0.5 --param reset_type=software \

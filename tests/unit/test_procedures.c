@@ -125,6 +125,8 @@ START_TEST(test_validation)
 		"rfc2544.throughput: frame_sizes: expected 1 to 16 frame sizes");
 	rejects(thr, "{\"max_rate_pct\": 0}",
 		"rfc2544.throughput: max_rate_pct: must be in (0, 1000], got 0");
+	rejects(thr, "{\"learning_pause_s\": -1}",
+		"rfc2544.throughput: learning_pause_s: must be in [0, 60], got -1");
 	rejects(thr, "{\"resolution_fps\": 0.5}",
 		"rfc2544.throughput: resolution_fps: must be in [1, 1e+10], got 0.5");
 	rejects(thr, "{\"trial_duration_s\": 10, \"search_trial_duration_s\": 20}",

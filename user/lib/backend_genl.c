@@ -86,10 +86,13 @@ static void bm_stream_paced(struct bm_genl_stream *s, uint32_t id,
 	s->cpu = 0;
 }
 
+/* RFC 2544 §23b: "wait 2 seconds to be sure that the learning has
+ * settled", unless the procedure says otherwise (learning_pause_s). */
+#define BM_DEFAULT_LEARNING_PAUSE_S 2.0
+
 /* Learning frames from the rx port so that a bridge DUT knows where the
- * test frames' destination lives (RFC 2544 §23b), then the 2 s pause is the
- * caller's business (we use 0.2 s: the software DUT learns at once). */
-static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f,
+ * test frames' destination lives (RFC 2544 §23b), then the pause. */
+static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f, double pause,
 			 struct bm_error *err)
 {
 	struct bm_genl_stream s;
@@ -108,7 +111,7 @@ static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f,
 		ret = bm_genl_trial_wait(b->g, 10, &terr, err);
 	if (ret < 0)
 		return ret;
-	bm_sleep_s(0.2);
+	bm_sleep_s(pause >= 0 ? pause : BM_DEFAULT_LEARNING_PAUSE_S);
 	return 0;
 }
 
@@ -271,7 +274,8 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	if (ret)
 		return ret;
 	if (spec->learning) {
-		ret = bm_genl_learn(b, spec->frame_size, err);
+		ret = bm_genl_learn(b, spec->frame_size,
+				    spec->learning_pause_s, err);
 		if (ret)
 			return ret;
 	}

@@ -63,6 +63,7 @@ struct bm_mlr_params {
 	 * passes its own values, so that its trials are its trials.
 	 */
 	bool learning;
+	double learning_pause_s;	/* < 0 = the backend's (2 s) */
 	double drain_s;
 };
 

@@ -29,6 +29,7 @@ struct bm_binsearch_params {
 	double final_trial_s;		/* step 5 full-length duration */
 	uint64_t loss_tolerance_frames;	/* 0 = RFC 2544 */
 	bool learning;			/* learning frames before each trial */
+	double learning_pause_s;	/* < 0 = the backend's (2 s) */
 	double drain_s;			/* < 0 = backend default (2 s) */
 	unsigned int max_trials;	/* safety stop (0 = 200) */
 };

@@ -40,6 +40,8 @@ struct bm_trial_spec {
 	double step_duration_s;		/* BM_PAT_STEP: time after the step */
 	bool latency;			/* measure latency on every frame */
 	bool learning;			/* send learning frames first (§23b) */
+	double learning_pause_s;	/* then wait this long; < 0 = the
+					 * RFC's 2 s */
 	double drain_s;			/* loss wait threshold after the run
 					 * (REQ-TRIAL-1 step 4); <0 = default */
 	/* Added for R2544-LAT: tag the first frame sent at or after tag_at_s

@@ -96,6 +96,7 @@ static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	bm_trial_spec_rate(&spec, p->frame_size, load_fps, s->duration_s);
 	spec.topology = p->topology;
 	spec.learning = p->learning;
+	spec.learning_pause_s = p->learning_pause_s;
 	spec.drain_s = p->drain_s;
 	ret = bm_run_trial(s->be, &spec, &tr, s->err);
 	if (ret)

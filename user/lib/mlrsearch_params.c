@@ -34,6 +34,7 @@ void bm_mlr_params_default(struct bm_mlr_params *p)
 	p->attempt_tolerance_s = 10e-6;		/* [MLR §5.1] item 5 */
 	p->topology = BM_TOPO_PAIR_UNI;
 	p->learning = false;
+	p->learning_pause_s = -1.0;
 	p->drain_s = -1.0;			/* the backend's default */
 }
 

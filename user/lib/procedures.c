@@ -106,6 +106,7 @@ static const struct bm_jkey mlr_keys[] = {
 	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL),
 	MD(attempt_tolerance_s, 0, 1, 0),
 	{ "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL },
+	MD(learning_pause_s, 0, 60, 0),
 	MD(drain_s, 0, 60, 0),
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
@@ -169,6 +170,8 @@ static json_object *mlr_params_json(const struct mlr_in *in)
 			   p->packet_loss_ratio_tolerance);
 	bm_json_add_double(o, "attempt_tolerance_s", p->attempt_tolerance_s);
 	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
+			   p->learning_pause_s : NAN);
 	/* < 0 = the backend's default, shown as null */
 	bm_json_add_double(o, "drain_s", p->drain_s >= 0.0 ? p->drain_s : NAN);
 	return o;

@@ -93,6 +93,7 @@ void r2544_spec(const struct r2544_run *r, struct bm_trial_spec *spec,
 	bm_trial_spec_rate(spec, f, rate_fps, duration_s);
 	spec->topology = r->p->topology;
 	spec->learning = r->p->learning;
+	spec->learning_pause_s = r->p->learning_pause_s;
 	spec->drain_s = r->p->drain_s;
 }
 
@@ -147,6 +148,7 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	s.kind = p->search;
 	s.bin.topology = p->topology;
 	s.bin.learning = p->learning;
+	s.bin.learning_pause_s = p->learning_pause_s;
 	s.bin.drain_s = p->drain_s;
 	s.bin.r_max_fps = rmax;
 	s.bin.r_min_fps = p->r_min_pct / 100.0 * rmax;

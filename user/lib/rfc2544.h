@@ -49,6 +49,7 @@ struct rfc2544_params {
 	size_t n_sizes;
 	enum bm_topology topology;
 	bool learning;
+	double learning_pause_s;	/* §23b: 2 s */
 	double drain_s;			/* REQ-TRIAL-1 step 4 */
 	double max_rate_pct;		/* of the slowest link's fps_max */
 	double slowest_link_bps;	/* 0 = the tester's line rate */

@@ -133,6 +133,7 @@ static const struct bm_jkey keys[] = {
 	KC("frame_sizes", parse_sizes, M_ALL),
 	KE("topology", topology, topo_names, M_ALL),
 	{ "learning", BM_J_BOOL, OFF(learning), 0, 0, 0, M_ALL, NULL, NULL },
+	KD("learning_pause_s", learning_pause_s, 0, 60, 0, M_ALL),
 	KD("drain_s", drain_s, 0, 60, 0, M_ALL),
 	KD("max_rate_pct", max_rate_pct, 0, 1000, EX, M_ALL),
 	KD("slowest_link_bps", slowest_link_bps, 0, 1e13, 0, M_ALL),
@@ -202,6 +203,7 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 		p->n_sizes = 1;		/* §26.6: the minimum size only */
 	p->topology = BM_TOPO_PAIR_UNI;
 	p->learning = true;
+	p->learning_pause_s = 2.0;	/* RFC 2544 §23b */
 	p->drain_s = 2.0;		/* §23d */
 	p->max_rate_pct = 100.0;	/* §20, LAN */
 	p->search = BM_SEARCH_BINARY;

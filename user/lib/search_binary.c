@@ -36,6 +36,7 @@ void bm_binsearch_params_default(struct bm_binsearch_params *p,
 	p->search_trial_s = 60.0;		/* §24 */
 	p->final_trial_s = 60.0;
 	p->learning = true;
+	p->learning_pause_s = -1.0;
 	p->drain_s = -1.0;
 }
 
@@ -134,6 +135,7 @@ static int bs_trial(struct bs_state *s, double rate, double dur,
 	bm_trial_spec_rate(&spec, s->p->frame_size, rate, dur);
 	spec.topology = s->p->topology;
 	spec.learning = s->p->learning;
+	spec.learning_pause_s = s->p->learning_pause_s;
 	spec.drain_s = s->p->drain_s;
 	for (attempt = 0;; attempt++) {
 		ret = bm_search_trial(s->be, &spec, &res, s->log, phase, reason,

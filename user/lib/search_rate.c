@@ -84,6 +84,7 @@ static int run_mlr(struct bm_backend *be, const struct bm_rate_search *s,
 	/* The procedure's trial phases (learning, drain_s) apply to every
 	 * search trial, whichever search runs them. */
 	mp.learning = s->bin.learning;
+	mp.learning_pause_s = s->bin.learning_pause_s;
 	mp.drain_s = s->bin.drain_s;
 	memset(&mr, 0, sizeof(mr));
 	ret = bm_mlrsearch_run(be, &mp, &mr, progress, ctx, err);

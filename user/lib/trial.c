@@ -34,6 +34,7 @@ void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 	spec->rate_fps = rate_fps;
 	spec->duration_s = duration_s;
 	spec->drain_s = -1.0;
+	spec->learning_pause_s = -1.0;
 }
 
 double bm_fps_max(double line_rate_bps, uint32_t frame_size)
