@@ -238,9 +238,12 @@ static void bm_cursor_advance(struct bm_tx_cursor *c, u64 now)
  * longer than busywait_ns sleep on an hrtimer and busy-wait the rest.  A
  * timer fires late by the platform's slack (microseconds on bare metal,
  * milliseconds on an emulated CPU), so the kthread learns its own
- * overshoot (a moving average, capped at 2 ms) and wakes that much
- * earlier; where sleeping cannot be punctual it spins instead.
+ * overshoot (a moving average) and wakes up to BM_MAX_EARLY_NS earlier.
+ * No more: a kthread that spins through whole gaps is a CPU hog, which the
+ * scheduler then preempts for a full time slice (tens of ms late).
  */
+#define BM_MAX_EARLY_NS (100 * NSEC_PER_USEC)
+
 static bool bm_wait_until(struct bm_kthread *kt, u64 t)
 {
 	for (;;) {
@@ -250,9 +253,9 @@ static bool bm_wait_until(struct bm_kthread *kt, u64 t)
 			return false;
 		if (now >= (s64)t)
 			return true;
-		early = busywait_ns / 2 + 2 * kt->overshoot_ns;
-		if ((s64)t - now > busywait_ns + 2 * kt->overshoot_ns) {
-			s64 wake = (s64)t - early, ov;
+		early = min_t(s64, 2 * kt->overshoot_ns, BM_MAX_EARLY_NS);
+		if ((s64)t - now > busywait_ns + early) {
+			s64 wake = (s64)t - early - busywait_ns / 2, ov;
 
 			wait_event_interruptible_hrtimeout(bm_tx_wq,
 				READ_ONCE(bm_trial.stop) || kthread_should_stop(),
@@ -472,6 +475,8 @@ static int bm_kthread_fn(void *data)
 		if (kthread_should_stop())
 			break;
 		kt->seen_gen = READ_ONCE(bm_trial_gen);
+		/* departures are exact: no hrtimer slack (default 50 us) */
+		current->timer_slack_ns = 1;
 		smp_rmb();	/* the trial set-up is visible after gen */
 		/* set up now; the first departure waits for the epoch */
 		if (!list_empty(&kt->streams))
