@@ -28,11 +28,6 @@ $TC -n dut qdisc add dev d2 parent 1:1 handle 10: tbf rate 3mbit burst 3200 \
 	limit 8000 overhead 24 || fail "tbf"
 bmd_start
 $BMCTL status || fail "bmctl status"
-
-# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
-jvals() {
-	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
-}
 # export JOB: the stored result, framed for tools/demo to copy to the host
 export_result() {
 	echo "DEMOFILE $1.json"

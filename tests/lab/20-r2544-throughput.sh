@@ -39,21 +39,11 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 	fail "tbf"
 bmd_start
 
-# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
-jvals() {
-	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
-}
-
-$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 512,1518 \
 	--param trial_duration_s=3 --param search_trial_duration_s=3 \
 	--param drain_s=0.3 --param max_rate_pct=40 \
-	--param resolution_pct=0.5 --param r_min_pct=5 > /tmp/thr.out 2>&1
-rc=$?
-cat /tmp/thr.out
-[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run rfc2544 throughput"; }
-job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/thr.out | head -n1)
-[ -n "$job" ] || fail "no job id"
+	--param resolution_pct=0.5 --param r_min_pct=5
 $BMCTL result "$job" --trials | sed -n '/^trials/,$p'
 $BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
 # the generator's own account of every trial (REQ-GEN-6)

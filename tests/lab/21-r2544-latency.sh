@@ -19,27 +19,18 @@ bm_load
 topo_bridge 2
 bmd_start
 
-# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
-jvals() {
-	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
-}
-
 # base: the DUT without netem, same rate and size as the latency streams
 $BMT --tx t1 --rx t2 --size 512 --rate 705 --count 700 > /tmp/base || fail "base trial"
 note "base (no netem, 512 B, 705 fps): min $(kv lat_min_ns /tmp/base) mean $(kv lat_mean_ns /tmp/base) p99 $(kv lat_p99_ns /tmp/base) max $(kv lat_max_ns /tmp/base) ns"
 
 D=10000000
 $TC -n dut qdisc add dev d2 root netem delay 10ms limit 10000 || fail "netem"
-$BMCTL run rfc2544 latency --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job lat rfc2544 latency --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 512,1518 --param max_rate_pct=30 \
 	--param throughput_trial_duration_s=1 \
 	--param throughput_search_trial_duration_s=1 \
 	--param trial_duration_s=0.6 --param tag_at_s=0.3 \
-	--param repetitions=20 --param drain_s=0.2 > /tmp/lat.out 2>&1
-rc=$?
-cat /tmp/lat.out
-[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run rfc2544 latency"; }
-job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/lat.out | head -n1)
+	--param repetitions=20 --param drain_s=0.2
 $BMCTL -j result "$job" > /tmp/lat.all || fail "bmctl result --json"
 # the per-size results only (params and trials reuse some keys)
 sed -n '/^  "results"/,$p' /tmp/lat.all > /tmp/lat.json

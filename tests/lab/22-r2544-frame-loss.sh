@@ -22,18 +22,9 @@ $TC -n dut qdisc add dev d2 root tbf rate 3500kbit burst 40000 limit 8000 overhe
 	fail "tbf"
 bmd_start
 
-# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
-jvals() {
-	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
-}
-
-$BMCTL run rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job flr rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 512,1518 --param trial_duration_s=2 \
-	--param drain_s=0.3 > /tmp/flr.out 2>&1
-rc=$?
-cat /tmp/flr.out
-[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run rfc2544 frame-loss"; }
-job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/flr.out | head -n1)
+	--param drain_s=0.3
 $BMCTL -j result "$job" > /tmp/flr.json || fail "bmctl result --json"
 # the per-size results only: the trial log has loss_pct keys too
 sed -n '/^  "results"/,$p' /tmp/flr.json > /tmp/flr.res

@@ -20,11 +20,6 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 	fail "tbf"
 bmd_start
 
-# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
-jvals() {
-	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
-}
-
 # check_ndr NAME RESULTS_JSON TRUTH: the bounds of target ratio 0
 check_ndr() {
 	lower=$(jvals lower_fps "$2" | head -n1)
@@ -40,33 +35,25 @@ check_ndr() {
 }
 
 # 1. the standalone procedure, NDR only, 512 B
-$BMCTL run mlrsearch --port t1 --port t2 --line-rate 10M \
+bm_job mlr mlrsearch --port t1 --port t2 --line-rate 10M \
 	--param frame_size=512 --param max_rate_fps=939.85 \
 	--param min_rate_fps=47 --param final_trial_duration_s=3 \
 	--param initial_trial_duration_s=1 --param final_relative_width=0.01 \
 	--param number_of_intermediate_phases=1 \
 	--param 'target_loss_ratios=[0]' \
-	--param learning=true --param drain_s=0.3 > /tmp/mlr.out 2>&1
-rc=$?
-cat /tmp/mlr.out
-[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run mlrsearch"; }
-job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/mlr.out | head -n1)
+	--param learning=true --param drain_s=0.3
 $BMCTL -j result "$job" > /tmp/mlr.json || fail "bmctl result --json"
 sed -n '/^  "results"/,$p' /tmp/mlr.json > /tmp/mlr.res
 check_ndr "mlrsearch 512 B" /tmp/mlr.res 704.89
 
 # 2. RFC 2544 throughput with MLRsearch as its search, 1518 B
-$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
 	--frame-sizes 1518 --search mlr --param trial_duration_s=3 \
 	--param search_trial_duration_s=3 --param max_rate_pct=40 \
 	--param r_min_pct=5 --param drain_s=0.3 \
 	--param mlr_initial_trial_duration_s=1 \
 	--param mlr_final_relative_width=0.01 \
-	--param mlr_intermediate_phases=1 > /tmp/thr.out 2>&1
-rc=$?
-cat /tmp/thr.out
-[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run rfc2544 throughput --search mlr"; }
-job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/thr.out | head -n1)
+	--param mlr_intermediate_phases=1
 $BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
 sed -n '/^  "results"/,$p' /tmp/thr.json > /tmp/thr.res
 check_ndr "rfc2544 --search mlr 1518 B" /tmp/thr.res 243.82

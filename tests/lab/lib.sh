@@ -112,3 +112,22 @@ bmd_stop() {
 # lab's software bridge learns at once, and 1.8 s more per trial would
 # cost minutes of make check.  bmctl runs in the lab tests add this.
 LEARN_FAST="--param learning_pause_s=0.2"
+
+# jvals KEY FILE: every value of "KEY": V in a pretty-printed JSON file
+jvals() {
+	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
+}
+
+# bm_job NAME ARGS...: `bmctl run ARGS...` through bmd, waiting for the
+# end; its output goes to the console and /tmp/NAME.out, and $job is the
+# job's id.  Any failure fails the test, with bmd's log.
+bm_job() {
+	name=$1
+	shift
+	$BMCTL run "$@" > /tmp/$name.out 2>&1
+	rc=$?
+	cat /tmp/$name.out
+	[ $rc -eq 0 ] || { cat /tmp/bmd.log; fail "bmctl run $1 $2"; }
+	job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/$name.out | head -n1)
+	[ -n "$job" ] || fail "bmctl run $1 $2: no job id"
+}
