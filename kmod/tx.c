@@ -202,20 +202,24 @@ static void bm_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
 	}
 }
 
+/* How many frames s's pattern sends in all; U64_MAX for no end. */
+static u64 bm_stream_frames(const struct bm_stream *s)
+{
+	switch (s->pattern) {
+	case BMGEN_PAT_COUNT:
+		return s->count;
+	case BMGEN_PAT_BURST:
+		return s->burst_count ?
+		       (u64)s->burst_len * s->burst_count : U64_MAX;
+	default:
+		return U64_MAX;
+	}
+}
+
 /* Has cursor c sent everything its pattern asks for? */
 static bool bm_cursor_finished(const struct bm_tx_cursor *c)
 {
-	const struct bm_stream *s = c->s;
-
-	switch (s->pattern) {
-	case BMGEN_PAT_COUNT:
-		return c->k >= s->count;
-	case BMGEN_PAT_BURST:
-		return s->burst_count &&
-		       c->k >= (u64)s->burst_len * s->burst_count;
-	default:
-		return false;
-	}
+	return c->k >= bm_stream_frames(c->s);
 }
 
 /* Departure of the frame after the one just sent at now (rel. ns). */
@@ -281,13 +285,9 @@ static unsigned int bm_cursor_due(const struct bm_tx_cursor *c, s64 now,
 				  unsigned int max)
 {
 	const struct bm_stream *s = c->s;
-	u64 k = c->k + 1, end = U64_MAX;
+	u64 k = c->k + 1, end = bm_stream_frames(s);
 	unsigned int n = 1;
 
-	if (s->pattern == BMGEN_PAT_COUNT)
-		end = s->count;
-	else if (s->pattern == BMGEN_PAT_BURST && s->burst_count)
-		end = (u64)s->burst_len * s->burst_count;
 	for (; n < max && k < end; n++, k++) {
 		if (s->pattern == BMGEN_PAT_BURST) {
 			if (!(k % s->burst_len))
