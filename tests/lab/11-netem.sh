@@ -1,13 +1,32 @@
 # Issue 3: netem loss/duplicate/reorder/delay on the DUT's egress port;
 # bmgen's counts must match the DUT's own counters (loss exactly) and the
 # configured delay (latency).
+#
+# Model of the loss step: netem on d2 sees exactly the N test frames (the
+# quiet bridge sends none of its own: lib.sh quiet_bridge), drops D of
+# them and passes N - D, all on the sending kthread's CPU, so they arrive
+# in order on one receive CPU.  Truth: lost = D exactly, reordered = 0.
+# Premises checked, so a broken premise fails with its own reason rather
+# than as a miscount: netem's sent + dropped = N (nothing foreign crossed
+# the DUT) and the stream was received on one CPU (rx_cpu_split = 0; a
+# DUT that delivers on two CPUs really does reorder, lab.md "A quiet DUT").
 bm_load
 topo_bridge 2
+# netem_counts: "SENT_PKTS DROPPED" of d2's root qdisc
+netem_counts() {
+	$TC -n dut -s qdisc show dev d2 |
+		sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\).*/\1 \2/p' |
+		head -n1
+}
 # loss: every frame netem drops is one bmgen counts lost, no more, no less
 $TC -n dut qdisc add dev d2 root netem loss 10% limit 100000 || fail "netem loss"
 $BMT --tx t1 --rx t2 --size 64 --rate 5000 --count 10000 > /tmp/loss || fail "loss trial"
-dropped=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+set -- $(netem_counts)
+sent=$1 dropped=$2
+check_eq "frames netem saw (sent + dropped)" $((sent + dropped)) 10000
+check_eq "stream received on one CPU (rx_cpu_split)" "$(kv rx_cpu_split /tmp/loss)" 0
 check_eq "lost = netem drops" "$(kv lost /tmp/loss)" "$dropped"
+check_eq "received = netem sent" "$(kv rx_unique /tmp/loss)" "$sent"
 check_range "loss ratio" "$(kv lost /tmp/loss)" 800 1200
 check_eq "no reordering under pure loss" "$(kv rx_reordered /tmp/loss)" 0
 # duplicates: counted as such, never as extra received frames

@@ -51,8 +51,7 @@ elapsed() {
 
 bm_load
 topo_bridge 2
-$IP -n dut link add br1 type bridge || fail "br1"
-$IP -n dut link set br1 type bridge ageing_time 30000
+quiet_bridge br1 dut
 $IP -n dut link add m1 type veth peer name m2 || fail "veth m1"
 for l in br1 m1 m2; do ns_quiet $l dut; done
 $IP -n dut link set d2 nomaster

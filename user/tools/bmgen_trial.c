@@ -74,6 +74,7 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	printf("%srx_gap_events=%llu\n", pfx, (unsigned long long)st->rx_gap_events);
 	printf("%srx_gap_frames=%llu\n", pfx, (unsigned long long)st->rx_gap_frames);
 	printf("%srx_bad_len=%llu\n", pfx, (unsigned long long)st->rx_bad_len);
+	printf("%srx_cpu_split=%llu\n", pfx, (unsigned long long)st->rx_cpu_split);
 	printf("%srx_first_ns=%llu\n", pfx, (unsigned long long)st->rx_first_ns);
 	printf("%srx_last_ns=%llu\n", pfx, (unsigned long long)st->rx_last_ns);
 	printf("%srx_max_iat_ns=%llu\n", pfx, (unsigned long long)st->rx_max_iat_ns);
