@@ -29,7 +29,7 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 HDRS := $(wildcard include/uapi/linux/*.h user/lib/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*.h)
 
-.PHONY: all user module clean check unit lab deps demo bench install help
+.PHONY: all user module clean check check-quick unit lab lab-rate deps demo bench install help
 all: user module
 
 user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-nlcheck
@@ -96,6 +96,18 @@ lab: all
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@tools/check-all $(UNIT_BINS)
+
+# For iteration: the unit tests and the data-plane lab tests (00-19), one
+# boot of about 90 s; the procedure tests (20-) only run in make check.
+check-quick: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@LAB_TESTS="$(wildcard tests/lab/0*.sh tests/lab/1*.sh)" tools/check-all $(UNIT_BINS)
+
+# The lab tests' pass rate, idle and under host stress (issue 8):
+# make lab-rate [N=20] [TESTS="tests/lab/11-netem.sh ..."]
+N ?= 20
+lab-rate: all
+	@tools/lab-rate --repeat $(N) $(TESTS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

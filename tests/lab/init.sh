@@ -2,7 +2,8 @@
 # /init of the lab guest: load the kernel modules, run every test listed in
 # /tests/list in its own shell with a time limit, print one LABTEST line per
 # test and leave through isa-debug-exit (0x10 all passed, 0x11 otherwise).
-# Kernel command line words arrive as environment: labtimeout=SECONDS.
+# Kernel command line words arrive as environment: labtimeout=SECONDS,
+# labrepeat=N.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -17,9 +18,13 @@ for m in $(cat /lib/modules/load-order); do
 done
 /usr/sbin/ip link set lo up
 
+# labrepeat=N runs the whole list N times, in order, so that the runner
+# can report each test's pass rate (issue 8); every report names its run.
 failed=0
+run=1
+while [ "$run" -le "${labrepeat:-1}" ]; do
 for t in $(cat /tests/list); do
-	echo "LABSTART $t"
+	echo "LABSTART $t run=$run"
 	start=$(cut -d' ' -f1 /proc/uptime)
 	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
 	rc=$?
@@ -36,11 +41,13 @@ for t in $(cat /tests/list); do
 	fi
 	end=$(cut -d' ' -f1 /proc/uptime)
 	if [ $rc -eq 0 ]; then
-		echo "LABTEST $t PASS ($start..$end s)"
+		echo "LABTEST $t PASS run=$run ($start..$end s)"
 	else
-		echo "LABTEST $t FAIL rc=$rc ($start..$end s)"
+		echo "LABTEST $t FAIL run=$run rc=$rc ($start..$end s)"
 		failed=1
 	fi
+done
+run=$((run + 1))
 done
 echo "LABDONE failed=$failed"
 if [ $failed -eq 0 ]; then code='\020'; else code='\021'; fi
