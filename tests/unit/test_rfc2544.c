@@ -150,6 +150,28 @@ START_TEST(test_throughput)
 	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
 	ck_assert(has_deviation(doc, "MLRsearch"));
+	/* issue 13: the default timeout scales with the final trials */
+	ck_assert_double_eq(num(e, "mlr_timeout_s"), 20 * 60.0);
+	json_object_put(doc);
+
+	/* issue 13: a search that runs out of time keeps its trials and
+	 * partial bounds, and the next size is still measured */
+	sizes(&p, 512, 1518);
+	p.mlr_timeout_s = 30.0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "search_result"),
+			 "mlr: timed out after 30 s, partial bounds only");
+	ck_assert_ptr_null(get(e, "throughput_fps"));
+	ck_assert(json_object_is_type(get(e, "mlr"), json_type_object));
+	ck_assert(json_object_get_boolean(get(get(e, "mlr"), "timed_out")));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"),
+				     "not measured at 512-byte frames: mlr: "
+				     "timed out"));
+	ck_assert_uint_gt(json_object_array_length(get(doc, "trials")), 2);
+	ck_assert_str_eq(str(entry(doc, 1), "search_result"),
+			 "mlr: timed out after 30 s, partial bounds only");
+	ck_assert(has_deviation(doc, "timed out"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -459,6 +481,35 @@ START_TEST(test_recovery)
 	json_object_put(doc);
 	bm_sim_free(be);
 
+	/* issue 13: a DUT still losing at the end of the 10 s window
+	 * (DUT-OUTAGE(20 s) 5 s after A) has not recovered within it: no
+	 * "ok" and no recovery time of about the window */
+	sp.outage_s = 20.0;
+	sp.outage_at_s = 5.0;
+	be = mk(&sp);
+	doc = run(RFC2544_RECOVERY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "not recovered within 10 s");
+	ck_assert_uint_eq((uint64_t)num(e, "repetitions_not_recovered"), 3);
+	ck_assert_ptr_null(get(e, "recovery_s"));	/* null */
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* issue 13: a given throughput of half the capacity makes a 110 %
+	 * "overload" that loses nothing: no recovery was measured */
+	sp.outage_s = 0.0;
+	be = mk(&sp);
+	p.throughput_fps[0] = 0.5 * 70488.7;
+	doc = run(RFC2544_RECOVERY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"),
+			 "not measured: the overload caused no loss");
+	ck_assert_uint_eq((uint64_t)num(e, "repetitions_without_loss"), 3);
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 0);
+	ck_assert_ptr_null(get(e, "recovery_s"));	/* null */
+	json_object_put(doc);
+	bm_sim_free(be);
+
 	/* throughput at line rate: 110 % is capped and nothing is lost */
 	bm_sim_params_default(&sp);
 	be = mk(&sp);
@@ -514,6 +565,26 @@ START_TEST(test_reset)
 	e = entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "reset_s"), 33.0, 1.0);
 	ck_assert_str_eq(str(e, "reset_type"), "power");
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* issue 13: an outage longer than the rest of the 60 s stream (reset
+	 * at 10 s, down 55 s) has no frame after it: not "no reset observed"
+	 * (the gap to the end of the stream counts) and no reset value */
+	sp.reset_outage_s = 55.0;
+	be = mk(&sp);
+	p.reset_ctx = be;
+	doc = run(RFC2544_RESET, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"),
+			 "reset longer than the trial window: give a longer "
+			 "trial_duration_s");
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 0);
+	ck_assert_ptr_null(get(e, "reset_s"));	/* null */
+	ck_assert_double_eq_tol(num(json_object_array_get_idx(
+		json_object_object_get(e, "repetitions"), 0),
+		"outage_at_least_s"), 50.0, 0.01);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "not over when"));
 	json_object_put(doc);
 	bm_sim_free(be);
 

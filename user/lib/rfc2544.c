@@ -161,14 +161,29 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	s.mlr.final_relative_width = p->mlr_final_relative_width;
 	s.mlr.initial_trial_duration_s = p->mlr_initial_trial_s;
 	s.mlr.expansion_coefficient = p->mlr_expansion_coefficient;
-	s.mlr.timeout_s = p->mlr_timeout_s;
+	/* issue 13: a fixed 600 s cut a search with 60 s final trials short
+	 * and the job lost everything; unless given, allow 20 final trials
+	 * and never less than MLRsearch's own 600 s [PROPOSED] */
+	s.mlr.timeout_s = p->mlr_timeout_s > 0.0 ? p->mlr_timeout_s :
+			  fmax(600.0, 20.0 * p->thr_final_trial_s);
 	s.mlr.number_of_intermediate_phases = p->mlr_intermediate_phases;
 
 	ret = bm_rate_search_run(r->be, &s, &r->log, &res, r->progress, r->ctx,
 				 r->err);
+	if (ret == -ETIMEDOUT && p->search == BM_SEARCH_MLR) {
+		/* keep what the search found: the trials are in the log,
+		 * the partial bounds in "mlr"; this size is not measured */
+		snprintf(res.reason, sizeof(res.reason), "mlr: timed out "
+			 "after %g s, partial bounds only", s.mlr.timeout_s);
+		res.throughput_fps = 0.0;
+		r2544_deviation(r, "search mlr: a search timed out "
+				"(mlr_timeout_s); its size is not measured");
+		ret = 0;
+	}
 	*thr = res.throughput_fps;
-	*ok = !res.below_r_min && res.throughput_fps > 0.0;
-	r2544_add_rate(r, entry, "throughput", *thr, f);
+	*ok = !ret && !res.below_r_min && res.throughput_fps > 0.0;
+	/* no throughput is null, never 0 fps (a 0 reads as a result) */
+	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, f);
 	bm_json_add_str(entry, "throughput_source",
 			bm_search_kind_name(p->search));
 	bm_json_add_bool(entry, "below_r_min", res.below_r_min);
@@ -180,6 +195,8 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 		bm_json_add_double(entry, "resolution_fps", s.bin.resolution_fps);
 		bm_json_add_u64(entry, "repeated_trials", res.repeats);
 	}
+	if (p->search == BM_SEARCH_MLR)
+		bm_json_add_double(entry, "mlr_timeout_s", s.mlr.timeout_s);
 	if (res.mlr) {
 		json_object_object_add(entry, "mlr", res.mlr);
 		res.mlr = NULL;

@@ -215,7 +215,7 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	p->mlr_final_relative_width = 0.005;	/* MLR-IN CSIT defaults */
 	p->mlr_initial_trial_s = 1.0;
 	p->mlr_expansion_coefficient = 4.0;
-	p->mlr_timeout_s = 600.0;
+	p->mlr_timeout_s = 0.0;		/* scaled: rfc2544.c */
 	p->mlr_intermediate_phases = 2;
 	p->lat_trial_s = 120.0;		/* §26.2 */
 	p->lat_tag_at_s = 60.0;

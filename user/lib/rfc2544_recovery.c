@@ -4,6 +4,13 @@
  * min(110 % of throughput, media maximum) for >= 60 s, step down to 50 %
  * of that at timestamp A, B = tx time of the last lost frame; recovery
  * time = B - A (the RFC's "B from A" sign is an erratum, AMB-21).
+ *
+ * Two outcomes are not a recovery time (issue 13): a repetition whose
+ * overload lost nothing measured nothing, and one still losing frames at
+ * the end of the observation window W has not recovered within W.  The
+ * latter is judged with the reset benchmark's margin: a loss sent within
+ * max(10 ms, 100 frame intervals at the reduced rate) of W's end
+ * [PROPOSED].
  */
 #include <errno.h>
 #include <math.h>
@@ -20,8 +27,9 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 	double thr, over, reduced, mean, sd, mn, mx, *v;
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
-	bool ok, capped, overloaded = false;
-	unsigned int k;
+	bool ok, capped;
+	unsigned int k, n = 0, lossless = 0, unrecovered = 0;
+	double end_margin;
 	json_object *a;
 	char why[64];
 	int ret;
@@ -43,6 +51,7 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 		bm_errorf(r->err, "out of memory");
 		return -ENOMEM;
 	}
+	end_margin = fmax(0.010, 100.0 / reduced);
 	a = json_object_new_array();
 	json_object_object_add(e, "repetitions", a);
 	for (k = 0; k < p->rec_repetitions; k++) {
@@ -55,22 +64,43 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 		ret = r2544_trial(r, &spec, &res, "recovery", why);
 		if (ret)
 			goto out;
-		if (res.lost)
-			overloaded = true;
+		/* a repetition that is no measurement is null in the list */
+		if (!res.lost) {
+			lossless++;
+			json_object_array_add(a, NULL);
+			continue;
+		}
+		if (res.last_loss_after_step_s >= p->rec_observe_s - end_margin) {
+			unrecovered++;
+			json_object_array_add(a, NULL);
+			continue;
+		}
 		/* No loss at or after A: recovered immediately, 0. */
-		v[k] = res.last_loss_after_step_s >= 0.0 ?
+		v[n] = res.last_loss_after_step_s >= 0.0 ?
 		       res.last_loss_after_step_s : 0.0;
-		json_object_array_add(a, json_object_new_double(v[k]));
+		json_object_array_add(a, json_object_new_double(v[n++]));
 	}
-	r2544_stats(v, k, &mean, &sd, &mn, &mx);
-	if (capped && !overloaded) {
+	r2544_stats(v, n, &mean, &sd, &mn, &mx);
+	if (!n)
+		mean = sd = mn = mx = NAN;
+	bm_json_add_u64(e, "valid_repetitions", n);
+	bm_json_add_u64(e, "repetitions_without_loss", lossless);
+	bm_json_add_u64(e, "repetitions_not_recovered", unrecovered);
+	if (unrecovered) {
+		snprintf(why, sizeof(why), "not recovered within %g s",
+			 p->rec_observe_s);
+		bm_json_add_str(e, "result", why);
+		mean = NAN;	/* the recovery time is longer than W */
+	} else if (!n && capped) {
 		bm_json_add_str(e, "result", "not applicable: overload not "
 				"achievable");
-		bm_json_add_double(e, "recovery_s", NAN);
+	} else if (!n) {
+		bm_json_add_str(e, "result", "not measured: the overload "
+				"caused no loss");
 	} else {
 		bm_json_add_str(e, "result", "ok");
-		bm_json_add_double(e, "recovery_s", mean);	/* the average */
 	}
+	bm_json_add_double(e, "recovery_s", mean);	/* the average */
 	bm_json_add_double(e, "recovery_min_s", mn);
 	bm_json_add_double(e, "recovery_max_s", mx);
 	bm_json_add_double(e, "recovery_stddev_s", sd);

@@ -4,7 +4,10 @@
  * throughput rate of the minimum frame size; the DUT reset hook fires
  * reset_at_s into it.  A = rx time of the last frame before the outage,
  * B = rx time of the first after; reset value = B - A (the longest rx gap
- * above the gap threshold).
+ * above the gap threshold).  An outage still on when the stream ends has
+ * no B: its gap runs from A to the end of the stream, and the repetition
+ * reports that the trial window could not contain the reset (issue 13),
+ * never "no reset observed" and never a reset value.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +25,8 @@ int r2544_reset(struct r2544_run *r)
 {
 	const struct rfc2544_params *p = r->p;
 	uint32_t f = p->frame_sizes[0];
-	double thr, thresh, mean, sd, mn, mx, v[64];
+	double thr, thresh, mean, sd, mn, mx, tail, v[64];
+	unsigned int uncontained = 0;
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	unsigned int k, n = 0;
@@ -81,6 +85,18 @@ int r2544_reset(struct r2544_run *r)
 					"reset hook failed");
 			continue;
 		}
+		/* the stream's last frame would have arrived at first_rx +
+		 * its span; anything missing after the last arrival was
+		 * lost to an outage that outlasted the stream */
+		tail = res.received ? res.first_rx_s + res.actual_duration_s -
+				      res.last_rx_s : p->reset_trial_s;
+		if (tail > thresh && tail >= res.max_gap_s) {
+			bm_json_add_double(o, "outage_at_least_s", tail);
+			bm_json_add_str(o, "result", "not contained: the DUT "
+					"was still down when the stream ended");
+			uncontained++;
+			continue;
+		}
 		if (!(res.max_gap_s > thresh)) {
 			bm_json_add_str(o, "result", "no outage above the gap "
 					"threshold");
@@ -95,13 +111,26 @@ int r2544_reset(struct r2544_run *r)
 	bm_json_add_double(e, "reset_s", n ? mean : NAN);
 	bm_json_add_double(e, "reset_min_s", mn);
 	bm_json_add_double(e, "reset_max_s", mx);
-	bm_json_add_str(e, "result", n ? "ok" : "no reset observed");
+	if (n)
+		bm_json_add_str(e, "result", "ok");
+	else if (uncontained)
+		bm_json_add_str(e, "result", "reset longer than the trial "
+				"window: give a longer trial_duration_s");
+	else
+		bm_json_add_str(e, "result", "no reset observed");
 	if (n)
 		snprintf(buf, sizeof(buf), "%s reset: %.3f s at %u-byte frames, "
 			 "%.0f fps", type_names[p->reset_type], mean, f, thr);
+	else if (uncontained)
+		snprintf(buf, sizeof(buf), "%s reset: not over when the %g s "
+			 "stream ended, %g s after the reset", type_names[p->reset_type],
+			 p->reset_trial_s, p->reset_trial_s - p->reset_at_s);
 	else
 		snprintf(buf, sizeof(buf), "%s reset: no outage observed",
 			 type_names[p->reset_type]);
+	if (n && uncontained)
+		r2544_deviation(r, "reset: some repetitions outlasted the "
+				"stream and are not in the reset value");
 	bm_json_add_str(e, "statement", buf);
 	r2544_deviation(r, "gap threshold = max(10 ms, 100 frame intervals) "
 			"[PROPOSED] unless gap_threshold_s is given");

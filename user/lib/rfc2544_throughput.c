@@ -13,7 +13,7 @@ int r2544_throughput(struct r2544_run *r)
 	const struct rfc2544_params *p = r->p;
 	double line = r->be->line_rate_bps, thr;
 	char stmt[256];
-	json_object *e;
+	json_object *e, *why;
 	size_t i;
 	bool ok;
 	int ret = 0;
@@ -33,7 +33,9 @@ int r2544_throughput(struct r2544_run *r)
 				 thr, f, bm_fps_max(line, f));
 		else
 			snprintf(stmt, sizeof(stmt),
-				 "throughput < r_min at %u-byte frames", f);
+				 "throughput not measured at %u-byte frames: %s",
+				 f, json_object_object_get_ex(e, "search_result", &why) ?
+				 json_object_get_string(why) : "no search result");
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;

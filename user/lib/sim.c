@@ -708,6 +708,13 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 			if (tb >= 0.0)
 				r->first_rx = tb + p->base_latency_ns * 1e-9;
 		}
+		/* an outage still on when the stream ends: the last frame
+		 * received is the last one sent before it began */
+		if (window_at(st, r->last_tx) >= 0) {
+			ta = arrival_before(st, st->w[window_at(st, r->last_tx)].s);
+			if (ta >= 0.0)
+				r->last_rx = ta + p->base_latency_ns * 1e-9;
+		}
 	}
 	if (spec->latency)
 		latency_summary(st, r->received, offset, &r->lat);
