@@ -37,8 +37,14 @@ struct bm_genl_req {
 static struct nlmsghdr *bm_genl_msg(struct bm_genl *g, uint16_t type,
 				    uint16_t flags, uint8_t cmd)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(g->buf);
+	struct nlmsghdr *nlh;
 	struct genlmsghdr *gh;
+
+	/* libmnl 1.0.4 (Debian 12) leaves attribute padding as it finds
+	 * it: without this, stale reply bytes went to the kernel (valgrind,
+	 * issue 13) */
+	memset(g->buf, 0, BM_GENL_BUFSZ);
+	nlh = mnl_nlmsg_put_header(g->buf);
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
