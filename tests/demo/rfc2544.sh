@@ -57,7 +57,7 @@ set -- $(jvals throughput_fps /tmp/thr.json)
 thr=
 for f in $SIZES; do
 	awk -v f=$f -v g=$1 'BEGIN {
-		a = f + 20; c = 3e6 / 8 / a; res = 0.005 * 0.4 * 10e6 / 8 / a
+		a = f + 20; c = 3e6 / 8 / a; res = 0.005 * c	# 0.5 % of the result
 		q = int(8000 / (f - 4)); b = 3200 / a
 		printf "DEMO %6d %12.2f %12.2f %+7.2f%%   [%.2f, %.2f]\n", f, g, c,
 			(g / c - 1) * 100, c - res, c + (q + b) / 3 }'

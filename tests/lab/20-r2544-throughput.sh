@@ -14,7 +14,8 @@
 # loses nothing iff r <= C + (Q + b/A)/d.  The binary search ends with
 # hi - lo <= resolution, so the result lies in
 # [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 0.5 % of
-# r_max (40 % of line), that is [-0.67 %, +0.99 %] of C at both sizes.
+# the result (relative since issue 13), that is [-0.5 %, +0.99 %] of C at
+# both sizes.
 # The check is the 2 % the requirement asks for; the 1 % between the model
 # window and 2 % is margin for the one effect the model leaves out: a TCG
 # vCPU that wakes the generator late sends the late frames back to back,

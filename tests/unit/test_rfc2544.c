@@ -97,7 +97,7 @@ START_TEST(test_throughput)
 	struct bm_sim_params sp;
 	struct rfc2544_params p;
 	struct bm_backend *be;
-	json_object *doc, *e;
+	json_object *doc, *doc2, *e;
 	size_t ntr;
 
 	tbf(&sp, 300e6, 3200, 1000);
@@ -107,8 +107,11 @@ START_TEST(test_throughput)
 	doc = run(RFC2544_THROUGHPUT, be, &p);
 	ck_assert_str_eq(str(get(doc, "procedure"), "id"), "rfc2544.throughput");
 	e = entry(doc, 0);
-	ck_assert(num(e, "throughput_fps") >= 70488.72 - 234.96 &&
+	/* [C (1 - 0.1 %), C + (Q + b/A)/60 s]: the resolution is relative
+	 * to the result (issue 13), 70.49 fps here, not 0.1 % of r_max */
+	ck_assert(num(e, "throughput_fps") >= 70488.72 - 70.49 &&
 		  num(e, "throughput_fps") <= 70488.72 + 16.77);
+	ck_assert_double_eq(num(e, "resolution_pct_of_result"), 0.1);
 	ck_assert_double_eq_tol(num(e, "theoretical_max_fps"), 234962.406, 1e-3);
 	ck_assert_double_eq_tol(num(e, "throughput_pct_line"), 30.0, 0.11);
 	ck_assert_double_eq_tol(num(e, "throughput_l1_bps"),
@@ -129,6 +132,23 @@ START_TEST(test_throughput)
 	ck_assert(has_deviation(doc, "backend sim"));
 	ck_assert(json_object_is_type(get(doc, "params"), json_type_object));
 	json_object_put(doc);
+
+	/* issue 13: a DUT at 1 % of the line (10 Mbit/s tbf, 512 B: C =
+	 * 2349.62 fps) within 0.1 % of C; 0.1 % of r_max was 235 fps, 10 % */
+	bm_sim_free(be);
+	tbf(&sp, 10e6, 3200, 1000);
+	be = mk(&sp);
+	sizes(&p, 512, 0);
+	doc2 = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc2, 0);
+	ck_assert_msg(num(e, "throughput_fps") >= 2349.62 * 0.999 &&
+		      num(e, "throughput_fps") <= 2349.62 + (1000 + 3200 / 532.0) / 60,
+		      "throughput %.2f fps", num(e, "throughput_fps"));
+	json_object_put(doc2);
+	bm_sim_free(be);
+	tbf(&sp, 300e6, 3200, 1000);
+	be = mk(&sp);
+	sizes(&p, 512, 1518);
 
 	/* R2544-BIDIR: the same DUT on both directions, aggregate 140,977. */
 	p.topology = BM_TOPO_PAIR_BIDIR;

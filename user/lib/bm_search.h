@@ -24,7 +24,8 @@ struct bm_binsearch_params {
 	double r_max_fps;		/* R2544-MAXRATE */
 	double r_min_fps;		/* "throughput < r_min" below this */
 	double start_rate_fps;		/* first trial, in [r_min, r_max] */
-	double resolution_fps;		/* stop when hi - lo <= this */
+	double resolution_fps;		/* stop when hi - lo <= this, */
+	double resolution_rel;		/* or, when > 0, hi - lo <= this * hi */
 	double search_trial_s;		/* step 2 trial duration */
 	double final_trial_s;		/* step 5 full-length duration */
 	uint64_t loss_tolerance_frames;	/* 0 = RFC 2544 */

@@ -153,8 +153,12 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	s.bin.r_max_fps = rmax;
 	s.bin.r_min_fps = p->r_min_pct / 100.0 * rmax;
 	s.bin.start_rate_fps = p->start_rate_pct / 100.0 * rmax;
-	s.bin.resolution_fps = p->resolution_fps > 0.0 ? p->resolution_fps :
-			       p->resolution_pct / 100.0 * rmax;
+	/* issue 13: resolution_pct is relative to the result, so a DUT at
+	 * 1 % of line rate is not measured to +-10 % as with 0.1 % of
+	 * r_max; resolution_fps, when given, is absolute */
+	s.bin.resolution_fps = p->resolution_fps;
+	s.bin.resolution_rel = p->resolution_fps > 0.0 ? 0.0 :
+			       p->resolution_pct / 100.0;
 	s.bin.search_trial_s = p->thr_search_trial_s;
 	s.bin.final_trial_s = p->thr_final_trial_s;
 	s.bin.loss_tolerance_frames = p->loss_tolerance_frames;
@@ -192,7 +196,12 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	bm_json_add_double(entry, "r_max_fps", rmax);
 	bm_json_add_double(entry, "r_min_fps", s.bin.r_min_fps);
 	if (p->search == BM_SEARCH_BINARY) {
-		bm_json_add_double(entry, "resolution_fps", s.bin.resolution_fps);
+		if (s.bin.resolution_rel > 0.0)
+			bm_json_add_double(entry, "resolution_pct_of_result",
+					   100.0 * s.bin.resolution_rel);
+		else
+			bm_json_add_double(entry, "resolution_fps",
+					   s.bin.resolution_fps);
 		bm_json_add_u64(entry, "repeated_trials", res.repeats);
 	}
 	if (p->search == BM_SEARCH_MLR)

@@ -58,7 +58,7 @@ struct rfc2544_params {
 	enum bm_search_kind search;
 	double r_min_pct;		/* % of r_max */
 	double start_rate_pct;		/* % of r_max */
-	double resolution_pct;		/* % of r_max ... */
+	double resolution_pct;		/* % of the result (relative) ... */
 	double resolution_fps;		/* ... or absolute when > 0 */
 	double thr_search_trial_s;
 	double thr_final_trial_s;

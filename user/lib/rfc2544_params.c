@@ -141,7 +141,7 @@ static const struct bm_jkey keys[] = {
 	KE("search", search, search_names, M_SRCH),
 	KD("r_min_pct", r_min_pct, 0, 100, EX, M_SRCH),
 	KD("start_rate_pct", start_rate_pct, 0, 100, EX, M_SRCH),
-	KD("resolution_pct", resolution_pct, 0, 100, EX, M_SRCH),
+	KD("resolution_pct", resolution_pct, 0, 50, EX, M_SRCH),
 	KD("resolution_fps", resolution_fps, 1, 1e10, 0, M_SRCH),
 	{ "loss_tolerance_frames", BM_J_U64, OFF(loss_tolerance_frames), 0,
 	  1e15, 0, M_SRCH, NULL, NULL },

@@ -40,6 +40,15 @@ void bm_binsearch_params_default(struct bm_binsearch_params *p,
 	p->drain_s = -1.0;
 }
 
+/* Step 4's stop rule: the interval [lo, hi] is narrow enough. */
+static bool bs_narrow(const struct bm_binsearch_params *p, double lo,
+		      double hi)
+{
+	if (p->resolution_rel > 0.0)
+		return hi - lo <= p->resolution_rel * hi;
+	return hi - lo <= p->resolution_fps;
+}
+
 int bm_binsearch_params_check(const struct bm_binsearch_params *p,
 			      struct bm_error *err)
 {
@@ -51,8 +60,10 @@ int bm_binsearch_params_check(const struct bm_binsearch_params *p,
 		return bm_errorf(err, "binary search: r_min must be in (0, r_max]");
 	if (p->start_rate_fps < p->r_min_fps || p->start_rate_fps > p->r_max_fps)
 		return bm_errorf(err, "binary search: start rate must be in [r_min, r_max]");
-	if (!(p->resolution_fps > 0.0) || !isfinite(p->resolution_fps))
-		return bm_errorf(err, "binary search: resolution must be > 0");
+	if (p->resolution_rel > 0.0 ? !(p->resolution_rel < 1.0) :
+	    !(p->resolution_fps > 0.0) || !isfinite(p->resolution_fps))
+		return bm_errorf(err, "binary search: resolution must be > 0 "
+				 "(relative: in (0, 1))");
 	if (!(p->search_trial_s > 0.0) || !(p->final_trial_s > 0.0))
 		return bm_errorf(err, "binary search: trial durations must be > 0");
 	return 0;
@@ -223,7 +234,7 @@ int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 						best_final = lo;
 				}
 			}
-			if (lo >= 0.0 && hi >= 0.0 && hi - lo <= p->resolution_fps)
+			if (lo >= 0.0 && hi >= 0.0 && bs_narrow(p, lo, hi))
 				break;		/* step 4 */
 			rate = ((lo < 0.0 ? 0.0 : lo) + hi) / 2.0;
 			snprintf(why, sizeof(why), "bisect [%.2f, %.2f]",
@@ -248,7 +259,7 @@ int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 		lo_assumed = best_final < 0.0;
 		dur = p->final_trial_s;
 		phase = "final-search";
-		if (hi - lo <= p->resolution_fps)
+		if (bs_narrow(p, lo, hi))
 			break;
 		rate = (lo + hi) / 2.0;
 		snprintf(why, sizeof(why), "full length: bisect [%.2f, %.2f]",
