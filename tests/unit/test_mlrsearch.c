@@ -865,6 +865,30 @@ START_TEST(test_extend_down_beats_bisect)
 }
 END_TEST
 
+/* issue 13: rates are per direction; a bidirectional search also states
+ * the aggregate (twice the per-direction bound), a unidirectional one not */
+static void check_aggregate(const struct bm_mlr_result *res, unsigned int dirs)
+{
+	json_object *o = bm_mlr_result_to_json(res), *b, *v, *t;
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_object_get_ex(o, "directions", &t));
+	ck_assert_int_eq(json_object_get_int(t), dirs);
+	ck_assert(json_object_object_get_ex(o, "bounds", &b));
+	v = json_object_array_get_idx(b, 0);
+	if (dirs == 1) {
+		ck_assert(!json_object_object_get_ex(v, "lower_aggregate_fps", &t));
+	} else {
+		ck_assert(json_object_object_get_ex(v, "lower_aggregate_fps", &t));
+		ck_assert_double_eq(json_object_get_double(t),
+				    2 * res->bounds[0].lower_fps);
+		ck_assert(json_object_object_get_ex(v, "upper_aggregate_fps", &t));
+		ck_assert_double_eq(json_object_get_double(t),
+				    2 * res->bounds[0].upper_fps);
+	}
+	json_object_put(o);
+}
+
 /* Other phase counts and a bidirectional search keep the properties. */
 START_TEST(test_dev_phase_variants)
 {
@@ -890,6 +914,7 @@ START_TEST(test_dev_phase_variants)
 		check_bound_semantics(&p, &res);
 		ck_assert(res.bounds[0].lower_fps <= c &&
 			  res.bounds[0].upper_fps >= c);
+		check_aggregate(&res, i < 4 ? 1 : 2);
 		bm_mlr_result_free(&res);
 		mlr_dev_destroy(be);
 	}

@@ -93,6 +93,8 @@ struct bm_mlr_result {
 	bool stream_errors;		/* a trial saw reorder/dup (REQ-MLR-1) */
 	unsigned int generator_limited_trials; /* REQ-GEN-6 shortfalls */
 	uint32_t frame_size;
+	unsigned int directions;	/* 2 for pair-bidir: rates are per
+					 * direction, aggregates reported too */
 	double mtr_fps;			/* max_rate_fps, the MTR of the MRR */
 	double mrr_fps;			/* receive rate of trial 1 at MTR */
 	double trial_time_s;		/* sum of trial durations */

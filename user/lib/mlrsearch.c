@@ -414,6 +414,7 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 	mlr_db_init(&s.db);
 
 	res->frame_size = p->frame_size;
+	res->directions = p->topology == BM_TOPO_PAIR_BIDIR ? 2 : 1;
 	res->mtr_fps = p->max_rate_fps;
 	res->final_trial_duration_s = p->final_trial_duration_s;
 	res->final_relative_width = p->final_relative_width;

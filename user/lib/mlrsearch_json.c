@@ -22,7 +22,8 @@ static int mlr_json_add(json_object *o, const char *key, json_object *v)
 }
 
 static json_object *mlr_bound_to_json(const struct bm_mlr_bound *b,
-				      uint32_t frame_size)
+				      uint32_t frame_size,
+				      unsigned int directions)
 {
 	json_object *o = json_object_new_object();
 	int bad = 0;
@@ -36,6 +37,13 @@ static json_object *mlr_bound_to_json(const struct bm_mlr_bound *b,
 	bad |= mlr_json_add(o, "lower_l1_bps",
 			    json_object_new_double(bm_l1_bps(b->lower_fps,
 							     frame_size)));
+	/* issue 13: a bidirectional search states the aggregate too */
+	if (directions > 1) {
+		bad |= mlr_json_add(o, "lower_aggregate_fps",
+				    json_object_new_double(directions * b->lower_fps));
+		bad |= mlr_json_add(o, "upper_aggregate_fps",
+				    json_object_new_double(directions * b->upper_fps));
+	}
 	bad |= mlr_json_add(o, "relative_width",
 			    json_object_new_double(mlr_rel_width(b->lower_fps,
 								 b->upper_fps)));
@@ -99,7 +107,8 @@ json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res)
 	for (i = 0; !bad && i < res->n; i++)
 		bad |= json_object_array_add(bounds,
 				mlr_bound_to_json(&res->bounds[i],
-						  res->frame_size)) ||
+						  res->frame_size,
+						  res->directions)) ||
 		       !json_object_array_get_idx(bounds, i);
 	for (i = 0; !bad && i < res->log.n; i++)
 		bad |= json_object_array_add(trials,
@@ -114,6 +123,8 @@ json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res)
 	bad |= mlr_json_add(o, "algorithm",
 			    json_object_new_string("draft-ietf-bmwg-mlrsearch-01"));
 	bad |= mlr_json_add(o, "frame_size", json_object_new_int64(res->frame_size));
+	bad |= mlr_json_add(o, "directions", json_object_new_int64(res->directions ?
+							  res->directions : 1));
 	bad |= mlr_json_add(o, "mtr_fps", json_object_new_double(res->mtr_fps));
 	bad |= mlr_json_add(o, "mrr_fps", json_object_new_double(res->mrr_fps));
 	bad |= mlr_json_add(o, "final_trial_duration_s",
