@@ -650,6 +650,7 @@ START_TEST(test_acc_v3_constant_loss)
 	params_acc(&p, TENGE_64B_FPS, 10000);
 	p.target_loss_ratios = ratios;
 	p.n_targets = 3;
+	p.fail_fast = true;		/* draft-01 exactly */
 	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
 	ck_assert_uint_eq(res.log.n, 10);
 	for (i = 0; i < 8; i++) {
@@ -680,6 +681,33 @@ START_TEST(test_acc_v3_constant_loss)
 	ck_assert_double_eq(res.bounds[2].upper_fps, TENGE_64B_FPS);
 	ck_assert(!res.bounds[2].upper_valid);
 	ck_assert_double_lt(res.bounds[2].upper_loss_ratio, 0);
+	bm_mlr_result_free(&res);
+
+	/*
+	 * issue 13, the default: the same first 10 trials, then 0.02 is
+	 * refined although NDR has no lower bound.  A constant 1 % loss
+	 * passes 2 % everywhere, so its lower bound climbs to max_rate at
+	 * the final duration, valid; NDR and PDR are as before.
+	 */
+	p.fail_fast = false;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(res.log.n, 12);
+	for (i = 0; i < 8; i++)
+		ck_assert_double_eq_tol(res.log.v[i].spec.rate_fps, want_1s[i],
+					1e-3);
+	/* at 1 s, "extend up" to MTR reuses trial 0 (no repeated trial,
+	 * [MLR §3]); then MTR is re-measured at 5.48 s and 30 s */
+	ck_assert_str_eq(res.log.v[9].reason, "r=0.02 re-measure lower");
+	ck_assert_double_eq(res.log.v[11].spec.rate_fps, TENGE_64B_FPS);
+	check_run(&p, &res);
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_eq(res.bounds[i].upper_fps, 10000.0);
+		ck_assert(!res.bounds[i].lower_valid);
+	}
+	ck_assert_double_eq(res.bounds[2].lower_fps, TENGE_64B_FPS);
+	ck_assert(res.bounds[2].lower_valid);
+	ck_assert_double_eq(res.bounds[2].duration_s, 30.0);
+	ck_assert_double_eq(res.log.v[res.log.n - 1].spec.duration_s, 30.0);
 	bm_mlr_result_free(&res);
 	mlr_dev_destroy(be);
 }

@@ -56,6 +56,14 @@ struct bm_mlr_params {
 	double attempt_tolerance_s;
 	enum bm_topology topology;	/* pair-uni (default) or pair-bidir */
 	/*
+	 * The draft's "fail fast" ([MLR §4.3] 2.3.2): when the smallest
+	 * ratio's upper bound is at min_rate, end the phase, so the larger
+	 * ratios (PDR) are never refined.  Default false (issue 13): skip
+	 * the smallest ratio and refine the others; true is draft-01
+	 * exactly.
+	 */
+	bool fail_fast;
+	/*
 	 * Trial phases the draft leaves to the tester (RFC 2544 §23b, §23d):
 	 * learning frames before every trial (default false), and the loss
 	 * wait after it in s (default < 0: the backend's own, 2 s on the

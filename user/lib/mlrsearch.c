@@ -29,6 +29,12 @@ struct mlr_search {
 	double duration_s;		/* trial duration of this phase */
 	double goal;			/* relative width goal of this phase */
 	char phase_name[32];
+	/* MTR's initial result, set aside for the external search; when
+	 * a larger ratio is refined past a fail-fast point (!fail_fast) it
+	 * may ask for MTR at the initial duration again, and gets this
+	 * result back rather than a repeated trial ([MLR §3]) */
+	bool mtr_aside;
+	double mtr_loss_ratio;
 };
 
 /* Name and status-line numbering of the phase preceded by p of nip. */
@@ -169,6 +175,7 @@ static int mlr_initial_phase(struct mlr_search *s)
 	if (ret)
 		return ret;
 	s->res->mrr_fps = rr1;
+	s->mtr_loss_ratio = lr;
 
 	/* "If MRR is too close to MTR", keep one goal between them. */
 	mrr = fmin(rr1, mlr_step_down(p->max_rate_fps, igw));
@@ -198,6 +205,7 @@ static int mlr_initial_phase(struct mlr_search *s)
 		return ret;
 	/* External search from MRR and MRR2 beats bisecting up to MTR. */
 	mlr_db_forget(&s->db, p->max_rate_fps);
+	s->mtr_aside = true;
 	return 0;
 }
 
@@ -369,14 +377,24 @@ static int mlr_phase(struct mlr_search *s, unsigned int p_index)
 				return ret;
 			if (load == MLR_NONE) {
 				/* 2.3.2: the smallest ratio's upper bound is
-				 * at min_rate; exit the whole phase early. */
-				if (i == 0 && !mlr_db_bounds(&s->db, s->db.cur,
+				 * at min_rate; the draft exits the whole phase
+				 * early (fail_fast), else the larger ratios
+				 * are refined (issue 13). */
+				if (i == 0 && p->fail_fast &&
+				    !mlr_db_bounds(&s->db, s->db.cur,
 						p->target_loss_ratios[0] +
 						p->packet_loss_ratio_tolerance).lo1)
 					return 0;
 				continue;
 			}
-			ret = mlr_measure(s, load, why, &lr, &rr);
+			if (!p->fail_fast && s->mtr_aside &&
+			    s->duration_s == p->initial_trial_duration_s &&
+			    mlr_same_load(load, p->max_rate_fps)) {
+				s->mtr_aside = false;
+				ret = mlr_db_add(&s->db, load, s->mtr_loss_ratio, 0);
+			} else {
+				ret = mlr_measure(s, load, why, &lr, &rr);
+			}
 			if (ret)
 				return ret;
 			measured = true;

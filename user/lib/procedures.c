@@ -106,6 +106,7 @@ static const struct bm_jkey mlr_keys[] = {
 	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL),
 	MD(attempt_tolerance_s, 0, 1, 0),
 	{ "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL },
+	{ "fail_fast", BM_J_BOOL, MO(fail_fast), 0, 0, 0, 0, NULL, NULL },
 	MD(learning_pause_s, 0, 60, 0),
 	MD(drain_s, 0, 60, 0),
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
