@@ -430,6 +430,10 @@ START_TEST(test_back_to_back)
 	e = entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions"), 50);
+	/* issue 13: the achieved intensity is stated; the sim's generator
+	 * sends bursts at the line rate */
+	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 100.0, 1e-6);
+	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 100.0, 1e-6);
 	ck_assert_double_eq(num(e, "mean_frames"), 104);
 	ck_assert_double_eq(num(e, "stddev_frames"), 0);
 	ck_assert_double_eq(num(e, "min_frames"), 104);
@@ -445,6 +449,21 @@ START_TEST(test_back_to_back)
 	p.b2b_repetitions = 5;
 	doc = run(RFC2544_BACK_TO_BACK, be, &p);
 	ck_assert_double_eq(num(entry(doc, 0), "mean_frames"), 103);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* issue 13: a DUT that loses frames of every burst, even of one
+	 * frame (its MTU drops 512-byte frames), gives no result, never
+	 * "ok" with 0 frames */
+	bm_sim_params_default(&sp);
+	sp.max_frame_size = 256;
+	be = mk(&sp);
+	p.b2b_repetitions = 2;
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq(num(e, "max_frames"), 0);
+	ck_assert_str_eq(str(e, "result"), "no loss-free burst: every burst "
+			 "of 1 frame or more lost frames");
 	json_object_put(doc);
 	bm_sim_free(be);
 

@@ -17,6 +17,11 @@ struct b2b {
 	uint32_t f;
 	uint64_t max;
 	unsigned int rep;
+	/* Achieved intensity ([2544 §26.4] "minimum inter-frame gap",
+	 * issue 13): the slowest and the summed rate of the bursts sent,
+	 * from the generator's own first and last departure, in fps. */
+	double min_fps, sum_fps;
+	unsigned int n_fps;
 };
 
 static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
@@ -32,6 +37,13 @@ static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
 	snprintf(reason, sizeof(reason), "repetition %u: %s", b->rep, why);
 	ret = r2544_trial(b->r, &spec, &res, "b2b", reason);
 	*pass = !ret && res.lost == 0 && !res.generator_limited;
+	if (!ret && n > 1 && res.attempted > 1 && res.actual_duration_s > 0.0) {
+		double fps = (double)(res.attempted - 1) / res.actual_duration_s;
+
+		b->min_fps = b->n_fps ? fmin(b->min_fps, fps) : fps;
+		b->sum_fps += fps;
+		b->n_fps++;
+	}
 	return ret;
 }
 
@@ -57,11 +69,20 @@ static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 0;
 }
 
+/* The achieved burst intensity in % of line rate, min and mean. */
+static void b2b_intensity(const struct b2b *b, json_object *e, double line_fps)
+{
+	bm_json_add_double(e, "intensity_min_pct_line",
+			   b->n_fps ? 100.0 * b->min_fps / line_fps : NAN);
+	bm_json_add_double(e, "intensity_mean_pct_line", b->n_fps ?
+			   100.0 * b->sum_fps / b->n_fps / line_fps : NAN);
+}
+
 static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 {
 	const struct rfc2544_params *p = r->p;
 	double line_fps = bm_fps_max(r->be->line_rate_bps, f);
-	struct b2b b = { r, f, p->b2b_burst_max, 1 };
+	struct b2b b = { r, f, p->b2b_burst_max, 1, 0.0, 0.0, 0 };
 	uint64_t lo, hi, got, prev = 0;
 	double mean, sd, mn, mx, *v;
 	unsigned int k;
@@ -80,6 +101,7 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		bm_json_add_str(e, "result", ">= burst_max");
 		bm_json_add_double(e, "mean_frames", (double)b.max);
 		bm_json_add_u64(e, "repetitions", 1);
+		b2b_intensity(&b, e, line_fps);
 		return 0;
 	}
 	v = calloc(p->b2b_repetitions, sizeof(*v));
@@ -126,7 +148,10 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		prev = got;
 	}
 	r2544_stats(v, k, &mean, &sd, &mn, &mx);
-	bm_json_add_str(e, "result", "ok");
+	/* a 0 is no result: the DUT lost frames of every burst tried */
+	bm_json_add_str(e, "result", mx > 0.0 ? "ok" : "no loss-free burst: "
+			"every burst of 1 frame or more lost frames");
+	b2b_intensity(&b, e, line_fps);
 	bm_json_add_u64(e, "repetitions", k);
 	bm_json_add_double(e, "mean_frames", mean);
 	bm_json_add_double(e, "stddev_frames", sd);
