@@ -227,6 +227,13 @@ START_TEST(test_maxrate_appb)
 				0.01);
 	ck_assert_str_eq(str(entry(doc, 0), "search_result"),
 			 "loss-free at r_max");
+	/* issue 13: the statement's theoretical limit is the slowest
+	 * link's (100 Mbit/s: 148809.52 fps), not the tester's 1 Gbit/s */
+	ck_assert_double_eq_tol(num(entry(doc, 0), "theoretical_max_fps"),
+				148809.52, 0.01);
+	ck_assert_ptr_nonnull(strstr(str(entry(doc, 0), "statement"),
+				     "theoretical maximum 148809.52 fps of the "
+				     "slowest link"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }

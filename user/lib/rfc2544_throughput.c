@@ -4,6 +4,7 @@
  * §26.1 MUST statement: measured rate in fps, frame size, theoretical
  * limit of the media (F-1) and protocol.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "rfc2544_int.h"
@@ -11,7 +12,11 @@
 int r2544_throughput(struct r2544_run *r)
 {
 	const struct rfc2544_params *p = r->p;
-	double line = r->be->line_rate_bps, thr;
+	/* §26.1 MUST: the theoretical limit of the media, which is the
+	 * slowest link's when one is given (R2544-MAXRATE, WAN) */
+	double line = p->slowest_link_bps > 0.0 ?
+		      fmin(p->slowest_link_bps, r->be->line_rate_bps) :
+		      r->be->line_rate_bps, thr;
 	char stmt[256];
 	json_object *e, *why;
 	size_t i;
@@ -29,8 +34,10 @@ int r2544_throughput(struct r2544_run *r)
 		if (ok)
 			snprintf(stmt, sizeof(stmt),
 				 "%.2f fps at %u-byte frames (theoretical "
-				 "maximum %.2f fps), UDP/IPv4 over Ethernet",
-				 thr, f, bm_fps_max(line, f));
+				 "maximum %.2f fps%s), UDP/IPv4 over Ethernet",
+				 thr, f, bm_fps_max(line, f),
+				 p->slowest_link_bps > 0.0 ?
+				 " of the slowest link" : "");
 		else
 			snprintf(stmt, sizeof(stmt),
 				 "throughput not measured at %u-byte frames: %s",
