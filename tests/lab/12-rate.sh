@@ -15,6 +15,15 @@
 # wrong); an explained one is repeated, 3 attempts.  At up to 50 % of
 # capacity three disturbed attempts fail the test; at 90 % the guest itself
 # is the limit, the module said so, and that is noted.
+#
+# Loss is not what this test measures, but a lost frame shortens the rx
+# span.  The lab (t1 -> d1 -> br0 -> d2 -> t2, all veth) drops only in
+# the guest's receive backlogs (netdev_max_backlog), which count every
+# drop in /proc/net/softnet_stat: lost frames must equal the backlog drops
+# of the attempt, else bmgen miscounted and the test fails at once.  Equal
+# drops mean the guest could not carry the rate at that moment (seen at
+# 90 % of the capacity with a compile loop on the host's other CPU: 2502
+# lost): an explained miss, like a late generator.
 bm_load
 topo_bridge 2
 
@@ -23,12 +32,28 @@ cap=$(kv rx_rate_fps /tmp/cap)
 note "the lab carries $cap fps unpaced (64 B, bridge)"
 check_range "capacity" "$cap" 2000 1000000
 
+# backlog_drops: frames the guest's receive backlogs dropped, all CPUs
+backlog_drops() {
+	s=0
+	for h in $(cut -d' ' -f2 /proc/net/softnet_stat); do
+		s=$((s + 0x$h))
+	done
+	echo $s
+}
+
 attempt() {	# RATE: one 2 s trial; 0 = accurate, 1 = explained miss
 	r=$1
 	n=$(awk -v r=$r 'BEGIN { printf "%d", r * 2 }')
+	d0=$(backlog_drops)
 	$BMT --tx t1 --rx t2 --size 64 --rate $r --count $n > /tmp/r ||
 		fail "trial at $r fps"
-	check_eq "rate $r: lost" "$(kv lost /tmp/r)" 0
+	drops=$(($(backlog_drops) - d0))
+	lost=$(kv lost /tmp/r)
+	check_eq "rate $r: lost = the guest's backlog drops" "$lost" "$drops"
+	if [ "$lost" -ne 0 ]; then
+		note "rate $r: the guest's backlogs dropped $drops frames: the lab could not carry the rate"
+		return 1
+	fi
 	# the stretch of each span against (n - 1) intervals, in ns
 	awk -v r=$r -v n=$n -v tf=$(kv tx_first_ns /tmp/r) -v tl=$(kv tx_last_ns /tmp/r) \
 	    -v rf=$(kv rx_first_ns /tmp/r) -v rl=$(kv rx_last_ns /tmp/r) \
