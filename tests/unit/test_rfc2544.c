@@ -627,6 +627,8 @@ START_TEST(test_reset)
 			 "trial_duration_s");
 	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 0);
 	ck_assert_ptr_null(get(e, "reset_s"));	/* null */
+	ck_assert_ptr_null(get(e, "reset_min_s"));	/* not 0 */
+	ck_assert_ptr_null(get(e, "reset_max_s"));
 	ck_assert_double_eq_tol(num(json_object_array_get_idx(
 		json_object_object_get(e, "repetitions"), 0),
 		"outage_at_least_s"), 50.0, 0.01);

@@ -111,7 +111,8 @@ void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 	double s = 0.0, q = 0.0;
 	size_t i;
 
-	*mean = *sd = *min = *max = 0.0;
+	/* no sample is no statistic: null in the result, never 0 */
+	*mean = *sd = *min = *max = NAN;
 	if (!n)
 		return;
 	*min = *max = v[0];

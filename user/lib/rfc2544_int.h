@@ -55,7 +55,8 @@ int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,
 void r2544_spec(const struct r2544_run *r, struct bm_trial_spec *spec,
 		uint32_t f, double rate_fps, double duration_s);
 
-/* Sample mean and standard deviation (n - 1) of v[0..n). */
+/* Sample mean, standard deviation (n - 1), min and max of v[0..n); all
+ * NAN when n is 0. */
 void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 		 double *min, double *max);
 

@@ -81,8 +81,6 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 		json_object_array_add(a, json_object_new_double(v[n++]));
 	}
 	r2544_stats(v, n, &mean, &sd, &mn, &mx);
-	if (!n)
-		mean = sd = mn = mx = NAN;
 	bm_json_add_u64(e, "valid_repetitions", n);
 	bm_json_add_u64(e, "repetitions_without_loss", lossless);
 	bm_json_add_u64(e, "repetitions_not_recovered", unrecovered);
