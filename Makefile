@@ -18,16 +18,19 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 BM_VERSION := $(shell cat VERSION)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
+# libbm, one folder per layer (HACKING.md)
+LIB_LAYERS := core backends searches rfc2544 procedures protocol daemon
+LIB_INC := $(LIB_LAYERS:%=-Iuser/lib/%)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
-	-Iinclude/uapi -Iuser/lib $(PKG_CFLAGS)
+	-Iinclude/uapi $(LIB_INC) $(PKG_CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRC := $(wildcard user/lib/*.c)
+LIB_SRC := $(wildcard $(LIB_LAYERS:%=user/lib/%/*.c))
 BMD_SRC := $(wildcard user/bmd/*.c)
 BMCTL_SRC := $(wildcard user/bmctl/*.c)
-TEST_SRC := $(wildcard tests/unit/test_*.c)
-TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
-HDRS := $(wildcard include/uapi/linux/*.h user/lib/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*.h)
+TEST_SRC := $(wildcard tests/unit/*/test_*.c)
+TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*/*.c))
+HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*/*.h)
 
 .PHONY: all user module clean check check-quick unit lab lab-rate deps demo bench install help
 all: user module
@@ -58,7 +61,7 @@ $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
 $(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
-$(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/mlr_devices.o $(O)/libbm.a
+$(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # Unit tests always run under AddressSanitizer and UBSan.

@@ -14,7 +14,7 @@
 
 #include "bm_mlrsearch.h"
 #include "mlrsearch_int.h"
-#include "../../tests/unit/mlr_devices.h"
+#include "../../tests/unit/searches/mlr_devices.h"
 
 #define MTR_FPS 14880952.380952381	/* 10 GbE, 64 B, one direction */
 #define MIN_FPS 10000.0
