@@ -18,11 +18,29 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 BM_VERSION := $(shell cat VERSION)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
-# libbm, one folder per layer (HACKING.md)
+# libbm, one folder per layer (HACKING.md): a file sees the headers of its
+# own folder and of the layers its folder may include, and no others, so
+# that an include across the rule fails the build.
 LIB_LAYERS := core backends searches rfc2544 procedures protocol daemon
+LAYER_core :=
+LAYER_backends := core
+LAYER_searches := core
+LAYER_rfc2544 := core searches
+LAYER_procedures := core searches rfc2544
+LAYER_protocol := core
+LAYER_daemon := core backends searches rfc2544 procedures protocol
 LIB_INC := $(LIB_LAYERS:%=-Iuser/lib/%)
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
-	-Iinclude/uapi $(LIB_INC) $(PKG_CFLAGS)
+layer_inc = $(foreach l,$(1) $(LAYER_$(1)),-Iuser/lib/$(l))
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
+	-Iinclude/uapi $(INC) $(PKG_CFLAGS)
+# Programs and tests above libbm: bmd sees the daemon's headers, bmctl the
+# protocol's (and, until it asks bmd for port facts, the backends': issue 9),
+# the raw tools the backends', the unit tests everything.
+INC = $(LIB_INC)
+$(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
+$(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
+$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) -Iuser/lib/backends
+$(O)/user/tools/%.o: INC = $(call layer_inc,backends)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(wildcard $(LIB_LAYERS:%=user/lib/%/*.c))

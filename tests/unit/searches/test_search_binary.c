@@ -314,7 +314,10 @@ static void flaky_destroy(struct bm_backend *be)
 	(void)be;
 }
 
-static const struct bm_backend_ops flaky_ops = { flaky_run, flaky_destroy };
+static const struct bm_backend_ops flaky_ops = {
+	.run_trial = flaky_run,
+	.destroy = flaky_destroy,
+};
 
 /*
  * REQ-GEN-6 [INTERPRETATION]: a failure the generator caused is repeated

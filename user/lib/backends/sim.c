@@ -845,11 +845,17 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 int bm_sim_reset_hook(void *ctx)
 {
 	struct bm_backend *be = ctx;
-	struct sim_priv *sp;
 
 	if (!be || !bm_backend_is_sim(be))
 		return -EINVAL;
-	sp = be->priv;
+	return be->ops->dut_reset(be);
+}
+
+/* The simulated DUT resets itself: its outage (reset_outage_s) starts now. */
+static int sim_dut_reset(struct bm_backend *be)
+{
+	struct sim_priv *sp = be->priv;
+
 	if (!sp->in_trial)
 		return -EINVAL;
 	sp->reset_fired = true;
@@ -866,6 +872,7 @@ static void sim_destroy(struct bm_backend *be)
 static const struct bm_backend_ops sim_ops = {
 	.run_trial = sim_run_trial,
 	.destroy = sim_destroy,
+	.dut_reset = sim_dut_reset,
 };
 
 bool bm_backend_is_sim(const struct bm_backend *be)
@@ -898,6 +905,8 @@ struct bm_backend *bm_sim_new(const struct bm_sim_params *p,
 	sp->rng = p->seed;
 	be->ops = &sim_ops;
 	be->name = "sim";
+	be->deviation = "backend sim: every trial ran on a simulated device "
+			"(dry run), not a DUT";
 	be->line_rate_bps = p->line_rate_bps;
 	be->priv = sp;
 	return be;

@@ -122,12 +122,26 @@ struct bm_trial_log {
 
 struct bm_backend;
 
+/*
+ * Called after every trial with the record just logged; total_hint is the
+ * procedure's best estimate of its remaining trials (0 = unknown).  A
+ * non-zero return asks the procedure to stop (cancel): it then returns
+ * -ECANCELED with the partial result still filled in.
+ */
+typedef int (*bm_progress_fn)(void *ctx, const struct bm_trial_record *rec,
+			      const char *status_line);
+
+
 struct bm_backend_ops {
 	/* Run one trial; 0 and *res filled, or -errno with err->msg set. */
 	int (*run_trial)(struct bm_backend *be, const struct bm_trial_spec *spec,
 			 struct bm_trial_result *res, struct bm_error *err);
 	/* Release the backend. */
 	void (*destroy)(struct bm_backend *be);
+	/* Optional: reset the DUT now, from inside a running trial (the
+	 * R2544-RESET event); 0, or -errno.  NULL when the backend cannot
+	 * reset its DUT (then only a user's reset command can). */
+	int (*dut_reset)(struct bm_backend *be);
 };
 
 struct bm_backend {
@@ -138,12 +152,20 @@ struct bm_backend {
 	 * overhead); the simulated device advances it virtually. */
 	double elapsed_s;
 	unsigned int trials;		/* trials run so far */
+	/* What every result of this backend must say about it, e.g. that
+	 * no DUT was measured (the simulator); NULL when nothing.  Results
+	 * list it under deviations. */
+	const char *deviation;
 	void *priv;
 };
 
 /* Run one trial through the backend, counting it; see bm_backend_ops. */
 int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		 struct bm_trial_result *res, struct bm_error *err);
+
+/* An event_fn for struct bm_trial_spec: ctx is the struct bm_backend whose
+ * dut_reset resets the DUT; -EOPNOTSUPP when it has none. */
+int bm_backend_dut_reset(void *ctx);
 
 /* Append a record to log; 0 or -ENOMEM. */
 int bm_trial_log_add(struct bm_trial_log *log, const char *phase,

@@ -24,6 +24,15 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	return ret;
 }
 
+int bm_backend_dut_reset(void *ctx)
+{
+	struct bm_backend *be = ctx;
+
+	if (!be || !be->ops->dut_reset)
+		return -EOPNOTSUPP;
+	return be->ops->dut_reset(be);
+}
+
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 			double rate_fps, double duration_s)
 {

@@ -12,14 +12,6 @@
 
 #include "bm_trial.h"
 
-/*
- * Called after every trial with the record just logged; total_hint is the
- * procedure's best estimate of its remaining trials (0 = unknown).  A
- * non-zero return asks the procedure to stop (cancel): it then returns
- * -ECANCELED with the partial result still filled in.
- */
-typedef int (*bm_progress_fn)(void *ctx, const struct bm_trial_record *rec,
-			      const char *status_line);
 
 struct bm_procedure_info {
 	const char *name;	/* e.g. "rfc2544.throughput", "mlrsearch" */

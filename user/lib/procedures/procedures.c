@@ -17,7 +17,6 @@
 #include "bm_mlrsearch.h"
 #include "bm_procedure.h"
 #include "bm_search.h"
-#include "bm_sim.h"
 #include "rfc2544.h"
 
 extern char **environ;
@@ -232,10 +231,8 @@ static int mlr_run(json_object *params, struct bm_backend *be,
 			   bm_fps_max(be->line_rate_bps, f));
 	json_object_object_add(d, "results", o);
 	a = json_object_new_array();
-	if (bm_backend_is_sim(be))
-		json_object_array_add(a, json_object_new_string(
-			"backend sim: every trial ran on a simulated device "
-			"(dry run), not a DUT"));
+	if (be->deviation)
+		json_object_array_add(a, json_object_new_string(be->deviation));
 	if (in.mp.packet_loss_ratio_tolerance > 0.0)
 		json_object_array_add(a, json_object_new_string(
 			"packet_loss_ratio_tolerance > 0: not in the draft"));
@@ -364,9 +361,9 @@ int bm_procedure_run(const char *name, json_object *params,
 	if (p.reset_command[0]) {
 		p.reset_hook = run_reset_command;
 		p.reset_ctx = &p;
-	} else if (bm_backend_is_sim(be)) {
-		/* The simulated DUT resets itself (its reset_outage_s). */
-		p.reset_hook = bm_sim_reset_hook;
+	} else if (be->ops->dut_reset) {
+		/* A backend that can reset its DUT (the simulator). */
+		p.reset_hook = bm_backend_dut_reset;
 		p.reset_ctx = be;
 	}
 	return rfc2544_run(t, be, &p, progress, progress_ctx, result, err);

@@ -15,7 +15,6 @@
 
 #include <json-c/json.h>
 
-#include "bm_procedure.h"
 #include "bm_search.h"
 #include "bm_trial.h"
 

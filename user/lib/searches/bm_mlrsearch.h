@@ -24,7 +24,6 @@
 
 #include <json-c/json.h>
 
-#include "bm_procedure.h"
 #include "bm_trial.h"
 
 /* Search inputs (MLR-IN); fill with bm_mlr_params_default() first. */

@@ -14,7 +14,6 @@
 #include <json-c/json.h>
 
 #include "bm_mlrsearch.h"
-#include "bm_procedure.h"
 #include "bm_trial.h"
 
 /* Inputs of the R2544-THRPT binary search; rates are per direction. */
