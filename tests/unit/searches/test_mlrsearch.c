@@ -1073,7 +1073,7 @@ START_TEST(test_json)
 	v = json_object_array_get_idx(t, 7);
 	ck_assert(json_object_object_get_ex(v, "phase", &b));
 	ck_assert_str_eq(json_object_get_string(b), "mlr-intermediate-2");
-	ck_assert(json_object_object_get_ex(v, "why", &b));
+	ck_assert(json_object_object_get_ex(v, "reason", &b));
 	ck_assert_str_eq(json_object_get_string(b), "r=0 re-measure lower");
 	ck_assert(json_object_object_get_ex(v, "loss_ratio", &b));
 	ck_rel(json_object_get_double(b), 1.2080222912800403e-06, 1e-12, "lr");

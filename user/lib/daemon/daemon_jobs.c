@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bm_procedure.h"
+#include "bm_result.h"
 #include "bm_store.h"
 #include "daemon_int.h"
 
@@ -359,33 +360,6 @@ struct worker_ctx {
 	char ts_source[16];
 };
 
-static json_object *trial_json(const struct bm_trial_record *rec,
-			       double line_rate_bps)
-{
-	const struct bm_trial_spec *s = &rec->spec;
-	const struct bm_trial_result *r = &rec->res;
-	json_object *t = json_object_new_object();
-
-	json_object_object_add(t, "index", json_object_new_int64(rec->index));
-	json_object_object_add(t, "phase", json_object_new_string(rec->phase));
-	json_object_object_add(t, "reason", json_object_new_string(rec->reason));
-	json_object_object_add(t, "frame_size",
-			       json_object_new_int64(s->frame_size));
-	json_object_object_add(t, "rate_fps", json_object_new_double(s->rate_fps));
-	if (line_rate_bps > 0 && s->frame_size)
-		json_object_object_add(t, "load_pct", json_object_new_double(
-			bm_load_pct(s->rate_fps, s->frame_size, line_rate_bps)));
-	json_object_object_add(t, "duration_s",
-			       json_object_new_double(s->duration_s));
-	json_object_object_add(t, "attempted",
-			       json_object_new_int64(r->attempted));
-	json_object_object_add(t, "received", json_object_new_int64(r->received));
-	json_object_object_add(t, "lost", json_object_new_int64(r->lost));
-	json_object_object_add(t, "loss_ratio", json_object_new_double(
-		r->attempted ? (double)r->lost / r->attempted : 0.0));
-	return t;
-}
-
 static int on_progress(void *ctx, const struct bm_trial_record *rec,
 		       const char *status_line)
 {
@@ -413,7 +387,8 @@ static int on_progress(void *ctx, const struct bm_trial_record *rec,
 		j->status_line));
 	if (rec)
 		json_object_object_add(ev, "trial",
-				       trial_json(rec, j->line_rate_bps));
+				       bm_trial_record_to_json(
+					       rec, j->line_rate_bps, -1));
 	if (!j->events)
 		j->events = json_object_new_array();
 	json_object_array_add(j->events, json_object_get(ev));

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "bm_json.h"
+#include "bm_result.h"
 #include "bm_mlrsearch.h"
 #include "bm_procedure.h"
 #include "bm_search.h"
@@ -203,7 +204,9 @@ static int mlr_run(json_object *params, struct bm_backend *be,
 	json_object_object_add(d, "params", mlr_params_json(&in));
 	a = json_object_new_array();
 	for (i = 0; i < res.log.n; i++)
-		json_object_array_add(a, bm_trial_record_to_json(&res.log.v[i]));
+		json_object_array_add(a, bm_trial_record_to_json(
+			&res.log.v[i], be->line_rate_bps,
+			res.loss_ratios ? res.loss_ratios[i] : -1));
 	json_object_object_add(d, "trials", a);
 	o = bm_mlr_result_to_json(&res);
 	if (!o)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bm_result.h"
 #include "rfc2544_int.h"
 
 static const struct {
@@ -275,7 +276,8 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 	json_object_object_add(d, "params", rfc2544_params_to_json(p, t));
 	trials = json_object_new_array();
 	for (i = 0; i < r.log.n; i++)
-		json_object_array_add(trials, bm_trial_record_to_json(&r.log.v[i]));
+		json_object_array_add(trials, bm_trial_record_to_json(
+			&r.log.v[i], be->line_rate_bps, -1));
 	json_object_object_add(d, "trials", trials);
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);

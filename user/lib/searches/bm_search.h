@@ -122,7 +122,4 @@ int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    const char *phase, const char *reason,
 		    bm_progress_fn progress, void *ctx, struct bm_error *err);
 
-/* New JSON object for one trial record (REQ-TRIAL-3 fields). */
-json_object *bm_trial_record_to_json(const struct bm_trial_record *rec);
-
 #endif /* BM_SEARCH_H */

@@ -7,6 +7,7 @@
  */
 #include <json-c/json.h>
 
+#include "bm_result.h"
 #include "mlrsearch_int.h"
 
 /* Loss ratio or null when the load was never measured (< 0). */
@@ -63,39 +64,6 @@ static json_object *mlr_bound_to_json(const struct bm_mlr_bound *b,
 	return o;
 }
 
-static json_object *mlr_trial_to_json(const struct bm_mlr_result *res,
-				      size_t i)
-{
-	const struct bm_trial_record *r = &res->log.v[i];
-	json_object *o = json_object_new_object();
-	int bad = 0;
-
-	if (!o)
-		return NULL;
-	bad |= mlr_json_add(o, "index", json_object_new_int64(r->index));
-	bad |= mlr_json_add(o, "phase", json_object_new_string(r->phase));
-	bad |= mlr_json_add(o, "duration_s",
-			    json_object_new_double(r->spec.duration_s));
-	bad |= mlr_json_add(o, "load_fps",
-			    json_object_new_double(r->spec.rate_fps));
-	bad |= mlr_json_add(o, "intended",
-			    json_object_new_uint64(r->res.intended));
-	bad |= mlr_json_add(o, "attempted",
-			    json_object_new_uint64(r->res.attempted));
-	bad |= mlr_json_add(o, "received",
-			    json_object_new_uint64(r->res.received));
-	bad |= mlr_json_add(o, "loss_ratio", res->loss_ratios ?
-			    json_object_new_double(res->loss_ratios[i]) : NULL);
-	bad |= mlr_json_add(o, "generator_limited",
-			    json_object_new_boolean(r->res.generator_limited));
-	bad |= mlr_json_add(o, "why", json_object_new_string(r->reason));
-	if (bad) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
 json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res)
 {
 	json_object *o = json_object_new_object();
@@ -112,7 +80,9 @@ json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res)
 		       !json_object_array_get_idx(bounds, i);
 	for (i = 0; !bad && i < res->log.n; i++)
 		bad |= json_object_array_add(trials,
-				mlr_trial_to_json(res, i)) ||
+				bm_trial_record_to_json(&res->log.v[i], 0,
+					res->loss_ratios ?
+					res->loss_ratios[i] : -1)) ||
 		       !json_object_array_get_idx(trials, i);
 	if (bad || !o) {
 		json_object_put(o);

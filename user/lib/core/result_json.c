@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one trial record (bm_result.h): before issue 9 three serialisers
+ * wrote it with different keys (loss_pct / loss_ratio, rate_fps /
+ * load_fps, reason / why); now results, the MLR sub-result and progress
+ * events all come from here.
+ */
+#include <json-c/json.h>
+
+#include "bm_json.h"
+#include "bm_result.h"
+
+static const char *pattern_name(enum bm_pattern p)
+{
+	switch (p) {
+	case BM_PAT_BURST:
+		return "burst";
+	case BM_PAT_STEP:
+		return "step";
+	default:
+		return "rate";
+	}
+}
+
+json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
+				     double line_rate_bps, double loss_ratio)
+{
+	const struct bm_trial_spec *sp = &rec->spec;
+	const struct bm_trial_result *r = &rec->res;
+	json_object *o = json_object_new_object(), *l;
+
+	if (!o)
+		return NULL;
+	bm_json_add_u64(o, "index", rec->index);
+	bm_json_add_str(o, "phase", rec->phase);
+	bm_json_add_str(o, "reason", rec->reason);
+	bm_json_add_u64(o, "frame_size", sp->frame_size);
+	bm_json_add_str(o, "pattern", pattern_name(sp->pattern));
+	bm_json_add_str(o, "topology", sp->topology == BM_TOPO_PAIR_BIDIR ?
+			"pair-bidir" : "pair-uni");
+	if (sp->pattern == BM_PAT_BURST) {
+		bm_json_add_u64(o, "burst_frames", sp->burst_frames);
+	} else {
+		bm_json_add_double(o, "rate_fps", sp->rate_fps);
+		if (line_rate_bps > 0 && sp->frame_size)
+			bm_json_add_double(o, "load_pct",
+					   bm_load_pct(sp->rate_fps,
+						       sp->frame_size,
+						       line_rate_bps));
+		bm_json_add_double(o, "duration_s", sp->duration_s);
+	}
+	if (sp->pattern == BM_PAT_STEP) {
+		bm_json_add_double(o, "step_rate_fps", sp->step_rate_fps);
+		bm_json_add_double(o, "step_duration_s", sp->step_duration_s);
+		bm_json_add_double(o, "last_loss_after_step_s",
+				   r->last_loss_after_step_s);
+	}
+	bm_json_add_u64(o, "intended", r->intended);
+	bm_json_add_u64(o, "attempted", r->attempted);
+	bm_json_add_u64(o, "received", r->received);
+	bm_json_add_u64(o, "lost", r->lost);
+	if (loss_ratio < 0)
+		loss_ratio = r->attempted ? (double)r->lost / r->attempted : 0.0;
+	bm_json_add_double(o, "loss_ratio", loss_ratio);
+	bm_json_add_double(o, "loss_pct", 100.0 * loss_ratio);
+	bm_json_add_u64(o, "duplicate", r->duplicate);
+	bm_json_add_u64(o, "reordered", r->reordered);
+	bm_json_add_u64(o, "gap_events", r->gap_events);
+	bm_json_add_u64(o, "late", r->late);
+	bm_json_add_bool(o, "generator_limited", r->generator_limited);
+	bm_json_add_u64(o, "shortfall", r->shortfall);
+	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);
+	bm_json_add_double(o, "tx_late_max_s", r->tx_late_max_s);
+	bm_json_add_double(o, "actual_duration_s", r->actual_duration_s);
+	if (sp->event_fn) {
+		bm_json_add_double(o, "max_gap_s", r->max_gap_s);
+		bm_json_add_double(o, "max_gap_start_s", r->max_gap_start_s);
+	}
+	if (sp->tag) {
+		bm_json_add_double(o, "tag_tx_s", r->tag_tx_s);
+		bm_json_add_bool(o, "tag_received", r->tag_received);
+		bm_json_add_double(o, "tag_latency_ns", r->tag_latency_ns);
+	}
+	if (r->latency.count) {
+		l = json_object_new_object();
+		bm_json_add_u64(l, "count", r->latency.count);
+		bm_json_add_double(l, "min_ns", r->latency.min_ns);
+		bm_json_add_double(l, "mean_ns", r->latency.mean_ns);
+		bm_json_add_double(l, "max_ns", r->latency.max_ns);
+		bm_json_add_double(l, "stddev_ns", r->latency.stddev_ns);
+		bm_json_add_double(l, "p50_ns", r->latency.p50_ns);
+		bm_json_add_double(l, "p90_ns", r->latency.p90_ns);
+		bm_json_add_double(l, "p99_ns", r->latency.p99_ns);
+		bm_json_add_double(l, "p999_ns", r->latency.p999_ns);
+		json_object_object_add(o, "latency", l);
+	}
+	bm_json_add_str(o, "ts_source", r->ts_source);
+	return o;
+}
