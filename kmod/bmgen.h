@@ -106,6 +106,7 @@ struct bm_stream {
 	struct list_head tx_node;	/* on its kthread's list for a trial */
 	/* rx */
 	struct bm_rx_state rx;
+	size_t mem;			/* bytes it holds, bm_stream_mem_of() */
 	struct rcu_head rcu;
 };
 

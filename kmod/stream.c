@@ -18,6 +18,22 @@
 struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
 unsigned int bm_nstreams;
 
+/*
+ * A stream holds its struct, the duplicate window, the latency histogram
+ * and its frame template: about 38 KiB at 1518 B (Documentation/abi.md).
+ * 8191 streams would be 310 MiB, so the sum over all streams is bounded.
+ */
+static unsigned int max_stream_mem_kb = 262144;
+module_param(max_stream_mem_kb, uint, 0644);
+MODULE_PARM_DESC(max_stream_mem_kb, "most memory all streams together may hold, KiB (default 256 MiB)");
+static u64 bm_stream_mem;	/* bytes, under bm_cfg_lock */
+
+static size_t bm_stream_mem_of(const struct bm_stream *s)
+{
+	return sizeof(*s) + BITS_TO_LONGS(BM_DUP_WINDOW) * sizeof(long) +
+	       BMGEN_HIST_BUCKETS * sizeof(u64) + s->max_frame;
+}
+
 /* Frame size F of the frame with sequence number seq. */
 u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq)
 {
@@ -182,6 +198,11 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	ret = bm_stream_build_template(s, extack);
 	if (ret)
 		return ret;
+	s->mem = bm_stream_mem_of(s);
+	if (bm_stream_mem + s->mem > (u64)max_stream_mem_kb << 10) {
+		NL_SET_ERR_MSG(extack, "streams would exceed the module's memory limit (parameter max_stream_mem_kb)");
+		return -ENOMEM;	/* caller frees s */
+	}
 	spin_lock_init(&s->rx.lock);
 	s->rx.seen = bitmap_zalloc(BM_DUP_WINDOW, GFP_KERNEL);
 	s->rx.hist = kvcalloc(BMGEN_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
@@ -190,6 +211,7 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	bm_stream_rx_reset(s);
 	rcu_assign_pointer(bm_streams[s->id], s);
 	bm_nstreams++;
+	bm_stream_mem += s->mem;
 	/* a changed stream set invalidates the last trial's results */
 	bm_trial.state = BMGEN_TRIAL_IDLE;
 	return 0;
@@ -202,6 +224,7 @@ static void bm_stream_unpublish(u32 id)
 
 	RCU_INIT_POINTER(bm_streams[id], NULL);
 	bm_nstreams--;
+	bm_stream_mem -= s->mem;
 	call_rcu(&s->rcu, bm_stream_free_rcu);
 }
 

@@ -551,7 +551,7 @@ BUILD(b_port_index_and_name)
 BUILD(b_stream_no_id) { stream_base(nlh, c, M(BMGEN_A_STREAM_ID)); }
 BUILD(b_stream_no_tx) { stream_base(nlh, c, M(BMGEN_A_STREAM_TX_IFINDEX)); }
 STREAM_PUT(b_stream_id_0, 32, BMGEN_A_STREAM_ID, 0)
-STREAM_PUT(b_stream_id_1024, 32, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS)
+STREAM_PUT(b_stream_id_max, 32, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS)
 STREAM_PUT(b_stream_id_u16, 16, BMGEN_A_STREAM_ID, 7)
 STREAM_PUT(b_stream_id_exists, 32, BMGEN_A_STREAM_ID, c->sid)
 STREAM_PUT(b_stream_tx_spare, 32, BMGEN_A_STREAM_TX_IFINDEX, c->spare)
@@ -754,7 +754,7 @@ BUILD(b_learn_payload)
 BUILD(b_del_free) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id); }
 BUILD(b_del_sid) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid); }
 BUILD(b_del_0) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, 0); }
-BUILD(b_del_1024) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS); }
+BUILD(b_del_id_max) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS); }
 BUILD(b_delay_hour) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, HOUR_NS + 1); }
 BUILD(b_delay_u32) { mnl_attr_put_u32(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 1000); }
 
@@ -826,7 +826,7 @@ static const struct ncase cases[] = {
 	{ "stream_no_id", P_IDLE, ADD, 0, b_stream_no_id, EINVAL, "needs an id and a tx port", NOATTR },
 	{ "stream_no_tx_port", P_IDLE, ADD, 0, b_stream_no_tx, EINVAL, "needs an id and a tx port", NOATTR },
 	{ "stream_id_0", P_IDLE, ADD, 0, b_stream_id_0, ERANGE, RANGE, A(STREAM_ID) },
-	{ "stream_id_1024", P_IDLE, ADD, 0, b_stream_id_1024, ERANGE, RANGE, A(STREAM_ID) },
+	{ "stream_id_max", P_IDLE, ADD, 0, b_stream_id_max, ERANGE, RANGE, A(STREAM_ID) },
 	{ "stream_id_u16", P_IDLE, ADD, 0, b_stream_id_u16, EINVAL, BADLEN, A(STREAM_ID) },
 	{ "stream_id_exists", P_IDLE, ADD, 0, b_stream_id_exists, EEXIST, "stream id already exists", NOATTR },
 	{ "stream_tx_not_attached", P_IDLE, ADD, 0, b_stream_tx_spare, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
@@ -889,7 +889,7 @@ static const struct ncase cases[] = {
 	/* stream delete, trial start */
 	{ "stream_del_no_such_id", P_IDLE, DEL, 0, b_del_free, ENOENT, "no such stream", NOATTR },
 	{ "stream_del_id_0", P_IDLE, DEL, 0, b_del_0, ERANGE, RANGE, A(STREAM_ID) },
-	{ "stream_del_id_1024", P_IDLE, DEL, 0, b_del_1024, ERANGE, RANGE, A(STREAM_ID) },
+	{ "stream_del_id_max", P_IDLE, DEL, 0, b_del_id_max, ERANGE, RANGE, A(STREAM_ID) },
 	{ "trial_start_delay_over_1h", P_IDLE, START, 0, b_delay_hour, ERANGE, "start delay longer than an hour", A(TRIAL_START_DELAY_NS) },
 	{ "trial_start_delay_u32", P_IDLE, START, 0, b_delay_u32, EINVAL, BADLEN, A(TRIAL_START_DELAY_NS) },
 	/* while a trial runs */

@@ -21,7 +21,13 @@
 #define BMGEN_MCGRP_EVENTS	"events"
 
 /* Limits the module enforces (and userspace may check first). */
-#define BMGEN_MAX_STREAMS	1024	/* stream ids are 1 .. BMGEN_MAX_STREAMS-1 */
+/*
+ * Stream ids are 1 .. BMGEN_MAX_STREAMS-1: a full mesh of 64 ports is 4032
+ * streams (issue 9).  Modules before 0.2 stopped at 1023 and refuse higher
+ * ids with ERANGE, which needs no version bump: the request fails cleanly.
+ * The module also bounds the memory of all streams (max_stream_mem_kb).
+ */
+#define BMGEN_MAX_STREAMS	8192
 #define BMGEN_MIN_FRAME		64
 #define BMGEN_MAX_FRAME		9216
 #define BMGEN_MAX_IMIX		64
