@@ -41,6 +41,7 @@ $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
 $(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) -Iuser/lib/backends
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
+$(SAN_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(wildcard $(LIB_LAYERS:%=user/lib/%/*.c))

@@ -28,6 +28,12 @@ for t in $(cat /tests/list); do
 	start=$(cut -d' ' -f1 /proc/uptime)
 	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
 	rc=$?
+	# every result document the test's bmd wrote, one line each, for the
+	# runner's check against the result schema (issue 9 item 8)
+	for f in /tmp/results/*.json; do
+		[ -f "$f" ] && echo "LABRESULT $t run=$run ${f##*/} $(tr -d '\n' < "$f")"
+	done
+	rm -rf /tmp/results
 	# leave a clean guest for the next test: no daemon of this test left
 	# behind; a module that will not unload
 	# is a failure of the test that loaded it

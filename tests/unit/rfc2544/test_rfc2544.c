@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "keep_result.h"
 #include "rfc2544.h"
 
 static struct bm_backend *mk(const struct bm_sim_params *p)
@@ -32,6 +33,7 @@ static json_object *run(enum rfc2544_test t, struct bm_backend *be,
 
 	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
 	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, rfc2544_name(t));
 	return doc;
 }
 
@@ -412,6 +414,7 @@ START_TEST(test_frame_loss_cancelled)
 				     cancel_after_two, &n, &doc, &err),
 			 -ECANCELED);
 	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, "rfc2544.frame-loss-cancelled");
 	ck_assert_uint_eq(json_object_array_length(get(entry(doc, 0), "table")),
 			  2);
 	ck_assert_str_eq(str(entry(doc, 0), "stop"), "cancelled");
