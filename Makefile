@@ -11,9 +11,10 @@ O ?= build
 SAN_O ?= build-san
 
 CC ?= cc
-PKGS := libmnl json-c libsystemd check
+# libnl-route-3.0: router DUTs' addresses and neighbours (backends/router.c)
+PKGS := libmnl json-c libsystemd check libnl-route-3.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libmnl json-c libsystemd 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libmnl json-c libsystemd libnl-route-3.0 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 BM_VERSION := $(shell cat VERSION)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -54,7 +55,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 .PHONY: all user module clean check check-quick unit lab lab-rate deps demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-nlcheck
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck
 
 Q := $(if $(V),,@)
 
@@ -74,6 +75,10 @@ $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# issue 9: one raw N-port trial (mesh, many-to-one, ...), module or --sim
+$(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # issue 3: raw generic netlink rejections and privileges (libmnl only)

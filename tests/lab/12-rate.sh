@@ -32,15 +32,6 @@ cap=$(kv rx_rate_fps /tmp/cap)
 note "the lab carries $cap fps unpaced (64 B, bridge)"
 check_range "capacity" "$cap" 2000 1000000
 
-# backlog_drops: frames the guest's receive backlogs dropped, all CPUs
-backlog_drops() {
-	s=0
-	for h in $(cut -d' ' -f2 /proc/net/softnet_stat); do
-		s=$((s + 0x$h))
-	done
-	echo $s
-}
-
 attempt() {	# RATE: one 2 s trial; 0 = accurate, 1 = explained miss
 	r=$1
 	n=$(awk -v r=$r 'BEGIN { printf "%d", r * 2 }')

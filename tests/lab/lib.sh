@@ -47,11 +47,17 @@ quiet_bridge() {
 # topo_bridge [NPORTS]: tester ports t1..tN in this namespace, each cabled
 # (veth) to dI in namespace "dut", where br0 bridges d1..dN.
 topo_bridge() {
-	n=${1:-2}
 	$IP netns add dut || fail "netns add dut"
 	quiet_bridge br0 dut
-	i=1
-	while [ $i -le $n ]; do
+	bridge_ports 1 "${1:-2}"
+	$IP -n dut link set br0 up
+}
+
+# bridge_ports FROM TO: tester ports tFROM..tTO, each a veth to dFROM..dTO
+# on the DUT's br0.
+bridge_ports() {
+	i=$1
+	while [ $i -le $2 ]; do
 		$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
 		$IP -n dut link set d$i master br0
 		ns_quiet t$i
@@ -60,7 +66,15 @@ topo_bridge() {
 		$IP -n dut link set d$i up
 		i=$((i + 1))
 	done
-	$IP -n dut link set br0 up
+}
+
+# backlog_drops: frames the guest's receive backlogs dropped, all CPUs
+backlog_drops() {
+	s=0
+	for h in $(cut -d' ' -f2 /proc/net/softnet_stat); do
+		s=$((s + 0x$h))
+	done
+	echo $s
 }
 
 # mac DEV: the MAC address of DEV in this namespace.

@@ -17,15 +17,13 @@
 
 #include <linux/bmgen.h>
 
-#include "bm_genl.h"
+#include "backend_genl_int.h"
 
 #define BM_SID_FWD	1	/* tx -> rx */
 #define BM_SID_REV	2	/* rx -> tx (bidirectional) */
 #define BM_SID_STEP	3	/* tx -> rx after the rate step */
 #define BM_SID_LEARN	4	/* learning frames rx -> tx */
 
-/* Default drain: the loss wait threshold of REQ-TRIAL-1 step 4. */
-#define BM_DEFAULT_DRAIN_S 2.0
 
 /*
  * How long a trial waits for one it did not start (a killed bmd's, whose
@@ -44,14 +42,7 @@
  */
 static pthread_mutex_t bm_genl_module_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct bm_genl_backend {
-	struct bm_backend be;
-	struct bm_genl *g;
-	char tx[IFNAMSIZ], rx[IFNAMSIZ];
-	unsigned int tx_ifindex, rx_ifindex;
-};
-
-static void bm_sleep_s(double s)
+void bm_sleep_s(double s)
 {
 	struct timespec ts;
 
@@ -63,7 +54,7 @@ static void bm_sleep_s(double s)
 		;
 }
 
-static double bm_mono_s(void)
+double bm_mono_s(void)
 {
 	struct timespec ts;
 
@@ -115,6 +106,25 @@ static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f, double pause,
 	return 0;
 }
 
+/*
+ * Router DUT (RFC 2544 App C): frames of direction dir (0: tx -> rx, 1: rx
+ * -> tx) go from the sending port's address to the receiving port's, to
+ * the DUT's MAC on the sending port.
+ */
+static void bm_genl_route(const struct bm_genl_backend *b,
+			  struct bm_genl_stream *s, int dir)
+{
+	const struct bm_router_port *from = &b->rp[dir], *to = &b->rp[!dir];
+
+	if (!b->router)
+		return;
+	s->have_dst_mac = 1;
+	memcpy(s->dst_mac, from->gw_mac, 6);
+	s->have_ip4 = 1;
+	memcpy(s->src_ip4, from->ip4, 4);
+	memcpy(s->dst_ip4, to->ip4, 4);
+}
+
 static int bm_genl_setup(struct bm_genl_backend *b,
 			 const struct bm_trial_spec *spec, uint64_t *intended,
 			 uint64_t *step_count, struct bm_error *err)
@@ -139,6 +149,7 @@ static int bm_genl_setup(struct bm_genl_backend *b,
 		s.burst_len = (uint32_t)spec->burst_frames;
 		s.burst_count = 1;
 		s.cpu = 0;
+		bm_genl_route(b, &s, 0);
 		n = spec->burst_frames;
 		break;
 	case BM_PAT_STEP:
@@ -148,11 +159,13 @@ static int bm_genl_setup(struct bm_genl_backend *b,
 		bm_stream_paced(&s, BM_SID_STEP, b->tx_ifindex, b->rx_ifindex,
 				f, spec->step_rate_fps, *step_count);
 		s.start_ns = (uint64_t)llround(spec->duration_s * 1e9);
+		bm_genl_route(b, &s, 0);
 		ret = bm_genl_stream_add(b->g, &s, err);
 		if (ret)
 			return ret;
 		bm_stream_paced(&s, BM_SID_FWD, b->tx_ifindex, b->rx_ifindex,
 				f, spec->rate_fps, n);
+		bm_genl_route(b, &s, 0);
 		n += *step_count;
 		break;
 	default:
@@ -164,6 +177,7 @@ static int bm_genl_setup(struct bm_genl_backend *b,
 			s.tag_seq = (uint64_t)llround(spec->tag_at_s *
 						      spec->rate_fps);
 		}
+		bm_genl_route(b, &s, 0);
 		break;
 	}
 	if (!n)
@@ -179,6 +193,7 @@ static int bm_genl_setup(struct bm_genl_backend *b,
 		s.rx_ifindex = b->tx_ifindex;
 		s.cpu = -1;
 		s.tag = 0;
+		bm_genl_route(b, &s, 1);
 		ret = bm_genl_stream_add(b->g, &s, err);
 		if (ret)
 			return ret;
@@ -234,7 +249,7 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
  * "streams cannot change while a trial runs"; never stop it, it may be a
  * user's bmgen-trial.
  */
-static int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
+int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
 {
 	struct bm_module_status st;
 	int ret;
@@ -273,7 +288,15 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	ret = bm_genl_wait_foreign(b, err);
 	if (ret)
 		return ret;
-	if (spec->learning) {
+	if (b->router) {
+		/* the trial resolves and refreshes the DUT's MACs first;
+		 * a router learns nothing from learning frames */
+		ret = bm_router_resolve(&b->rp[0], BM_ARP_TIMEOUT_S, err);
+		if (!ret)
+			ret = bm_router_resolve(&b->rp[1], BM_ARP_TIMEOUT_S, err);
+		if (ret)
+			return ret;
+	} else if (spec->learning) {
 		ret = bm_genl_learn(b, spec->frame_size,
 				    spec->learning_pause_s, err);
 		if (ret)
@@ -395,7 +418,11 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	int ret;
 
 	pthread_mutex_lock(&bm_genl_module_lock);
-	ret = bm_genl_run_trial_locked(be, spec, res, err);
+	if (spec->traffic)
+		ret = bm_genl_run_traffic_locked((struct bm_genl_backend *)be,
+						 spec, res, err);
+	else
+		ret = bm_genl_run_trial_locked(be, spec, res, err);
 	pthread_mutex_unlock(&bm_genl_module_lock);
 	return ret;
 }
@@ -419,8 +446,8 @@ static const struct bm_backend_ops bm_genl_ops = {
 	.destroy = bm_genl_destroy,
 };
 
-static int bm_genl_attach(struct bm_genl *g, const char *name,
-			  unsigned int *ifindex, struct bm_error *err)
+int bm_genl_attach(struct bm_genl *g, const char *name,
+		   unsigned int *ifindex, struct bm_error *err)
 {
 	int ret;
 
@@ -455,10 +482,15 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	b->be.line_rate_bps = o->line_rate_bps;
 	snprintf(b->tx, sizeof(b->tx), "%s", o->tx_port);
 	snprintf(b->rx, sizeof(b->rx), "%s", o->rx_port);
+	b->router = o->router;
+	bm_router_port_default(&b->rp[0], b->tx, 0);
+	bm_router_port_default(&b->rp[1], b->rx, 1);
 	b->g = bm_genl_open(&ret, err);
 	if (!b->g ||
 	    bm_genl_attach(b->g, b->tx, &b->tx_ifindex, err) ||
-	    bm_genl_attach(b->g, b->rx, &b->rx_ifindex, err)) {
+	    bm_genl_attach(b->g, b->rx, &b->rx_ifindex, err) ||
+	    (b->router && (bm_router_port_setup(&b->rp[0], err) ||
+			   bm_router_port_setup(&b->rp[1], err)))) {
 		bm_genl_destroy(&b->be);
 		return NULL;
 	}

@@ -80,6 +80,15 @@ struct bm_genl_stream {
 	uint64_t tag_seq;
 	uint32_t imix[64];
 	uint32_t n_imix;
+	/* the frame template; unset fields take the module's defaults
+	 * (Documentation/abi.md: RFC 2544 App C addresses, rx port's MAC) */
+	int have_dst_mac;
+	uint8_t dst_mac[6];
+	int have_ip4;
+	uint8_t src_ip4[4], dst_ip4[4];
+	int have_src_ip6, have_dst_ip6;
+	uint8_t src_ip6[16], dst_ip6[16];
+	uint16_t udp_src, udp_dst;	/* 0 = default */
 };
 
 /* Initialise *s with the defaults above (untagged, round robin). */
@@ -138,6 +147,10 @@ struct bm_genl_port_opts {
 	double line_rate_bps;	/* notional R_line (veth has none), bit/s */
 	uint8_t dst_mac[6];	/* 0 = rx_port's own MAC (bridged DUT) */
 	int have_dst_mac;
+	/* RFC 2544 App C router DUT: the ports get 198.18.1.2/24 and
+	 * 198.19.1.2/24 (tx, rx), frames go to the DUT's MAC from ARP and
+	 * no learning frames are sent (bm_router.h) */
+	int router;
 };
 
 /* A trial backend that drives bmgen.ko through the given ports; NULL and

@@ -340,6 +340,20 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
 	if (s->tag)
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, s->tag_seq);
+	if (s->have_dst_mac)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_MAC, 6, s->dst_mac);
+	if (s->have_ip4) {
+		mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_IP4, 4, s->src_ip4);
+		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP4, 4, s->dst_ip4);
+	}
+	if (s->have_src_ip6)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_IP6, 16, s->src_ip6);
+	if (s->have_dst_ip6)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP6, 16, s->dst_ip6);
+	if (s->udp_src)
+		mnl_attr_put_u16(nlh, BMGEN_A_STREAM_UDP_SRC, s->udp_src);
+	if (s->udp_dst)
+		mnl_attr_put_u16(nlh, BMGEN_A_STREAM_UDP_DST, s->udp_dst);
 	return bm_genl_talk(g, nlh, &req);
 }
 

@@ -28,6 +28,9 @@ enum bm_topology {
 	BM_TOPO_PAIR_BIDIR,	/* a <-> b, rate_fps in each direction */
 };
 
+struct bm_traffic;
+struct bm_traffic_result;
+
 /* What the caller asks of one trial.  All rates are per direction. */
 struct bm_trial_spec {
 	enum bm_pattern pattern;
@@ -54,6 +57,14 @@ struct bm_trial_spec {
 	double event_at_s;
 	int (*event_fn)(void *ctx);
 	void *event_ctx;
+	/* N ports (bm_traffic.h, issue 9): when traffic is set the trial
+	 * runs its streams for duration_s and pattern, rate_fps, topology,
+	 * burst and step fields are not used; frame_size is the size of
+	 * streams that name none.  The backend fills traffic_res (from
+	 * bm_traffic_result_new(traffic), owned by the caller) when set,
+	 * and the totals in struct bm_trial_result always. */
+	const struct bm_traffic *traffic;
+	struct bm_traffic_result *traffic_res;
 };
 
 /* Latency summary of one trial in ns (REQ-STAT-2). */

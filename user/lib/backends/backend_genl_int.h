@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the module backend shared by its pair trials
+ * (backend_genl.c) and its N-port trials (backend_genl_traffic.c).
+ */
+#ifndef BACKEND_GENL_INT_H
+#define BACKEND_GENL_INT_H
+
+#include <net/if.h>
+
+#include "bm_genl.h"
+#include "bm_router.h"
+
+/* Default drain: the loss wait threshold of REQ-TRIAL-1 step 4. */
+#define BM_DEFAULT_DRAIN_S 2.0
+
+struct bm_genl_backend {
+	struct bm_backend be;
+	struct bm_genl *g;
+	char tx[IFNAMSIZ], rx[IFNAMSIZ];
+	unsigned int tx_ifindex, rx_ifindex;
+	int router;			/* bm_genl_port_opts.router */
+	struct bm_router_port rp[2];	/* router: tx and rx port */
+};
+
+/* How long a trial waits for the DUT's ARP answer (router DUTs). */
+#define BM_ARP_TIMEOUT_S 3.0
+
+/* Sleep s seconds (nothing for s <= 0), through signals. */
+void bm_sleep_s(double s);
+/* CLOCK_MONOTONIC now, in s. */
+double bm_mono_s(void);
+/* Wait for a trial this process did not start to end; 0, -EBUSY after
+ * BM_FOREIGN_TRIAL_WAIT_S, or -errno. */
+int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err);
+/* Attach port name to the module (already attached is fine) and return
+ * its ifindex; -ENODEV for no such device. */
+int bm_genl_attach(struct bm_genl *g, const char *name,
+		   unsigned int *ifindex, struct bm_error *err);
+/* Run spec->traffic (an N-port trial) with the module lock held. */
+int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
+			       const struct bm_trial_spec *spec,
+			       struct bm_trial_result *res,
+			       struct bm_error *err);
+
+#endif /* BACKEND_GENL_INT_H */

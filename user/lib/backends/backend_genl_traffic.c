@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * N-port trials on bmgen.ko (issue 9 item 3): one module stream per
+ * traffic stream, ids allocated 1..n for this trial, every port attached
+ * and resolved by name, learning frames from every receiving port, then
+ * per-stream statistics into a struct bm_traffic_result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bmgen.h>
+
+#include "backend_genl_int.h"
+#include "bm_traffic.h"
+
+#define BM_LEARN_FRAMES 4
+#define BM_LEARN_FPS 1000.0
+#define BM_LEARNING_PAUSE_S 2.0	/* RFC 2544 §23b */
+
+/* Only the local host's ports work today; a port names its host so that
+ * several bmd hosts can later be one port pool (issue 9). */
+static int bm_port_is_local(const struct bm_port_spec *p)
+{
+	char host[256];
+
+	if (!p->host[0] || !strcmp(p->host, "localhost"))
+		return 1;
+	if (gethostname(host, sizeof(host)))
+		return 0;
+	host[sizeof(host) - 1] = 0;
+	return !strcmp(host, p->host);
+}
+
+static int bm_resolve_ports(struct bm_genl_backend *b, const struct bm_traffic *t,
+			    unsigned int *ifindex, struct bm_error *err)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < t->n_ports; i++) {
+		if (!bm_port_is_local(&t->ports[i]))
+			return bm_errorf(err, "port %s is on host %s: only this "
+					 "host's ports can run trials yet",
+					 t->ports[i].name, t->ports[i].host),
+			       -EOPNOTSUPP;
+		ret = bm_genl_attach(b->g, t->ports[i].name, &ifindex[i], err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * RFC 2544 §23b for N ports: every port that receives test frames first
+ * sends a few frames of its own, so that a bridge DUT learns where each
+ * destination MAC lives and does not flood.  Not counted by the receiver.
+ */
+static int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
+			    const unsigned int *ifindex, uint32_t f, double pause,
+			    struct bm_error *err)
+{
+	struct bm_genl_stream s;
+	unsigned int k, id = 1;
+	int ret, terr = 0;
+	char *rx;
+
+	rx = calloc(t->n_ports, 1);
+	if (!rx)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	ret = bm_genl_stream_del(b->g, 0, err);
+	for (k = 0; !ret && k < t->n_streams; k++) {
+		const struct bm_stream_spec *ss = &t->streams[k];
+
+		if (rx[ss->rx_port])
+			continue;
+		rx[ss->rx_port] = 1;
+		bm_genl_stream_init(&s);
+		s.id = id++;
+		s.tx_ifindex = ifindex[ss->rx_port];
+		s.rx_ifindex = ifindex[ss->tx_port];
+		s.frame_size = f;
+		s.pattern = BMGEN_PAT_COUNT;
+		s.count = BM_LEARN_FRAMES;
+		s.rate_ufps = (uint64_t)(BM_LEARN_FPS * 1e6);
+		s.learn = 1;
+		ret = bm_genl_stream_add(b->g, &s, err);
+	}
+	free(rx);
+	if (!ret)
+		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
+	if (!ret)
+		ret = bm_genl_trial_wait(b->g, 10, &terr, err);
+	if (ret < 0)
+		return ret;
+	bm_sleep_s(pause >= 0 ? pause : BM_LEARNING_PAUSE_S);
+	return 0;
+}
+
+/* The frames a stream is meant to send in this trial (REQ-GEN-2). */
+/*
+ * Router DUT: every port gets its address (the DUT must reach each by ARP)
+ * and every sending port the DUT's MAC on its subnet, resolved afresh.
+ */
+static int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
+			     struct bm_error *err)
+{
+	struct bm_router_port rp;
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < t->n_ports; i++) {
+		bm_router_port_default(&rp, t->ports[i].name, i);
+		memcpy(rp.ip4, t->ports[i].ip4, 4);
+		memcpy(rp.gw4, rp.ip4, 3);
+		rp.gw4[3] = 1;
+		ret = bm_router_port_setup(&rp, err);
+		if (ret)
+			return ret;
+		for (k = 0; k < t->n_streams; k++)
+			if (t->streams[k].tx_port == i)
+				break;
+		if (k == t->n_streams)
+			continue;
+		ret = bm_router_resolve(&rp, BM_ARP_TIMEOUT_S, err);
+		if (ret)
+			return ret;
+		memcpy(gw_mac[i], rp.gw_mac, 6);
+	}
+	return 0;
+}
+
+static uint64_t bm_intended(const struct bm_traffic *t,
+			    const struct bm_stream_spec *ss, uint32_t f,
+			    double duration_s)
+{
+	double fps = bm_stream_fps(t, ss, f);
+
+	switch (ss->pattern) {
+	case BM_STREAM_COUNT:
+		return ss->count;
+	case BM_STREAM_BURSTS:
+		return (uint64_t)ss->burst_len * ss->burst_count;
+	default:
+		if (duration_s <= ss->start_s)
+			return 0;
+		return (uint64_t)llround(fps * (duration_s - ss->start_s));
+	}
+}
+
+static int bm_traffic_stream_add(struct bm_genl_backend *b,
+				 const struct bm_traffic *t,
+				 const struct bm_stream_spec *ss, uint32_t id,
+				 const unsigned int *ifindex, uint32_t f,
+				 uint64_t intended, uint8_t (*gw_mac)[6],
+				 struct bm_error *err)
+{
+	const struct bm_port_spec *tx = &t->ports[ss->tx_port];
+	const struct bm_port_spec *rx = &t->ports[ss->rx_port];
+	const struct bm_frame_template *fr = &ss->frame;
+	struct bm_genl_stream s;
+	double fps = bm_stream_fps(t, ss, f), frame_s;
+	unsigned int i;
+
+	bm_genl_stream_init(&s);
+	s.id = id;
+	s.tx_ifindex = ifindex[ss->tx_port];
+	s.rx_ifindex = ifindex[ss->rx_port];
+	s.frame_size = ss->frame_size ? ss->frame_size : f;
+	if (ss->imix) {
+		for (i = 0; i < t->n_imix && i < 64; i++)
+			s.imix[i] = t->imix[i];
+		s.n_imix = i;
+	}
+	s.start_ns = (uint64_t)llround(ss->start_s * 1e9);
+	if (ss->pattern == BM_STREAM_BURSTS) {
+		/* the module spaces bursts end to start; the spec start to
+		 * start (REQ-GEN-2 mode 3 allows either) */
+		frame_s = (s.frame_size + 20) * 8.0 / tx->line_rate_bps;
+		s.pattern = BMGEN_PAT_BURST;
+		s.burst_len = ss->burst_len;
+		s.burst_count = ss->burst_count;
+		s.burst_gap_ns = (uint64_t)llround(
+			fmax(0, ss->burst_period_s - ss->burst_len * frame_s) * 1e9);
+	} else {
+		s.pattern = BMGEN_PAT_COUNT;
+		s.count = intended;
+		s.rate_ufps = (uint64_t)llround(fps * 1e6);
+	}
+	s.have_dst_mac = fr->have_dst_mac;
+	memcpy(s.dst_mac, fr->dst_mac, 6);
+	if (gw_mac && !fr->have_dst_mac) {
+		s.have_dst_mac = 1;
+		memcpy(s.dst_mac, gw_mac[ss->tx_port], 6);
+	}
+	s.vlan_id = fr->vlan_id;
+	s.vlan_pcp = fr->pcp;
+	s.ip_version = fr->ip_version ? fr->ip_version : 4;
+	s.dscp = fr->dscp;
+	s.udp_src = fr->udp_src;
+	s.udp_dst = fr->udp_dst;
+	if (s.ip_version == 4) {
+		static const uint8_t zero[4];
+
+		memcpy(s.src_ip4, memcmp(fr->src_ip, zero, 4) ? fr->src_ip :
+		       tx->ip4, 4);
+		memcpy(s.dst_ip4, memcmp(fr->dst_ip, zero, 4) ? fr->dst_ip :
+		       rx->ip4, 4);
+		s.have_ip4 = 1;
+	} else {
+		static const uint8_t zero[16];
+
+		if (memcmp(fr->src_ip, zero, 16) || tx->have_ip6) {
+			memcpy(s.src_ip6, memcmp(fr->src_ip, zero, 16) ?
+			       fr->src_ip : tx->ip6, 16);
+			s.have_src_ip6 = 1;
+		}
+		if (memcmp(fr->dst_ip, zero, 16) || rx->have_ip6) {
+			memcpy(s.dst_ip6, memcmp(fr->dst_ip, zero, 16) ?
+			       fr->dst_ip : rx->ip6, 16);
+			s.have_dst_ip6 = 1;
+		}
+	}
+	return bm_genl_stream_add(b->g, &s, err);
+}
+
+static void bm_stream_from_stats(const struct bm_genl_stats *st,
+				 uint64_t intended, struct bm_stream_result *r)
+{
+	r->intended = intended;
+	r->sent = st->tx_frames;
+	r->received = st->rx_unique;
+	r->lost = r->sent > r->received ? r->sent - r->received : 0;
+	r->reordered = st->rx_reordered;
+	r->duplicated = st->rx_dup;
+	r->first_tx_s = st->tx_frames ? st->tx_first_ns / 1e9 : -1;
+	r->last_tx_s = st->tx_frames ? st->tx_last_ns / 1e9 : -1;
+	r->first_rx_s = st->rx_frames ? st->rx_first_ns / 1e9 : -1;
+	r->last_rx_s = st->rx_frames ? st->rx_last_ns / 1e9 : -1;
+	bm_genl_stats_latency(st, &r->latency);
+	r->ipdv_max_ns = st->ipdv_count ?
+		fmax(fabs((double)st->ipdv_min_ns), fabs((double)st->ipdv_max_ns)) : 0;
+	r->pdv_ns = st->lat_count ? (double)(st->lat_max_ns - st->lat_min_ns) : 0;
+}
+
+/* Merge st's latency into the trial's sum (histogram and moments). */
+static void bm_merge_latency(struct bm_genl_stats *sum,
+			     const struct bm_genl_stats *st)
+{
+	uint64_t lo;
+	uint32_t i;
+
+	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
+		sum->hist[i] += st->hist[i];
+	if (!st->lat_count)
+		return;
+	if (!sum->lat_count || st->lat_min_ns < sum->lat_min_ns)
+		sum->lat_min_ns = st->lat_min_ns;
+	if (st->lat_max_ns > sum->lat_max_ns)
+		sum->lat_max_ns = st->lat_max_ns;
+	sum->lat_count += st->lat_count;
+	sum->lat_sum_ns += st->lat_sum_ns;
+	lo = sum->lat_sumsq_lo + st->lat_sumsq_lo;
+	sum->lat_sumsq_hi += st->lat_sumsq_hi + (lo < st->lat_sumsq_lo);
+	sum->lat_sumsq_lo = lo;
+}
+
+static int bm_traffic_collect(struct bm_genl_backend *b,
+			      const struct bm_trial_spec *spec,
+			      const uint64_t *intended,
+			      struct bm_traffic_result *tr,
+			      struct bm_trial_result *res, struct bm_error *err)
+{
+	const struct bm_traffic *t = spec->traffic;
+	struct bm_genl_stats st, sum = { 0 };
+	double first = -1, last = -1;
+	unsigned int k;
+	int ret = 0;
+
+	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));
+	if (!sum.hist)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	for (k = 0; k < t->n_streams; k++) {
+		ret = bm_genl_stats_get(b->g, k + 1, &st, err);
+		if (ret)
+			break;
+		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
+		bm_merge_latency(&sum, &st);
+		res->tx_late_frames += st.tx_late_frames;
+		res->tx_late_max_s = fmax(res->tx_late_max_s,
+					  st.tx_late_max_ns / 1e9);
+		if (st.rx_max_iat_ns / 1e9 > res->max_gap_s) {
+			res->max_gap_s = st.rx_max_iat_ns / 1e9;
+			res->max_gap_start_s = st.rx_max_iat_start_ns / 1e9;
+		}
+		if (st.tx_frames) {
+			if (first < 0 || st.tx_first_ns / 1e9 < first)
+				first = st.tx_first_ns / 1e9;
+			last = fmax(last, st.tx_last_ns / 1e9);
+		}
+		bm_genl_stats_free(&st);
+	}
+	if (!ret) {
+		bm_traffic_result_sum(t, spec->frame_size, tr,
+				      first >= 0 ? last - first : 0, res);
+		/* percentiles of all streams together, from the merged
+		 * histogram (the sum alone cannot give them) */
+		bm_genl_stats_latency(&sum, &res->latency);
+	}
+	bm_genl_stats_free(&sum);
+	return ret;
+}
+
+int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
+			       const struct bm_trial_spec *spec,
+			       struct bm_trial_result *res,
+			       struct bm_error *err)
+{
+	const struct bm_traffic *t = spec->traffic;
+	struct bm_traffic_result *tr = spec->traffic_res, *own = NULL;
+	unsigned int *ifindex = NULL, k;
+	uint8_t (*gw_mac)[6] = NULL;
+	uint64_t *intended = NULL;
+	double t0, want = spec->duration_s, drain;
+	int ret, terr = 0;
+
+	ret = bm_traffic_check(t, spec->frame_size, err);
+	if (ret)
+		return ret;
+	if (t->n_streams > BMGEN_MAX_STREAMS - 1)
+		return bm_errorf(err, "%u streams: the module takes %u",
+				 t->n_streams, BMGEN_MAX_STREAMS - 1), -E2BIG;
+	if (tr && (tr->n_streams != t->n_streams || tr->n_ports != t->n_ports))
+		return bm_errorf(err, "traffic result does not fit the traffic");
+	if (!tr)
+		tr = own = bm_traffic_result_new(t);
+	ifindex = calloc(t->n_ports, sizeof(*ifindex));
+	intended = calloc(t->n_streams, sizeof(*intended));
+	if (b->router)
+		gw_mac = calloc(t->n_ports, sizeof(*gw_mac));
+	if (!tr || !ifindex || !intended || (b->router && !gw_mac)) {
+		bm_errorf(err, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = bm_resolve_ports(b, t, ifindex, err);
+	if (!ret)
+		ret = bm_genl_wait_foreign(b, err);
+	if (!ret && b->router)
+		ret = bm_traffic_routes(t, gw_mac, err);
+	else if (!ret && spec->learning)
+		ret = bm_traffic_learn(b, t, ifindex, spec->frame_size ?
+				       spec->frame_size : 64,
+				       spec->learning_pause_s, err);
+	if (!ret)
+		ret = bm_genl_stream_del(b->g, 0, err);
+	for (k = 0; !ret && k < t->n_streams; k++) {
+		const struct bm_stream_spec *ss = &t->streams[k];
+		double end;
+
+		intended[k] = bm_intended(t, ss, spec->frame_size,
+					  spec->duration_s);
+		if (!intended[k]) {
+			ret = bm_errorf(err, "stream %u (%s -> %s) sends no "
+					"frame in %.3f s", k,
+					t->ports[ss->tx_port].name,
+					t->ports[ss->rx_port].name,
+					spec->duration_s);
+			break;
+		}
+		ret = bm_traffic_stream_add(b, t, ss, k + 1, ifindex,
+					    spec->frame_size, intended[k],
+					    gw_mac, err);
+		end = ss->start_s + (ss->pattern == BM_STREAM_BURSTS ?
+				     ss->burst_period_s * ss->burst_count :
+				     intended[k] / bm_stream_fps(t, ss, spec->frame_size));
+		want = fmax(want, end);
+	}
+	if (!ret)
+		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
+	if (ret)
+		goto out;
+	t0 = bm_mono_s();
+	if (spec->event_fn) {
+		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
+		res->event_ret = spec->event_fn(spec->event_ctx);
+	}
+	ret = bm_genl_trial_wait(b->g, want * 2 + 30, &terr, err);
+	if (ret < 0) {
+		bm_genl_trial_stop(b->g, NULL);
+		goto out;
+	}
+	if (ret == BMGEN_TRIAL_FAILED) {
+		bm_errorf(err, "trial failed in the module: %s",
+			  strerror(-terr));
+		ret = terr ? terr : -EIO;
+		goto out;
+	}
+	if (ret != BMGEN_TRIAL_DONE) {
+		bm_errorf(err, "trial was stopped");
+		ret = -ECANCELED;
+		goto out;
+	}
+	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
+	bm_sleep_s(drain);
+	ret = bm_traffic_collect(b, spec, intended, tr, res, err);
+	if (ret)
+		goto out;
+	/* REQ-GEN-6: what the generator did not send is its shortfall */
+	for (k = 0; k < t->n_streams; k++)
+		if (tr->streams[k].sent < intended[k]) {
+			res->shortfall += intended[k] - tr->streams[k].sent;
+			res->generator_limited = true;
+		}
+	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
+	b->be.elapsed_s += bm_mono_s() - t0;
+	ret = 0;
+out:
+	bm_traffic_result_free(own);
+	free(ifindex);
+	free(intended);
+	free(gw_mac);
+	return ret;
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A trial for N ports (issue 9 item 3): a set of ports, each with its line
+ * rate and its host, and a set of streams, each from one port to another
+ * with its own frame template, size, load, pattern and start offset; the
+ * results per stream (RFC 8238 §2's four events, latency, delay variation)
+ * and per port.  Builders make the standards' topologies (REQ-TOPO-1):
+ * port pair, bidirectional, multiport and full mesh (RFC 2544 §16,
+ * RFC 2889), snake (R8239-LR-SNAKE), many-to-one, one-to-many, N-j -> j
+ * (R8239-BUF-4, -MB, AMB-31) and the groups of four of R8239-HOLB.
+ *
+ * A struct bm_trial_spec whose traffic is set runs this traffic; the
+ * backends expand the pair topologies of bm_trial.h into it themselves.
+ */
+#ifndef BM_TRAFFIC_H
+#define BM_TRAFFIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bm_trial.h"
+
+#define BM_TRAFFIC_MAX_PORTS	256
+/* 64-port full mesh = 4032 streams; the module's table holds 8191. */
+#define BM_TRAFFIC_MAX_STREAMS	8191
+#define BM_TRAFFIC_MAX_IMIX	64
+
+/*
+ * One tester port.  host names the tester host whose bmd owns the port
+ * (several bmd hosts as one port pool, start times aligned by PTP); ""
+ * is the local host, the only one that works today.
+ */
+struct bm_port_spec {
+	char host[64];
+	char name[32];			/* interface name on that host */
+	double line_rate_bps;		/* R_line of this port */
+	uint8_t ip4[4];			/* the port's address (router DUTs) */
+	uint8_t ip6[16];
+	bool have_ip6;
+};
+
+enum bm_load_unit {
+	BM_LOAD_PCT = 0,		/* % of the tx port's line rate, L1 */
+	BM_LOAD_FPS,			/* frames per second */
+};
+
+enum bm_stream_pattern {
+	BM_STREAM_CBR = 0,		/* load from start_s to the trial end */
+	BM_STREAM_COUNT,		/* count frames at load, from start_s */
+	BM_STREAM_BURSTS,		/* burst_count bursts of burst_len
+					 * frames back to back at line rate,
+					 * one every burst_period_s */
+};
+
+/* What a stream's frames carry; zero fields take the defaults noted. */
+struct bm_frame_template {
+	bool have_dst_mac;		/* else: the rx port's MAC (bridge
+					 * DUT) or the DUT's, resolved from
+					 * the neighbour table (router DUT) */
+	uint8_t dst_mac[6];
+	int vlan_id;			/* -1 = untagged */
+	uint8_t pcp;			/* 0..7, with a VLAN tag */
+	uint8_t ip_version;		/* 4 (0 = 4) or 6 */
+	uint8_t src_ip[16], dst_ip[16];	/* all zero: the ports' addresses;
+					 * IPv4 in the first four bytes */
+	uint8_t dscp;			/* 0..63 */
+	uint16_t udp_src, udp_dst;	/* 0: 49184 and 7 (RFC 2544 C.2.6.4) */
+};
+
+struct bm_stream_spec {
+	uint16_t tx_port, rx_port;	/* indexes into bm_traffic.ports */
+	struct bm_frame_template frame;
+	uint32_t frame_size;		/* 0 = the trial's frame size */
+	bool imix;			/* cycle bm_traffic.imix instead */
+	double load;			/* in load_unit */
+	enum bm_load_unit load_unit;
+	enum bm_stream_pattern pattern;
+	uint64_t count;			/* BM_STREAM_COUNT */
+	uint32_t burst_len;		/* BM_STREAM_BURSTS */
+	uint32_t burst_count;
+	double burst_period_s;		/* start to start */
+	double start_s;			/* offset from the trial start:
+					 * bursts of several ports start with
+					 * a chosen synchronisation (RFC 8238
+					 * §6.2) */
+};
+
+struct bm_traffic {
+	unsigned int n_ports;
+	struct bm_port_spec ports[BM_TRAFFIC_MAX_PORTS];
+	unsigned int n_streams, cap_streams;
+	struct bm_stream_spec *streams;	/* owned; bm_traffic_free() */
+	unsigned int n_imix;
+	uint32_t imix[BM_TRAFFIC_MAX_IMIX];
+};
+
+/* Per stream (REQ-TRIAL-3, RFC 8238 §2); times in s from the trial start,
+ * negative when the event did not happen (nothing sent or received). */
+struct bm_stream_result {
+	uint64_t intended, sent, received, lost, reordered, duplicated;
+	double first_tx_s, last_tx_s, first_rx_s, last_rx_s;
+	struct bm_latency latency;	/* valid when latency.count > 0 */
+	double ipdv_max_ns;		/* largest |IPDV| (RFC 3393); 0 when
+					 * fewer than two latency samples */
+	double pdv_ns;			/* max - min latency (RFC 5481 PDV) */
+};
+
+/* Per port: what its streams sent from it and what arrived on it. */
+struct bm_port_result {
+	uint64_t tx_frames, rx_frames;	/* test frames only */
+	uint64_t tx_bytes, rx_bytes;	/* frame bytes with FCS */
+	uint64_t lost;			/* lost frames of streams into it */
+	double tx_load_pct, rx_load_pct;	/* L1, over the trial span */
+};
+
+struct bm_traffic_result {
+	unsigned int n_ports, n_streams;
+	struct bm_port_result *ports;
+	struct bm_stream_result *streams;
+};
+
+/* Zero *t: no ports, no streams. */
+void bm_traffic_init(struct bm_traffic *t);
+/* Release the streams of t and zero it. */
+void bm_traffic_free(struct bm_traffic *t);
+
+/*
+ * Append a local port name with line rate and its default addresses
+ * (bm_port_default_ip4); its index, or -EINVAL (bad name, rate, or
+ * BM_TRAFFIC_MAX_PORTS reached) with err set.
+ */
+int bm_traffic_add_port(struct bm_traffic *t, const char *name,
+			double line_rate_bps, struct bm_error *err);
+
+/*
+ * The default IPv4 address of port i (RFC 2544 App C.2.6.2): the ports of
+ * pair n (i = 2n, 2n+1) are 198.18.(n+1).2 and 198.19.(n+1).2; from pair
+ * 254 on (beyond BM_TRAFFIC_MAX_PORTS) n wraps modulo 254.
+ */
+void bm_port_default_ip4(unsigned int i, uint8_t ip4[4]);
+
+/* Fill *s with a CBR stream from port tx to rx at load % of line rate. */
+void bm_stream_init(struct bm_stream_spec *s, unsigned int tx, unsigned int rx,
+		    double load_pct);
+
+/* Append a copy of *s; its index, or -ENOMEM / -E2BIG with err set. */
+int bm_traffic_add_stream(struct bm_traffic *t, const struct bm_stream_spec *s,
+			  struct bm_error *err);
+
+/*
+ * Check t against trial frame size F (0 = every stream names its own):
+ * port and stream limits, port indexes, tx != rx, loads within the tx
+ * port's line rate (the sum per tx port too, beyond 100 % refused), sizes
+ * 64..9216, VLAN 0..4094, PCP 0..7, DSCP 0..63, patterns.  0 or -EINVAL
+ * with one line naming the stream or port.
+ */
+int bm_traffic_check(const struct bm_traffic *t, uint32_t frame_size,
+		     struct bm_error *err);
+
+/* Frames per second of stream s in t for trial frame size F (an imix
+ * stream at its table's mean size); 0 when it has no port or size. */
+double bm_stream_fps(const struct bm_traffic *t, const struct bm_stream_spec *s,
+		     uint32_t frame_size);
+
+/*
+ * Topology builders (REQ-TOPO-1).  Each adds streams over the ports
+ * already in t, leaves the ports alone, and returns the number of streams
+ * added or -errno with err set.  load_pct is the load every sending port
+ * offers in total, split evenly over its streams.
+ */
+/* a -> b, and b -> a when bidir (RFC 2544 §14). */
+int bm_topo_pair(struct bm_traffic *t, unsigned int a, unsigned int b,
+		 bool bidir, double load_pct, struct bm_error *err);
+/* Every port to each of the N-1 others (RFC 2544 §16, RFC 2889): N(N-1)
+ * streams, port i's to i+1, i+2, ... mod N in that order.  All start at 0:
+ * a frame time needs the frame size, which the builder does not know, so
+ * interleaving a port's frames round-robin over its destinations is the
+ * backend's job. */
+int bm_topo_mesh(struct bm_traffic *t, double load_pct, struct bm_error *err);
+/* The first half of the ports send, the second half receive; every input
+ * goes round-robin over all outputs in the same order (RFC 2544 §16). */
+int bm_topo_multiport(struct bm_traffic *t, double load_pct,
+		      struct bm_error *err);
+/* Ports in[0..n_in-1] each to port out (R8239-BUF many-to-one). */
+int bm_topo_many_to_one(struct bm_traffic *t, const unsigned int *in,
+			unsigned int n_in, unsigned int out, double load_pct,
+			struct bm_error *err);
+/* Port in to each of out[0..n_out-1]. */
+int bm_topo_one_to_many(struct bm_traffic *t, unsigned int in,
+			const unsigned int *out, unsigned int n_out,
+			double load_pct, struct bm_error *err);
+/* Iteration j of R8239-BUF-4 / -MB: ports 0..N-j-1 send, round-robin over
+ * the j egress ports N-j..N-1 (AMB-31); 1 <= j <= N-2. */
+int bm_topo_n_minus_j(struct bm_traffic *t, unsigned int j, double load_pct,
+		      struct bm_error *err);
+/*
+ * R8239-HOLB-1/2 variant 2a, shift s: groups g = 0 .. n_groups-1 of four
+ * ports (A, B, E1, E2) = (4g+s, 4g+1+s, 4g+2+s, 4g+3+s) mod N (0-based),
+ * each with A->E1 and A->E2 at a_pct, B->E2 at b_pct.  n_groups = 0 takes
+ * floor(N/4).  Streams come in group order, A->E1 first.
+ */
+int bm_topo_holb(struct bm_traffic *t, unsigned int n_groups, unsigned int s,
+		 double a_pct, double b_pct, struct bm_error *err);
+/*
+ * Snake (R8239-LR-SNAKE): the tester's port 0 feeds DUT port 1 and port 1
+ * takes DUT port n_dut_ports (even, >= 4) back; one stream 0 -> 1, and
+ * 1 -> 0 when bidir.
+ */
+int bm_topo_snake(struct bm_traffic *t, unsigned int n_dut_ports, bool bidir,
+		  double load_pct, struct bm_error *err);
+/*
+ * The DUT plan a snake needs (REQ-8239-3), one line each: the cabling
+ * 2<->3, 4<->5, ... and VLAN vlan_base + k on DUT ports {2k+1, 2k+2}.
+ * Writes at most len bytes (NUL-terminated) and returns the length it
+ * needed, or -EINVAL (n_dut_ports odd or < 4, or a VLAN outside 1..4094).
+ */
+int bm_snake_plan(unsigned int n_dut_ports, unsigned int vlan_base,
+		  char *buf, size_t len);
+
+/* Allocate results for t (zeroed, times set to -1); NULL on ENOMEM. */
+struct bm_traffic_result *bm_traffic_result_new(const struct bm_traffic *t);
+void bm_traffic_result_free(struct bm_traffic_result *r);
+/*
+ * From r's per-stream results fill its per-port results (tx from the
+ * stream's tx port, rx and lost to its rx port, loads over span_s) and
+ * the trial totals in *sum (counts, earliest/latest events, latency of
+ * all streams together).  Backends call it after filling the streams.
+ * Bytes of imix streams are estimated from the table's mean size.  In
+ * *sum it sets only intended, attempted, received, lost, duplicate,
+ * reordered, first_rx_s and last_rx_s (-1 when nothing arrived),
+ * actual_duration_s (0 when nothing was sent) and latency: count, min,
+ * max, mean and the pooled sample stddev; the percentiles only when a
+ * single stream has samples, else 0 for the backend to fill from a merged
+ * histogram.
+ */
+void bm_traffic_result_sum(const struct bm_traffic *t, uint32_t frame_size,
+			   struct bm_traffic_result *r, double span_s,
+			   struct bm_trial_result *sum);
+
+#endif /* BM_TRAFFIC_H */

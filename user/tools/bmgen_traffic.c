@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmgen-traffic: one raw N-port trial (issue 9), on bmgen.ko or, with
+ * --sim, on the simulated N-port DUT (a dry run).  Builds one of the
+ * standards' topologies over the ports given, runs it once and prints one
+ * key=value line per stream, per port and for the totals, so that lab
+ * tests can check every stream's count.  Exit 0 on a completed trial, 1 on
+ * an error (its message on stderr), 2 on bad arguments.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "bm_genl.h"
+#include "bm_sim.h"
+#include "bm_traffic.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bmgen-traffic --ports P1,P2,... --topology T [--size F]\n"
+		"                     [--load PCT] [--duration S] [--line-rate BPS]\n"
+		"                     [--j J] [--shift S] [--dut-ports N] [--bidir]\n"
+		"                     [--no-learning] [--learning-pause S] [--drain S]\n"
+		"                     [--sim[=JSON]]\n"
+		"       bmgen-traffic --plan N [--vlan-base V]\n"
+		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
+		"   one-to-many (the first port sends), n-minus-j, holb, snake\n");
+}
+
+static int bad(const char *what, const char *v)
+{
+	fprintf(stderr, "bmgen-traffic: bad %s '%s'\n", what, v);
+	return 2;
+}
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || !*s || *end || !isfinite(*v) ? -1 : 0;
+}
+
+static int add_ports(struct bm_traffic *t, char *list, double rate,
+		     struct bm_error *err)
+{
+	char *save = NULL, *p;
+
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (bm_traffic_add_port(t, p, rate, err) < 0)
+			return -1;
+	return 0;
+}
+
+static int build(struct bm_traffic *t, const char *topo, double load,
+		 unsigned int j, unsigned int shift, unsigned int dut_ports,
+		 bool bidir, struct bm_error *err)
+{
+	unsigned int n = t->n_ports, i, *idx;
+	int ret;
+
+	if (!strcmp(topo, "pair"))
+		return bm_topo_pair(t, 0, 1, bidir, load, err);
+	if (!strcmp(topo, "mesh"))
+		return bm_topo_mesh(t, load, err);
+	if (!strcmp(topo, "multiport"))
+		return bm_topo_multiport(t, load, err);
+	if (!strcmp(topo, "n-minus-j"))
+		return bm_topo_n_minus_j(t, j, load, err);
+	if (!strcmp(topo, "holb"))
+		return bm_topo_holb(t, 0, shift, load / 2, load, err);
+	if (!strcmp(topo, "snake"))
+		return bm_topo_snake(t, dut_ports, bidir, load, err);
+	if (strcmp(topo, "many-to-one") && strcmp(topo, "one-to-many"))
+		return bm_errorf(err, "unknown topology '%s'", topo);
+	if (n < 2)
+		return bm_errorf(err, "%s needs 2 ports or more", topo);
+	idx = calloc(n, sizeof(*idx));
+	if (!idx)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	if (!strcmp(topo, "many-to-one"))
+		ret = bm_topo_many_to_one(t, idx, n - 1, n - 1, load, err);
+	else
+		ret = bm_topo_one_to_many(t, 0, idx + 1, n - 1, load, err);
+	free(idx);
+	return ret;
+}
+
+static void print_result(const struct bm_traffic *t,
+			 const struct bm_traffic_result *r,
+			 const struct bm_trial_result *sum, double wall_s)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->n_streams; k++) {
+		const struct bm_stream_result *s = &r->streams[k];
+
+		printf("stream=%u tx=%s rx=%s intended=%llu sent=%llu "
+		       "received=%llu lost=%llu reordered=%llu duplicated=%llu "
+		       "first_tx_s=%.6f last_tx_s=%.6f first_rx_s=%.6f "
+		       "last_rx_s=%.6f lat_mean_ns=%.0f lat_max_ns=%.0f\n", k,
+		       t->ports[t->streams[k].tx_port].name,
+		       t->ports[t->streams[k].rx_port].name,
+		       (unsigned long long)s->intended,
+		       (unsigned long long)s->sent,
+		       (unsigned long long)s->received,
+		       (unsigned long long)s->lost,
+		       (unsigned long long)s->reordered,
+		       (unsigned long long)s->duplicated, s->first_tx_s,
+		       s->last_tx_s, s->first_rx_s, s->last_rx_s,
+		       s->latency.mean_ns, s->latency.max_ns);
+	}
+	for (k = 0; k < r->n_ports; k++) {
+		const struct bm_port_result *p = &r->ports[k];
+
+		printf("port=%s tx_frames=%llu rx_frames=%llu lost=%llu "
+		       "tx_load_pct=%.3f rx_load_pct=%.3f\n", t->ports[k].name,
+		       (unsigned long long)p->tx_frames,
+		       (unsigned long long)p->rx_frames,
+		       (unsigned long long)p->lost, p->tx_load_pct,
+		       p->rx_load_pct);
+	}
+	printf("total streams=%u intended=%llu sent=%llu received=%llu "
+	       "lost=%llu reordered=%llu duplicated=%llu generator_limited=%d "
+	       "ts_source=%s wall_s=%.3f\n", r->n_streams,
+	       (unsigned long long)sum->intended,
+	       (unsigned long long)sum->attempted,
+	       (unsigned long long)sum->received,
+	       (unsigned long long)sum->lost,
+	       (unsigned long long)sum->reordered,
+	       (unsigned long long)sum->duplicate, sum->generator_limited,
+	       sum->ts_source, wall_s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ports", required_argument, NULL, 'p' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "size", required_argument, NULL, 's' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "line-rate", required_argument, NULL, 'r' },
+		{ "j", required_argument, NULL, 'j' },
+		{ "shift", required_argument, NULL, 'S' },
+		{ "dut-ports", required_argument, NULL, 'N' },
+		{ "bidir", no_argument, NULL, 'b' },
+		{ "no-learning", no_argument, NULL, 'L' },
+		{ "drain", required_argument, NULL, 'D' },
+		{ "learning-pause", required_argument, NULL, 'A' },
+		{ "sim", optional_argument, NULL, 'm' },
+		{ "plan", required_argument, NULL, 'P' },
+		{ "vlan-base", required_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	double load = 10, duration = 1, rate = 1e9, drain = -1, pause = -1;
+	double v, t0;
+	unsigned int j = 1, shift = 0, dut_ports = 0, plan = 0, vbase = 100;
+	const char *topo = NULL, *sim_json = NULL;
+	char *ports = NULL;
+	bool bidir = false, learning = true, sim = false;
+	struct bm_traffic *t = NULL;
+	struct bm_traffic_result *tr = NULL;
+	struct bm_backend *be = NULL;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_error err = { { 0 } };
+	uint32_t size = 512;
+	int c, ret = 1;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': ports = optarg; break;
+		case 't': topo = optarg; break;
+		case 's':
+			if (parse_double(optarg, &v) || v < 64 || v > 9216 ||
+			    v != floor(v))
+				return bad("frame size", optarg);
+			size = (uint32_t)v;
+			break;
+		case 'l':
+			if (parse_double(optarg, &load) || !(load > 0) || load > 100)
+				return bad("load (% of line rate, 0 < PCT <= 100)", optarg);
+			break;
+		case 'd':
+			if (parse_double(optarg, &duration) || !(duration > 0) ||
+			    duration > 86400)
+				return bad("duration", optarg);
+			break;
+		case 'r':
+			if (parse_double(optarg, &rate) || !(rate > 0))
+				return bad("line rate", optarg);
+			break;
+		case 'j':
+		case 'S':
+		case 'N':
+		case 'P':
+		case 'V':
+			if (parse_double(optarg, &v) || v < 0 || v > 65535 ||
+			    v != floor(v))
+				return bad("number", optarg);
+			if (c == 'j') j = (unsigned int)v;
+			else if (c == 'S') shift = (unsigned int)v;
+			else if (c == 'N') dut_ports = (unsigned int)v;
+			else if (c == 'P') plan = (unsigned int)v;
+			else vbase = (unsigned int)v;
+			break;
+		case 'b': bidir = true; break;
+		case 'L': learning = false; break;
+		case 'D':
+			if (parse_double(optarg, &drain) || drain < 0 || drain > 60)
+				return bad("drain", optarg);
+			break;
+		case 'A':
+			if (parse_double(optarg, &pause) || pause < 0 || pause > 60)
+				return bad("learning pause", optarg);
+			break;
+		case 'm': sim = true; sim_json = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (plan) {
+		char buf[8192];
+
+		if (bm_snake_plan(plan, vbase, buf, sizeof(buf)) < 0)
+			return bad("snake DUT port count (even, >= 4)", "--plan");
+		fputs(buf, stdout);
+		return 0;
+	}
+	if (!ports || !topo || optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return 1;
+	bm_traffic_init(t);
+	if (add_ports(t, ports, rate, &err) ||
+	    build(t, topo, load, j, shift, dut_ports, bidir, &err) < 0) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
+		ret = 2;
+		goto out;
+	}
+	if (sim) {
+		struct bm_sim_params p;
+		json_object *o = NULL;
+
+		bm_sim_params_default(&p);
+		p.line_rate_bps = rate;
+		if (sim_json) {
+			o = json_tokener_parse(sim_json);
+			if (!o) {
+				fprintf(stderr, "bmgen-traffic: --sim: not JSON\n");
+				ret = 2;
+				goto out;
+			}
+			if (bm_sim_params_from_json(o, &p, &err)) {
+				json_object_put(o);
+				fprintf(stderr, "bmgen-traffic: --sim: %s\n", err.msg);
+				ret = 2;
+				goto out;
+			}
+			json_object_put(o);
+		}
+		be = bm_sim_new(&p, &err);
+	} else {
+		struct bm_genl_port_opts o = { 0 };
+
+		/* the backend's own pair; the traffic names every port */
+		o.tx_port = t->ports[0].name;
+		o.rx_port = t->ports[1 % t->n_ports].name;
+		o.line_rate_bps = rate;
+		be = bm_backend_genl_new(&o, &err);
+	}
+	tr = bm_traffic_result_new(t);
+	if (!be || !tr) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err.msg[0] ? err.msg :
+			"out of memory");
+		goto out;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.frame_size = size;
+	spec.duration_s = duration;
+	spec.learning = learning;
+	spec.learning_pause_s = pause;
+	spec.drain_s = drain;
+	spec.traffic = t;
+	spec.traffic_res = tr;
+	t0 = now_s();
+	if (bm_run_trial(be, &spec, &res, &err)) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
+		goto out;
+	}
+	print_result(t, tr, &res, now_s() - t0);
+	ret = 0;
+out:
+	if (be)
+		be->ops->destroy(be);
+	bm_traffic_result_free(tr);
+	bm_traffic_free(t);
+	free(t);
+	return ret;
+}
