@@ -118,20 +118,21 @@ unit: $(UNIT_BINS)
 	@tools/run-unit $(UNIT_BINS)
 
 lab: all
-	@tools/lab-run --name lab tests/lab/[0-9]*.sh
+	@tools/lab-run --name lab tests/lab/*/[0-9]*.sh
 
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@tools/check-all $(UNIT_BINS)
 
-# For iteration: the unit tests and the data-plane lab tests (00-19), one
-# boot of about 90 s; the procedure tests (20-) only run in make check.
+# For iteration: the unit tests and the data-plane lab tests
+# (tests/lab/dataplane/), one boot of about 2 min; the procedure tests
+# only run in make check.
 check-quick: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
-	@LAB_TESTS="$(wildcard tests/lab/0*.sh tests/lab/1*.sh)" tools/check-all $(UNIT_BINS)
+	@LAB_TESTS="$(wildcard tests/lab/dataplane/*.sh)" tools/check-all $(UNIT_BINS)
 
 # The lab tests' pass rate, idle and under host stress (issue 8):
-# make lab-rate [N=20] [TESTS="tests/lab/11-netem.sh ..."]
+# make lab-rate [N=20] [TESTS="tests/lab/dataplane/11-netem.sh ..."]
 N ?= 20
 lab-rate: all
 	@tools/lab-rate --repeat $(N) $(TESTS)
