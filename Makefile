@@ -16,6 +16,12 @@ PKGS := libmnl json-c libsystemd check libnl-route-3.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libmnl json-c libsystemd libnl-route-3.0 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+# bmctl --param @FILE.yaml: profiles in YAML too, with Debian's libyaml
+# (tools/install-deps) rather than a parser of our own; JSON always.
+ifeq ($(shell pkg-config --exists yaml-0.1 && echo y),y)
+BMCTL_YAML_CFLAGS := -DBM_HAVE_YAML $(shell pkg-config --cflags yaml-0.1)
+BMCTL_YAML_LIBS := $(shell pkg-config --libs yaml-0.1)
+endif
 BM_VERSION := $(shell cat VERSION)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?= -O2 -g
@@ -40,7 +46,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERS
 INC = $(LIB_INC)
 $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
-$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) -Iuser/lib/backends
+$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) -Iuser/lib/backends $(BMCTL_YAML_CFLAGS)
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
 $(SAN_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -72,7 +78,7 @@ $(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BMCTL_YAML_LIBS) -lm
 
 $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm

@@ -4,6 +4,7 @@
 #define BMCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
@@ -48,6 +49,29 @@ void report_print(json_object *result, bool trials);
 
 /* Print the trial log of result as a table (text or JSON). */
 void report_trials(json_object *result);
+
+/* Join the procedure words at the start of argv ("rfc2544 throughput" ->
+ * "rfc2544.throughput") into name; how many words, or -1 (printed). */
+int procedure_words(int argc, char **argv, char *name, size_t size);
+
+/* Ask bmd what procedure name is: 0 and *proc (owned by the caller; see
+ * Documentation/protocol.md, "procedure"), or EXIT_FAIL with the reason
+ * printed. */
+int procedure_fetch(struct bm_client *c, const char *name, json_object **proc);
+
+/* The schema entry of parameter key in proc, or NULL (borrowed). */
+json_object *procedure_param(json_object *proc, const char *key);
+
+/* Print proc: summary, SPEC ids, ports, then one line per parameter with
+ * type, unit, range, default and help (--json: bmd's object). */
+void procedure_print(json_object *proc);
+
+/*
+ * Read a profile, a file of parameters: a JSON object, or YAML (.yaml,
+ * .yml) when bmctl is built with libyaml.  The object, or NULL with a
+ * one-line reason in why.
+ */
+json_object *profile_read(const char *path, char *why, size_t size);
 
 /* Commands; each returns an exit status. */
 int cmd_status(int argc, char **argv);

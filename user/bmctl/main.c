@@ -70,13 +70,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: bmctl [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"OPTIONS: -j|--json  -s|--socket PATH  -V|--version  -h|--help\n"
-		"OBJECT := status | port list | procedures | jobs | wait JOB |\n"
-		"          result JOB [--trials] [--csv] | cancel JOB |\n"
+		"OBJECT := status | port list | procedures [PROCEDURE] | jobs |\n"
+		"          wait JOB | result JOB [--trials] [--csv] | cancel JOB |\n"
+		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
 		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
-		"          --line-rate 10G --param KEY=VALUE --dry-run [--sim JSON|@FILE]\n"
-		"          --detach\n"
+		"          --line-rate 10G --param KEY=VALUE --param @FILE\n"
+		"          --dry-run [--sim JSON|@FILE] --detach\n"
 		"Examples: bmctl run rfc2544 throughput --port ens1f0 --port ens1f1\n"
+		"          bmctl run rfc2544 throughput --help\n"
 		"          bmctl run mlrsearch --dry-run --sim '{\"capacity_fps\":1e6}'\n"
 		"See bmctl(8).\n");
 }

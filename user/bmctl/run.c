@@ -300,36 +300,78 @@ struct run_args {
 	int nports;
 	double line_rate_bps;
 	bool dry_run, detach;
-	json_object *params;
+	json_object *params;	/* --param KEY=VALUE, --search */
+	json_object *profile;	/* --param @FILE, merged in order */
 	json_object *sim;
 	json_object *sizes;	/* --frame-sizes */
 	double duration_s;	/* --duration, 0 = not given */
 };
 
 /*
- * The convenience options name parameters that differ between procedure
- * families: MLRsearch searches one frame size and calls its full-length
- * trials "final"; everything else takes the RFC 2544 names.
+ * The convenience options set the parameters bmd's registry names for the
+ * procedure (proc, from bmd): MLRsearch, for one, searches one frame size
+ * and calls its full-length trials "final".
  */
-static int map_options(struct run_args *a)
+static int map_options(struct run_args *a, json_object *proc)
 {
-	bool mlr = !strcmp(a->procedure, "mlrsearch");
+	const char *name = a->procedure;
+	const char *dk = json_object_get_string(get(proc, "duration_key"));
+	const char *sk = json_object_get_string(get(proc, "sizes_key"));
+	json_object *sp = procedure_param(proc, sk);
+	const char *st = json_object_get_string(get(sp, "type"));
 
-	if (a->sizes && mlr) {
+	if (a->sizes && !sp)
+		return usage_error("--frame-sizes: %s has no frame size parameter",
+				   name);
+	if (a->sizes && st && !strcmp(st, "integer")) {
 		if (json_object_array_length(a->sizes) != 1)
-			return usage_error("mlrsearch searches one frame size: --frame-sizes N");
-		json_object_object_add(a->params, "frame_size", json_object_get(
+			return usage_error("%s takes one frame size (%s): --frame-sizes N",
+					   name, sk);
+		json_object_object_add(a->params, sk, json_object_get(
 			json_object_array_get_idx(a->sizes, 0)));
 	} else if (a->sizes) {
-		json_object_object_add(a->params, "frame_sizes",
-				       json_object_get(a->sizes));
+		json_object_object_add(a->params, sk, json_object_get(a->sizes));
 	}
-	if (a->duration_s > 0)
-		json_object_object_add(a->params, mlr ? "final_trial_duration_s"
-						      : "trial_duration_s",
+	if (a->duration_s > 0) {
+		if (!dk)
+			return usage_error("--duration: %s has no one trial duration; --param KEY=S (bmctl run %s --help)",
+					   name, name);
+		json_object_object_add(a->params, dk,
 				       json_object_new_double(a->duration_s));
-	if (mlr && json_object_object_get_ex(a->params, "search", NULL))
-		return usage_error("--search is for rfc2544 procedures; mlrsearch is MLRsearch");
+	}
+	if (json_object_object_get_ex(a->params, "search", NULL) &&
+	    !procedure_param(proc, "search"))
+		return usage_error("--search: %s has no search parameter", name);
+	return 0;
+}
+
+/* The profiles, then the command line over them: the command line wins. */
+static json_object *merged_params(const struct run_args *a)
+{
+	json_object *o = NULL;
+
+	if (!a->profile || json_object_deep_copy(a->profile, &o, NULL))
+		return json_object_get(a->params);
+	json_object_object_foreach(a->params, key, v)
+		json_object_object_add(o, key, json_object_get(v));
+	return o;
+}
+
+/* --param @FILE: the file's parameters over those of earlier files. */
+static int add_profile(struct run_args *a, const char *path)
+{
+	char why[512];
+	json_object *o = profile_read(path, why, sizeof(why));
+
+	if (!o)
+		return usage_error("--param @%s", why);
+	if (!a->profile) {
+		a->profile = o;
+		return 0;
+	}
+	json_object_object_foreach(o, key, v)
+		json_object_object_add(a->profile, key, json_object_get(v));
+	json_object_put(o);
 	return 0;
 }
 
@@ -338,17 +380,10 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 	const char *v;
 	int i, r;
 
-	i = 0;
 	/* Procedure words: "rfc2544 throughput" -> "rfc2544.throughput". */
-	while (i < argc && argv[i][0] != '-') {
-		size_t n = strlen(a->procedure);
-
-		if (n + strlen(argv[i]) + 2 > sizeof(a->procedure))
-			return usage_error("procedure name too long");
-		snprintf(a->procedure + n, sizeof(a->procedure) - n, "%s%s",
-			 n ? "." : "", argv[i]);
-		i++;
-	}
+	i = procedure_words(argc, argv, a->procedure, sizeof(a->procedure));
+	if (i < 0)
+		return EXIT_USAGE;
 	if (!a->procedure[0])
 		return usage_error("run: which procedure? (bmctl procedures)");
 	for (; i < argc; i++) {
@@ -397,9 +432,14 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 
 			if (r < 0)
 				return EXIT_USAGE;
+			if (v[0] == '@') {
+				if (add_profile(a, v + 1))
+					return EXIT_USAGE;
+				continue;
+			}
 			eq = strchr(v, '=');
 			if (!eq || eq == v || eq - v >= (long)sizeof(key))
-				return usage_error("bad --param '%s' (KEY=VALUE)", v);
+				return usage_error("bad --param '%s' (KEY=VALUE or @FILE)", v);
 			snprintf(key, sizeof(key), "%.*s", (int)(eq - v), v);
 			json_object_object_add(a->params, key,
 						param_value(eq + 1));
@@ -420,28 +460,84 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 	}
 	if (a->sim && !a->dry_run)
 		return usage_error("--sim needs --dry-run");
-	if (a->nports == 1)
-		return usage_error("run: give two ports: --port TX --port RX");
-	if (!a->nports && !a->dry_run)
-		return usage_error("run: --port TX --port RX required (or --dry-run)");
-	return map_options(a);
+	return 0;
+}
+
+/* bmctl run PROC [TEST] --help: bmd's description of the procedure. */
+static int run_help(int argc, char **argv)
+{
+	struct bm_client c;
+	json_object *proc;
+	char name[128];
+	int ret;
+
+	ret = procedure_words(argc, argv, name, sizeof(name));
+	if (ret < 0)
+		return EXIT_USAGE;
+	if (!name[0])
+		return usage_error("usage: bmctl run PROCEDURE [TEST] --help (bmctl procedures lists them)");
+	ret = connect_bmd(&c);
+	if (ret)
+		return ret;
+	ret = procedure_fetch(&c, name, &proc);
+	bm_client_close(&c);
+	if (ret)
+		return ret;
+	procedure_print(proc);
+	json_object_put(proc);
+	return EXIT_OK;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .params = json_object_new_object() };
-	json_object *req, *r, *ports;
+	json_object *req, *r, *ports, *proc = NULL;
 	struct bm_client c;
 	unsigned long job;
 	int ret;
 
+	if (wants_help(argc, argv))
+		return run_help(argc, argv);
 	ret = parse_run(argc, argv, &a);
 	if (ret)
 		goto out;
+	ret = connect_bmd(&c);
+	if (ret)
+		goto out;
+	/* What the procedure is comes from bmd (REQ-CAP-1: its ports). */
+	ret = procedure_fetch(&c, a.procedure, &proc);
+	if (ret)
+		goto out_close;
+	ret = map_options(&a, proc);
+	if (ret)
+		goto out_close;
+	if (!a.dry_run &&
+	    a.nports < json_object_get_int(get(proc, "ports_needed"))) {
+		ret = usage_error("run: %s needs %d ports (REQ-CAP-1), %d given: --port TX --port RX, or --dry-run",
+				  a.procedure,
+				  json_object_get_int(get(proc, "ports_needed")),
+				  a.nports);
+		goto out_close;
+	}
+	/* The protocol's ports are tx and rx: both or none. */
+	if (a.nports == 1) {
+		ret = usage_error("run: give two ports: --port TX --port RX");
+		goto out_close;
+	}
 	req = request_new("submit");
 	json_object_object_add(req, "procedure",
 			       json_object_new_string(a.procedure));
-	json_object_object_add(req, "params", json_object_get(a.params));
+	json_object_object_add(req, "params", merged_params(&a));
 	if (a.nports || a.line_rate_bps > 0) {
 		ports = json_object_new_object();
 		if (a.nports) {
@@ -460,11 +556,6 @@ int cmd_run(int argc, char **argv)
 				       json_object_new_boolean(true));
 	if (a.sim)
 		json_object_object_add(req, "sim", json_object_get(a.sim));
-	ret = connect_bmd(&c);
-	if (ret) {
-		json_object_put(req);
-		goto out;
-	}
 	ret = call_bmd(&c, req, &r);
 	if (ret)
 		goto out_close;
@@ -485,7 +576,9 @@ int cmd_run(int argc, char **argv)
 out_close:
 	bm_client_close(&c);
 out:
+	json_object_put(proc);
 	json_object_put(a.params);
+	json_object_put(a.profile);
 	json_object_put(a.sim);
 	json_object_put(a.sizes);
 	return ret;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bmctl status, port list, procedures. */
+/* bmctl status, port list. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,45 +163,5 @@ int cmd_port(int argc, char **argv)
 	pr_table_end(t);
 	pr_finish();
 	free(v);
-	return EXIT_OK;
-}
-
-int cmd_procedures(int argc, char **argv)
-{
-	static const struct pr_col cols[] = {
-		{ "name", "PROCEDURE", true }, { "ref", "REF", true },
-		{ "summary", "SUMMARY", true },
-	};
-	struct bm_client c;
-	struct pr_table *t;
-	json_object *r, *a;
-	size_t i, n;
-	int ret;
-
-	(void)argv;
-	if (argc > 0)
-		return usage_error("procedures takes no arguments");
-	ret = connect_bmd(&c);
-	if (ret)
-		return ret;
-	ret = call_bmd(&c, request_new("procedures"), &r);
-	bm_client_close(&c);
-	if (ret)
-		return ret;
-	a = get(r, "procedures");
-	n = a ? json_object_array_length(a) : 0;
-	pr_init(opts.json);
-	t = pr_table_new("procedures", cols, 3);
-	for (i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(a, i);
-
-		pr_table_row(t);
-		pr_cell_json(t, get(p, "name"));
-		pr_cell_json(t, get(p, "ref"));
-		pr_cell_json(t, get(p, "summary"));
-	}
-	pr_table_end(t);
-	pr_finish();
-	json_object_put(r);
 	return EXIT_OK;
 }

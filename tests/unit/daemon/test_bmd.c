@@ -341,6 +341,57 @@ START_TEST(submit_watch_result_dry_run)
 }
 END_TEST
 
+/* The registry through the protocol: every procedure in "procedures"
+ * carries its schema, "procedure NAME" answers one, and what bmctl run
+ * --help prints is all there. */
+START_TEST(procedure_schema_from_bmd)
+{
+	json_object *r, *p, *a, *e = NULL, *o;
+	struct bm_client c;
+	char msg[256];
+	size_t i, n;
+
+	client(&c);
+	r = call_ok(&c, req("procedures"));
+	a = get(r, "procedures");
+	n = json_object_array_length(a);
+	ck_assert_int_ge(n, 7);
+	for (i = 0; i < n; i++) {
+		p = json_object_array_get_idx(a, i);
+		/* the fields of protocol 1, and the registry's */
+		ck_assert_ptr_nonnull(gets_(p, "name"));
+		ck_assert_ptr_nonnull(gets_(p, "summary"));
+		ck_assert_ptr_nonnull(gets_(p, "ref"));
+		ck_assert_int_ge(json_object_get_int(get(p, "ports_needed")), 2);
+		ck_assert_int_gt(json_object_array_length(get(p, "params")), 0);
+	}
+	json_object_put(r);
+
+	o = req("procedure");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	r = call_ok(&c, o);
+	p = get(r, "procedure");
+	ck_assert_str_eq(gets_(p, "name"), PROC);
+	ck_assert_str_eq(gets_(p, "duration_key"), "trial_duration_s");
+	ck_assert_str_eq(gets_(p, "sizes_key"), "frame_sizes");
+	a = get(p, "params");
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (!strcmp(gets_(json_object_array_get_idx(a, i), "key"),
+			    "trial_duration_s"))
+			e = json_object_array_get_idx(a, i);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_str_eq(gets_(e, "unit"), "s");
+	ck_assert(json_object_get_double(get(e, "default")) == 60.0);
+	json_object_put(r);
+
+	o = req("procedure");
+	json_object_object_add(o, "procedure", json_object_new_string("nope"));
+	call_err(&c, o, msg);
+	ck_assert_str_eq(msg, "unknown procedure 'nope' (bmctl procedures lists them)");
+	bm_client_close(&c);
+}
+END_TEST
+
 /* Raw bytes to the daemon; the next message. */
 static json_object *raw(struct bm_client *c, const char *s, size_t n)
 {
@@ -589,6 +640,7 @@ static Suite *bmd_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, submit_watch_result_dry_run);
 	tcase_add_test(tc, bad_requests_answered_daemon_survives);
+	tcase_add_test(tc, procedure_schema_from_bmd);
 	tcase_add_test(tc, client_disconnect_does_not_affect_job);
 	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
 	tcase_add_test(tc, cancel_queued_and_running);

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The procedure registry (bm_procedure.h): names, strict JSON parameter
- * validation with one-line reasons naming the key, runs on the simulated
- * DUT including mlrsearch, progress and cancel, reset_command.
+ * The procedure registry (bm_procedure.h): names, every row complete
+ * (SPEC ids, ports, a unit, range, default and help for every parameter),
+ * the parameter schema bmd serves, strict JSON parameter validation with
+ * one-line reasons naming the key, runs on the simulated DUT including
+ * mlrsearch, progress and cancel, reset_command.
  */
 #include <check.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bm_procedure.h"
 #include "bm_sim.h"
+#include "rfc2544.h"
 
 static const char *const names[] = {
 	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
@@ -29,18 +33,301 @@ START_TEST(test_registry)
 	for (i = 0; i < 7; i++) {
 		ck_assert_str_eq(p[i].name, names[i]);
 		ck_assert_ptr_nonnull(p[i].summary);
-		ck_assert_ptr_nonnull(p[i].ref);
+		ck_assert_ptr_nonnull(p[i].refs);
 		/* all defaults are valid */
 		ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9, &err) == 0,
 			      "%s: %s", names[i], err.msg);
 	}
 	ck_assert_ptr_null(p[7].name);
-	ck_assert_str_eq(p[3].ref, "R2544-B2B");
+	ck_assert_str_eq(p[3].refs, "R2544-B2B");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.jitter", NULL, 1e9, &err),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "unknown procedure \"rfc2544.jitter\"");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", NULL, 0, &err),
 			 -EINVAL);
+}
+END_TEST
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* x within [min, max] of schema entry e, its exclusive ends excluded. */
+static bool in_range(json_object *e, double x)
+{
+	json_object *lo = get(e, "min"), *hi = get(e, "max");
+
+	if (lo && (json_object_get_boolean(get(e, "min_exclusive")) ?
+		   !(x > json_object_get_double(lo)) :
+		   !(x >= json_object_get_double(lo))))
+		return false;
+	if (hi && (json_object_get_boolean(get(e, "max_exclusive")) ?
+		   !(x < json_object_get_double(hi)) :
+		   !(x <= json_object_get_double(hi))))
+		return false;
+	return true;
+}
+
+/*
+ * Every row is complete: a one-line summary, SPEC ids, the ports it needs
+ * (REQ-CAP-1: each of today's needs two), hooks, and every parameter with
+ * a type, a unit, a line of help and a default inside its own range; the
+ * keys --duration and --frame-sizes set are parameters of the procedure.
+ */
+START_TEST(test_registry_rows_complete)
+{
+	const struct bm_procedure_info *pi;
+	const struct bm_param *k;
+	json_object *d, *a, *e, *v;
+	size_t i, j, n, rows = 0;
+
+	for (pi = bm_procedures(); pi->name; pi++, rows++) {
+		ck_assert_msg(pi->summary && *pi->summary, "%s: summary",
+			      pi->name);
+		ck_assert_ptr_null(strchr(pi->summary, '\n'));
+		ck_assert_msg(pi->refs && *pi->refs, "%s: SPEC ids", pi->name);
+		ck_assert_msg(pi->ports_needed >= 2, "%s: ports", pi->name);
+		ck_assert(pi->keys && pi->validate && pi->defaults && pi->run);
+		ck_assert_ptr_eq(bm_procedure_find(pi->name, NULL), pi);
+		if (pi->keys == rfc2544_keys)
+			ck_assert_str_eq(pi->name, rfc2544_name(pi->test));
+		for (k = pi->keys; k->jk.key; k++) {
+			if (k->jk.mask && !(k->jk.mask & pi->mask))
+				continue;
+			ck_assert_msg(k->help && *k->help &&
+				      !strchr(k->help, '\n'),
+				      "%s: %s: help", pi->name, k->jk.key);
+			ck_assert_msg(k->unit, "%s: %s: unit", pi->name,
+				      k->jk.key);
+			ck_assert_msg(k->jk.type != BM_J_CUSTOM || k->type,
+				      "%s: %s: type", pi->name, k->jk.key);
+			/* one entry per key and procedure */
+			ck_assert_ptr_eq(bm_json_find_param(pi->keys, pi->mask,
+							    k->jk.key), k);
+		}
+		if (pi->duration_key)
+			ck_assert_msg(bm_json_find_param(pi->keys, pi->mask,
+							 pi->duration_key),
+				      "%s: --duration key", pi->name);
+		ck_assert_msg(bm_json_find_param(pi->keys, pi->mask,
+						 pi->sizes_key),
+			      "%s: --frame-sizes key", pi->name);
+
+		d = bm_procedure_describe(pi);
+		ck_assert_str_eq(json_object_get_string(get(d, "name")),
+				 pi->name);
+		ck_assert_int_eq(json_object_get_int(get(d, "ports_needed")),
+				 pi->ports_needed);
+		a = get(d, "params");
+		n = json_object_array_length(a);
+		ck_assert_int_gt(n, 0);
+		for (i = 0; i < n; i++) {
+			const char *key, *type;
+
+			e = json_object_array_get_idx(a, i);
+			key = json_object_get_string(get(e, "key"));
+			type = json_object_get_string(get(e, "type"));
+			v = get(e, "default");
+			ck_assert_msg(type && *type, "%s: %s: type", pi->name,
+				      key);
+			ck_assert_msg(json_object_get_string(get(e, "help"))[0],
+				      "%s: %s: help", pi->name, key);
+			ck_assert_msg(get(e, "unit"), "%s: %s: unit", pi->name,
+				      key);
+			if (!strcmp(type, "number") || !strcmp(type, "integer")) {
+				ck_assert_msg(get(e, "min") || get(e, "max"),
+					      "%s: %s: range", pi->name, key);
+				/* null: derived at run time, said in help */
+				ck_assert_msg(!v || in_range(e, json_object_get_double(v)),
+					      "%s: %s: default %s out of range",
+					      pi->name, key,
+					      json_object_to_json_string(v));
+			} else if (!strcmp(type, "enum")) {
+				json_object *en = get(e, "enum");
+				bool found = false;
+
+				for (j = 0; j < json_object_array_length(en); j++)
+					found |= !strcmp(json_object_get_string(
+						json_object_array_get_idx(en, j)),
+						json_object_get_string(v));
+				ck_assert_msg(found, "%s: %s: default not a name",
+					      pi->name, key);
+			} else if (!strcmp(type, "boolean")) {
+				ck_assert(json_object_is_type(v, json_type_boolean));
+			} else if (v && json_object_is_type(v, json_type_array)) {
+				/* arrays: each element in the element range */
+				for (j = 0; j < json_object_array_length(v); j++)
+					ck_assert_msg(in_range(e, json_object_get_double(
+						json_object_array_get_idx(v, j))),
+						"%s: %s[%zu] out of range",
+						pi->name, key, j);
+			}
+		}
+		json_object_put(d);
+	}
+	ck_assert_int_eq(rows, 7);
+}
+END_TEST
+
+/* What bmctl run rfc2544 throughput --help prints comes from this. */
+START_TEST(test_schema_throughput)
+{
+	const struct bm_procedure_info *pi;
+	json_object *d, *a, *e = NULL, *f = NULL, *s = NULL;
+	const char *txt;
+	size_t i;
+
+	pi = bm_procedure_find("rfc2544.throughput", NULL);
+	ck_assert_ptr_nonnull(pi);
+	d = bm_procedure_describe(pi);
+	ck_assert_str_eq(json_object_get_string(get(d, "ref")),
+			 "R2544-THRPT, R2544-DUR");
+	ck_assert_str_eq(json_object_get_string(get(d, "duration_key")),
+			 "trial_duration_s");
+	ck_assert_str_eq(json_object_get_string(get(d, "sizes_key")),
+			 "frame_sizes");
+	a = get(d, "params");
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+		const char *k = json_object_get_string(get(x, "key"));
+
+		if (!strcmp(k, "trial_duration_s"))
+			e = x;
+		else if (!strcmp(k, "frame_sizes"))
+			f = x;
+		else if (!strcmp(k, "search"))
+			s = x;
+		/* another test's key is not this procedure's */
+		ck_assert_str_ne(k, "step_pct");
+		ck_assert_str_ne(k, "throughput_fps");
+	}
+	ck_assert_ptr_nonnull(e);
+	ck_assert_str_eq(json_object_get_string(get(e, "type")), "number");
+	ck_assert_str_eq(json_object_get_string(get(e, "unit")), "s");
+	ck_assert(json_object_get_double(get(e, "default")) == 60.0);
+	ck_assert(json_object_get_double(get(e, "min")) == 0.0);
+	ck_assert(json_object_get_boolean(get(e, "min_exclusive")));
+	ck_assert(json_object_get_double(get(e, "max")) == 86400.0);
+	ck_assert(!json_object_get_boolean(get(e, "max_exclusive")));
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(get(e, "help")),
+				     "R2544-DUR"));
+	ck_assert_ptr_nonnull(f);
+	ck_assert_str_eq(json_object_get_string(get(f, "unit")), "B");
+	ck_assert_str_eq(json_object_get_string(get(f, "type")),
+			 "integer array");
+	ck_assert_int_eq(json_object_array_length(get(f, "default")), 7);
+	ck_assert(json_object_get_double(get(f, "min")) == 64.0);
+	ck_assert_ptr_nonnull(s);
+	txt = json_object_to_json_string_ext(get(s, "enum"),
+					     JSON_C_TO_STRING_PLAIN);
+	ck_assert_str_eq(txt, "[\"binary\",\"mlr\"]");
+	ck_assert_str_eq(json_object_get_string(get(s, "default")), "binary");
+	json_object_put(d);
+
+	/* The same key is another test's own entry elsewhere. */
+	pi = bm_procedure_find("rfc2544.back-to-back", NULL);
+	d = bm_procedure_describe(pi);
+	a = get(d, "params");
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+
+		if (!strcmp(json_object_get_string(get(x, "key")),
+			    "trial_duration_s")) {
+			ck_assert(json_object_get_double(get(x, "default")) == 2.0);
+			ck_assert(json_object_get_double(get(x, "min")) == 2.0);
+		}
+	}
+	json_object_put(d);
+}
+END_TEST
+
+/* Unknown names are refused with one clear line, everywhere. */
+START_TEST(test_unknown_procedure)
+{
+	struct bm_error err = { "" };
+	json_object *res = (json_object *)1;
+	struct bm_backend *be;
+	struct bm_sim_params sp;
+
+	ck_assert_ptr_null(bm_procedure_find("rfc2544.jitter", &err));
+	ck_assert_str_eq(err.msg, "unknown procedure \"rfc2544.jitter\"");
+	ck_assert_ptr_null(bm_procedure_find(NULL, NULL));
+	ck_assert_ptr_null(bm_procedure_find("rfc2544", NULL));
+	ck_assert_ptr_null(bm_procedure_find("mlrsearch.x", NULL));
+	bm_sim_params_default(&sp);
+	be = bm_sim_new(&sp, &err);
+	ck_assert_ptr_nonnull(be);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(bm_procedure_run("throughput", NULL, be, NULL, NULL,
+					  &res, &err), -EINVAL);
+	ck_assert_ptr_null(res);
+	ck_assert_str_eq(err.msg, "unknown procedure \"throughput\"");
+	be->ops->destroy(be);
+}
+END_TEST
+
+/* REQ-CAP-1: fewer ports than a procedure needs is one clear refusal. */
+START_TEST(test_ports_needed)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find("mlrsearch",
+								 NULL);
+	struct bm_error err = { "" };
+
+	ck_assert_int_eq(bm_procedure_check_ports(pi, 2, &err), 0);
+	ck_assert_int_eq(bm_procedure_check_ports(pi, 1, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "mlrsearch needs 2 ports (REQ-CAP-1), 1 given");
+}
+END_TEST
+
+/*
+ * Every procedure names the key it refuses: an unknown key, and each of
+ * its own keys given a value of the wrong type or beyond its range.
+ */
+START_TEST(test_bad_keys_named)
+{
+	const struct bm_procedure_info *pi;
+	const struct bm_param *k;
+	struct bm_error err;
+	json_object *o;
+	char want[160];
+
+	for (pi = bm_procedures(); pi->name; pi++) {
+		o = json_tokener_parse("{\"bogus_key\": 1}");
+		ck_assert_int_eq(bm_procedure_validate(pi->name, o, 1e9, &err),
+				 -EINVAL);
+		snprintf(want, sizeof(want), "%s: bogus_key: unknown parameter",
+			 pi->name);
+		ck_assert_str_eq(err.msg, want);
+		json_object_put(o);
+		for (k = pi->keys; k->jk.key; k++) {
+			if (k->jk.mask && !(k->jk.mask & pi->mask))
+				continue;
+			o = json_object_new_object();
+			if (k->jk.type == BM_J_CUSTOM ||
+			    k->jk.type == BM_J_BOOL || k->jk.type == BM_J_ENUM)
+				/* an object is no custom key's value either */
+				json_object_object_add(o, k->jk.key,
+						       json_object_new_object());
+			else
+				json_object_object_add(o, k->jk.key,
+					json_object_new_double(k->jk.max * 2 + 1));
+			err.msg[0] = '\0';
+			ck_assert_msg(bm_procedure_validate(pi->name, o, 1e9,
+							    &err) == -EINVAL,
+				      "%s: %s accepted", pi->name, k->jk.key);
+			snprintf(want, sizeof(want), "%s: %s", pi->name,
+				 k->jk.key);
+			ck_assert_msg(!strncmp(err.msg, want, strlen(want)),
+				      "%s: %s: '%s'", pi->name, k->jk.key,
+				      err.msg);
+			ck_assert_ptr_null(strchr(err.msg, '\n'));
+			json_object_put(o);
+		}
+	}
 }
 END_TEST
 
@@ -326,6 +613,11 @@ static Suite *proc_suite(void)
 	TCase *tc = tcase_create("registry");
 
 	tcase_add_test(tc, test_registry);
+	tcase_add_test(tc, test_registry_rows_complete);
+	tcase_add_test(tc, test_schema_throughput);
+	tcase_add_test(tc, test_unknown_procedure);
+	tcase_add_test(tc, test_ports_needed);
+	tcase_add_test(tc, test_bad_keys_named);
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_run_documents);
 	tcase_add_test(tc, test_progress_cancel);

@@ -159,6 +159,14 @@ START_TEST(valid_requests)
 	ck_assert_ptr_null(q.tx_port);
 	ck_assert_ptr_nonnull(q.sim);
 	bm_request_free(&q);
+
+	/* One procedure's description (bmctl run PROC --help). */
+	ck_assert_int_eq(parse("{\"id\":4,\"cmd\":\"procedure\",\"procedure\":"
+			       "\"rfc2544.throughput\"}", &q, msg), 0);
+	ck_assert_int_eq(q.cmd, BM_CMD_PROCEDURE);
+	ck_assert_str_eq(bm_cmd_name(q.cmd), "procedure");
+	ck_assert_str_eq(q.procedure, "rfc2544.throughput");
+	bm_request_free(&q);
 }
 END_TEST
 
@@ -207,6 +215,14 @@ static const struct {
 	  "\"ports\":{\"tx\":\"a\",\"rx\":\"b\"}}", "'sim' needs", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":\"yes\"}",
 	  "'dry_run' must be a boolean", true },
+	{ "{\"id\":1,\"cmd\":\"procedure\"}", "procedure: missing 'procedure'",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"procedure\",\"procedure\":7}",
+	  "'procedure' must be a string", true },
+	{ "{\"id\":1,\"cmd\":\"procedure\",\"procedure\":\"../x\"}",
+	  "procedure: bad procedure name", true },
+	{ "{\"id\":1,\"cmd\":\"procedure\",\"procedure\":\"x\",\"params\":{}}",
+	  "procedure: unknown field 'params'", true },
 };
 
 START_TEST(malformed_requests_rejected)

@@ -27,6 +27,9 @@ enum bm_jtype {
 
 #define BM_JK_MIN_EXCL	0x1u	/* value must be > min */
 #define BM_JK_MAX_EXCL	0x2u	/* value must be < max */
+/* The default is worked out at run time (from the line rate, another key,
+ * the backend): a schema shows it as null and the help says how. */
+#define BM_JK_DERIVED	0x4u
 
 struct bm_jkey {
 	const char *key;
@@ -49,6 +52,41 @@ struct bm_jkey {
 int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
 		       unsigned int mask, void *base, const char *what,
 		       struct bm_error *err);
+
+/*
+ * A parameter a user sets: its parsing (jk) and what a user reads about it
+ * (bmctl run PROC --help, bm_json_params_schema()).  A table of these is
+ * what a procedure's parameters are; jk must stay the first member.
+ */
+struct bm_param {
+	struct bm_jkey jk;
+	const char *unit;	/* "s", "fps", "B", "%", "frames", "bit/s", "" */
+	const char *help;	/* one line */
+	const char *type;	/* BM_J_CUSTOM: schema type, "integer array" */
+};
+
+/* bm_json_parse_keys() over a NULL-key-terminated bm_param table. */
+int bm_json_parse_params(json_object *obj, const struct bm_param *keys,
+			 unsigned int mask, void *base, const char *what,
+			 struct bm_error *err);
+
+/* The entry of keys named key that applies to mask, or NULL. */
+const struct bm_param *bm_json_find_param(const struct bm_param *keys,
+					  unsigned int mask, const char *key);
+
+/* Schema type of a parameter: "number", "integer", "boolean", "enum", or
+ * the custom type; never NULL. */
+const char *bm_json_param_type(const struct bm_param *k);
+
+/*
+ * The schema of the keys that apply to mask, as a new JSON array of
+ * {key, type, unit, min, max, min_exclusive, max_exclusive, default, help,
+ * enum}: default is defaults[key] (null for BM_JK_DERIVED keys), so that
+ * a default is written once, where the procedure fills its defaults; min
+ * and max are null where unbounded, and absent for non-numbers.
+ */
+json_object *bm_json_params_schema(const struct bm_param *keys,
+				   unsigned int mask, json_object *defaults);
 
 /* The number in v as a double; false when v is not a JSON number. */
 bool bm_json_number(json_object *v, double *out);

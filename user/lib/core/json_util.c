@@ -122,7 +122,24 @@ static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
 	return bm_errorf(err, "%s: %s: internal error", what, k->key);
 }
 
-int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
+/* The entry named key of a table of entries stride bytes apart, each
+ * starting with a struct bm_jkey, or NULL. */
+static const struct bm_jkey *find_key(const void *tab, size_t stride,
+				      unsigned int mask, const char *key)
+{
+	const char *p = tab;
+	const struct bm_jkey *k;
+
+	for (;; p += stride) {
+		k = (const struct bm_jkey *)p;
+		if (!k->key)
+			return NULL;
+		if (!strcmp(k->key, key) && (!k->mask || (k->mask & mask)))
+			return k;
+	}
+}
+
+static int parse_table(json_object *obj, const void *tab, size_t stride,
 		       unsigned int mask, void *base, const char *what,
 		       struct bm_error *err)
 {
@@ -134,16 +151,102 @@ int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
 		return bm_errorf(err, "%s: parameters must be a JSON object",
 				 what);
 	json_object_object_foreach(obj, key, v) {
-		for (k = keys; k->key; k++)
-			if (!strcmp(k->key, key) && (!k->mask || (k->mask & mask)))
-				break;
-		if (!k->key)
+		k = find_key(tab, stride, mask, key);
+		if (!k)
 			return bm_errorf(err, "%s: %s: unknown parameter", what,
 					 key);
 		if (parse_one(k, v, base, what, err))
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
+		       unsigned int mask, void *base, const char *what,
+		       struct bm_error *err)
+{
+	return parse_table(obj, keys, sizeof(*keys), mask, base, what, err);
+}
+
+int bm_json_parse_params(json_object *obj, const struct bm_param *keys,
+			 unsigned int mask, void *base, const char *what,
+			 struct bm_error *err)
+{
+	return parse_table(obj, keys, sizeof(*keys), mask, base, what, err);
+}
+
+const struct bm_param *bm_json_find_param(const struct bm_param *keys,
+					  unsigned int mask, const char *key)
+{
+	/* jk is the first member: the entry and its jk share an address. */
+	return (const struct bm_param *)find_key(keys, sizeof(*keys), mask,
+						 key);
+}
+
+const char *bm_json_param_type(const struct bm_param *k)
+{
+	switch (k->jk.type) {
+	case BM_J_DOUBLE:
+		return "number";
+	case BM_J_U64:
+	case BM_J_UINT:
+	case BM_J_U32:
+	case BM_J_INT:
+		return "integer";
+	case BM_J_BOOL:
+		return "boolean";
+	case BM_J_ENUM:
+		return "enum";
+	case BM_J_CUSTOM:
+		break;
+	}
+	return k->type ? k->type : "custom";
+}
+
+json_object *bm_json_params_schema(const struct bm_param *keys,
+				   unsigned int mask, json_object *defaults)
+{
+	json_object *a = json_object_new_array(), *o, *e, *d;
+	const struct bm_param *k;
+	const struct bm_jkey *j;
+	bool ranged;
+	size_t n;
+
+	for (k = keys; k->jk.key; k++) {
+		j = &k->jk;
+		if (j->mask && !(j->mask & mask))
+			continue;
+		o = json_object_new_object();
+		bm_json_add_str(o, "key", j->key);
+		bm_json_add_str(o, "type", bm_json_param_type(k));
+		bm_json_add_str(o, "unit", k->unit ? k->unit : "");
+		/* Custom keys give the range of their elements, if any. */
+		ranged = j->type != BM_J_CUSTOM || j->min != 0.0 ||
+			 j->max != 0.0;
+		if (j->type != BM_J_BOOL && j->type != BM_J_ENUM && ranged) {
+			bm_json_add_double(o, "min", j->min);
+			bm_json_add_double(o, "max", j->max);
+			bm_json_add_bool(o, "min_exclusive",
+					 j->flags & BM_JK_MIN_EXCL);
+			bm_json_add_bool(o, "max_exclusive",
+					 j->flags & BM_JK_MAX_EXCL);
+		}
+		d = NULL;
+		if (!(j->flags & BM_JK_DERIVED) && defaults &&
+		    json_object_object_get_ex(defaults, j->key, &d))
+			d = json_object_get(d);
+		json_object_object_add(o, "default", d);
+		bm_json_add_str(o, "help", k->help ? k->help : "");
+		if (j->type == BM_J_ENUM) {
+			e = json_object_new_array();
+			for (n = 0; j->names && j->names[n]; n++)
+				json_object_array_add(e, json_object_new_string(
+					j->names[n]));
+			json_object_object_add(o, "enum", e);
+		}
+		json_object_array_add(a, o);
+	}
+	return a;
 }
 
 void bm_json_add_double(json_object *obj, const char *key, double x)

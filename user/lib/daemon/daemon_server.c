@@ -187,33 +187,39 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 	return r;
 }
 
+/* Every procedure with its parameter schema (bm_procedure_describe). */
 static json_object *cmd_procedures(json_object *r)
 {
 	const struct bm_procedure_info *p;
 	json_object *a = json_object_new_array();
 
-	for (p = bm_procedures(); p && p->name; p++) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "name", json_object_new_string(p->name));
-		json_object_object_add(o, "summary", json_object_new_string(
-			p->summary ? p->summary : ""));
-		json_object_object_add(o, "ref", json_object_new_string(
-			p->ref ? p->ref : ""));
-		json_object_array_add(a, o);
-	}
+	for (p = bm_procedures(); p && p->name; p++)
+		json_object_array_add(a, bm_procedure_describe(p));
 	json_object_object_add(r, "procedures", a);
 	return r;
 }
 
-static bool procedure_known(const char *name)
+static const struct bm_procedure_info *find_procedure(const char *name,
+						      struct bm_error *err)
 {
-	const struct bm_procedure_info *p;
+	const struct bm_procedure_info *p = bm_procedure_find(name, NULL);
 
-	for (p = bm_procedures(); p && p->name; p++)
-		if (!strcmp(p->name, name))
-			return true;
-	return false;
+	if (!p)
+		bm_errorf(err, "unknown procedure '%s' (bmctl procedures lists them)",
+			  name);
+	return p;
+}
+
+/* One procedure: what bmctl run PROC --help prints. */
+static json_object *cmd_procedure(const struct bm_request *q, json_object *r,
+				  struct bm_error *err)
+{
+	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
+
+	if (!p)
+		return NULL;
+	json_object_object_add(r, "procedure", bm_procedure_describe(p));
+	return r;
 }
 
 /* Work out the line rate of a submit: given, else the sim's (dry run),
@@ -260,14 +266,16 @@ static int submit_line_rate(const struct bm_request *q, double *rate,
 static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 			       json_object *r, struct bm_error *err)
 {
+	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
 	struct bmd_job *j;
 	double rate;
 
-	if (!procedure_known(q->procedure)) {
-		bm_errorf(err, "unknown procedure '%s' (bmctl procedures lists them)",
-			  q->procedure);
+	if (!p)
 		return NULL;
-	}
+	/* A dry run's simulated device has every port a procedure needs. */
+	if (!q->dry_run &&
+	    bm_procedure_check_ports(p, !!q->tx_port + !!q->rx_port, err))
+		return NULL;
 	if (submit_line_rate(q, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err))
@@ -457,6 +465,9 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		break;
 	case BM_CMD_PROCEDURES:
 		out = cmd_procedures(r);
+		break;
+	case BM_CMD_PROCEDURE:
+		out = cmd_procedure(&q, r, &err);
 		break;
 	case BM_CMD_SUBMIT:
 		out = cmd_submit(d, &q, r, &err);

@@ -1,26 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The procedure registry: the one entry point through which bmd (and
- * bmctl --dry-run) runs any benchmark procedure by name with JSON
- * parameters, against any trial backend.  The JSON result document follows
- * SPEC PLAT-REPORT REQ-REP-1 (meta is added by bmd).
+ * The procedure registry: the one table of the procedures bmd runs, and
+ * the one entry point through which it runs any of them by name with JSON
+ * parameters, against any trial backend.  A row says everything a client
+ * needs to offer a procedure (bmctl run PROC --help asks bmd for it): its
+ * SPEC ids, the ports it needs (REQ-CAP-1), every parameter with type,
+ * unit, range, default and help, and what bmctl's --duration and
+ * --frame-sizes set.  The JSON result document follows SPEC PLAT-REPORT
+ * REQ-REP-1 (meta is added by bmd).
  */
 #ifndef BM_PROCEDURE_H
 #define BM_PROCEDURE_H
 
 #include <json-c/json.h>
 
+#include "bm_json.h"
 #include "bm_trial.h"
 
-
 struct bm_procedure_info {
-	const char *name;	/* e.g. "rfc2544.throughput", "mlrsearch" */
+	const char *name;	/* "family.test": "rfc2544.throughput" */
 	const char *summary;	/* one line for bmctl help */
-	const char *ref;	/* requirement IDs, e.g. "R2544-THRPT" */
+	const char *refs;	/* SPEC requirement ids, "R2544-THRPT, ..." */
+	unsigned int ports_needed;	/* fewer are refused (REQ-CAP-1) */
+	/* The parameters: the entries of keys whose jk.mask shares a bit
+	 * with mask (or is 0); test is the family's own number for it
+	 * (enum rfc2544_test), for the hooks. */
+	const struct bm_param *keys;
+	unsigned int mask;
+	int test;
+	const char *duration_key;	/* what --duration sets, or NULL */
+	const char *sizes_key;		/* what --frame-sizes sets, or NULL */
+	/* Parse params (NULL = none) over the defaults, strictly; 0 or
+	 * -EINVAL with a one-line reason naming the key. */
+	int (*validate)(const struct bm_procedure_info *pi, json_object *params,
+			double line_rate_bps, struct bm_error *err);
+	/* The parameters with nothing given, as the result's "params". */
+	json_object *(*defaults)(const struct bm_procedure_info *pi);
+	/* Run: see bm_procedure_run(). */
+	int (*run)(const struct bm_procedure_info *pi, json_object *params,
+		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		   json_object **result, struct bm_error *err);
 };
 
-/* NULL-terminated table of the procedures this libbm knows. */
+/* The registry: a table ending with a NULL name. */
 const struct bm_procedure_info *bm_procedures(void);
+
+/* The procedure called name, or NULL (-EINVAL reason in err, if given). */
+const struct bm_procedure_info *bm_procedure_find(const char *name,
+						  struct bm_error *err);
+
+/*
+ * What a client shows about pi, as a new JSON object: name, summary, ref,
+ * ports_needed, duration_key, sizes_key (null when none) and params, the
+ * schema of bm_json_params_schema() with the procedure's defaults.
+ */
+json_object *bm_procedure_describe(const struct bm_procedure_info *pi);
+
+/* 0 when nports ports are enough for pi, else -EINVAL with the one line
+ * "NAME needs N ports (REQ-CAP-1), M given" in err. */
+int bm_procedure_check_ports(const struct bm_procedure_info *pi,
+			     unsigned int nports, struct bm_error *err);
 
 /*
  * Validate params (a JSON object; NULL = all defaults) for procedure name

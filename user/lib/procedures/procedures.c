@@ -2,7 +2,9 @@
 /*
  * The procedure registry of bm_procedure.h: the six RFC 2544 benchmarks
  * and a standalone MLRsearch, each run by name with strictly validated
- * JSON parameters (Documentation/procedures-rfc2544.md).
+ * JSON parameters (Documentation/procedures-rfc2544.md,
+ * procedures-mlrsearch.md).  The table at the end is the only place that
+ * knows procedures by name.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,31 +24,7 @@
 
 extern char **environ;
 
-#define MLR_NAME	"mlrsearch"
 #define MLR_MAX_TARGETS	16
-
-static const struct bm_procedure_info infos[] = {
-	{ "rfc2544.throughput", "RFC 2544 §26.1 throughput: binary search "
-	  "(or MLRsearch) for the highest zero-loss rate", "R2544-THRPT" },
-	{ "rfc2544.latency", "RFC 2544 §26.2 latency at the throughput rate, "
-	  ">= 20 tagged-frame repetitions", "R2544-LAT" },
-	{ "rfc2544.frame-loss", "RFC 2544 §26.3 frame loss rate from 100 % "
-	  "down until two zero-loss trials", "R2544-FLR" },
-	{ "rfc2544.back-to-back", "RFC 2544 §26.4 longest loss-free burst at "
-	  "minimum gap, repeated", "R2544-B2B" },
-	{ "rfc2544.recovery", "RFC 2544 §26.5 recovery time after 110 % "
-	  "overload", "R2544-RECOV" },
-	{ "rfc2544.reset", "RFC 2544 §26.6 outage caused by a DUT reset",
-	  "R2544-RESET" },
-	{ MLR_NAME, "MLRsearch: NDR/PDR bounds for several loss ratios in one "
-	  "search", "MLR-*" },
-	{ NULL, NULL, NULL },
-};
-
-const struct bm_procedure_info *bm_procedures(void)
-{
-	return infos;
-}
 
 /* --- mlrsearch parameters ------------------------------------------------ */
 
@@ -86,39 +64,63 @@ static int parse_targets(json_object *v, void *base, const char *key,
 }
 
 #define MO(f)	offsetof(struct mlr_in, mp.f)
-#define MD(k, lo, hi, fl) \
-	{ #k, BM_J_DOUBLE, MO(k), lo, hi, fl, 0, NULL, NULL }
+#define MD(k, lo, hi, fl, u, h) \
+	{ { #k, BM_J_DOUBLE, MO(k), lo, hi, fl, 0, NULL, NULL }, u, h, NULL }
+#define MB(k, h) \
+	{ { #k, BM_J_BOOL, MO(k), 0, 0, 0, 0, NULL, NULL }, "", h, NULL }
+#define EX	BM_JK_MIN_EXCL
+#define DV	BM_JK_DERIVED
 
-static const struct bm_jkey mlr_keys[] = {
-	{ "frame_size", BM_J_U32, MO(frame_size), 64, 9216, 0, 0, NULL, NULL },
-	{ "topology", BM_J_ENUM, MO(topology), 0, 0, 0, 0, topo_names, NULL },
-	MD(min_rate_fps, 0, 1e10, BM_JK_MIN_EXCL),
-	MD(max_rate_fps, 0, 1e10, BM_JK_MIN_EXCL),
-	MD(final_trial_duration_s, 0, 86400, BM_JK_MIN_EXCL),
-	MD(initial_trial_duration_s, 0, 86400, BM_JK_MIN_EXCL),
-	MD(final_relative_width, 0, 1, BM_JK_MIN_EXCL | BM_JK_MAX_EXCL),
-	MD(expansion_coefficient, 1, 1000, BM_JK_MIN_EXCL),
-	MD(timeout_s, 0, 1e7, BM_JK_MIN_EXCL),
-	{ "number_of_intermediate_phases", BM_J_UINT,
-	  MO(number_of_intermediate_phases), 0, 20, 0, 0, NULL, NULL },
-	{ "target_loss_ratios", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL,
-	  parse_targets },
-	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL),
-	MD(attempt_tolerance_s, 0, 1, 0),
-	{ "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL },
-	{ "fail_fast", BM_J_BOOL, MO(fail_fast), 0, 0, 0, 0, NULL, NULL },
-	MD(learning_pause_s, 0, 60, 0),
-	MD(drain_s, 0, 60, 0),
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+/* MLR-IN ([MLR §4.1, §5.1.1]) and the tester's additions; the help lines
+ * follow Documentation/procedures-mlrsearch.md. */
+static const struct bm_param mlr_keys[] = {
+	{ { "frame_size", BM_J_U32, MO(frame_size), 64, 9216, 0, 0, NULL,
+	    NULL }, "B", "the frame size searched, with FCS (one per search)",
+	  NULL },
+	{ { "topology", BM_J_ENUM, MO(topology), 0, 0, 0, 0, topo_names, NULL },
+	  "", "pair-uni: TX to RX; pair-bidir: both ways, loss aggregated",
+	  NULL },
+	MD(min_rate_fps, 0, 1e10, EX | DV, "fps",
+	   "lowest load offered (unset: 0.1 % of max_rate_fps)"),
+	MD(max_rate_fps, 0, 1e10, EX | DV, "fps",
+	   "MTR, the first load, <= the line (unset: fps_max(frame_size))"),
+	MD(final_trial_duration_s, 0, 86400, EX, "s",
+	   "trial duration of the final phase"),
+	MD(initial_trial_duration_s, 0, 86400, EX, "s",
+	   "trial duration of the initial and first intermediate phase, "
+	   "<= final"),
+	MD(final_relative_width, 0, 1, EX | BM_JK_MAX_EXCL, "",
+	   "goal for (upper - lower) / upper at the end"),
+	MD(expansion_coefficient, 1, 1000, EX, "",
+	   "width multiplier of the external search (4: quadruple)"),
+	MD(timeout_s, 0, 1e7, EX, "s",
+	   "limit on the whole search, trial overheads included"),
+	{ { "number_of_intermediate_phases", BM_J_UINT,
+	    MO(number_of_intermediate_phases), 0, 20, 0, 0, NULL, NULL }, "",
+	  "phases between the initial and the final one", NULL },
+	{ { "target_loss_ratios", BM_J_CUSTOM, 0, 0, 1, BM_JK_MAX_EXCL, 0, NULL,
+	    parse_targets }, "",
+	  "target loss ratios, 1 to 16, strictly increasing (0: NDR, "
+	  "> 0: PDR)", "number array" },
+	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL, "",
+	   "slack added to every target ratio; > 0 is not in the draft"),
+	MD(attempt_tolerance_s, 0, 1, 0, "s",
+	   "tolerated attempted-vs-intended shortfall, as time of traffic "
+	   "([MLR §5.1])"),
+	MB(learning, "learning frames before every trial (RFC 2544 §23b)"),
+	MB(fail_fast, "end a phase when the smallest ratio's upper bound is "
+	   "at min_rate_fps (draft-01 exactly)"),
+	MD(learning_pause_s, 0, 60, DV, "s",
+	   "wait after the learning frames (unset: the backend's, 2 s)"),
+	MD(drain_s, 0, 60, DV, "s",
+	   "loss wait after every trial (unset: the backend's, 2 s)"),
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
-/* Defaults: the draft's CSIT values, targets [0, 0.005] (NDR, PDR), with
- * the rates scaled to the line: max = fps_max(F), min = 0.1 % of max. */
-static int mlr_parse(json_object *params, double line, struct mlr_in *in,
-		     struct bm_error *err)
+/* Defaults: the draft's CSIT values, targets [0, 0.005] (NDR, PDR), the
+ * rates left at 0 for mlr_parse() to scale to the line. */
+static void mlr_defaults(struct mlr_in *in)
 {
-	int ret;
-
 	memset(in, 0, sizeof(*in));
 	bm_mlr_params_default(&in->mp);
 	in->mp.frame_size = 64;
@@ -127,7 +129,18 @@ static int mlr_parse(json_object *params, double line, struct mlr_in *in,
 	in->targets[0] = 0.0;
 	in->targets[1] = 0.005;
 	in->mp.n_targets = 2;
-	ret = bm_json_parse_keys(params, mlr_keys, 0, in, MLR_NAME, err);
+	in->mp.target_loss_ratios = in->targets;
+}
+
+/* Unset rates from the line: max = fps_max(F), min = 0.1 % of max. */
+static int mlr_parse(const struct bm_procedure_info *pi, json_object *params,
+		     double line, struct mlr_in *in, struct bm_error *err)
+{
+	int ret;
+
+	mlr_defaults(in);
+	ret = bm_json_parse_params(params, pi->keys, pi->mask, in, pi->name,
+				   err);
 	if (ret)
 		return ret;
 	if (in->mp.max_rate_fps == 0.0)
@@ -136,7 +149,7 @@ static int mlr_parse(json_object *params, double line, struct mlr_in *in,
 		in->mp.min_rate_fps = 0.001 * in->mp.max_rate_fps;
 	if (in->mp.max_rate_fps > bm_fps_max(line, in->mp.frame_size) * 1.000001)
 		return bm_errorf(err, "%s: max_rate_fps: above the line rate "
-				 "(%.2f fps at %u B)", MLR_NAME,
+				 "(%.2f fps at %u B)", pi->name,
 				 bm_fps_max(line, in->mp.frame_size),
 				 in->mp.frame_size);
 	in->mp.target_loss_ratios = in->targets;
@@ -171,6 +184,7 @@ static json_object *mlr_params_json(const struct mlr_in *in)
 			   p->packet_loss_ratio_tolerance);
 	bm_json_add_double(o, "attempt_tolerance_s", p->attempt_tolerance_s);
 	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_bool(o, "fail_fast", p->fail_fast);
 	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
 			   p->learning_pause_s : NAN);
 	/* < 0 = the backend's default, shown as null */
@@ -178,9 +192,26 @@ static json_object *mlr_params_json(const struct mlr_in *in)
 	return o;
 }
 
-static int mlr_run(json_object *params, struct bm_backend *be,
-		   bm_progress_fn progress, void *ctx, json_object **result,
-		   struct bm_error *err)
+static int mlr_validate(const struct bm_procedure_info *pi,
+			json_object *params, double line, struct bm_error *err)
+{
+	struct mlr_in in;
+
+	return mlr_parse(pi, params, line, &in, err);
+}
+
+static json_object *mlr_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct mlr_in in;
+
+	(void)pi;
+	mlr_defaults(&in);
+	return mlr_params_json(&in);
+}
+
+static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
+		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		   json_object **result, struct bm_error *err)
 {
 	struct mlr_in in;
 	struct bm_mlr_result res;
@@ -189,7 +220,7 @@ static int mlr_run(json_object *params, struct bm_backend *be,
 	size_t i;
 	int ret;
 
-	ret = mlr_parse(params, be->line_rate_bps, &in, err);
+	ret = mlr_parse(pi, params, be->line_rate_bps, &in, err);
 	if (ret)
 		return ret;
 	f = in.mp.frame_size;
@@ -198,7 +229,7 @@ static int mlr_run(json_object *params, struct bm_backend *be,
 
 	d = json_object_new_object();
 	o = json_object_new_object();
-	bm_json_add_str(o, "id", MLR_NAME);
+	bm_json_add_str(o, "id", pi->name);
 	bm_json_add_str(o, "ref", "draft-ietf-bmwg-mlrsearch-01; MLR-*");
 	json_object_object_add(d, "procedure", o);
 	json_object_object_add(d, "params", mlr_params_json(&in));
@@ -305,14 +336,15 @@ static int run_reset_command(void *ctx)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }
 
-static int r2544_parse(int t, json_object *params, double line,
+static int r2544_parse(const struct bm_procedure_info *pi,
+		       json_object *params, double line,
 		       struct rfc2544_params *p, struct bm_error *err)
 {
 	size_t i;
 	int ret;
 
-	rfc2544_params_default(p, t);
-	ret = rfc2544_params_from_json(params, t, p, err);
+	rfc2544_params_default(p, pi->test);
+	ret = rfc2544_params_from_json(params, pi->test, p, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->n_sizes; i++)
@@ -320,45 +352,36 @@ static int r2544_parse(int t, json_object *params, double line,
 		    bm_fps_max(line, p->frame_sizes[i]) * 1.000001)
 			return bm_errorf(err, "%s: throughput_fps: %.2f fps is "
 					 "above the line rate at %u B",
-					 rfc2544_name(t), p->throughput_fps[i],
+					 pi->name, p->throughput_fps[i],
 					 p->frame_sizes[i]);
 	return 0;
 }
 
-int bm_procedure_validate(const char *name, json_object *params,
-			  double line_rate_bps, struct bm_error *err)
+static int r2544_validate(const struct bm_procedure_info *pi,
+			  json_object *params, double line,
+			  struct bm_error *err)
 {
 	struct rfc2544_params p;
-	struct mlr_in in;
-	int t;
 
-	if (!(line_rate_bps > 0.0))
-		return bm_errorf(err, "line rate must be > 0");
-	if (name && !strcmp(name, MLR_NAME))
-		return mlr_parse(params, line_rate_bps, &in, err);
-	t = rfc2544_lookup(name);
-	if (t < 0)
-		return bm_errorf(err, "unknown procedure \"%s\"",
-				 name ? name : "");
-	return r2544_parse(t, params, line_rate_bps, &p, err);
+	return r2544_parse(pi, params, line, &p, err);
 }
 
-int bm_procedure_run(const char *name, json_object *params,
-		     struct bm_backend *be, bm_progress_fn progress,
-		     void *progress_ctx, json_object **result,
-		     struct bm_error *err)
+static json_object *r2544_defaults(const struct bm_procedure_info *pi)
 {
 	struct rfc2544_params p;
-	int t, ret;
 
-	*result = NULL;
-	if (name && !strcmp(name, MLR_NAME))
-		return mlr_run(params, be, progress, progress_ctx, result, err);
-	t = rfc2544_lookup(name);
-	if (t < 0)
-		return bm_errorf(err, "unknown procedure \"%s\"",
-				 name ? name : "");
-	ret = r2544_parse(t, params, be->line_rate_bps, &p, err);
+	rfc2544_params_default(&p, pi->test);
+	return rfc2544_params_to_json(&p, pi->test);
+}
+
+static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
+		     struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		     json_object **result, struct bm_error *err)
+{
+	struct rfc2544_params p;
+	int ret;
+
+	ret = r2544_parse(pi, params, be->line_rate_bps, &p, err);
 	if (ret)
 		return ret;
 	if (p.reset_command[0]) {
@@ -369,5 +392,120 @@ int bm_procedure_run(const char *name, json_object *params,
 		p.reset_hook = bm_backend_dut_reset;
 		p.reset_ctx = be;
 	}
-	return rfc2544_run(t, be, &p, progress, progress_ctx, result, err);
+	return rfc2544_run(pi->test, be, &p, progress, ctx, result, err);
+}
+
+/* --- the registry -------------------------------------------------------- */
+
+/* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
+ * keys of rfc2544_keys[] for its mask, --duration = trial_duration_s where
+ * the test has one trial duration. */
+#define R2544(t, nm, dur, sum, ids) { \
+	.name = nm, .summary = sum, .refs = ids, .ports_needed = 2, \
+	.keys = rfc2544_keys, .mask = RFC2544_MASK(t), .test = t, \
+	.duration_key = dur, .sizes_key = "frame_sizes", \
+	.validate = r2544_validate, .defaults = r2544_defaults, \
+	.run = r2544_run }
+
+static const struct bm_procedure_info registry[] = {
+	R2544(RFC2544_THROUGHPUT, "rfc2544.throughput", "trial_duration_s",
+	      "RFC 2544 §26.1 throughput: binary search (or MLRsearch) for "
+	      "the highest zero-loss rate", "R2544-THRPT, R2544-DUR"),
+	R2544(RFC2544_LATENCY, "rfc2544.latency", "trial_duration_s",
+	      "RFC 2544 §26.2 latency at the throughput rate, >= 20 "
+	      "tagged-frame repetitions", "R2544-LAT"),
+	R2544(RFC2544_FRAME_LOSS, "rfc2544.frame-loss", "trial_duration_s",
+	      "RFC 2544 §26.3 frame loss rate from 100 % down until two "
+	      "zero-loss trials", "R2544-FLR"),
+	R2544(RFC2544_BACK_TO_BACK, "rfc2544.back-to-back", "trial_duration_s",
+	      "RFC 2544 §26.4 longest loss-free burst at minimum gap, "
+	      "repeated", "R2544-B2B"),
+	/* Overload and observation are two durations: neither is "the"
+	 * trial duration, so --duration names no key here. */
+	R2544(RFC2544_RECOVERY, "rfc2544.recovery", NULL,
+	      "RFC 2544 §26.5 recovery time after 110 % overload",
+	      "R2544-RECOV"),
+	R2544(RFC2544_RESET, "rfc2544.reset", "trial_duration_s",
+	      "RFC 2544 §26.6 outage caused by a DUT reset", "R2544-RESET"),
+	{ .name = "mlrsearch",
+	  .summary = "MLRsearch: NDR/PDR bounds for several loss ratios in "
+		     "one search",
+	  .refs = "MLR-IN, MLR-MEAS, MLR-WIDTH, MLR-DB, MLR-INIT, MLR-PHASE, "
+		  "MLR-SEL, MLR-OUT",
+	  .ports_needed = 2, .keys = mlr_keys,
+	  /* MLRsearch searches one size and its full-length trials are
+	   * "final" ones. */
+	  .duration_key = "final_trial_duration_s", .sizes_key = "frame_size",
+	  .validate = mlr_validate, .defaults = mlr_defaults_json,
+	  .run = mlr_run },
+	{ .name = NULL },
+};
+
+const struct bm_procedure_info *bm_procedures(void)
+{
+	return registry;
+}
+
+const struct bm_procedure_info *bm_procedure_find(const char *name,
+						  struct bm_error *err)
+{
+	const struct bm_procedure_info *pi;
+
+	for (pi = registry; name && pi->name; pi++)
+		if (!strcmp(pi->name, name))
+			return pi;
+	bm_errorf(err, "unknown procedure \"%s\"", name ? name : "");
+	return NULL;
+}
+
+json_object *bm_procedure_describe(const struct bm_procedure_info *pi)
+{
+	json_object *o = json_object_new_object(), *d;
+
+	bm_json_add_str(o, "name", pi->name);
+	bm_json_add_str(o, "summary", pi->summary);
+	/* "ref", as the protocol has always called it */
+	bm_json_add_str(o, "ref", pi->refs);
+	bm_json_add_u64(o, "ports_needed", pi->ports_needed);
+	bm_json_add_str(o, "duration_key", pi->duration_key);
+	bm_json_add_str(o, "sizes_key", pi->sizes_key);
+	d = pi->defaults(pi);
+	json_object_object_add(o, "params",
+			       bm_json_params_schema(pi->keys, pi->mask, d));
+	json_object_put(d);
+	return o;
+}
+
+int bm_procedure_check_ports(const struct bm_procedure_info *pi,
+			     unsigned int nports, struct bm_error *err)
+{
+	if (nports >= pi->ports_needed)
+		return 0;
+	return bm_errorf(err, "%s needs %u ports (REQ-CAP-1), %u given",
+			 pi->name, pi->ports_needed, nports);
+}
+
+int bm_procedure_validate(const char *name, json_object *params,
+			  double line_rate_bps, struct bm_error *err)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(name, err);
+
+	if (!pi)
+		return -EINVAL;
+	if (!(line_rate_bps > 0.0))
+		return bm_errorf(err, "line rate must be > 0");
+	return pi->validate(pi, params, line_rate_bps, err);
+}
+
+int bm_procedure_run(const char *name, json_object *params,
+		     struct bm_backend *be, bm_progress_fn progress,
+		     void *progress_ctx, json_object **result,
+		     struct bm_error *err)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(name, err);
+
+	*result = NULL;
+	if (!pi)
+		return -EINVAL;
+	return pi->run(pi, params, be, progress, progress_ctx, result, err);
 }

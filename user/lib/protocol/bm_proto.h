@@ -67,6 +67,7 @@ enum bm_cmd {
 	BM_CMD_WATCH,
 	BM_CMD_CANCEL,
 	BM_CMD_RESULT,
+	BM_CMD_PROCEDURE,	/* one procedure, its parameter schema */
 	BM_CMD__COUNT,
 };
 
@@ -77,7 +78,7 @@ struct bm_request {
 	bool has_id;		/* false only for rejected requests */
 	enum bm_cmd cmd;
 	int64_t job;		/* job, watch, cancel, result */
-	/* submit */
+	/* submit, procedure */
 	const char *procedure;
 	json_object *params;	/* object or NULL */
 	const char *tx_port, *rx_port;

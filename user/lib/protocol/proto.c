@@ -132,6 +132,7 @@ static const char *const cmd_names[BM_CMD__COUNT] = {
 	[BM_CMD_WATCH] = "watch",
 	[BM_CMD_CANCEL] = "cancel",
 	[BM_CMD_RESULT] = "result",
+	[BM_CMD_PROCEDURE] = "procedure",
 };
 
 const char *bm_cmd_name(enum bm_cmd cmd)
@@ -158,6 +159,8 @@ static const struct field f_submit[] = {
 	{ "procedure", F_STRING, true }, { "params", F_OBJECT, false },
 	{ "ports", F_OBJECT, false }, { "dry_run", F_BOOL, false },
 	{ "sim", F_OBJECT, false }, { NULL, 0, false } };
+static const struct field f_procedure[] = {
+	{ "procedure", F_STRING, true }, { NULL, 0, false } };
 static const struct field f_ports[] = {
 	{ "tx", F_STRING, false }, { "rx", F_STRING, false },
 	{ "line_rate_bps", F_NUMBER, false }, { NULL, 0, false } };
@@ -171,6 +174,7 @@ static const struct field *const cmd_fields[BM_CMD__COUNT] = {
 	[BM_CMD_WATCH] = f_watch,
 	[BM_CMD_CANCEL] = f_job,
 	[BM_CMD_RESULT] = f_job,
+	[BM_CMD_PROCEDURE] = f_procedure,
 };
 
 static const char *const kind_names[] = {
@@ -383,6 +387,13 @@ int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 		req->history = json_object_get_boolean(v);
 	if (req->cmd == BM_CMD_SUBMIT)
 		return parse_submit(req, err);
+	if (req->cmd == BM_CMD_PROCEDURE) {
+		json_object_object_get_ex(req->obj, "procedure", &v);
+		req->procedure = json_object_get_string(v);
+		if (!procname_ok(req->procedure))
+			return bm_errorf(err, "procedure: bad procedure name '%.64s'",
+					 req->procedure);
+	}
 	return 0;
 }
 

@@ -36,16 +36,6 @@ const char *rfc2544_ref(enum rfc2544_test t)
 	return t < RFC2544_N_TESTS ? tests[t].ref : NULL;
 }
 
-int rfc2544_lookup(const char *name)
-{
-	int t;
-
-	for (t = 0; t < RFC2544_N_TESTS; t++)
-		if (name && !strcmp(name, tests[t].name))
-			return t;
-	return -1;
-}
-
 void r2544_deviation(struct r2544_run *r, const char *text)
 {
 	size_t i, n = json_object_array_length(r->deviations);

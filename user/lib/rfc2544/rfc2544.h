@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "bm_json.h"
 #include "bm_search.h"
 #include "bm_trial.h"
 
@@ -104,12 +105,18 @@ struct rfc2544_params {
 	void *reset_ctx;
 };
 
-/* Procedure name ("rfc2544.throughput", ...) and reference of test t. */
+/* Procedure name ("rfc2544.throughput", ...) and reference of test t, as
+ * the result document states them; the registry (procedures.c) finds a
+ * procedure by name, this library never does. */
 const char *rfc2544_name(enum rfc2544_test t);
 const char *rfc2544_ref(enum rfc2544_test t);
 
-/* Test for a procedure name, or -1. */
-int rfc2544_lookup(const char *name);
+/* The bm_jkey mask of the keys of rfc2544_keys[] that test t takes. */
+#define RFC2544_MASK(t)	(1u << (t))
+
+/* Every RFC 2544 parameter, NULL-key-terminated, with its unit and help;
+ * an entry applies to the tests whose RFC2544_MASK() its mask holds. */
+extern const struct bm_param rfc2544_keys[];
 
 /* Fill *p with the SPEC defaults of test t (frame sizes 64..1518; reset:
  * 64 only). */

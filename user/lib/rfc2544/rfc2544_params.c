@@ -12,7 +12,7 @@
 #include "rfc2544_int.h"
 
 /* Which tests a key applies to. */
-#define M(t)	(1u << (t))
+#define M(t)	RFC2544_MASK(t)
 #define M_THR	M(RFC2544_THROUGHPUT)
 #define M_LAT	M(RFC2544_LATENCY)
 #define M_FLR	M(RFC2544_FRAME_LOSS)
@@ -30,6 +30,11 @@ static const char *const search_names[] = { "binary", "mlr", NULL };
 static const char *const latdef_names[] = { "bf", "sf", NULL };
 static const char *const reset_names[] = { "hardware", "software", "power",
 					   NULL };
+
+/* REQ-FRM-3: the 18-byte test header needs 64 B; 9216 B is the largest
+ * jumbo frame the lab carries. */
+#define FRAME_MIN	64
+#define FRAME_MAX	9216
 
 static int parse_sizes(json_object *v, void *base, const char *key,
 		       struct bm_error *err)
@@ -52,11 +57,10 @@ static int parse_sizes(json_object *v, void *base, const char *key,
 			return bm_errorf(err, "%s[%zu]: expected an integer",
 					 key, i);
 		f = json_object_get_int64(e);
-		/* REQ-FRM-3: the 18-byte test header needs 64 B; 9216 B is
-		 * the largest jumbo frame the lab carries. */
-		if (f < 64 || f > 9216)
-			return bm_errorf(err, "%s[%zu]: must be in [64, 9216], "
-					 "got %lld", key, i, (long long)f);
+		if (f < FRAME_MIN || f > FRAME_MAX)
+			return bm_errorf(err, "%s[%zu]: must be in [%d, %d], "
+					 "got %lld", key, i, FRAME_MIN,
+					 FRAME_MAX, (long long)f);
 		for (j = 0; j < i; j++)
 			if (p->frame_sizes[j] == (uint32_t)f)
 				return bm_errorf(err, "%s[%zu]: duplicate size "
@@ -119,77 +123,136 @@ static int parse_cmd(json_object *v, void *base, const char *key,
 	return 0;
 }
 
-#define KD(k, f, lo, hi, fl, m) \
-	{ k, BM_J_DOUBLE, OFF(f), lo, hi, fl, m, NULL, NULL }
-#define KU(k, f, lo, hi, m) \
-	{ k, BM_J_UINT, OFF(f), lo, hi, 0, m, NULL, NULL }
-#define KE(k, f, names, m) \
-	{ k, BM_J_ENUM, OFF(f), 0, 0, 0, m, names, NULL }
-#define KC(k, fn, m) \
-	{ k, BM_J_CUSTOM, 0, 0, 0, 0, m, NULL, fn }
+/* Entries of the table: a number, an unsigned integer, an enum, a custom
+ * parser; each with its unit and its one line of help. */
+#define KD(k, f, lo, hi, fl, m, u, h) \
+	{ { k, BM_J_DOUBLE, OFF(f), lo, hi, fl, m, NULL, NULL }, u, h, NULL }
+#define KU(k, f, lo, hi, m, u, h) \
+	{ { k, BM_J_UINT, OFF(f), lo, hi, 0, m, NULL, NULL }, u, h, NULL }
+#define KL(k, f, lo, hi, m, u, h) \
+	{ { k, BM_J_U64, OFF(f), lo, hi, 0, m, NULL, NULL }, u, h, NULL }
+#define KB(k, f, m, h) \
+	{ { k, BM_J_BOOL, OFF(f), 0, 0, 0, m, NULL, NULL }, "", h, NULL }
+#define KE(k, f, names, m, h) \
+	{ { k, BM_J_ENUM, OFF(f), 0, 0, 0, m, names, NULL }, "", h, NULL }
+/* lo/hi of a custom key document the range of its elements. */
+#define KC(k, fn, lo, hi, fl, m, type, u, h) \
+	{ { k, BM_J_CUSTOM, 0, lo, hi, fl, m, NULL, fn }, u, h, type }
 #define EX BM_JK_MIN_EXCL
+#define DV BM_JK_DERIVED
 
-static const struct bm_jkey keys[] = {
-	KC("frame_sizes", parse_sizes, M_ALL),
-	KE("topology", topology, topo_names, M_ALL),
-	{ "learning", BM_J_BOOL, OFF(learning), 0, 0, 0, M_ALL, NULL, NULL },
-	KD("learning_pause_s", learning_pause_s, 0, 60, 0, M_ALL),
-	KD("drain_s", drain_s, 0, 60, 0, M_ALL),
-	KD("max_rate_pct", max_rate_pct, 0, 1000, EX, M_ALL),
-	KD("slowest_link_bps", slowest_link_bps, 0, 1e13, 0, M_ALL),
+/* Help lines follow Documentation/procedures-rfc2544.md, which says more. */
+const struct bm_param rfc2544_keys[] = {
+	KC("frame_sizes", parse_sizes, FRAME_MIN, FRAME_MAX, 0, M_ALL,
+	   "integer array", "B", "frame sizes with FCS, 1 to 16 distinct (R2544-SIZES); "
+	   "reset uses the smallest"),
+	KE("topology", topology, topo_names, M_ALL,
+	   "pair-uni: TX to RX; pair-bidir: the same rate both ways "
+	   "(R2544-BIDIR)"),
+	KB("learning", learning, M_ALL,
+	   "learning frames before every trial (§23b)"),
+	KD("learning_pause_s", learning_pause_s, 0, 60, 0, M_ALL, "s",
+	   "wait after the learning frames (§23b: 2 s)"),
+	KD("drain_s", drain_s, 0, 60, 0, M_ALL, "s",
+	   "wait for late frames after each trial before counting (§23d)"),
+	KD("max_rate_pct", max_rate_pct, 0, 1000, EX, M_ALL, "%",
+	   "r_max in % of fps_max(F) on the slowest link (R2544-MAXRATE), "
+	   "capped at the tester's line"),
+	KD("slowest_link_bps", slowest_link_bps, 0, 1e13, 0, M_ALL, "bit/s",
+	   "slowest link of the path (WAN), for r_max; 0 = the tester's line "
+	   "rate"),
 
-	KE("search", search, search_names, M_SRCH),
-	KD("r_min_pct", r_min_pct, 0, 100, EX, M_SRCH),
-	KD("start_rate_pct", start_rate_pct, 0, 100, EX, M_SRCH),
-	KD("resolution_pct", resolution_pct, 0, 50, EX, M_SRCH),
-	KD("resolution_fps", resolution_fps, 1, 1e10, 0, M_SRCH),
-	{ "loss_tolerance_frames", BM_J_U64, OFF(loss_tolerance_frames), 0,
-	  1e15, 0, M_SRCH, NULL, NULL },
+	KE("search", search, search_names, M_SRCH,
+	   "throughput search: binary (R2544-THRPT) or mlr (MLRsearch, the "
+	   "NDR lower bound)"),
+	KD("r_min_pct", r_min_pct, 0, 100, EX, M_SRCH, "%",
+	   "lowest rate tried, % of r_max [PROPOSED]"),
+	KD("start_rate_pct", start_rate_pct, 0, 100, EX, M_SRCH, "%",
+	   "rate of the first trial, % of r_max, >= r_min_pct"),
+	KD("resolution_pct", resolution_pct, 0, 50, EX, M_SRCH, "%",
+	   "stop when hi - lo <= this % of hi [PROPOSED]"),
+	KD("resolution_fps", resolution_fps, 1, 1e10, DV, M_SRCH, "fps",
+	   "absolute resolution instead of resolution_pct (unset: relative)"),
+	KL("loss_tolerance_frames", loss_tolerance_frames, 0, 1e15, M_SRCH,
+	   "frames", "lost frames a passing trial may have; only 0 is "
+	   "RFC 2544 (else a deviation)"),
 	KD("mlr_final_relative_width", mlr_final_relative_width, 0, 1,
-	   EX | BM_JK_MAX_EXCL, M_SRCH),
+	   EX | BM_JK_MAX_EXCL, M_SRCH, "",
+	   "search mlr: goal for (hi - lo) / hi (MLR-IN)"),
 	KD("mlr_initial_trial_duration_s", mlr_initial_trial_s, 0, 3600, EX,
-	   M_SRCH),
+	   M_SRCH, "s", "search mlr: trial duration of the initial phase"),
 	KD("mlr_expansion_coefficient", mlr_expansion_coefficient, 1, 1000, EX,
-	   M_SRCH),
-	KD("mlr_timeout_s", mlr_timeout_s, 0, 1e7, EX, M_SRCH),
-	KU("mlr_intermediate_phases", mlr_intermediate_phases, 0, 20, M_SRCH),
-	KD("trial_duration_s", thr_final_trial_s, 0, 86400, EX, M_THR),
-	KD("search_trial_duration_s", thr_search_trial_s, 0, 86400, EX, M_THR),
+	   M_SRCH, "", "search mlr: width multiplier of the external search"),
+	KD("mlr_timeout_s", mlr_timeout_s, 0, 1e7, EX | DV, M_SRCH, "s",
+	   "search mlr: limit per frame size (unset: max(600 s, 20 "
+	   "full-length trials)) [PROPOSED]"),
+	KU("mlr_intermediate_phases", mlr_intermediate_phases, 0, 20, M_SRCH,
+	   "", "search mlr: phases between the initial and the final one"),
+	KD("trial_duration_s", thr_final_trial_s, 0, 86400, EX, M_THR, "s",
+	   "full-length trial duration (R2544-DUR: SHOULD be >= 60)"),
+	KD("search_trial_duration_s", thr_search_trial_s, 0, 86400, EX, M_THR,
+	   "s", "search trial duration, <= trial_duration_s (§24: MAY be "
+	   "shorter)"),
 	KD("throughput_trial_duration_s", thr_final_trial_s, 0, 86400, EX,
-	   M_NEED),
+	   M_NEED, "s", "full-length trials of the throughput measured first"),
 	KD("throughput_search_trial_duration_s", thr_search_trial_s, 0, 86400,
-	   EX, M_NEED),
-	KC("throughput_fps", parse_thr, M_NEED),
+	   EX, M_NEED, "s", "search trials of the throughput measured first"),
+	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
+	   "number or number array", "fps",
+	   "known throughput, one or one per size: no search (a deviation); "
+	   "unset: measure it"),
 
-	KD("trial_duration_s", lat_trial_s, 0, 86400, EX, M_LAT),
-	KD("tag_at_s", lat_tag_at_s, 0, 86400, 0, M_LAT),
+	KD("trial_duration_s", lat_trial_s, 0, 86400, EX, M_LAT, "s",
+	   "stream length of each repetition (§26.2: 120)"),
+	KD("tag_at_s", lat_tag_at_s, 0, 86400, 0, M_LAT, "s",
+	   "when the tagged frame is sent, < trial_duration_s (§26.2: 60)"),
 	/* R2544-LAT: "MUST be repeated at least 20 times" */
-	KU("repetitions", lat_repetitions, 20, 100000, M_LAT),
-	KU("max_invalid", lat_max_invalid, 0, 100000, M_LAT),
-	KE("definition", lat_definition, latdef_names, M_LAT),
+	KU("repetitions", lat_repetitions, 20, 100000, M_LAT, "",
+	   "valid repetitions averaged (MUST be >= 20)"),
+	KU("max_invalid", lat_max_invalid, 0, 100000, M_LAT, "",
+	   "re-runs allowed for repetitions whose tag was lost [PROPOSED]"),
+	KE("definition", lat_definition, latdef_names, M_LAT,
+	   "RFC 1242 latency: bf bit forwarding (FIFO), sf store and forward"),
 
-	KD("trial_duration_s", flr_trial_s, 0, 86400, EX, M_FLR),
+	KD("trial_duration_s", flr_trial_s, 0, 86400, EX, M_FLR, "s",
+	   "trial duration of each rate step (§24: 60)"),
 	/* R2544-FLR: granularity MUST be <= 10 % of the maximum rate */
-	KD("step_pct", flr_step_pct, 0, 10, EX, M_FLR),
+	KD("step_pct", flr_step_pct, 0, 10, EX, M_FLR, "%",
+	   "rate step in % of the maximum rate (MUST be <= 10)"),
 
 	/* R2544-B2B: trial length MUST be >= 2 s */
-	KD("trial_duration_s", b2b_trial_s, 2, 3600, 0, M_B2B),
-	KU("repetitions", b2b_repetitions, 1, 100000, M_B2B),
-	{ "burst_max", BM_J_U64, OFF(b2b_burst_max), 0, 1e12, 0, M_B2B, NULL,
-	  NULL },
+	KD("trial_duration_s", b2b_trial_s, 2, 3600, 0, M_B2B, "s",
+	   "burst start to the end of counting (MUST be >= 2)"),
+	KU("repetitions", b2b_repetitions, 1, 100000, M_B2B, "",
+	   "burst searches averaged (SHOULD be >= 50)"),
+	KL("burst_max", b2b_burst_max, 0, 1e12, M_B2B, "frames",
+	   "longest burst tried; 0 = fps_max(F) x 1 s [PROPOSED]"),
 
-	KD("overload_duration_s", rec_overload_s, 0, 86400, EX, M_REC),
-	KD("observe_s", rec_observe_s, 0, 86400, EX, M_REC),
-	KU("repetitions", rec_repetitions, 1, 100000, M_REC),
+	KD("overload_duration_s", rec_overload_s, 0, 86400, EX, M_REC, "s",
+	   "overload at 110 % of the throughput (§26.5: >= 60)"),
+	KD("observe_s", rec_observe_s, 0, 86400, EX, M_REC, "s",
+	   "observation window after the step down [PROPOSED]"),
+	KU("repetitions", rec_repetitions, 1, 100000, M_REC, "",
+	   "repetitions averaged [PROPOSED]"),
 
-	KD("trial_duration_s", reset_trial_s, 0, 86400, EX, M_RST),
-	KD("reset_at_s", reset_at_s, 0, 86400, 0, M_RST),
-	KD("gap_threshold_s", gap_threshold_s, 0, 3600, 0, M_RST),
-	KU("repetitions", reset_repetitions, 1, 64, M_RST),
-	KE("reset_type", reset_type, reset_names, M_RST),
-	KC("reset_command", parse_cmd, M_RST),
-	KD("reset_timeout_s", reset_timeout_s, 0, 3600, EX, M_RST),
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+	KD("trial_duration_s", reset_trial_s, 0, 86400, EX, M_RST, "s",
+	   "stream length of each repetition, > reset_at_s [PROPOSED]"),
+	KD("reset_at_s", reset_at_s, 0, 86400, 0, M_RST, "s",
+	   "when the reset hook runs, from the stream's start [PROPOSED]"),
+	KD("gap_threshold_s", gap_threshold_s, 0, 3600, 0, M_RST, "s",
+	   "an outage is a receive gap above this; 0 = max(10 ms, 100 frame "
+	   "times) [PROPOSED]"),
+	KU("repetitions", reset_repetitions, 1, 64, M_RST, "",
+	   "resets measured"),
+	KE("reset_type", reset_type, reset_names, M_RST,
+	   "the kind of reset reset_command does (reported; all three "
+	   "SHOULD be tested)"),
+	KC("reset_command", parse_cmd, 0, 0, 0, M_RST, "string", "",
+	   "/bin/sh -c command that resets the DUT at reset_at_s; \"\" = the "
+	   "backend's own or none"),
+	KD("reset_timeout_s", reset_timeout_s, 0, 3600, EX, M_RST, "s",
+	   "reset_command and its process group are killed after this"),
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
 void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
@@ -245,7 +308,7 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 
 	if (!name)
 		return bm_errorf(err, "rfc2544: unknown test");
-	ret = bm_json_parse_keys(obj, keys, M(t), p, name, err);
+	ret = bm_json_parse_params(obj, rfc2544_keys, M(t), p, name, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < RFC2544_MAX_SIZES; i++) {
@@ -277,32 +340,34 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				    enum rfc2544_test t)
 {
 	json_object *o = json_object_new_object(), *a;
-	const struct bm_jkey *k;
+	const struct bm_param *k;
 	const char *base = (const char *)p;
 	size_t i;
 
-	for (k = keys; k->key; k++) {
-		if (!(k->mask & M(t)))
+	for (k = rfc2544_keys; k->jk.key; k++) {
+		const struct bm_jkey *j = &k->jk;
+
+		if (!(j->mask & M(t)))
 			continue;
-		switch (k->type) {
+		switch (j->type) {
 		case BM_J_DOUBLE:
-			bm_json_add_double(o, k->key,
-					   *(const double *)(base + k->off));
+			bm_json_add_double(o, j->key,
+					   *(const double *)(base + j->off));
 			break;
 		case BM_J_U64:
-			bm_json_add_u64(o, k->key,
-					*(const uint64_t *)(base + k->off));
+			bm_json_add_u64(o, j->key,
+					*(const uint64_t *)(base + j->off));
 			break;
 		case BM_J_UINT:
-			bm_json_add_u64(o, k->key,
-					*(const unsigned int *)(base + k->off));
+			bm_json_add_u64(o, j->key,
+					*(const unsigned int *)(base + j->off));
 			break;
 		case BM_J_BOOL:
-			bm_json_add_bool(o, k->key, *(const bool *)(base + k->off));
+			bm_json_add_bool(o, j->key, *(const bool *)(base + j->off));
 			break;
 		case BM_J_ENUM:
-			bm_json_add_str(o, k->key,
-					k->names[*(const int *)(base + k->off)]);
+			bm_json_add_str(o, j->key,
+					j->names[*(const int *)(base + j->off)]);
 			break;
 		default:
 			break;

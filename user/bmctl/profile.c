@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmctl run --param @FILE: a profile, the parameters of a run kept in a
+ * file.  JSON always; YAML when bmctl is built with libyaml (BM_HAVE_YAML),
+ * because people write profiles by hand and YAML takes comments.  bmd sees
+ * only JSON either way, and judges every value itself.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef BM_HAVE_YAML
+#include <yaml.h>
+#endif
+
+#include "bmctl.h"
+
+/* A profile is a page of parameters, not a data set. */
+#define PROFILE_MAX	(1024 * 1024)
+
+/* The whole file, NUL-terminated; NULL with why set. */
+static char *slurp(const char *path, size_t *len, char *why, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		snprintf(why, size, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(PROFILE_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(why, size, "%s: out of memory", path);
+		return NULL;
+	}
+	n = fread(buf, 1, PROFILE_MAX + 1, f);
+	if (ferror(f) || n > PROFILE_MAX) {
+		snprintf(why, size, "%s: %s", path, ferror(f) ?
+			 strerror(errno ? errno : EIO) :
+			 "larger than 1 MiB");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static json_object *parse_json(const char *path, const char *text,
+			       size_t len, char *why, size_t size)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error jerr;
+	json_object *o;
+	size_t end, line = 1, i;
+
+	if (!tok) {
+		snprintf(why, size, "%s: out of memory", path);
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, text, -1);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!o && jerr == json_tokener_continue)
+		jerr = json_tokener_error_parse_eof;
+	for (i = end; o && jerr == json_tokener_success && i < len; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			jerr = json_tokener_error_parse_unexpected;
+	if (jerr != json_tokener_success) {
+		for (i = 0; i < end && i < len; i++)
+			line += text[i] == '\n';
+		snprintf(why, size, "%s: line %zu: not JSON (%s)", path, line,
+			 json_tokener_error_desc(jerr));
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+#ifdef BM_HAVE_YAML
+/* Deeper than any parameter needs; stops alias loops too. */
+#define YAML_MAX_DEPTH	16
+
+/* A plain scalar is what it reads as in JSON (60, 0.5, true, null), as
+ * --param KEY=VALUE takes it; anything else, and every quoted scalar, is a
+ * string. */
+static json_object *yaml_scalar(const yaml_node_t *n)
+{
+	const char *s = (const char *)n->data.scalar.value;
+	size_t len = n->data.scalar.length;
+	struct json_tokener *tok;
+	json_object *v;
+
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return json_object_new_string_len(s, (int)len);
+	if (!len || !strcmp(s, "~") || !strcmp(s, "null"))
+		return NULL;
+	tok = json_tokener_new();
+	/* -1: s is NUL-terminated, so a number at its end is complete */
+	v = tok ? json_tokener_parse_ex(tok, s, -1) : NULL;
+	if (v && (json_tokener_get_error(tok) != json_tokener_success ||
+		  json_tokener_get_parse_end(tok) != len ||
+		  json_object_is_type(v, json_type_object) ||
+		  json_object_is_type(v, json_type_array) ||
+		  json_object_is_type(v, json_type_string))) {
+		json_object_put(v);
+		v = NULL;
+	}
+	if (tok)
+		json_tokener_free(tok);
+	return v ? v : json_object_new_string_len(s, (int)len);
+}
+
+static int yaml_node(yaml_document_t *doc, yaml_node_t *n, int depth,
+		     json_object **out, const char *path, char *why,
+		     size_t size)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *pr;
+	json_object *o, *v;
+
+	*out = NULL;
+	if (depth > YAML_MAX_DEPTH) {
+		snprintf(why, size, "%s: line %zu: nested too deeply", path,
+			 n->start_mark.line + 1);
+		return -1;
+	}
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		*out = yaml_scalar(n);
+		return 0;
+	case YAML_SEQUENCE_NODE:
+		o = json_object_new_array();
+		for (it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++) {
+			if (yaml_node(doc, yaml_document_get_node(doc, *it),
+				      depth + 1, &v, path, why, size)) {
+				json_object_put(o);
+				return -1;
+			}
+			json_object_array_add(o, v);
+		}
+		*out = o;
+		return 0;
+	case YAML_MAPPING_NODE:
+		o = json_object_new_object();
+		for (pr = n->data.mapping.pairs.start;
+		     pr < n->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = yaml_document_get_node(doc, pr->key);
+
+			if (k->type != YAML_SCALAR_NODE) {
+				snprintf(why, size, "%s: line %zu: a key must "
+					 "be a plain name", path,
+					 k->start_mark.line + 1);
+				json_object_put(o);
+				return -1;
+			}
+			if (yaml_node(doc, yaml_document_get_node(doc,
+				      pr->value), depth + 1, &v, path, why,
+				      size)) {
+				json_object_put(o);
+				return -1;
+			}
+			json_object_object_add(o, (const char *)
+					       k->data.scalar.value, v);
+		}
+		*out = o;
+		return 0;
+	default:
+		break;
+	}
+	snprintf(why, size, "%s: line %zu: empty node", path,
+		 n->start_mark.line + 1);
+	return -1;
+}
+
+static json_object *parse_yaml(const char *path, const char *text,
+			       size_t len, char *why, size_t size)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	json_object *o = NULL;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(why, size, "%s: out of memory", path);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(why, size, "%s: line %zu: not YAML (%s)", path,
+			 parser.problem_mark.line + 1,
+			 parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return NULL;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (!root)
+		snprintf(why, size, "%s: empty", path);
+	else if (yaml_node(&doc, root, 0, &o, path, why, size))
+		o = NULL;
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return o;
+}
+#endif /* BM_HAVE_YAML */
+
+static bool is_yaml(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"));
+}
+
+json_object *profile_read(const char *path, char *why, size_t size)
+{
+	json_object *o;
+	size_t len;
+	char *text;
+
+#ifndef BM_HAVE_YAML
+	if (is_yaml(path)) {
+		snprintf(why, size, "%s: YAML profiles need a bmctl built with "
+			 "libyaml; give the parameters as JSON", path);
+		return NULL;
+	}
+#endif
+	text = slurp(path, &len, why, size);
+	if (!text)
+		return NULL;
+#ifdef BM_HAVE_YAML
+	if (is_yaml(path))
+		o = parse_yaml(path, text, len, why, size);
+	else
+#endif
+		o = parse_json(path, text, len, why, size);
+	free(text);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		snprintf(why, size, "%s: expected an object of parameters "
+			 "(KEY: VALUE)", path);
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
