@@ -73,6 +73,11 @@ void procedure_print(json_object *proc);
  */
 json_object *profile_read(const char *path, char *why, size_t size);
 
+/* The whole file at path, NUL-terminated, at most max bytes; NULL with a
+ * one-line reason in why. */
+char *file_read(const char *path, size_t max, size_t *len, char *why,
+		size_t size);
+
 /* Commands; each returns an exit status. */
 int cmd_status(int argc, char **argv);
 int cmd_port(int argc, char **argv);

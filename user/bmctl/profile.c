@@ -19,8 +19,8 @@
 /* A profile is a page of parameters, not a data set. */
 #define PROFILE_MAX	(1024 * 1024)
 
-/* The whole file, NUL-terminated; NULL with why set. */
-static char *slurp(const char *path, size_t *len, char *why, size_t size)
+char *file_read(const char *path, size_t max, size_t *len, char *why,
+		size_t size)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
@@ -30,17 +30,16 @@ static char *slurp(const char *path, size_t *len, char *why, size_t size)
 		snprintf(why, size, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = malloc(PROFILE_MAX + 1);
+	buf = malloc(max + 1);
 	if (!buf) {
 		fclose(f);
 		snprintf(why, size, "%s: out of memory", path);
 		return NULL;
 	}
-	n = fread(buf, 1, PROFILE_MAX + 1, f);
-	if (ferror(f) || n > PROFILE_MAX) {
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f) || n > max) {
 		snprintf(why, size, "%s: %s", path, ferror(f) ?
-			 strerror(errno ? errno : EIO) :
-			 "larger than 1 MiB");
+			 strerror(errno ? errno : EIO) : "too large");
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -232,7 +231,7 @@ json_object *profile_read(const char *path, char *why, size_t size)
 		return NULL;
 	}
 #endif
-	text = slurp(path, &len, why, size);
+	text = file_read(path, PROFILE_MAX, &len, why, size);
 	if (!text)
 		return NULL;
 #ifdef BM_HAVE_YAML

@@ -305,7 +305,19 @@ struct run_args {
 	json_object *sim;
 	json_object *sizes;	/* --frame-sizes */
 	double duration_s;	/* --duration, 0 = not given */
+	json_object *dut;	/* --router, --dut-*: the DUT descriptor */
 };
+
+/* The DUT configuration a report quotes (RFC 2544 §7), as bmd takes it. */
+#define DUT_CONFIG_MAX (256 * 1024)
+
+/* Set key of the DUT descriptor (made on first use) to the string v. */
+static void dut_set(struct run_args *a, const char *key, const char *v)
+{
+	if (!a->dut)
+		a->dut = json_object_new_object();
+	json_object_object_add(a->dut, key, json_object_new_string(v));
+}
 
 /*
  * The convenience options set the parameters bmd's registry names for the
@@ -450,6 +462,31 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			a->sim = read_sim(v);
 			if (!a->sim)
 				return usage_error("bad --sim: expected a JSON object or @FILE");
+		} else if ((r = opt_value(argc, argv, &i, "--dut-name", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			dut_set(a, "name", v);
+		} else if ((r = opt_value(argc, argv, &i, "--dut-version", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			dut_set(a, "software_version", v);
+		} else if ((r = opt_value(argc, argv, &i, "--dut-config", &v))) {
+			char why[300], *text;
+			size_t len;
+
+			if (r < 0)
+				return EXIT_USAGE;
+			text = file_read(v, DUT_CONFIG_MAX, &len, why, sizeof(why));
+			if (!text)
+				return usage_error("--dut-config %s", why);
+			if (strlen(text) != len) {
+				free(text);
+				return usage_error("--dut-config %s: not text", v);
+			}
+			dut_set(a, "configuration", text);
+			free(text);
+		} else if (!strcmp(argv[i], "--router")) {
+			dut_set(a, "mode", "router");
 		} else if (!strcmp(argv[i], "--dry-run")) {
 			a->dry_run = true;
 		} else if (!strcmp(argv[i], "--detach")) {
@@ -556,6 +593,8 @@ int cmd_run(int argc, char **argv)
 				       json_object_new_boolean(true));
 	if (a.sim)
 		json_object_object_add(req, "sim", json_object_get(a.sim));
+	if (a.dut)
+		json_object_object_add(req, "dut", json_object_get(a.dut));
 	ret = call_bmd(&c, req, &r);
 	if (ret)
 		goto out_close;
@@ -581,5 +620,6 @@ out:
 	json_object_put(a.profile);
 	json_object_put(a.sim);
 	json_object_put(a.sizes);
+	json_object_put(a.dut);
 	return ret;
 }

@@ -158,6 +158,18 @@ START_TEST(valid_requests)
 	ck_assert(q.dry_run);
 	ck_assert_ptr_null(q.tx_port);
 	ck_assert_ptr_nonnull(q.sim);
+	ck_assert(!q.router);
+	bm_request_free(&q);
+
+	/* The DUT descriptor of RFC 2544 §7 and router mode (App C). */
+	ck_assert_int_eq(parse("{\"id\":5,\"cmd\":\"submit\",\"procedure\":"
+			       "\"rfc2544.throughput\",\"dry_run\":true,"
+			       "\"dut\":{\"mode\":\"router\",\"name\":\"r1\","
+			       "\"software_version\":\"6.1\","
+			       "\"configuration\":\"ip forward\\n\"}}",
+			       &q, msg), 0);
+	ck_assert(q.router);
+	ck_assert_ptr_nonnull(q.dut);
 	bm_request_free(&q);
 
 	/* One procedure's description (bmctl run PROC --help). */
@@ -217,6 +229,16 @@ static const struct {
 	  "'dry_run' must be a boolean", true },
 	{ "{\"id\":1,\"cmd\":\"procedure\"}", "procedure: missing 'procedure'",
 	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"dut\":{\"mode\":\"switch\"}}", "mode must be \"bridge\" or \"router\"",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"dut\":{\"vendor\":\"y\"}}", "submit: dut: unknown field 'vendor'",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"dut\":{\"name\":7}}", "'name' must be a string", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"dut\":[]}", "'dut' must be an object", true },
 	{ "{\"id\":1,\"cmd\":\"procedure\",\"procedure\":7}",
 	  "'procedure' must be a string", true },
 	{ "{\"id\":1,\"cmd\":\"procedure\",\"procedure\":\"../x\"}",

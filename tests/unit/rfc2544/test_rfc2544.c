@@ -573,6 +573,55 @@ END_TEST
 
 /* R2544-RESET: DUT-RESET(T = 3 s) on a bridge gives 3.0 s +- 0.1 s; with
  * STP listening + learning 33 s +- 1 s. */
+/*
+ * A default that the user's duration contradicts follows it (bmctl
+ * --duration 2 sets trial_duration_s only); an explicit contradiction is
+ * refused, naming what is wrong.
+ */
+START_TEST(test_derived_defaults)
+{
+	struct bm_error err = { "" };
+	struct rfc2544_params p;
+	json_object *o;
+
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	o = json_tokener_parse("{\"trial_duration_s\": 2}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), 0);
+	ck_assert(p.thr_search_trial_s == 2.0 && p.thr_final_trial_s == 2.0);
+	json_object_put(o);
+
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	o = json_tokener_parse("{\"trial_duration_s\": 2, "
+			       "\"search_trial_duration_s\": 5}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "search trial duration longer"));
+	json_object_put(o);
+
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	o = json_tokener_parse("{\"trial_duration_s\": 2}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
+						  &err), 0);
+	ck_assert(p.lat_tag_at_s == 1.0);	/* §26.2: the middle */
+	json_object_put(o);
+
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	o = json_tokener_parse("{\"trial_duration_s\": 2, \"tag_at_s\": 3}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
+						  &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "tag_at_s"));
+	json_object_put(o);
+
+	rfc2544_params_default(&p, RFC2544_RESET);
+	o = json_tokener_parse("{\"trial_duration_s\": 3}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_RESET, &p,
+						  &err), 0);
+	ck_assert(p.reset_at_s == 0.5);
+	json_object_put(o);
+}
+END_TEST
+
 START_TEST(test_reset)
 {
 	struct bm_sim_params sp;
@@ -664,6 +713,7 @@ static Suite *rfc2544_suite(void)
 	tcase_add_test(tc, test_back_to_back);
 	tcase_add_test(tc, test_recovery);
 	tcase_add_test(tc, test_reset);
+	tcase_add_test(tc, test_derived_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What /sys/class/net says about a network port: driver, speed, state.
+ * What /sys/class/net says about a network port: driver, speed, state;
+ * and, for the live system, what ethtool says: firmware, the PTP hardware
+ * clock and hardware timestamping (RFC 2544 §7 asks the report to name
+ * the tester; REQ-TS).
  * Used by bmd for the result meta (SPEC REQ-REP-1) and the default line
  * rate, and by `bmctl port list`.
  */
@@ -19,6 +22,9 @@ struct bm_port_info {
 	char address[32];	/* MAC */
 	long speed_mbps;	/* -1 when the link speed is unknown */
 	long mtu;
+	char firmware[32];	/* ethtool's fw_version, "" when none */
+	int phc_index;		/* PTP hardware clock /dev/ptpN, -1 none */
+	bool hw_timestamps;	/* hardware tx and rx timestamps */
 };
 
 /* Fill *pi for ifname from root (NULL = /sys/class/net); 0 or -errno. */

@@ -6,7 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/net_tstamp.h>
+#include <linux/sockios.h>
 
 #include "bm_portinfo.h"
 
@@ -54,9 +60,37 @@ static void read_link_base(const char *root, const char *ifname,
 	buf[n] = '\0';
 }
 
+/* Firmware, PHC and timestamping from the live device's ethtool. */
+static void port_ethtool(struct bm_port_info *pi)
+{
+	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
+	struct ethtool_ts_info ti = { .cmd = ETHTOOL_GET_TS_INFO };
+	const unsigned int hw = SOF_TIMESTAMPING_TX_HARDWARE |
+				SOF_TIMESTAMPING_RX_HARDWARE;
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", pi->name);
+	ifr.ifr_data = (void *)&di;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		snprintf(pi->firmware, sizeof(pi->firmware), "%.31s",
+			 di.fw_version);
+	ifr.ifr_data = (void *)&ti;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr)) {
+		pi->phc_index = ti.phc_index;
+		pi->hw_timestamps = (ti.so_timestamping & hw) == hw;
+	}
+	close(fd);
+}
+
 int bm_port_info(const char *root, const char *ifname,
 		 struct bm_port_info *pi)
 {
+	bool live = !root;
+
 	char path[PATH_MAX], num[32];
 	char *end;
 
@@ -88,6 +122,9 @@ int bm_port_info(const char *root, const char *ifname,
 	pi->mtu = strtol(num, &end, 10);
 	if (!num[0] || *end)
 		pi->mtu = -1;
+	pi->phc_index = -1;
+	if (live)
+		port_ethtool(pi);
 	return 0;
 }
 

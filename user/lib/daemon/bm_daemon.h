@@ -22,6 +22,8 @@ struct bmd_job_desc {
 	double line_rate_bps;
 	bool dry_run;
 	json_object *sim;		/* dry run: sim parameters or NULL */
+	json_object *dut;		/* the user's DUT descriptor, or NULL */
+	bool router;			/* dut.mode "router": RFC 2544 App C */
 };
 
 /* Make the trial backend for a job; NULL with err->msg on failure. */

@@ -41,6 +41,7 @@ struct bmd_job {
 	char *procedure;
 	json_object *params;		/* object, never NULL */
 	json_object *sim;		/* dry run only, may be NULL */
+	json_object *dut;		/* submit's DUT descriptor, or NULL */
 	char tx[IFNAMSIZ], rx[IFNAMSIZ];	/* "" when not given */
 	double line_rate_bps;
 	bool dry_run;

@@ -90,6 +90,7 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 	if (full) {
 		json_object_object_add(o, "params", json_object_get(j->params));
 		json_object_object_add(o, "sim", json_object_get(j->sim));
+		json_object_object_add(o, "dut", json_object_get(j->dut));
 	}
 	return o;
 }
@@ -127,6 +128,7 @@ static void job_free(struct bmd_job *j)
 	free(j->procedure);
 	json_object_put(j->params);
 	json_object_put(j->sim);
+	json_object_put(j->dut);
 	json_object_put(j->events);
 	free(j);
 }
@@ -201,6 +203,9 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	if (json_object_object_get_ex(o, "sim", &v) &&
 	    json_object_is_type(v, json_type_object))
 		j->sim = json_object_get(v);
+	if (json_object_object_get_ex(o, "dut", &v) &&
+	    json_object_is_type(v, json_type_object))
+		j->dut = json_object_get(v);
 	if (!j->procedure || !j->params) {
 		job_free(j);
 		return NULL;
@@ -429,7 +434,7 @@ static void *worker(void *arg)
 	struct bmd *d = j->d;
 	struct bm_error err = { "" };
 	struct bmd_job_desc desc;
-	json_object *params, *sim, *result = NULL, *meta;
+	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
 	struct bm_backend *be;
 	enum job_state end = JOB_FAILED;
 	const char *backend = "?";
@@ -442,13 +447,18 @@ static void *worker(void *arg)
 	sim = NULL;
 	if (j->sim)
 		json_object_deep_copy(j->sim, &sim, NULL);
+	dut = NULL;
+	if (j->dut)
+		json_object_deep_copy(j->dut, &dut, NULL);
 	started = j->started;
 	desc = (struct bmd_job_desc){
 		.id = j->id, .procedure = j->procedure,
 		.tx_port = j->tx[0] ? j->tx : NULL,
 		.rx_port = j->rx[0] ? j->rx : NULL,
 		.line_rate_bps = j->line_rate_bps, .dry_run = j->dry_run,
-		.sim = sim,
+		.sim = sim, .dut = dut,
+		.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
+			  !strcmp(json_object_get_string(mode), "router"),
 	};
 	pthread_mutex_unlock(&d->lock);
 
@@ -512,5 +522,6 @@ static void *worker(void *arg)
 	json_object_put(result);
 	json_object_put(params);
 	json_object_put(sim);
+	json_object_put(dut);
 	return NULL;
 }

@@ -84,6 +84,12 @@ static json_object *port_json(const char *name, const char *role)
 	json_object_object_add(o, "mtu", json_object_new_int64(pi.mtu));
 	json_object_object_add(o, "operstate",
 			       json_object_new_string(pi.operstate));
+	json_object_object_add(o, "firmware", pi.firmware[0] ?
+			       json_object_new_string(pi.firmware) : NULL);
+	json_object_object_add(o, "phc_index", pi.phc_index >= 0 ?
+			       json_object_new_int64(pi.phc_index) : NULL);
+	json_object_object_add(o, "hw_timestamps",
+			       json_object_new_boolean(pi.hw_timestamps));
 	return o;
 }
 
@@ -115,6 +121,11 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 		json_object_object_add(m, "sim", json_object_get(desc->sim));
 	json_object_object_add(m, "line_rate_bps",
 			       json_object_new_double(desc->line_rate_bps));
+	/* RFC 2544 §7 and App C: what was tested, and as bridge or router */
+	json_object_object_add(m, "dut_mode", json_object_new_string(
+		desc->router ? "router" : "bridge"));
+	json_object_object_add(m, "dut", desc->dut ?
+			       json_object_get(desc->dut) : NULL);
 	ports = json_object_new_array();
 	if (desc->tx_port)
 		json_object_array_add(ports, port_json(desc->tx_port, "tx"));
@@ -123,6 +134,15 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 	json_object_object_add(m, "ports", ports);
 	json_object_object_add(m, "timestamp_source",
 			       json_object_new_string(ts_source));
+	/* REQ-TS: the accuracy a result may claim.  Software timestamps
+	 * are taken on the tx kthread and in the rx handler, so they carry
+	 * scheduling and softirq delay that no calibration has measured
+	 * yet (R8238-CAL, issue 13): stated as not calibrated, not as a
+	 * number we cannot back. */
+	json_object_object_add(m, "timestamp_accuracy", json_object_new_string(
+		!strcmp(ts_source, "sim") ? "exact (simulated)" :
+		!strcmp(ts_source, "hw") ? "hardware, not calibrated" :
+		"software (kthread and rx handler), not calibrated"));
 	bmd_time_iso(started, t, sizeof(t));
 	json_object_object_add(m, "start", json_object_new_string(t));
 	bmd_time_iso(ended, t, sizeof(t));
@@ -149,5 +169,6 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.tx_port = d->tx_port;
 	o.rx_port = d->rx_port;
 	o.line_rate_bps = d->line_rate_bps;
+	o.router = d->router;
 	return bm_backend_genl_new(&o, err);
 }

@@ -293,6 +293,8 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 		j->params = json_object_new_object();
 	if (q->sim)
 		json_object_deep_copy(q->sim, &j->sim, NULL);
+	if (q->dut)
+		json_object_deep_copy(q->dut, &j->dut, NULL);
 	if (q->tx_port)
 		snprintf(j->tx, sizeof(j->tx), "%s", q->tx_port);
 	if (q->rx_port)
@@ -301,10 +303,12 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 	j->dry_run = q->dry_run;
 	j->cancel_to = JOB_CANCELLED;
 	j->submitted = bmd_now();
-	if (!j->procedure || !j->params || (q->sim && !j->sim)) {
+	if (!j->procedure || !j->params || (q->sim && !j->sim) ||
+	    (q->dut && !j->dut)) {
 		free(j->procedure);
 		json_object_put(j->params);
 		json_object_put(j->sim);
+		json_object_put(j->dut);
 		free(j);
 		bm_errorf(err, "out of memory");
 		return NULL;

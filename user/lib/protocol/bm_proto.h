@@ -85,6 +85,9 @@ struct bm_request {
 	double line_rate_bps;	/* 0 = not given */
 	bool dry_run;
 	json_object *sim;	/* object or NULL */
+	json_object *dut;	/* descriptor (mode, name, software_version,
+				 * configuration) or NULL */
+	bool router;		/* dut.mode "router" (RFC 2544 App C) */
 	bool history;		/* watch: replay every past event */
 };
 

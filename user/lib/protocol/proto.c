@@ -158,7 +158,15 @@ static const struct field f_watch[] = {
 static const struct field f_submit[] = {
 	{ "procedure", F_STRING, true }, { "params", F_OBJECT, false },
 	{ "ports", F_OBJECT, false }, { "dry_run", F_BOOL, false },
-	{ "sim", F_OBJECT, false }, { NULL, 0, false } };
+	{ "sim", F_OBJECT, false }, { "dut", F_OBJECT, false },
+	{ NULL, 0, false } };
+/* The DUT descriptor of RFC 2544 §7 / REQ-REP-1 and the DUT's mode. */
+static const struct field f_dut[] = {
+	{ "mode", F_STRING, false }, { "name", F_STRING, false },
+	{ "software_version", F_STRING, false },
+	{ "configuration", F_STRING, false }, { NULL, 0, false } };
+#define BM_DUT_TEXT_MAX 256
+#define BM_DUT_CONFIG_MAX (256 * 1024)
 static const struct field f_procedure[] = {
 	{ "procedure", F_STRING, true }, { NULL, 0, false } };
 static const struct field f_ports[] = {
@@ -280,6 +288,27 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 		if (!req->dry_run)
 			return bm_errorf(err, "submit: 'sim' needs \"dry_run\":true");
 		req->sim = v;
+	}
+	if (json_object_object_get_ex(o, "dut", &v)) {
+		const char *mode = NULL;
+		json_object *f;
+
+		if (check_fields(v, f_dut, NULL, "submit: dut", err))
+			return -EINVAL;
+		if (json_object_object_get_ex(v, "mode", &f))
+			mode = json_object_get_string(f);
+		if (mode && strcmp(mode, "bridge") && strcmp(mode, "router"))
+			return bm_errorf(err, "submit: dut: mode must be \"bridge\" or \"router\"");
+		req->router = mode && !strcmp(mode, "router");
+		json_object_object_foreach(v, key, val) {
+			size_t max = strcmp(key, "configuration") ?
+				     BM_DUT_TEXT_MAX : BM_DUT_CONFIG_MAX;
+
+			if ((size_t)json_object_get_string_len(val) > max)
+				return bm_errorf(err, "submit: dut: '%s' is longer than %zu bytes",
+						 key, max);
+		}
+		req->dut = v;
 	}
 	if (!json_object_object_get_ex(o, "ports", &ports)) {
 		if (!req->dry_run)

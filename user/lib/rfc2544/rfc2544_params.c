@@ -192,7 +192,7 @@ const struct bm_param rfc2544_keys[] = {
 	   "full-length trial duration (R2544-DUR: SHOULD be >= 60)"),
 	KD("search_trial_duration_s", thr_search_trial_s, 0, 86400, EX, M_THR,
 	   "s", "search trial duration, <= trial_duration_s (§24: MAY be "
-	   "shorter)"),
+	   "shorter); unset and longer: trial_duration_s"),
 	KD("throughput_trial_duration_s", thr_final_trial_s, 0, 86400, EX,
 	   M_NEED, "s", "full-length trials of the throughput measured first"),
 	KD("throughput_search_trial_duration_s", thr_search_trial_s, 0, 86400,
@@ -205,7 +205,8 @@ const struct bm_param rfc2544_keys[] = {
 	KD("trial_duration_s", lat_trial_s, 0, 86400, EX, M_LAT, "s",
 	   "stream length of each repetition (§26.2: 120)"),
 	KD("tag_at_s", lat_tag_at_s, 0, 86400, 0, M_LAT, "s",
-	   "when the tagged frame is sent, < trial_duration_s (§26.2: 60)"),
+	   "when the tagged frame is sent, < trial_duration_s (§26.2: 60; "
+	   "unset and too late: the middle of the stream)"),
 	/* R2544-LAT: "MUST be repeated at least 20 times" */
 	KU("repetitions", lat_repetitions, 20, 100000, M_LAT, "",
 	   "valid repetitions averaged (MUST be >= 20)"),
@@ -238,7 +239,8 @@ const struct bm_param rfc2544_keys[] = {
 	KD("trial_duration_s", reset_trial_s, 0, 86400, EX, M_RST, "s",
 	   "stream length of each repetition, > reset_at_s [PROPOSED]"),
 	KD("reset_at_s", reset_at_s, 0, 86400, 0, M_RST, "s",
-	   "when the reset hook runs, from the stream's start [PROPOSED]"),
+	   "when the reset hook runs, from the stream's start [PROPOSED]; "
+	   "unset and too late: a sixth of the stream"),
 	KD("gap_threshold_s", gap_threshold_s, 0, 3600, 0, M_RST, "s",
 	   "an outage is a receive gap above this; 0 = max(10 ms, 100 frame "
 	   "times) [PROPOSED]"),
@@ -299,6 +301,11 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	p->reset_type = RFC2544_RESET_SOFTWARE;
 }
 
+static bool given(json_object *obj, const char *key)
+{
+	return obj && json_object_object_get_ex(obj, key, NULL);
+}
+
 int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 			     struct rfc2544_params *p, struct bm_error *err)
 {
@@ -324,6 +331,22 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->start_rate_pct < p->r_min_pct)
 		return bm_errorf(err, "%s: start_rate_pct: below r_min_pct",
 				 name);
+	/*
+	 * A default that the user's own duration contradicts follows it:
+	 * "--duration 2" means 2 s trials, not "refused because the search
+	 * trials still default to 60 s".  Explicit values are kept, and
+	 * refused below when they contradict.
+	 */
+	if (!given(obj, "search_trial_duration_s") &&
+	    !given(obj, "throughput_search_trial_duration_s") &&
+	    p->thr_search_trial_s > p->thr_final_trial_s)
+		p->thr_search_trial_s = p->thr_final_trial_s;
+	if (t == RFC2544_LATENCY && !given(obj, "tag_at_s") &&
+	    p->lat_tag_at_s >= p->lat_trial_s)
+		p->lat_tag_at_s = p->lat_trial_s / 2;	/* §26.2: the middle */
+	if (t == RFC2544_RESET && !given(obj, "reset_at_s") &&
+	    p->reset_at_s >= p->reset_trial_s)
+		p->reset_at_s = p->reset_trial_s / 6;	/* 10 s of 60 s */
 	if (t == RFC2544_LATENCY && p->lat_tag_at_s >= p->lat_trial_s)
 		return bm_errorf(err, "%s: tag_at_s: must be before the end of "
 				 "the %g s stream", name, p->lat_trial_s);

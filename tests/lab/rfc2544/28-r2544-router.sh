@@ -1,0 +1,81 @@
+# R2544-THRPT through a router DUT (RFC 2544 Appendix C; issue 9 item 6):
+# bmctl run ... --router -> bmd -> bmgen.ko against a namespace router with
+# a token bucket of known rate on its egress d2.
+#
+# Router mode: the tester ports carry 198.18.1.2/24 (t1) and 198.19.1.2/24
+# (t2); test frames go from 198.18.1.2 to 198.19.1.2 and to the DUT's MAC
+# on t1, which the tester's kernel learnt by ARP (bmgen.ko passes non-test
+# frames up the stack); the DUT in turn resolves 198.19.1.2 on d2, and t2's
+# kernel answers it.  Each trial refreshes both neighbours before it starts.
+#
+# DUT: d1 198.18.1.1/24, d2 198.19.1.1/24, ip_forward on.  On d2 a prio
+# qdisc puts ARP in an unshaped band 1:1 and everything else through the
+# tbf 20: of test 20 (3 Mbit/s, burst 3200, limit 8000, overhead 24), so
+# that the shaper's drop counter counts test frames only: an ARP probe of
+# the DUT's that the full tbf dropped would make drops = lost + 1, and its
+# loss would stop the DUT forwarding (a real router's ARP is not behind
+# its data queues either).
+# Model and window: those of test 20 (the router adds no queue of its own
+# at 3 Mbit/s): C = R / 8 / (F + 20), 704.89 fps at 512 B, 243.82 fps at
+# 1518 B; the result lies in [C - 0.5 %, C + 0.99 %]; checked to 2 %
+# (the margin as in test 20: TCG generator bursts).  Frames lost over all
+# trials = the tbf's drops.
+bm_load
+$IP netns add dut || fail "netns add dut"
+for i in 1 2; do
+	$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
+	ns_quiet t$i
+	ns_quiet d$i dut
+	$IP link set t$i up
+	$IP -n dut link set d$i up
+done
+$IP -n dut addr add 198.18.1.1/24 dev d1 || fail "d1 address"
+$IP -n dut addr add 198.19.1.1/24 dev d2 || fail "d2 address"
+$IP netns exec dut sysctl -qw net.ipv4.ip_forward=1 || fail "ip_forward"
+$TC -n dut qdisc add dev d2 root handle 1: prio bands 2 \
+	priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 || fail "prio"
+$TC -n dut filter add dev d2 parent 1: protocol arp prio 1 matchall \
+	classid 1:1 || fail "arp filter"
+$TC -n dut qdisc add dev d2 parent 1:2 handle 20: tbf rate 3mbit burst 3200 \
+	limit 8000 overhead 24 || fail "tbf"
+bmd_start
+
+bm_job thr rfc2544 throughput --port t1 --port t2 --router --line-rate 10M \
+	--frame-sizes 512,1518 \
+	--param trial_duration_s=3 --param search_trial_duration_s=3 \
+	--param drain_s=0.3 --param max_rate_pct=40 \
+	--param resolution_pct=0.5 --param r_min_pct=5
+$BMCTL -j result "$job" > /tmp/rthr.json || fail "bmctl result --json"
+
+# the premises: addresses, both neighbour tables, the forwarding path
+$IP -4 addr show dev t1 | grep -q 'inet 198.18.1.2/24' || fail "t1 has no 198.18.1.2/24"
+$IP -4 addr show dev t2 | grep -q 'inet 198.19.1.2/24' || fail "t2 has no 198.19.1.2/24"
+check_eq "tester's neighbour 198.18.1.1 on t1 = d1's MAC" \
+	"$($IP neigh show 198.18.1.1 dev t1 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
+	"$($IP netns exec dut cat /sys/class/net/d1/address)"
+check_eq "DUT's neighbour 198.19.1.2 on d2 = t2's MAC (t2 answered ARP)" \
+	"$($IP -n dut neigh show 198.19.1.2 dev d2 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
+	"$(mac t2)"
+check_eq "the result's DUT mode" "$(jvals dut_mode /tmp/rthr.json)" '"router"'
+
+lost=$(jvals lost /tmp/rthr.json | awk '{ s += $1 } END { print s }')
+drops=$($TC -n dut -s qdisc show dev d2 | awk '/^qdisc tbf 20:/ { on = 1 }
+	on && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }')
+sent=$($TC -n dut -s qdisc show dev d2 | awk '/^qdisc tbf 20:/ { on = 1 }
+	on && /Sent/ { print $4; exit }')
+note "tbf 20: sent $sent packets, dropped $drops"
+check_range "the router forwarded test frames through the tbf" "$sent" 1000 100000000
+check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+
+set -- $(jvals throughput_fps /tmp/rthr.json)
+[ $# -eq 2 ] || fail "want 2 throughput values, got $#"
+i=0
+for f in 512 1518; do
+	i=$((i + 1))
+	eval got=\$$i
+	truth=$(awk -v f=$f 'BEGIN { printf "%.2f", 3e6 / 8 / (f + 20) }')
+	lo=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 0.98 }')
+	hi=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 1.02 }')
+	note "$f B: throughput $got fps, truth $truth fps ($(awk -v g=$got -v t=$truth 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
+	check_range "$f B throughput (fps)" "$got" "$lo" "$hi"
+done
