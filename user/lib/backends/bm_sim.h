@@ -20,6 +20,23 @@
  * Time is virtual: a trial adds duration + trial_overhead_s to
  * be->elapsed_s and never sleeps.  Noise is drawn from a seeded PRNG, so a
  * run is exactly repeatable.
+ *
+ * N ports (spec.traffic set, issue 9 item 4): a frame-level discrete-event
+ * model instead (sim_traffic.c has the details).  Each tester port
+ * serialises its streams' frames at its line rate; in the DUT every egress
+ * port is a FIFO line of egress_bps (default: the port's line rate, L1
+ * accounting, F + 20 bytes a frame) behind a tail-drop queue of
+ * queue_frames waiting frames (default buffer_frames) and optionally
+ * queue_bytes; frames that do not fit may borrow from one pool of
+ * shared_buffer_bytes for all egresses (RFC 8239 §3).  holb_fifo_frames
+ * gives ingress port holb_port (-1: every port) one FIFO whose head waits
+ * for its egress (DUT-HOLB-EMU), so that a congested egress blocks frames
+ * to idle ones (R8239-HOLB).  Latency is first bit out of the tester to
+ * last bit out of the DUT: base_latency_ns + queueing + service.  Of the
+ * pair parameters, line_rate_bps, capacity_*, overhead_bytes,
+ * bucket_bytes, curve, knee_fps, gradual_slope and capacity_noise do not
+ * apply; random_loss, latency_jitter_ns, max_frame_size, the outages,
+ * generator_max_fps (per tester port) and trial_overhead_s do.
  */
 #ifndef BM_SIM_H
 #define BM_SIM_H
@@ -29,6 +46,7 @@
 
 #include <json-c/json.h>
 
+#include "bm_traffic.h"
 #include "bm_trial.h"
 
 /* Shape of the loss curve above the knee. */
@@ -43,6 +61,31 @@ enum bm_sim_outage_ref {
 	BM_SIM_OUTAGE_STEP,		/* outage_at_s after the rate step of
 					 * BM_PAT_STEP trials only (DUT-OUTAGE
 					 * of the R2544-RECOV acceptance) */
+};
+
+/* queue_frames of struct bm_sim_port: the egress takes buffer_frames. */
+#define BM_SIM_QUEUE_DEFAULT	UINT64_MAX
+#define BM_SIM_MAX_QUEUE_FRAMES	1000000000000ULL	/* 1e12 */
+#define BM_SIM_MAX_QUEUE_BYTES	1000000000000000ULL	/* 1e15 */
+#define BM_SIM_MAX_HOLB_FRAMES	1000000
+
+/* The DUT side of one port of an N-port trial (index = bm_traffic port). */
+struct bm_sim_port {
+	double egress_bps;		/* egress line rate; 0 = the port's */
+	uint64_t queue_frames;		/* frames waiting for the egress,
+					 * the one on the line not counted;
+					 * BM_SIM_QUEUE_DEFAULT = buffer_frames */
+	uint64_t queue_bytes;		/* and their bytes (F, with FCS);
+					 * 0 = no byte limit */
+};
+
+/* When the head of a holb ingress FIFO may leave it for its egress. */
+enum bm_sim_holb_mode {
+	BM_SIM_HOLB_IDLE = 0,	/* when the egress is idle: it waits for its
+				 * egress's tokens like DUT-HOLB-EMU, behind
+				 * everything that reaches the egress directly */
+	BM_SIM_HOLB_ROOM,	/* when the egress queue has room, after the
+				 * frames that arrive at that same instant */
 };
 
 struct bm_sim_params {
@@ -73,6 +116,12 @@ struct bm_sim_params {
 	double trial_overhead_s;	/* virtual time added per trial */
 	uint32_t max_frame_size;	/* larger frames are dropped (MTU); 0 =
 					 * no limit (R2544-SIZES §9.4) */
+	/* N-port trials only (spec.traffic): */
+	struct bm_sim_port ports[BM_TRAFFIC_MAX_PORTS];
+	uint64_t shared_buffer_bytes;	/* pool for all egresses; 0 = none */
+	uint64_t holb_fifo_frames;	/* ingress FIFO depth; 0 = no FIFO */
+	int holb_port;			/* the FIFO's port; -1 = every port */
+	enum bm_sim_holb_mode holb_mode;
 };
 
 /* Fill *p with the defaults: 1 Gbit/s line, a lossless DUT, 10 us. */
@@ -83,8 +132,10 @@ int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err);
 
 /*
  * Parse a JSON object (keys as the struct fields, enums as strings:
- * "curve": "cliff"|"gradual", "outage_ref": "start"|"step") on top of the
- * values already in *p.  Unknown keys, wrong types and out-of-range values
+ * "curve": "cliff"|"gradual", "outage_ref": "start"|"step", "holb_mode":
+ * "idle"|"room"; "ports": [{"port": i, "egress_bps": x, "queue_frames": n,
+ * "queue_bytes": n}, ...] sets the overrides of the ports it names) on top
+ * of the values already in *p.  Unknown keys, wrong types and out-of-range values
  * are rejected with -EINVAL and a one-line reason naming the key.
  */
 int bm_sim_params_from_json(json_object *obj, struct bm_sim_params *p,

@@ -20,34 +20,17 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "sim_int.h"
 
-#define SIM_MAX_WIN	4
 #define SIM_MAX_SEG	2
 #define SIM_MAX_PIECES	64
-#define SIM_DRAIN_S	2.0	/* REQ-TRIAL-1 step 4 default */
 #define SIM_EPS		1e-9
-
-struct sim_priv {
-	struct bm_sim_params p;
-	uint64_t rng;
-	unsigned int outage_used;
-	/* set while a trial runs, for bm_sim_reset_hook */
-	bool in_trial;
-	double now_s;
-	bool reset_fired;
-	double reset_at_s;
-};
 
 /* Frames of one stream segment arrive at t0 + k/rate, k < frames. */
 struct seg {
 	double t0, rate;
 	uint64_t frames;
 	double g;		/* gradual-stage loss ratio of this segment */
-};
-
-struct win {
-	double s, e;
-	bool flushed;
 };
 
 /* Received frames whose latency is uniform over [l0, l1] ns. */
@@ -90,6 +73,11 @@ static double rng_uniform(uint64_t *s)
 	return (rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+double sim_rng_uniform(uint64_t *s)
+{
+	return rng_uniform(s);
+}
+
 /* Binomial(n, p) sample: exact inversion for small means, else normal. */
 static uint64_t rng_binomial(uint64_t *s, uint64_t n, double p)
 {
@@ -128,6 +116,8 @@ static uint64_t rng_binomial(uint64_t *s, uint64_t n, double p)
 
 void bm_sim_params_default(struct bm_sim_params *p)
 {
+	unsigned int i;
+
 	memset(p, 0, sizeof(*p));
 	p->line_rate_bps = 1e9;
 	p->overhead_bytes = 24;
@@ -136,6 +126,10 @@ void bm_sim_params_default(struct bm_sim_params *p)
 	p->seed = 1;
 	p->curve = BM_SIM_CLIFF;
 	p->outage_ref = BM_SIM_OUTAGE_START;
+	for (i = 0; i < BM_TRAFFIC_MAX_PORTS; i++)
+		p->ports[i].queue_frames = BM_SIM_QUEUE_DEFAULT;
+	p->holb_port = -1;
+	p->holb_mode = BM_SIM_HOLB_IDLE;
 }
 
 double bm_sim_frame_bytes(const struct bm_sim_params *p, uint32_t frame_size)
@@ -153,6 +147,40 @@ double bm_sim_capacity_fps(const struct bm_sim_params *p, uint32_t frame_size)
 		return p->capacity_bps / 8.0 / bm_sim_frame_bytes(p, frame_size);
 	/* A DUT without a bottleneck: far beyond any line rate. */
 	return 1e6 * bm_fps_max(p->line_rate_bps, frame_size);
+}
+
+/* The N-port fields (sim_traffic.c); limits as in sim_json.c. */
+static int sim_params_check_ports(const struct bm_sim_params *p,
+				  struct bm_error *err)
+{
+	const struct bm_sim_port *pt;
+	unsigned int i;
+
+	for (i = 0; i < BM_TRAFFIC_MAX_PORTS; i++) {
+		pt = &p->ports[i];
+		if (!(pt->egress_bps >= 0.0) || pt->egress_bps > 1e13)
+			return bm_errorf(err, "sim: port %u: egress_bps must be "
+					 "in [0, 1e13] (0 = line rate)", i);
+		if (pt->queue_frames != BM_SIM_QUEUE_DEFAULT &&
+		    pt->queue_frames > BM_SIM_MAX_QUEUE_FRAMES)
+			return bm_errorf(err, "sim: port %u: queue_frames too "
+					 "large", i);
+		if (pt->queue_bytes > BM_SIM_MAX_QUEUE_BYTES)
+			return bm_errorf(err, "sim: port %u: queue_bytes too "
+					 "large", i);
+	}
+	if (p->shared_buffer_bytes > BM_SIM_MAX_QUEUE_BYTES)
+		return bm_errorf(err, "sim: shared_buffer_bytes too large");
+	if (p->holb_fifo_frames > BM_SIM_MAX_HOLB_FRAMES)
+		return bm_errorf(err, "sim: holb_fifo_frames must be in [0, %d]",
+				 BM_SIM_MAX_HOLB_FRAMES);
+	if (p->holb_port < -1 || p->holb_port >= BM_TRAFFIC_MAX_PORTS)
+		return bm_errorf(err, "sim: holb_port must be -1 (every port) "
+				 "or a port index below %d",
+				 BM_TRAFFIC_MAX_PORTS);
+	if (p->holb_mode != BM_SIM_HOLB_IDLE && p->holb_mode != BM_SIM_HOLB_ROOM)
+		return bm_errorf(err, "sim: holb_mode must be idle or room");
+	return 0;
 }
 
 int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err)
@@ -197,7 +225,7 @@ int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err)
 		return bm_errorf(err, "sim: generator_max_fps must be >= 0");
 	if (p->trial_overhead_s < 0.0 || !isfinite(p->trial_overhead_s))
 		return bm_errorf(err, "sim: trial_overhead_s must be >= 0");
-	return 0;
+	return sim_params_check_ports(p, err);
 }
 
 /* --- the fluid model ----------------------------------------------------- */
@@ -744,30 +772,13 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 	free(st);
 }
 
-static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
-			 struct bm_trial_result *res, struct bm_error *err)
+size_t sim_windows(struct sim_priv *sp, const struct bm_trial_spec *spec,
+		   double step_at_s, struct win *wins,
+		   struct bm_trial_result *res)
 {
-	struct sim_priv *sp = be->priv;
 	const struct bm_sim_params *p = &sp->p;
-	struct win wins[SIM_MAX_WIN];
-	struct dir_res d[2];
 	size_t nwin = 0;
-	double span, t_out;
-	int ndir, i;
-
-	if (!spec->frame_size || spec->frame_size > 65535)
-		return bm_errorf(err, "sim: bad frame size %u", spec->frame_size);
-	if (spec->pattern == BM_PAT_BURST) {
-		if (!spec->burst_frames)
-			return bm_errorf(err, "sim: burst of 0 frames");
-	} else if (!(spec->rate_fps >= 0.0) || !(spec->duration_s > 0.0) ||
-		   !isfinite(spec->rate_fps) || !isfinite(spec->duration_s)) {
-		return bm_errorf(err, "sim: bad rate %g fps or duration %g s",
-				 spec->rate_fps, spec->duration_s);
-	}
-	if (spec->pattern == BM_PAT_STEP &&
-	    (!(spec->step_rate_fps >= 0.0) || !(spec->step_duration_s > 0.0)))
-		return bm_errorf(err, "sim: bad step rate or duration");
+	double t_out;
 
 	/* Scheduled outage (DUT-OUTAGE). */
 	if (p->outage_s > 0.0 &&
@@ -775,8 +786,8 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 		t_out = -1.0;
 		if (p->outage_ref == BM_SIM_OUTAGE_START)
 			t_out = p->outage_at_s;
-		else if (spec->pattern == BM_PAT_STEP)
-			t_out = spec->duration_s + p->outage_at_s;
+		else if (step_at_s >= 0.0)
+			t_out = step_at_s + p->outage_at_s;
 		if (t_out >= 0.0) {
 			wins[nwin++] = (struct win){ t_out, t_out + p->outage_s,
 						     false };
@@ -795,6 +806,39 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 				sp->reset_at_s, sp->reset_at_s + p->reset_outage_s,
 				false };
 	}
+	return nwin;
+}
+
+static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
+			 struct bm_trial_result *res, struct bm_error *err)
+{
+	struct sim_priv *sp = be->priv;
+	const struct bm_sim_params *p = &sp->p;
+	struct win wins[SIM_MAX_WIN];
+	struct dir_res d[2];
+	size_t nwin;
+	double span;
+	int ndir, i;
+
+	/* N ports (issue 9 item 4): the frame-level model of sim_traffic.c */
+	if (spec->traffic)
+		return sim_run_traffic(be, spec, res, err);
+	if (!spec->frame_size || spec->frame_size > 65535)
+		return bm_errorf(err, "sim: bad frame size %u", spec->frame_size);
+	if (spec->pattern == BM_PAT_BURST) {
+		if (!spec->burst_frames)
+			return bm_errorf(err, "sim: burst of 0 frames");
+	} else if (!(spec->rate_fps >= 0.0) || !(spec->duration_s > 0.0) ||
+		   !isfinite(spec->rate_fps) || !isfinite(spec->duration_s)) {
+		return bm_errorf(err, "sim: bad rate %g fps or duration %g s",
+				 spec->rate_fps, spec->duration_s);
+	}
+	if (spec->pattern == BM_PAT_STEP &&
+	    (!(spec->step_rate_fps >= 0.0) || !(spec->step_duration_s > 0.0)))
+		return bm_errorf(err, "sim: bad step rate or duration");
+
+	nwin = sim_windows(sp, spec, spec->pattern == BM_PAT_STEP ?
+			   spec->duration_s : -1.0, wins, res);
 
 	ndir = spec->topology == BM_TOPO_PAIR_BIDIR ? 2 : 1;
 	for (i = 0; i < ndir; i++)
