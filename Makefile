@@ -41,12 +41,12 @@ layer_inc = $(foreach l,$(1) $(LAYER_$(1)),-Iuser/lib/$(l))
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
 	-Iinclude/uapi $(INC) $(PKG_CFLAGS)
 # Programs and tests above libbm: bmd sees the daemon's headers, bmctl the
-# protocol's (and, until it asks bmd for port facts, the backends': issue 9),
-# the raw tools the backends', the unit tests everything.
+# protocol's only (port facts come from bmd, so that a bmd on another host
+# shows its own), the raw tools the backends', the unit tests everything.
 INC = $(LIB_INC)
 $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
-$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) -Iuser/lib/backends $(BMCTL_YAML_CFLAGS)
+$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
 $(SAN_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

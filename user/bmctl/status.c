@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bm_genl.h"
-#include "bm_portinfo.h"
 #include "bmctl.h"
 #include "print.h"
 
@@ -16,35 +14,6 @@ static json_object *get(json_object *o, const char *key)
 
 	json_object_object_get_ex(o, key, &v);
 	return v;
-}
-
-static void print_module(const struct bm_module_status *st)
-{
-	pr_obj_open("module", "module");
-	pr_kv_str("version", NULL, st->version);
-	pr_kv_u64("protocol", NULL, st->proto);
-	pr_kv_u64("cpus", NULL, st->cpus);
-	pr_kv_u64("kthreads", NULL, st->kthreads);
-	pr_kv_u64("ports", NULL, st->ports);
-	pr_kv_u64("streams", NULL, st->streams);
-	pr_obj_close();
-}
-
-/* bmd is not there: the module can still be asked directly. */
-static int status_direct(const char *why)
-{
-	struct bm_module_status st;
-	struct bm_error err = { "" };
-
-	if (bm_genl_status(&st, &err))
-		return failure("%s; bmgen module: %s", why, err.msg);
-	pr_init(opts.json);
-	pr_obj_open("bmd", "bmd");
-	pr_kv_str("state", NULL, "not running");
-	pr_obj_close();
-	print_module(&st);
-	pr_finish();
-	return failure("%s", why);
 }
 
 static void uptime_str(double s, char *buf, size_t size)
@@ -63,7 +32,6 @@ static void uptime_str(double s, char *buf, size_t size)
 
 int cmd_status(int argc, char **argv)
 {
-	struct bm_error err = { "" };
 	struct bm_client c;
 	json_object *r, *m, *q;
 	char buf[64];
@@ -72,11 +40,11 @@ int cmd_status(int argc, char **argv)
 	(void)argv;
 	if (argc > 0)
 		return usage_error("status takes no arguments");
-	ret = bm_client_open(&c, opts.socket, &err);
-	if (ret == -ENOENT || ret == -ECONNREFUSED)
-		return status_direct(err.msg);
+	/* bmctl talks to bmd only: the module it reports is bmd's, on
+	 * bmd's host (issue 9) */
+	ret = connect_bmd(&c);
 	if (ret)
-		return failure("%s", err.msg);
+		return ret;
 	ret = call_bmd(&c, request_new("status"), &r);
 	bm_client_close(&c);
 	if (ret)
@@ -124,6 +92,7 @@ int cmd_status(int argc, char **argv)
 	return ret;
 }
 
+/* bmctl port list: the ports of bmd's host, as bmd sees them. */
 int cmd_port(int argc, char **argv)
 {
 	static const struct pr_col cols[] = {
@@ -131,10 +100,14 @@ int cmd_port(int argc, char **argv)
 		{ "speed_mbps", "SPEED(Mb/s)", false },
 		{ "operstate", "STATE", true }, { "mtu", "MTU", false },
 		{ "address", "ADDRESS", true }, { "bus_info", "BUS", true },
+		{ "firmware", "FIRMWARE", true }, { "phc_index", "PHC", false },
+		{ "hw_timestamps", "HWTS", true },
 	};
-	struct bm_port_info *v;
+	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
+	struct bm_client c;
+	json_object *r, *ports;
 	struct pr_table *t;
-	size_t i, n;
+	size_t i, k, n;
 	int ret;
 
 	if (argc > 0 && !matches(argv[0], "list") && !matches(argv[0], "show"))
@@ -142,26 +115,40 @@ int cmd_port(int argc, char **argv)
 				   argv[0]);
 	if (argc > 1)
 		return usage_error("port list takes no arguments");
-	ret = bm_port_list(NULL, &v, &n);
+	ret = connect_bmd(&c);
 	if (ret)
-		return failure("/sys/class/net: %s", strerror(-ret));
+		return ret;
+	ret = call_bmd(&c, request_new("ports"), &r);
+	bm_client_close(&c);
+	if (ret)
+		return ret;
+	ports = get(r, "ports");
+	n = json_object_is_type(ports, json_type_array) ?
+	    json_object_array_length(ports) : 0;
 	pr_init(opts.json);
-	t = pr_table_new("ports", cols, 7);
+	if (!opts.json)
+		pr_text("ports of %s\n", json_object_get_string(get(r, "host")));
+	t = pr_table_new("ports", cols, (int)ncols);
 	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(ports, i);
+
 		pr_table_row(t);
-		pr_cell_str(t, v[i].name);
-		pr_cell_str(t, v[i].driver);
-		if (v[i].speed_mbps > 0)
-			pr_cell_u64(t, v[i].speed_mbps);
-		else
-			pr_cell_str(t, NULL);
-		pr_cell_str(t, v[i].operstate);
-		pr_cell_u64(t, v[i].mtu);
-		pr_cell_str(t, v[i].address);
-		pr_cell_str(t, v[i].bus_info[0] ? v[i].bus_info : NULL);
+		for (k = 0; k < ncols; k++) {
+			json_object *v = get(p, cols[k].key);
+
+			if (!v)
+				pr_cell_str(t, NULL);
+			else if (json_object_is_type(v, json_type_boolean))
+				pr_cell_str(t, json_object_get_boolean(v) ?
+					    "yes" : "no");
+			else if (json_object_is_type(v, json_type_int))
+				pr_cell_u64(t, (uint64_t)json_object_get_int64(v));
+			else
+				pr_cell_str(t, json_object_get_string(v));
+		}
 	}
 	pr_table_end(t);
 	pr_finish();
-	free(v);
+	json_object_put(r);
 	return EXIT_OK;
 }

@@ -392,6 +392,30 @@ START_TEST(procedure_schema_from_bmd)
 }
 END_TEST
 
+/* bmctl port list asks bmd: the ports of bmd's host, "lo" among them,
+ * each with the facts a result's meta carries. */
+START_TEST(ports_from_bmd)
+{
+	json_object *r, *a, *lo = NULL;
+	struct bm_client c;
+	size_t i;
+
+	client(&c);
+	r = call_ok(&c, req("ports"));
+	ck_assert_ptr_nonnull(gets_(r, "host"));
+	a = get(r, "ports");
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (!strcmp(gets_(json_object_array_get_idx(a, i), "name"), "lo"))
+			lo = json_object_array_get_idx(a, i);
+	ck_assert_ptr_nonnull(lo);
+	ck_assert_str_eq(gets_(lo, "driver"), "virtual");
+	ck_assert(json_object_object_get_ex(lo, "phc_index", NULL));
+	ck_assert(json_object_object_get_ex(lo, "hw_timestamps", NULL));
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
 /* Raw bytes to the daemon; the next message. */
 static json_object *raw(struct bm_client *c, const char *s, size_t n)
 {
@@ -641,6 +665,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, submit_watch_result_dry_run);
 	tcase_add_test(tc, bad_requests_answered_daemon_survives);
 	tcase_add_test(tc, procedure_schema_from_bmd);
+	tcase_add_test(tc, ports_from_bmd);
 	tcase_add_test(tc, client_disconnect_does_not_affect_job);
 	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
 	tcase_add_test(tc, cancel_queued_and_running);

@@ -161,6 +161,12 @@ START_TEST(valid_requests)
 	ck_assert(!q.router);
 	bm_request_free(&q);
 
+	/* bmd's ports: bmctl port list asks bmd, not its own host. */
+	ck_assert_int_eq(parse("{\"id\":6,\"cmd\":\"ports\"}", &q, msg), 0);
+	ck_assert_int_eq(q.cmd, BM_CMD_PORTS);
+	ck_assert_str_eq(bm_cmd_name(q.cmd), "ports");
+	bm_request_free(&q);
+
 	/* The DUT descriptor of RFC 2544 §7 and router mode (App C). */
 	ck_assert_int_eq(parse("{\"id\":5,\"cmd\":\"submit\",\"procedure\":"
 			       "\"rfc2544.throughput\",\"dry_run\":true,"
@@ -229,6 +235,8 @@ static const struct {
 	  "'dry_run' must be a boolean", true },
 	{ "{\"id\":1,\"cmd\":\"procedure\"}", "procedure: missing 'procedure'",
 	  true },
+	{ "{\"id\":1,\"cmd\":\"ports\",\"host\":\"x\"}",
+	  "ports: unknown field 'host'", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
 	  "\"dut\":{\"mode\":\"switch\"}}", "mode must be \"bridge\" or \"router\"",
 	  true },

@@ -117,6 +117,10 @@ double bmd_mono(void);
 void bmd_time_iso(double t, char *buf, size_t size);
 /* Inverse of bmd_time_iso; 0 when s is not such a time. */
 double bmd_time_parse(const char *s);
+struct bm_port_info;
+/* One port as bmd reports it (the ports request, a result's meta); role
+ * ("tx", "rx") is left out when NULL. */
+json_object *bmd_port_json(const struct bm_port_info *pi, const char *role);
 /* The meta object of a result (SPEC REQ-REP-1). */
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,

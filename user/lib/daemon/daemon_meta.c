@@ -64,33 +64,44 @@ double bmd_time_parse(const char *s)
 	return (double)timegm(&tm) + ms / 1000.0;
 }
 
-static json_object *port_json(const char *name, const char *role)
+json_object *bmd_port_json(const struct bm_port_info *pi, const char *role)
 {
 	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(pi->name));
+	if (role)
+		json_object_object_add(o, "role", json_object_new_string(role));
+	json_object_object_add(o, "driver", json_object_new_string(pi->driver));
+	json_object_object_add(o, "bus_info", pi->bus_info[0] ?
+			       json_object_new_string(pi->bus_info) : NULL);
+	json_object_object_add(o, "address", json_object_new_string(pi->address));
+	json_object_object_add(o, "speed_mbps", pi->speed_mbps > 0 ?
+			       json_object_new_int64(pi->speed_mbps) : NULL);
+	json_object_object_add(o, "mtu", json_object_new_int64(pi->mtu));
+	json_object_object_add(o, "operstate",
+			       json_object_new_string(pi->operstate));
+	json_object_object_add(o, "firmware", pi->firmware[0] ?
+			       json_object_new_string(pi->firmware) : NULL);
+	json_object_object_add(o, "phc_index", pi->phc_index >= 0 ?
+			       json_object_new_int64(pi->phc_index) : NULL);
+	json_object_object_add(o, "hw_timestamps",
+			       json_object_new_boolean(pi->hw_timestamps));
+	return o;
+}
+
+static json_object *port_json(const char *name, const char *role)
+{
+	json_object *o;
 	struct bm_port_info pi;
 
-	json_object_object_add(o, "name", json_object_new_string(name));
-	json_object_object_add(o, "role", json_object_new_string(role));
 	if (bm_port_info(NULL, name, &pi)) {
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_object_add(o, "role", json_object_new_string(role));
 		json_object_object_add(o, "driver", NULL);
 		return o;
 	}
-	json_object_object_add(o, "driver", json_object_new_string(pi.driver));
-	json_object_object_add(o, "bus_info", pi.bus_info[0] ?
-			       json_object_new_string(pi.bus_info) : NULL);
-	json_object_object_add(o, "address", json_object_new_string(pi.address));
-	json_object_object_add(o, "speed_mbps", pi.speed_mbps > 0 ?
-			       json_object_new_int64(pi.speed_mbps) : NULL);
-	json_object_object_add(o, "mtu", json_object_new_int64(pi.mtu));
-	json_object_object_add(o, "operstate",
-			       json_object_new_string(pi.operstate));
-	json_object_object_add(o, "firmware", pi.firmware[0] ?
-			       json_object_new_string(pi.firmware) : NULL);
-	json_object_object_add(o, "phc_index", pi.phc_index >= 0 ?
-			       json_object_new_int64(pi.phc_index) : NULL);
-	json_object_object_add(o, "hw_timestamps",
-			       json_object_new_boolean(pi.hw_timestamps));
-	return o;
+	return bmd_port_json(&pi, role);
 }
 
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,

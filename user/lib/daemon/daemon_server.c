@@ -135,6 +135,30 @@ static void reply_error(struct bmd_client *c, int64_t id, bool has_id,
 
 /* --- commands ----------------------------------------------------------- */
 
+/* The ports of bmd's host: a bmctl elsewhere sees these, not its own. */
+static json_object *cmd_ports(json_object *r, struct bm_error *err)
+{
+	struct bm_port_info *v;
+	json_object *a;
+	char host[256] = "";
+	size_t i, n;
+	int ret;
+
+	ret = bm_port_list(NULL, &v, &n);
+	if (ret) {
+		bm_errorf(err, "/sys/class/net: %s", strerror(-ret));
+		return NULL;
+	}
+	gethostname(host, sizeof(host) - 1);
+	json_object_object_add(r, "host", json_object_new_string(host));
+	a = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, bmd_port_json(&v[i], NULL));
+	json_object_object_add(r, "ports", a);
+	free(v);
+	return r;
+}
+
 static json_object *cmd_status(struct bmd *d, json_object *r)
 {
 	struct bm_module_status st;
@@ -472,6 +496,9 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		break;
 	case BM_CMD_PROCEDURE:
 		out = cmd_procedure(&q, r, &err);
+		break;
+	case BM_CMD_PORTS:
+		out = cmd_ports(r, &err);
 		break;
 	case BM_CMD_SUBMIT:
 		out = cmd_submit(d, &q, r, &err);

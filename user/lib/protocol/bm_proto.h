@@ -68,6 +68,7 @@ enum bm_cmd {
 	BM_CMD_CANCEL,
 	BM_CMD_RESULT,
 	BM_CMD_PROCEDURE,	/* one procedure, its parameter schema */
+	BM_CMD_PORTS,		/* the ports of bmd's host (issue 9) */
 	BM_CMD__COUNT,
 };
 

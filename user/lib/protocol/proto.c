@@ -133,6 +133,7 @@ static const char *const cmd_names[BM_CMD__COUNT] = {
 	[BM_CMD_CANCEL] = "cancel",
 	[BM_CMD_RESULT] = "result",
 	[BM_CMD_PROCEDURE] = "procedure",
+	[BM_CMD_PORTS] = "ports",
 };
 
 const char *bm_cmd_name(enum bm_cmd cmd)
@@ -183,6 +184,7 @@ static const struct field *const cmd_fields[BM_CMD__COUNT] = {
 	[BM_CMD_CANCEL] = f_job,
 	[BM_CMD_RESULT] = f_job,
 	[BM_CMD_PROCEDURE] = f_procedure,
+	[BM_CMD_PORTS] = f_none,
 };
 
 static const char *const kind_names[] = {
