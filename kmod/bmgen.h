@@ -136,21 +136,37 @@ void bm_ports_detach_all(void);
 int bm_port_notifier_init(void);
 void bm_port_notifier_exit(void);
 
-/* stream.c: configuration and frame templates */
+/* stream.c: the stream table */
 int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack);
 int bm_stream_del(u32 id, struct netlink_ext_ack *extack);
 void bm_streams_del_all(void);
 void bm_stream_free(struct bm_stream *s);
-int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack);
 void bm_stream_rx_reset(struct bm_stream *s);
-u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq);
 
-/* tx.c: kthreads and the trial */
+/* frame.c: templates and frames */
+int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack);
+u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq);
+/* A new skb for frame seq of s, headers and TPLD filled in but tx_ts. */
+struct sk_buff *bm_frame_build(struct bm_stream *s, struct net_device *dev,
+			       u64 seq, u32 *size);
+/* Stamp seq and ts into the frame just before it goes. */
+void bm_frame_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts);
+
+/* tx.c: the kthreads that pace and send */
 int bm_tx_init(void);
 void bm_tx_exit(void);
 unsigned int bm_tx_kthreads(void);
+void bm_tx_prepare(void);
+bool bm_tx_assign(struct bm_stream *s, unsigned int *next_cpu);
+void bm_tx_go(void);
+void bm_tx_wait_idle(void);
+
+/* trial.c: the trial's lifecycle */
+void bm_trial_init(void);
+void bm_trial_exit(void);
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
+void bm_trial_done(void);
 
 /* rx.c: per-frame analysis */
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);

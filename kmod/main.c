@@ -14,6 +14,7 @@ static int __init bm_init(void)
 {
 	int ret;
 
+	bm_trial_init();
 	ret = bm_tx_init();
 	if (ret)
 		return ret;
@@ -31,6 +32,7 @@ err_notifier:
 	bm_port_notifier_exit();
 err_tx:
 	bm_tx_exit();
+	bm_trial_exit();
 	return ret;
 }
 
@@ -42,6 +44,7 @@ static void __exit bm_exit(void)
 	bm_trial_stop(-ESHUTDOWN);
 	mutex_unlock(&bm_cfg_lock);
 	bm_tx_exit();
+	bm_trial_exit();
 	bm_port_notifier_exit();
 	mutex_lock(&bm_cfg_lock);
 	bm_streams_del_all();

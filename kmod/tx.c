@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Transmit: one kthread per online CPU (SPEC PLAT-GEN).  Each frame is a new
+ * Transmit: one kthread per online CPU (SPEC PLAT-GEN) paces and sends the
+ * frames frame.c builds, for the trial trial.c arms.  Each frame is a new
  * skb with its own sequence number and timestamp (pktgen's clone_skb trick
  * would make loss and reordering unmeasurable).  Departure times are
  * computed from the frame index, start + k * 10^15 / rate_ufps, in 128-bit
@@ -35,10 +36,6 @@ static unsigned int tx_batch = 32;
 module_param(tx_batch, uint, 0444);
 MODULE_PARM_DESC(tx_batch, "most due frames handed to the driver in one batch (1-256)");
 
-static unsigned int start_delay_ns = 20000000;
-module_param(start_delay_ns, uint, 0644);
-MODULE_PARM_DESC(start_delay_ns, "default delay from TRIAL_START to the epoch (ns)");
-
 struct bm_kthread {
 	struct task_struct *task;
 	int cpu;
@@ -47,13 +44,11 @@ struct bm_kthread {
 	s64 overshoot_ns;	/* how late its hrtimer wakeups come */
 };
 
-struct bm_trial bm_trial;
 static struct bm_kthread *bm_kthreads;	/* indexed by CPU */
 static unsigned int bm_nkthreads;
 static u32 bm_trial_gen;
 static DECLARE_WAIT_QUEUE_HEAD(bm_tx_wq);	/* kthreads wait here */
 static DECLARE_WAIT_QUEUE_HEAD(bm_done_wq);	/* trial_stop waits here */
-static struct work_struct bm_event_work;
 
 /* Per-stream transmit progress, private to the kthread. */
 struct bm_tx_cursor {
@@ -104,102 +99,6 @@ static void bm_note_lateness(struct bm_stream *s,
 		s->tx_late_max_ns = late;
 	if (c->k && late > c->next_ns - c->prev_ns)
 		s->tx_late_frames++;
-}
-
-static void bm_put48(u8 *p, u64 v)
-{
-	p[0] = v >> 40;
-	p[1] = v >> 32;
-	p[2] = v >> 24;
-	p[3] = v >> 16;
-	p[4] = v >> 8;
-	p[5] = v;
-}
-
-/* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
-static struct sk_buff *bm_build_frame(struct bm_stream *s,
-				      struct net_device *dev, u64 seq, u32 *size)
-{
-	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
-	u32 l3off = ETH_HLEN + (s->vlan ? VLAN_HLEN : 0);
-	u32 udpoff = s->hdr_len - sizeof(struct udphdr);
-	struct bmgen_tpld *tp;
-	struct udphdr *uh;
-	struct sk_buff *skb;
-	u32 flow = 0;
-	u8 *d;
-
-	skb = alloc_skb(len + LL_RESERVED_SPACE(dev), GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	d = skb_put(skb, len);
-	memcpy(d, s->tmpl, len);
-	if (s->flows > 1) {
-		u64 q = seq;
-
-		flow = do_div(q, s->flows);
-	}
-	uh = (struct udphdr *)(d + udpoff);
-	uh->len = htons(len - udpoff);
-	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)
-		uh->source = htons((u16)(s->udp_src + flow));
-
-	tp = (struct bmgen_tpld *)(d + s->hdr_len);
-	tp->magic = htons(BMGEN_TPLD_MAGIC);
-	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
-	tp->stream_id[0] = s->id >> 16;
-	tp->stream_id[1] = s->id >> 8;
-	tp->stream_id[2] = s->id;
-
-	if (s->ip_version == 6) {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + l3off);
-
-		ip6->payload_len = htons(len - udpoff);
-		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
-			ip6->daddr.s6_addr16[7] =
-				htons(ntohs(s->dst_ip6.s6_addr16[7]) + flow);
-	} else {
-		struct iphdr *ip = (struct iphdr *)(d + l3off);
-
-		ip->tot_len = htons(len - l3off);
-		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
-			ip->daddr = htonl(ntohl(s->dst_ip4) + flow);
-		ip->check = 0;
-		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
-	}
-	skb->dev = dev;
-	skb->protocol = ((struct ethhdr *)d)->h_proto;
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, l3off);
-	skb_set_transport_header(skb, udpoff);
-	skb->ip_summed = CHECKSUM_NONE;
-	skb->priority = s->vlan_pcp;
-	*size = f;
-	return skb;
-}
-
-/* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */
-static void bm_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
-{
-	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
-
-	bm_put48(tp->seq, seq);
-	bm_put48(tp->tx_ts, ts);
-	if (s->tag && seq == s->tag_seq)
-		tp->flags |= BMGEN_TPLD_F_LATENCY;
-	if (s->ip_version == 6) {
-		struct udphdr *uh = udp_hdr(skb);
-		struct ipv6hdr *ip6 = ipv6_hdr(skb);
-		u32 ulen = ntohs(uh->len);
-
-		uh->check = 0;
-		uh->check = csum_ipv6_magic(&ip6->saddr, &ip6->daddr, ulen,
-					    IPPROTO_UDP,
-					    csum_partial(uh, ulen, 0));
-		if (!uh->check)
-			uh->check = CSUM_MANGLED_0;
-	}
 }
 
 /* How many frames s's pattern sends in all; U64_MAX for no end. */
@@ -335,7 +234,7 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 		for (; i < n; i++) {
 			ts = bm_now_rel();
 			bm_note_lateness(s, c, ts);
-			bm_stamp(s, skbs[i], c->k, ts);
+			bm_frame_stamp(s, skbs[i], c->k, ts);
 			if (dev_queue_xmit(skbs[i]) != NET_XMIT_SUCCESS)
 				s->tx_errors++;
 			bm_sent(c, sizes[i], ts);
@@ -355,7 +254,7 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 			}
 			skb_set_queue_mapping(skbs[i], q);
 			ts = bm_now_rel();
-			bm_stamp(s, skbs[i], c->k, ts);
+			bm_frame_stamp(s, skbs[i], c->k, ts);
 			ret = netdev_start_xmit(skbs[i], dev, txq, i + 1 < n);
 			if (ret == NETDEV_TX_BUSY)
 				break;
@@ -426,7 +325,7 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 				c = &cur[i];
 		s = c->s;
 		/* the next frame is built before its departure, not after */
-		skbs[0] = bm_build_frame(s, s->tx_port->dev, c->k, &sizes[0]);
+		skbs[0] = bm_frame_build(s, s->tx_port->dev, c->k, &sizes[0]);
 		if (!skbs[0]) {
 			s->tx_errors++;
 			cond_resched();
@@ -438,7 +337,7 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		}
 		nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
 		for (i = 1; i < nb; i++) {
-			skbs[i] = bm_build_frame(s, s->tx_port->dev, c->k + i,
+			skbs[i] = bm_frame_build(s, s->tx_port->dev, c->k + i,
 						 &sizes[i]);
 			if (!skbs[i])
 				break;
@@ -457,11 +356,6 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	kfree(sizes);
 	kfree(skbs);
 	kfree(cur);
-}
-
-static void bm_event_workfn(struct work_struct *work)
-{
-	bm_genl_trial_event();
 }
 
 static int bm_kthread_fn(void *data)
@@ -483,112 +377,55 @@ static int bm_kthread_fn(void *data)
 			bm_kthread_run_trial(kt);
 		if (!list_empty(&kt->streams) &&
 		    atomic_dec_and_test(&bm_trial.active)) {
-			if (!READ_ONCE(bm_trial.stop)) {
-				WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_DONE);
-				schedule_work(&bm_event_work);
-			}
+			bm_trial_done();
 			wake_up_all(&bm_done_wq);
 		}
 	}
 	return 0;
 }
 
-/*
- * Arm a trial with every configured stream; the kthreads start them all at
- * one epoch, now + delay_ns (REQ-GEN-5).  Needs bm_cfg_lock.
- */
-int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
-		   struct netlink_ext_ack *extack)
+/* Empty every kthread's stream list, for a new trial.  Needs bm_cfg_lock. */
+void bm_tx_prepare(void)
 {
-	unsigned int cpu, next_cpu = 0, users = 0, i;
-	struct bm_stream *s;
+	unsigned int cpu;
 
-	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
-	    bm_trial.state == BMGEN_TRIAL_RUNNING) {
-		NL_SET_ERR_MSG(extack, "a trial is already running");
-		return -EBUSY;
-	}
-	if (!bm_nstreams) {
-		NL_SET_ERR_MSG(extack, "no streams configured");
-		return -EINVAL;
-	}
-	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
-		s = rcu_dereference_protected(bm_streams[i],
-					      lockdep_is_held(&bm_cfg_lock));
-		if (!s)
-			continue;
-		if (!s->tx_port) {
-			NL_SET_ERR_MSG(extack, "a stream's tx port is gone");
-			return -ENODEV;
-		}
-		if (!netif_running(s->tx_port->dev) ||
-		    !netif_carrier_ok(s->tx_port->dev)) {
-			NL_SET_ERR_MSG(extack, "a stream's tx port is down");
-			return -ENETDOWN;
-		}
-		/* REQ-FRM-4: the port MTU must carry the largest frame */
-		if (s->tx_port->dev->mtu + ETH_HLEN + ETH_FCS_LEN <
-		    s->max_frame - (s->vlan ? VLAN_HLEN : 0)) {
-			NL_SET_ERR_MSG(extack,
-				       "a stream's frames exceed its tx port MTU");
-			return -EMSGSIZE;
-		}
-	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		INIT_LIST_HEAD(&bm_kthreads[cpu].streams);
-	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
-		s = rcu_dereference_protected(bm_streams[i],
-					      lockdep_is_held(&bm_cfg_lock));
-		if (!s)
-			continue;
-		bm_stream_rx_reset(s);
-		cpu = s->cpu;
-		if (s->cpu < 0 || !bm_kthreads[cpu].task) {
-			/* round robin over CPUs that have a kthread */
-			do {
-				cpu = next_cpu++ % nr_cpu_ids;
-			} while (!bm_kthreads[cpu].task);
-		}
-		if (list_empty(&bm_kthreads[cpu].streams))
-			users++;
-		list_add_tail(&s->tx_node, &bm_kthreads[cpu].streams);
-	}
-	bm_trial.id++;
-	bm_trial.error = 0;
-	bm_trial.stop = false;
-	if (bm_trial.net)
-		put_net(bm_trial.net);
-	bm_trial.net = get_net(net);
-	bm_trial.portid = portid;
-	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
-	atomic_set(&bm_trial.active, users);
-	bm_trial.state = BMGEN_TRIAL_ARMED;
-	smp_wmb();	/* pairs with the kthreads' smp_rmb() after gen */
-	WRITE_ONCE(bm_trial_gen, bm_trial_gen + 1);
-	wake_up_all(&bm_tx_wq);
-	return 0;
 }
 
 /*
- * Stop a running trial and wait until no kthread touches a stream or a
- * device any more; error 0 means stopped by request.  Needs bm_cfg_lock.
+ * Give s to its kthread: the CPU it asks for, else round robin (from
+ * *next_cpu) over CPUs that have one.  True when s is that kthread's
+ * first stream of the trial.  Needs bm_cfg_lock.
  */
-void bm_trial_stop(int error)
+bool bm_tx_assign(struct bm_stream *s, unsigned int *next_cpu)
 {
-	if (bm_trial.state != BMGEN_TRIAL_ARMED &&
-	    bm_trial.state != BMGEN_TRIAL_RUNNING &&
-	    bm_trial.state != BMGEN_TRIAL_DONE)
-		return;
-	WRITE_ONCE(bm_trial.stop, true);
+	unsigned int cpu = s->cpu;
+	bool first;
+
+	if (s->cpu < 0 || !bm_kthreads[cpu].task) {
+		do {
+			cpu = (*next_cpu)++ % nr_cpu_ids;
+		} while (!bm_kthreads[cpu].task);
+	}
+	first = list_empty(&bm_kthreads[cpu].streams);
+	list_add_tail(&s->tx_node, &bm_kthreads[cpu].streams);
+	return first;
+}
+
+/* Start the kthreads on the trial set up in bm_trial. */
+void bm_tx_go(void)
+{
+	smp_wmb();	/* pairs with the kthreads' smp_rmb() after gen */
+	WRITE_ONCE(bm_trial_gen, bm_trial_gen + 1);
+	wake_up_all(&bm_tx_wq);
+}
+
+/* Wake the kthreads (bm_trial.stop set) and wait until none runs. */
+void bm_tx_wait_idle(void)
+{
 	wake_up_all(&bm_tx_wq);
 	wait_event(bm_done_wq, atomic_read(&bm_trial.active) == 0);
-	if (error) {
-		bm_trial.error = error;
-		bm_trial.state = BMGEN_TRIAL_FAILED;
-	} else if (bm_trial.state != BMGEN_TRIAL_DONE) {
-		bm_trial.state = BMGEN_TRIAL_STOPPED;
-	}
-	schedule_work(&bm_event_work);
 }
 
 int bm_tx_init(void)
@@ -599,7 +436,6 @@ int bm_tx_init(void)
 		pr_err("bmgen: tx_batch=%u is outside 1-256\n", tx_batch);
 		return -EINVAL;
 	}
-	INIT_WORK(&bm_event_work, bm_event_workfn);
 	bm_kthreads = kcalloc(nr_cpu_ids, sizeof(*bm_kthreads), GFP_KERNEL);
 	if (!bm_kthreads)
 		return -ENOMEM;
@@ -636,10 +472,6 @@ void bm_tx_exit(void)
 		bm_kthreads[cpu].task = NULL;
 	}
 	bm_nkthreads = 0;
-	flush_work(&bm_event_work);
-	if (bm_trial.net)
-		put_net(bm_trial.net);
-	bm_trial.net = NULL;
 	kfree(bm_kthreads);
 	bm_kthreads = NULL;
 }

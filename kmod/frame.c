@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Frames (SPEC PLAT-FRAME): each stream's template, built once at
+ * STREAM_ADD, and every frame built from it at transmit time with its own
+ * length, sequence number, flow and timestamp (REQ-FRM-1..4).  tx.c paces
+ * and sends them; rx.c reads them back.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <linux/vmalloc.h>
+#include <net/ip6_checksum.h>
+#include <net/ip.h>
+
+#include "bmgen.h"
+
+/* Frame size F of the frame with sequence number seq. */
+u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq)
+{
+	if (!s->n_imix)
+		return s->frame_size;
+	return s->imix[do_div(seq, s->n_imix)];
+}
+
+/* Smallest F that carries the TPLD with this stream's headers (REQ-FRM-3). */
+static u32 bm_stream_min_frame(const struct bm_stream *s)
+{
+	u32 l3 = s->ip_version == 6 ? sizeof(struct ipv6hdr) :
+				      sizeof(struct iphdr);
+
+	return ETH_HLEN + (s->vlan ? VLAN_HLEN : 0) + l3 +
+	       sizeof(struct udphdr) + BMGEN_TPLD_LEN + ETH_FCS_LEN;
+}
+
+/*
+ * Build the template of the largest frame: Ethernet (+802.1Q), IPv4 or IPv6,
+ * UDP, an empty TPLD and the fill pattern of REQ-FRM-1 (UDP payload byte k is
+ * k mod 256).  Lengths and checksums are set per frame at transmit time.
+ */
+int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack)
+{
+	u32 min = bm_stream_min_frame(s), i, len, l3off, payload;
+	struct ethhdr *eth;
+	u8 *t;
+
+	s->max_frame = s->frame_size;
+	for (i = 0; i < s->n_imix; i++) {
+		if (s->imix[i] < min) {
+			NL_SET_ERR_MSG(extack,
+				       "an IMIX size is too small for the headers and the test header");
+			return -EINVAL;
+		}
+		s->max_frame = max(s->max_frame, s->imix[i]);
+	}
+	if (!s->n_imix && s->frame_size < min) {
+		NL_SET_ERR_MSG(extack,
+			       "frame size too small for the headers and the test header (64 untagged IPv4, 68 tagged, 84 IPv6)");
+		return -EINVAL;
+	}
+	len = s->max_frame - ETH_FCS_LEN;
+	t = kvzalloc(len, GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+
+	eth = (struct ethhdr *)t;
+	ether_addr_copy(eth->h_dest, s->dst_mac);
+	ether_addr_copy(eth->h_source, s->src_mac);
+	l3off = ETH_HLEN;
+	if (s->vlan) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(t + ETH_HLEN);
+
+		eth->h_proto = htons(ETH_P_8021Q);
+		vh->h_vlan_TCI = htons((s->vlan_pcp << VLAN_PRIO_SHIFT) |
+				       s->vlan_id);
+		vh->h_vlan_encapsulated_proto =
+			htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+		l3off += VLAN_HLEN;
+	} else {
+		eth->h_proto = htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+	}
+	if (s->ip_version == 6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(t + l3off);
+
+		ip6->version = 6;
+		ip6->priority = s->dscp >> 2;
+		ip6->flow_lbl[0] = (s->dscp & 3) << 6;
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = s->ttl;
+		ip6->saddr = s->src_ip6;
+		ip6->daddr = s->dst_ip6;
+		s->hdr_len = l3off + sizeof(*ip6);
+	} else {
+		struct iphdr *ip = (struct iphdr *)(t + l3off);
+
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tos = s->dscp << 2;
+		ip->ttl = s->ttl;
+		ip->protocol = IPPROTO_UDP;
+		ip->saddr = s->src_ip4;
+		ip->daddr = s->dst_ip4;
+		s->hdr_len = l3off + sizeof(*ip);
+	}
+	((struct udphdr *)(t + s->hdr_len))->source = htons(s->udp_src);
+	((struct udphdr *)(t + s->hdr_len))->dest = htons(s->udp_dst);
+	s->hdr_len += sizeof(struct udphdr);
+	payload = len - s->hdr_len;
+	for (i = BMGEN_TPLD_LEN; i < payload; i++)
+		t[s->hdr_len + i] = i & 0xff;
+	s->tmpl = t;
+	return 0;
+}
+
+static void bm_put48(u8 *p, u64 v)
+{
+	p[0] = v >> 40;
+	p[1] = v >> 32;
+	p[2] = v >> 24;
+	p[3] = v >> 16;
+	p[4] = v >> 8;
+	p[5] = v;
+}
+
+/* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
+struct sk_buff *bm_frame_build(struct bm_stream *s, struct net_device *dev,
+			       u64 seq, u32 *size)
+{
+	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
+	u32 l3off = ETH_HLEN + (s->vlan ? VLAN_HLEN : 0);
+	u32 udpoff = s->hdr_len - sizeof(struct udphdr);
+	struct bmgen_tpld *tp;
+	struct udphdr *uh;
+	struct sk_buff *skb;
+	u32 flow = 0;
+	u8 *d;
+
+	skb = alloc_skb(len + LL_RESERVED_SPACE(dev), GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	d = skb_put(skb, len);
+	memcpy(d, s->tmpl, len);
+	if (s->flows > 1) {
+		u64 q = seq;
+
+		flow = do_div(q, s->flows);
+	}
+	uh = (struct udphdr *)(d + udpoff);
+	uh->len = htons(len - udpoff);
+	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)
+		uh->source = htons((u16)(s->udp_src + flow));
+
+	tp = (struct bmgen_tpld *)(d + s->hdr_len);
+	tp->magic = htons(BMGEN_TPLD_MAGIC);
+	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
+	tp->stream_id[0] = s->id >> 16;
+	tp->stream_id[1] = s->id >> 8;
+	tp->stream_id[2] = s->id;
+
+	if (s->ip_version == 6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + l3off);
+
+		ip6->payload_len = htons(len - udpoff);
+		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
+			ip6->daddr.s6_addr16[7] =
+				htons(ntohs(s->dst_ip6.s6_addr16[7]) + flow);
+	} else {
+		struct iphdr *ip = (struct iphdr *)(d + l3off);
+
+		ip->tot_len = htons(len - l3off);
+		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
+			ip->daddr = htonl(ntohl(s->dst_ip4) + flow);
+		ip->check = 0;
+		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
+	}
+	skb->dev = dev;
+	skb->protocol = ((struct ethhdr *)d)->h_proto;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, l3off);
+	skb_set_transport_header(skb, udpoff);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->priority = s->vlan_pcp;
+	*size = f;
+	return skb;
+}
+
+/* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */
+void bm_frame_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
+{
+	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
+
+	bm_put48(tp->seq, seq);
+	bm_put48(tp->tx_ts, ts);
+	if (s->tag && seq == s->tag_seq)
+		tp->flags |= BMGEN_TPLD_F_LATENCY;
+	if (s->ip_version == 6) {
+		struct udphdr *uh = udp_hdr(skb);
+		struct ipv6hdr *ip6 = ipv6_hdr(skb);
+		u32 ulen = ntohs(uh->len);
+
+		uh->check = 0;
+		uh->check = csum_ipv6_magic(&ip6->saddr, &ip6->daddr, ulen,
+					    IPPROTO_UDP,
+					    csum_partial(uh, ulen, 0));
+		if (!uh->check)
+			uh->check = CSUM_MANGLED_0;
+	}
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trial: armed by TRIAL_START with every configured stream, one epoch
+ * for all of them (REQ-GEN-5), run by the tx kthreads, ended when the
+ * last kthread finishes or by TRIAL_STOP; each change of state is one
+ * event to netlink listeners.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+
+#include "bmgen.h"
+
+static unsigned int start_delay_ns = 20000000;
+module_param(start_delay_ns, uint, 0644);
+MODULE_PARM_DESC(start_delay_ns, "default delay from TRIAL_START to the epoch (ns)");
+
+struct bm_trial bm_trial;
+static struct work_struct bm_event_work;
+
+static void bm_event_workfn(struct work_struct *work)
+{
+	bm_genl_trial_event();
+}
+
+/* The last kthread finished its streams (not stopped): the trial is done. */
+void bm_trial_done(void)
+{
+	if (!READ_ONCE(bm_trial.stop)) {
+		WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_DONE);
+		schedule_work(&bm_event_work);
+	}
+}
+
+/* Can every stream go out on its tx port?  0 or -errno with extack. */
+static int bm_trial_check_streams(struct netlink_ext_ack *extack)
+{
+	struct bm_stream *s;
+	unsigned int i;
+
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		s = rcu_dereference_protected(bm_streams[i],
+					      lockdep_is_held(&bm_cfg_lock));
+		if (!s)
+			continue;
+		if (!s->tx_port) {
+			NL_SET_ERR_MSG(extack, "a stream's tx port is gone");
+			return -ENODEV;
+		}
+		if (!netif_running(s->tx_port->dev) ||
+		    !netif_carrier_ok(s->tx_port->dev)) {
+			NL_SET_ERR_MSG(extack, "a stream's tx port is down");
+			return -ENETDOWN;
+		}
+		/* REQ-FRM-4: the port MTU must carry the largest frame */
+		if (s->tx_port->dev->mtu + ETH_HLEN + ETH_FCS_LEN <
+		    s->max_frame - (s->vlan ? VLAN_HLEN : 0)) {
+			NL_SET_ERR_MSG(extack,
+				       "a stream's frames exceed its tx port MTU");
+			return -EMSGSIZE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Arm a trial with every configured stream; the kthreads start them all at
+ * one epoch, now + delay_ns (REQ-GEN-5).  Needs bm_cfg_lock.
+ */
+int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
+		   struct netlink_ext_ack *extack)
+{
+	unsigned int next_cpu = 0, users = 0, i;
+	struct bm_stream *s;
+	int ret;
+
+	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
+	    bm_trial.state == BMGEN_TRIAL_RUNNING) {
+		NL_SET_ERR_MSG(extack, "a trial is already running");
+		return -EBUSY;
+	}
+	if (!bm_nstreams) {
+		NL_SET_ERR_MSG(extack, "no streams configured");
+		return -EINVAL;
+	}
+	ret = bm_trial_check_streams(extack);
+	if (ret)
+		return ret;
+	bm_tx_prepare();
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		s = rcu_dereference_protected(bm_streams[i],
+					      lockdep_is_held(&bm_cfg_lock));
+		if (!s)
+			continue;
+		bm_stream_rx_reset(s);
+		if (bm_tx_assign(s, &next_cpu))
+			users++;
+	}
+	bm_trial.id++;
+	bm_trial.error = 0;
+	bm_trial.stop = false;
+	if (bm_trial.net)
+		put_net(bm_trial.net);
+	bm_trial.net = get_net(net);
+	bm_trial.portid = portid;
+	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
+	atomic_set(&bm_trial.active, users);
+	bm_trial.state = BMGEN_TRIAL_ARMED;
+	bm_tx_go();
+	return 0;
+}
+
+/*
+ * Stop a running trial and wait until no kthread touches a stream or a
+ * device any more; error 0 means stopped by request.  Needs bm_cfg_lock.
+ */
+void bm_trial_stop(int error)
+{
+	if (bm_trial.state != BMGEN_TRIAL_ARMED &&
+	    bm_trial.state != BMGEN_TRIAL_RUNNING &&
+	    bm_trial.state != BMGEN_TRIAL_DONE)
+		return;
+	WRITE_ONCE(bm_trial.stop, true);
+	bm_tx_wait_idle();
+	if (error) {
+		bm_trial.error = error;
+		bm_trial.state = BMGEN_TRIAL_FAILED;
+	} else if (bm_trial.state != BMGEN_TRIAL_DONE) {
+		bm_trial.state = BMGEN_TRIAL_STOPPED;
+	}
+	schedule_work(&bm_event_work);
+}
+
+void bm_trial_init(void)
+{
+	INIT_WORK(&bm_event_work, bm_event_workfn);
+}
+
+void bm_trial_exit(void)
+{
+	flush_work(&bm_event_work);
+	if (bm_trial.net)
+		put_net(bm_trial.net);
+	bm_trial.net = NULL;
+}
