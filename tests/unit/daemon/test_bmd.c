@@ -19,6 +19,7 @@
 #include "bm_proto.h"
 #include "bm_sim.h"
 #include "bm_store.h"
+#include "keep_result.h"
 
 #define RECV_MS 20000	/* a hung daemon fails the test instead of hanging it */
 #define PROC "rfc2544.throughput"
@@ -301,6 +302,7 @@ START_TEST(submit_watch_result_dry_run)
 
 	r = call_ok(&c, req_job("result", job));
 	res = get(r, "result");
+	bm_test_keep_result(res, "bmd-dry-run");
 	ck_assert_ptr_nonnull(get(res, "results"));
 	ck_assert_ptr_nonnull(get(res, "trials"));
 	meta = get(res, "meta");
@@ -542,6 +544,7 @@ START_TEST(client_disconnect_does_not_affect_job)
 	ck_assert_str_eq(s2, "done");
 	m = call_ok(&w1, req_job("result", job));
 	ck_assert_ptr_nonnull(get(get(m, "result"), "results"));
+	bm_test_keep_result(get(m, "result"), "bmd-watched");
 	json_object_put(m);
 	bm_client_close(&w1);
 	bm_client_close(&w2);
@@ -642,6 +645,7 @@ START_TEST(restart_keeps_results_and_marks_interrupted)
 	json_object_put(r);
 	r = call_ok(&c, req_job("result", done));
 	ck_assert_ptr_nonnull(get(get(r, "result"), "meta"));
+	bm_test_keep_result(get(r, "result"), "bmd-after-restart");
 	json_object_put(r);
 	/* New ids continue after the highest one seen. */
 	o = req("submit");

@@ -16,6 +16,7 @@
 
 #include "bm_procedure.h"
 #include "bm_sim.h"
+#include "keep_result.h"
 #include "rfc2544.h"
 
 static const char *const names[] = {
@@ -474,6 +475,7 @@ static json_object *run_ok(const char *proc, const char *sim_js,
 	ret = bm_procedure_run(proc, par, be, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s: %s", proc, err.msg);
 	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, proc);
 	bm_sim_free(be);
 	json_object_put(sim);
 	json_object_put(par);
@@ -594,6 +596,7 @@ START_TEST(test_progress_cancel)
 			 -ECANCELED);
 	ck_assert_int_eq(n, 4);
 	ck_assert_ptr_nonnull(doc);	/* partial document */
+	bm_test_keep_result(doc, "rfc2544.frame-loss-cancelled");
 	ck_assert_uint_eq(json_object_array_length(at(doc, "trials")), 4);
 	json_object_put(doc);
 	/* invalid params never reach the backend */

@@ -21,4 +21,22 @@
 json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 				     double line_rate_bps, double loss_ratio);
 
+/* The version of the result document (Documentation/result.schema.json). */
+#define BM_RESULT_SCHEMA_VERSION 1
+
+/*
+ * The result envelope every procedure returns: schema_version, procedure
+ * {id, ref}, params, trials (log's records as trial records, with
+ * loss_ratios[i] when given: MLRsearch's own), results, deviations (an
+ * array of strings; NULL = none, but the backend's deviation is always
+ * first when it has one).  Takes ownership of params, results and
+ * deviations.  NULL when out of memory.
+ */
+json_object *bm_result_envelope(const char *id, const char *ref,
+				json_object *params,
+				const struct bm_trial_log *log,
+				const double *loss_ratios,
+				json_object *results, json_object *deviations,
+				const struct bm_backend *be);
+
 #endif /* BM_RESULT_H */

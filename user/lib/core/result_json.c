@@ -5,6 +5,8 @@
  * load_fps, reason / why); now results, the MLR sub-result and progress
  * events all come from here.
  */
+#include <string.h>
+
 #include <json-c/json.h>
 
 #include "bm_json.h"
@@ -96,4 +98,58 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	}
 	bm_json_add_str(o, "ts_source", r->ts_source);
 	return o;
+}
+
+json_object *bm_result_envelope(const char *id, const char *ref,
+				json_object *params,
+				const struct bm_trial_log *log,
+				const double *loss_ratios,
+				json_object *results, json_object *deviations,
+				const struct bm_backend *be)
+{
+	json_object *d = json_object_new_object(), *p, *trials, *dev;
+	size_t i;
+
+	p = json_object_new_object();
+	trials = json_object_new_array();
+	dev = json_object_new_array();
+	if (!d || !p || !trials || !dev) {
+		json_object_put(d);
+		json_object_put(p);
+		json_object_put(trials);
+		json_object_put(dev);
+		json_object_put(params);
+		json_object_put(results);
+		json_object_put(deviations);
+		return NULL;
+	}
+	json_object_object_add(d, "schema_version",
+			       json_object_new_int(BM_RESULT_SCHEMA_VERSION));
+	bm_json_add_str(p, "id", id);
+	bm_json_add_str(p, "ref", ref);
+	json_object_object_add(d, "procedure", p);
+	json_object_object_add(d, "params", params ? params :
+			       json_object_new_object());
+	for (i = 0; log && i < log->n; i++)
+		json_object_array_add(trials, bm_trial_record_to_json(
+			&log->v[i], be ? be->line_rate_bps : 0,
+			loss_ratios ? loss_ratios[i] : -1));
+	json_object_object_add(d, "trials", trials);
+	json_object_object_add(d, "results", results ? results :
+			       json_object_new_object());
+	/* the backend's own statement first, then the procedure's, once */
+	if (be && be->deviation)
+		json_object_array_add(dev, json_object_new_string(
+			be->deviation));
+	for (i = 0; deviations && i < json_object_array_length(deviations); i++) {
+		json_object *e = json_object_array_get_idx(deviations, i);
+
+		if (be && be->deviation &&
+		    !strcmp(json_object_get_string(e), be->deviation))
+			continue;
+		json_object_array_add(dev, json_object_get(e));
+	}
+	json_object_put(deviations);
+	json_object_object_add(d, "deviations", dev);
+	return d;
 }

@@ -227,18 +227,6 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 	memset(&res, 0, sizeof(res));
 	ret = bm_mlrsearch_run(be, &in.mp, &res, progress, ctx, err);
 
-	d = json_object_new_object();
-	o = json_object_new_object();
-	bm_json_add_str(o, "id", pi->name);
-	bm_json_add_str(o, "ref", "draft-ietf-bmwg-mlrsearch-01; MLR-*");
-	json_object_object_add(d, "procedure", o);
-	json_object_object_add(d, "params", mlr_params_json(&in));
-	a = json_object_new_array();
-	for (i = 0; i < res.log.n; i++)
-		json_object_array_add(a, bm_trial_record_to_json(
-			&res.log.v[i], be->line_rate_bps,
-			res.loss_ratios ? res.loss_ratios[i] : -1));
-	json_object_object_add(d, "trials", a);
 	o = bm_mlr_result_to_json(&res);
 	if (!o)
 		o = json_object_new_object();
@@ -263,14 +251,13 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 	json_object_object_add(o, "rates", a);
 	bm_json_add_double(o, "theoretical_max_fps",
 			   bm_fps_max(be->line_rate_bps, f));
-	json_object_object_add(d, "results", o);
 	a = json_object_new_array();
-	if (be->deviation)
-		json_object_array_add(a, json_object_new_string(be->deviation));
 	if (in.mp.packet_loss_ratio_tolerance > 0.0)
 		json_object_array_add(a, json_object_new_string(
 			"packet_loss_ratio_tolerance > 0: not in the draft"));
-	json_object_object_add(d, "deviations", a);
+	d = bm_result_envelope(pi->name, "draft-ietf-bmwg-mlrsearch-01; MLR-*",
+			       mlr_params_json(&in), &res.log, res.loss_ratios,
+			       o, a, be);
 	bm_mlr_result_free(&res);
 	*result = d;
 	return ret;

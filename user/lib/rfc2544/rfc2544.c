@@ -241,8 +241,7 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		void *ctx, json_object **doc, struct bm_error *err)
 {
 	struct r2544_run r = { t, be, p, progress, ctx, err, { 0 }, NULL, NULL };
-	json_object *d, *proc, *trials, *res;
-	size_t i;
+	json_object *d, *res;
 	int ret;
 
 	*doc = NULL;
@@ -253,30 +252,18 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 				 tests[t].name);
 	r.results = json_object_new_array();
 	r.deviations = json_object_new_array();
-	if (be->deviation)
-		r2544_deviation(&r, be->deviation);
 
 	ret = bodies[t](&r);
 
-	d = json_object_new_object();
-	proc = json_object_new_object();
-	bm_json_add_str(proc, "id", tests[t].name);
-	bm_json_add_str(proc, "ref", tests[t].ref);
-	json_object_object_add(d, "procedure", proc);
-	json_object_object_add(d, "params", rfc2544_params_to_json(p, t));
-	trials = json_object_new_array();
-	for (i = 0; i < r.log.n; i++)
-		json_object_array_add(trials, bm_trial_record_to_json(
-			&r.log.v[i], be->line_rate_bps, -1));
-	json_object_object_add(d, "trials", trials);
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);
 	bm_json_add_str(res, "topology", p->topology == BM_TOPO_PAIR_BIDIR ?
 			"pair-bidir" : "pair-uni");
 	bm_json_add_str(res, "protocol", "UDP/IPv4 over Ethernet (RFC 2544 App C)");
 	json_object_object_add(res, "per_size", r.results);
-	json_object_object_add(d, "results", res);
-	json_object_object_add(d, "deviations", r.deviations);
+	d = bm_result_envelope(tests[t].name, tests[t].ref,
+			       rfc2544_params_to_json(p, t), &r.log, NULL, res,
+			       r.deviations, be);
 	bm_trial_log_free(&r.log);
 	*doc = d;
 	return ret;
