@@ -147,10 +147,14 @@ START_TEST(test_mesh4_lossless)
 		ck_assert_double_eq_tol(s->ipdv_max_ns, 0, 1e-6);
 		ck_assert_uint_eq(s->reordered, 0);
 	}
-	/* the port's third stream leaves 2T after the first */
-	ck_assert_double_eq_tol(tr->streams[2].first_tx_s, 2 * T_S, 1e-12);
+	/* round robin (RFC 2544 §16): the port's k-th stream has phase
+	 * k/3, so its streams take turns in the port's frame slots, 2T
+	 * apart at 50 %: the third leaves 4T after the first, not with it */
+	ck_assert_double_eq_tol(tr->streams[0].first_tx_s, 0, 1e-12);
+	ck_assert_double_eq_tol(tr->streams[1].first_tx_s, 2 * T_S, 1e-12);
+	ck_assert_double_eq_tol(tr->streams[2].first_tx_s, 4 * T_S, 1e-12);
 	ck_assert_double_eq_tol(tr->streams[2].first_rx_s,
-				3 * T_S + BASE_NS * 1e-9, 1e-12);
+				5 * T_S + BASE_NS * 1e-9, 1e-12);
 	for (i = 0; i < 4; i++) {
 		ck_assert_uint_eq(tr->ports[i].tx_frames, 3 * n);
 		ck_assert_uint_eq(tr->ports[i].rx_frames, 3 * n);

@@ -272,11 +272,23 @@ START_TEST(test_multiport_6)
 
 	mk_ports(&t, 6, 1e9);
 	ck_assert_int_eq(bm_topo_multiport(&t, 90, &err), 9);
-	/* A, B, C = 0, 1, 2 each to X, Y, Z = 3, 4, 5 in that order. */
+	/* A, B, C = 0, 1, 2 each to X, Y, Z = 3, 4, 5 in that order, and
+	 * round robin in the same phase on every input, so that frames to
+	 * one output arrive together (RFC 2544 §16) */
 	for (i = 0; i < 3; i++)
-		for (o = 3; o < 6; o++)
+		for (o = 3; o < 6; o++) {
+			ck_assert_double_eq_tol(t.streams[idx].phase,
+						(o - 3) / 3.0, 1e-15);
 			ck_stream(&t, idx++, i, o, 30);
+		}
 	ck_check_ok(&t, 1518);
+	/* stream Y of A starts a third of its interval late: 1/(3 fps) */
+	ck_assert_double_eq_tol(bm_stream_start_s(&t, &t.streams[1], 1518),
+				1 / (3 * bm_stream_fps(&t, &t.streams[1], 1518)),
+				1e-15);
+	t.streams[1].phase = 1;
+	ck_assert_int_eq(bm_traffic_check(&t, 1518, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "phase 1 outside [0, 1)"));
 	bm_traffic_free(&t);
 	mk_ports(&t, 5, 1e9);
 	ck_assert_int_eq(bm_topo_multiport(&t, 90, &err), -EINVAL);

@@ -175,7 +175,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 			s.imix[i] = t->imix[i];
 		s.n_imix = i;
 	}
-	s.start_ns = (uint64_t)llround(ss->start_s * 1e9);
+	s.start_ns = (uint64_t)llround(bm_stream_start_s(t, ss, f) * 1e9);
 	if (ss->pattern == BM_STREAM_BURSTS) {
 		/* the module spaces bursts end to start; the spec start to
 		 * start (REQ-GEN-2 mode 3 allows either) */

@@ -773,7 +773,8 @@ static double stream_plan(const struct tsim *S, const struct tstream *s,
 			 l1_ticks(max_size(S, s), S->port[s->tx].tpb) / TPS;
 		return n;
 	}
-	*end_s = ss->start_s + (n > 1 ? (n - 1) / fps : 0);
+	*end_s = bm_stream_start_s(S->t, ss, S->spec->frame_size) +
+		 (n > 1 ? (n - 1) / fps : 0);
 	return n;
 }
 
@@ -892,7 +893,9 @@ static int setup(struct tsim *S, struct bm_error *err)
 		s->rx = ss->rx_port;
 		s->size = ss->imix ? 0 : ss->frame_size ? ss->frame_size :
 			  S->spec->frame_size;
-		s->start = ticks_of(ss->start_s);
+		/* start_s, plus the round-robin phase (RFC 2544 §16) */
+		s->start = ticks_of(bm_stream_start_s(t, ss,
+						      S->spec->frame_size));
 		s->next = s->start;
 		s->tx_first = s->tx_last = s->rx_first = s->rx_last = -1;
 		if (ss->pattern == BM_STREAM_BURSTS) {

@@ -84,6 +84,13 @@ struct bm_stream_spec {
 					 * bursts of several ports start with
 					 * a chosen synchronisation (RFC 8238
 					 * §6.2) */
+	double phase;			/* CBR and COUNT: a further delay of
+					 * phase (0 <= phase < 1) of its own
+					 * frame interval; the builders give
+					 * a port's k-th of n streams k/n, so
+					 * that the port's frames go round
+					 * robin over its destinations (RFC
+					 * 2544 §16, REQ-GEN-2 mode 6) */
 };
 
 struct bm_traffic {
@@ -157,6 +164,11 @@ int bm_traffic_add_stream(struct bm_traffic *t, const struct bm_stream_spec *s,
  */
 int bm_traffic_check(const struct bm_traffic *t, uint32_t frame_size,
 		     struct bm_error *err);
+
+/* When stream s's first frame is due, s from the trial start: start_s,
+ * plus phase of its frame interval for CBR and COUNT streams. */
+double bm_stream_start_s(const struct bm_traffic *t,
+			 const struct bm_stream_spec *s, uint32_t frame_size);
 
 /* Frames per second of stream s in t for trial frame size F (an imix
  * stream at its table's mean size); 0 when it has no port or size. */

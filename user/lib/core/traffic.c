@@ -133,6 +133,14 @@ static void push(struct bm_traffic *t, unsigned int tx, unsigned int rx,
 	bm_stream_init(&t->streams[t->n_streams++], tx, rx, load_pct);
 }
 
+/* push, as the k-th of a port's n round-robin streams (phase k/n) */
+static void push_rr(struct bm_traffic *t, unsigned int tx, unsigned int rx,
+		    double load_pct, unsigned int k, unsigned int n)
+{
+	push(t, tx, rx, load_pct);
+	t->streams[t->n_streams - 1].phase = (double)k / n;
+}
+
 static double imix_mean(const struct bm_traffic *t)
 {
 	double sum = 0;
@@ -157,6 +165,17 @@ static double stream_size(const struct bm_traffic *t,
 static double fps_max(double line_rate_bps, double size)
 {
 	return line_rate_bps / ((size + BM_L1_OVERHEAD) * 8.0);
+}
+
+double bm_stream_start_s(const struct bm_traffic *t,
+			 const struct bm_stream_spec *s, uint32_t frame_size)
+{
+	double fps;
+
+	if (s->pattern == BM_STREAM_BURSTS || !(s->phase > 0))
+		return s->start_s;
+	fps = bm_stream_fps(t, s, frame_size);
+	return fps > 0 ? s->start_s + s->phase / fps : s->start_s;
 }
 
 double bm_stream_fps(const struct bm_traffic *t, const struct bm_stream_spec *s,
@@ -340,6 +359,9 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 	if (!s->imix && !size_ok(size))
 		return bm_errorf(err, "%s: frame size %.0f outside %d..%d",
 				 who, size, BM_SIZE_MIN, BM_SIZE_MAX);
+	if (!(s->phase >= 0 && s->phase < 1))
+		return bm_errorf(err, "%s: phase %g outside [0, 1)", who,
+				 s->phase);
 	if (!isfinite(s->start_s) || s->start_s < 0)
 		return bm_errorf(err, "%s: start %g s is not a number >= 0",
 				 who, s->start_s);
@@ -473,7 +495,8 @@ int bm_topo_mesh(struct bm_traffic *t, double load_pct, struct bm_error *err)
 		return ret;
 	for (i = 0; i < n; i++)
 		for (k = 1; k < n; k++)
-			push(t, i, (i + k) % n, load_pct / (n - 1));
+			push_rr(t, i, (i + k) % n, load_pct / (n - 1), k - 1,
+				n - 1);
 	return (int)(n * (n - 1));
 }
 
@@ -493,7 +516,7 @@ int bm_topo_multiport(struct bm_traffic *t, double load_pct,
 		return ret;
 	for (i = 0; i < h; i++)
 		for (o = h; o < n; o++)
-			push(t, i, o, load_pct / h);
+			push_rr(t, i, o, load_pct / h, o - h, h);
 	return (int)(h * h);
 }
 
@@ -559,7 +582,7 @@ int bm_topo_one_to_many(struct bm_traffic *t, unsigned int in,
 	if (ret)
 		return ret;
 	for (i = 0; i < n_out; i++)
-		push(t, in, out[i], load_pct / n_out);
+		push_rr(t, in, out[i], load_pct / n_out, i, n_out);
 	return (int)n_out;
 }
 
@@ -579,7 +602,7 @@ int bm_topo_n_minus_j(struct bm_traffic *t, unsigned int j, double load_pct,
 		return ret;
 	for (i = 0; i < n - j; i++)
 		for (e = n - j; e < n; e++)
-			push(t, i, e, load_pct / j);
+			push_rr(t, i, e, load_pct / j, e - (n - j), j);
 	return (int)((n - j) * j);
 }
 
