@@ -147,10 +147,10 @@ void bm_stream_rx_reset(struct bm_stream *s);
 int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack);
 u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq);
 /* A new skb for frame seq of s, headers and TPLD filled in but tx_ts. */
-struct sk_buff *bm_frame_build(struct bm_stream *s, struct net_device *dev,
+struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev,
 			       u64 seq, u32 *size);
 /* Stamp seq and ts into the frame just before it goes. */
-void bm_frame_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts);
+void bm_frame_stamp(const struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts);
 
 /* tx.c: the kthreads that pace and send */
 int bm_tx_init(void);

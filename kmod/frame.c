@@ -126,7 +126,7 @@ static void bm_put48(u8 *p, u64 v)
 }
 
 /* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
-struct sk_buff *bm_frame_build(struct bm_stream *s, struct net_device *dev,
+struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev,
 			       u64 seq, u32 *size)
 {
 	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
@@ -189,7 +189,7 @@ struct sk_buff *bm_frame_build(struct bm_stream *s, struct net_device *dev,
 }
 
 /* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */
-void bm_frame_stamp(struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
+void bm_frame_stamp(const struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
 {
 	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
 

@@ -513,6 +513,26 @@ static int bm_nl_stream_del(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* The head of s's frame 0 exactly as it would leave (tx_ts 0). */
+static int bm_stream_put_frame_head(struct sk_buff *skb,
+				    const struct bm_stream *s)
+{
+	struct sk_buff *f;
+	u32 size;
+	int ret;
+
+	if (!s->tx_port)
+		return 0;
+	f = bm_frame_build(s, s->tx_port->dev, 0, &size);
+	if (!f)
+		return -ENOMEM;
+	bm_frame_stamp(s, f, 0, 0);
+	ret = nla_put(skb, BMGEN_A_STREAM_FRAME_HEAD,
+		      min_t(u32, f->len, BMGEN_FRAME_HEAD_MAX), f->data);
+	kfree_skb(f);
+	return ret;
+}
+
 static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 {
 	if (nla_put_u32(skb, BMGEN_A_STREAM_ID, s->id) ||
@@ -529,7 +549,8 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 			      BMGEN_A_PAD) ||
 	    nla_put_u64_64bit(skb, BMGEN_A_STREAM_COUNT, s->count, BMGEN_A_PAD) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_FLOWS, s->flows) ||
-	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode))
+	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
+	    bm_stream_put_frame_head(skb, s))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -53,6 +53,16 @@ topo_bridge() {
 	$IP -n dut link set br0 up
 }
 
+# port_list FROM TO: "tFROM,...,tTO" (busybox seq has no -f)
+port_list() {
+	i=$1 s=t$1
+	while [ $i -lt $2 ]; do
+		i=$((i + 1))
+		s="$s,t$i"
+	done
+	echo "$s"
+}
+
 # bridge_ports FROM TO: tester ports tFROM..tTO, each a veth to dFROM..dTO
 # on the DUT's br0.
 bridge_ports() {

@@ -33,6 +33,7 @@
 #define BMGEN_MAX_IMIX		64
 #define BMGEN_MAX_BURST		(1U << 24)
 #define BMGEN_MAX_FLOWS		65536
+#define BMGEN_FRAME_HEAD_MAX	128
 
 /*
  * The test payload header (SPEC PLAT-FRAME REQ-FRM-2), 18 bytes at the start
@@ -170,6 +171,11 @@ enum bmgen_attr {
 					 * FAILED with -ECONNRESET, when the
 					 * starting socket closes (its daemon
 					 * died): no orphaned traffic */
+	BMGEN_A_STREAM_FRAME_HEAD,	/* binary (STREAM_GET): the first
+					 * BMGEN_FRAME_HEAD_MAX bytes of the
+					 * stream's frame 0 as it leaves, with
+					 * tx_ts 0 (RFC 2544 §7: the report
+					 * names the exact frame) */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

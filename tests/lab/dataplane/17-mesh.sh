@@ -49,7 +49,7 @@ mesh_check() {
 			END { print n + 0 }' $out)" 0
 }
 
-ports=$(seq -s, -f 't%g' 1 16)
+ports=$(port_list 1 16)
 d0=$(backlog_drops)
 bmgen-traffic --ports "$ports" --topology mesh --line-rate 10e6 --size 512 \
 	--load 20 --duration 2 --drain 1 --learning-pause 0.5 > /tmp/mesh16 2>&1 ||
@@ -62,7 +62,7 @@ check_eq "every port receives 15 x 63 frames" \
 
 # Part 2: 64 ports, 4032 streams
 bridge_ports 17 64
-ports=$(seq -s, -f 't%g' 1 64)
+ports=$(port_list 1 64)
 d0=$(backlog_drops)
 bmgen-traffic --ports "$ports" --topology mesh --line-rate 1e6 --size 512 \
 	--load 10 --duration 2 --drain 1 --learning-pause 0.5 > /tmp/mesh64 2>&1 ||

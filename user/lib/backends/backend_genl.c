@@ -268,6 +268,32 @@ int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
 	return ret < 0 ? ret : 0;
 }
 
+static void bm_hex(const uint8_t *p, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+/* The exact frames of this trial for the report; a module that cannot
+ * say leaves them "" (no failure: the counts are what the trial is). */
+static void bm_genl_note_frames(struct bm_genl_backend *b,
+				const struct bm_trial_spec *spec)
+{
+	uint8_t head[BMGEN_FRAME_HEAD_MAX];
+	struct bm_error err;
+	size_t n = 0;
+
+	b->be.frame_hex[0][0] = b->be.frame_hex[1][0] = 0;
+	if (!bm_genl_stream_frame_head(b->g, BM_SID_FWD, head, &n, &err))
+		bm_hex(head, n, b->be.frame_hex[0]);
+	if (spec->topology == BM_TOPO_PAIR_BIDIR &&
+	    !bm_genl_stream_frame_head(b->g, BM_SID_REV, head, &n, &err))
+		bm_hex(head, n, b->be.frame_hex[1]);
+}
+
 static int bm_genl_run_trial_locked(struct bm_backend *be,
 				    const struct bm_trial_spec *spec,
 				    struct bm_trial_result *res,
@@ -408,6 +434,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	}
 	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
 	be->elapsed_s += bm_mono_s() - t0;
+	bm_genl_note_frames(b, spec);
 	return 0;
 }
 

@@ -133,6 +133,12 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 		      struct bm_error *err);
 void bm_genl_stats_free(struct bm_genl_stats *st);
 
+/* The first bytes of stream id's frame 0 as it leaves (at most
+ * BMGEN_FRAME_HEAD_MAX) into buf, their number in *len; -ENOENT when the
+ * module gives none. */
+int bm_genl_stream_frame_head(struct bm_genl *g, uint32_t id, uint8_t *buf,
+			      size_t *len, struct bm_error *err);
+
 /* Latency summary (mean, stddev, percentiles) from module statistics. */
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);
 

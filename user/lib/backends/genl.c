@@ -557,6 +557,54 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 	return ret;
 }
 
+struct bm_genl_head_ctx {
+	uint32_t id;
+	uint8_t *buf;
+	size_t len;
+	int found;
+};
+
+static int bm_genl_head_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_genl_head_ctx *c = req->data;
+	const struct nlattr *a, *head = NULL;
+	uint32_t id = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == BMGEN_A_STREAM_ID)
+			id = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == BMGEN_A_STREAM_FRAME_HEAD)
+			head = a;
+	}
+	if (id == c->id && head) {
+		c->len = mnl_attr_get_payload_len(head);
+		if (c->len > BMGEN_FRAME_HEAD_MAX)
+			c->len = BMGEN_FRAME_HEAD_MAX;
+		memcpy(c->buf, mnl_attr_get_payload(head), c->len);
+		c->found = 1;
+	}
+	return MNL_CB_OK;
+}
+
+int bm_genl_stream_frame_head(struct bm_genl *g, uint32_t id, uint8_t *buf,
+			      size_t *len, struct bm_error *err)
+{
+	struct bm_genl_head_ctx c = { .id = id, .buf = buf };
+	struct bm_genl_req req = { bm_genl_head_cb, &c, err };
+	int ret;
+
+	ret = bm_genl_talk(g, bm_genl_msg(g, g->family, NLM_F_DUMP,
+					  BMGEN_CMD_STREAM_GET), &req);
+	if (!ret && !c.found) {
+		bm_errorf(err, "no frame head for stream %u (module before 0.2?)",
+			  id);
+		ret = -ENOENT;
+	}
+	*len = c.len;
+	return ret;
+}
+
 void bm_genl_stats_free(struct bm_genl_stats *st)
 {
 	free(st->hist);

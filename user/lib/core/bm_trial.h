@@ -167,6 +167,10 @@ struct bm_backend {
 	 * no DUT was measured (the simulator); NULL when nothing.  Results
 	 * list it under deviations. */
 	const char *deviation;
+	/* The first bytes of the frames its last trial sent, in hex, one
+	 * per direction (tx -> rx, rx -> tx); "" when unknown (RFC 2544 §7:
+	 * the report names the exact frame; the simulator sends none). */
+	char frame_hex[2][2 * 128 + 1];
 	void *priv;
 };
 

@@ -151,5 +151,14 @@ json_object *bm_result_envelope(const char *id, const char *ref,
 	}
 	json_object_put(deviations);
 	json_object_object_add(d, "deviations", dev);
+	/* RFC 2544 §7: the exact frames, as the module built them */
+	if (be && be->frame_hex[0][0]) {
+		json_object *f = json_object_new_object();
+
+		bm_json_add_str(f, "forward", be->frame_hex[0]);
+		if (be->frame_hex[1][0])
+			bm_json_add_str(f, "reverse", be->frame_hex[1]);
+		json_object_object_add(d, "frames", f);
+	}
 	return d;
 }
