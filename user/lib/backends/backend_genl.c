@@ -18,11 +18,12 @@
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_traffic.h"
 
-#define BM_SID_FWD	1	/* tx -> rx */
-#define BM_SID_REV	2	/* rx -> tx (bidirectional) */
-#define BM_SID_STEP	3	/* tx -> rx after the rate step */
-#define BM_SID_LEARN	4	/* learning frames rx -> tx */
+/* A pair trial's streams, allocated per trial in this order (issue 9):
+ * the forward one, then the reverse (bidirectional) or post-step one. */
+#define BM_SID_FWD	1
+#define BM_SID_SECOND	2
 
 
 /*
@@ -62,144 +63,71 @@ double bm_mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void bm_stream_paced(struct bm_genl_stream *s, uint32_t id,
-			    unsigned int tx, unsigned int rx, uint32_t f,
-			    double fps, uint64_t count)
-{
-	bm_genl_stream_init(s);
-	s->id = id;
-	s->tx_ifindex = tx;
-	s->rx_ifindex = rx;
-	s->frame_size = f;
-	s->pattern = BMGEN_PAT_COUNT;
-	s->count = count;
-	s->rate_ufps = (uint64_t)llround(fps * 1e6);
-	s->cpu = 0;
-}
-
-/* RFC 2544 §23b: "wait 2 seconds to be sure that the learning has
- * settled", unless the procedure says otherwise (learning_pause_s). */
-#define BM_DEFAULT_LEARNING_PAUSE_S 2.0
-
-/* Learning frames from the rx port so that a bridge DUT knows where the
- * test frames' destination lives (RFC 2544 §23b), then the pause. */
-static int bm_genl_learn(struct bm_genl_backend *b, uint32_t f, double pause,
-			 struct bm_error *err)
-{
-	struct bm_genl_stream s;
-	int ret, terr = 0;
-
-	ret = bm_genl_stream_del(b->g, 0, err);
-	if (ret)
-		return ret;
-	bm_stream_paced(&s, BM_SID_LEARN, b->rx_ifindex, b->tx_ifindex, f,
-			1000, 4);
-	s.learn = 1;
-	ret = bm_genl_stream_add(b->g, &s, err);
-	if (!ret)
-		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
-	if (!ret)
-		ret = bm_genl_trial_wait(b->g, 10, &terr, err);
-	if (ret < 0)
-		return ret;
-	bm_sleep_s(pause >= 0 ? pause : BM_DEFAULT_LEARNING_PAUSE_S);
-	return 0;
-}
-
 /*
- * Router DUT (RFC 2544 App C): frames of direction dir (0: tx -> rx, 1: rx
- * -> tx) go from the sending port's address to the receiving port's, to
- * the DUT's MAC on the sending port.
+ * The pair trial as traffic (issue 9: one engine): tx is port 0, rx port 1,
+ * loads in fps as the procedure asked (no line-rate cap: an overload
+ * above line rate is the generator's to report, REQ-GEN-6).  Streams: the
+ * forward one, then the reverse (bidirectional) or the post-step one
+ * (R2544-RECOV, starting at duration_s).  *intended: frames the spec asks
+ * for; 0 or -EINVAL.
  */
-static void bm_genl_route(const struct bm_genl_backend *b,
-			  struct bm_genl_stream *s, int dir)
+static int bm_pair_traffic(const struct bm_genl_backend *b,
+			   const struct bm_trial_spec *spec,
+			   struct bm_traffic *t, uint64_t *intended,
+			   struct bm_error *err)
 {
-	const struct bm_router_port *from = &b->rp[dir], *to = &b->rp[!dir];
-
-	if (!b->router)
-		return;
-	s->have_dst_mac = 1;
-	memcpy(s->dst_mac, from->gw_mac, 6);
-	s->have_ip4 = 1;
-	memcpy(s->src_ip4, from->ip4, 4);
-	memcpy(s->dst_ip4, to->ip4, 4);
-}
-
-static int bm_genl_setup(struct bm_genl_backend *b,
-			 const struct bm_trial_spec *spec, uint64_t *intended,
-			 uint64_t *step_count, struct bm_error *err)
-{
-	uint32_t f = spec->frame_size;
-	struct bm_genl_stream s;
+	struct bm_stream_spec s;
 	uint64_t n;
-	int ret;
+	unsigned int i;
 
-	ret = bm_genl_stream_del(b->g, 0, err);
-	if (ret)
-		return ret;
-	*step_count = 0;
+	bm_traffic_init(t);
+	t->n_ports = 2;
+	for (i = 0; i < 2; i++) {
+		snprintf(t->ports[i].name, sizeof(t->ports[i].name), "%s",
+			 i ? b->rx : b->tx);
+		t->ports[i].line_rate_bps = b->be.line_rate_bps;
+		memcpy(t->ports[i].ip4, b->rp[i].ip4, 4);
+	}
+	bm_stream_init(&s, 0, 1, 0);
+	s.load_unit = BM_LOAD_FPS;
 	switch (spec->pattern) {
 	case BM_PAT_BURST:
-		bm_genl_stream_init(&s);
-		s.id = BM_SID_FWD;
-		s.tx_ifindex = b->tx_ifindex;
-		s.rx_ifindex = b->rx_ifindex;
-		s.frame_size = f;
-		s.pattern = BMGEN_PAT_BURST;
+		s.pattern = BM_STREAM_BURSTS;
 		s.burst_len = (uint32_t)spec->burst_frames;
 		s.burst_count = 1;
-		s.cpu = 0;
-		bm_genl_route(b, &s, 0);
 		n = spec->burst_frames;
 		break;
-	case BM_PAT_STEP:
-		n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
-		*step_count = (uint64_t)llround(spec->step_rate_fps *
-						spec->step_duration_s);
-		bm_stream_paced(&s, BM_SID_STEP, b->tx_ifindex, b->rx_ifindex,
-				f, spec->step_rate_fps, *step_count);
-		s.start_ns = (uint64_t)llround(spec->duration_s * 1e9);
-		bm_genl_route(b, &s, 0);
-		ret = bm_genl_stream_add(b->g, &s, err);
-		if (ret)
-			return ret;
-		bm_stream_paced(&s, BM_SID_FWD, b->tx_ifindex, b->rx_ifindex,
-				f, spec->rate_fps, n);
-		bm_genl_route(b, &s, 0);
-		n += *step_count;
-		break;
 	default:
-		n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
-		bm_stream_paced(&s, BM_SID_FWD, b->tx_ifindex, b->rx_ifindex,
-				f, spec->rate_fps, n);
-		if (spec->tag) {
-			s.tag = 1;
-			s.tag_seq = (uint64_t)llround(spec->tag_at_s *
-						      spec->rate_fps);
-		}
-		bm_genl_route(b, &s, 0);
+		s.pattern = BM_STREAM_COUNT;
+		s.load = spec->rate_fps;
+		s.count = n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
+		if (spec->tag && spec->pattern == BM_PAT_RATE)
+			s.tag_seq = llround(spec->tag_at_s * spec->rate_fps);
 		break;
 	}
 	if (!n)
 		return bm_errorf(err, "trial of 0 frames (rate %.3f fps, %.3f s)",
 				 spec->rate_fps, spec->duration_s);
-	ret = bm_genl_stream_add(b->g, &s, err);
-	if (ret)
-		return ret;
+	if (bm_traffic_add_stream(t, &s, err) < 0)
+		return -ENOMEM;
 	*intended = n;
-	if (spec->topology == BM_TOPO_PAIR_BIDIR && spec->pattern != BM_PAT_STEP) {
-		s.id = BM_SID_REV;
-		s.tx_ifindex = b->rx_ifindex;
-		s.rx_ifindex = b->tx_ifindex;
-		s.cpu = -1;
-		s.tag = 0;
-		bm_genl_route(b, &s, 1);
-		ret = bm_genl_stream_add(b->g, &s, err);
-		if (ret)
-			return ret;
+	if (spec->pattern == BM_PAT_STEP) {
+		s.load = spec->step_rate_fps;
+		s.count = (uint64_t)llround(spec->step_rate_fps *
+					    spec->step_duration_s);
+		s.start_s = spec->duration_s;
+		if (!s.count)
+			return bm_errorf(err, "step of 0 frames");
+		*intended += s.count;
+	} else if (spec->topology == BM_TOPO_PAIR_BIDIR) {
+		s.tx_port = 1;
+		s.rx_port = 0;
+		s.tag_seq = -1;
 		*intended += n;
+	} else {
+		return 0;
 	}
-	return 0;
+	return bm_traffic_add_stream(t, &s, err) < 0 ? -ENOMEM : 0;
 }
 
 /*
@@ -290,7 +218,8 @@ static void bm_genl_note_frames(struct bm_genl_backend *b,
 	if (!bm_genl_stream_frame_head(b->g, BM_SID_FWD, head, &n, &err))
 		bm_hex(head, n, b->be.frame_hex[0]);
 	if (spec->topology == BM_TOPO_PAIR_BIDIR &&
-	    !bm_genl_stream_frame_head(b->g, BM_SID_REV, head, &n, &err))
+	    spec->pattern != BM_PAT_STEP &&
+	    !bm_genl_stream_frame_head(b->g, BM_SID_SECOND, head, &n, &err))
 		bm_hex(head, n, b->be.frame_hex[1]);
 }
 
@@ -301,8 +230,11 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 {
 	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
 	struct bm_genl_stats fwd, rev = { 0 }, step = { 0 }, sum = { 0 };
-	uint64_t intended = 0, step_count = 0;
-	double t0, drain, span, want;
+	unsigned int ifindex[2] = { b->tx_ifindex, b->rx_ifindex };
+	uint8_t gw_mac[2][6];
+	uint64_t intended = 0, per_stream[2];
+	struct bm_traffic t;
+	double t0, drain, span, want, end = 0;
 	int ret, terr = 0;
 
 	if (spec->frame_size < BMGEN_MIN_FRAME || spec->frame_size > BMGEN_MAX_FRAME)
@@ -311,24 +243,26 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	if (spec->pattern != BM_PAT_BURST &&
 	    (!(spec->rate_fps > 0) || !(spec->duration_s > 0)))
 		return bm_errorf(err, "trial needs a rate > 0 and a duration > 0");
-	ret = bm_genl_wait_foreign(b, err);
-	if (ret)
-		return ret;
-	if (b->router) {
+	ret = bm_pair_traffic(b, spec, &t, &intended, err);
+	if (!ret)
+		ret = bm_genl_wait_foreign(b, err);
+	if (!ret && b->router) {
 		/* the trial resolves and refreshes the DUT's MACs first;
 		 * a router learns nothing from learning frames */
 		ret = bm_router_resolve(&b->rp[0], BM_ARP_TIMEOUT_S, err);
 		if (!ret)
 			ret = bm_router_resolve(&b->rp[1], BM_ARP_TIMEOUT_S, err);
-		if (ret)
-			return ret;
-	} else if (spec->learning) {
-		ret = bm_genl_learn(b, spec->frame_size,
-				    spec->learning_pause_s, err);
-		if (ret)
-			return ret;
+		memcpy(gw_mac[0], b->rp[0].gw_mac, 6);
+		memcpy(gw_mac[1], b->rp[1].gw_mac, 6);
+	} else if (!ret && spec->learning) {
+		ret = bm_traffic_learn(b, &t, ifindex, spec->frame_size,
+				       spec->learning_pause_s, err);
 	}
-	ret = bm_genl_setup(b, spec, &intended, &step_count, err);
+	if (!ret)
+		ret = bm_traffic_add_all(b, &t, spec, ifindex,
+					 b->router ? gw_mac : NULL, per_stream,
+					 &end, err);
+	bm_traffic_free(&t);
 	if (ret)
 		return ret;
 	ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
@@ -369,9 +303,9 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	ret = bm_genl_collect(b, BM_SID_FWD, res, &sum, &fwd, err);
 	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR &&
 	    spec->pattern != BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_REV, res, &sum, &rev, err);
+		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &rev, err);
 	if (!ret && spec->pattern == BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_STEP, res, &sum, &step, err);
+		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &step, err);
 	if (!ret)
 		bm_genl_stats_latency(&sum, &res->latency);
 	bm_genl_stats_free(&sum);
@@ -513,6 +447,14 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	bm_router_port_default(&b->rp[0], b->tx, 0);
 	bm_router_port_default(&b->rp[1], b->rx, 1);
 	b->g = bm_genl_open(&ret, err);
+	if (b->g) {
+		struct bm_module_status st;
+		struct bm_error ignore;
+
+		/* for one kthread per tx port; unknown is fine */
+		if (!bm_genl_status_get(b->g, &st, &ignore))
+			b->ncpus = st.cpus;
+	}
 	if (!b->g ||
 	    bm_genl_attach(b->g, b->tx, &b->tx_ifindex, err) ||
 	    bm_genl_attach(b->g, b->rx, &b->rx_ifindex, err) ||

@@ -20,6 +20,7 @@ struct bm_genl_backend {
 	char tx[IFNAMSIZ], rx[IFNAMSIZ];
 	unsigned int tx_ifindex, rx_ifindex;
 	int router;			/* bm_genl_port_opts.router */
+	unsigned int ncpus;		/* the module's CPUs, 0 unknown */
 	struct bm_router_port rp[2];	/* router: tx and rx port */
 };
 
@@ -37,6 +38,20 @@ int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err);
  * its ifindex; -ENODEV for no such device. */
 int bm_genl_attach(struct bm_genl *g, const char *name,
 		   unsigned int *ifindex, struct bm_error *err);
+struct bm_traffic;
+
+/* Learning frames (RFC 2544 §23b) from every port that receives in t,
+ * then the pause (< 0: 2 s); 0 or -errno. */
+int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
+		     const unsigned int *ifindex, uint32_t f, double pause,
+		     struct bm_error *err);
+/* Replace the module's streams with t's, ids 1..n in t's order; their
+ * intended frames into intended[], the latest scheduled end into *want
+ * (kept if later).  gw_mac: the DUT's MAC per port (router), or NULL. */
+int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
+		       const struct bm_trial_spec *spec,
+		       const unsigned int *ifindex, uint8_t (*gw_mac)[6],
+		       uint64_t *intended, double *want, struct bm_error *err);
 /* Run spec->traffic (an N-port trial) with the module lock held. */
 int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			       const struct bm_trial_spec *spec,

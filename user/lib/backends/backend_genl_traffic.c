@@ -59,9 +59,9 @@ static int bm_resolve_ports(struct bm_genl_backend *b, const struct bm_traffic *
  * sends a few frames of its own, so that a bridge DUT learns where each
  * destination MAC lives and does not flood.  Not counted by the receiver.
  */
-static int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
-			    const unsigned int *ifindex, uint32_t f, double pause,
-			    struct bm_error *err)
+int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
+		     const unsigned int *ifindex, uint32_t f, double pause,
+		     struct bm_error *err)
 {
 	struct bm_genl_stream s;
 	unsigned int k, id = 1;
@@ -176,6 +176,13 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 		s.n_imix = i;
 	}
 	s.start_ns = (uint64_t)llround(bm_stream_start_s(t, ss, f) * 1e9);
+	/* one kthread per tx port: a port's frames leave in order, its
+	 * streams' turns kept (the module falls back to round robin) */
+	s.cpu = b->ncpus ? (int)(ss->tx_port % b->ncpus) : -1;
+	if (ss->tag_seq >= 0) {
+		s.tag = 1;
+		s.tag_seq = (uint64_t)ss->tag_seq;
+	}
 	if (ss->pattern == BM_STREAM_BURSTS) {
 		/* the module spaces bursts end to start; the spec start to
 		 * start (REQ-GEN-2 mode 3 allows either) */
@@ -314,6 +321,38 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 	return ret;
 }
 
+int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
+		       const struct bm_trial_spec *spec,
+		       const unsigned int *ifindex, uint8_t (*gw_mac)[6],
+		       uint64_t *intended, double *want, struct bm_error *err)
+{
+	unsigned int k;
+	int ret;
+
+	ret = bm_genl_stream_del(b->g, 0, err);
+	for (k = 0; !ret && k < t->n_streams; k++) {
+		const struct bm_stream_spec *ss = &t->streams[k];
+		double end;
+
+		intended[k] = bm_intended(t, ss, spec->frame_size,
+					  spec->duration_s);
+		if (!intended[k])
+			return bm_errorf(err, "stream %u (%s -> %s) sends no "
+					 "frame in %.3f s", k,
+					 t->ports[ss->tx_port].name,
+					 t->ports[ss->rx_port].name,
+					 spec->duration_s);
+		ret = bm_traffic_stream_add(b, t, ss, k + 1, ifindex,
+					    spec->frame_size, intended[k],
+					    gw_mac, err);
+		end = ss->start_s + (ss->pattern == BM_STREAM_BURSTS ?
+				     ss->burst_period_s * ss->burst_count :
+				     intended[k] / bm_stream_fps(t, ss, spec->frame_size));
+		*want = fmax(*want, end);
+	}
+	return ret;
+}
+
 int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			       const struct bm_trial_spec *spec,
 			       struct bm_trial_result *res,
@@ -356,29 +395,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 				       spec->frame_size : 64,
 				       spec->learning_pause_s, err);
 	if (!ret)
-		ret = bm_genl_stream_del(b->g, 0, err);
-	for (k = 0; !ret && k < t->n_streams; k++) {
-		const struct bm_stream_spec *ss = &t->streams[k];
-		double end;
-
-		intended[k] = bm_intended(t, ss, spec->frame_size,
-					  spec->duration_s);
-		if (!intended[k]) {
-			ret = bm_errorf(err, "stream %u (%s -> %s) sends no "
-					"frame in %.3f s", k,
-					t->ports[ss->tx_port].name,
-					t->ports[ss->rx_port].name,
-					spec->duration_s);
-			break;
-		}
-		ret = bm_traffic_stream_add(b, t, ss, k + 1, ifindex,
-					    spec->frame_size, intended[k],
-					    gw_mac, err);
-		end = ss->start_s + (ss->pattern == BM_STREAM_BURSTS ?
-				     ss->burst_period_s * ss->burst_count :
-				     intended[k] / bm_stream_fps(t, ss, spec->frame_size));
-		want = fmax(want, end);
-	}
+		ret = bm_traffic_add_all(b, t, spec, ifindex, gw_mac, intended,
+					 &want, err);
 	if (!ret)
 		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (ret)

@@ -84,6 +84,8 @@ struct bm_stream_spec {
 					 * bursts of several ports start with
 					 * a chosen synchronisation (RFC 8238
 					 * §6.2) */
+	int64_t tag_seq;		/* >= 0: that frame carries the RFC
+					 * 2544 §26.2 latency tag; -1 none */
 	double phase;			/* CBR and COUNT: a further delay of
 					 * phase (0 <= phase < 1) of its own
 					 * frame interval; the builders give

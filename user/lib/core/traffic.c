@@ -86,6 +86,7 @@ void bm_stream_init(struct bm_stream_spec *s, unsigned int tx, unsigned int rx,
 	s->pattern = BM_STREAM_CBR;
 	s->load_unit = BM_LOAD_PCT;
 	s->load = load_pct;
+	s->tag_seq = -1;
 }
 
 /* Room for n streams in all, so that a builder cannot fail half way. */
