@@ -87,6 +87,25 @@ backlog_drops() {
 	echo $s
 }
 
+# check_tbf_throughput FILE RATE_BPS TOL_PCT SIZE...: the throughput_fps
+# values of result FILE, one per SIZE, each within TOL_PCT of what a tbf
+# of RATE_BPS with overhead 24 forwards: C = R / 8 / (F + 20) fps.
+check_tbf_throughput() {
+	f=$1 r=$2 tol=$3
+	shift 3
+	got=$(jvals throughput_fps "$f")
+	[ "$(echo "$got" | wc -l)" -eq $# ] || fail "want $# throughput values, got: $got"
+	for size in "$@"; do
+		g=$(echo "$got" | head -n1)
+		got=$(echo "$got" | tail -n +2)
+		truth=$(awk -v r=$r -v f=$size 'BEGIN { printf "%.2f", r / 8 / (f + 20) }')
+		lo=$(awk -v t=$truth -v p=$tol 'BEGIN { printf "%.2f", t * (1 - p / 100) }')
+		hi=$(awk -v t=$truth -v p=$tol 'BEGIN { printf "%.2f", t * (1 + p / 100) }')
+		note "$size B: throughput $g fps, truth $truth fps ($(awk -v g=$g -v t=$truth 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
+		check_range "$size B throughput (fps)" "$g" "$lo" "$hi"
+	done
+}
+
 # mac DEV: the MAC address of DEV in this namespace.
 mac() {
 	cat /sys/class/net/$1/address

@@ -41,6 +41,9 @@ int connect_bmd(struct bm_client *c);
  * printed (*resp is NULL then). */
 int call_bmd(struct bm_client *c, json_object *req, json_object **resp);
 
+/* Connect, one request/response, close: as call_bmd (req is consumed). */
+int ask_bmd(json_object *req, json_object **resp);
+
 /* New {"cmd": cmd} request. */
 json_object *request_new(const char *cmd);
 

@@ -28,6 +28,22 @@ int call_bmd(struct bm_client *c, json_object *req, json_object **resp)
 	return 0;
 }
 
+int ask_bmd(json_object *req, json_object **resp)
+{
+	struct bm_client c;
+	int ret;
+
+	*resp = NULL;
+	ret = connect_bmd(&c);
+	if (ret) {
+		json_object_put(req);
+		return ret;
+	}
+	ret = call_bmd(&c, req, resp);
+	bm_client_close(&c);
+	return ret;
+}
+
 json_object *request_new(const char *cmd)
 {
 	json_object *o = json_object_new_object();

@@ -24,7 +24,6 @@ int cmd_jobs(int argc, char **argv)
 		{ "submitted", "SUBMITTED", true }, { "trials", "TRIALS", false },
 		{ "info", "INFO", true },
 	};
-	struct bm_client c;
 	struct pr_table *t;
 	json_object *r, *a;
 	size_t i, n;
@@ -32,11 +31,7 @@ int cmd_jobs(int argc, char **argv)
 
 	if (argc > 1 || (argc == 1 && !matches(argv[0], "list")))
 		return usage_error("usage: bmctl jobs [list]");
-	ret = connect_bmd(&c);
-	if (ret)
-		return ret;
-	ret = call_bmd(&c, request_new("jobs"), &r);
-	bm_client_close(&c);
+	ret = ask_bmd(request_new("jobs"), &r);
 	if (ret)
 		return ret;
 	a = get(r, "jobs");

@@ -32,7 +32,6 @@ static void uptime_str(double s, char *buf, size_t size)
 
 int cmd_status(int argc, char **argv)
 {
-	struct bm_client c;
 	json_object *r, *m, *q;
 	char buf[64];
 	int ret;
@@ -42,11 +41,7 @@ int cmd_status(int argc, char **argv)
 		return usage_error("status takes no arguments");
 	/* bmctl talks to bmd only: the module it reports is bmd's, on
 	 * bmd's host (issue 9) */
-	ret = connect_bmd(&c);
-	if (ret)
-		return ret;
-	ret = call_bmd(&c, request_new("status"), &r);
-	bm_client_close(&c);
+	ret = ask_bmd(request_new("status"), &r);
 	if (ret)
 		return ret;
 
@@ -104,7 +99,6 @@ int cmd_port(int argc, char **argv)
 		{ "hw_timestamps", "HWTS", true },
 	};
 	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
-	struct bm_client c;
 	json_object *r, *ports;
 	struct pr_table *t;
 	size_t i, k, n;
@@ -115,11 +109,7 @@ int cmd_port(int argc, char **argv)
 				   argv[0]);
 	if (argc > 1)
 		return usage_error("port list takes no arguments");
-	ret = connect_bmd(&c);
-	if (ret)
-		return ret;
-	ret = call_bmd(&c, request_new("ports"), &r);
-	bm_client_close(&c);
+	ret = ask_bmd(request_new("ports"), &r);
 	if (ret)
 		return ret;
 	ports = get(r, "ports");

@@ -64,15 +64,4 @@ lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
 drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
 check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 
-set -- $(jvals throughput_fps /tmp/thr.json)
-[ $# -eq 2 ] || fail "want 2 throughput values, got $#"
-i=0
-for f in 512 1518; do
-	i=$((i + 1))
-	eval got=\$$i
-	truth=$(awk -v f=$f 'BEGIN { printf "%.2f", 3e6 / 8 / (f + 20) }')
-	lo=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 0.98 }')
-	hi=$(awk -v t=$truth 'BEGIN { printf "%.2f", t * 1.02 }')
-	note "$f B: throughput $got fps, truth $truth fps ($(awk -v g=$got -v t=$truth 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
-	check_range "$f B throughput (fps)" "$got" "$lo" "$hi"
-done
+check_tbf_throughput /tmp/thr.json 3e6 2 512 1518

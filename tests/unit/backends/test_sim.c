@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "sim_assert.h"
 
 /* DUT-TBF(d2, 300 Mbit/s, b = 3200, Q = 1000, o = 24), R_line 1 Gbit/s:
  * the R2544-THRPT acceptance (a) device. */
@@ -438,20 +439,6 @@ START_TEST(test_tagged_frame)
 }
 END_TEST
 
-static void json_rejects(const char *js, const char *needle)
-{
-	struct bm_error err = { "" };
-	json_object *o = json_tokener_parse(js);
-	struct bm_backend *be;
-
-	ck_assert_ptr_nonnull(o);
-	be = bm_sim_new_json(o, &err);
-	ck_assert_msg(be == NULL, "accepted %s", js);
-	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
-		      needle);
-	json_object_put(o);
-}
-
 START_TEST(test_json_constructor)
 {
 	struct bm_error err = { "" };
@@ -477,15 +464,15 @@ START_TEST(test_json_constructor)
 	ck_assert_ptr_nonnull(be);
 	bm_sim_free(be);
 
-	json_rejects("{\"capacity\": 1}", "capacity: unknown parameter");
-	json_rejects("{\"buffer_frames\": 1.5}", "buffer_frames: expected an integer");
-	json_rejects("{\"buffer_frames\": -1}", "buffer_frames: must be in");
-	json_rejects("{\"line_rate_bps\": 0}", "line_rate_bps: must be in");
-	json_rejects("{\"random_loss\": 1}", "random_loss");
-	json_rejects("{\"curve\": \"steep\"}", "curve: expected one of");
-	json_rejects("{\"capacity_bps\": \"fast\"}", "capacity_bps: expected a number");
-	json_rejects("[1, 2]", "must be a JSON object");
-	json_rejects("{\"latency_jitter_ns\": 20000}", "latency_jitter_ns");
+	sim_json_rejects("{\"capacity\": 1}", "capacity: unknown parameter");
+	sim_json_rejects("{\"buffer_frames\": 1.5}", "buffer_frames: expected an integer");
+	sim_json_rejects("{\"buffer_frames\": -1}", "buffer_frames: must be in");
+	sim_json_rejects("{\"line_rate_bps\": 0}", "line_rate_bps: must be in");
+	sim_json_rejects("{\"random_loss\": 1}", "random_loss");
+	sim_json_rejects("{\"curve\": \"steep\"}", "curve: expected one of");
+	sim_json_rejects("{\"capacity_bps\": \"fast\"}", "capacity_bps: expected a number");
+	sim_json_rejects("[1, 2]", "must be a JSON object");
+	sim_json_rejects("{\"latency_jitter_ns\": 20000}", "latency_jitter_ns");
 }
 END_TEST
 

@@ -19,6 +19,7 @@
 
 #include "bm_sim.h"
 #include "bm_traffic.h"
+#include "sim_assert.h"
 
 #define RATE	1e9
 #define F	1518
@@ -777,20 +778,6 @@ START_TEST(test_outage_random_loss)
 }
 END_TEST
 
-static void json_rejects(const char *js, const char *needle)
-{
-	struct bm_error err = { "" };
-	json_object *o = json_tokener_parse(js);
-	struct bm_backend *be;
-
-	ck_assert_ptr_nonnull(o);
-	be = bm_sim_new_json(o, &err);
-	ck_assert_msg(be == NULL, "accepted %s", js);
-	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
-		      needle);
-	json_object_put(o);
-}
-
 /* (8) The parameters from JSON, strictly; the trial's own refusals. */
 START_TEST(test_params)
 {
@@ -822,26 +809,26 @@ START_TEST(test_params)
 	bm_sim_free(be);
 	json_object_put(o);
 
-	json_rejects("{\"ports\": [{\"port\": 1, \"egress\": 1}]}",
+	sim_json_rejects("{\"ports\": [{\"port\": 1, \"egress\": 1}]}",
 		     "sim: ports[0]: egress: unknown parameter");
-	json_rejects("{\"ports\": [{\"port\": 256}]}",
+	sim_json_rejects("{\"ports\": [{\"port\": 256}]}",
 		     "sim: ports[0]: port: must be in [0, 255]");
-	json_rejects("{\"ports\": [{\"port\": -1}]}", "ports[0]: port: must be in");
-	json_rejects("{\"ports\": [{\"port\": 1}, {\"port\": 3,"
+	sim_json_rejects("{\"ports\": [{\"port\": -1}]}", "ports[0]: port: must be in");
+	sim_json_rejects("{\"ports\": [{\"port\": 1}, {\"port\": 3,"
 		     " \"egress_bps\": -1}]}",
 		     "ports[1]: egress_bps: must be in");
-	json_rejects("{\"ports\": [{\"egress_bps\": 1e9}]}",
+	sim_json_rejects("{\"ports\": [{\"egress_bps\": 1e9}]}",
 		     "ports[0]: port: missing");
-	json_rejects("{\"ports\": [{\"port\": 1}, {\"port\": 1}]}",
+	sim_json_rejects("{\"ports\": [{\"port\": 1}, {\"port\": 1}]}",
 		     "ports[1]: port 1 given twice");
-	json_rejects("{\"ports\": {\"port\": 1}}", "ports: expected an array");
-	json_rejects("{\"ports\": [3]}", "ports[0]: expected an object");
-	json_rejects("{\"ports\": [{\"port\": 1, \"queue_frames\": 1.5}]}",
+	sim_json_rejects("{\"ports\": {\"port\": 1}}", "ports: expected an array");
+	sim_json_rejects("{\"ports\": [3]}", "ports[0]: expected an object");
+	sim_json_rejects("{\"ports\": [{\"port\": 1, \"queue_frames\": 1.5}]}",
 		     "ports[0]: queue_frames: expected an integer");
-	json_rejects("{\"holb_port\": 256}", "holb_port: must be in");
-	json_rejects("{\"holb_mode\": \"full\"}", "holb_mode: expected one of");
-	json_rejects("{\"holb_fifo_frames\": -1}", "holb_fifo_frames: must be in");
-	json_rejects("{\"shared_buffer_bytes\": \"lots\"}",
+	sim_json_rejects("{\"holb_port\": 256}", "holb_port: must be in");
+	sim_json_rejects("{\"holb_mode\": \"full\"}", "holb_mode: expected one of");
+	sim_json_rejects("{\"holb_fifo_frames\": -1}", "holb_fifo_frames: must be in");
+	sim_json_rejects("{\"shared_buffer_bytes\": \"lots\"}",
 		     "shared_buffer_bytes: expected an integer");
 
 	bm_sim_params_default(&q);
