@@ -139,8 +139,6 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 			   struct bm_genl_stats *out, struct bm_error *err)
 {
 	struct bm_genl_stats st;
-	uint64_t lo;
-	uint32_t i;
 	int ret;
 
 	ret = bm_genl_stats_get(b->g, id, &st, err);
@@ -151,20 +149,7 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	res->duplicate += st.rx_dup;
 	res->reordered += st.rx_reordered;
 	res->gap_events += st.rx_gap_events;
-	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
-		sum->hist[i] += st.hist[i];
-	if (st.lat_count) {
-		if (!sum->lat_count || st.lat_min_ns < sum->lat_min_ns)
-			sum->lat_min_ns = st.lat_min_ns;
-		if (st.lat_max_ns > sum->lat_max_ns)
-			sum->lat_max_ns = st.lat_max_ns;
-		sum->lat_count += st.lat_count;
-		sum->lat_sum_ns += st.lat_sum_ns;
-		/* 128-bit sum of squares, carried by hand */
-		lo = sum->lat_sumsq_lo + st.lat_sumsq_lo;
-		sum->lat_sumsq_hi += st.lat_sumsq_hi + (lo < st.lat_sumsq_lo);
-		sum->lat_sumsq_lo = lo;
-	}
+	bm_genl_stats_merge(sum, &st);
 	bm_genl_stats_free(&st);
 	*out = st;
 	return 0;

@@ -253,28 +253,6 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	r->pdv_ns = st->lat_count ? (double)(st->lat_max_ns - st->lat_min_ns) : 0;
 }
 
-/* Merge st's latency into the trial's sum (histogram and moments). */
-static void bm_merge_latency(struct bm_genl_stats *sum,
-			     const struct bm_genl_stats *st)
-{
-	uint64_t lo;
-	uint32_t i;
-
-	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
-		sum->hist[i] += st->hist[i];
-	if (!st->lat_count)
-		return;
-	if (!sum->lat_count || st->lat_min_ns < sum->lat_min_ns)
-		sum->lat_min_ns = st->lat_min_ns;
-	if (st->lat_max_ns > sum->lat_max_ns)
-		sum->lat_max_ns = st->lat_max_ns;
-	sum->lat_count += st->lat_count;
-	sum->lat_sum_ns += st->lat_sum_ns;
-	lo = sum->lat_sumsq_lo + st->lat_sumsq_lo;
-	sum->lat_sumsq_hi += st->lat_sumsq_hi + (lo < st->lat_sumsq_lo);
-	sum->lat_sumsq_lo = lo;
-}
-
 static int bm_traffic_collect(struct bm_genl_backend *b,
 			      const struct bm_trial_spec *spec,
 			      const uint64_t *intended,
@@ -295,7 +273,7 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		if (ret)
 			break;
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
-		bm_merge_latency(&sum, &st);
+		bm_genl_stats_merge(&sum, &st);
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  st.tx_late_max_ns / 1e9);

@@ -133,6 +133,11 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 		      struct bm_error *err);
 void bm_genl_stats_free(struct bm_genl_stats *st);
 
+/* Add st's latency histogram and moments to *sum (sum->hist allocated):
+ * the latency of several streams together. */
+void bm_genl_stats_merge(struct bm_genl_stats *sum,
+			 const struct bm_genl_stats *st);
+
 /* The first bytes of stream id's frame 0 as it leaves (at most
  * BMGEN_FRAME_HEAD_MAX) into buf, their number in *len; -ENOENT when the
  * module gives none. */

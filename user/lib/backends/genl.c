@@ -605,6 +605,28 @@ int bm_genl_stream_frame_head(struct bm_genl *g, uint32_t id, uint8_t *buf,
 	return ret;
 }
 
+void bm_genl_stats_merge(struct bm_genl_stats *sum,
+			 const struct bm_genl_stats *st)
+{
+	uint64_t lo;
+	uint32_t i;
+
+	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
+		sum->hist[i] += st->hist[i];
+	if (!st->lat_count)
+		return;
+	if (!sum->lat_count || st->lat_min_ns < sum->lat_min_ns)
+		sum->lat_min_ns = st->lat_min_ns;
+	if (st->lat_max_ns > sum->lat_max_ns)
+		sum->lat_max_ns = st->lat_max_ns;
+	sum->lat_count += st->lat_count;
+	sum->lat_sum_ns += st->lat_sum_ns;
+	/* 128-bit sum of squares, carried by hand */
+	lo = sum->lat_sumsq_lo + st->lat_sumsq_lo;
+	sum->lat_sumsq_hi += st->lat_sumsq_hi + (lo < st->lat_sumsq_lo);
+	sum->lat_sumsq_lo = lo;
+}
+
 void bm_genl_stats_free(struct bm_genl_stats *st)
 {
 	free(st->hist);
