@@ -9,18 +9,10 @@
  * Short waits busy-poll, long ones sleep on an hrtimer.
  */
 #include <linux/cpu.h>
-#include <linux/etherdevice.h>
-#include <linux/if_vlan.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/udp.h>
-#include <linux/workqueue.h>
-#include <net/ip6_checksum.h>
-#include <net/ip.h>
 
 #include "bmgen.h"
 
