@@ -131,6 +131,11 @@ struct bm_trial_log {
 	size_t n, cap;
 };
 
+/* Ports of a job: as many as a trial may have (BM_TRAFFIC_MAX_PORTS),
+ * names as long as IFNAMSIZ. */
+#define BM_BACKEND_MAX_PORTS	256
+#define BM_BACKEND_PORT_NAME	16
+
 struct bm_backend;
 
 /*
@@ -171,6 +176,12 @@ struct bm_backend {
 	 * per direction (tx -> rx, rx -> tx); "" when unknown (RFC 2544 §7:
 	 * the report names the exact frame; the simulator sends none). */
 	char frame_hex[2][2 * 128 + 1];
+	/* The job's ports in the order the user gave them (N-port
+	 * procedures build their struct bm_traffic over them, line rate
+	 * line_rate_bps each); n_ports = 0 when none were named.  A pair
+	 * procedure's tx is port 0 and its rx port 1. */
+	unsigned int n_ports;
+	char port_names[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
 	void *priv;
 };
 
