@@ -1058,6 +1058,35 @@ START_TEST(test_result_sum_nothing)
 }
 END_TEST
 
+/* A backend names the job's ports for N-port procedures: all of them, in
+ * order, or none (a bad list leaves the backend as it was). */
+START_TEST(test_backend_ports)
+{
+	static const char *const names[] = { "eth0", "eth1", "eth2" };
+	struct bm_backend be = { .n_ports = 0 };
+	struct bm_error err = { "" };
+	const char *bad[3] = { "eth0", "averyveryverylongname", "eth2" };
+	const char *many[BM_BACKEND_MAX_PORTS + 1];
+	unsigned int i;
+
+	ck_assert_int_eq(bm_backend_set_ports(&be, 3, names, &err), 0);
+	ck_assert_uint_eq(be.n_ports, 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_str_eq(be.port_names[i], names[i]);
+	ck_assert_int_eq(bm_backend_set_ports(&be, 3, bad, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "port 1: bad name"));
+	ck_assert_uint_eq(be.n_ports, 3);
+	ck_assert_str_eq(be.port_names[1], "eth1");
+	for (i = 0; i <= BM_BACKEND_MAX_PORTS; i++)
+		many[i] = "p";
+	ck_assert_int_eq(bm_backend_set_ports(&be, BM_BACKEND_MAX_PORTS + 1,
+					      many, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "257 ports: at most 256");
+	ck_assert_int_eq(bm_backend_set_ports(&be, 0, NULL, &err), 0);
+	ck_assert_uint_eq(be.n_ports, 0);
+}
+END_TEST
+
 static Suite *traffic_suite(void)
 {
 	Suite *s = suite_create("traffic");
@@ -1091,6 +1120,9 @@ static Suite *traffic_suite(void)
 	tcase_add_test(tc, test_result_new);
 	tcase_add_test(tc, test_result_sum);
 	tcase_add_test(tc, test_result_sum_nothing);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("backend");
+	tcase_add_test(tc, test_backend_ports);
 	suite_add_tcase(s, tc);
 	return s;
 }

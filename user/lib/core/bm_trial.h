@@ -189,6 +189,13 @@ struct bm_backend {
 int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		 struct bm_trial_result *res, struct bm_error *err);
 
+/* Name be's ports (n_ports, port_names) names[0..n-1], in order: what an
+ * N-port procedure builds its traffic over.  0, or -EINVAL with err set
+ * (be unchanged) when n > BM_BACKEND_MAX_PORTS or a name is empty or
+ * longer than BM_BACKEND_PORT_NAME - 1. */
+int bm_backend_set_ports(struct bm_backend *be, unsigned int n,
+			 const char *const *names, struct bm_error *err);
+
 /* An event_fn for struct bm_trial_spec: ctx is the struct bm_backend whose
  * dut_reset resets the DUT; -EOPNOTSUPP when it has none. */
 int bm_backend_dut_reset(void *ctx);

@@ -24,6 +24,28 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	return ret;
 }
 
+int bm_backend_set_ports(struct bm_backend *be, unsigned int n,
+			 const char *const *names, struct bm_error *err)
+{
+	unsigned int i;
+
+	if (n > BM_BACKEND_MAX_PORTS)
+		return bm_errorf(err, "%u ports: at most %d", n,
+				 BM_BACKEND_MAX_PORTS);
+	/* Check all before writing any: a truncated name would address
+	 * another interface, and half a list is no job's list. */
+	for (i = 0; i < n; i++)
+		if (!names[i] || !names[i][0] ||
+		    strlen(names[i]) >= BM_BACKEND_PORT_NAME)
+			return bm_errorf(err, "port %u: bad name '%.32s'", i,
+					 names[i] ? names[i] : "");
+	for (i = 0; i < n; i++)
+		snprintf(be->port_names[i], sizeof(be->port_names[i]), "%s",
+			 names[i]);
+	be->n_ports = n;
+	return 0;
+}
+
 int bm_backend_dut_reset(void *ctx)
 {
 	struct bm_backend *be = ctx;
