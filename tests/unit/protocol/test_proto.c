@@ -149,6 +149,31 @@ START_TEST(valid_requests)
 	ck_assert(q.line_rate_bps == 1e10);
 	ck_assert_ptr_nonnull(q.params);
 	ck_assert(!q.dry_run);
+	/* a pair is a list of two: what bmd's jobs keep */
+	ck_assert_uint_eq(q.n_ports, 2);
+	ck_assert_str_eq(q.ports[0], "eth0");
+	ck_assert_str_eq(q.ports[1], "eth1");
+	bm_request_free(&q);
+
+	/* N ports in the order given; tx and rx are its first two. */
+	ck_assert_int_eq(parse("{\"id\":8,\"cmd\":\"submit\",\"procedure\":"
+			       "\"rfc8239.buffer\",\"ports\":{\"list\":"
+			       "[\"eth2\",\"eth0\",\"eth1\"]}}", &q, msg), 0);
+	ck_assert_uint_eq(q.n_ports, 3);
+	ck_assert_str_eq(q.ports[0], "eth2");
+	ck_assert_str_eq(q.ports[1], "eth0");
+	ck_assert_str_eq(q.ports[2], "eth1");
+	ck_assert_str_eq(q.tx_port, "eth2");
+	ck_assert_str_eq(q.rx_port, "eth0");
+	bm_request_free(&q);
+	/* tx and rx may come with the list when they agree with it. */
+	ck_assert_int_eq(parse("{\"id\":9,\"cmd\":\"submit\",\"procedure\":"
+			       "\"x\",\"ports\":{\"tx\":\"a\",\"rx\":\"b\","
+			       "\"list\":[\"a\",\"b\",\"c\",\"d\"],"
+			       "\"line_rate_bps\":1e9}}", &q, msg), 0);
+	ck_assert_uint_eq(q.n_ports, 4);
+	ck_assert_str_eq(q.ports[3], "d");
+	ck_assert(q.line_rate_bps == 1e9);
 	bm_request_free(&q);
 
 	/* A dry run needs no ports; sim is allowed with it. */
@@ -157,6 +182,7 @@ START_TEST(valid_requests)
 			       &q, msg), 0);
 	ck_assert(q.dry_run);
 	ck_assert_ptr_null(q.tx_port);
+	ck_assert_uint_eq(q.n_ports, 0);
 	ck_assert_ptr_nonnull(q.sim);
 	ck_assert(!q.router);
 	bm_request_free(&q);
@@ -231,6 +257,39 @@ static const struct {
 	  "{\"tx\":\"a\",\"rx\":\"b\",\"speed\":1}}", "unknown field 'speed'", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"sim\":{},"
 	  "\"ports\":{\"tx\":\"a\",\"rx\":\"b\"}}", "'sim' needs", true },
+	/* ports.list: 2..256 distinct good names, agreeing with tx/rx */
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":\"a,b\"}}", "submit: ports: 'list' must be an array", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\"]}}", "'list' must name 2 to 256 ports, not 1", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[]}}", "'list' must name 2 to 256 ports, not 0", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",7]}}", "submit: ports: list[1] must be a string",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"b\",\"../etc\"]}}",
+	  "submit: ports: list[2]: bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"averyveryverylongname\"]}}",
+	  "list[1]: bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"b\\nc\"]}}", "list[1]: bad interface name",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"\"]}}", "list[1]: bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"b\",\"c\",\"b\"]}}",
+	  "submit: ports: 'b' is in 'list' twice (list[1] and list[3])", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"b\",\"list\":[\"a\",\"b\",\"c\"]}}",
+	  "submit: ports: 'tx' must be list[0] ('a')", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"c\",\"list\":[\"a\",\"b\",\"c\"]}}",
+	  "submit: ports: 'rx' must be list[1] ('b')", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"ports\":{\"list\":[\"a\",\"a\"]}}", "'a' is in 'list' twice",
+	  true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":\"yes\"}",
 	  "'dry_run' must be a boolean", true },
 	{ "{\"id\":1,\"cmd\":\"procedure\"}", "procedure: missing 'procedure'",
@@ -266,6 +325,35 @@ START_TEST(malformed_requests_rejected)
 	ck_assert_ptr_null(strchr(msg, '\n'));
 	ck_assert_int_eq(q.has_id, bad[_i].has_id);
 	bm_request_free(&q);
+}
+END_TEST
+
+/* ports.list at its limits: 256 ports are a job, 257 are not. */
+START_TEST(port_list_limits)
+{
+	struct bm_request q;
+	size_t cap = 64 + 20 * (BM_PROTO_MAX_PORTS + 1), len, n;
+	char *s = malloc(cap), msg[256];
+	unsigned int i;
+
+	for (n = BM_PROTO_MAX_PORTS; n <= BM_PROTO_MAX_PORTS + 1; n++) {
+		len = snprintf(s, cap, "{\"id\":1,\"cmd\":\"submit\","
+			       "\"procedure\":\"x\",\"ports\":{\"list\":[");
+		for (i = 0; i < n; i++)
+			len += snprintf(s + len, cap - len, "%s\"p%u\"",
+					i ? "," : "", i);
+		snprintf(s + len, cap - len, "]}}");
+		if (n == BM_PROTO_MAX_PORTS) {
+			ck_assert_int_eq(parse(s, &q, msg), 0);
+			ck_assert_uint_eq(q.n_ports, BM_PROTO_MAX_PORTS);
+			ck_assert_str_eq(q.ports[255], "p255");
+		} else {
+			ck_assert_int_eq(parse(s, &q, msg), -EINVAL);
+			ck_assert_str_eq(msg, "submit: ports: 'list' must name 2 to 256 ports, not 257");
+		}
+		bm_request_free(&q);
+	}
+	free(s);
 }
 END_TEST
 
@@ -452,6 +540,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, valid_requests);
 	tcase_add_loop_test(tc, malformed_requests_rejected, 0,
 			    sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, port_list_limits);
 	tcase_add_test(tc, nul_byte_and_deep_nesting_rejected);
 	tcase_add_test(tc, responses);
 	suite_add_tcase(s, tc);

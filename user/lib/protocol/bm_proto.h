@@ -20,6 +20,9 @@
 #define BM_PROTO_MAX_LINE	(1024 * 1024)	/* bytes, without the '\n' */
 #define BM_DEFAULT_SOCKET	"/run/bmd/bmd.sock"
 #define BM_DEFAULT_RESULTS	"/var/lib/bmgen/results"
+/* A submit's ports.list names 2 to this many ports: as many as a backend
+ * can name (RFC 8239 procedures need up to 256). */
+#define BM_PROTO_MAX_PORTS	BM_BACKEND_MAX_PORTS
 
 /* --- framing ------------------------------------------------------------ */
 
@@ -82,7 +85,12 @@ struct bm_request {
 	/* submit, procedure */
 	const char *procedure;
 	json_object *params;	/* object or NULL */
-	const char *tx_port, *rx_port;
+	const char *tx_port, *rx_port;	/* = ports[0], ports[1] */
+	/* Every port of the job in the order given: ports.list, or tx and
+	 * rx; n_ports = 0 when a dry run names none.  Names in a list are
+	 * distinct; a tx/rx pair may name one port twice (looped back). */
+	unsigned int n_ports;
+	const char *ports[BM_PROTO_MAX_PORTS];
 	double line_rate_bps;	/* 0 = not given */
 	bool dry_run;
 	json_object *sim;	/* object or NULL */

@@ -142,7 +142,7 @@ const char *bm_cmd_name(enum bm_cmd cmd)
 }
 
 /* Field kinds: a JSON type, or "number" which accepts int and double. */
-enum fkind { F_STRING, F_INT, F_NUMBER, F_BOOL, F_OBJECT };
+enum fkind { F_STRING, F_INT, F_NUMBER, F_BOOL, F_OBJECT, F_ARRAY };
 
 struct field {
 	const char *name;
@@ -172,7 +172,8 @@ static const struct field f_procedure[] = {
 	{ "procedure", F_STRING, true }, { NULL, 0, false } };
 static const struct field f_ports[] = {
 	{ "tx", F_STRING, false }, { "rx", F_STRING, false },
-	{ "line_rate_bps", F_NUMBER, false }, { NULL, 0, false } };
+	{ "list", F_ARRAY, false }, { "line_rate_bps", F_NUMBER, false },
+	{ NULL, 0, false } };
 
 static const struct field *const cmd_fields[BM_CMD__COUNT] = {
 	[BM_CMD_STATUS] = f_none,
@@ -190,7 +191,7 @@ static const struct field *const cmd_fields[BM_CMD__COUNT] = {
 static const char *const kind_names[] = {
 	[F_STRING] = "a string", [F_INT] = "an integer",
 	[F_NUMBER] = "a number", [F_BOOL] = "a boolean",
-	[F_OBJECT] = "an object",
+	[F_OBJECT] = "an object", [F_ARRAY] = "an array",
 };
 
 static bool kind_ok(json_object *v, enum fkind kind)
@@ -207,6 +208,8 @@ static bool kind_ok(json_object *v, enum fkind kind)
 		return json_object_is_type(v, json_type_boolean);
 	case F_OBJECT:
 		return json_object_is_type(v, json_type_object);
+	case F_ARRAY:
+		return json_object_is_type(v, json_type_array);
 	}
 	return false;
 }
@@ -273,6 +276,47 @@ static bool procname_ok(const char *s)
 	return true;
 }
 
+/*
+ * ports.list: 2..BM_PROTO_MAX_PORTS distinct interface names, the order
+ * the N-port procedures use.  tx and rx, when given too, must be its first
+ * two (an old client's reading of the job must be the new one's).  A
+ * name is echoed only once it is known to be printable.
+ */
+static int parse_port_list(struct bm_request *req, json_object *list,
+			   struct bm_error *err)
+{
+	size_t n = json_object_array_length(list), i, k;
+	json_object *v;
+
+	if (n < 2 || n > BM_PROTO_MAX_PORTS)
+		return bm_errorf(err, "submit: ports: 'list' must name 2 to %d ports, not %zu",
+				 BM_PROTO_MAX_PORTS, n);
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(list, i);
+		if (!json_object_is_type(v, json_type_string))
+			return bm_errorf(err, "submit: ports: list[%zu] must be a string",
+					 i);
+		req->ports[i] = json_object_get_string(v);
+		if (!ifname_ok(req->ports[i]))
+			return bm_errorf(err, "submit: ports: list[%zu]: bad interface name",
+					 i);
+		for (k = 0; k < i; k++)
+			if (!strcmp(req->ports[k], req->ports[i]))
+				return bm_errorf(err, "submit: ports: '%s' is in 'list' twice (list[%zu] and list[%zu])",
+						 req->ports[i], k, i);
+	}
+	if (req->tx_port && strcmp(req->tx_port, req->ports[0]))
+		return bm_errorf(err, "submit: ports: 'tx' must be list[0] ('%s')",
+				 req->ports[0]);
+	if (req->rx_port && strcmp(req->rx_port, req->ports[1]))
+		return bm_errorf(err, "submit: ports: 'rx' must be list[1] ('%s')",
+				 req->ports[1]);
+	req->n_ports = n;
+	req->tx_port = req->ports[0];
+	req->rx_port = req->ports[1];
+	return 0;
+}
+
 static int parse_submit(struct bm_request *req, struct bm_error *err)
 {
 	json_object *o = req->obj, *v, *ports;
@@ -323,13 +367,25 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 		req->tx_port = json_object_get_string(v);
 	if (json_object_object_get_ex(ports, "rx", &v))
 		req->rx_port = json_object_get_string(v);
-	/* A dry run may name no ports (only a line rate); a real run needs
-	 * both, and both or neither keeps the queue's port logic simple. */
-	if (!req->tx_port != !req->rx_port || (!req->tx_port && !req->dry_run))
-		return bm_errorf(err, "submit: ports: need both 'tx' and 'rx'");
-	if (req->tx_port &&
-	    (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port)))
-		return bm_errorf(err, "submit: ports: bad interface name");
+	if (json_object_object_get_ex(ports, "list", &v)) {
+		if (parse_port_list(req, v, err))
+			return -EINVAL;
+	} else {
+		/* A dry run may name no ports (only a line rate); a real
+		 * run needs both, and both or neither keeps the queue's
+		 * port logic simple. */
+		if (!req->tx_port != !req->rx_port ||
+		    (!req->tx_port && !req->dry_run))
+			return bm_errorf(err, "submit: ports: need both 'tx' and 'rx', or 'list'");
+		if (req->tx_port &&
+		    (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port)))
+			return bm_errorf(err, "submit: ports: bad interface name");
+		if (req->tx_port) {
+			req->ports[0] = req->tx_port;
+			req->ports[1] = req->rx_port;
+			req->n_ports = 2;
+		}
+	}
 	if (json_object_object_get_ex(ports, "line_rate_bps", &v)) {
 		req->line_rate_bps = json_object_get_double(v);
 		if (!isfinite(req->line_rate_bps) || req->line_rate_bps <= 0 ||
