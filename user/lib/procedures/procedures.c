@@ -21,6 +21,7 @@
 #include "bm_procedure.h"
 #include "bm_search.h"
 #include "rfc2544.h"
+#include "rfc8239.h"
 
 extern char **environ;
 
@@ -382,6 +383,50 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 	return rfc2544_run(pi->test, be, &p, progress, ctx, result, err);
 }
 
+/* --- RFC 8239 ------------------------------------------------------------ */
+
+static int mb_parse(const struct bm_procedure_info *pi, json_object *params,
+		    struct r8239_mb_params *p, struct bm_error *err)
+{
+	int ret;
+
+	r8239_mb_defaults(p);
+	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
+				   err);
+	return ret ? ret : r8239_mb_check(p, err);
+}
+
+static int mb_validate(const struct bm_procedure_info *pi,
+		       json_object *params, double line, struct bm_error *err)
+{
+	struct r8239_mb_params p;
+
+	(void)line;
+	return mb_parse(pi, params, &p, err);
+}
+
+static json_object *mb_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct r8239_mb_params p;
+
+	(void)pi;
+	r8239_mb_defaults(&p);
+	return r8239_mb_params_json(&p);
+}
+
+static int mb_run(const struct bm_procedure_info *pi, json_object *params,
+		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		  json_object **result, struct bm_error *err)
+{
+	struct r8239_mb_params p;
+	int ret;
+
+	ret = mb_parse(pi, params, &p, err);
+	if (ret)
+		return ret;
+	return r8239_microburst_run(be, &p, progress, ctx, result, err);
+}
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -425,6 +470,15 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = "final_trial_duration_s", .sizes_key = "frame_size",
 	  .validate = mlr_validate, .defaults = mlr_defaults_json,
 	  .run = mlr_run },
+	{ .name = "rfc8239.microburst",
+	  .summary = "RFC 8239 §4 microburst: largest loss-free burst of N-j "
+		     "ingress ports bursting together to j egress ports",
+	  .refs = "R8239-MB, R8238-MB, R8238-INCAST, REQ-8239-1",
+	  /* SPEC 12: 2 ingress + 1 egress at least */
+	  .ports_needed = 3, .keys = r8239_mb_keys,
+	  .duration_key = NULL, .sizes_key = "frame_size",
+	  .validate = mb_validate, .defaults = mb_defaults_json,
+	  .run = mb_run },
 	{ .name = NULL },
 };
 

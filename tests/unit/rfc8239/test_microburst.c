@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * R8239-MB against the N-port simulated DUT, whose egress is a line of
+ * egress_bps behind a tail-drop queue of Q waiting frames (the frame on
+ * the line not counted).
+ *
+ * Closed form.  Tester lines of R, egress lines of R/10 (t_e = 10 t_in
+ * exactly in the sim's ticks).  In iteration j each of the N-j ingress
+ * ports sends its frames m = 0 .. n-1 at m t_in, frame m to egress
+ * m mod j (AMB-31), so egress k takes N-j frames at each instant
+ * m = k, k + j, ... < n.  Its line starts a frame at k t_in, then every
+ * t_e while it has frames: by instant m it has started
+ * floor((m - k) t_in / t_e) + 1, and a burst is loss-free iff at every
+ * instant the frames admitted so far less those started stay <= Q.
+ * truth_ok() evaluates exactly that; the largest n it accepts is the
+ * truth (the SPEC's Q + floor(b/A) of a token bucket is this with the
+ * bucket's b/A frames in place of the one frame on the line).
+ * With Q = 100: 2 ingress -> 1 egress: 53 per port (106 in all; the queue
+ * drains 5 frames during the burst); 3 -> 1: 34 per port; 2 -> 2 (j = 2
+ * of 4 ports): 112 per port.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bm_sim.h"
+#include "keep_result.h"
+#include "rfc8239.h"
+
+#define Q	100
+
+static struct bm_backend *mk(unsigned int n_ports, double egress_ratio)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	struct bm_backend *be;
+	unsigned int i;
+
+	bm_sim_params_default(&p);
+	p.line_rate_bps = 1e9;
+	p.buffer_frames = Q;
+	for (i = 0; i < n_ports; i++)
+		p.ports[i].egress_bps = egress_ratio * p.line_rate_bps;
+	be = bm_sim_new(&p, &err);
+	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
+	be->n_ports = n_ports;
+	for (i = 0; i < n_ports; i++)
+		snprintf(be->port_names[i], sizeof(be->port_names[i]), "sim%u",
+			 i + 1);
+	return be;
+}
+
+/* The closed form of the header, for t_e = 10 t_in. */
+static bool truth_ok(unsigned int n_in, unsigned int j, unsigned long n)
+{
+	unsigned long m, k, admitted;
+
+	for (k = 0; k < j; k++) {
+		admitted = 0;
+		for (m = k; m < n; m += j) {
+			admitted += n_in;
+			if (admitted - ((m - k) / 10 + 1) > Q)
+				return false;
+		}
+	}
+	return true;
+}
+
+static unsigned long truth(unsigned int n_in, unsigned int j)
+{
+	unsigned long n = 0;
+
+	while (truth_ok(n_in, j, n + 1))
+		n++;
+	return n;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
+	return v;
+}
+
+static json_object *run(struct bm_backend *be, struct r8239_mb_params *p)
+{
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+	int ret;
+
+	ret = r8239_microburst_run(be, p, NULL, NULL, &doc, &err);
+	ck_assert_msg(ret == 0, "microburst: %s", err.msg);
+	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, "rfc8239.microburst");
+	return doc;
+}
+
+static json_object *iteration(json_object *doc, size_t i)
+{
+	json_object *a = get(get(doc, "results"), "iterations");
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+static void params(struct r8239_mb_params *p)
+{
+	r8239_mb_defaults(p);
+	p->frame_size = 512;
+	p->repeat = 3;
+	p->drain_s = 0.01;
+}
+
+/* Every repetition of iteration it finds the closed form's burst. */
+static void check_iteration(json_object *it, unsigned int n_in,
+			    unsigned int j, unsigned int repeat)
+{
+	unsigned long want = truth(n_in, j);
+	json_object *reps = get(it, "repetitions"), *r, *agg;
+	size_t i;
+
+	ck_assert_int_eq(json_object_get_int(get(it, "n_ingress")), n_in);
+	ck_assert_int_eq(json_object_get_int(get(it, "n_egress")), j);
+	ck_assert_uint_eq(json_object_array_length(reps), repeat);
+	for (i = 0; i < repeat; i++) {
+		r = json_object_array_get_idx(reps, i);
+		ck_assert_msg(json_object_get_int64(get(r, "burst_per_port")) ==
+			      (int64_t)want, "%u -> %u: burst %lld, truth %lu",
+			      n_in, j, (long long)json_object_get_int64(
+				      get(r, "burst_per_port")), want);
+		ck_assert_int_eq(json_object_get_int64(get(r, "burst_aggregate")),
+				 (int64_t)(want * n_in));
+		/* every ingress port got its whole loss-free burst through */
+		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(
+			get(r, "received_per_port"), 0)), (int64_t)want);
+		ck_assert(!json_object_get_boolean(get(r, "lower_bound")));
+		/* the sim's ports start together at line rate */
+		ck_assert_double_eq_tol(json_object_get_double(get(r, "sync_pct")),
+					100.0, 1e-6);
+		ck_assert_double_eq_tol(json_object_get_double(
+			get(r, "intensity_pct")), 100.0, 1e-6);
+	}
+	/* a deterministic DUT repeats itself exactly: RSD 0 */
+	agg = get(it, "aggregate");
+	ck_assert_int_eq(json_object_get_int(get(agg, "n")), repeat);
+	ck_assert_double_eq_tol(json_object_get_double(get(agg, "rsd_pct")),
+				0.0, 1e-9);
+	ck_assert(json_object_get_boolean(get(agg, "rsd_ok")));
+	ck_assert_double_eq_tol(json_object_get_double(get(agg, "mean")),
+				(double)(want * n_in), 1e-9);
+}
+
+START_TEST(truth_values)
+{
+	/* the numbers of the header, so that truth() itself is checked */
+	ck_assert_uint_eq(truth(2, 1), 53);
+	ck_assert_uint_eq(truth(3, 1), 34);
+	ck_assert_uint_eq(truth(2, 2), 112);
+}
+END_TEST
+
+/* SPEC R8239-MB acceptance, 2 ingress ports -> 1 egress */
+START_TEST(two_to_one)
+{
+	struct bm_backend *be = mk(3, 0.1);
+	struct r8239_mb_params p;
+	json_object *doc;
+
+	params(&p);
+	doc = run(be, &p);
+	ck_assert_uint_eq(json_object_array_length(
+		get(get(doc, "results"), "iterations")), 1);
+	check_iteration(iteration(doc, 0), 2, 1, 3);
+	ck_assert(!json_object_get_boolean(get(get(doc, "results"),
+					       "not_an_incast")));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* 4 ports: j = 1 (3 -> 1) and j = 2 (2 -> 2, round robin, AMB-31) */
+START_TEST(four_ports_all_iterations)
+{
+	struct bm_backend *be = mk(4, 0.1);
+	struct r8239_mb_params p;
+	json_object *doc, *it;
+
+	params(&p);
+	p.repeat = 2;
+	doc = run(be, &p);
+	check_iteration(iteration(doc, 0), 3, 1, 2);
+	it = iteration(doc, 1);
+	check_iteration(it, 2, 2, 2);
+	/* each egress is offered (N-j)/j = 1 line */
+	ck_assert_double_eq_tol(json_object_get_double(
+		get(it, "egress_offered_pct")), 100.0, 1e-9);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Linear growth (the RFC's literal reading) finds the same burst. */
+START_TEST(linear_growth)
+{
+	struct bm_backend *be = mk(3, 0.1);
+	struct r8239_mb_params p;
+	json_object *doc;
+
+	params(&p);
+	p.repeat = 1;
+	p.growth = R8239_GROWTH_LINEAR;
+	doc = run(be, &p);
+	check_iteration(iteration(doc, 0), 2, 1, 1);
+	/* one trial per frame up to the first loss */
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")),
+			  truth(2, 1) + 1);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Egress lines as fast as the ingress: j = 2 of 4 cannot congest; the
+ * result is a lower bound at burst_max, and says why. */
+START_TEST(no_congestion_lower_bound)
+{
+	struct bm_backend *be = mk(4, 1.0);
+	struct r8239_mb_params p;
+	json_object *doc, *it, *r;
+
+	params(&p);
+	p.repeat = 1;
+	p.iteration = 2;
+	p.burst_max = 300;
+	doc = run(be, &p);
+	it = iteration(doc, 0);
+	r = json_object_array_get_idx(get(it, "repetitions"), 0);
+	ck_assert(json_object_get_boolean(get(r, "lower_bound")));
+	ck_assert_int_eq(json_object_get_int64(get(r, "burst_per_port")), 300);
+	ck_assert(json_object_get_boolean(get(it, "lower_bound")));
+	ck_assert_str_eq(json_object_get_string(get(it, "note")),
+			 "no congestion possible: N-j <= j");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* One frame too many for the DUT: a queue of 0 behind a slow line loses
+ * the second port's first frame; the burst is 0, not a silent 1. */
+START_TEST(zero_burst)
+{
+	struct bm_backend *be;
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct r8239_mb_params p;
+	json_object *doc, *r;
+	unsigned int i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 0;
+	for (i = 0; i < 3; i++)
+		sp.ports[i].egress_bps = 1e8;
+	be = bm_sim_new(&sp, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	be->n_ports = 3;
+	for (i = 0; i < 3; i++)
+		snprintf(be->port_names[i], sizeof(be->port_names[i]), "p%u", i);
+	params(&p);
+	p.repeat = 1;
+	doc = run(be, &p);
+	r = json_object_array_get_idx(get(iteration(doc, 0), "repetitions"), 0);
+	ck_assert_int_eq(json_object_get_int64(get(r, "burst_per_port")), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	struct bm_backend *be = mk(3, 0.1);
+	struct bm_error err = { "" };
+	struct r8239_mb_params p;
+	json_object *doc = NULL;
+
+	params(&p);
+	p.iteration = 2;	/* N - 2 = 1 */
+	ck_assert_int_eq(r8239_microburst_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_ptr_null(doc);
+	ck_assert_msg(strstr(err.msg, "iteration"), "%s", err.msg);
+	be->n_ports = 2;
+	p.iteration = 0;
+	ck_assert_int_eq(r8239_microburst_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "needs 3 ports"), "%s", err.msg);
+	be->n_ports = 3;
+	p.growth = R8239_GROWTH_LINEAR;
+	p.burst_max = 1000000;
+	ck_assert_int_eq(r8239_microburst_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "burst_max"), "%s", err.msg);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("rfc8239.microburst");
+	TCase *tc = tcase_create("mb");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, truth_values);
+	tcase_add_test(tc, two_to_one);
+	tcase_add_test(tc, four_ports_all_iterations);
+	tcase_add_test(tc, linear_growth);
+	tcase_add_test(tc, no_congestion_lower_bound);
+	tcase_add_test(tc, zero_burst);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The repeatability block of bm_repeat.h.  Two passes (mean first), not a
+ * running sum of squares: repetitions of a buffer measurement differ in
+ * the last frames of millions of bytes, which a sum of squares would lose.
+ */
+#include <math.h>
+
+#include "bm_json.h"
+#include "bm_repeat.h"
+
+void bm_repeat_of(const double *x, size_t n, struct bm_repeat *r)
+{
+	double s = 0.0, ss = 0.0;
+	size_t i;
+
+	*r = (struct bm_repeat){ .n = n, .rsd_ok = true };
+	if (!n)
+		return;
+	r->min = r->max = x[0];
+	for (i = 0; i < n; i++) {
+		s += x[i];
+		r->min = fmin(r->min, x[i]);
+		r->max = fmax(r->max, x[i]);
+	}
+	r->mean = s / (double)n;
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - r->mean) * (x[i] - r->mean);
+	r->stddev = sqrt(ss / (double)(n - 1));
+	if (r->mean != 0.0)
+		r->rsd_pct = 100.0 * r->stddev / fabs(r->mean);
+	r->rsd_ok = r->rsd_pct < BM_RSD_LIMIT_PCT;
+}
+
+double bm_pv_pct(double x1, double x2)
+{
+	return x1 != 0.0 ? (x2 - x1) / x1 * 100.0 : 0.0;
+}
+
+json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x)
+{
+	json_object *o = json_object_new_object(), *v, *pv;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	bm_json_add_u64(o, "n", r->n);
+	bm_json_add_double(o, "min", r->min);
+	bm_json_add_double(o, "mean", r->mean);
+	bm_json_add_double(o, "max", r->max);
+	bm_json_add_double(o, "stddev", r->stddev);
+	bm_json_add_double(o, "rsd_pct", r->rsd_pct);
+	bm_json_add_bool(o, "rsd_ok", r->rsd_ok);
+	v = json_object_new_array();
+	pv = json_object_new_array();
+	for (i = 0; i < r->n; i++) {
+		json_object_array_add(v, json_object_new_double(x[i]));
+		if (i)
+			json_object_array_add(pv, json_object_new_double(
+				bm_pv_pct(x[i - 1], x[i])));
+	}
+	json_object_object_add(o, "values", v);
+	json_object_object_add(o, "pv_pct", pv);
+	return o;
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 8239 §4 microburst (R8239-MB, SPEC §8.3): the largest burst that
+ * N-j ingress ports, bursting together at 100 % intensity to j egress
+ * ports, get through the DUT without loss.
+ *
+ * A burst of n frames from one port is n frames at the intensity, sent
+ * round robin over the iteration's egress ports (AMB-31): stream k of an
+ * ingress port carries its frames k, k + j, ... as a counted stream at
+ * intensity / j % with phase k / j, so that the port's frames leave one
+ * frame time apart (at 100 %) and alternate over the egress ports.  All
+ * ports start at the same epoch (start_s; REQ-GEN-5).
+ *
+ * Search (AMB-36): n = 1, 2, 4, ... while a burst is loss-free, then
+ * bisection between the last loss-free and the first lossy n, to one
+ * frame; growth "linear" adds one frame instead.  No loss up to burst_max
+ * is reported as a lower bound ("no congestion possible" when N-j <= j).
+ * A burst the generator could not send whole (a stream sent fewer frames
+ * than asked) is sent again, up to `retries` times, and says so: it did
+ * not test the DUT.
+ *
+ * What each repetition reports (RFC 8239 §4.3, RFC 8238 §6): the loss-free
+ * burst per ingress port and in aggregate, the frames each ingress port
+ * got through at that burst, the achieved intensity (F-10) from the
+ * generator's own first and last departure of every port, the start skew
+ * of the ports' first frames and the percentage of synchronisation (F-11:
+ * their overlap, in % of one frame time; 0 flags "not an incast").
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_json.h"
+#include "bm_repeat.h"
+#include "bm_result.h"
+#include "bm_search.h"
+#include "bm_traffic.h"
+#include "rfc8239.h"
+
+#define MB_MAX_REPEAT	100
+
+static const char *const growth_names[] = { "doubling", "linear", NULL };
+
+#define MO(f)	offsetof(struct r8239_mb_params, f)
+
+const struct bm_param r8239_mb_keys[] = {
+	{ { "frame_size", BM_J_U32, MO(frame_size), 64, 9216, 0, 0, NULL,
+	    NULL }, "B", "frame size with FCS, one per run [PROPOSED 64]",
+	  NULL },
+	{ { "intensity_pct", BM_J_DOUBLE, MO(intensity_pct), 0, 100,
+	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "%",
+	  "burst intensity (RFC 8238 §6.1.1); the RFC's MUST is 100, other "
+	  "values are reported as a deviation", NULL },
+	{ { "iteration", BM_J_UINT, MO(iteration), 0, 254, 0, 0, NULL, NULL },
+	  "", "j of the N-j -> j iteration to run; 0 runs j = 1 .. N-2", NULL },
+	{ { "growth", BM_J_ENUM, MO(growth), 0, 0, 0, 0, growth_names, NULL },
+	  "", "doubling then bisection (AMB-36), or linear: +1 frame a trial",
+	  NULL },
+	{ { "burst_max", BM_J_U64, MO(burst_max), 1, 1e9, 0, 0, NULL, NULL },
+	  "frames", "largest burst per ingress port tried", NULL },
+	{ { "repeat", BM_J_UINT, MO(repeat), 1, MB_MAX_REPEAT, 0, 0, NULL,
+	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
+	  "[PROPOSED 5]", NULL },
+	{ { "drain_s", BM_J_DOUBLE, MO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
+	  "wait after each burst for the DUT to empty (PLAT-TRIAL)", NULL },
+	{ { "start_s", BM_J_DOUBLE, MO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
+	  "lead time before all ports start their bursts together", NULL },
+	{ { "retries", BM_J_UINT, MO(retries), 0, 10, 0, 0, NULL, NULL }, "",
+	  "re-sends of a burst the generator could not send whole", NULL },
+	{ { "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL }, "",
+	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
+	{ { "learning_pause_s", BM_J_DOUBLE, MO(learning_pause_s), 0, 60,
+	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
+	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+void r8239_mb_defaults(struct r8239_mb_params *p)
+{
+	*p = (struct r8239_mb_params){
+		.frame_size = 64,		/* [PROPOSED] */
+		.intensity_pct = 100.0,		/* [8239 §4.2] MUST */
+		.iteration = 0,
+		.growth = R8239_GROWTH_DOUBLING,
+		.burst_max = 100000,		/* [PROPOSED] */
+		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
+		.drain_s = 2.0,			/* PLAT-TRIAL */
+		.start_s = 0.01,
+		.retries = 3,
+		.learning = true,
+		.learning_pause_s = -1.0,
+	};
+}
+
+json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "frame_size", p->frame_size);
+	bm_json_add_double(o, "intensity_pct", p->intensity_pct);
+	bm_json_add_u64(o, "iteration", p->iteration);
+	bm_json_add_str(o, "growth", growth_names[p->growth]);
+	bm_json_add_u64(o, "burst_max", p->burst_max);
+	bm_json_add_u64(o, "repeat", p->repeat);
+	bm_json_add_double(o, "drain_s", p->drain_s);
+	bm_json_add_double(o, "start_s", p->start_s);
+	bm_json_add_u64(o, "retries", p->retries);
+	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
+			   p->learning_pause_s : NAN);
+	return o;
+}
+
+int r8239_mb_check(const struct r8239_mb_params *p, struct bm_error *err)
+{
+	if (p->growth == R8239_GROWTH_LINEAR && p->burst_max > 100000)
+		return bm_errorf(err, "rfc8239.microburst: burst_max: at most "
+				 "100000 with growth linear (one trial a frame)");
+	return 0;
+}
+
+/* One run of the procedure. */
+struct mb {
+	struct bm_backend *be;
+	const struct r8239_mb_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	unsigned int n;			/* ports */
+	double t_wire;			/* one frame at line rate, s */
+	bool learned;			/* learning sent in this iteration */
+	unsigned int retried;		/* bursts sent again, in all */
+};
+
+/* What one burst trial showed. */
+struct burst {
+	uint64_t n;			/* frames per ingress port */
+	uint64_t lost;
+	bool spoiled;			/* the generator fell short */
+	double intensity_pct;		/* F-10, smallest of the ports */
+	double skew_s;			/* REQ-GEN-5 start skew */
+	double sync_pct;		/* F-11 */
+	uint64_t rx_per_port[BM_TRAFFIC_MAX_PORTS];	/* by ingress port */
+};
+
+/* The streams of iteration j, n frames per ingress port (see the top). */
+static int mb_traffic(struct mb *m, unsigned int j, uint64_t n,
+		      struct bm_traffic *t)
+{
+	const struct r8239_mb_params *p = m->p;
+	struct bm_stream_spec s;
+	unsigned int i, k;
+	uint64_t c;
+
+	bm_traffic_init(t);
+	for (i = 0; i < m->n; i++)
+		if (bm_traffic_add_port(t, m->be->port_names[i],
+					m->be->line_rate_bps, m->err) < 0)
+			return -EINVAL;
+	for (i = 0; i < m->n - j; i++) {
+		for (k = 0; k < j; k++) {
+			c = n > k ? (n - k + j - 1) / j : 0;
+			if (!c)
+				continue;
+			bm_stream_init(&s, i, m->n - j + k,
+				       p->intensity_pct / j);
+			s.pattern = BM_STREAM_COUNT;
+			s.count = c;
+			s.phase = (double)k / j;
+			s.start_s = p->start_s;
+			if (bm_traffic_add_stream(t, &s, m->err) < 0)
+				return -ENOMEM;
+		}
+	}
+	return bm_traffic_check(t, p->frame_size, m->err);
+}
+
+/* F-10 and F-11 of a trial from the generator's own departures. */
+static void mb_timing(struct mb *m, const struct bm_traffic *t,
+		      const struct bm_traffic_result *r, unsigned int n_in,
+		      uint64_t n, struct burst *b)
+{
+	double first[BM_TRAFFIC_MAX_PORTS], last[BM_TRAFFIC_MAX_PORTS];
+	double lo = INFINITY, hi = -INFINITY, span, in;
+	unsigned int i, s;
+
+	for (i = 0; i < n_in; i++) {
+		first[i] = INFINITY;
+		last[i] = -INFINITY;
+	}
+	for (s = 0; s < t->n_streams; s++) {
+		const struct bm_stream_result *sr = &r->streams[s];
+
+		i = t->streams[s].tx_port;
+		b->rx_per_port[i] += sr->received;
+		if (sr->first_tx_s >= 0.0)
+			first[i] = fmin(first[i], sr->first_tx_s);
+		if (sr->last_tx_s >= 0.0)
+			last[i] = fmax(last[i], sr->last_tx_s);
+	}
+	b->intensity_pct = 100.0;
+	for (i = 0; i < n_in; i++) {
+		if (!isfinite(first[i]) || !isfinite(last[i])) {
+			b->intensity_pct = NAN;
+			b->skew_s = b->sync_pct = NAN;
+			return;
+		}
+		lo = fmin(lo, first[i]);
+		hi = fmax(hi, first[i]);
+		/* F-10: the wire time of the burst over the time it took,
+		 * first bit of the first frame to the last bit of the last;
+		 * a virtual port may send faster than its notional line, so
+		 * the value is capped at 100. */
+		span = last[i] - first[i] + m->t_wire;
+		in = 100.0 * (double)n * m->t_wire / span;
+		b->intensity_pct = fmin(b->intensity_pct, fmin(in, 100.0));
+	}
+	b->skew_s = hi - lo;
+	/* F-11: the first frames of all ingress ports overlap for one frame
+	 * time less the skew. */
+	b->sync_pct = 100.0 * fmax(0.0, m->t_wire - b->skew_s) / m->t_wire;
+}
+
+/* Send one burst of n frames per ingress port in iteration j. */
+static int mb_burst(struct mb *m, unsigned int j, unsigned int rep, uint64_t n,
+		    const char *why, struct burst *b)
+{
+	const struct r8239_mb_params *p = m->p;
+	unsigned int n_in = m->n - j, s, attempt;
+	struct bm_traffic_result *r = NULL;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_traffic t;
+	char reason[96];
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->n = n;
+	ret = mb_traffic(m, j, n, &t);
+	if (ret)
+		goto out;
+	for (attempt = 0; attempt <= p->retries; attempt++) {
+		bm_traffic_result_free(r);
+		r = bm_traffic_result_new(&t);
+		if (!r) {
+			bm_errorf(m->err, "out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
+		memset(&spec, 0, sizeof(spec));
+		spec.frame_size = p->frame_size;
+		/* The burst, then a margin for a late generator: frames
+		 * still due at the end are not cut, but the trial's end is
+		 * where the drain wait starts. */
+		spec.duration_s = p->start_s + 1.1 * (double)n * m->t_wire *
+				  100.0 / p->intensity_pct + 0.001;
+		spec.drain_s = p->drain_s;
+		spec.learning = p->learning && !m->learned;
+		spec.learning_pause_s = p->learning_pause_s;
+		spec.traffic = &t;
+		spec.traffic_res = r;
+		snprintf(reason, sizeof(reason), "j=%u rep %u: %s n=%llu%s", j,
+			 rep, why, (unsigned long long)n,
+			 attempt ? " (again: generator fell short)" : "");
+		ret = bm_search_trial(m->be, &spec, &res, &m->log, "microburst",
+				      reason, m->progress, m->ctx, m->err);
+		if (ret)
+			goto out;
+		m->learned = true;
+		b->spoiled = res.generator_limited;
+		for (s = 0; s < t.n_streams; s++)
+			if (r->streams[s].sent < t.streams[s].count)
+				b->spoiled = true;
+		if (!b->spoiled)
+			break;
+		m->retried++;
+	}
+	b->lost = res.lost;
+	mb_timing(m, &t, r, n_in, n, b);
+out:
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+	return ret;
+}
+
+/* A burst the generator spoiled even after its retries tested nothing:
+ * the search stops with an error rather than guess. */
+static int mb_pass(struct mb *m, const struct burst *b, bool *pass)
+{
+	if (b->spoiled)
+		return bm_errorf(m->err, "rfc8239.microburst: the generator "
+				 "could not send a burst of %llu frames per "
+				 "port whole in %u attempts",
+				 (unsigned long long)b->n, m->p->retries + 1);
+	*pass = b->lost == 0;
+	return 0;
+}
+
+/* One repetition of iteration j: the largest loss-free burst per port in
+ * *ok (0 when one frame already lost), *bounded when none was lossy up to
+ * burst_max, and the loss-free burst's own trial in *best. */
+static int mb_search(struct mb *m, unsigned int j, unsigned int rep,
+		     uint64_t *ok, bool *bounded, struct burst *best)
+{
+	const struct r8239_mb_params *p = m->p;
+	uint64_t n = 1, lo = 0, hi = 0;
+	struct burst *b = calloc(1, sizeof(*b));
+	bool pass;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	memset(best, 0, sizeof(*best));
+	best->intensity_pct = best->skew_s = best->sync_pct = NAN;
+	for (;;) {
+		ret = mb_burst(m, j, rep, n, "grow", b);
+		if (!ret)
+			ret = mb_pass(m, b, &pass);
+		if (ret)
+			goto out;
+		if (!pass) {
+			hi = n;
+			break;
+		}
+		lo = n;
+		*best = *b;
+		if (n >= p->burst_max)
+			break;
+		n = p->growth == R8239_GROWTH_LINEAR ? n + 1 : 2 * n;
+		if (n > p->burst_max)
+			n = p->burst_max;
+	}
+	while (hi && hi - lo > 1) {
+		n = lo + (hi - lo) / 2;
+		ret = mb_burst(m, j, rep, n, "bisect", b);
+		if (!ret)
+			ret = mb_pass(m, b, &pass);
+		if (ret)
+			goto out;
+		if (pass) {
+			lo = n;
+			*best = *b;
+		} else {
+			hi = n;
+		}
+	}
+	*ok = lo;
+	*bounded = !hi;
+out:
+	free(b);
+	return ret;
+}
+
+static json_object *port_names_json(const struct mb *m, unsigned int from,
+				    unsigned int to)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = from; i < to; i++)
+		json_object_array_add(a, json_object_new_string(
+			m->be->port_names[i]));
+	return a;
+}
+
+/* Iteration j, all its repetitions, as one entry of "iterations". */
+static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
+			bool *not_incast)
+{
+	const struct r8239_mb_params *p = m->p;
+	unsigned int n_in = m->n - j, r, i;
+	double agg[MB_MAX_REPEAT];
+	json_object *e, *reps, *o, *a;
+	struct bm_repeat st;
+	struct burst *best = calloc(1, sizeof(*best));
+	bool bounded = false, any_bounded = false;
+	uint64_t ok;
+	int ret = 0;
+
+	if (!best)
+		return -ENOMEM;
+	e = json_object_new_object();
+	bm_json_add_u64(e, "j", j);
+	bm_json_add_u64(e, "n_ingress", n_in);
+	bm_json_add_u64(e, "n_egress", j);
+	json_object_object_add(e, "ingress", port_names_json(m, 0, n_in));
+	json_object_object_add(e, "egress", port_names_json(m, n_in, m->n));
+	/* AMB-31: each egress gets (N-j)/j of a line in aggregate */
+	bm_json_add_double(e, "egress_offered_pct",
+			   p->intensity_pct * n_in / j);
+	reps = json_object_new_array();
+	json_object_object_add(e, "repetitions", reps);
+	json_object_array_add(iters, e);
+	m->learned = false;
+	for (r = 0; r < p->repeat; r++) {
+		ret = mb_search(m, j, r + 1, &ok, &bounded, best);
+		if (ret)
+			break;
+		agg[r] = (double)(ok * n_in);
+		any_bounded |= bounded;
+		o = json_object_new_object();
+		bm_json_add_u64(o, "burst_per_port", ok);
+		bm_json_add_u64(o, "burst_aggregate", ok * n_in);
+		bm_json_add_bool(o, "lower_bound", bounded);
+		a = json_object_new_array();
+		for (i = 0; i < n_in; i++)
+			json_object_array_add(a, json_object_new_int64(
+				(int64_t)best->rx_per_port[i]));
+		json_object_object_add(o, "received_per_port", a);
+		bm_json_add_double(o, "intensity_pct", best->intensity_pct);
+		bm_json_add_double(o, "start_skew_s", best->skew_s);
+		bm_json_add_double(o, "sync_pct", best->sync_pct);
+		/* [8238 §6.2.3]: a non-null synchronisation, or it is not
+		 * an incast; a repetition whose loss-free burst is 0 sent
+		 * nothing loss-free to measure it on. */
+		if (ok && !(best->sync_pct > 0.0))
+			*not_incast = true;
+		json_object_array_add(reps, o);
+	}
+	bm_repeat_of(agg, r, &st);
+	o = bm_repeat_to_json(&st, agg);
+	json_object_object_add(e, "aggregate", o);
+	bm_json_add_bool(e, "lower_bound", any_bounded);
+	if (any_bounded && n_in <= j)
+		bm_json_add_str(e, "note", "no congestion possible: N-j <= j");
+	free(best);
+	return ret;
+}
+
+int r8239_microburst_run(struct bm_backend *be,
+			 const struct r8239_mb_params *p,
+			 bm_progress_fn progress, void *ctx,
+			 json_object **result, struct bm_error *err)
+{
+	struct mb m = { .be = be, .p = p, .progress = progress, .ctx = ctx,
+			.err = err };
+	json_object *res, *iters, *dev;
+	unsigned int j, j0, j1;
+	bool not_incast = false;
+	int ret;
+
+	*result = NULL;
+	ret = r8239_mb_check(p, err);
+	if (ret)
+		return ret;
+	m.n = be->n_ports;
+	if (m.n < 3)
+		return bm_errorf(err, "rfc8239.microburst needs 3 ports "
+				 "(R8239-MB: 2 ingress, 1 egress), %u given",
+				 m.n);
+	if (p->iteration > m.n - 2)
+		return bm_errorf(err, "rfc8239.microburst: iteration: j = %u "
+				 "outside 1..%u for %u ports", p->iteration,
+				 m.n - 2, m.n);
+	m.t_wire = (p->frame_size + 20) * 8.0 / be->line_rate_bps;
+	j0 = p->iteration ? p->iteration : 1;
+	j1 = p->iteration ? p->iteration : m.n - 2;
+	res = json_object_new_object();
+	iters = json_object_new_array();
+	json_object_object_add(res, "iterations", iters);
+	for (j = j0; j <= j1 && !ret; j++)
+		ret = mb_iteration(&m, j, iters, &not_incast);
+	bm_json_add_u64(res, "frame_size", p->frame_size);
+	bm_json_add_u64(res, "ports", m.n);
+	bm_json_add_u64(res, "bursts_sent_again", m.retried);
+	bm_json_add_bool(res, "not_an_incast", not_incast);
+	dev = json_object_new_array();
+	if (p->intensity_pct != 100.0)
+		json_object_array_add(dev, json_object_new_string(
+			"intensity below 100 %: RFC 8239 §4.2 says MUST be "
+			"100 %"));
+	if (m.n < 9)
+		json_object_array_add(dev, json_object_new_string(
+			"fewer than 9 ports: RFC 8239 §2.3 assumes a DUT of "
+			"at least 9 (REQ-8239-2)"));
+	if (not_incast)
+		json_object_array_add(dev, json_object_new_string(
+			"a repetition had 0 % synchronisation: not an incast "
+			"per RFC 8238 §6.2.3"));
+	*result = bm_result_envelope("rfc8239.microburst", "R8239-MB",
+				     r8239_mb_params_json(p), &m.log, NULL,
+				     res, dev, be);
+	bm_trial_log_free(&m.log);
+	return ret;
+}

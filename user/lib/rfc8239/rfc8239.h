@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RFC 8239 (data-center benchmarking methodology) procedures over N ports,
+ * with the measurement terms of RFC 8238 (SPEC §6, §8): microburst
+ * (R8239-MB) so far.  Every procedure repeats itself `repeat` times and
+ * reports the repeatability block (REQ-8239-1, REQ-STAT-5).
+ * Documentation/procedures-rfc8239.md has the interpretations taken.
+ */
+#ifndef RFC8239_H
+#define RFC8239_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bm_json.h"
+#include "bm_trial.h"
+
+enum r8239_growth {
+	R8239_GROWTH_DOUBLING = 0,	/* 1, 2, 4, ... then bisection (AMB-36) */
+	R8239_GROWTH_LINEAR,		/* 1, 2, 3, ... (the RFC's literal
+					 * "increase until non-zero loss") */
+};
+
+/* R8239-MB parameters; defaults in r8239_mb_defaults(). */
+struct r8239_mb_params {
+	uint32_t frame_size;		/* 64 [PROPOSED] */
+	double intensity_pct;		/* 100: the RFC's MUST */
+	unsigned int iteration;		/* j of N-j -> j; 0 = all, 1..N-2 */
+	int growth;			/* enum r8239_growth */
+	uint64_t burst_max;		/* frames per ingress port */
+	unsigned int repeat;		/* REQ-8239-1, default 5 */
+	double drain_s;			/* wait after each burst, 2 s */
+	double start_s;			/* common start of the bursts */
+	unsigned int retries;		/* re-sends of a burst the generator
+					 * could not send whole */
+	bool learning;			/* learning frames per iteration */
+	double learning_pause_s;	/* < 0: the backend's default */
+};
+
+/* The parameter table of rfc8239.microburst (bm_json_parse_params). */
+extern const struct bm_param r8239_mb_keys[];
+
+/* Fill *p with the defaults of R8239-MB. */
+void r8239_mb_defaults(struct r8239_mb_params *p);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *r8239_mb_params_json(const struct r8239_mb_params *p);
+
+/* Cross-key checks after parsing (the per-key ranges are in the table):
+ * 0 or -EINVAL with one line naming the key. */
+int r8239_mb_check(const struct r8239_mb_params *p, struct bm_error *err);
+
+/*
+ * Run R8239-MB on the backend's ports (be->n_ports >= 3, be->port_names,
+ * each at be->line_rate_bps): for every iteration j, N-j ingress ports
+ * burst together to j egress ports, the largest loss-free burst found by
+ * growth then bisection, `repeat` times.  0 or -ECANCELED with *result the
+ * result document (partial when cancelled); -errno with err set and
+ * *result NULL or partial.
+ */
+int r8239_microburst_run(struct bm_backend *be,
+			 const struct r8239_mb_params *p,
+			 bm_progress_fn progress, void *ctx,
+			 json_object **result, struct bm_error *err);
+
+#endif /* RFC8239_H */
