@@ -414,13 +414,27 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	struct bm_genl_backend *b;
 	int ret;
 
+	const char *pair[2] = { o->tx_port, o->rx_port };
+
 	if (!o->tx_port || !o->rx_port) {
 		bm_errorf(err, "the module backend needs a tx and an rx port");
+		return NULL;
+	}
+	/* The pair trials run on tx/rx, N-port ones on the list: they must
+	 * be the same first two ports, or one job would test two setups. */
+	if (o->n_ports && (o->n_ports < 2 || strcmp(o->ports[0], o->tx_port) ||
+			   strcmp(o->ports[1], o->rx_port))) {
+		bm_errorf(err, "the module backend's port list must begin with tx, rx");
 		return NULL;
 	}
 	b = calloc(1, sizeof(*b));
 	if (!b) {
 		bm_errorf(err, "out of memory");
+		return NULL;
+	}
+	if (bm_backend_set_ports(&b->be, o->n_ports ? o->n_ports : 2,
+				 o->n_ports ? o->ports : pair, err)) {
+		free(b);
 		return NULL;
 	}
 	b->be.ops = &bm_genl_ops;

@@ -162,6 +162,12 @@ struct bm_genl_port_opts {
 	 * 198.19.1.2/24 (tx, rx), frames go to the DUT's MAC from ARP and
 	 * no learning frames are sent (bm_router.h) */
 	int router;
+	/* The job's ports in the order the user gave them (be->port_names,
+	 * for N-port procedures, whose trials attach their own ports);
+	 * n_ports = 0 names just tx_port and rx_port.  When given, ports[0]
+	 * and ports[1] must be tx_port and rx_port. */
+	unsigned int n_ports;
+	const char *const *ports;
 };
 
 /* A trial backend that drives bmgen.ko through the given ports; NULL and
