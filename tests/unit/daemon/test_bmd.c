@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bm_daemon.h"
+#include "bm_procedure.h"
 #include "bm_proto.h"
 #include "bm_sim.h"
 #include "bm_store.h"
@@ -29,6 +30,11 @@ static struct bmd *d;
 static pthread_t loop;
 static int trial_delay_us;		/* read by the slow backend */
 static volatile int backends_made;
+static const char *sysfs_root;		/* bmd's port facts; NULL = live */
+/* The ports of the last job desc the backend factory got (N ports). */
+static unsigned int desc_n_ports;
+static char desc_ports[BM_BACKEND_MAX_PORTS][16];
+static char desc_tx[16], desc_rx[16];
 
 /* --- a slowed-down simulated device ------------------------------------ */
 
@@ -70,7 +76,16 @@ static struct bm_backend *slow_new(void *ctx, const struct bmd_job_desc *jd,
 	struct bm_sim_params p;
 	struct slow *s;
 
+	unsigned int i;
+
 	(void)ctx;
+	/* the worker's desc lives until the job ends: copy what it says */
+	desc_n_ports = jd->n_ports;
+	for (i = 0; i < jd->n_ports; i++)
+		snprintf(desc_ports[i], sizeof(desc_ports[i]), "%s",
+			 jd->ports[i]);
+	snprintf(desc_tx, sizeof(desc_tx), "%s", jd->tx_port ? jd->tx_port : "");
+	snprintf(desc_rx, sizeof(desc_rx), "%s", jd->rx_port ? jd->rx_port : "");
 	bm_sim_params_default(&p);
 	p.line_rate_bps = jd->line_rate_bps;
 	p.capacity_fps = bm_fps_max(p.line_rate_bps, 64) * 0.5;
@@ -99,7 +114,7 @@ static void daemon_start(void)
 {
 	struct bmd_config cfg = {
 		.socket_path = sock, .listen_fd = -1, .results_dir = dir,
-		.backend_new = slow_new,
+		.backend_new = slow_new, .sysfs_net = sysfs_root,
 	};
 	struct bm_error err = { "" };
 
@@ -123,6 +138,7 @@ static void setup(void)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(sock, sizeof(sock), "%s/bmd.sock", dir);
 	trial_delay_us = 0;
+	sysfs_root = NULL;
 	daemon_start();
 }
 
@@ -571,9 +587,283 @@ START_TEST(same_ports_wait_dry_runs_do_not)
 	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "done");
 	ck_assert_str_eq(watch_to_end(&c, j3, &events, s), "done");
 	bm_client_close(&c);
-	ck_assert(bmd_ports_conflict("a", "b", "b", "c"));
-	ck_assert(!bmd_ports_conflict("a", "b", "c", "d"));
-	ck_assert(!bmd_ports_conflict(NULL, NULL, "a", "a"));
+	{
+		static const char *const ab[] = { "a", "b" }, *const bc[] = {
+			"b", "c" }, *const cd[] = { "c", "d" }, *const none[] = {
+			NULL, NULL }, *const aa[] = { "a", "a" };
+		/* an N-port job holds every port: the third one too */
+		static const char *const abx[] = { "a", "b", "x" },
+			*const cdx[] = { "c", "d", "x" }, *const cde[] = {
+			"c", "d", "e" };
+
+		ck_assert(bmd_ports_conflict(2, ab, 2, bc));
+		ck_assert(!bmd_ports_conflict(2, ab, 2, cd));
+		ck_assert(!bmd_ports_conflict(2, none, 2, aa));
+		ck_assert(!bmd_ports_conflict(0, NULL, 2, aa));
+		ck_assert(bmd_ports_conflict(3, abx, 3, cdx));
+		ck_assert(!bmd_ports_conflict(3, abx, 3, cde));
+		ck_assert(bmd_ports_conflict(2, cd, 3, cde));
+	}
+}
+END_TEST
+
+/* --- N ports ------------------------------------------------------------ */
+
+/* A port in the fake sysfs tree at sysfs_root: speed in Mbit/s (-1:
+ * unknown, as veth says). */
+static void fake_port(const char *name, long speed)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", sysfs_root, name);
+	ck_assert_int_eq(bm_mkdirs(path, NULL), 0);
+	snprintf(path, sizeof(path), "%s/%s/speed", sysfs_root, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%ld\n", speed);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s/mtu", sysfs_root, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("1500\n", f);
+	fclose(f);
+}
+
+/* Restart bmd on a fake sysfs tree of ports p1..p8 at 1 Gbit/s, p9 at
+ * 10 Gbit/s and p10 of unknown speed: real (not dry-run) N-port jobs
+ * without the host's interfaces. */
+static void daemon_on_fake_ports(void)
+{
+	static char root[96];
+	char name[16];
+	int i;
+
+	daemon_stop();
+	snprintf(root, sizeof(root), "%s/sys", dir);
+	sysfs_root = root;
+	for (i = 1; i <= 8; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		fake_port(name, 1000);
+	}
+	fake_port("p9", 10000);
+	fake_port("p10", -1);
+	daemon_start();
+}
+
+/* Submit PROC at 64 B on the ports in csv ("p1,p2,p3") as ports.list; a
+ * line rate when rate > 0. */
+static json_object *submit_list_req(const char *csv, double rate, bool dry)
+{
+	json_object *o = req("submit"), *p, *l;
+	char buf[256], *tok, *save;
+
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "params",
+			       json_tokener_parse("{\"frame_sizes\":[64]}"));
+	p = json_object_new_object();
+	l = json_object_new_array();
+	snprintf(buf, sizeof(buf), "%s", csv);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		json_object_array_add(l, json_object_new_string(tok));
+	json_object_object_add(p, "list", l);
+	if (rate > 0)
+		json_object_object_add(p, "line_rate_bps",
+				       json_object_new_double(rate));
+	json_object_object_add(o, "ports", p);
+	if (dry)
+		json_object_object_add(o, "dry_run",
+				       json_object_new_boolean(true));
+	return o;
+}
+
+static long submit_list(struct bm_client *c, const char *csv, double rate,
+			bool dry)
+{
+	json_object *r = call_ok(c, submit_list_req(csv, rate, dry));
+	long id = json_object_get_int64(get(r, "job"));
+
+	ck_assert_int_gt(id, 0);
+	json_object_put(r);
+	return id;
+}
+
+/* The names of a JSON array of strings, joined by ','. */
+static char *join(json_object *a, char *buf, size_t size)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < json_object_array_length(a); i++)
+		off += snprintf(buf + off, size - off, "%s%s", i ? "," : "",
+				json_object_get_string(
+					json_object_array_get_idx(a, i)));
+	return buf;
+}
+
+/* A 3-port job: every name reaches the backend factory in order, the
+ * line rate is the ports' common speed, the result's meta lists the
+ * ports with their roles, and the job (with its list) survives a
+ * restart. */
+START_TEST(n_port_job_desc_meta_and_restart)
+{
+	json_object *r, *j, *ports, *meta;
+	struct bm_client c;
+	char s[32], buf[256], path[256];
+	int events;
+	long job;
+
+	daemon_on_fake_ports();
+	client(&c);
+	job = submit_list(&c, "p3,p1,p2", 0, false);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	ck_assert_uint_eq(desc_n_ports, 3);
+	ck_assert_str_eq(desc_ports[0], "p3");
+	ck_assert_str_eq(desc_ports[1], "p1");
+	ck_assert_str_eq(desc_ports[2], "p2");
+	ck_assert_str_eq(desc_tx, "p3");
+	ck_assert_str_eq(desc_rx, "p1");
+
+	r = call_ok(&c, req_job("job", job));
+	j = get(get(r, "job"), "ports");
+	ck_assert_str_eq(join(get(j, "list"), buf, sizeof(buf)), "p3,p1,p2");
+	ck_assert_str_eq(gets_(j, "tx"), "p3");
+	ck_assert_str_eq(gets_(j, "rx"), "p1");
+	ck_assert(json_object_get_double(get(j, "line_rate_bps")) == 1e9);
+	json_object_put(r);
+
+	r = call_ok(&c, req_job("result", job));
+	bm_test_keep_result(get(r, "result"), "bmd-3-ports");
+	meta = get(get(r, "result"), "meta");
+	ports = get(meta, "ports");
+	ck_assert_int_eq(json_object_array_length(ports), 3);
+	ck_assert_str_eq(gets_(json_object_array_get_idx(ports, 0), "name"), "p3");
+	ck_assert_str_eq(gets_(json_object_array_get_idx(ports, 0), "role"), "tx");
+	ck_assert_str_eq(gets_(json_object_array_get_idx(ports, 1), "role"), "rx");
+	ck_assert_str_eq(gets_(json_object_array_get_idx(ports, 2), "name"), "p2");
+	ck_assert_str_eq(gets_(json_object_array_get_idx(ports, 2), "role"), "port");
+	ck_assert_int_eq(json_object_get_int(
+		get(json_object_array_get_idx(ports, 2), "speed_mbps")), 1000);
+	json_object_put(r);
+
+	/* A dry run's list reaches the backend too (no port need exist). */
+	job = submit_list(&c, "x1,x2,x3,x4", 0, true);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	ck_assert_uint_eq(desc_n_ports, 4);
+	ck_assert_str_eq(desc_ports[3], "x4");
+	bm_client_close(&c);
+
+	/* The job file keeps the list next to tx and rx; a restart reads
+	 * it back. */
+	daemon_stop();
+	snprintf(path, sizeof(path), "%s/jobs/1.json", dir);
+	r = bm_read_json(path, NULL, NULL);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(join(get(get(r, "ports"), "list"), buf, sizeof(buf)),
+			 "p3,p1,p2");
+	ck_assert_str_eq(gets_(get(r, "ports"), "tx"), "p3");
+	json_object_put(r);
+	daemon_start();
+	client(&c);
+	r = call_ok(&c, req_job("job", 1));
+	j = get(get(r, "job"), "ports");
+	ck_assert_str_eq(gets_(get(r, "job"), "state"), "done");
+	ck_assert_str_eq(join(get(j, "list"), buf, sizeof(buf)), "p3,p1,p2");
+	json_object_put(r);
+	r = call_ok(&c, req_job("job", 2));
+	ck_assert_str_eq(join(get(get(get(r, "job"), "ports"), "list"), buf,
+			      sizeof(buf)), "x1,x2,x3,x4");
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* The queue: jobs that share any port wait, the third port too; jobs on
+ * other ports run beside them.  The line rate: every port's speed must
+ * be known and the same unless given, every port must exist. */
+START_TEST(n_port_jobs_share_a_third_port)
+{
+	struct bm_client c;
+	char s[32], msg[256];
+	int events;
+	long j1, j2, j3, j4;
+
+	daemon_on_fake_ports();
+	trial_delay_us = 50000;
+	client(&c);
+	j1 = submit_list(&c, "p1,p2,p3", 0, false);
+	j2 = submit_list(&c, "p4,p5,p3", 0, false);
+	j3 = submit_list(&c, "p6,p7,p8", 0, false);
+	/* the old tx/rx pair against a list: p8 is j3's third port */
+	j4 = submit(&c, "p8", "p9");
+	ck_assert_str_eq(job_state(&c, j1, s), "running");
+	ck_assert_str_eq(job_state(&c, j2, s), "queued");
+	ck_assert_str_eq(job_state(&c, j3, s), "running");
+	ck_assert_str_eq(job_state(&c, j4, s), "queued");
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "done");
+	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "done");
+	ck_assert_str_eq(watch_to_end(&c, j3, &events, s), "done");
+	ck_assert_str_eq(watch_to_end(&c, j4, &events, s), "done");
+
+	call_err(&c, submit_list_req("p1,p2,p9", 0, false), msg);
+	ck_assert_str_eq(msg, "ports p1 (1000 Mbit/s) and p9 (10000 Mbit/s) differ in link speed: give ports.line_rate_bps");
+	call_err(&c, submit_list_req("p1,p2,p10", 0, false), msg);
+	ck_assert_str_eq(msg, "line rate of p10 unknown (virtual or link down): give ports.line_rate_bps");
+	call_err(&c, submit_list_req("p1,p2,p11", 1e9, false), msg);
+	ck_assert_str_eq(msg, "port p11: no such device");
+	call_err(&c, submit_list_req("p1,p2,p1", 1e9, false), msg);
+	ck_assert_str_eq(msg, "submit: ports: 'p1' is in 'list' twice (list[0] and list[2])");
+	/* with a given line rate, mixed and unknown speeds are the user's
+	 * call */
+	j1 = submit_list(&c, "p1,p9,p10", 1e9, false);
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "done");
+	ck_assert_str_eq(desc_ports[2], "p10");
+	bm_client_close(&c);
+}
+END_TEST
+
+/* The default factory names a dry run's simulated ports: the job's, or
+ * "sim1".."simK" for the K (at least 2) ports the procedure needs. */
+START_TEST(default_backend_names_ports)
+{
+	struct bmd_job_desc jd = { .id = 1, .procedure = PROC,
+				   .dry_run = true, .line_rate_bps = 1e9 };
+	const struct bm_procedure_info *pi;
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	char want[16];
+
+	be = bmd_backend_default(NULL, &jd, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	ck_assert_uint_eq(be->n_ports, 2);
+	ck_assert_str_eq(be->port_names[0], "sim1");
+	ck_assert_str_eq(be->port_names[1], "sim2");
+	be->ops->destroy(be);
+
+	/* every procedure: as many as it needs (RFC 8239's more than 2) */
+	for (pi = bm_procedures(); pi->name; pi++) {
+		jd.procedure = pi->name;
+		be = bmd_backend_default(NULL, &jd, &err);
+		ck_assert_msg(be, "%s: %s", pi->name, err.msg);
+		ck_assert_uint_eq(be->n_ports, pi->ports_needed > 2 ?
+				  pi->ports_needed : 2);
+		snprintf(want, sizeof(want), "sim%u", be->n_ports);
+		ck_assert_str_eq(be->port_names[be->n_ports - 1], want);
+		be->ops->destroy(be);
+	}
+
+	jd.procedure = PROC;
+	jd.n_ports = 3;
+	jd.ports[0] = jd.tx_port = "a";
+	jd.ports[1] = jd.rx_port = "b";
+	jd.ports[2] = "c";
+	be = bmd_backend_default(NULL, &jd, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	ck_assert_uint_eq(be->n_ports, 3);
+	ck_assert_str_eq(be->port_names[0], "a");
+	ck_assert_str_eq(be->port_names[2], "c");
+	be->ops->destroy(be);
 }
 END_TEST
 
@@ -674,6 +964,9 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
 	tcase_add_test(tc, cancel_queued_and_running);
 	tcase_add_test(tc, restart_keeps_results_and_marks_interrupted);
+	tcase_add_test(tc, n_port_job_desc_meta_and_restart);
+	tcase_add_test(tc, n_port_jobs_share_a_third_port);
+	tcase_add_test(tc, default_backend_names_ports);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,6 +19,11 @@ struct bmd_job_desc {
 	unsigned long id;
 	const char *procedure;
 	const char *tx_port, *rx_port;	/* NULL for a dry run without ports */
+	/* Every port of the job in the order the user gave them (tx_port =
+	 * ports[0], rx_port = ports[1]); n_ports = 0 for a dry run that
+	 * names none. */
+	unsigned int n_ports;
+	const char *ports[BM_BACKEND_MAX_PORTS];
 	double line_rate_bps;
 	bool dry_run;
 	json_object *sim;		/* dry run: sim parameters or NULL */
@@ -40,6 +45,9 @@ struct bmd_config {
 	bmd_backend_fn backend_new;
 	void *backend_ctx;
 	bool verbose;			/* log requests to stderr */
+	/* Where bmd reads port facts (existence, link speed, driver):
+	 * NULL = /sys/class/net; tests give a fake tree of ports. */
+	const char *sysfs_net;
 };
 
 struct bmd;
@@ -65,9 +73,9 @@ void bmd_status_line(struct bmd *d, char *buf, size_t size);
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err);
 
-/* Do two jobs' port sets overlap (and so must not run together)?
- * Ports may be NULL (dry runs hold no ports). */
-bool bmd_ports_conflict(const char *tx1, const char *rx1, const char *tx2,
-			const char *rx2);
+/* Do two jobs' port lists (n1 names in p1, n2 in p2) share any port (and
+ * so must not run together)?  NULL and "" entries name no port. */
+bool bmd_ports_conflict(unsigned int n1, const char *const *p1,
+			unsigned int n2, const char *const *p2);
 
 #endif /* BM_DAEMON_H */

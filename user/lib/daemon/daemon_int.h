@@ -42,7 +42,10 @@ struct bmd_job {
 	json_object *params;		/* object, never NULL */
 	json_object *sim;		/* dry run only, may be NULL */
 	json_object *dut;		/* submit's DUT descriptor, or NULL */
-	char tx[IFNAMSIZ], rx[IFNAMSIZ];	/* "" when not given */
+	/* The job's ports in the order given (tx = ports[0], rx =
+	 * ports[1]); n_ports = 0 and NULL when none were named. */
+	unsigned int n_ports;
+	char (*ports)[IFNAMSIZ];
 	double line_rate_bps;
 	bool dry_run;
 	double submitted, started, ended;	/* Unix time, 0 = not yet */
@@ -78,6 +81,7 @@ struct bmd {
 	char *socket_path;		/* NULL when activated by systemd */
 	char *results_dir;
 	char *jobs_dir;
+	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */
 	int listen_fd;
 	int wake_fd;			/* eventfd: workers and bmd_stop */
 	volatile sig_atomic_t stop;
@@ -96,6 +100,9 @@ struct bmd_job *job_find(struct bmd *d, unsigned long id);
 /* JSON description; full adds params and sim. */
 json_object *job_to_json(const struct bmd_job *j, bool full);
 void job_persist(struct bmd_job *j);
+/* Give j the ports names[0..n-1] (each shorter than IFNAMSIZ); 0 or
+ * -ENOMEM. */
+int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names);
 int jobs_load(struct bmd *d, struct bm_error *err);
 void job_append(struct bmd *d, struct bmd_job *j);
 void jobs_schedule(struct bmd *d);
@@ -119,11 +126,12 @@ void bmd_time_iso(double t, char *buf, size_t size);
 double bmd_time_parse(const char *s);
 struct bm_port_info;
 /* One port as bmd reports it (the ports request, a result's meta); role
- * ("tx", "rx") is left out when NULL. */
+ * ("tx", "rx", "port") is left out when NULL. */
 json_object *bmd_port_json(const struct bm_port_info *pi, const char *role);
-/* The meta object of a result (SPEC REQ-REP-1). */
+/* The meta object of a result (SPEC REQ-REP-1); port facts from sysfs_net
+ * (NULL = /sys/class/net). */
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
-			     const char *ts_source);
+			     const char *ts_source, const char *sysfs_net);
 
 #endif /* BM_DAEMON_INT_H */

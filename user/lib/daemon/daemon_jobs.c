@@ -57,9 +57,30 @@ static void add_time(json_object *o, const char *key, double t)
 	json_object_object_add(o, key, json_object_new_string(buf));
 }
 
+int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names)
+{
+	char (*p)[IFNAMSIZ] = NULL;
+	unsigned int i;
+
+	/* As many as the job has: thousands of finished jobs stay loaded,
+	 * most with two ports. */
+	if (n) {
+		p = calloc(n, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		snprintf(p[i], sizeof(p[i]), "%s", names[i]);
+	free(j->ports);
+	j->ports = p;
+	j->n_ports = n;
+	return 0;
+}
+
 json_object *job_to_json(const struct bmd_job *j, bool full)
 {
-	json_object *o = json_object_new_object(), *ports;
+	json_object *o = json_object_new_object(), *ports, *list;
+	unsigned int i;
 	char name[64];
 
 	json_object_object_add(o, "job", json_object_new_int64(j->id));
@@ -67,11 +88,17 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 			       json_object_new_string(job_state_name(j->state)));
 	json_object_object_add(o, "procedure",
 			       json_object_new_string(j->procedure));
+	/* tx and rx for the clients (and job files) that know only those,
+	 * the list for every port */
 	ports = json_object_new_object();
-	json_object_object_add(ports, "tx", j->tx[0] ?
-			       json_object_new_string(j->tx) : NULL);
-	json_object_object_add(ports, "rx", j->rx[0] ?
-			       json_object_new_string(j->rx) : NULL);
+	json_object_object_add(ports, "tx", j->n_ports ?
+			       json_object_new_string(j->ports[0]) : NULL);
+	json_object_object_add(ports, "rx", j->n_ports > 1 ?
+			       json_object_new_string(j->ports[1]) : NULL);
+	list = json_object_new_array();
+	for (i = 0; i < j->n_ports; i++)
+		json_object_array_add(list, json_object_new_string(j->ports[i]));
+	json_object_object_add(ports, "list", list);
 	json_object_object_add(ports, "line_rate_bps",
 			       json_object_new_double(j->line_rate_bps));
 	json_object_object_add(o, "ports", ports);
@@ -126,6 +153,7 @@ void job_append(struct bmd *d, struct bmd_job *j)
 static void job_free(struct bmd_job *j)
 {
 	free(j->procedure);
+	free(j->ports);
 	json_object_put(j->params);
 	json_object_put(j->sim);
 	json_object_put(j->dut);
@@ -156,10 +184,47 @@ static const char *get_str(json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
+/* A job file's port names: ports.list, or (files of a bmd before the
+ * list) tx and rx; *n = 0 when there are none.  A name that could not
+ * have been submitted makes the list unreadable. */
+static int ports_from_json(json_object *ports, const char **names,
+			   unsigned int *n)
+{
+	json_object *list, *v;
+	size_t i, len;
+
+	*n = 0;
+	if (json_object_object_get_ex(ports, "list", &list) &&
+	    json_object_is_type(list, json_type_array) &&
+	    json_object_array_length(list)) {
+		len = json_object_array_length(list);
+		if (len > BM_BACKEND_MAX_PORTS)
+			return -EINVAL;
+		for (i = 0; i < len; i++) {
+			v = json_object_array_get_idx(list, i);
+			if (!json_object_is_type(v, json_type_string))
+				return -EINVAL;
+			names[i] = json_object_get_string(v);
+		}
+		*n = len;
+	} else {
+		names[0] = get_str(ports, "tx");
+		names[1] = get_str(ports, "rx");
+		if (names[0] && names[1])
+			*n = 2;
+	}
+	for (i = 0; i < *n; i++)
+		if (!names[i][0] || strlen(names[i]) >= IFNAMSIZ)
+			return -EINVAL;
+	return 0;
+}
+
 static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 {
+	const char *names[BM_BACKEND_MAX_PORTS];
 	struct bmd_job *j;
 	json_object *v, *ports;
+	unsigned int n = 0;
 	const char *s;
 	int i;
 
@@ -177,10 +242,11 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 		if (!strcmp(s, state_names[i]))
 			j->state = i;
 	if (json_object_object_get_ex(o, "ports", &ports)) {
-		if ((s = get_str(ports, "tx")))
-			snprintf(j->tx, sizeof(j->tx), "%s", s);
-		if ((s = get_str(ports, "rx")))
-			snprintf(j->rx, sizeof(j->rx), "%s", s);
+		if (ports_from_json(ports, names, &n) ||
+		    job_set_ports(j, n, names)) {
+			job_free(j);
+			return NULL;
+		}
 		if (json_object_object_get_ex(ports, "line_rate_bps", &v))
 			j->line_rate_bps = json_object_get_double(v);
 	}
@@ -269,19 +335,33 @@ static bool same(const char *a, const char *b)
 	return a && b && a[0] && !strcmp(a, b);
 }
 
-bool bmd_ports_conflict(const char *tx1, const char *rx1, const char *tx2,
-			const char *rx2)
+bool bmd_ports_conflict(unsigned int n1, const char *const *p1,
+			unsigned int n2, const char *const *p2)
 {
-	return same(tx1, tx2) || same(tx1, rx2) || same(rx1, tx2) ||
-	       same(rx1, rx2);
+	unsigned int i, k;
+
+	/* At most 256 x 256 names, for the few jobs not yet finished. */
+	for (i = 0; i < n1; i++)
+		for (k = 0; k < n2; k++)
+			if (same(p1[i], p2[k]))
+				return true;
+	return false;
 }
 
-/* Dry runs touch no port, so they never wait for one. */
+/* Dry runs touch no port, so they never wait for one; any port two real
+ * jobs share makes them wait (an N-port job holds all of its ports). */
 static bool jobs_conflict(const struct bmd_job *a, const struct bmd_job *b)
 {
+	const char *pa[BM_BACKEND_MAX_PORTS], *pb[BM_BACKEND_MAX_PORTS];
+	unsigned int i;
+
 	if (a->dry_run || b->dry_run)
 		return false;
-	return bmd_ports_conflict(a->tx, a->rx, b->tx, b->rx);
+	for (i = 0; i < a->n_ports; i++)
+		pa[i] = a->ports[i];
+	for (i = 0; i < b->n_ports; i++)
+		pb[i] = b->ports[i];
+	return bmd_ports_conflict(a->n_ports, pa, b->n_ports, pb);
 }
 
 /* Must j wait?  Yes if a running job, or an earlier queued job (FIFO: a
@@ -434,6 +514,7 @@ static void *worker(void *arg)
 	struct bmd *d = j->d;
 	struct bm_error err = { "" };
 	struct bmd_job_desc desc;
+	unsigned int i;
 	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
 	struct bm_backend *be;
 	enum job_state end = JOB_FAILED;
@@ -451,15 +532,19 @@ static void *worker(void *arg)
 	if (j->dut)
 		json_object_deep_copy(j->dut, &dut, NULL);
 	started = j->started;
+	/* j->ports stays put until the job is freed, after its worker */
 	desc = (struct bmd_job_desc){
 		.id = j->id, .procedure = j->procedure,
-		.tx_port = j->tx[0] ? j->tx : NULL,
-		.rx_port = j->rx[0] ? j->rx : NULL,
+		.tx_port = j->n_ports ? j->ports[0] : NULL,
+		.rx_port = j->n_ports > 1 ? j->ports[1] : NULL,
+		.n_ports = j->n_ports,
 		.line_rate_bps = j->line_rate_bps, .dry_run = j->dry_run,
 		.sim = sim, .dut = dut,
 		.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
 			  !strcmp(json_object_get_string(mode), "router"),
 	};
+	for (i = 0; i < j->n_ports; i++)
+		desc.ports[i] = j->ports[i];
 	pthread_mutex_unlock(&d->lock);
 
 	be = params ? d->backend_new(d->backend_ctx, &desc, &err) : NULL;
@@ -478,7 +563,8 @@ static void *worker(void *arg)
 
 	if (result) {
 		meta = bmd_result_meta(&desc, started, bmd_now(), backend,
-				       w.ts_source[0] ? w.ts_source : backend);
+				       w.ts_source[0] ? w.ts_source : backend,
+				       d->sysfs_net);
 		json_object_object_add(result, "meta", meta);
 		if (!json_object_object_get_ex(result, "params", NULL))
 			json_object_object_add(result, "params",

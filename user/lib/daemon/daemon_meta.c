@@ -10,6 +10,7 @@
 
 #include "bm_genl.h"
 #include "bm_portinfo.h"
+#include "bm_procedure.h"
 #include "bm_sim.h"
 #include "daemon_int.h"
 
@@ -89,12 +90,13 @@ json_object *bmd_port_json(const struct bm_port_info *pi, const char *role)
 	return o;
 }
 
-static json_object *port_json(const char *name, const char *role)
+static json_object *port_json(const char *root, const char *name,
+			      const char *role)
 {
 	json_object *o;
 	struct bm_port_info pi;
 
-	if (bm_port_info(NULL, name, &pi)) {
+	if (bm_port_info(root, name, &pi)) {
 		o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(name));
 		json_object_object_add(o, "role", json_object_new_string(role));
@@ -106,11 +108,12 @@ static json_object *port_json(const char *name, const char *role)
 
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
-			     const char *ts_source)
+			     const char *ts_source, const char *sysfs_net)
 {
 	json_object *m = json_object_new_object(), *ports;
 	char host[256] = "", t[40];
 	struct utsname u;
+	unsigned int i;
 
 	json_object_object_add(m, "bmgen_version",
 			       json_object_new_string(BM_VERSION));
@@ -137,11 +140,12 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 		desc->router ? "router" : "bridge"));
 	json_object_object_add(m, "dut", desc->dut ?
 			       json_object_get(desc->dut) : NULL);
+	/* Every port in the order given: a pair procedure's tx and rx are
+	 * the first two, an N-port procedure's port i is entry i. */
 	ports = json_object_new_array();
-	if (desc->tx_port)
-		json_object_array_add(ports, port_json(desc->tx_port, "tx"));
-	if (desc->rx_port)
-		json_object_array_add(ports, port_json(desc->rx_port, "rx"));
+	for (i = 0; i < desc->n_ports; i++)
+		json_object_array_add(ports, port_json(sysfs_net,
+			desc->ports[i], i == 0 ? "tx" : i == 1 ? "rx" : "port"));
 	json_object_object_add(m, "ports", ports);
 	json_object_object_add(m, "timestamp_source",
 			       json_object_new_string(ts_source));
@@ -161,24 +165,61 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 	return m;
 }
 
+/*
+ * The simulated device of a dry run, with the job's ports, or, when it
+ * names none, "sim1".."simK" for the K ports the procedure needs (at least
+ * a pair): an N-port procedure can be tried with no port at all.
+ */
+static struct bm_backend *sim_backend(const struct bmd_job_desc *d,
+				      struct bm_error *err)
+{
+	char names[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
+	const char *sim_ports[BM_BACKEND_MAX_PORTS];
+	const struct bm_procedure_info *pi;
+	struct bm_backend *be;
+	struct bm_sim_params p;
+	unsigned int k = 2, i;
+
+	bm_sim_params_default(&p);
+	if (d->sim && bm_sim_params_from_json(d->sim, &p, err))
+		return NULL;
+	/* bmd resolved the line rate at submit (ports, then sim). */
+	if (d->line_rate_bps > 0)
+		p.line_rate_bps = d->line_rate_bps;
+	be = bm_sim_new(&p, err);
+	if (!be)
+		return NULL;
+	if (!d->n_ports) {
+		pi = bm_procedure_find(d->procedure, NULL);
+		if (pi && pi->ports_needed > k)
+			k = pi->ports_needed;
+		if (k > BM_BACKEND_MAX_PORTS)
+			k = BM_BACKEND_MAX_PORTS;
+		for (i = 0; i < k; i++) {
+			snprintf(names[i], sizeof(names[i]), "sim%u", i + 1);
+			sim_ports[i] = names[i];
+		}
+	}
+	if (bm_backend_set_ports(be, d->n_ports ? d->n_ports : k,
+				 d->n_ports ? d->ports : sim_ports, err)) {
+		be->ops->destroy(be);
+		return NULL;
+	}
+	return be;
+}
+
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err)
 {
 	struct bm_genl_port_opts o = { 0 };
-	struct bm_sim_params p;
 
 	(void)ctx;
-	if (d->dry_run) {
-		bm_sim_params_default(&p);
-		if (d->sim && bm_sim_params_from_json(d->sim, &p, err))
-			return NULL;
-		/* bmd resolved the line rate at submit (ports, then sim). */
-		if (d->line_rate_bps > 0)
-			p.line_rate_bps = d->line_rate_bps;
-		return bm_sim_new(&p, err);
-	}
+	if (d->dry_run)
+		return sim_backend(d, err);
 	o.tx_port = d->tx_port;
 	o.rx_port = d->rx_port;
+	o.n_ports = d->n_ports;
+	o.ports = d->ports;
 	o.line_rate_bps = d->line_rate_bps;
 	o.router = d->router;
 	return bm_backend_genl_new(&o, err);

@@ -136,7 +136,8 @@ static void reply_error(struct bmd_client *c, int64_t id, bool has_id,
 /* --- commands ----------------------------------------------------------- */
 
 /* The ports of bmd's host: a bmctl elsewhere sees these, not its own. */
-static json_object *cmd_ports(json_object *r, struct bm_error *err)
+static json_object *cmd_ports(struct bmd *d, json_object *r,
+			      struct bm_error *err)
 {
 	struct bm_port_info *v;
 	json_object *a;
@@ -144,9 +145,10 @@ static json_object *cmd_ports(json_object *r, struct bm_error *err)
 	size_t i, n;
 	int ret;
 
-	ret = bm_port_list(NULL, &v, &n);
+	ret = bm_port_list(d->sysfs_net, &v, &n);
 	if (ret) {
-		bm_errorf(err, "/sys/class/net: %s", strerror(-ret));
+		bm_errorf(err, "%s: %s", d->sysfs_net ? d->sysfs_net :
+			  "/sys/class/net", strerror(-ret));
 		return NULL;
 	}
 	gethostname(host, sizeof(host) - 1);
@@ -246,13 +248,20 @@ static json_object *cmd_procedure(const struct bm_request *q, json_object *r,
 	return r;
 }
 
-/* Work out the line rate of a submit: given, else the sim's (dry run),
- * else the tx port's link speed.  0, or -EINVAL with err set. */
-static int submit_line_rate(const struct bm_request *q, double *rate,
-			    struct bm_error *err)
+/*
+ * Work out the line rate of a submit: given, else the sim's (dry run),
+ * else the link speed of its ports.  Every port must exist, and without a
+ * given rate every port's speed must be known and the same: procedures
+ * load every port against one R_line, and a slower port would be
+ * overloaded at "100 %".  0, or -EINVAL with err set.
+ */
+static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
+			    double *rate, struct bm_error *err)
 {
 	struct bm_sim_params p;
 	struct bm_port_info pi;
+	unsigned int i;
+	long speed = 0;
 	int ret;
 
 	*rate = q->line_rate_bps;
@@ -267,23 +276,27 @@ static int submit_line_rate(const struct bm_request *q, double *rate,
 		*rate = p.line_rate_bps;
 		return 0;
 	}
-	ret = bm_port_info(NULL, q->tx_port, &pi);
-	if (ret)
-		return bm_errorf(err, "port %s: %s", q->tx_port,
-				 ret == -ENOENT ? "no such device"
-						: strerror(-ret));
-	ret = bm_port_info(NULL, q->rx_port, &pi);
-	if (ret)
-		return bm_errorf(err, "port %s: %s", q->rx_port,
-				 ret == -ENOENT ? "no such device"
-						: strerror(-ret));
-	if (*rate > 0)
-		return 0;
-	bm_port_info(NULL, q->tx_port, &pi);
-	if (pi.speed_mbps <= 0)
-		return bm_errorf(err, "line rate of %s unknown (virtual or link down): give ports.line_rate_bps",
-				 q->tx_port);
-	*rate = pi.speed_mbps * 1e6;
+	for (i = 0; i < q->n_ports; i++) {
+		ret = bm_port_info(d->sysfs_net, q->ports[i], &pi);
+		if (ret)
+			return bm_errorf(err, "port %s: %s", q->ports[i],
+					 ret == -ENOENT ? "no such device"
+							: strerror(-ret));
+		if (*rate > 0)
+			continue;
+		if (pi.speed_mbps <= 0)
+			return bm_errorf(err, "line rate of %s unknown (virtual or link down): give ports.line_rate_bps",
+					 q->ports[i]);
+		if (!i) {
+			speed = pi.speed_mbps;
+		} else if (pi.speed_mbps != speed) {
+			return bm_errorf(err, "ports %s (%ld Mbit/s) and %s (%ld Mbit/s) differ in link speed: give ports.line_rate_bps",
+					 q->ports[0], speed, q->ports[i],
+					 pi.speed_mbps);
+		}
+	}
+	if (*rate <= 0)
+		*rate = speed * 1e6;
 	return 0;
 }
 
@@ -296,11 +309,13 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 
 	if (!p)
 		return NULL;
-	/* A dry run's simulated device has every port a procedure needs. */
-	if (!q->dry_run &&
-	    bm_procedure_check_ports(p, !!q->tx_port + !!q->rx_port, err))
+	/* A dry run that names no ports gets a simulated device with every
+	 * port the procedure needs (bmd_backend_default); one that names
+	 * them runs on those. */
+	if ((!q->dry_run || q->n_ports) &&
+	    bm_procedure_check_ports(p, q->n_ports, err))
 		return NULL;
-	if (submit_line_rate(q, &rate, err))
+	if (submit_line_rate(d, q, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err))
 		return NULL;
@@ -319,16 +334,13 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 		json_object_deep_copy(q->sim, &j->sim, NULL);
 	if (q->dut)
 		json_object_deep_copy(q->dut, &j->dut, NULL);
-	if (q->tx_port)
-		snprintf(j->tx, sizeof(j->tx), "%s", q->tx_port);
-	if (q->rx_port)
-		snprintf(j->rx, sizeof(j->rx), "%s", q->rx_port);
 	j->line_rate_bps = rate;
 	j->dry_run = q->dry_run;
 	j->cancel_to = JOB_CANCELLED;
 	j->submitted = bmd_now();
 	if (!j->procedure || !j->params || (q->sim && !j->sim) ||
-	    (q->dut && !j->dut)) {
+	    (q->dut && !j->dut) || job_set_ports(j, q->n_ports, q->ports)) {
+		free(j->ports);
 		free(j->procedure);
 		json_object_put(j->params);
 		json_object_put(j->sim);
@@ -498,7 +510,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		out = cmd_procedure(&q, r, &err);
 		break;
 	case BM_CMD_PORTS:
-		out = cmd_ports(r, &err);
+		out = cmd_ports(d, r, &err);
 		break;
 	case BM_CMD_SUBMIT:
 		out = cmd_submit(d, &q, r, &err);
@@ -749,7 +761,9 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	snprintf(jobs, sizeof(jobs), "%s/jobs", cfg->results_dir);
 	d->results_dir = strdup(cfg->results_dir);
 	d->jobs_dir = strdup(jobs);
-	if (!d->results_dir || !d->jobs_dir) {
+	d->sysfs_net = cfg->sysfs_net ? strdup(cfg->sysfs_net) : NULL;
+	if (!d->results_dir || !d->jobs_dir ||
+	    (cfg->sysfs_net && !d->sysfs_net)) {
 		bm_errorf(err, "out of memory");
 		goto fail;
 	}
@@ -824,5 +838,6 @@ void bmd_free(struct bmd *d)
 	free(d->socket_path);
 	free(d->results_dir);
 	free(d->jobs_dir);
+	free(d->sysfs_net);
 	free(d);
 }
