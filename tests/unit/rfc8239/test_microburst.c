@@ -137,6 +137,15 @@ static void check_iteration(json_object *it, unsigned int n_in,
 		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(
 			get(r, "received_per_port"), 0)), (int64_t)want);
 		ck_assert(!json_object_get_boolean(get(r, "lower_bound")));
+		/* the spans: n frames at 1 Gbit/s of 532 bytes (L1) each,
+		 * and the smallest lossy burst is one frame more */
+		ck_assert_double_eq_tol(json_object_get_double(
+			get(r, "burst_span_s")), want * 4.256e-6, 1e-12);
+		ck_assert_int_eq(json_object_get_int64(
+			get(r, "lossy_burst_per_port")), (int64_t)want + 1);
+		ck_assert_int_gt(json_object_get_int64(get(r, "lossy_lost")), 0);
+		ck_assert_double_eq_tol(json_object_get_double(
+			get(r, "lossy_span_s")), (want + 1) * 4.256e-6, 1e-12);
 		/* the sim's ports start together at line rate */
 		ck_assert_double_eq_tol(json_object_get_double(get(r, "sync_pct")),
 					100.0, 1e-6);

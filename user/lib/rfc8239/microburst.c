@@ -143,6 +143,8 @@ struct burst {
 	double intensity_pct;		/* F-10, smallest of the ports */
 	double skew_s;			/* REQ-GEN-5 start skew */
 	double sync_pct;		/* F-11 */
+	double span_s;			/* first bit of the first frame to the
+					 * last bit of the last, all ports */
 	uint64_t rx_per_port[BM_TRAFFIC_MAX_PORTS];	/* by ingress port */
 };
 
@@ -184,7 +186,7 @@ static void mb_timing(struct mb *m, const struct bm_traffic *t,
 		      uint64_t n, struct burst *b)
 {
 	double first[BM_TRAFFIC_MAX_PORTS], last[BM_TRAFFIC_MAX_PORTS];
-	double lo = INFINITY, hi = -INFINITY, span, in;
+	double lo = INFINITY, hi = -INFINITY, end = -INFINITY, span, in;
 	unsigned int i, s;
 
 	for (i = 0; i < n_in; i++) {
@@ -205,11 +207,12 @@ static void mb_timing(struct mb *m, const struct bm_traffic *t,
 	for (i = 0; i < n_in; i++) {
 		if (!isfinite(first[i]) || !isfinite(last[i])) {
 			b->intensity_pct = NAN;
-			b->skew_s = b->sync_pct = NAN;
+			b->skew_s = b->sync_pct = b->span_s = NAN;
 			return;
 		}
 		lo = fmin(lo, first[i]);
 		hi = fmax(hi, first[i]);
+		end = fmax(end, last[i]);
 		/* F-10: the wire time of the burst over the time it took,
 		 * first bit of the first frame to the last bit of the last;
 		 * a virtual port may send faster than its notional line, so
@@ -219,6 +222,7 @@ static void mb_timing(struct mb *m, const struct bm_traffic *t,
 		b->intensity_pct = fmin(b->intensity_pct, fmin(in, 100.0));
 	}
 	b->skew_s = hi - lo;
+	b->span_s = end - lo + m->t_wire;
 	/* F-11: the first frames of all ingress ports overlap for one frame
 	 * time less the skew. */
 	b->sync_pct = 100.0 * fmax(0.0, m->t_wire - b->skew_s) / m->t_wire;
@@ -303,7 +307,8 @@ static int mb_pass(struct mb *m, const struct burst *b, bool *pass)
  * *ok (0 when one frame already lost), *bounded when none was lossy up to
  * burst_max, and the loss-free burst's own trial in *best. */
 static int mb_search(struct mb *m, unsigned int j, unsigned int rep,
-		     uint64_t *ok, bool *bounded, struct burst *best)
+		     uint64_t *ok, bool *bounded, struct burst *best,
+		     struct burst *lossy)
 {
 	const struct r8239_mb_params *p = m->p;
 	uint64_t n = 1, lo = 0, hi = 0;
@@ -315,6 +320,8 @@ static int mb_search(struct mb *m, unsigned int j, unsigned int rep,
 		return -ENOMEM;
 	memset(best, 0, sizeof(*best));
 	best->intensity_pct = best->skew_s = best->sync_pct = NAN;
+	best->span_s = NAN;
+	*lossy = *best;
 	for (;;) {
 		ret = mb_burst(m, j, rep, n, "grow", b);
 		if (!ret)
@@ -323,6 +330,7 @@ static int mb_search(struct mb *m, unsigned int j, unsigned int rep,
 			goto out;
 		if (!pass) {
 			hi = n;
+			*lossy = *b;
 			break;
 		}
 		lo = n;
@@ -345,6 +353,7 @@ static int mb_search(struct mb *m, unsigned int j, unsigned int rep,
 			*best = *b;
 		} else {
 			hi = n;
+			*lossy = *b;
 		}
 	}
 	*ok = lo;
@@ -375,7 +384,7 @@ static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 	double agg[MB_MAX_REPEAT];
 	json_object *e, *reps, *o, *a;
 	struct bm_repeat st;
-	struct burst *best = calloc(1, sizeof(*best));
+	struct burst *best = calloc(2, sizeof(*best));
 	bool bounded = false, any_bounded = false;
 	uint64_t ok;
 	int ret = 0;
@@ -396,7 +405,7 @@ static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 	json_object_array_add(iters, e);
 	m->learned = false;
 	for (r = 0; r < p->repeat; r++) {
-		ret = mb_search(m, j, r + 1, &ok, &bounded, best);
+		ret = mb_search(m, j, r + 1, &ok, &bounded, best, best + 1);
 		if (ret)
 			break;
 		agg[r] = (double)(ok * n_in);
@@ -413,6 +422,15 @@ static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 		bm_json_add_double(o, "intensity_pct", best->intensity_pct);
 		bm_json_add_double(o, "start_skew_s", best->skew_s);
 		bm_json_add_double(o, "sync_pct", best->sync_pct);
+		bm_json_add_double(o, "burst_span_s", best->span_s);
+		/* the smallest lossy burst: with the loss-free one it brackets
+		 * the DUT's capacity, each with the time its frames took */
+		if (!bounded) {
+			bm_json_add_u64(o, "lossy_burst_per_port",
+					best[1].n);
+			bm_json_add_u64(o, "lossy_lost", best[1].lost);
+			bm_json_add_double(o, "lossy_span_s", best[1].span_s);
+		}
 		/* [8238 §6.2.3]: a non-null synchronisation, or it is not
 		 * an incast; a repetition whose loss-free burst is 0 sent
 		 * nothing loss-free to measure it on. */

@@ -1,0 +1,106 @@
+# R8239-MB (RFC 8239 §4) end to end: bmctl -> bmd -> bmgen.ko, 3 and 4
+# tester ports on a bridge DUT whose egress ports d3 and d4 are DUT-TBF of
+# known capacity (SPEC R8239-MB acceptance, notional 100 Mbit/s, 512 B):
+#
+#   tbf rate 1mbit burst 1600 overhead 24, child pfifo limit 100 (Q)
+#
+# MODEL-TBF: a frame costs A = F - 4 + 24 = 532 bytes of tokens, the full
+# bucket b = 1600 B lets floor(b/A) = 3 frames through at once, and tokens
+# come back at rho = 125000 B/s.  Frames that reach one egress within T
+# (first to last arrival) are all forwarded iff their number is at most
+#   C(T) = Q + floor((b + rho T) / A).
+# Per repetition the procedure reports the loss-free burst and the
+# smallest lossy one, each with the span the generator took to send it
+# (its own first and last departure; on veth a frame reaches the tbf as
+# it leaves the tester).  Truth: the loss-free burst's frames per egress
+# are <= C(T_ok) and the lossy burst's > C(T_lossy), each +-1 frame: the
+# tx stamp and the enqueue are a few us apart in the TCG guest, and a
+# token can arrive in between.
+# In iteration j the N-j ingress ports send burst n round robin over the
+# j egress ports (AMB-31), so the busiest egress takes (N-j) ceil(n/j).
+#
+# Why 1 Mbit/s and not the SPEC's 10 Mbit/s: the SPEC's closed form
+# Q + floor(b/A) = 103 leaves out the tokens that come back during the
+# burst.  At 10 Mbit/s a 2 x 53-frame burst at 100 Mbit/s lasts 2.3 ms,
+# rho T = 2.8 kB, and the truth is 108, not 103 +- 1.  At 1 Mbit/s rho T
+# stays below one frame for bursts up to 4.3 ms, so the SPEC's numbers
+# hold as well: aggregate 103 or 104 per egress (2 -> 1: 51 or 52 per
+# port; 3 -> 1: 34; 2 -> 2: 102..104 per port).  Both are checked; the
+# RSD of each series is printed (RFC 8239 §1.2).
+# Every frame a trial lost must be one the tbfs dropped.
+# Cost: the queue drains in 100 x 532 B / 125 kB/s = 0.43 s, drain_s 0.6.
+bm_load
+topo_bridge 4
+for d in d3 d4; do
+	$TC -n dut qdisc add dev $d root handle 1: tbf rate 1mbit burst 1600 \
+		limit 1000000 overhead 24 || fail "tbf $d"
+	$TC -n dut qdisc add dev $d parent 1:1 handle 10: pfifo limit 100 ||
+		fail "pfifo $d"
+done
+bmd_start
+
+# check_reps FILE: every repetition of every iteration against MODEL-TBF
+check_reps() {
+	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk '
+		function C(span) {
+			# arrivals span the departures less one frame time
+			t = span - 532 * 8 / 1e8
+			if (t < 0) t = 0
+			return 100 + int((1600 + 125000 * t) / 532)
+		}
+		function per_egress(n) { return nin * int((n + j - 1) / j) }
+		$1 == "j:" { j = $2 }
+		$1 == "n_ingress:" { nin = $2 }
+		$1 == "burst_per_port:" { ok = $2 }
+		$1 == "burst_span_s:" { sok = $2 }
+		$1 == "sync_pct:" { sy = $2 }
+		$1 == "intensity_pct:" { it = $2 }
+		$1 == "lossy_burst_per_port:" { bad = $2 }
+		$1 == "lossy_span_s:" {
+			r++
+			a = per_egress(ok); ca = C(sok)
+			b = per_egress(bad); cb = C($2)
+			printf "note: j=%d rep %d: %d per port (%d at the egress, C = %d over %.2f ms), lossy %d (%d, C = %d over %.2f ms), sync %s %%, intensity %s %%\n", j, r, ok, a, ca, sok * 1000, bad, b, cb, $2 * 1000, sy, it
+			if (a > ca + 1) { printf "FAILMSG j=%d rep %d: loss-free %d frames at the egress > C(T) + 1 = %d\n", j, r, a, ca + 1; bad_any = 1 }
+			if (b < cb) { printf "FAILMSG j=%d rep %d: lossy %d frames at the egress <= C(T) - 1 = %d\n", j, r, b, cb - 1; bad_any = 1 }
+			if (a < 103 - 1 || a > 104 + 1) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1 (+1 for rho T)\n", j, r, a; bad_any = 1 }
+		}
+		END { if (!r) print "FAILMSG no repetitions"; exit bad_any || !r }' > /tmp/mb.check
+	rc=$?
+	cat /tmp/mb.check
+	m=$(sed -n 's/^FAILMSG //p' /tmp/mb.check | head -n1)
+	[ $rc -eq 0 ] || fail "${m:-model check}"
+}
+
+# check_losses FILE: frames lost over all trials = the tbfs' drops so far
+check_losses() {
+	lost=$(jvals lost "$1" | awk '{ s += $1 } END { print s + 0 }')
+	drops=0
+	for d in d3 d4; do
+		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		drops=$((drops + x))
+	done
+	check_eq "$2: frames lost over all trials = tbf drops" \
+		"$((lost + ${3:-0}))" "$drops"
+}
+
+MB="rfc8239 microburst --line-rate 100M $LEARN_FAST --frame-sizes 512 \
+	--param drain_s=0.6 --param burst_max=1024"
+
+# 2 ingress -> 1 egress (t3)
+bm_job mb3 $MB --port t1 --port t2 --port t3 --param repeat=3
+$BMCTL -j result "$job" > /tmp/mb3.json || fail "bmctl result"
+check_reps /tmp/mb3.json
+check_losses /tmp/mb3.json "3 ports"
+lost3=$(jvals lost /tmp/mb3.json | awk '{ s += $1 } END { print s + 0 }')
+jvals rsd_pct /tmp/mb3.json | sed 's/^/note: RSD (%) of the aggregate burst, 3 ports: /'
+
+# 4 ports: 3 -> 1 (t4), then 2 -> 2 (t3, t4)
+bm_job mb4 $MB --port t1 --port t2 --port t3 --port t4 --param repeat=2
+$BMCTL -j result "$job" > /tmp/mb4.json || fail "bmctl result"
+check_reps /tmp/mb4.json
+check_losses /tmp/mb4.json "3 + 4 ports" "$lost3"
+jvals rsd_pct /tmp/mb4.json | sed 's/^/note: RSD (%) of the aggregate burst, 4 ports: /'
+# a burst the module reports it could not send whole is sent again by the
+# procedure (the only re-measuring allowed, issue 8); say how often
+note "bursts sent again (generator fell short): $(jvals bursts_sent_again /tmp/mb3.json) + $(jvals bursts_sent_again /tmp/mb4.json)"
