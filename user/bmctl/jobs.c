@@ -16,6 +16,37 @@ static json_object *get(json_object *o, const char *key)
 	return v;
 }
 
+/* The PORTS cell: "TX>RX" for a pair, "A,B,C" for a list (cut short
+ * with "+N more" past what a table column can show), "-" for none. */
+static void ports_cell(json_object *p, char *buf, size_t size)
+{
+	json_object *list = get(p, "list");
+	size_t n = json_object_is_type(list, json_type_array) ?
+		   json_object_array_length(list) : 0, i, off = 0;
+	const char *name;
+
+	if (n <= 2) {
+		if (get(p, "tx"))
+			snprintf(buf, size, "%s>%s",
+				 json_object_get_string(get(p, "tx")),
+				 json_object_get_string(get(p, "rx")));
+		else
+			snprintf(buf, size, "%s", "-");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		name = json_object_get_string(json_object_array_get_idx(list, i));
+		/* room for this name and a "+NNN more" after it */
+		if (off + strlen(name) + 1 + 10 >= size) {
+			snprintf(buf + off, size - off, "+%zu more", n - i);
+			return;
+		}
+		off += snprintf(buf + off, size - off, "%s%s", name,
+				i + 1 < n ? "," : "");
+	}
+}
+
 int cmd_jobs(int argc, char **argv)
 {
 	static const struct pr_col cols[] = {
@@ -43,12 +74,7 @@ int cmd_jobs(int argc, char **argv)
 		json_object *p = get(j, "ports"), *info;
 		char ports[64];
 
-		if (get(p, "tx"))
-			snprintf(ports, sizeof(ports), "%s>%s",
-				 json_object_get_string(get(p, "tx")),
-				 json_object_get_string(get(p, "rx")));
-		else
-			snprintf(ports, sizeof(ports), "%s", "-");
+		ports_cell(p, ports, sizeof(ports) - 6);	/* " (dry)" */
 		if (json_object_get_boolean(get(j, "dry_run")))
 			strncat(ports, " (dry)", sizeof(ports) - strlen(ports) - 1);
 		info = get(j, "error") ? get(j, "error") : get(j, "status");

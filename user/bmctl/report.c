@@ -273,13 +273,25 @@ static void print_header(json_object *result, json_object *meta)
 	n = ports ? json_object_array_length(ports) : 0;
 	line[0] = '\0';
 	for (i = 0; i < n; i++) {
+		char one[160];
+		int len;
+
 		p = json_object_array_get_idx(ports, i);
-		off += snprintf(line + off, sizeof(line) - off, "%s%s %s (%s)",
-				i ? ", " : "", pr_fmt_json(get(p, "role")),
-				pr_fmt_json(get(p, "name")),
-				pr_fmt_json(get(p, "driver")));
-		if (off >= (int)sizeof(line))
+		len = snprintf(one, sizeof(one), "%s%s %s (%s)",
+			       i ? ", " : "", pr_fmt_json(get(p, "role")),
+			       pr_fmt_json(get(p, "name")),
+			       pr_fmt_json(get(p, "driver")));
+		if (len >= (int)sizeof(one))
+			len = sizeof(one) - 1;
+		/* up to 256 ports: whole entries, then how many are left
+		 * (the JSON result has them all) */
+		if (off + len + 16 >= (int)sizeof(line)) {
+			snprintf(line + off, sizeof(line) - off,
+				 ", +%zu more", n - i);
 			break;
+		}
+		memcpy(line + off, one, len + 1);
+		off += len;
 	}
 	if (n)
 		pr_text("%-18s %s\n", "ports", line);

@@ -296,7 +296,7 @@ static json_object *read_sim(const char *arg)
 
 struct run_args {
 	char procedure[128];
-	const char *ports[2];
+	const char *ports[BM_PROTO_MAX_PORTS];	/* --port, in order */
 	int nports;
 	double line_rate_bps;
 	bool dry_run, detach;
@@ -400,10 +400,18 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 		return usage_error("run: which procedure? (bmctl procedures)");
 	for (; i < argc; i++) {
 		if ((r = opt_value(argc, argv, &i, "--port", &v))) {
+			int k;
+
 			if (r < 0)
 				return EXIT_USAGE;
-			if (a->nports == 2)
-				return usage_error("run: at most two --port (TX, then RX)");
+			if (a->nports == BM_PROTO_MAX_PORTS)
+				return usage_error("run: at most %d --port",
+						   BM_PROTO_MAX_PORTS);
+			/* bmd refuses it too; say so before connecting */
+			for (k = 0; k < a->nports; k++)
+				if (!strcmp(a->ports[k], v))
+					return usage_error("run: --port %s given twice (port %d and port %d)",
+							   v, k + 1, a->nports + 1);
 			a->ports[a->nports++] = v;
 		} else if ((r = opt_value(argc, argv, &i, "--frame-sizes", &v))) {
 			json_object *s;
@@ -541,7 +549,7 @@ int cmd_run(int argc, char **argv)
 	json_object *req, *r, *ports, *proc = NULL;
 	struct bm_client c;
 	unsigned long job;
-	int ret;
+	int ret, needed;
 
 	if (wants_help(argc, argv))
 		return run_help(argc, argv);
@@ -558,15 +566,17 @@ int cmd_run(int argc, char **argv)
 	ret = map_options(&a, proc);
 	if (ret)
 		goto out_close;
-	if (!a.dry_run &&
-	    a.nports < json_object_get_int(get(proc, "ports_needed"))) {
-		ret = usage_error("run: %s needs %d ports (REQ-CAP-1), %d given: --port TX --port RX, or --dry-run",
-				  a.procedure,
-				  json_object_get_int(get(proc, "ports_needed")),
-				  a.nports);
+	/* A dry run without --port gets every port it needs from bmd's
+	 * simulator; one with --port runs on those, so they must do. */
+	needed = json_object_get_int(get(proc, "ports_needed"));
+	if ((!a.dry_run || a.nports) && a.nports < needed) {
+		ret = usage_error("run: %s needs %d ports (REQ-CAP-1), %d given: %s, or --dry-run",
+				  a.procedure, needed, a.nports,
+				  needed > 2 ? "--port IF once per port, in order"
+					     : "--port TX --port RX");
 		goto out_close;
 	}
-	/* The protocol's ports are tx and rx: both or none. */
+	/* A job's ports are a pair or a longer list: none or two at least. */
 	if (a.nports == 1) {
 		ret = usage_error("run: give two ports: --port TX --port RX");
 		goto out_close;
@@ -577,11 +587,21 @@ int cmd_run(int argc, char **argv)
 	json_object_object_add(req, "params", merged_params(&a));
 	if (a.nports || a.line_rate_bps > 0) {
 		ports = json_object_new_object();
-		if (a.nports) {
+		/* A pair as tx/rx, which every bmd takes; only more ports
+		 * need ports.list, which an older bmd refuses by name. */
+		if (a.nports == 2) {
 			json_object_object_add(ports, "tx",
 				json_object_new_string(a.ports[0]));
 			json_object_object_add(ports, "rx",
 				json_object_new_string(a.ports[1]));
+		} else if (a.nports > 2) {
+			json_object *list = json_object_new_array();
+			int k;
+
+			for (k = 0; k < a.nports; k++)
+				json_object_array_add(list,
+					json_object_new_string(a.ports[k]));
+			json_object_object_add(ports, "list", list);
 		}
 		if (a.line_rate_bps > 0)
 			json_object_object_add(ports, "line_rate_bps",
