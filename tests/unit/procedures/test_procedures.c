@@ -22,8 +22,10 @@
 static const char *const names[] = {
 	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
 	"rfc2544.back-to-back", "rfc2544.recovery", "rfc2544.reset",
-	"mlrsearch",
+	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
+	"rfc8239.dut-buffer",
 };
+#define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 
 START_TEST(test_registry)
 {
@@ -31,7 +33,7 @@ START_TEST(test_registry)
 	struct bm_error err = { "" };
 	size_t i;
 
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < N_PROCEDURES; i++) {
 		ck_assert_str_eq(p[i].name, names[i]);
 		ck_assert_ptr_nonnull(p[i].summary);
 		ck_assert_ptr_nonnull(p[i].refs);
@@ -39,7 +41,7 @@ START_TEST(test_registry)
 		ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9, &err) == 0,
 			      "%s: %s", names[i], err.msg);
 	}
-	ck_assert_ptr_null(p[7].name);
+	ck_assert_ptr_null(p[N_PROCEDURES].name);
 	ck_assert_str_eq(p[3].refs, "R2544-B2B");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.jitter", NULL, 1e9, &err),
 			 -EINVAL);
@@ -170,7 +172,7 @@ START_TEST(test_registry_rows_complete)
 		}
 		json_object_put(d);
 	}
-	ck_assert_int_eq(rows, 7);
+	ck_assert_int_eq(rows, N_PROCEDURES);
 }
 END_TEST
 

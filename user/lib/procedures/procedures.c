@@ -427,6 +427,47 @@ static int mb_run(const struct bm_procedure_info *pi, json_object *params,
 	return r8239_microburst_run(be, &p, progress, ctx, result, err);
 }
 
+static int buf_parse(const struct bm_procedure_info *pi, json_object *params,
+		     struct r8239_buf_params *p, struct bm_error *err)
+{
+	int ret;
+
+	r8239_buf_defaults(p, pi->test);
+	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
+				   err);
+	return ret ? ret : r8239_buf_check(p, err);
+}
+
+static int buf_validate(const struct bm_procedure_info *pi,
+			json_object *params, double line, struct bm_error *err)
+{
+	struct r8239_buf_params p;
+
+	(void)line;
+	return buf_parse(pi, params, &p, err);
+}
+
+static json_object *buf_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct r8239_buf_params p;
+
+	r8239_buf_defaults(&p, pi->test);
+	return r8239_buf_params_json(&p);
+}
+
+static int buf_run(const struct bm_procedure_info *pi, json_object *params,
+		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		   json_object **result, struct bm_error *err)
+{
+	struct r8239_buf_params p;
+	int ret;
+
+	ret = buf_parse(pi, params, &p, err);
+	if (ret)
+		return ret;
+	return r8239_buffer_run(be, &p, progress, ctx, result, err);
+}
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -479,6 +520,24 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = NULL, .sizes_key = "frame_size",
 	  .validate = mb_validate, .defaults = mb_defaults_json,
 	  .run = mb_run },
+	{ .name = "rfc8239.port-buffer",
+	  .summary = "RFC 8239 §3.2 (2) maximum port buffer size of each "
+		     "egress: line rate + oversubscription to it",
+	  .refs = "R8239-BUF-2, R8238-BUF, REQ-BUF-1, REQ-8239-1",
+	  .ports_needed = 3, .keys = r8239_buf_keys,
+	  .mask = R8239_BUF_MASK(R8239_BUF_PORT), .test = R8239_BUF_PORT,
+	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
+	  .validate = buf_validate, .defaults = buf_defaults_json,
+	  .run = buf_run },
+	{ .name = "rfc8239.dut-buffer",
+	  .summary = "RFC 8239 §3.2 (4) maximum DUT buffer size: all other "
+		     "ports to each egress in turn (many-to-one)",
+	  .refs = "R8239-BUF-4, R8238-BUF, F-8, REQ-BUF-1, REQ-8239-1",
+	  .ports_needed = 3, .keys = r8239_buf_keys,
+	  .mask = R8239_BUF_MASK(R8239_BUF_DUT), .test = R8239_BUF_DUT,
+	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
+	  .validate = buf_validate, .defaults = buf_defaults_json,
+	  .run = buf_run },
 	{ .name = NULL },
 };
 

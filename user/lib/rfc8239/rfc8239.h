@@ -65,4 +65,50 @@ int r8239_microburst_run(struct bm_backend *be,
 			 bm_progress_fn progress, void *ctx,
 			 json_object **result, struct bm_error *err);
 
+/* The buffering tests of RFC 8239 §3.2 (R8239-BUF-*). */
+enum r8239_buf_test {
+	R8239_BUF_PORT = 0,		/* BUF-2 maximum port buffer size */
+	R8239_BUF_DUT,			/* BUF-4 maximum DUT buffer size */
+};
+
+/* Key masks of r8239_buf_keys: keys of one test only. */
+#define R8239_BUF_MASK(t)	(1u << (t))
+
+/* R8239-BUF-2/-4 parameters; defaults in r8239_buf_defaults(). */
+struct r8239_buf_params {
+	int test;			/* enum r8239_buf_test */
+	uint32_t frame_size;		/* B* of BUF-1; 1518 [PROPOSED] */
+	double os_pct;			/* oversubscription, 1 % */
+	double line_pct;		/* "line rate": 99.98 % (AMB-27) */
+	unsigned int iteration;		/* 1-based; 0 = all */
+	bool wrap;			/* BUF-2: egress N and 1 too */
+	unsigned int repeat;		/* REQ-8239-1, default 5 */
+	double max_trial_s;		/* REQ-BUF-1: 60 s */
+	double drain_s;
+	double start_s;
+	bool learning;
+	double learning_pause_s;	/* < 0: the backend's default */
+};
+
+/* The parameter table of the buffering procedures. */
+extern const struct bm_param r8239_buf_keys[];
+
+/* Fill *p with the defaults of test t. */
+void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *r8239_buf_params_json(const struct r8239_buf_params *p);
+
+/* Cross-key checks after parsing: 0 or -EINVAL naming the key. */
+int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err);
+
+/*
+ * Run R8239-BUF-2 (p->test R8239_BUF_PORT) or -BUF-4 on the backend's
+ * ports (>= 3, in the order given), `repeat` times per iteration.  Result
+ * and errors as r8239_microburst_run().
+ */
+int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
+		     bm_progress_fn progress, void *ctx, json_object **result,
+		     struct bm_error *err);
+
 #endif /* RFC8239_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * R8239-BUF-2 and -BUF-4 against the N-port simulated DUT: every egress
+ * is a line of the tester's rate R behind a tail-drop queue of Q_e waiting
+ * frames (the frame on the line not counted), so the egress holds Q_e + 1
+ * frames when the first one is dropped.
+ *
+ * Closed form (fluid, +-1 frame for the phases of the streams): senders
+ * offering (line_pct + os_pct) % of R to one egress fill it at the excess
+ * x = (line_pct + os_pct - 100) % of fps_max(F), so the first drop comes
+ * at t_inf = (Q_e + 1) / x; by then the oversubscriber has sent
+ * n_os = os_pct % fps_max t_inf frames.  The estimators:
+ *   Buf_q      = Q_e + 1 frames (+-1)
+ *   Buf_rfc    = (n_os - 1) F, Buf_rfc_corr = n_os F x / os (= Buf_q)
+ * SPEC BUF-2 acceptance shape (egress 2 Q = 100, egress 3 Q = 200, 512 B)
+ * with os 10 % (x = 9.98 %: fast to simulate); SPEC BUF-4 acceptance
+ * (Q = 100, 150, 200, 250, p = 33.66 % each from 3 senders, os 1 %).
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bm_sim.h"
+#include "bm_trial.h"
+#include "keep_result.h"
+#include "rfc8239.h"
+
+static struct bm_backend *mk(unsigned int n_ports, const uint64_t *q)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	struct bm_backend *be;
+	unsigned int i;
+
+	bm_sim_params_default(&p);
+	p.line_rate_bps = 1e9;
+	p.buffer_frames = 1000;
+	for (i = 0; i < n_ports; i++)
+		p.ports[i].queue_frames = q[i];
+	be = bm_sim_new(&p, &err);
+	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
+	be->n_ports = n_ports;
+	for (i = 0; i < n_ports; i++)
+		snprintf(be->port_names[i], sizeof(be->port_names[i]), "sim%u",
+			 i + 1);
+	return be;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
+	return v;
+}
+
+static double num(json_object *o, const char *key)
+{
+	return json_object_get_double(get(o, key));
+}
+
+static json_object *run(struct bm_backend *be, struct r8239_buf_params *p,
+			const char *name)
+{
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+	int ret;
+
+	ret = r8239_buffer_run(be, p, NULL, NULL, &doc, &err);
+	ck_assert_msg(ret == 0, "%s: %s", name, err.msg);
+	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, name);
+	return doc;
+}
+
+static json_object *iteration(json_object *doc, size_t i)
+{
+	json_object *a = get(get(doc, "results"), "iterations");
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+/* Each repetition of it against the fluid closed form for queue q. */
+static void check_fill(json_object *it, uint64_t q, double line_pct,
+		       double os_pct, bool have_os, uint32_t f)
+{
+	json_object *reps = get(it, "repetitions"), *r;
+	double x = (line_pct + os_pct - 100.0) / 100.0;
+	double n_os = os_pct / 100.0 * (double)(q + 1) / x;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(reps); i++) {
+		r = json_object_array_get_idx(reps, i);
+		ck_assert(!json_object_get_boolean(get(r, "lower_bound")));
+		ck_assert_msg(fabs(num(r, "buf_q_frames") - (double)(q + 1)) <= 1.0,
+			      "egress %s: Buf_q %.2f frames, truth %llu +- 1",
+			      json_object_get_string(get(it, "egress")),
+			      num(r, "buf_q_frames"),
+			      (unsigned long long)q + 1);
+		if (!have_os)
+			continue;
+		ck_assert_msg(fabs(num(r, "n_os") - n_os) <= 2.0,
+			      "n_os %.0f, fluid %.1f", num(r, "n_os"), n_os);
+		ck_assert_double_eq_tol(num(r, "buf_rfc_bytes"),
+					(num(r, "n_os") - 1) * f, 1e-6);
+		ck_assert_msg(fabs(num(r, "buf_rfc_corr_bytes") / f -
+				   (double)(q + 1)) <= 2.0,
+			      "Buf_rfc_corr %.1f frames", num(r,
+				"buf_rfc_corr_bytes") / f);
+		/* the latency plateau: the egress full of Q + 1 frames
+		 * (one frame time each) on top of the lossless latency */
+		ck_assert_msg(fabs(num(r, "buf_lat_bytes") / f - (double)q) <= 2.0,
+			      "Buf_lat %.1f frames", num(r, "buf_lat_bytes") / f);
+	}
+}
+
+/* SPEC R8239-BUF-2 acceptance shape: egress 2 Q = 100, egress 3 Q = 200 */
+START_TEST(port_buffer)
+{
+	const uint64_t q[4] = { 1000, 100, 200, 1000 };
+	struct bm_backend *be = mk(4, q);
+	struct r8239_buf_params p;
+	json_object *doc, *it;
+
+	r8239_buf_defaults(&p, R8239_BUF_PORT);
+	p.frame_size = 512;
+	p.os_pct = 10.0;
+	p.repeat = 2;
+	p.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.port-buffer");
+	ck_assert_uint_eq(json_object_array_length(
+		get(get(doc, "results"), "iterations")), 2);
+	it = iteration(doc, 0);
+	ck_assert_str_eq(json_object_get_string(get(it, "egress")), "sim2");
+	ck_assert_str_eq(json_object_get_string(get(it, "estimator")),
+			 "buf_rfc");
+	check_fill(it, 100, 99.98, 10.0, true, 512);
+	it = iteration(doc, 1);
+	ck_assert_str_eq(json_object_get_string(get(it, "egress")), "sim3");
+	check_fill(it, 200, 99.98, 10.0, true, 512);
+	/* a deterministic DUT: both repetitions agree */
+	ck_assert_double_eq_tol(num(get(it, "buf_q"), "rsd_pct"), 0.0, 1e-9);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* os 1 % (the RFC's): Buf_rfc is 2 % high, Buf_rfc_corr is not (F-7) */
+START_TEST(port_buffer_os1)
+{
+	const uint64_t q[3] = { 1000, 100, 1000 };
+	struct bm_backend *be = mk(3, q);
+	struct r8239_buf_params p;
+	json_object *doc, *r;
+	double rfc, corr;
+
+	r8239_buf_defaults(&p, R8239_BUF_PORT);
+	p.frame_size = 512;
+	p.repeat = 1;
+	p.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.port-buffer");
+	r = json_object_array_get_idx(get(iteration(doc, 0), "repetitions"), 0);
+	check_fill(iteration(doc, 0), 100, 99.98, 1.0, true, 512);
+	rfc = num(r, "buf_rfc_bytes");
+	corr = num(r, "buf_rfc_corr_bytes");
+	ck_assert_msg(fabs(rfc / corr - 1.0204) < 0.012,
+		      "Buf_rfc / Buf_rfc_corr = %.4f, F-7: 1.0204", rfc / corr);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* SPEC R8239-BUF-4 acceptance: Q = 100, 150, 200, 250; max = egress 4 */
+START_TEST(dut_buffer)
+{
+	const uint64_t q[4] = { 100, 150, 200, 250 };
+	const char *order[4] = { "sim4", "sim1", "sim2", "sim3" };
+	const uint64_t qe[4] = { 250, 100, 150, 200 };
+	struct bm_backend *be = mk(4, q);
+	struct r8239_buf_params p;
+	json_object *doc, *it, *in;
+	size_t i;
+
+	r8239_buf_defaults(&p, R8239_BUF_DUT);
+	p.frame_size = 512;
+	p.repeat = 1;
+	p.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.dut-buffer");
+	for (i = 0; i < 4; i++) {
+		it = iteration(doc, i);
+		ck_assert_str_eq(json_object_get_string(get(it, "egress")),
+				 order[i]);
+		ck_assert_str_eq(json_object_get_string(get(it, "estimator")),
+				 "buf_q");
+		in = get(it, "ingress");
+		ck_assert_uint_eq(json_object_array_length(in), 3);
+		/* F-8: (99.98 + 1) / 3 = 33.66 % each */
+		ck_assert_double_eq_tol(num(json_object_array_get_idx(in, 0),
+					    "load_pct"), 33.66, 1e-9);
+		check_fill(it, qe[i], 99.98, 1.0, false, 512);
+	}
+	ck_assert_msg(fabs(num(get(doc, "results"), "max_dut_buffer_bytes") /
+			   512 - 251) <= 1.0, "max DUT buffer %.0f B",
+		      num(get(doc, "results"), "max_dut_buffer_bytes"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* A DUT that never fills within max_trial_s: a lower bound, said so. */
+START_TEST(lower_bound)
+{
+	const uint64_t q[3] = { 1000, 1000000, 1000 };
+	struct bm_backend *be = mk(3, q);
+	struct r8239_buf_params p;
+	json_object *doc, *it;
+
+	r8239_buf_defaults(&p, R8239_BUF_PORT);
+	p.frame_size = 1518;
+	p.repeat = 1;
+	p.max_trial_s = 0.05;
+	p.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.port-buffer");
+	it = iteration(doc, 0);
+	ck_assert(json_object_get_boolean(get(it, "lower_bound")));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	const uint64_t q[3] = { 10, 10, 10 };
+	struct bm_backend *be = mk(3, q);
+	struct bm_error err = { "" };
+	struct r8239_buf_params p;
+	json_object *doc = NULL;
+
+	r8239_buf_defaults(&p, R8239_BUF_PORT);
+	p.iteration = 2;		/* N - 2 = 1 iteration */
+	ck_assert_int_eq(r8239_buffer_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "iteration"), "%s", err.msg);
+	ck_assert_ptr_null(doc);
+	r8239_buf_defaults(&p, R8239_BUF_DUT);
+	p.wrap = true;
+	ck_assert_int_eq(r8239_buffer_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "wrap"), "%s", err.msg);
+	be->n_ports = 2;
+	p.wrap = false;
+	ck_assert_int_eq(r8239_buffer_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "needs 3 ports"), "%s", err.msg);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("rfc8239.buffer");
+	TCase *tc = tcase_create("buf");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, port_buffer);
+	tcase_add_test(tc, port_buffer_os1);
+	tcase_add_test(tc, dut_buffer);
+	tcase_add_test(tc, lower_bound);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

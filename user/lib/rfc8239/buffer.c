@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 8239 §3 buffering (SPEC §8.2): the maximum port buffer size
+ * (R8239-BUF-2) and the maximum DUT buffer size, many-to-one
+ * (R8239-BUF-4).
+ *
+ * Congestion (RFC 8239 §3.2): senders whose loads add up to the line rate
+ * (99.98 %, AMB-27) plus the oversubscription os_pct send to one egress
+ * port, all starting together.  The egress queue grows at the excess
+ * until the first drop: the inflection point.  BUF-2 iteration i: port i
+ * at 99.98 % and port i+2 at os_pct to egress i+1 (ports 1-based, i =
+ * 1 .. N-2; the RFC's last "port N ... to egress port N" is read as egress
+ * N-1, AMB-29).  BUF-4 iteration for egress e = N, 1, 2, ..., N-1: every
+ * other port at (99.98 + os_pct)/(N-1) % (F-8).
+ *
+ * Finding the inflection without a per-frame log (REQ-BUF-1 asks for one;
+ * the module keeps counters): every sender sends a counted stream of
+ * frames proportional to its load, k frames of the reference stream (the
+ * oversubscription stream in BUF-2, each sender in BUF-4), and the largest
+ * loss-free k is searched, doubling then bisection to one frame.  The
+ * loss-free trial of k frames is the traffic up to the inflection:
+ *   n_os   = k (BUF-2)
+ *   Buf_rfc      = (n_os - 1) x F                   (RFC 8239 §3.2, F-7)
+ *   Buf_rfc_corr = n_os x F x (bg + os - 1) / os     (F-7: the background
+ *                  at 99.98 % makes Buf_rfc 2 % high at os 1 %)
+ *   Buf_q  = (frames sent to the egress - T / t_wire) x F, T the span of
+ *            their departures (first to last) and t_wire the egress's
+ *            frame time at line rate: the frames the egress still held
+ *            when the last one arrived (F-7 [EXTENSION]; exact for any
+ *            number of senders, the estimator of BUF-4, AMB-35)
+ *   Buf_lat = (L_max - L_min) x R / 8 x F / (F + 20) (F-7 [EXTENSION]) from
+ *            the latency of the egress's streams in that trial (noisy with
+ *            software timestamps: a cross-check, AMB-34).
+ * No loss at max_trial_s gives a lower bound.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_json.h"
+#include "bm_repeat.h"
+#include "bm_result.h"
+#include "bm_search.h"
+#include "bm_traffic.h"
+#include "rfc8239.h"
+
+#define BUF_MAX_REPEAT	100
+#define BUF_MAX_SENDERS	(BM_TRAFFIC_MAX_PORTS - 1)
+
+#define BO(f)	offsetof(struct r8239_buf_params, f)
+
+const struct bm_param r8239_buf_keys[] = {
+	{ { "frame_size", BM_J_U32, BO(frame_size), 64, 9216, 0, 0, NULL,
+	    NULL }, "B", "frame size with FCS, one per run (the B* of "
+	  "BUF-1) [PROPOSED 1518]", NULL },
+	{ { "os_pct", BM_J_DOUBLE, BO(os_pct), 0, 100, BM_JK_MIN_EXCL, 0,
+	    NULL, NULL }, "%", "oversubscription above the line rate (RFC "
+	  "8239 §3.2 recommends 1; another value is reported)", NULL },
+	{ { "line_pct", BM_J_DOUBLE, BO(line_pct), 0, 99.98, BM_JK_MIN_EXCL,
+	    0, NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98, "
+	  "RFC 8239 §2.2's MUST)", NULL },
+	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, 0, NULL, NULL },
+	  "", "iteration to run (1-based); 0 runs them all", NULL },
+	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0,
+	    R8239_BUF_MASK(R8239_BUF_PORT), NULL, NULL }, "",
+	  "port-buffer: also egress ports N and 1 [EXTENSION]", NULL },
+	{ { "repeat", BM_J_UINT, BO(repeat), 1, BUF_MAX_REPEAT, 0, 0, NULL,
+	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
+	  "[PROPOSED 5]", NULL },
+	{ { "max_trial_s", BM_J_DOUBLE, BO(max_trial_s), 0, 3600,
+	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s",
+	  "longest congestion trial; no loss by then is a lower bound", NULL },
+	{ { "drain_s", BM_J_DOUBLE, BO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
+	  "wait after each trial for the DUT to empty (PLAT-TRIAL)", NULL },
+	{ { "start_s", BM_J_DOUBLE, BO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
+	  "lead time before all senders start together", NULL },
+	{ { "learning", BM_J_BOOL, BO(learning), 0, 0, 0, 0, NULL, NULL }, "",
+	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
+	{ { "learning_pause_s", BM_J_DOUBLE, BO(learning_pause_s), 0, 60,
+	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
+	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
+{
+	*p = (struct r8239_buf_params){
+		.test = t,
+		.frame_size = 1518,		/* [PROPOSED] */
+		.os_pct = 1.0,			/* [8239 §3.2] recommended */
+		.line_pct = 99.98,		/* AMB-27 */
+		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
+		.max_trial_s = 60.0,		/* REQ-BUF-1 */
+		.drain_s = 2.0,
+		.start_s = 0.01,
+		.learning = true,
+		.learning_pause_s = -1.0,
+	};
+}
+
+json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "frame_size", p->frame_size);
+	bm_json_add_double(o, "os_pct", p->os_pct);
+	bm_json_add_double(o, "line_pct", p->line_pct);
+	bm_json_add_u64(o, "iteration", p->iteration);
+	if (p->test == R8239_BUF_PORT)
+		bm_json_add_bool(o, "wrap", p->wrap);
+	bm_json_add_u64(o, "repeat", p->repeat);
+	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
+	bm_json_add_double(o, "drain_s", p->drain_s);
+	bm_json_add_double(o, "start_s", p->start_s);
+	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
+			   p->learning_pause_s : NAN);
+	return o;
+}
+
+int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err)
+{
+	if (p->test != R8239_BUF_PORT && p->wrap)
+		return bm_errorf(err, "rfc8239.dut-buffer: wrap: only for "
+				 "rfc8239.port-buffer");
+	return 0;
+}
+
+/* One iteration: senders to one egress, each at a load in % of line. */
+struct cong {
+	unsigned int egress;
+	unsigned int n_snd;
+	unsigned int snd[BUF_MAX_SENDERS];
+	double pct[BUF_MAX_SENDERS];
+	unsigned int ref;		/* index into snd[] of the reference */
+	int os;				/* index of the oversubscriber, -1 */
+};
+
+struct buf {
+	struct bm_backend *be;
+	const struct r8239_buf_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	unsigned int n;
+	double t_wire;
+	bool learned;
+};
+
+/* What the largest loss-free trial of a repetition showed. */
+struct fill {
+	uint64_t k;			/* reference stream frames */
+	uint64_t n_os;			/* oversubscription frames (BUF-2) */
+	uint64_t sent;			/* frames to the egress */
+	double span_s;			/* first to last departure */
+	double lat_min_ns, lat_max_ns;
+	bool lower_bound;
+};
+
+static const char *test_name(const struct r8239_buf_params *p)
+{
+	return p->test == R8239_BUF_PORT ? "rfc8239.port-buffer" :
+	       "rfc8239.dut-buffer";
+}
+
+/* Frames of sender s when the reference sends k (loads in proportion). */
+static uint64_t count_of(const struct cong *c, unsigned int s, uint64_t k)
+{
+	return (uint64_t)llround((double)k * c->pct[s] / c->pct[c->ref]);
+}
+
+static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
+		     unsigned int rep, const char *why, bool *pass,
+		     struct fill *f)
+{
+	const struct r8239_buf_params *p = b->p;
+	struct bm_traffic_result *r = NULL;
+	struct bm_stream_spec s;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_traffic t;
+	double lo = INFINITY, hi = -INFINITY;
+	char reason[96];
+	unsigned int i;
+	int ret;
+
+	bm_traffic_init(&t);
+	for (i = 0; i < b->n; i++)
+		if (bm_traffic_add_port(&t, b->be->port_names[i],
+					b->be->line_rate_bps, b->err) < 0) {
+			ret = -EINVAL;
+			goto out;
+		}
+	for (i = 0; i < c->n_snd; i++) {
+		bm_stream_init(&s, c->snd[i], c->egress, c->pct[i]);
+		s.pattern = BM_STREAM_COUNT;
+		s.count = count_of(c, i, k);
+		s.start_s = p->start_s;
+		if (!s.count)
+			s.count = 1;
+		ret = bm_traffic_add_stream(&t, &s, b->err);
+		if (ret < 0)
+			goto out;
+	}
+	ret = bm_traffic_check(&t, p->frame_size, b->err);
+	if (ret)
+		goto out;
+	r = bm_traffic_result_new(&t);
+	if (!r) {
+		ret = -ENOMEM;
+		bm_errorf(b->err, "out of memory");
+		goto out;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.frame_size = p->frame_size;
+	spec.duration_s = p->start_s + (double)k /
+			  bm_stream_fps(&t, &t.streams[c->ref], p->frame_size);
+	spec.drain_s = p->drain_s;
+	spec.latency = true;
+	spec.learning = p->learning && !b->learned;
+	spec.learning_pause_s = p->learning_pause_s;
+	spec.traffic = &t;
+	spec.traffic_res = r;
+	snprintf(reason, sizeof(reason), "egress %s rep %u: %s k=%llu",
+		 b->be->port_names[c->egress], rep, why, (unsigned long long)k);
+	ret = bm_search_trial(b->be, &spec, &res, &b->log, "buffer", reason,
+			      b->progress, b->ctx, b->err);
+	if (ret)
+		goto out;
+	b->learned = true;
+	*pass = res.lost == 0 && !res.generator_limited;
+	memset(f, 0, sizeof(*f));
+	f->k = k;
+	f->lat_min_ns = INFINITY;
+	f->lat_max_ns = -INFINITY;
+	for (i = 0; i < t.n_streams; i++) {
+		const struct bm_stream_result *sr = &r->streams[i];
+
+		f->sent += sr->sent;
+		if (sr->first_tx_s >= 0.0)
+			lo = fmin(lo, sr->first_tx_s);
+		if (sr->last_tx_s >= 0.0)
+			hi = fmax(hi, sr->last_tx_s);
+		if (sr->latency.count) {
+			f->lat_min_ns = fmin(f->lat_min_ns, sr->latency.min_ns);
+			f->lat_max_ns = fmax(f->lat_max_ns, sr->latency.max_ns);
+		}
+	}
+	if (c->os >= 0)
+		f->n_os = r->streams[c->os].sent;
+	f->span_s = hi >= lo ? hi - lo : NAN;
+out:
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+	return ret;
+}
+
+/* One repetition: the largest loss-free k, doubling then bisection. */
+static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
+		      struct fill *best)
+{
+	const struct r8239_buf_params *p = b->p;
+	double ref_fps = bm_fps_max(b->be->line_rate_bps, p->frame_size) *
+			 c->pct[c->ref] / 100.0;
+	uint64_t kmax = (uint64_t)fmax(1.0, floor(ref_fps * p->max_trial_s));
+	uint64_t k = 1, lo = 0, hi = 0;
+	struct fill f;
+	bool pass;
+	int ret;
+
+	memset(best, 0, sizeof(*best));
+	best->span_s = best->lat_min_ns = best->lat_max_ns = NAN;
+	for (;;) {
+		ret = buf_trial(b, c, k, rep, "grow", &pass, &f);
+		if (ret)
+			return ret;
+		if (!pass) {
+			hi = k;
+			break;
+		}
+		lo = k;
+		*best = f;
+		if (k >= kmax)
+			break;
+		k = k * 2 > kmax ? kmax : k * 2;
+	}
+	while (hi && hi - lo > 1) {
+		k = lo + (hi - lo) / 2;
+		ret = buf_trial(b, c, k, rep, "bisect", &pass, &f);
+		if (ret)
+			return ret;
+		if (pass) {
+			lo = k;
+			*best = f;
+		} else {
+			hi = k;
+		}
+	}
+	best->lower_bound = !hi;
+	return 0;
+}
+
+/* The estimators of F-7 for one repetition, in bytes. */
+static void estimators(const struct buf *b, const struct cong *c,
+		       const struct fill *f, double *rfc, double *rfc_corr,
+		       double *q, double *lat)
+{
+	const struct r8239_buf_params *p = b->p;
+	double fs = p->frame_size, os = p->os_pct / 100.0;
+	double bg = p->line_pct / 100.0;
+
+	*rfc = *rfc_corr = NAN;
+	if (c->os >= 0 && f->n_os) {
+		*rfc = (double)(f->n_os - 1) * fs;
+		*rfc_corr = (double)f->n_os * fs * (bg + os - 1.0) / os;
+	}
+	*q = isfinite(f->span_s) ?
+	     ((double)f->sent - f->span_s / b->t_wire) * fs : NAN;
+	*lat = isfinite(f->lat_max_ns) && isfinite(f->lat_min_ns) ?
+	       (f->lat_max_ns - f->lat_min_ns) * 1e-9 *
+	       b->be->line_rate_bps / 8.0 * fs / (fs + 20.0) : NAN;
+}
+
+static int buf_iteration(struct buf *b, const struct cong *c,
+			 json_object *iters, double *max_q)
+{
+	const struct r8239_buf_params *p = b->p;
+	double rfc[BUF_MAX_REPEAT], rc[BUF_MAX_REPEAT], q[BUF_MAX_REPEAT];
+	double lat[BUF_MAX_REPEAT];
+	json_object *e, *reps, *o, *a;
+	struct bm_repeat st;
+	struct fill f;
+	unsigned int r, i;
+	bool bound = false;
+	int ret = 0;
+
+	e = json_object_new_object();
+	bm_json_add_str(e, "egress", b->be->port_names[c->egress]);
+	a = json_object_new_array();
+	for (i = 0; i < c->n_snd; i++) {
+		o = json_object_new_object();
+		bm_json_add_str(o, "port", b->be->port_names[c->snd[i]]);
+		bm_json_add_double(o, "load_pct", c->pct[i]);
+		bm_json_add_bool(o, "oversubscription", (int)i == c->os);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(e, "ingress", a);
+	reps = json_object_new_array();
+	json_object_object_add(e, "repetitions", reps);
+	json_object_array_add(iters, e);
+	b->learned = false;
+	for (r = 0; r < p->repeat; r++) {
+		ret = buf_search(b, c, r + 1, &f);
+		if (ret)
+			break;
+		estimators(b, c, &f, &rfc[r], &rc[r], &q[r], &lat[r]);
+		bound |= f.lower_bound;
+		o = json_object_new_object();
+		bm_json_add_u64(o, "frames_to_egress", f.sent);
+		if (c->os >= 0)
+			bm_json_add_u64(o, "n_os", f.n_os);
+		bm_json_add_double(o, "t_inflection_s", f.span_s);
+		bm_json_add_double(o, "buf_rfc_bytes", rfc[r]);
+		bm_json_add_double(o, "buf_rfc_corr_bytes", rc[r]);
+		bm_json_add_double(o, "buf_q_bytes", q[r]);
+		bm_json_add_double(o, "buf_q_frames", q[r] / p->frame_size);
+		bm_json_add_double(o, "buf_lat_bytes", lat[r]);
+		bm_json_add_double(o, "latency_max_ns", f.lat_max_ns);
+		bm_json_add_bool(o, "lower_bound", f.lower_bound);
+		json_object_array_add(reps, o);
+	}
+	bm_repeat_of(q, r, &st);
+	json_object_object_add(e, "buf_q", bm_repeat_to_json(&st, q));
+	if (st.n && st.max > *max_q)
+		*max_q = st.max;
+	if (c->os >= 0) {
+		bm_repeat_of(rfc, r, &st);
+		json_object_object_add(e, "buf_rfc",
+				       bm_repeat_to_json(&st, rfc));
+	}
+	bm_json_add_bool(e, "lower_bound", bound);
+	/* the estimator each test reports as its buffer (AMB-35) */
+	bm_json_add_str(e, "estimator", c->os >= 0 ? "buf_rfc" : "buf_q");
+	return ret;
+}
+
+int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
+		     bm_progress_fn progress, void *ctx, json_object **result,
+		     struct bm_error *err)
+{
+	struct buf b = { .be = be, .p = p, .progress = progress, .ctx = ctx,
+			 .err = err };
+	json_object *res, *iters, *dev;
+	struct cong *c;
+	unsigned int n = be->n_ports, n_it, it, i, e;
+	double max_q = -INFINITY;
+	int ret = 0;
+
+	*result = NULL;
+	ret = r8239_buf_check(p, err);
+	if (ret)
+		return ret;
+	if (n < 3)
+		return bm_errorf(err, "%s needs 3 ports (R8239-BUF: 2 ingress, "
+				 "1 egress), %u given", test_name(p), n);
+	b.n = n;
+	b.t_wire = (p->frame_size + 20) * 8.0 / be->line_rate_bps;
+	n_it = p->test == R8239_BUF_PORT ? n - 2 + (p->wrap ? 2 : 0) : n;
+	if (p->iteration > n_it)
+		return bm_errorf(err, "%s: iteration: %u outside 1..%u for %u "
+				 "ports", test_name(p), p->iteration, n_it, n);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	res = json_object_new_object();
+	iters = json_object_new_array();
+	json_object_object_add(res, "iterations", iters);
+	for (it = 0; it < n_it && !ret; it++) {
+		if (p->iteration && it + 1 != p->iteration)
+			continue;
+		memset(c, 0, sizeof(*c));
+		if (p->test == R8239_BUF_PORT) {
+			/* i = it: ingress i, egress i+1, os port i+2 */
+			c->egress = (it + 1) % n;
+			c->n_snd = 2;
+			c->snd[0] = it % n;
+			c->pct[0] = p->line_pct;
+			c->snd[1] = (it + 2) % n;
+			c->pct[1] = p->os_pct;
+			c->ref = 1;
+			c->os = 1;
+		} else {
+			/* egress N, 1, 2, ..., N-1 (1-based) */
+			e = (it + n - 1) % n;
+			c->egress = e;
+			c->os = -1;
+			for (i = 0; i < n; i++) {
+				if (i == e)
+					continue;
+				c->snd[c->n_snd] = i;
+				c->pct[c->n_snd++] = (p->line_pct + p->os_pct) /
+						     (n - 1);
+			}
+		}
+		ret = buf_iteration(&b, c, iters, &max_q);
+	}
+	free(c);
+	bm_json_add_u64(res, "frame_size", p->frame_size);
+	bm_json_add_u64(res, "ports", n);
+	bm_json_add_double(res, "os_pct", p->os_pct);
+	if (p->test == R8239_BUF_DUT)
+		bm_json_add_double(res, "max_dut_buffer_bytes",
+				   isfinite(max_q) ? max_q : NAN);
+	dev = json_object_new_array();
+	if (p->os_pct != 1.0)
+		json_object_array_add(dev, json_object_new_string(
+			"oversubscription is not 1 % (RFC 8239 §3.3 item 5: "
+			"reported)"));
+	if (p->line_pct != 99.98)
+		json_object_array_add(dev, json_object_new_string(
+			"line rate below 99.98 % of nominal"));
+	if (p->wrap)
+		json_object_array_add(dev, json_object_new_string(
+			"wrap: egress ports N and 1 measured too [EXTENSION]"));
+	json_object_array_add(dev, json_object_new_string(
+		"inflection found by a search on the traffic's length, not "
+		"from a per-frame log (REQ-BUF-1)"));
+	*result = bm_result_envelope(test_name(p), p->test == R8239_BUF_PORT ?
+				     "R8239-BUF-2" : "R8239-BUF-4",
+				     r8239_buf_params_json(p), &b.log, NULL,
+				     res, dev, be);
+	bm_trial_log_free(&b.log);
+	return ret;
+}
