@@ -74,6 +74,20 @@ static bool long_text(json_object **rows, size_t n, const char *key)
 	return false;
 }
 
+/* An array of objects, or an object: a table or section of its own, not
+ * a cell (RFC 8239 results nest repetitions in iterations). */
+static bool is_nested(json_object *v)
+{
+	if (json_object_is_type(v, json_type_object))
+		return true;
+	return json_object_is_type(v, json_type_array) &&
+	       json_object_array_length(v) &&
+	       json_object_is_type(json_object_array_get_idx(v, 0),
+				   json_type_object);
+}
+
+static void render(const char *name, json_object *v, double line_rate_bps);
+
 /* Column names of a table: scalar members in first-seen order. */
 static int table_cols(json_object **rows, size_t n, const char *first,
 		      struct pr_col *cols)
@@ -85,8 +99,8 @@ static int table_cols(json_object **rows, size_t n, const char *first,
 		cols[nc++] = (struct pr_col){ first, first, false };
 	for (i = 0; i < n; i++) {
 		json_object_object_foreach(rows[i], k, v) {
-			if (!is_scalar(v) && !json_object_is_type(
-				    v, json_type_array))
+			if (!is_scalar(v) && (!json_object_is_type(
+				    v, json_type_array) || is_nested(v)))
 				continue;
 			if (!pr_json() && long_text(rows, n, k))
 				continue;
@@ -174,10 +188,24 @@ static void render_table(const char *name, json_object **rows,
 				pr_text("%s\n", json_object_get_string(v));
 		}
 	}
+	/* What the rows nest, each under the row it belongs to. */
+	for (i = 0; i < n; i++) {
+		json_object_object_foreach(rows[i], k2, v2) {
+			char title[128];
+
+			if (!is_nested(v2))
+				continue;
+			if (keys)
+				snprintf(title, sizeof(title), "%s %s: %s",
+					 name, keys[i], k2);
+			else
+				snprintf(title, sizeof(title), "%s[%zu]: %s",
+					 name, i + 1, k2);
+			render(title, v2, line_rate_bps);
+		}
+	}
 	pr_obj_close();
 }
-
-static void render(const char *name, json_object *v, double line_rate_bps);
 
 /* An object whose members are all objects: one table row per member. */
 static bool render_map(const char *name, json_object *o, double lr)

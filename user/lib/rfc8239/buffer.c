@@ -76,6 +76,8 @@ const struct bm_param r8239_buf_keys[] = {
 	  "wait after each trial for the DUT to empty (PLAT-TRIAL)", NULL },
 	{ { "start_s", BM_J_DOUBLE, BO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
 	  "lead time before all senders start together", NULL },
+	{ { "retries", BM_J_UINT, BO(retries), 0, 10, 0, 0, NULL, NULL }, "",
+	  "re-sends of a trial the generator could not send whole", NULL },
 	{ { "learning", BM_J_BOOL, BO(learning), 0, 0, 0, 0, NULL, NULL }, "",
 	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
 	{ { "learning_pause_s", BM_J_DOUBLE, BO(learning_pause_s), 0, 60,
@@ -95,6 +97,7 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 		.max_trial_s = 60.0,		/* REQ-BUF-1 */
 		.drain_s = 2.0,
 		.start_s = 0.01,
+		.retries = 3,
 		.learning = true,
 		.learning_pause_s = -1.0,
 	};
@@ -114,6 +117,7 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
 	bm_json_add_double(o, "drain_s", p->drain_s);
 	bm_json_add_double(o, "start_s", p->start_s);
+	bm_json_add_u64(o, "retries", p->retries);
 	bm_json_add_bool(o, "learning", p->learning);
 	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
 			   p->learning_pause_s : NAN);
@@ -148,6 +152,7 @@ struct buf {
 	unsigned int n;
 	double t_wire;
 	bool learned;
+	unsigned int retried;		/* trials sent again, in all */
 };
 
 /* What the largest loss-free trial of a repetition showed. */
@@ -157,6 +162,7 @@ struct fill {
 	uint64_t sent;			/* frames to the egress */
 	double span_s;			/* first to last departure */
 	double lat_min_ns, lat_max_ns;
+	double tx_late_max_s;		/* the module's account (REQ-GEN-6) */
 	bool lower_bound;
 };
 
@@ -184,7 +190,7 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	struct bm_traffic t;
 	double lo = INFINITY, hi = -INFINITY;
 	char reason[96];
-	unsigned int i;
+	unsigned int i, attempt = 0;
 	int ret;
 
 	bm_traffic_init(&t);
@@ -208,6 +214,8 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	ret = bm_traffic_check(&t, p->frame_size, b->err);
 	if (ret)
 		goto out;
+again:
+	bm_traffic_result_free(r);
 	r = bm_traffic_result_new(&t);
 	if (!r) {
 		ret = -ENOMEM;
@@ -224,16 +232,37 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	spec.learning_pause_s = p->learning_pause_s;
 	spec.traffic = &t;
 	spec.traffic_res = r;
-	snprintf(reason, sizeof(reason), "egress %s rep %u: %s k=%llu",
-		 b->be->port_names[c->egress], rep, why, (unsigned long long)k);
+	snprintf(reason, sizeof(reason), "egress %s rep %u: %s k=%llu%s",
+		 b->be->port_names[c->egress], rep, why, (unsigned long long)k,
+		 attempt ? " (again: generator fell short)" : "");
 	ret = bm_search_trial(b->be, &spec, &res, &b->log, "buffer", reason,
 			      b->progress, b->ctx, b->err);
 	if (ret)
 		goto out;
 	b->learned = true;
-	*pass = res.lost == 0 && !res.generator_limited;
+	/* A stream the generator could not send whole did not fill the
+	 * queue as asked: send it again (the module says so).  A late
+	 * generator that caught up is fine: the frames it held back arrive
+	 * back to back, and the queue after them is what it would have been
+	 * (the egress drained meanwhile), up to the bucket a DUT refills. */
+	for (i = 0; i < t.n_streams; i++)
+		if (r->streams[i].sent < t.streams[i].count)
+			break;
+	if (i < t.n_streams) {
+		if (attempt++ < p->retries) {
+			b->retried++;
+			goto again;
+		}
+		ret = bm_errorf(b->err, "%s: the generator could not send "
+				"%llu frames to %s whole in %u attempts",
+				test_name(p), (unsigned long long)k,
+				b->be->port_names[c->egress], attempt);
+		goto out;
+	}
+	*pass = res.lost == 0;
 	memset(f, 0, sizeof(*f));
 	f->k = k;
+	f->tx_late_max_s = res.tx_late_max_s;
 	f->lat_min_ns = INFINITY;
 	f->lat_max_ns = -INFINITY;
 	for (i = 0; i < t.n_streams; i++) {
@@ -260,7 +289,7 @@ out:
 
 /* One repetition: the largest loss-free k, doubling then bisection. */
 static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
-		      struct fill *best)
+		      struct fill *best, struct fill *lossy)
 {
 	const struct r8239_buf_params *p = b->p;
 	double ref_fps = bm_fps_max(b->be->line_rate_bps, p->frame_size) *
@@ -273,12 +302,14 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 
 	memset(best, 0, sizeof(*best));
 	best->span_s = best->lat_min_ns = best->lat_max_ns = NAN;
+	*lossy = *best;
 	for (;;) {
 		ret = buf_trial(b, c, k, rep, "grow", &pass, &f);
 		if (ret)
 			return ret;
 		if (!pass) {
 			hi = k;
+			*lossy = f;
 			break;
 		}
 		lo = k;
@@ -297,6 +328,7 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 			*best = f;
 		} else {
 			hi = k;
+			*lossy = f;
 		}
 	}
 	best->lower_bound = !hi;
@@ -332,7 +364,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	double lat[BUF_MAX_REPEAT];
 	json_object *e, *reps, *o, *a;
 	struct bm_repeat st;
-	struct fill f;
+	struct fill f, fl;
 	unsigned int r, i;
 	bool bound = false;
 	int ret = 0;
@@ -353,7 +385,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	json_object_array_add(iters, e);
 	b->learned = false;
 	for (r = 0; r < p->repeat; r++) {
-		ret = buf_search(b, c, r + 1, &f);
+		ret = buf_search(b, c, r + 1, &f, &fl);
 		if (ret)
 			break;
 		estimators(b, c, &f, &rfc[r], &rc[r], &q[r], &lat[r]);
@@ -369,7 +401,14 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 		bm_json_add_double(o, "buf_q_frames", q[r] / p->frame_size);
 		bm_json_add_double(o, "buf_lat_bytes", lat[r]);
 		bm_json_add_double(o, "latency_max_ns", f.lat_max_ns);
+		bm_json_add_double(o, "tx_late_max_s", f.tx_late_max_s);
 		bm_json_add_bool(o, "lower_bound", f.lower_bound);
+		if (!f.lower_bound) {
+			/* the trial one frame longer, which lost */
+			bm_json_add_u64(o, "lossy_frames_to_egress", fl.sent);
+			bm_json_add_double(o, "lossy_tx_late_max_s",
+					   fl.tx_late_max_s);
+		}
 		json_object_array_add(reps, o);
 	}
 	bm_repeat_of(q, r, &st);
@@ -451,6 +490,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	bm_json_add_u64(res, "frame_size", p->frame_size);
 	bm_json_add_u64(res, "ports", n);
 	bm_json_add_double(res, "os_pct", p->os_pct);
+	bm_json_add_u64(res, "trials_sent_again", b.retried);
 	if (p->test == R8239_BUF_DUT)
 		bm_json_add_double(res, "max_dut_buffer_bytes",
 				   isfinite(max_q) ? max_q : NAN);

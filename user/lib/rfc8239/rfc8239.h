@@ -86,6 +86,8 @@ struct r8239_buf_params {
 	double max_trial_s;		/* REQ-BUF-1: 60 s */
 	double drain_s;
 	double start_s;
+	unsigned int retries;		/* re-sends of a trial the generator
+					 * could not send whole */
 	bool learning;
 	double learning_pause_s;	/* < 0: the backend's default */
 };
