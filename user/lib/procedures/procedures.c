@@ -468,6 +468,45 @@ static int buf_run(const struct bm_procedure_info *pi, json_object *params,
 	return r8239_buffer_run(be, &p, progress, ctx, result, err);
 }
 
+static int holb_parse(const struct bm_procedure_info *pi, json_object *params,
+		      struct r8239_holb_params *p, struct bm_error *err)
+{
+	r8239_holb_defaults(p);
+	return bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
+				    err);
+}
+
+static int holb_validate(const struct bm_procedure_info *pi,
+			 json_object *params, double line, struct bm_error *err)
+{
+	struct r8239_holb_params p;
+
+	(void)line;
+	return holb_parse(pi, params, &p, err);
+}
+
+static json_object *holb_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct r8239_holb_params p;
+
+	(void)pi;
+	r8239_holb_defaults(&p);
+	return r8239_holb_params_json(&p);
+}
+
+static int holb_run(const struct bm_procedure_info *pi, json_object *params,
+		    struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		    json_object **result, struct bm_error *err)
+{
+	struct r8239_holb_params p;
+	int ret;
+
+	ret = holb_parse(pi, params, &p, err);
+	if (ret)
+		return ret;
+	return r8239_holb_run(be, &p, progress, ctx, result, err);
+}
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -538,6 +577,14 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
 	  .run = buf_run },
+	{ .name = "rfc8239.holb",
+	  .summary = "RFC 8239 §5 head-of-line blocking: does a congested "
+		     "egress cost a flow to an idle one (groups of four)",
+	  .refs = "R8239-HOLB-1, R8239-HOLB-2, REQ-8239-1, REQ-8239-2",
+	  .ports_needed = 8, .keys = r8239_holb_keys,
+	  .duration_key = "trial_duration_s", .sizes_key = "frame_size",
+	  .validate = holb_validate, .defaults = holb_defaults_json,
+	  .run = holb_run },
 	{ .name = NULL },
 };
 

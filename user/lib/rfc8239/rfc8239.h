@@ -113,4 +113,36 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		     bm_progress_fn progress, void *ctx, json_object **result,
 		     struct bm_error *err);
 
+/* R8239-HOLB-1 / -HOLB-2 (2a) parameters; r8239_holb_defaults(). */
+struct r8239_holb_params {
+	uint32_t frame_size;		/* 512 [PROPOSED] */
+	unsigned int groups;		/* 2: HOLB-1; 0: floor(N/4), HOLB-2 */
+	unsigned int shift;		/* s + 1 of the one iteration; 0 = all */
+	double line_pct;		/* 99.98 (AMB-27) */
+	double trial_duration_s;	/* 60 [PROPOSED] */
+	unsigned int repeat;		/* REQ-8239-1, default 5 */
+	double drain_s;
+	bool learning;
+	double learning_pause_s;	/* < 0: the backend's default */
+};
+
+/* The parameter table of rfc8239.holb. */
+extern const struct bm_param r8239_holb_keys[];
+
+/* Fill *p with the defaults of R8239-HOLB-1. */
+void r8239_holb_defaults(struct r8239_holb_params *p);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *r8239_holb_params_json(const struct r8239_holb_params *p);
+
+/*
+ * Run R8239-HOLB on the backend's ports (>= 8, in the order given): for
+ * every shift, groups of four (A, B, E1, E2) with A -> E1, A -> E2 at
+ * half the line and B -> E2 at the line, `repeat` trials each; HOLB when
+ * A -> E1 loses.  Result and errors as r8239_microburst_run().
+ */
+int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
+		   bm_progress_fn progress, void *ctx, json_object **result,
+		   struct bm_error *err);
+
 #endif /* RFC8239_H */

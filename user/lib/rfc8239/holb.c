@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 8239 §5 head-of-line blocking (R8239-HOLB-1, -HOLB-2 variant 2a;
+ * SPEC §8.4): does congestion on one egress port cost frames of a flow
+ * from the same ingress port to another, uncongested egress?
+ *
+ * Groups of four ports (A, B, E1, E2): A sends 50 % of the line rate to
+ * E1 and 50 % to E2, B sends the line rate to E2, so E2 is offered 150 %
+ * and E1 50 %; "line rate" is 99.98 % (AMB-27), so 49.99/49.99/99.98 %.
+ * Group g at shift s is ports (4g+1+s, 4g+2+s, 4g+3+s, 4g+4+s) mod N
+ * (1-based, AMB-20); HOLB-1 uses two groups, HOLB-2a floor(N/4); shifts
+ * s = 0 .. N-1 are the iterations.  HOLB is observed in a group when the
+ * flow A -> E1 loses frames (AMB-37).  One trial per shift and
+ * repetition, all groups at once.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_json.h"
+#include "bm_repeat.h"
+#include "bm_result.h"
+#include "bm_search.h"
+#include "bm_traffic.h"
+#include "rfc8239.h"
+
+#define HOLB_MAX_REPEAT	100
+#define HOLB_MAX_GROUPS	(BM_TRAFFIC_MAX_PORTS / 4)
+
+#define HO(f)	offsetof(struct r8239_holb_params, f)
+
+const struct bm_param r8239_holb_keys[] = {
+	{ { "frame_size", BM_J_U32, HO(frame_size), 64, 9216, 0, 0, NULL,
+	    NULL }, "B", "frame size with FCS, one per run (the RFC names "
+	  "none) [PROPOSED 512]", NULL },
+	{ { "groups", BM_J_UINT, HO(groups), 0, HOLB_MAX_GROUPS, 0, 0, NULL,
+	    NULL }, "", "groups of four: 2 is HOLB-1, 0 all floor(N/4) "
+	  "(HOLB-2 variant 2a)", NULL },
+	{ { "shift", BM_J_UINT, HO(shift), 0, 256, 0, 0, NULL, NULL }, "",
+	  "the one iteration to run, s + 1 (1..N); 0 runs all N shifts", NULL },
+	{ { "line_pct", BM_J_DOUBLE, HO(line_pct), 0, 99.98, BM_JK_MIN_EXCL, 0,
+	    NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98); A sends "
+	  "half of it to each egress", NULL },
+	{ { "trial_duration_s", BM_J_DOUBLE, HO(trial_duration_s), 0, 86400,
+	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s", "length of each trial "
+	  "[PROPOSED 60]", NULL },
+	{ { "repeat", BM_J_UINT, HO(repeat), 1, HOLB_MAX_REPEAT, 0, 0, NULL,
+	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
+	  "[PROPOSED 5]", NULL },
+	{ { "drain_s", BM_J_DOUBLE, HO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
+	  "loss wait after each trial (PLAT-TRIAL)", NULL },
+	{ { "learning", BM_J_BOOL, HO(learning), 0, 0, 0, 0, NULL, NULL }, "",
+	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
+	{ { "learning_pause_s", BM_J_DOUBLE, HO(learning_pause_s), 0, 60,
+	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
+	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+void r8239_holb_defaults(struct r8239_holb_params *p)
+{
+	*p = (struct r8239_holb_params){
+		.frame_size = 512,		/* [PROPOSED] */
+		.groups = 2,			/* HOLB-1 */
+		.shift = 0,
+		.line_pct = 99.98,		/* AMB-27 */
+		.trial_duration_s = 60.0,	/* [PROPOSED] */
+		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
+		.drain_s = 2.0,
+		.learning = true,
+		.learning_pause_s = -1.0,
+	};
+}
+
+json_object *r8239_holb_params_json(const struct r8239_holb_params *p)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "frame_size", p->frame_size);
+	bm_json_add_u64(o, "groups", p->groups);
+	bm_json_add_u64(o, "shift", p->shift);
+	bm_json_add_double(o, "line_pct", p->line_pct);
+	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
+	bm_json_add_u64(o, "repeat", p->repeat);
+	bm_json_add_double(o, "drain_s", p->drain_s);
+	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
+			   p->learning_pause_s : NAN);
+	return o;
+}
+
+static double loss_pct(const struct bm_stream_result *r)
+{
+	return r->sent ? 100.0 * (double)r->lost / (double)r->sent : NAN;
+}
+
+struct holb {
+	struct bm_backend *be;
+	const struct r8239_holb_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	unsigned int n, groups;
+	bool learned;
+	unsigned int with_holb;		/* iterations in which a group had it */
+};
+
+/* One trial at shift s; its groups appended to reps as one repetition.
+ * *a_e1 the largest A -> E1 loss, *e2 the E2 flows' loss, in %. */
+static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
+		      json_object *reps, double *a_e1, double *e2,
+		      bool *holb)
+{
+	const struct r8239_holb_params *p = h->p;
+	struct bm_traffic_result *r = NULL;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_traffic t;
+	json_object *o, *g;
+	char reason[96];
+	unsigned int i, k;
+	double span, line_fps, sent = 0, lost = 0, rx;
+	int ret;
+
+	bm_traffic_init(&t);
+	for (i = 0; i < h->n; i++)
+		if (bm_traffic_add_port(&t, h->be->port_names[i],
+					h->be->line_rate_bps, h->err) < 0) {
+			ret = -EINVAL;
+			goto out;
+		}
+	ret = bm_topo_holb(&t, h->groups, s, p->line_pct / 2.0, p->line_pct,
+			   h->err);
+	if (ret < 0)
+		goto out;
+	r = bm_traffic_result_new(&t);
+	if (!r) {
+		ret = -ENOMEM;
+		bm_errorf(h->err, "out of memory");
+		goto out;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.frame_size = p->frame_size;
+	spec.duration_s = p->trial_duration_s;
+	spec.drain_s = p->drain_s;
+	spec.learning = p->learning && !h->learned;
+	spec.learning_pause_s = p->learning_pause_s;
+	spec.traffic = &t;
+	spec.traffic_res = r;
+	snprintf(reason, sizeof(reason), "shift %u rep %u", s, rep);
+	ret = bm_search_trial(h->be, &spec, &res, &h->log, "holb", reason,
+			      h->progress, h->ctx, h->err);
+	if (ret)
+		goto out;
+	h->learned = true;
+	line_fps = bm_fps_max(h->be->line_rate_bps, p->frame_size);
+	o = json_object_new_array();
+	*a_e1 = 0.0;
+	*holb = false;
+	for (k = 0; k < h->groups; k++) {
+		const struct bm_stream_result *ae1 = &r->streams[3 * k];
+		const struct bm_stream_result *ae2 = &r->streams[3 * k + 1];
+		const struct bm_stream_result *be2 = &r->streams[3 * k + 2];
+		const struct bm_stream_spec *ss = &t.streams[3 * k];
+
+		g = json_object_new_object();
+		bm_json_add_str(g, "a", h->be->port_names[ss->tx_port]);
+		bm_json_add_str(g, "b", h->be->port_names[
+			t.streams[3 * k + 2].tx_port]);
+		bm_json_add_str(g, "e1", h->be->port_names[ss->rx_port]);
+		bm_json_add_str(g, "e2", h->be->port_names[
+			t.streams[3 * k + 1].rx_port]);
+		bm_json_add_double(g, "loss_a_e1_pct", loss_pct(ae1));
+		bm_json_add_double(g, "loss_a_e2_pct", loss_pct(ae2));
+		bm_json_add_double(g, "loss_b_e2_pct", loss_pct(be2));
+		bm_json_add_u64(g, "lost_a_e1", ae1->lost);
+		/* E2 saturated: what it delivered in % of its line over the
+		 * span its senders sent (SPEC HOLB-1 acceptance (a)) */
+		rx = (double)(ae2->received + be2->received);
+		span = fmax(ae2->last_tx_s, be2->last_tx_s) -
+		       fmin(ae2->first_tx_s, be2->first_tx_s);
+		bm_json_add_double(g, "e2_rx_pct_line", span > 0.0 ?
+				   100.0 * rx / (line_fps * span) : NAN);
+		bm_json_add_bool(g, "holb", ae1->lost > 0);
+		json_object_array_add(o, g);
+		*holb |= ae1->lost > 0;
+		*a_e1 = fmax(*a_e1, loss_pct(ae1));
+		sent += (double)(ae2->sent + be2->sent);
+		lost += (double)(ae2->lost + be2->lost);
+	}
+	*e2 = sent > 0 ? 100.0 * lost / sent : NAN;
+	g = json_object_new_object();
+	bm_json_add_bool(g, "holb", *holb);
+	bm_json_add_double(g, "loss_e2_flows_pct", *e2);
+	json_object_object_add(g, "groups", o);
+	json_object_array_add(reps, g);
+out:
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+	return ret;
+}
+
+static int holb_iteration(struct holb *h, unsigned int s, json_object *iters)
+{
+	const struct r8239_holb_params *p = h->p;
+	double ae1[HOLB_MAX_REPEAT], e2[HOLB_MAX_REPEAT];
+	json_object *e, *reps;
+	struct bm_repeat st;
+	bool holb, any = false;
+	unsigned int r;
+	int ret = 0;
+
+	e = json_object_new_object();
+	bm_json_add_u64(e, "shift", s);
+	reps = json_object_new_array();
+	json_object_object_add(e, "repetitions", reps);
+	json_object_array_add(iters, e);
+	h->learned = false;
+	for (r = 0; r < p->repeat; r++) {
+		ret = holb_trial(h, s, r + 1, reps, &ae1[r], &e2[r], &holb);
+		if (ret)
+			break;
+		any |= holb;
+	}
+	bm_json_add_bool(e, "holb", any);
+	bm_repeat_of(ae1, r, &st);
+	json_object_object_add(e, "loss_a_e1_pct", bm_repeat_to_json(&st, ae1));
+	bm_repeat_of(e2, r, &st);
+	json_object_object_add(e, "loss_e2_flows_pct",
+			       bm_repeat_to_json(&st, e2));
+	h->with_holb += any;
+	return ret;
+}
+
+int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
+		   bm_progress_fn progress, void *ctx, json_object **result,
+		   struct bm_error *err)
+{
+	struct holb h = { .be = be, .p = p, .progress = progress, .ctx = ctx,
+			  .err = err };
+	json_object *res, *iters, *dev, *idle;
+	unsigned int s, i;
+	int ret = 0;
+
+	*result = NULL;
+	h.n = be->n_ports;
+	/* REQ-8239-2: HOLB needs two groups of four */
+	if (h.n < 8)
+		return bm_errorf(err, "rfc8239.holb needs 8 ports (R8239-HOLB, "
+				 "REQ-8239-2), %u given", h.n);
+	h.groups = p->groups ? p->groups : h.n / 4;
+	if (h.groups > h.n / 4)
+		return bm_errorf(err, "rfc8239.holb: groups: %u groups of 4 "
+				 "need %u ports, %u given", h.groups,
+				 4 * h.groups, h.n);
+	if (p->shift > h.n)
+		return bm_errorf(err, "rfc8239.holb: shift: %u outside 1..%u",
+				 p->shift, h.n);
+	res = json_object_new_object();
+	bm_json_add_u64(res, "ports", h.n);
+	bm_json_add_u64(res, "groups", h.groups);
+	bm_json_add_str(res, "variant", h.groups == 2 ? "HOLB-1" :
+			"HOLB-2 (2a)");
+	bm_json_add_double(res, "offered_e2_pct_line", 1.5 * p->line_pct);
+	/* the expected congestion loss on E2 flows: 1 - 100/149.97 */
+	bm_json_add_double(res, "expected_e2_loss_pct",
+			   100.0 * (1.0 - 100.0 / (1.5 * p->line_pct)));
+	idle = json_object_new_array();
+	/* leftover ports of shift 0 are reported (HOLB-2: ideally N = 4k) */
+	for (i = 4 * h.groups; i < h.n; i++)
+		json_object_array_add(idle, json_object_new_string(
+			be->port_names[i]));
+	json_object_object_add(res, "idle_ports_shift_0", idle);
+	iters = json_object_new_array();
+	json_object_object_add(res, "iterations", iters);
+	for (s = 0; s < h.n && !ret; s++)
+		if (!p->shift || s + 1 == p->shift)
+			ret = holb_iteration(&h, s, iters);
+	bm_json_add_bool(res, "holb_observed", h.with_holb > 0);
+	bm_json_add_u64(res, "iterations_with_holb", h.with_holb);
+	dev = json_object_new_array();
+	if (p->line_pct != 99.98)
+		json_object_array_add(dev, json_object_new_string(
+			"line rate below 99.98 % of nominal"));
+	if (h.n < 9)
+		json_object_array_add(dev, json_object_new_string(
+			"fewer than 9 ports: RFC 8239 §2.3 assumes a DUT of "
+			"at least 9 (REQ-8239-2)"));
+	*result = bm_result_envelope("rfc8239.holb", h.groups == 2 ?
+				     "R8239-HOLB-1" : "R8239-HOLB-2",
+				     r8239_holb_params_json(p), &h.log, NULL,
+				     res, dev, be);
+	bm_trial_log_free(&h.log);
+	return ret;
+}
