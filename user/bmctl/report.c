@@ -249,6 +249,24 @@ static void render_array(const char *name, json_object *a, double lr)
 		if (i == n)
 			return;
 	}
+	/* Long texts (a snake's DUT plan): one per line under the name. */
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(e, json_type_string))
+			break;
+		off += (int)strlen(json_object_get_string(e)) + 2;
+	}
+	if (n && i == n && off > LONG_TEXT) {
+		pr_text("%s\n", name);
+		pr_obj_open(NULL, "");
+		for (i = 0; i < n; i++)
+			pr_text("%s\n", json_object_get_string(
+				json_object_array_get_idx(a, i)));
+		pr_obj_close();
+		return;
+	}
+	off = 0;
 	buf[0] = '\0';
 	for (i = 0; i < n && off < (int)sizeof(buf) - 1; i++)
 		off += snprintf(buf + off, sizeof(buf) - off, "%s%s",

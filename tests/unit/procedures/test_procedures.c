@@ -23,7 +23,8 @@ static const char *const names[] = {
 	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
 	"rfc2544.back-to-back", "rfc2544.recovery", "rfc2544.reset",
 	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
-	"rfc8239.dut-buffer", "rfc8239.holb",
+	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
+	"rfc8239.line-rate-mesh", "rfc8239.snake",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 

@@ -103,4 +103,12 @@ void bm_json_add_str(json_object *obj, const char *key, const char *s);
 /* Add key: bool to obj. */
 void bm_json_add_bool(json_object *obj, const char *key, bool b);
 
+/*
+ * A JSON array of 1..max distinct integer frame sizes in [lo, hi] into
+ * out[], their number in *n; 0, or -EINVAL with "key[i]: reason" in err.
+ */
+int bm_json_parse_sizes(json_object *v, const char *key, uint32_t lo,
+			uint32_t hi, uint32_t *out, size_t max, size_t *n,
+			struct bm_error *err);
+
 #endif /* BM_JSON_H */

@@ -269,3 +269,38 @@ void bm_json_add_bool(json_object *obj, const char *key, bool b)
 {
 	json_object_object_add(obj, key, json_object_new_boolean(b));
 }
+
+int bm_json_parse_sizes(json_object *v, const char *key, uint32_t lo,
+			uint32_t hi, uint32_t *out, size_t max, size_t *n,
+			struct bm_error *err)
+{
+	size_t len, i, j;
+	int64_t f;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of frame sizes",
+				 key);
+	len = json_object_array_length(v);
+	if (!len || len > max)
+		return bm_errorf(err, "%s: expected 1 to %zu frame sizes", key,
+				 max);
+	for (i = 0; i < len; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (json_object_get_type(e) != json_type_int)
+			return bm_errorf(err, "%s[%zu]: expected an integer",
+					 key, i);
+		f = json_object_get_int64(e);
+		if (f < lo || f > hi)
+			return bm_errorf(err, "%s[%zu]: must be in [%u, %u], "
+					 "got %lld", key, i, lo, hi,
+					 (long long)f);
+		for (j = 0; j < i; j++)
+			if (out[j] == (uint32_t)f)
+				return bm_errorf(err, "%s[%zu]: duplicate size "
+						 "%lld", key, i, (long long)f);
+		out[i] = (uint32_t)f;
+	}
+	*n = len;
+	return 0;
+}

@@ -507,6 +507,47 @@ static int holb_run(const struct bm_procedure_info *pi, json_object *params,
 	return r8239_holb_run(be, &p, progress, ctx, result, err);
 }
 
+static int lr_parse(const struct bm_procedure_info *pi, json_object *params,
+		    struct r8239_lr_params *p, struct bm_error *err)
+{
+	int ret;
+
+	r8239_lr_defaults(p, pi->test);
+	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
+				   err);
+	return ret ? ret : r8239_lr_check(p, err);
+}
+
+static int lr_validate(const struct bm_procedure_info *pi,
+		       json_object *params, double line, struct bm_error *err)
+{
+	struct r8239_lr_params p;
+
+	(void)line;
+	return lr_parse(pi, params, &p, err);
+}
+
+static json_object *lr_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct r8239_lr_params p;
+
+	r8239_lr_defaults(&p, pi->test);
+	return r8239_lr_params_json(&p);
+}
+
+static int lr_run(const struct bm_procedure_info *pi, json_object *params,
+		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		  json_object **result, struct bm_error *err)
+{
+	struct r8239_lr_params p;
+	int ret;
+
+	ret = lr_parse(pi, params, &p, err);
+	if (ret)
+		return ret;
+	return r8239_line_rate_run(be, &p, progress, ctx, result, err);
+}
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -585,6 +626,25 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = "trial_duration_s", .sizes_key = "frame_size",
 	  .validate = holb_validate, .defaults = holb_defaults_json,
 	  .run = holb_run },
+	/* RFC 8239 §2.2 MUST run both the pair and the mesh test */
+#define R8239_LR(t, nm, need, sum, ids) { \
+	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
+	.keys = r8239_lr_keys, .mask = R8239_LR_MASK(t), .test = t, \
+	.duration_key = "trial_duration_s", .sizes_key = "frame_sizes", \
+	.validate = lr_validate, .defaults = lr_defaults_json, \
+	.run = lr_run }
+	R8239_LR(R8239_LR_PAIR, "rfc8239.line-rate-pair", 2,
+		 "RFC 8239 §2.2 (1) port pairs at 99.98 % of line rate: "
+		 "throughput, drops, latency and jitter per size",
+		 "R8239-LR-PP, R8238-LINE, R8238-LAT, R8238-JIT, REQ-8239-1"),
+	R8239_LR(R8239_LR_MESH, "rfc8239.line-rate-mesh", 3,
+		 "RFC 8239 §2.2 (2) full mesh at 99.98 % of line rate",
+		 "R8239-LR-MESH, R8238-LINE, R8238-LAT, R8238-JIT, "
+		 "REQ-8239-1"),
+	R8239_LR(R8239_LR_SNAKE, "rfc8239.snake", 2,
+		 "RFC 8239 §2.2 snake: 2 tester ports through every DUT "
+		 "port (prints the DUT's VLAN and cabling plan)",
+		 "R8239-LR-SNAKE, REQ-8239-3, REQ-8239-1"),
 	{ .name = NULL },
 };
 

@@ -40,35 +40,10 @@ static int parse_sizes(json_object *v, void *base, const char *key,
 		       struct bm_error *err)
 {
 	struct rfc2544_params *p = base;
-	size_t n, i, j;
-	int64_t f;
 
-	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: expected an array of frame sizes",
-				 key);
-	n = json_object_array_length(v);
-	if (!n || n > RFC2544_MAX_SIZES)
-		return bm_errorf(err, "%s: expected 1 to %d frame sizes", key,
-				 RFC2544_MAX_SIZES);
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-
-		if (json_object_get_type(e) != json_type_int)
-			return bm_errorf(err, "%s[%zu]: expected an integer",
-					 key, i);
-		f = json_object_get_int64(e);
-		if (f < FRAME_MIN || f > FRAME_MAX)
-			return bm_errorf(err, "%s[%zu]: must be in [%d, %d], "
-					 "got %lld", key, i, FRAME_MIN,
-					 FRAME_MAX, (long long)f);
-		for (j = 0; j < i; j++)
-			if (p->frame_sizes[j] == (uint32_t)f)
-				return bm_errorf(err, "%s[%zu]: duplicate size "
-						 "%lld", key, i, (long long)f);
-		p->frame_sizes[i] = (uint32_t)f;
-	}
-	p->n_sizes = n;
-	return 0;
+	return bm_json_parse_sizes(v, key, FRAME_MIN, FRAME_MAX,
+				   p->frame_sizes, RFC2544_MAX_SIZES,
+				   &p->n_sizes, err);
 }
 
 /* A number for every size, or an array parallel to frame_sizes; checked

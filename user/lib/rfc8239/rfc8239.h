@@ -145,4 +145,53 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		   bm_progress_fn progress, void *ctx, json_object **result,
 		   struct bm_error *err);
 
+/* The line-rate tests of RFC 8239 §2.2 (R8239-LR-*). */
+enum r8239_lr_topo {
+	R8239_LR_PAIR = 0,		/* LR-PP: 1<->2, 3<->4, ... */
+	R8239_LR_MESH,			/* LR-MESH: N(N-1) streams */
+	R8239_LR_SNAKE,			/* LR-SNAKE: 2 tester ports */
+};
+
+#define R8239_LR_MASK(t)	(1u << (t))
+#define R8239_LR_MAX_SIZES	160	/* 64 .. 9216 in steps of 64: 144 */
+
+/* R8239-LR-* parameters; defaults in r8239_lr_defaults(). */
+struct r8239_lr_params {
+	int topo;			/* enum r8239_lr_topo */
+	uint32_t frame_sizes[R8239_LR_MAX_SIZES];
+	size_t n_sizes;
+	bool step64;			/* 64, 128, ..., 9216 */
+	double load_pct;		/* <= 99.98 (MUST) */
+	double trial_duration_s;	/* 60 [PROPOSED] */
+	unsigned int repeat;		/* REQ-8239-1, default 5 */
+	bool bidir;			/* pair: AMB-33; snake: optional */
+	unsigned int dut_ports;		/* snake: the DUT's N */
+	unsigned int vlan_base;		/* snake: VLAN of DUT ports {1, 2} */
+	double drain_s;
+	bool learning;
+	double learning_pause_s;	/* < 0: the backend's default */
+};
+
+/* The parameter table of the line-rate procedures. */
+extern const struct bm_param r8239_lr_keys[];
+
+/* Fill *p with the defaults of topology t. */
+void r8239_lr_defaults(struct r8239_lr_params *p, enum r8239_lr_topo t);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *r8239_lr_params_json(const struct r8239_lr_params *p);
+
+/* Cross-key checks, and step64 expanded into frame_sizes: 0 or -EINVAL
+ * with one line naming the key (a load above 99.98 % cites the MUST). */
+int r8239_lr_check(struct r8239_lr_params *p, struct bm_error *err);
+
+/*
+ * Run R8239-LR-PP, -LR-MESH or -LR-SNAKE (p->topo) on the backend's ports
+ * in the order given: one trial per size and repetition at load_pct on
+ * every port.  Result and errors as r8239_microburst_run().
+ */
+int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
+			bm_progress_fn progress, void *ctx,
+			json_object **result, struct bm_error *err);
+
 #endif /* RFC8239_H */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 8239 §2 line-rate testing (R8239-LR-PP, -LR-MESH, -LR-SNAKE; SPEC
+ * §8.1): every port sends at 99.98 % of its nominal line rate, no PPM
+ * adjustment (a load above it is refused: [8239 §2.2] MUST), one trial per
+ * frame size and repetition, and the report of [8239 §2.3] from that same
+ * trial: throughput as % of bandwidth and of transmitted frames, drops as
+ * a count and as % of line rate (F-6, AMB-12), latency and jitter (PDV)
+ * min/avg/max.
+ *
+ * Topologies: pair (1<->2, 3<->4, ..., bidirectional by default, AMB-33),
+ * mesh (every port to every other, its load split round robin, RFC 2889)
+ * and snake (two tester ports on DUT ports 1 and N, the DUT cabled and
+ * VLAN'd as bm_snake_plan() prints; no latency or jitter, [8239 §2.2]).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_json.h"
+#include "bm_repeat.h"
+#include "bm_result.h"
+#include "bm_search.h"
+#include "bm_traffic.h"
+#include "rfc8239.h"
+
+#define LR_MAX_REPEAT	100
+#define LR_LOAD_MAX	99.98		/* [8239 §2.2] MUST */
+
+static int parse_lr_sizes(json_object *v, void *base, const char *key,
+			  struct bm_error *err)
+{
+	struct r8239_lr_params *p = base;
+
+	return bm_json_parse_sizes(v, key, 64, 9216, p->frame_sizes,
+				   R8239_LR_MAX_SIZES, &p->n_sizes, err);
+}
+
+#define LO(f)	offsetof(struct r8239_lr_params, f)
+#define PAIR	R8239_LR_MASK(R8239_LR_PAIR)
+#define SNAKE	R8239_LR_MASK(R8239_LR_SNAKE)
+
+const struct bm_param r8239_lr_keys[] = {
+	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL,
+	    parse_lr_sizes }, "B", "frame sizes with FCS, 1 to 160 (default "
+	  "the RFC's 64 .. 9216 list)", "integer array" },
+	{ { "step64", BM_J_BOOL, LO(step64), 0, 0, 0, 0, NULL, NULL }, "",
+	  "every size from 64 to 9216 in 64-byte steps (144 sizes), the "
+	  "RFC's \"ideal\"", NULL },
+	{ { "load_pct", BM_J_DOUBLE, LO(load_pct), 0, 1000, BM_JK_MIN_EXCL, 0,
+	    NULL, NULL }, "%", "load of every port, <= 99.98 (RFC 8239 §2.2 "
+	  "MUST, no PPM adjustment)", NULL },
+	{ { "trial_duration_s", BM_J_DOUBLE, LO(trial_duration_s), 0, 86400,
+	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s", "length of each trial "
+	  "[PROPOSED 60]; below 10 s is reported", NULL },
+	{ { "repeat", BM_J_UINT, LO(repeat), 1, LR_MAX_REPEAT, 0, 0, NULL,
+	    NULL }, "", "trials per size (REQ-8239-1) [PROPOSED 5]", NULL },
+	{ { "bidir", BM_J_BOOL, LO(bidir), 0, 0, 0, PAIR | SNAKE, NULL, NULL },
+	  "", "both directions at the load (AMB-33; snake: optional)", NULL },
+	{ { "dut_ports", BM_J_UINT, LO(dut_ports), 0, 4096, 0, SNAKE, NULL,
+	    NULL }, "", "the DUT's port count N, even, >= 4: set it, the "
+	  "plan depends on it", NULL },
+	{ { "vlan_base", BM_J_UINT, LO(vlan_base), 1, 4094, 0, SNAKE, NULL,
+	    NULL }, "", "VLAN of DUT ports {1, 2}; {3, 4} get the next, ...",
+	  NULL },
+	{ { "drain_s", BM_J_DOUBLE, LO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
+	  "loss wait after each trial (PLAT-TRIAL)", NULL },
+	{ { "learning", BM_J_BOOL, LO(learning), 0, 0, 0, 0, NULL, NULL }, "",
+	  "learning frames before the first trial (RFC 2544 §23b)", NULL },
+	{ { "learning_pause_s", BM_J_DOUBLE, LO(learning_pause_s), 0, 60,
+	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
+	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+void r8239_lr_defaults(struct r8239_lr_params *p, enum r8239_lr_topo t)
+{
+	static const uint32_t common[] = { 64, 128, 256, 512, 1024, 1518,
+					   4096, 8000, 9216 };
+
+	memset(p, 0, sizeof(*p));
+	p->topo = t;
+	memcpy(p->frame_sizes, common, sizeof(common));	/* [8239 §2.3] */
+	p->n_sizes = sizeof(common) / sizeof(common[0]);
+	p->load_pct = LR_LOAD_MAX;
+	p->trial_duration_s = 60.0;		/* [PROPOSED] from 2544 §24 */
+	p->repeat = 5;				/* [PROPOSED] REQ-8239-1 */
+	p->bidir = t == R8239_LR_PAIR;		/* AMB-33; snake: optional */
+	p->dut_ports = 4;			/* the smallest snake: set N */
+	p->vlan_base = 100;
+	p->drain_s = 2.0;
+	p->learning = true;
+	p->learning_pause_s = -1.0;
+}
+
+static const char *const topo_ids[] = { "rfc8239.line-rate-pair",
+					"rfc8239.line-rate-mesh",
+					"rfc8239.snake" };
+static const char *const topo_refs[] = { "R8239-LR-PP", "R8239-LR-MESH",
+					 "R8239-LR-SNAKE" };
+
+json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
+{
+	json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	a = json_object_new_array();
+	for (i = 0; i < p->n_sizes; i++)
+		json_object_array_add(a, json_object_new_int(p->frame_sizes[i]));
+	json_object_object_add(o, "frame_sizes", a);
+	bm_json_add_bool(o, "step64", p->step64);
+	bm_json_add_double(o, "load_pct", p->load_pct);
+	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
+	bm_json_add_u64(o, "repeat", p->repeat);
+	if (p->topo != R8239_LR_MESH)
+		bm_json_add_bool(o, "bidir", p->bidir);
+	if (p->topo == R8239_LR_SNAKE) {
+		bm_json_add_u64(o, "dut_ports", p->dut_ports);
+		bm_json_add_u64(o, "vlan_base", p->vlan_base);
+	}
+	bm_json_add_double(o, "drain_s", p->drain_s);
+	bm_json_add_bool(o, "learning", p->learning);
+	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
+			   p->learning_pause_s : NAN);
+	return o;
+}
+
+int r8239_lr_check(struct r8239_lr_params *p, struct bm_error *err)
+{
+	const char *id = topo_ids[p->topo];
+	char plan[8];
+	uint32_t f;
+
+	if (p->load_pct > LR_LOAD_MAX)
+		return bm_errorf(err, "%s: load_pct: %g %% refused: RFC 8239 "
+				 "§2.2 MUST send at most 99.98 %% of the "
+				 "nominal line rate, with no PPM adjustment",
+				 id, p->load_pct);
+	if (p->step64) {
+		p->n_sizes = 0;
+		for (f = 64; f <= 9216; f += 64)
+			p->frame_sizes[p->n_sizes++] = f;
+	}
+	if (p->topo == R8239_LR_SNAKE &&
+	    bm_snake_plan(p->dut_ports, p->vlan_base, plan, sizeof(plan)) < 0)
+		return bm_errorf(err, "%s: dut_ports: the DUT's port count, "
+				 "even and >= 4, with VLANs vlan_base .. "
+				 "vlan_base + N/2 - 1 within 4094 (got %u)",
+				 id, p->dut_ports);
+	return 0;
+}
+
+struct lr {
+	struct bm_backend *be;
+	const struct r8239_lr_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	unsigned int n;
+	bool learned;
+};
+
+/* What [8239 §2.3] reports of one trial. */
+struct lr_meas {
+	uint64_t tx, rx, drops;
+	double thr_pct_tx;		/* item 4: rx / tx */
+	double rx_pct_line_min;		/* item 3: the worst receiving port */
+	double drops_pct_line;		/* item 5, F-6 / AMB-12 */
+	double lat_min_ns, lat_mean_ns, lat_max_ns;	/* FL, item 6-7 */
+	double pdv_max_ns;		/* jitter (R8238-JIT) */
+};
+
+static int lr_traffic(struct lr *l, struct bm_traffic *t)
+{
+	const struct r8239_lr_params *p = l->p;
+	unsigned int i;
+	int ret = 0;
+
+	bm_traffic_init(t);
+	for (i = 0; i < l->n; i++)
+		if (bm_traffic_add_port(t, l->be->port_names[i],
+					l->be->line_rate_bps, l->err) < 0)
+			return -EINVAL;
+	switch (p->topo) {
+	case R8239_LR_PAIR:
+		for (i = 0; i + 1 < l->n && ret >= 0; i += 2)
+			ret = bm_topo_pair(t, i, i + 1, p->bidir, p->load_pct,
+					   l->err);
+		break;
+	case R8239_LR_MESH:
+		ret = bm_topo_mesh(t, p->load_pct, l->err);
+		break;
+	case R8239_LR_SNAKE:
+		ret = bm_topo_snake(t, p->dut_ports, p->bidir, p->load_pct,
+				    l->err);
+		break;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
+		    json_object *reps, struct lr_meas *m)
+{
+	const struct r8239_lr_params *p = l->p;
+	struct bm_traffic_result *r = NULL;
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_traffic t;
+	json_object *o, *ports, *po;
+	double span, fl = f * 8.0 / l->be->line_rate_bps * 1e9;
+	unsigned int i, n_rx = 0, n_tx = 0;
+	char reason[96];
+	int ret;
+
+	ret = lr_traffic(l, &t);
+	if (ret)
+		goto out;
+	r = bm_traffic_result_new(&t);
+	if (!r) {
+		ret = -ENOMEM;
+		bm_errorf(l->err, "out of memory");
+		goto out;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.frame_size = f;
+	spec.duration_s = p->trial_duration_s;
+	spec.drain_s = p->drain_s;
+	spec.latency = p->topo != R8239_LR_SNAKE;
+	spec.learning = p->learning && !l->learned;
+	spec.learning_pause_s = p->learning_pause_s;
+	spec.traffic = &t;
+	spec.traffic_res = r;
+	snprintf(reason, sizeof(reason), "%u B rep %u", f, rep);
+	ret = bm_search_trial(l->be, &spec, &res, &l->log, "line-rate", reason,
+			      l->progress, l->ctx, l->err);
+	if (ret)
+		goto out;
+	l->learned = true;
+	memset(m, 0, sizeof(*m));
+	m->tx = res.attempted;
+	m->rx = res.received;
+	m->drops = res.lost;
+	m->thr_pct_tx = m->tx ? 100.0 * (double)m->rx / (double)m->tx : NAN;
+	m->rx_pct_line_min = INFINITY;
+	o = json_object_new_object();
+	ports = json_object_new_array();
+	for (i = 0; i < t.n_ports; i++) {
+		const struct bm_port_result *pr = &r->ports[i];
+
+		po = json_object_new_object();
+		bm_json_add_str(po, "port", t.ports[i].name);
+		bm_json_add_u64(po, "tx_frames", pr->tx_frames);
+		bm_json_add_u64(po, "rx_frames", pr->rx_frames);
+		bm_json_add_u64(po, "lost", pr->lost);
+		bm_json_add_double(po, "tx_pct_line", pr->tx_load_pct);
+		bm_json_add_double(po, "rx_pct_line", pr->rx_load_pct);
+		json_object_array_add(ports, po);
+		if (pr->tx_frames)
+			n_tx++;
+		if (pr->rx_frames || pr->lost) {
+			n_rx++;
+			m->rx_pct_line_min = fmin(m->rx_pct_line_min,
+						  pr->rx_load_pct);
+		}
+	}
+	if (!n_rx)
+		m->rx_pct_line_min = 0.0;
+	/* F-6 / AMB-12: drops over what the sending ports could carry */
+	span = res.actual_duration_s > 0 ? res.actual_duration_s :
+	       p->trial_duration_s;
+	m->drops_pct_line = n_tx ? 100.0 * (double)m->drops /
+			    (bm_fps_max(l->be->line_rate_bps, f) * span * n_tx) :
+			    0.0;
+	bm_json_add_u64(o, "tx_frames", m->tx);
+	bm_json_add_u64(o, "rx_frames", m->rx);
+	bm_json_add_u64(o, "drops", m->drops);
+	bm_json_add_double(o, "drops_pct_line", m->drops_pct_line);
+	bm_json_add_double(o, "throughput_pct_tx", m->thr_pct_tx);
+	bm_json_add_double(o, "rx_pct_line_min", m->rx_pct_line_min);
+	if (p->topo != R8239_LR_SNAKE && res.latency.count) {
+		/* R8238-LAT: FL from the measured first-bit-in to first-bit
+		 * -out (FF) plus the output serialisation F x 8 / R (REQ-TS-2,
+		 * equal line rates) */
+		m->lat_min_ns = res.latency.min_ns + fl;
+		m->lat_mean_ns = res.latency.mean_ns + fl;
+		m->lat_max_ns = res.latency.max_ns + fl;
+		for (i = 0; i < t.n_streams; i++)
+			m->pdv_max_ns = fmax(m->pdv_max_ns, r->streams[i].pdv_ns);
+		bm_json_add_double(o, "latency_fl_min_ns", m->lat_min_ns);
+		bm_json_add_double(o, "latency_fl_mean_ns", m->lat_mean_ns);
+		bm_json_add_double(o, "latency_fl_max_ns", m->lat_max_ns);
+		bm_json_add_double(o, "latency_ff_p99_ns", res.latency.p99_ns);
+		/* jitter: PDV (max - min) of the worst stream, one size */
+		bm_json_add_double(o, "jitter_pdv_max_ns", m->pdv_max_ns);
+		bm_json_add_bool(o, "same_iteration", true);
+	}
+	json_object_object_add(o, "ports", ports);
+	json_object_array_add(reps, o);
+out:
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+	return ret;
+}
+
+static int lr_size(struct lr *l, uint32_t f, json_object *sizes)
+{
+	const struct r8239_lr_params *p = l->p;
+	double rx[LR_MAX_REPEAT], dr[LR_MAX_REPEAT];
+	json_object *e, *reps;
+	struct bm_repeat st;
+	struct lr_meas m;
+	unsigned int r;
+	uint64_t drops = 0;
+	int ret = 0;
+
+	e = json_object_new_object();
+	bm_json_add_u64(e, "frame_size", f);
+	bm_json_add_double(e, "theoretical_max_fps",
+			   bm_fps_max(l->be->line_rate_bps, f));
+	bm_json_add_double(e, "offered_fps_per_port", bm_fps_max(
+		l->be->line_rate_bps, f) * p->load_pct / 100.0);
+	reps = json_object_new_array();
+	json_object_object_add(e, "repetitions", reps);
+	json_object_array_add(sizes, e);
+	for (r = 0; r < p->repeat; r++) {
+		ret = lr_trial(l, f, r + 1, reps, &m);
+		if (ret)
+			break;
+		rx[r] = m.rx_pct_line_min;
+		dr[r] = (double)m.drops;
+		drops += m.drops;
+	}
+	bm_json_add_u64(e, "drops", drops);
+	bm_repeat_of(rx, r, &st);
+	json_object_object_add(e, "rx_pct_line_min", bm_repeat_to_json(&st, rx));
+	bm_repeat_of(dr, r, &st);
+	json_object_object_add(e, "drops_per_trial", bm_repeat_to_json(&st, dr));
+	return ret;
+}
+
+int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
+			bm_progress_fn progress, void *ctx,
+			json_object **result, struct bm_error *err)
+{
+	struct lr l = { .be = be, .p = p, .progress = progress, .ctx = ctx,
+			.err = err };
+	struct r8239_lr_params q = *p;
+	json_object *res, *sizes, *dev, *a;
+	unsigned int need = p->topo == R8239_LR_MESH ? 3 : 2;
+	char *plan = NULL, *line, *save;
+	size_t i;
+	int ret, len;
+
+	*result = NULL;
+	ret = r8239_lr_check(&q, err);
+	if (ret)
+		return ret;
+	l.p = &q;
+	l.n = be->n_ports;
+	if (l.n < need)
+		return bm_errorf(err, "%s needs %u ports, %u given",
+				 topo_ids[p->topo], need, l.n);
+	if (p->topo == R8239_LR_SNAKE && l.n != 2)
+		return bm_errorf(err, "%s: exactly 2 tester ports (DUT ports 1 "
+				 "and N), %u given", topo_ids[p->topo], l.n);
+	res = json_object_new_object();
+	bm_json_add_u64(res, "ports", l.n);
+	bm_json_add_double(res, "load_pct", q.load_pct);
+	bm_json_add_u64(res, "ppm_adjustment", 0);
+	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);
+	if (p->topo == R8239_LR_SNAKE) {
+		/* REQ-8239-3: the DUT's cabling and VLANs, one line each */
+		len = bm_snake_plan(q.dut_ports, q.vlan_base, NULL, 0);
+		plan = malloc((size_t)len + 1);
+		a = json_object_new_array();
+		if (plan && bm_snake_plan(q.dut_ports, q.vlan_base, plan,
+					  (size_t)len + 1) >= 0)
+			for (line = strtok_r(plan, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				json_object_array_add(a,
+					json_object_new_string(line));
+		free(plan);
+		json_object_object_add(res, "dut_plan", a);
+		bm_json_add_u64(res, "dut_ports", q.dut_ports);
+	} else {
+		bm_json_add_str(res, "latency_events",
+				"FL (FILO): measured FF + F x 8 / R");
+	}
+	sizes = json_object_new_array();
+	json_object_object_add(res, "per_size", sizes);
+	for (i = 0; i < q.n_sizes && !ret; i++)
+		ret = lr_size(&l, q.frame_sizes[i], sizes);
+	dev = json_object_new_array();
+	if (q.trial_duration_s < 10.0)
+		json_object_array_add(dev, json_object_new_string(
+			"trials shorter than 10 s (SPEC R8239-LR: >= 10 s)"));
+	if (p->topo == R8239_LR_PAIR && !q.bidir)
+		json_object_array_add(dev, json_object_new_string(
+			"pairs one way only (AMB-33 takes both directions)"));
+	if (p->topo == R8239_LR_SNAKE)
+		json_object_array_add(dev, json_object_new_string(
+			"snake: latency and jitter are not reported (RFC 8239 "
+			"§2.2)"));
+	else
+		json_object_array_add(dev, json_object_new_string(
+			"no histogram of the latency population yet (RFC 8239 "
+			"§2.3 item 8, RECOMMENDED); p99 is reported"));
+	json_object_array_add(dev, json_object_new_string(
+		"physical-layer calibration (R8238-CAL) not run: latency is "
+		"not corrected for the tester and cables"));
+	*result = bm_result_envelope(topo_ids[p->topo], topo_refs[p->topo],
+				     r8239_lr_params_json(&q), &l.log, NULL,
+				     res, dev, be);
+	bm_trial_log_free(&l.log);
+	return ret;
+}
