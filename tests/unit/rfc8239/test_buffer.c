@@ -24,14 +24,13 @@
 
 #include "bm_sim.h"
 #include "bm_trial.h"
+#include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
 
 static struct bm_backend *mk(unsigned int n_ports, const uint64_t *q)
 {
-	struct bm_error err = { "" };
 	struct bm_sim_params p;
-	struct bm_backend *be;
 	unsigned int i;
 
 	bm_sim_params_default(&p);
@@ -39,27 +38,10 @@ static struct bm_backend *mk(unsigned int n_ports, const uint64_t *q)
 	p.buffer_frames = 1000;
 	for (i = 0; i < n_ports; i++)
 		p.ports[i].queue_frames = q[i];
-	be = bm_sim_new(&p, &err);
-	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
-	be->n_ports = n_ports;
-	for (i = 0; i < n_ports; i++)
-		snprintf(be->port_names[i], sizeof(be->port_names[i]), "sim%u",
-			 i + 1);
-	return be;
+	return sim_ports_new(&p, n_ports, "sim");
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
 
-	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
-	return v;
-}
-
-static double num(json_object *o, const char *key)
-{
-	return json_object_get_double(get(o, key));
-}
 
 static json_object *run(struct bm_backend *be, struct r8239_buf_params *p,
 			const char *name)
@@ -77,7 +59,7 @@ static json_object *run(struct bm_backend *be, struct r8239_buf_params *p,
 
 static json_object *iteration(json_object *doc, size_t i)
 {
-	json_object *a = get(get(doc, "results"), "iterations");
+	json_object *a = tj_get(tj_get(doc, "results"), "iterations");
 
 	ck_assert_uint_gt(json_object_array_length(a), i);
 	return json_object_array_get_idx(a, i);
@@ -87,33 +69,33 @@ static json_object *iteration(json_object *doc, size_t i)
 static void check_fill(json_object *it, uint64_t q, double line_pct,
 		       double os_pct, bool have_os, uint32_t f)
 {
-	json_object *reps = get(it, "repetitions"), *r;
+	json_object *reps = tj_get(it, "repetitions"), *r;
 	double x = (line_pct + os_pct - 100.0) / 100.0;
 	double n_os = os_pct / 100.0 * (double)(q + 1) / x;
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(reps); i++) {
 		r = json_object_array_get_idx(reps, i);
-		ck_assert(!json_object_get_boolean(get(r, "lower_bound")));
-		ck_assert_msg(fabs(num(r, "buf_q_frames") - (double)(q + 1)) <= 1.0,
+		ck_assert(!json_object_get_boolean(tj_get(r, "lower_bound")));
+		ck_assert_msg(fabs(tj_num(r, "buf_q_frames") - (double)(q + 1)) <= 1.0,
 			      "egress %s: Buf_q %.2f frames, truth %llu +- 1",
-			      json_object_get_string(get(it, "egress")),
-			      num(r, "buf_q_frames"),
+			      json_object_get_string(tj_get(it, "egress")),
+			      tj_num(r, "buf_q_frames"),
 			      (unsigned long long)q + 1);
 		if (!have_os)
 			continue;
-		ck_assert_msg(fabs(num(r, "n_os") - n_os) <= 2.0,
-			      "n_os %.0f, fluid %.1f", num(r, "n_os"), n_os);
-		ck_assert_double_eq_tol(num(r, "buf_rfc_bytes"),
-					(num(r, "n_os") - 1) * f, 1e-6);
-		ck_assert_msg(fabs(num(r, "buf_rfc_corr_bytes") / f -
+		ck_assert_msg(fabs(tj_num(r, "n_os") - n_os) <= 2.0,
+			      "n_os %.0f, fluid %.1f", tj_num(r, "n_os"), n_os);
+		ck_assert_double_eq_tol(tj_num(r, "buf_rfc_bytes"),
+					(tj_num(r, "n_os") - 1) * f, 1e-6);
+		ck_assert_msg(fabs(tj_num(r, "buf_rfc_corr_bytes") / f -
 				   (double)(q + 1)) <= 2.0,
-			      "Buf_rfc_corr %.1f frames", num(r,
+			      "Buf_rfc_corr %.1f frames", tj_num(r,
 				"buf_rfc_corr_bytes") / f);
 		/* the latency plateau: the egress full of Q + 1 frames
 		 * (one frame time each) on top of the lossless latency */
-		ck_assert_msg(fabs(num(r, "buf_lat_bytes") / f - (double)q) <= 2.0,
-			      "Buf_lat %.1f frames", num(r, "buf_lat_bytes") / f);
+		ck_assert_msg(fabs(tj_num(r, "buf_lat_bytes") / f - (double)q) <= 2.0,
+			      "Buf_lat %.1f frames", tj_num(r, "buf_lat_bytes") / f);
 	}
 }
 
@@ -128,21 +110,21 @@ START_TEST(port_buffer)
 	r8239_buf_defaults(&p, R8239_BUF_PORT);
 	p.frame_size = 512;
 	p.os_pct = 10.0;
-	p.repeat = 2;
-	p.drain_s = 0.01;
+	p.c.repeat = 2;
+	p.c.drain_s = 0.01;
 	doc = run(be, &p, "rfc8239.port-buffer");
 	ck_assert_uint_eq(json_object_array_length(
-		get(get(doc, "results"), "iterations")), 2);
+		tj_get(tj_get(doc, "results"), "iterations")), 2);
 	it = iteration(doc, 0);
-	ck_assert_str_eq(json_object_get_string(get(it, "egress")), "sim2");
-	ck_assert_str_eq(json_object_get_string(get(it, "estimator")),
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "egress")), "sim2");
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "estimator")),
 			 "buf_rfc");
 	check_fill(it, 100, 99.98, 10.0, true, 512);
 	it = iteration(doc, 1);
-	ck_assert_str_eq(json_object_get_string(get(it, "egress")), "sim3");
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "egress")), "sim3");
 	check_fill(it, 200, 99.98, 10.0, true, 512);
 	/* a deterministic DUT: both repetitions agree */
-	ck_assert_double_eq_tol(num(get(it, "buf_q"), "rsd_pct"), 0.0, 1e-9);
+	ck_assert_double_eq_tol(tj_num(tj_get(it, "buf_q"), "rsd_pct"), 0.0, 1e-9);
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -159,13 +141,13 @@ START_TEST(port_buffer_os1)
 
 	r8239_buf_defaults(&p, R8239_BUF_PORT);
 	p.frame_size = 512;
-	p.repeat = 1;
-	p.drain_s = 0.01;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
 	doc = run(be, &p, "rfc8239.port-buffer");
-	r = json_object_array_get_idx(get(iteration(doc, 0), "repetitions"), 0);
+	r = json_object_array_get_idx(tj_get(iteration(doc, 0), "repetitions"), 0);
 	check_fill(iteration(doc, 0), 100, 99.98, 1.0, true, 512);
-	rfc = num(r, "buf_rfc_bytes");
-	corr = num(r, "buf_rfc_corr_bytes");
+	rfc = tj_num(r, "buf_rfc_bytes");
+	corr = tj_num(r, "buf_rfc_corr_bytes");
 	ck_assert_msg(fabs(rfc / corr - 1.0204) < 0.012,
 		      "Buf_rfc / Buf_rfc_corr = %.4f, F-7: 1.0204", rfc / corr);
 	json_object_put(doc);
@@ -186,25 +168,25 @@ START_TEST(dut_buffer)
 
 	r8239_buf_defaults(&p, R8239_BUF_DUT);
 	p.frame_size = 512;
-	p.repeat = 1;
-	p.drain_s = 0.01;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
 	doc = run(be, &p, "rfc8239.dut-buffer");
 	for (i = 0; i < 4; i++) {
 		it = iteration(doc, i);
-		ck_assert_str_eq(json_object_get_string(get(it, "egress")),
+		ck_assert_str_eq(json_object_get_string(tj_get(it, "egress")),
 				 order[i]);
-		ck_assert_str_eq(json_object_get_string(get(it, "estimator")),
+		ck_assert_str_eq(json_object_get_string(tj_get(it, "estimator")),
 				 "buf_q");
-		in = get(it, "ingress");
+		in = tj_get(it, "ingress");
 		ck_assert_uint_eq(json_object_array_length(in), 3);
 		/* F-8: (99.98 + 1) / 3 = 33.66 % each */
-		ck_assert_double_eq_tol(num(json_object_array_get_idx(in, 0),
+		ck_assert_double_eq_tol(tj_num(json_object_array_get_idx(in, 0),
 					    "load_pct"), 33.66, 1e-9);
 		check_fill(it, qe[i], 99.98, 1.0, false, 512);
 	}
-	ck_assert_msg(fabs(num(get(doc, "results"), "max_dut_buffer_bytes") /
+	ck_assert_msg(fabs(tj_num(tj_get(doc, "results"), "max_dut_buffer_bytes") /
 			   512 - 251) <= 1.0, "max DUT buffer %.0f B",
-		      num(get(doc, "results"), "max_dut_buffer_bytes"));
+		      tj_num(tj_get(doc, "results"), "max_dut_buffer_bytes"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -220,12 +202,12 @@ START_TEST(lower_bound)
 
 	r8239_buf_defaults(&p, R8239_BUF_PORT);
 	p.frame_size = 1518;
-	p.repeat = 1;
+	p.c.repeat = 1;
 	p.max_trial_s = 0.05;
-	p.drain_s = 0.01;
+	p.c.drain_s = 0.01;
 	doc = run(be, &p, "rfc8239.port-buffer");
 	it = iteration(doc, 0);
-	ck_assert(json_object_get_boolean(get(it, "lower_bound")));
+	ck_assert(json_object_get_boolean(tj_get(it, "lower_bound")));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -276,11 +258,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tj_run_suite(suite());
 }

@@ -25,15 +25,13 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
 
 static struct bm_backend *mk(bool emu)
 {
-	struct bm_error err = { "" };
 	struct bm_sim_params p;
-	struct bm_backend *be;
-	unsigned int i;
 
 	bm_sim_params_default(&p);
 	p.line_rate_bps = 1e9;
@@ -43,27 +41,10 @@ static struct bm_backend *mk(bool emu)
 		p.holb_port = 0;
 		p.holb_mode = BM_SIM_HOLB_IDLE;
 	}
-	be = bm_sim_new(&p, &err);
-	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
-	be->n_ports = 8;
-	for (i = 0; i < 8; i++)
-		snprintf(be->port_names[i], sizeof(be->port_names[i]), "p%u",
-			 i + 1);
-	return be;
+	return sim_ports_new(&p, 8, "p");
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
 
-	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
-	return v;
-}
-
-static double num(json_object *o, const char *key)
-{
-	return json_object_get_double(get(o, key));
-}
 
 static json_object *run(struct bm_backend *be, struct r8239_holb_params *p)
 {
@@ -82,8 +63,8 @@ static void params(struct r8239_holb_params *p)
 {
 	r8239_holb_defaults(p);
 	p->trial_duration_s = 1.0;
-	p->repeat = 1;
-	p->drain_s = 0.01;
+	p->c.repeat = 1;
+	p->c.drain_s = 0.01;
 }
 
 START_TEST(negative_control)
@@ -96,34 +77,34 @@ START_TEST(negative_control)
 
 	params(&p);
 	doc = run(be, &p);
-	its = get(get(doc, "results"), "iterations");
+	its = tj_get(tj_get(doc, "results"), "iterations");
 	ck_assert_uint_eq(json_object_array_length(its), 8);
 	for (i = 0; i < 8; i++) {
-		rep = json_object_array_get_idx(get(json_object_array_get_idx(
+		rep = json_object_array_get_idx(tj_get(json_object_array_get_idx(
 			its, i), "repetitions"), 0);
-		ck_assert(!json_object_get_boolean(get(rep, "holb")));
-		ck_assert_msg(fabs(num(rep, "loss_e2_flows_pct") - want) < 0.05,
+		ck_assert(!json_object_get_boolean(tj_get(rep, "holb")));
+		ck_assert_msg(fabs(tj_num(rep, "loss_e2_flows_pct") - want) < 0.05,
 			      "shift %zu: E2 flows lose %.3f %%, truth %.3f %%",
-			      i, num(rep, "loss_e2_flows_pct"), want);
-		gs = get(rep, "groups");
+			      i, tj_num(rep, "loss_e2_flows_pct"), want);
+		gs = tj_get(rep, "groups");
 		ck_assert_uint_eq(json_object_array_length(gs), 2);
 		for (k = 0; k < 2; k++) {
 			g = json_object_array_get_idx(gs, k);
-			ck_assert_double_eq(num(g, "loss_a_e1_pct"), 0.0);
-			ck_assert_msg(fabs(num(g, "e2_rx_pct_line") - 100.0) < 0.1,
+			ck_assert_double_eq(tj_num(g, "loss_a_e1_pct"), 0.0);
+			ck_assert_msg(fabs(tj_num(g, "e2_rx_pct_line") - 100.0) < 0.1,
 				      "E2 delivers %.3f %% of its line",
-				      num(g, "e2_rx_pct_line"));
+				      tj_num(g, "e2_rx_pct_line"));
 		}
 	}
 	/* shift 0: groups (1, 2, 3, 4) and (5, 6, 7, 8) */
-	g = json_object_array_get_idx(get(json_object_array_get_idx(get(
+	g = json_object_array_get_idx(tj_get(json_object_array_get_idx(tj_get(
 		json_object_array_get_idx(its, 0), "repetitions"), 0),
 		"groups"), 1);
-	ck_assert_str_eq(json_object_get_string(get(g, "a")), "p5");
-	ck_assert_str_eq(json_object_get_string(get(g, "e2")), "p8");
-	ck_assert(!json_object_get_boolean(get(get(doc, "results"),
+	ck_assert_str_eq(json_object_get_string(tj_get(g, "a")), "p5");
+	ck_assert_str_eq(json_object_get_string(tj_get(g, "e2")), "p8");
+	ck_assert(!json_object_get_boolean(tj_get(tj_get(doc, "results"),
 					       "holb_observed")));
-	ck_assert_double_eq_tol(num(get(doc, "results"),
+	ck_assert_double_eq_tol(tj_num(tj_get(doc, "results"),
 				    "expected_e2_loss_pct"), 33.32, 0.005);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -140,16 +121,16 @@ START_TEST(positive_control)
 	params(&p);
 	p.trial_duration_s = 0.2;
 	doc = run(be, &p);
-	its = get(get(doc, "results"), "iterations");
+	its = tj_get(tj_get(doc, "results"), "iterations");
 	for (i = 0; i < 8; i++) {
 		it = json_object_array_get_idx(its, i);
-		ck_assert_msg(json_object_get_boolean(get(it, "holb")) ==
+		ck_assert_msg(json_object_get_boolean(tj_get(it, "holb")) ==
 			      (i == 0 || i == 4), "shift %zu: holb %d", i,
-			      json_object_get_boolean(get(it, "holb")));
+			      json_object_get_boolean(tj_get(it, "holb")));
 	}
-	ck_assert(json_object_get_boolean(get(get(doc, "results"),
+	ck_assert(json_object_get_boolean(tj_get(tj_get(doc, "results"),
 					      "holb_observed")));
-	ck_assert_int_eq(json_object_get_int(get(get(doc, "results"),
+	ck_assert_int_eq(json_object_get_int(tj_get(tj_get(doc, "results"),
 						 "iterations_with_holb")), 2);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -198,11 +179,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tj_run_suite(suite());
 }

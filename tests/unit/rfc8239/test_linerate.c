@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
 
@@ -36,37 +37,17 @@
 
 static struct bm_backend *mk(unsigned int n, int shaped)
 {
-	struct bm_error err = { "" };
 	struct bm_sim_params p;
-	struct bm_backend *be;
-	unsigned int i;
 
 	bm_sim_params_default(&p);
 	p.line_rate_bps = 1e9;
 	p.buffer_frames = 100;
 	if (shaped >= 0)
 		p.ports[shaped].egress_bps = 0.999e9;
-	be = bm_sim_new(&p, &err);
-	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
-	be->n_ports = n;
-	for (i = 0; i < n; i++)
-		snprintf(be->port_names[i], sizeof(be->port_names[i]), "p%u",
-			 i + 1);
-	return be;
+	return sim_ports_new(&p, n, "p");
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
 
-	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
-	return v;
-}
-
-static double num(json_object *o, const char *key)
-{
-	return json_object_get_double(get(o, key));
-}
 
 static void params(struct r8239_lr_params *p, enum r8239_lr_topo t)
 {
@@ -74,8 +55,8 @@ static void params(struct r8239_lr_params *p, enum r8239_lr_topo t)
 	p->frame_sizes[0] = 512;
 	p->n_sizes = 1;
 	p->trial_duration_s = 2.0;
-	p->repeat = 2;
-	p->drain_s = 0.01;
+	p->c.repeat = 2;
+	p->c.drain_s = 0.01;
 }
 
 static json_object *run(struct bm_backend *be, struct r8239_lr_params *p,
@@ -93,16 +74,16 @@ static json_object *run(struct bm_backend *be, struct r8239_lr_params *p,
 
 static json_object *rep(json_object *doc, size_t r)
 {
-	json_object *s = json_object_array_get_idx(get(get(doc, "results"),
+	json_object *s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
 						       "per_size"), 0);
 
-	return json_object_array_get_idx(get(s, "repetitions"), r);
+	return json_object_array_get_idx(tj_get(s, "repetitions"), r);
 }
 
 /* port i of a repetition */
 static json_object *port(json_object *rp, size_t i)
 {
-	return json_object_array_get_idx(get(rp, "ports"), i);
+	return json_object_array_get_idx(tj_get(rp, "ports"), i);
 }
 
 START_TEST(pair_lossless)
@@ -116,19 +97,19 @@ START_TEST(pair_lossless)
 	doc = run(be, &p, "rfc8239.line-rate-pair");
 	for (k = 0; k < 2; k++) {
 		r = rep(doc, k);
-		ck_assert_int_eq(json_object_get_int64(get(r, "drops")), 0);
-		ck_assert_double_eq_tol(num(r, "throughput_pct_tx"), 100.0, 1e-9);
+		ck_assert_int_eq(json_object_get_int64(tj_get(r, "drops")), 0);
+		ck_assert_double_eq_tol(tj_num(r, "throughput_pct_tx"), 100.0, 1e-9);
 		for (i = 0; i < 4; i++)
-			ck_assert_msg(fabs(num(port(r, i), "rx_pct_line") -
+			ck_assert_msg(fabs(tj_num(port(r, i), "rx_pct_line") -
 					   99.98) <= 0.001, "port %zu: %.5f %%",
-				      i, num(port(r, i), "rx_pct_line"));
+				      i, tj_num(port(r, i), "rx_pct_line"));
 		/* FL = FF (the sim's 10 us, no queue) + 512 x 8 / 1 G */
-		ck_assert_double_eq_tol(num(r, "latency_fl_min_ns"),
+		ck_assert_double_eq_tol(tj_num(r, "latency_fl_min_ns"),
 					10000.0 + 4096.0 + 4256.0, 1.0);
-		ck_assert(json_object_get_boolean(get(r, "same_iteration")));
-		ck_assert_double_eq_tol(num(r, "jitter_pdv_max_ns"), 0.0, 1.0);
+		ck_assert(json_object_get_boolean(tj_get(r, "same_iteration")));
+		ck_assert_double_eq_tol(tj_num(r, "jitter_pdv_max_ns"), 0.0, 1.0);
 	}
-	ck_assert_double_eq_tol(num(get(json_object_array_get_idx(get(get(doc,
+	ck_assert_double_eq_tol(tj_num(tj_get(json_object_array_get_idx(tj_get(tj_get(doc,
 		"results"), "per_size"), 0), "rx_pct_line_min"), "rsd_pct"),
 		0.0, 1e-6);
 	json_object_put(doc);
@@ -146,16 +127,16 @@ START_TEST(pair_shaped)
 	params(&p, R8239_LR_PAIR);
 	doc = run(be, &p, "rfc8239.line-rate-pair");
 	r = rep(doc, 0);
-	ck_assert_msg(fabs(num(port(r, 1), "lost") - want) <= 2.0,
-		      "drops into p2 %.0f, truth %.1f", num(port(r, 1), "lost"),
+	ck_assert_msg(fabs(tj_num(port(r, 1), "lost") - want) <= 2.0,
+		      "drops into p2 %.0f, truth %.1f", tj_num(port(r, 1), "lost"),
 		      want);
-	ck_assert_msg(fabs(num(port(r, 1), "rx_pct_line") - RX_SHAPED) <= 0.005,
-		      "p2 receives %.4f %%", num(port(r, 1), "rx_pct_line"));
-	ck_assert_int_eq(json_object_get_int64(get(port(r, 0), "lost")), 0);
-	ck_assert_int_eq(json_object_get_int64(get(port(r, 2), "lost")), 0);
-	ck_assert_int_eq(json_object_get_int64(get(port(r, 3), "lost")), 0);
-	ck_assert_msg(fabs(num(r, "rx_pct_line_min") - RX_SHAPED) <= 0.005,
-		      "worst port %.4f %%", num(r, "rx_pct_line_min"));
+	ck_assert_msg(fabs(tj_num(port(r, 1), "rx_pct_line") - RX_SHAPED) <= 0.005,
+		      "p2 receives %.4f %%", tj_num(port(r, 1), "rx_pct_line"));
+	ck_assert_int_eq(json_object_get_int64(tj_get(port(r, 0), "lost")), 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(port(r, 2), "lost")), 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(port(r, 3), "lost")), 0);
+	ck_assert_msg(fabs(tj_num(r, "rx_pct_line_min") - RX_SHAPED) <= 0.005,
+		      "worst port %.4f %%", tj_num(r, "rx_pct_line_min"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -170,19 +151,19 @@ START_TEST(mesh_shaped)
 	size_t i;
 
 	params(&p, R8239_LR_MESH);
-	p.repeat = 1;
+	p.c.repeat = 1;
 	doc = run(be, &p, "rfc8239.line-rate-mesh");
 	r = rep(doc, 0);
-	ck_assert_msg(fabs(num(port(r, 1), "lost") - want) <= 3.0,
-		      "drops into p2 %.0f, truth %.1f", num(port(r, 1), "lost"),
+	ck_assert_msg(fabs(tj_num(port(r, 1), "lost") - want) <= 3.0,
+		      "drops into p2 %.0f, truth %.1f", tj_num(port(r, 1), "lost"),
 		      want);
 	for (i = 0; i < 4; i++) {
 		if (i == 1)
 			continue;
-		ck_assert_int_eq(json_object_get_int64(get(port(r, i), "lost")), 0);
-		ck_assert_msg(fabs(num(port(r, i), "rx_pct_line") - 99.98) <= 0.001,
+		ck_assert_int_eq(json_object_get_int64(tj_get(port(r, i), "lost")), 0);
+		ck_assert_msg(fabs(tj_num(port(r, i), "rx_pct_line") - 99.98) <= 0.001,
 			      "port %zu: %.5f %%", i,
-			      num(port(r, i), "rx_pct_line"));
+			      tj_num(port(r, i), "rx_pct_line"));
 	}
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -197,13 +178,13 @@ START_TEST(snake_plan)
 
 	params(&p, R8239_LR_SNAKE);
 	p.dut_ports = 6;
-	p.repeat = 1;
+	p.c.repeat = 1;
 	doc = run(be, &p, "rfc8239.snake");
 	r = rep(doc, 0);
-	ck_assert_int_eq(json_object_get_int64(get(r, "drops")), 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(r, "drops")), 0);
 	ck_assert(!json_object_object_get_ex(r, "latency_fl_min_ns", NULL));
 	ck_assert(!json_object_object_get_ex(r, "jitter_pdv_max_ns", NULL));
-	plan = get(get(doc, "results"), "dut_plan");
+	plan = tj_get(tj_get(doc, "results"), "dut_plan");
 	ck_assert_uint_ge(json_object_array_length(plan), 3);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -266,11 +247,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tj_run_suite(suite());
 }

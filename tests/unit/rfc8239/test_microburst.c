@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
 
@@ -33,9 +34,7 @@
 
 static struct bm_backend *mk(unsigned int n_ports, double egress_ratio)
 {
-	struct bm_error err = { "" };
 	struct bm_sim_params p;
-	struct bm_backend *be;
 	unsigned int i;
 
 	bm_sim_params_default(&p);
@@ -43,13 +42,7 @@ static struct bm_backend *mk(unsigned int n_ports, double egress_ratio)
 	p.buffer_frames = Q;
 	for (i = 0; i < n_ports; i++)
 		p.ports[i].egress_bps = egress_ratio * p.line_rate_bps;
-	be = bm_sim_new(&p, &err);
-	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
-	be->n_ports = n_ports;
-	for (i = 0; i < n_ports; i++)
-		snprintf(be->port_names[i], sizeof(be->port_names[i]), "sim%u",
-			 i + 1);
-	return be;
+	return sim_ports_new(&p, n_ports, "sim");
 }
 
 /* The closed form of the header, for t_e = 10 t_in. */
@@ -77,13 +70,6 @@ static unsigned long truth(unsigned int n_in, unsigned int j)
 	return n;
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
-	return v;
-}
 
 static json_object *run(struct bm_backend *be, struct r8239_mb_params *p)
 {
@@ -100,7 +86,7 @@ static json_object *run(struct bm_backend *be, struct r8239_mb_params *p)
 
 static json_object *iteration(json_object *doc, size_t i)
 {
-	json_object *a = get(get(doc, "results"), "iterations");
+	json_object *a = tj_get(tj_get(doc, "results"), "iterations");
 
 	ck_assert_uint_gt(json_object_array_length(a), i);
 	return json_object_array_get_idx(a, i);
@@ -110,8 +96,8 @@ static void params(struct r8239_mb_params *p)
 {
 	r8239_mb_defaults(p);
 	p->frame_size = 512;
-	p->repeat = 3;
-	p->drain_s = 0.01;
+	p->c.repeat = 3;
+	p->c.drain_s = 0.01;
 }
 
 /* Every repetition of iteration it finds the closed form's burst. */
@@ -119,46 +105,46 @@ static void check_iteration(json_object *it, unsigned int n_in,
 			    unsigned int j, unsigned int repeat)
 {
 	unsigned long want = truth(n_in, j);
-	json_object *reps = get(it, "repetitions"), *r, *agg;
+	json_object *reps = tj_get(it, "repetitions"), *r, *agg;
 	size_t i;
 
-	ck_assert_int_eq(json_object_get_int(get(it, "n_ingress")), n_in);
-	ck_assert_int_eq(json_object_get_int(get(it, "n_egress")), j);
+	ck_assert_int_eq(json_object_get_int(tj_get(it, "n_ingress")), n_in);
+	ck_assert_int_eq(json_object_get_int(tj_get(it, "n_egress")), j);
 	ck_assert_uint_eq(json_object_array_length(reps), repeat);
 	for (i = 0; i < repeat; i++) {
 		r = json_object_array_get_idx(reps, i);
-		ck_assert_msg(json_object_get_int64(get(r, "burst_per_port")) ==
+		ck_assert_msg(json_object_get_int64(tj_get(r, "burst_per_port")) ==
 			      (int64_t)want, "%u -> %u: burst %lld, truth %lu",
 			      n_in, j, (long long)json_object_get_int64(
-				      get(r, "burst_per_port")), want);
-		ck_assert_int_eq(json_object_get_int64(get(r, "burst_aggregate")),
+				      tj_get(r, "burst_per_port")), want);
+		ck_assert_int_eq(json_object_get_int64(tj_get(r, "burst_aggregate")),
 				 (int64_t)(want * n_in));
 		/* every ingress port got its whole loss-free burst through */
 		ck_assert_int_eq(json_object_get_int64(json_object_array_get_idx(
-			get(r, "received_per_port"), 0)), (int64_t)want);
-		ck_assert(!json_object_get_boolean(get(r, "lower_bound")));
+			tj_get(r, "received_per_port"), 0)), (int64_t)want);
+		ck_assert(!json_object_get_boolean(tj_get(r, "lower_bound")));
 		/* the spans: n frames at 1 Gbit/s of 532 bytes (L1) each,
 		 * and the smallest lossy burst is one frame more */
 		ck_assert_double_eq_tol(json_object_get_double(
-			get(r, "burst_span_s")), want * 4.256e-6, 1e-12);
+			tj_get(r, "burst_span_s")), want * 4.256e-6, 1e-12);
 		ck_assert_int_eq(json_object_get_int64(
-			get(r, "lossy_burst_per_port")), (int64_t)want + 1);
-		ck_assert_int_gt(json_object_get_int64(get(r, "lossy_lost")), 0);
+			tj_get(r, "lossy_burst_per_port")), (int64_t)want + 1);
+		ck_assert_int_gt(json_object_get_int64(tj_get(r, "lossy_lost")), 0);
 		ck_assert_double_eq_tol(json_object_get_double(
-			get(r, "lossy_span_s")), (want + 1) * 4.256e-6, 1e-12);
+			tj_get(r, "lossy_span_s")), (want + 1) * 4.256e-6, 1e-12);
 		/* the sim's ports start together at line rate */
-		ck_assert_double_eq_tol(json_object_get_double(get(r, "sync_pct")),
+		ck_assert_double_eq_tol(json_object_get_double(tj_get(r, "sync_pct")),
 					100.0, 1e-6);
 		ck_assert_double_eq_tol(json_object_get_double(
-			get(r, "intensity_pct")), 100.0, 1e-6);
+			tj_get(r, "intensity_pct")), 100.0, 1e-6);
 	}
 	/* a deterministic DUT repeats itself exactly: RSD 0 */
-	agg = get(it, "aggregate");
-	ck_assert_int_eq(json_object_get_int(get(agg, "n")), repeat);
-	ck_assert_double_eq_tol(json_object_get_double(get(agg, "rsd_pct")),
+	agg = tj_get(it, "aggregate");
+	ck_assert_int_eq(json_object_get_int(tj_get(agg, "n")), repeat);
+	ck_assert_double_eq_tol(json_object_get_double(tj_get(agg, "rsd_pct")),
 				0.0, 1e-9);
-	ck_assert(json_object_get_boolean(get(agg, "rsd_ok")));
-	ck_assert_double_eq_tol(json_object_get_double(get(agg, "mean")),
+	ck_assert(json_object_get_boolean(tj_get(agg, "rsd_ok")));
+	ck_assert_double_eq_tol(json_object_get_double(tj_get(agg, "mean")),
 				(double)(want * n_in), 1e-9);
 }
 
@@ -181,9 +167,9 @@ START_TEST(two_to_one)
 	params(&p);
 	doc = run(be, &p);
 	ck_assert_uint_eq(json_object_array_length(
-		get(get(doc, "results"), "iterations")), 1);
+		tj_get(tj_get(doc, "results"), "iterations")), 1);
 	check_iteration(iteration(doc, 0), 2, 1, 3);
-	ck_assert(!json_object_get_boolean(get(get(doc, "results"),
+	ck_assert(!json_object_get_boolean(tj_get(tj_get(doc, "results"),
 					       "not_an_incast")));
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -198,14 +184,14 @@ START_TEST(four_ports_all_iterations)
 	json_object *doc, *it;
 
 	params(&p);
-	p.repeat = 2;
+	p.c.repeat = 2;
 	doc = run(be, &p);
 	check_iteration(iteration(doc, 0), 3, 1, 2);
 	it = iteration(doc, 1);
 	check_iteration(it, 2, 2, 2);
 	/* each egress is offered (N-j)/j = 1 line */
 	ck_assert_double_eq_tol(json_object_get_double(
-		get(it, "egress_offered_pct")), 100.0, 1e-9);
+		tj_get(it, "egress_offered_pct")), 100.0, 1e-9);
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -219,12 +205,12 @@ START_TEST(linear_growth)
 	json_object *doc;
 
 	params(&p);
-	p.repeat = 1;
+	p.c.repeat = 1;
 	p.growth = R8239_GROWTH_LINEAR;
 	doc = run(be, &p);
 	check_iteration(iteration(doc, 0), 2, 1, 1);
 	/* one trial per frame up to the first loss */
-	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")),
+	ck_assert_uint_eq(json_object_array_length(tj_get(doc, "trials")),
 			  truth(2, 1) + 1);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -240,16 +226,16 @@ START_TEST(no_congestion_lower_bound)
 	json_object *doc, *it, *r;
 
 	params(&p);
-	p.repeat = 1;
+	p.c.repeat = 1;
 	p.iteration = 2;
 	p.burst_max = 300;
 	doc = run(be, &p);
 	it = iteration(doc, 0);
-	r = json_object_array_get_idx(get(it, "repetitions"), 0);
-	ck_assert(json_object_get_boolean(get(r, "lower_bound")));
-	ck_assert_int_eq(json_object_get_int64(get(r, "burst_per_port")), 300);
-	ck_assert(json_object_get_boolean(get(it, "lower_bound")));
-	ck_assert_str_eq(json_object_get_string(get(it, "note")),
+	r = json_object_array_get_idx(tj_get(it, "repetitions"), 0);
+	ck_assert(json_object_get_boolean(tj_get(r, "lower_bound")));
+	ck_assert_int_eq(json_object_get_int64(tj_get(r, "burst_per_port")), 300);
+	ck_assert(json_object_get_boolean(tj_get(it, "lower_bound")));
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "note")),
 			 "no congestion possible: N-j <= j");
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -261,7 +247,6 @@ END_TEST
 START_TEST(zero_burst)
 {
 	struct bm_backend *be;
-	struct bm_error err = { "" };
 	struct bm_sim_params sp;
 	struct r8239_mb_params p;
 	json_object *doc, *r;
@@ -272,16 +257,12 @@ START_TEST(zero_burst)
 	sp.buffer_frames = 0;
 	for (i = 0; i < 3; i++)
 		sp.ports[i].egress_bps = 1e8;
-	be = bm_sim_new(&sp, &err);
-	ck_assert_msg(be, "%s", err.msg);
-	be->n_ports = 3;
-	for (i = 0; i < 3; i++)
-		snprintf(be->port_names[i], sizeof(be->port_names[i]), "p%u", i);
+	be = sim_ports_new(&sp, 3, "p");
 	params(&p);
-	p.repeat = 1;
+	p.c.repeat = 1;
 	doc = run(be, &p);
-	r = json_object_array_get_idx(get(iteration(doc, 0), "repetitions"), 0);
-	ck_assert_int_eq(json_object_get_int64(get(r, "burst_per_port")), 0);
+	r = json_object_array_get_idx(tj_get(iteration(doc, 0), "repetitions"), 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(r, "burst_per_port")), 0);
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -334,11 +315,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tj_run_suite(suite());
 }

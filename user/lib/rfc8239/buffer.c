@@ -44,9 +44,9 @@
 #include "bm_result.h"
 #include "bm_search.h"
 #include "bm_traffic.h"
-#include "rfc8239.h"
+#include "rfc8239_int.h"
 
-#define BUF_MAX_REPEAT	100
+#define BUF_MAX_REPEAT	R8239_MAX_REPEAT
 #define BUF_MAX_SENDERS	(BM_TRAFFIC_MAX_PORTS - 1)
 
 #define BO(f)	offsetof(struct r8239_buf_params, f)
@@ -66,23 +66,14 @@ const struct bm_param r8239_buf_keys[] = {
 	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0,
 	    R8239_BUF_MASK(R8239_BUF_PORT), NULL, NULL }, "",
 	  "port-buffer: also egress ports N and 1 [EXTENSION]", NULL },
-	{ { "repeat", BM_J_UINT, BO(repeat), 1, BUF_MAX_REPEAT, 0, 0, NULL,
-	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
-	  "[PROPOSED 5]", NULL },
 	{ { "max_trial_s", BM_J_DOUBLE, BO(max_trial_s), 0, 3600,
 	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s",
 	  "longest congestion trial; no loss by then is a lower bound", NULL },
-	{ { "drain_s", BM_J_DOUBLE, BO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
-	  "wait after each trial for the DUT to empty (PLAT-TRIAL)", NULL },
 	{ { "start_s", BM_J_DOUBLE, BO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
 	  "lead time before all senders start together", NULL },
 	{ { "retries", BM_J_UINT, BO(retries), 0, 10, 0, 0, NULL, NULL }, "",
 	  "re-sends of a trial the generator could not send whole", NULL },
-	{ { "learning", BM_J_BOOL, BO(learning), 0, 0, 0, 0, NULL, NULL }, "",
-	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
-	{ { "learning_pause_s", BM_J_DOUBLE, BO(learning_pause_s), 0, 60,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
-	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	R8239_COMMON_KEYS(BO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -93,14 +84,11 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 		.frame_size = 1518,		/* [PROPOSED] */
 		.os_pct = 1.0,			/* [8239 §3.2] recommended */
 		.line_pct = 99.98,		/* AMB-27 */
-		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
 		.max_trial_s = 60.0,		/* REQ-BUF-1 */
-		.drain_s = 2.0,
 		.start_s = 0.01,
 		.retries = 3,
-		.learning = true,
-		.learning_pause_s = -1.0,
 	};
+	r8239_common_defaults(&p->c);
 }
 
 json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
@@ -113,14 +101,10 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 	bm_json_add_u64(o, "iteration", p->iteration);
 	if (p->test == R8239_BUF_PORT)
 		bm_json_add_bool(o, "wrap", p->wrap);
-	bm_json_add_u64(o, "repeat", p->repeat);
 	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
-	bm_json_add_double(o, "drain_s", p->drain_s);
 	bm_json_add_double(o, "start_s", p->start_s);
 	bm_json_add_u64(o, "retries", p->retries);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
-			   p->learning_pause_s : NAN);
+	r8239_common_json(o, &p->c);
 	return o;
 }
 
@@ -193,13 +177,9 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	unsigned int i, attempt = 0;
 	int ret;
 
-	bm_traffic_init(&t);
-	for (i = 0; i < b->n; i++)
-		if (bm_traffic_add_port(&t, b->be->port_names[i],
-					b->be->line_rate_bps, b->err) < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
+	ret = r8239_traffic_ports(&t, b->be, b->err);
+	if (ret)
+		goto out;
 	for (i = 0; i < c->n_snd; i++) {
 		bm_stream_init(&s, c->snd[i], c->egress, c->pct[i]);
 		s.pattern = BM_STREAM_COUNT;
@@ -222,16 +202,10 @@ again:
 		bm_errorf(b->err, "out of memory");
 		goto out;
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.frame_size = p->frame_size;
-	spec.duration_s = p->start_s + (double)k /
-			  bm_stream_fps(&t, &t.streams[c->ref], p->frame_size);
-	spec.drain_s = p->drain_s;
+	r8239_trial_spec(&spec, &p->c, p->frame_size, p->start_s + (double)k /
+			 bm_stream_fps(&t, &t.streams[c->ref], p->frame_size),
+			 !b->learned, &t, r);
 	spec.latency = true;
-	spec.learning = p->learning && !b->learned;
-	spec.learning_pause_s = p->learning_pause_s;
-	spec.traffic = &t;
-	spec.traffic_res = r;
 	snprintf(reason, sizeof(reason), "egress %s rep %u: %s k=%llu%s",
 		 b->be->port_names[c->egress], rep, why, (unsigned long long)k,
 		 attempt ? " (again: generator fell short)" : "");
@@ -384,7 +358,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);
 	b->learned = false;
-	for (r = 0; r < p->repeat; r++) {
+	for (r = 0; r < p->c.repeat; r++) {
 		ret = buf_search(b, c, r + 1, &f, &fl);
 		if (ret)
 			break;

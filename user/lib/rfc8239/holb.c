@@ -24,9 +24,9 @@
 #include "bm_result.h"
 #include "bm_search.h"
 #include "bm_traffic.h"
-#include "rfc8239.h"
+#include "rfc8239_int.h"
 
-#define HOLB_MAX_REPEAT	100
+#define HOLB_MAX_REPEAT	R8239_MAX_REPEAT
 #define HOLB_MAX_GROUPS	(BM_TRAFFIC_MAX_PORTS / 4)
 
 #define HO(f)	offsetof(struct r8239_holb_params, f)
@@ -46,16 +46,7 @@ const struct bm_param r8239_holb_keys[] = {
 	{ { "trial_duration_s", BM_J_DOUBLE, HO(trial_duration_s), 0, 86400,
 	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s", "length of each trial "
 	  "[PROPOSED 60]", NULL },
-	{ { "repeat", BM_J_UINT, HO(repeat), 1, HOLB_MAX_REPEAT, 0, 0, NULL,
-	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
-	  "[PROPOSED 5]", NULL },
-	{ { "drain_s", BM_J_DOUBLE, HO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
-	  "loss wait after each trial (PLAT-TRIAL)", NULL },
-	{ { "learning", BM_J_BOOL, HO(learning), 0, 0, 0, 0, NULL, NULL }, "",
-	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
-	{ { "learning_pause_s", BM_J_DOUBLE, HO(learning_pause_s), 0, 60,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
-	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	R8239_COMMON_KEYS(HO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -67,11 +58,8 @@ void r8239_holb_defaults(struct r8239_holb_params *p)
 		.shift = 0,
 		.line_pct = 99.98,		/* AMB-27 */
 		.trial_duration_s = 60.0,	/* [PROPOSED] */
-		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
-		.drain_s = 2.0,
-		.learning = true,
-		.learning_pause_s = -1.0,
 	};
+	r8239_common_defaults(&p->c);
 }
 
 json_object *r8239_holb_params_json(const struct r8239_holb_params *p)
@@ -83,11 +71,7 @@ json_object *r8239_holb_params_json(const struct r8239_holb_params *p)
 	bm_json_add_u64(o, "shift", p->shift);
 	bm_json_add_double(o, "line_pct", p->line_pct);
 	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
-	bm_json_add_u64(o, "repeat", p->repeat);
-	bm_json_add_double(o, "drain_s", p->drain_s);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
-			   p->learning_pause_s : NAN);
+	r8239_common_json(o, &p->c);
 	return o;
 }
 
@@ -121,17 +105,13 @@ static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
 	struct bm_traffic t;
 	json_object *o, *g;
 	char reason[96];
-	unsigned int i, k;
+	unsigned int k;
 	double span, line_fps, sent = 0, lost = 0, rx;
 	int ret;
 
-	bm_traffic_init(&t);
-	for (i = 0; i < h->n; i++)
-		if (bm_traffic_add_port(&t, h->be->port_names[i],
-					h->be->line_rate_bps, h->err) < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
+	ret = r8239_traffic_ports(&t, h->be, h->err);
+	if (ret)
+		goto out;
 	ret = bm_topo_holb(&t, h->groups, s, p->line_pct / 2.0, p->line_pct,
 			   h->err);
 	if (ret < 0)
@@ -142,14 +122,8 @@ static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
 		bm_errorf(h->err, "out of memory");
 		goto out;
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.frame_size = p->frame_size;
-	spec.duration_s = p->trial_duration_s;
-	spec.drain_s = p->drain_s;
-	spec.learning = p->learning && !h->learned;
-	spec.learning_pause_s = p->learning_pause_s;
-	spec.traffic = &t;
-	spec.traffic_res = r;
+	r8239_trial_spec(&spec, &p->c, p->frame_size, p->trial_duration_s,
+			 !h->learned, &t, r);
 	snprintf(reason, sizeof(reason), "shift %u rep %u", s, rep);
 	ret = bm_search_trial(h->be, &spec, &res, &h->log, "holb", reason,
 			      h->progress, h->ctx, h->err);
@@ -219,7 +193,7 @@ static int holb_iteration(struct holb *h, unsigned int s, json_object *iters)
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);
 	h->learned = false;
-	for (r = 0; r < p->repeat; r++) {
+	for (r = 0; r < p->c.repeat; r++) {
 		ret = holb_trial(h, s, r + 1, reps, &ae1[r], &e2[r], &holb);
 		if (ret)
 			break;

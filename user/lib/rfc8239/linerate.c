@@ -24,9 +24,9 @@
 #include "bm_result.h"
 #include "bm_search.h"
 #include "bm_traffic.h"
-#include "rfc8239.h"
+#include "rfc8239_int.h"
 
-#define LR_MAX_REPEAT	100
+#define LR_MAX_REPEAT	R8239_MAX_REPEAT
 #define LR_LOAD_MAX	99.98		/* [8239 §2.2] MUST */
 
 static int parse_lr_sizes(json_object *v, void *base, const char *key,
@@ -55,8 +55,6 @@ const struct bm_param r8239_lr_keys[] = {
 	{ { "trial_duration_s", BM_J_DOUBLE, LO(trial_duration_s), 0, 86400,
 	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s", "length of each trial "
 	  "[PROPOSED 60]; below 10 s is reported", NULL },
-	{ { "repeat", BM_J_UINT, LO(repeat), 1, LR_MAX_REPEAT, 0, 0, NULL,
-	    NULL }, "", "trials per size (REQ-8239-1) [PROPOSED 5]", NULL },
 	{ { "bidir", BM_J_BOOL, LO(bidir), 0, 0, 0, PAIR | SNAKE, NULL, NULL },
 	  "", "both directions at the load (AMB-33; snake: optional)", NULL },
 	{ { "dut_ports", BM_J_UINT, LO(dut_ports), 0, 4096, 0, SNAKE, NULL,
@@ -65,13 +63,7 @@ const struct bm_param r8239_lr_keys[] = {
 	{ { "vlan_base", BM_J_UINT, LO(vlan_base), 1, 4094, 0, SNAKE, NULL,
 	    NULL }, "", "VLAN of DUT ports {1, 2}; {3, 4} get the next, ...",
 	  NULL },
-	{ { "drain_s", BM_J_DOUBLE, LO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
-	  "loss wait after each trial (PLAT-TRIAL)", NULL },
-	{ { "learning", BM_J_BOOL, LO(learning), 0, 0, 0, 0, NULL, NULL }, "",
-	  "learning frames before the first trial (RFC 2544 §23b)", NULL },
-	{ { "learning_pause_s", BM_J_DOUBLE, LO(learning_pause_s), 0, 60,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
-	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	R8239_COMMON_KEYS(LO, "frame size"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -86,13 +78,10 @@ void r8239_lr_defaults(struct r8239_lr_params *p, enum r8239_lr_topo t)
 	p->n_sizes = sizeof(common) / sizeof(common[0]);
 	p->load_pct = LR_LOAD_MAX;
 	p->trial_duration_s = 60.0;		/* [PROPOSED] from 2544 §24 */
-	p->repeat = 5;				/* [PROPOSED] REQ-8239-1 */
 	p->bidir = t == R8239_LR_PAIR;		/* AMB-33; snake: optional */
 	p->dut_ports = 4;			/* the smallest snake: set N */
 	p->vlan_base = 100;
-	p->drain_s = 2.0;
-	p->learning = true;
-	p->learning_pause_s = -1.0;
+	r8239_common_defaults(&p->c);
 }
 
 static const char *const topo_ids[] = { "rfc8239.line-rate-pair",
@@ -113,17 +102,13 @@ json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
 	bm_json_add_bool(o, "step64", p->step64);
 	bm_json_add_double(o, "load_pct", p->load_pct);
 	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
-	bm_json_add_u64(o, "repeat", p->repeat);
 	if (p->topo != R8239_LR_MESH)
 		bm_json_add_bool(o, "bidir", p->bidir);
 	if (p->topo == R8239_LR_SNAKE) {
 		bm_json_add_u64(o, "dut_ports", p->dut_ports);
 		bm_json_add_u64(o, "vlan_base", p->vlan_base);
 	}
-	bm_json_add_double(o, "drain_s", p->drain_s);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
-			   p->learning_pause_s : NAN);
+	r8239_common_json(o, &p->c);
 	return o;
 }
 
@@ -179,11 +164,8 @@ static int lr_traffic(struct lr *l, struct bm_traffic *t)
 	unsigned int i;
 	int ret = 0;
 
-	bm_traffic_init(t);
-	for (i = 0; i < l->n; i++)
-		if (bm_traffic_add_port(t, l->be->port_names[i],
-					l->be->line_rate_bps, l->err) < 0)
-			return -EINVAL;
+	if (r8239_traffic_ports(t, l->be, l->err))
+		return -EINVAL;
 	switch (p->topo) {
 	case R8239_LR_PAIR:
 		for (i = 0; i + 1 < l->n && ret >= 0; i += 2)
@@ -224,15 +206,9 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		bm_errorf(l->err, "out of memory");
 		goto out;
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.frame_size = f;
-	spec.duration_s = p->trial_duration_s;
-	spec.drain_s = p->drain_s;
+	r8239_trial_spec(&spec, &p->c, f, p->trial_duration_s, !l->learned,
+			 &t, r);
 	spec.latency = p->topo != R8239_LR_SNAKE;
-	spec.learning = p->learning && !l->learned;
-	spec.learning_pause_s = p->learning_pause_s;
-	spec.traffic = &t;
-	spec.traffic_res = r;
 	snprintf(reason, sizeof(reason), "%u B rep %u", f, rep);
 	ret = bm_search_trial(l->be, &spec, &res, &l->log, "line-rate", reason,
 			      l->progress, l->ctx, l->err);
@@ -325,7 +301,7 @@ static int lr_size(struct lr *l, uint32_t f, json_object *sizes)
 	reps = json_object_new_array();
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(sizes, e);
-	for (r = 0; r < p->repeat; r++) {
+	for (r = 0; r < p->c.repeat; r++) {
 		ret = lr_trial(l, f, r + 1, reps, &m);
 		if (ret)
 			break;

@@ -37,9 +37,9 @@
 #include "bm_result.h"
 #include "bm_search.h"
 #include "bm_traffic.h"
-#include "rfc8239.h"
+#include "rfc8239_int.h"
 
-#define MB_MAX_REPEAT	100
+#define MB_MAX_REPEAT	R8239_MAX_REPEAT
 
 static const char *const growth_names[] = { "doubling", "linear", NULL };
 
@@ -60,20 +60,11 @@ const struct bm_param r8239_mb_keys[] = {
 	  NULL },
 	{ { "burst_max", BM_J_U64, MO(burst_max), 1, 1e9, 0, 0, NULL, NULL },
 	  "frames", "largest burst per ingress port tried", NULL },
-	{ { "repeat", BM_J_UINT, MO(repeat), 1, MB_MAX_REPEAT, 0, 0, NULL,
-	    NULL }, "", "repetitions of each iteration (REQ-8239-1) "
-	  "[PROPOSED 5]", NULL },
-	{ { "drain_s", BM_J_DOUBLE, MO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
-	  "wait after each burst for the DUT to empty (PLAT-TRIAL)", NULL },
 	{ { "start_s", BM_J_DOUBLE, MO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
 	  "lead time before all ports start their bursts together", NULL },
 	{ { "retries", BM_J_UINT, MO(retries), 0, 10, 0, 0, NULL, NULL }, "",
 	  "re-sends of a burst the generator could not send whole", NULL },
-	{ { "learning", BM_J_BOOL, MO(learning), 0, 0, 0, 0, NULL, NULL }, "",
-	  "learning frames before each iteration (RFC 2544 §23b)", NULL },
-	{ { "learning_pause_s", BM_J_DOUBLE, MO(learning_pause_s), 0, 60,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s",
-	  "wait after the learning frames (unset: the backend's, 2 s)", NULL },
+	R8239_COMMON_KEYS(MO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -85,13 +76,10 @@ void r8239_mb_defaults(struct r8239_mb_params *p)
 		.iteration = 0,
 		.growth = R8239_GROWTH_DOUBLING,
 		.burst_max = 100000,		/* [PROPOSED] */
-		.repeat = 5,			/* [PROPOSED] REQ-8239-1 */
-		.drain_s = 2.0,			/* PLAT-TRIAL */
 		.start_s = 0.01,
 		.retries = 3,
-		.learning = true,
-		.learning_pause_s = -1.0,
 	};
+	r8239_common_defaults(&p->c);
 }
 
 json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
@@ -103,13 +91,9 @@ json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
 	bm_json_add_u64(o, "iteration", p->iteration);
 	bm_json_add_str(o, "growth", growth_names[p->growth]);
 	bm_json_add_u64(o, "burst_max", p->burst_max);
-	bm_json_add_u64(o, "repeat", p->repeat);
-	bm_json_add_double(o, "drain_s", p->drain_s);
 	bm_json_add_double(o, "start_s", p->start_s);
 	bm_json_add_u64(o, "retries", p->retries);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
-			   p->learning_pause_s : NAN);
+	r8239_common_json(o, &p->c);
 	return o;
 }
 
@@ -157,11 +141,8 @@ static int mb_traffic(struct mb *m, unsigned int j, uint64_t n,
 	unsigned int i, k;
 	uint64_t c;
 
-	bm_traffic_init(t);
-	for (i = 0; i < m->n; i++)
-		if (bm_traffic_add_port(t, m->be->port_names[i],
-					m->be->line_rate_bps, m->err) < 0)
-			return -EINVAL;
+	if (r8239_traffic_ports(t, m->be, m->err))
+		return -EINVAL;
 	for (i = 0; i < m->n - j; i++) {
 		for (k = 0; k < j; k++) {
 			c = n > k ? (n - k + j - 1) / j : 0;
@@ -254,18 +235,12 @@ static int mb_burst(struct mb *m, unsigned int j, unsigned int rep, uint64_t n,
 			ret = -ENOMEM;
 			goto out;
 		}
-		memset(&spec, 0, sizeof(spec));
-		spec.frame_size = p->frame_size;
-		/* The burst, then a margin for a late generator: frames
-		 * still due at the end are not cut, but the trial's end is
-		 * where the drain wait starts. */
-		spec.duration_s = p->start_s + 1.1 * (double)n * m->t_wire *
-				  100.0 / p->intensity_pct + 0.001;
-		spec.drain_s = p->drain_s;
-		spec.learning = p->learning && !m->learned;
-		spec.learning_pause_s = p->learning_pause_s;
-		spec.traffic = &t;
-		spec.traffic_res = r;
+		/* The burst, then a margin for a late generator: the
+		 * module sends a counted stream whole, and the drain wait
+		 * starts when it is done. */
+		r8239_trial_spec(&spec, &p->c, p->frame_size, p->start_s +
+				 1.1 * (double)n * m->t_wire * 100.0 /
+				 p->intensity_pct + 0.001, !m->learned, &t, r);
 		snprintf(reason, sizeof(reason), "j=%u rep %u: %s n=%llu%s", j,
 			 rep, why, (unsigned long long)n,
 			 attempt ? " (again: generator fell short)" : "");
@@ -404,7 +379,7 @@ static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);
 	m->learned = false;
-	for (r = 0; r < p->repeat; r++) {
+	for (r = 0; r < p->c.repeat; r++) {
 		ret = mb_search(m, j, r + 1, &ok, &bounded, best, best + 1);
 		if (ret)
 			break;

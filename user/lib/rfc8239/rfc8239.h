@@ -2,7 +2,8 @@
 /*
  * RFC 8239 (data-center benchmarking methodology) procedures over N ports,
  * with the measurement terms of RFC 8238 (SPEC §6, §8): microburst
- * (R8239-MB) so far.  Every procedure repeats itself `repeat` times and
+ * (R8239-MB), buffering (-BUF-2, -BUF-4), head-of-line blocking (-HOLB)
+ * and line rate (-LR-*).  Every procedure repeats itself `repeat` times and
  * reports the repeatability block (REQ-8239-1, REQ-STAT-5).
  * Documentation/procedures-rfc8239.md has the interpretations taken.
  */
@@ -17,6 +18,15 @@
 #include "bm_json.h"
 #include "bm_trial.h"
 
+/* What every RFC 8239 procedure has: its repetitions (REQ-8239-1) and the
+ * trial phases of PLAT-TRIAL. */
+struct r8239_common {
+	unsigned int repeat;		/* REQ-8239-1, default 5 [PROPOSED] */
+	double drain_s;			/* wait after each trial, 2 s */
+	bool learning;			/* learning frames per iteration */
+	double learning_pause_s;	/* < 0: the backend's default */
+};
+
 enum r8239_growth {
 	R8239_GROWTH_DOUBLING = 0,	/* 1, 2, 4, ... then bisection (AMB-36) */
 	R8239_GROWTH_LINEAR,		/* 1, 2, 3, ... (the RFC's literal
@@ -30,13 +40,10 @@ struct r8239_mb_params {
 	unsigned int iteration;		/* j of N-j -> j; 0 = all, 1..N-2 */
 	int growth;			/* enum r8239_growth */
 	uint64_t burst_max;		/* frames per ingress port */
-	unsigned int repeat;		/* REQ-8239-1, default 5 */
-	double drain_s;			/* wait after each burst, 2 s */
 	double start_s;			/* common start of the bursts */
 	unsigned int retries;		/* re-sends of a burst the generator
 					 * could not send whole */
-	bool learning;			/* learning frames per iteration */
-	double learning_pause_s;	/* < 0: the backend's default */
+	struct r8239_common c;
 };
 
 /* The parameter table of rfc8239.microburst (bm_json_parse_params). */
@@ -82,14 +89,11 @@ struct r8239_buf_params {
 	double line_pct;		/* "line rate": 99.98 % (AMB-27) */
 	unsigned int iteration;		/* 1-based; 0 = all */
 	bool wrap;			/* BUF-2: egress N and 1 too */
-	unsigned int repeat;		/* REQ-8239-1, default 5 */
 	double max_trial_s;		/* REQ-BUF-1: 60 s */
-	double drain_s;
 	double start_s;
 	unsigned int retries;		/* re-sends of a trial the generator
 					 * could not send whole */
-	bool learning;
-	double learning_pause_s;	/* < 0: the backend's default */
+	struct r8239_common c;
 };
 
 /* The parameter table of the buffering procedures. */
@@ -120,10 +124,7 @@ struct r8239_holb_params {
 	unsigned int shift;		/* s + 1 of the one iteration; 0 = all */
 	double line_pct;		/* 99.98 (AMB-27) */
 	double trial_duration_s;	/* 60 [PROPOSED] */
-	unsigned int repeat;		/* REQ-8239-1, default 5 */
-	double drain_s;
-	bool learning;
-	double learning_pause_s;	/* < 0: the backend's default */
+	struct r8239_common c;
 };
 
 /* The parameter table of rfc8239.holb. */
@@ -163,13 +164,10 @@ struct r8239_lr_params {
 	bool step64;			/* 64, 128, ..., 9216 */
 	double load_pct;		/* <= 99.98 (MUST) */
 	double trial_duration_s;	/* 60 [PROPOSED] */
-	unsigned int repeat;		/* REQ-8239-1, default 5 */
 	bool bidir;			/* pair: AMB-33; snake: optional */
 	unsigned int dut_ports;		/* snake: the DUT's N */
 	unsigned int vlan_base;		/* snake: VLAN of DUT ports {1, 2} */
-	double drain_s;
-	bool learning;
-	double learning_pause_s;	/* < 0: the backend's default */
+	struct r8239_common c;
 };
 
 /* The parameter table of the line-rate procedures. */

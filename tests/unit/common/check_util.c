@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared helpers of the procedure unit tests (check_util.h). */
+#include <stdio.h>
+
+#include "check_util.h"
+
+struct bm_backend *sim_ports_new(const struct bm_sim_params *p, unsigned int n,
+				 const char *prefix)
+{
+	struct bm_error err = { "" };
+	struct bm_backend *be = bm_sim_new(p, &err);
+	unsigned int i;
+
+	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
+	ck_assert_uint_le(n, BM_BACKEND_MAX_PORTS);
+	be->n_ports = n;
+	for (i = 0; i < n; i++)
+		snprintf(be->port_names[i], sizeof(be->port_names[i]), "%s%u",
+			 prefix, i + 1);
+	return be;
+}
+
+json_object *tj_get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
+	return v;
+}
+
+double tj_num(json_object *o, const char *key)
+{
+	return json_object_get_double(tj_get(o, key));
+}
+
+int tj_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
