@@ -177,7 +177,7 @@ START_TEST(dut_buffer)
 				 order[i]);
 		ck_assert_str_eq(json_object_get_string(tj_get(it, "estimator")),
 				 "buf_q");
-		in = tj_get(it, "ingress");
+		in = tj_get(it, "flows");
 		ck_assert_uint_eq(json_object_array_length(in), 3);
 		/* F-8: (99.98 + 1) / 3 = 33.66 % each */
 		ck_assert_double_eq_tol(tj_num(json_object_array_get_idx(in, 0),
@@ -208,6 +208,95 @@ START_TEST(lower_bound)
 	doc = run(be, &p, "rfc8239.port-buffer");
 	it = iteration(doc, 0);
 	ck_assert(json_object_get_boolean(tj_get(it, "lower_bound")));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * SPEC R8239-BUF-1 acceptance shape: the egress's queue is limited in
+ * bytes (20000 of frame bytes F) and one frame is on the line, so at size
+ * s it holds (floor(20000 / s) + 1) frames, (floor(20000 / s) + 1) s
+ * bytes.  Coarse-fine over [64, 1600]: the coarse pass's best is 1536
+ * (21504 B), the fine pass finds 1538 (14 x 1538 = 21532 B).  B* must be
+ * the formula's argmax over the swept sizes or within one frame of its
+ * value (Buf_q is exact to a frame).
+ */
+static double eff_truth(uint32_t s)
+{
+	return (double)(20000 / s + 1) * s;
+}
+
+START_TEST(buffer_efficiency)
+{
+	uint64_t q[3] = { 1000, 1000000, 1000 };
+	struct bm_sim_params sp;
+	struct r8239_buf_params p;
+	struct bm_backend *be;
+	json_object *doc, *res;
+	uint32_t b;
+	unsigned int i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 1000;
+	for (i = 0; i < 3; i++)
+		sp.ports[i].queue_frames = q[i];
+	sp.ports[1].queue_bytes = 20000;
+	be = sim_ports_new(&sp, 3, "sim");
+	r8239_buf_defaults(&p, R8239_BUF_EFFICIENCY);
+	p.b_max = 1600;
+	p.os_pct = 10.0;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.buffer-efficiency");
+	res = tj_get(doc, "results");
+	b = (uint32_t)json_object_get_int(tj_get(res, "best_frame_size"));
+	ck_assert_msg(eff_truth(b) >= eff_truth(1538) - b,
+		      "B* = %u (%.0f B), truth 1538 (%.0f B)", b, eff_truth(b),
+		      eff_truth(1538));
+	ck_assert_msg(fabs(tj_num(res, "best_buffer_bytes") - eff_truth(b)) <= b,
+		      "B*'s buffer %.0f B, truth %.0f B",
+		      tj_num(res, "best_buffer_bytes"), eff_truth(b));
+	/* 25 coarse sizes, then [1473, 1599] but for the coarse 1536 */
+	ck_assert_uint_eq(json_object_array_length(tj_get(res, "iterations")),
+			  25 + 127 - 1);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* SPEC R8239-BUF-3 acceptance shape (N = 6, Q = 100 on egress 2, 150 on
+ * egress 3, 1000 elsewhere; os 10 %): iteration 1 (e = 2) measures egress
+ * 2 and 3, iteration 2 (the RFC's last, e = N - 3 = 3) egress 3 and 4. */
+START_TEST(port_pair_buffer)
+{
+	const uint64_t q[6] = { 1000, 100, 150, 1000, 1000, 1000 };
+	const char *eg[4] = { "sim2", "sim3", "sim3", "sim4" };
+	const uint64_t qe[4] = { 100, 150, 150, 1000 };
+	struct bm_backend *be = mk(6, q);
+	struct r8239_buf_params p;
+	json_object *doc, *it;
+	size_t i;
+
+	r8239_buf_defaults(&p, R8239_BUF_PAIRS);
+	p.frame_size = 512;
+	p.os_pct = 10.0;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.port-pair-buffer");
+	ck_assert_uint_eq(json_object_array_length(tj_get(tj_get(doc, "results"),
+							 "iterations")), 4);
+	for (i = 0; i < 4; i++) {
+		it = iteration(doc, i);
+		ck_assert_str_eq(json_object_get_string(tj_get(it, "egress")),
+				 eg[i]);
+		ck_assert_int_eq(json_object_get_int(tj_get(it, "iteration")),
+				 i < 2 ? 1 : 2);
+		/* 2 pairs both ways + 2 oversubscribers */
+		ck_assert_uint_eq(json_object_array_length(tj_get(it, "flows")), 6);
+		check_fill(it, qe[i], 99.98, 10.0, true, 512);
+	}
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -251,6 +340,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_buffer_os1);
 	tcase_add_test(tc, dut_buffer);
 	tcase_add_test(tc, lower_bound);
+	tcase_add_test(tc, buffer_efficiency);
+	tcase_add_test(tc, port_pair_buffer);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return s;

@@ -609,6 +609,26 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
 	  .run = buf_run },
+	{ .name = "rfc8239.buffer-efficiency",
+	  .summary = "RFC 8239 §3.2 (1) the frame size that allows the highest "
+		     "buffer efficiency (a sweep of port-buffer's first "
+		     "iteration)",
+	  .refs = "R8239-BUF-1, AMB-28, R8238-BUF, REQ-8239-1",
+	  .ports_needed = 3, .keys = r8239_buf_keys,
+	  .mask = R8239_BUF_MASK(R8239_BUF_EFFICIENCY),
+	  .test = R8239_BUF_EFFICIENCY,
+	  .duration_key = "max_trial_s", .sizes_key = NULL,
+	  .validate = buf_validate, .defaults = buf_defaults_json,
+	  .run = buf_run },
+	{ .name = "rfc8239.port-pair-buffer",
+	  .summary = "RFC 8239 §3.2 (3) port buffers with every port pair "
+		     "loaded both ways and two oversubscribers",
+	  .refs = "R8239-BUF-3, AMB-30, R8238-BUF, REQ-8239-1",
+	  .ports_needed = 6, .keys = r8239_buf_keys,
+	  .mask = R8239_BUF_MASK(R8239_BUF_PAIRS), .test = R8239_BUF_PAIRS,
+	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
+	  .validate = buf_validate, .defaults = buf_defaults_json,
+	  .run = buf_run },
 	{ .name = "rfc8239.dut-buffer",
 	  .summary = "RFC 8239 §3.2 (4) maximum DUT buffer size: all other "
 		     "ports to each egress in turn (many-to-one)",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RFC 8239 §3 buffering (SPEC §8.2): the maximum port buffer size
- * (R8239-BUF-2) and the maximum DUT buffer size, many-to-one
- * (R8239-BUF-4).
+ * RFC 8239 §3 buffering (SPEC §8.2): the frame size of the highest buffer
+ * efficiency (R8239-BUF-1), the maximum port buffer size (-BUF-2), the
+ * port-pair buffers with all pairs loaded (-BUF-3) and the maximum DUT
+ * buffer size, many-to-one (-BUF-4).
  *
  * Congestion (RFC 8239 §3.2): senders whose loads add up to the line rate
  * (99.98 %, AMB-27) plus the oversubscription os_pct send to one egress
@@ -11,7 +12,13 @@
  * at 99.98 % and port i+2 at os_pct to egress i+1 (ports 1-based, i =
  * 1 .. N-2; the RFC's last "port N ... to egress port N" is read as egress
  * N-1, AMB-29).  BUF-4 iteration for egress e = N, 1, 2, ..., N-1: every
- * other port at (99.98 + os_pct)/(N-1) % (F-8).
+ * other port at (99.98 + os_pct)/(N-1) % (F-8).  BUF-1: BUF-2's first
+ * iteration at every size of a sweep; B* is the size whose Buf_q in bytes
+ * is the largest.  BUF-3 (AMB-30): pairs 1<->2 .. (N-3)<->(N-2) at 99.98 %
+ * both ways, port N-1 at os_pct to egress e and port N to egress e+1,
+ * e = 2, 4, ... and N-3; both egress ports are measured, each by its own
+ * search (the other may lose meanwhile: only the measured egress's flows
+ * count).
  *
  * Finding the inflection without a per-frame log (REQ-BUF-1 asks for one;
  * the module keeps counters): every sender sends a counted stream of
@@ -50,21 +57,36 @@
 #define BUF_MAX_SENDERS	(BM_TRAFFIC_MAX_PORTS - 1)
 
 #define BO(f)	offsetof(struct r8239_buf_params, f)
+#define M_EFF	R8239_BUF_MASK(R8239_BUF_EFFICIENCY)
+#define M_PORT	R8239_BUF_MASK(R8239_BUF_PORT)
+#define M_ONE	(R8239_BUF_MASK(R8239_BUF_PORT) | \
+		 R8239_BUF_MASK(R8239_BUF_PAIRS) | \
+		 R8239_BUF_MASK(R8239_BUF_DUT))
+#define MAX_FLOWS	(BM_TRAFFIC_MAX_PORTS + 2)
+
+static const char *const sweep_names[] = { "coarse-fine", "exhaustive",
+					   NULL };
 
 const struct bm_param r8239_buf_keys[] = {
-	{ { "frame_size", BM_J_U32, BO(frame_size), 64, 9216, 0, 0, NULL,
+	{ { "frame_size", BM_J_U32, BO(frame_size), 64, 9216, 0, M_ONE, NULL,
 	    NULL }, "B", "frame size with FCS, one per run (the B* of "
 	  "BUF-1) [PROPOSED 1518]", NULL },
+	{ { "sweep", BM_J_ENUM, BO(sweep), 0, 0, 0, M_EFF, sweep_names, NULL },
+	  "", "coarse-fine: step 64, then 1 around the best (AMB-28); "
+	  "exhaustive: every size", NULL },
+	{ { "b_min", BM_J_U32, BO(b_min), 64, 9216, 0, M_EFF, NULL, NULL }, "B",
+	  "smallest size of the sweep", NULL },
+	{ { "b_max", BM_J_U32, BO(b_max), 64, 9216, 0, M_EFF, NULL, NULL }, "B",
+	  "largest size of the sweep (the port's maximum)", NULL },
 	{ { "os_pct", BM_J_DOUBLE, BO(os_pct), 0, 100, BM_JK_MIN_EXCL, 0,
 	    NULL, NULL }, "%", "oversubscription above the line rate (RFC "
 	  "8239 §3.2 recommends 1; another value is reported)", NULL },
 	{ { "line_pct", BM_J_DOUBLE, BO(line_pct), 0, 99.98, BM_JK_MIN_EXCL,
 	    0, NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98, "
 	  "RFC 8239 §2.2's MUST)", NULL },
-	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, 0, NULL, NULL },
-	  "", "iteration to run (1-based); 0 runs them all", NULL },
-	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0,
-	    R8239_BUF_MASK(R8239_BUF_PORT), NULL, NULL }, "",
+	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, M_ONE, NULL,
+	    NULL }, "", "iteration to run (1-based); 0 runs them all", NULL },
+	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0, M_PORT, NULL, NULL }, "",
 	  "port-buffer: also egress ports N and 1 [EXTENSION]", NULL },
 	{ { "max_trial_s", BM_J_DOUBLE, BO(max_trial_s), 0, 3600,
 	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s",
@@ -82,6 +104,9 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 	*p = (struct r8239_buf_params){
 		.test = t,
 		.frame_size = 1518,		/* [PROPOSED] */
+		.sweep = R8239_SWEEP_COARSE_FINE,	/* AMB-28 */
+		.b_min = 64,
+		.b_max = 9216,			/* the port maximum */
 		.os_pct = 1.0,			/* [8239 §3.2] recommended */
 		.line_pct = 99.98,		/* AMB-27 */
 		.max_trial_s = 60.0,		/* REQ-BUF-1 */
@@ -95,10 +120,16 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 {
 	json_object *o = json_object_new_object();
 
-	bm_json_add_u64(o, "frame_size", p->frame_size);
+	if (p->test == R8239_BUF_EFFICIENCY) {
+		bm_json_add_str(o, "sweep", sweep_names[p->sweep]);
+		bm_json_add_u64(o, "b_min", p->b_min);
+		bm_json_add_u64(o, "b_max", p->b_max);
+	} else {
+		bm_json_add_u64(o, "frame_size", p->frame_size);
+		bm_json_add_u64(o, "iteration", p->iteration);
+	}
 	bm_json_add_double(o, "os_pct", p->os_pct);
 	bm_json_add_double(o, "line_pct", p->line_pct);
-	bm_json_add_u64(o, "iteration", p->iteration);
 	if (p->test == R8239_BUF_PORT)
 		bm_json_add_bool(o, "wrap", p->wrap);
 	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
@@ -108,22 +139,44 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 	return o;
 }
 
+static const char *const test_ids[] = {
+	[R8239_BUF_PORT] = "rfc8239.port-buffer",
+	[R8239_BUF_DUT] = "rfc8239.dut-buffer",
+	[R8239_BUF_EFFICIENCY] = "rfc8239.buffer-efficiency",
+	[R8239_BUF_PAIRS] = "rfc8239.port-pair-buffer",
+};
+static const char *const test_refs[] = {
+	[R8239_BUF_PORT] = "R8239-BUF-2",
+	[R8239_BUF_DUT] = "R8239-BUF-4",
+	[R8239_BUF_EFFICIENCY] = "R8239-BUF-1",
+	[R8239_BUF_PAIRS] = "R8239-BUF-3",
+};
+
 int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err)
 {
 	if (p->test != R8239_BUF_PORT && p->wrap)
-		return bm_errorf(err, "rfc8239.dut-buffer: wrap: only for "
-				 "rfc8239.port-buffer");
+		return bm_errorf(err, "%s: wrap: only for rfc8239.port-buffer",
+				 test_ids[p->test]);
+	if (p->b_min > p->b_max)
+		return bm_errorf(err, "%s: b_min: %u above b_max %u",
+				 test_ids[p->test], p->b_min, p->b_max);
 	return 0;
 }
 
-/* One iteration: senders to one egress, each at a load in % of line. */
+/* One sender's stream of a congestion. */
+struct flow {
+	unsigned int tx, rx;
+	double pct;			/* % of line rate */
+};
+
+/* A congestion of one measured egress, with whatever else is loaded. */
 struct cong {
 	unsigned int egress;
-	unsigned int n_snd;
-	unsigned int snd[BUF_MAX_SENDERS];
-	double pct[BUF_MAX_SENDERS];
-	unsigned int ref;		/* index into snd[] of the reference */
-	int os;				/* index of the oversubscriber, -1 */
+	unsigned int n;
+	struct flow fl[MAX_FLOWS];
+	unsigned int ref;		/* a flow into egress: its frames are k */
+	int os;				/* the oversubscription flow, or -1 */
+	unsigned int iteration;		/* 1-based, for the report */
 };
 
 struct buf {
@@ -134,7 +187,8 @@ struct buf {
 	struct bm_error *err;
 	struct bm_trial_log log;
 	unsigned int n;
-	double t_wire;
+	uint32_t f;			/* frame size of this measurement */
+	double t_wire;			/* its frame time at line rate */
 	bool learned;
 	unsigned int retried;		/* trials sent again, in all */
 };
@@ -150,16 +204,34 @@ struct fill {
 	bool lower_bound;
 };
 
-static const char *test_name(const struct r8239_buf_params *p)
+static void add_flow(struct cong *c, unsigned int tx, unsigned int rx,
+		     double pct)
 {
-	return p->test == R8239_BUF_PORT ? "rfc8239.port-buffer" :
-	       "rfc8239.dut-buffer";
+	c->fl[c->n++] = (struct flow){ tx, rx, pct };
 }
 
-/* Frames of sender s when the reference sends k (loads in proportion). */
-static uint64_t count_of(const struct cong *c, unsigned int s, uint64_t k)
+/* Frames of flow i when the reference sends k (loads in proportion). */
+static uint64_t count_of(const struct cong *c, unsigned int i, uint64_t k)
 {
-	return (uint64_t)llround((double)k * c->pct[s] / c->pct[c->ref]);
+	uint64_t n = (uint64_t)llround((double)k * c->fl[i].pct /
+				       c->fl[c->ref].pct);
+
+	return n ? n : 1;
+}
+
+/* Has stream i a frame of the trial's result in it? Fold it into f. */
+static void fold(struct fill *f, const struct bm_stream_result *sr,
+		 double *lo, double *hi)
+{
+	f->sent += sr->sent;
+	if (sr->first_tx_s >= 0.0)
+		*lo = fmin(*lo, sr->first_tx_s);
+	if (sr->last_tx_s >= 0.0)
+		*hi = fmax(*hi, sr->last_tx_s);
+	if (sr->latency.count) {
+		f->lat_min_ns = fmin(f->lat_min_ns, sr->latency.min_ns);
+		f->lat_max_ns = fmax(f->lat_max_ns, sr->latency.max_ns);
+	}
 }
 
 static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
@@ -173,6 +245,7 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	struct bm_trial_result res;
 	struct bm_traffic t;
 	double lo = INFINITY, hi = -INFINITY;
+	uint64_t lost = 0;
 	char reason[96];
 	unsigned int i, attempt = 0;
 	int ret;
@@ -180,18 +253,16 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 	ret = r8239_traffic_ports(&t, b->be, b->err);
 	if (ret)
 		goto out;
-	for (i = 0; i < c->n_snd; i++) {
-		bm_stream_init(&s, c->snd[i], c->egress, c->pct[i]);
+	for (i = 0; i < c->n; i++) {
+		bm_stream_init(&s, c->fl[i].tx, c->fl[i].rx, c->fl[i].pct);
 		s.pattern = BM_STREAM_COUNT;
 		s.count = count_of(c, i, k);
 		s.start_s = p->start_s;
-		if (!s.count)
-			s.count = 1;
 		ret = bm_traffic_add_stream(&t, &s, b->err);
 		if (ret < 0)
 			goto out;
 	}
-	ret = bm_traffic_check(&t, p->frame_size, b->err);
+	ret = bm_traffic_check(&t, b->f, b->err);
 	if (ret)
 		goto out;
 again:
@@ -202,12 +273,13 @@ again:
 		bm_errorf(b->err, "out of memory");
 		goto out;
 	}
-	r8239_trial_spec(&spec, &p->c, p->frame_size, p->start_s + (double)k /
-			 bm_stream_fps(&t, &t.streams[c->ref], p->frame_size),
+	r8239_trial_spec(&spec, &p->c, b->f, p->start_s + (double)k /
+			 bm_stream_fps(&t, &t.streams[c->ref], b->f),
 			 !b->learned, &t, r);
 	spec.latency = true;
-	snprintf(reason, sizeof(reason), "egress %s rep %u: %s k=%llu%s",
-		 b->be->port_names[c->egress], rep, why, (unsigned long long)k,
+	snprintf(reason, sizeof(reason), "%u B egress %s rep %u: %s k=%llu%s",
+		 b->f, b->be->port_names[c->egress], rep, why,
+		 (unsigned long long)k,
 		 attempt ? " (again: generator fell short)" : "");
 	ret = bm_search_trial(b->be, &spec, &res, &b->log, "buffer", reason,
 			      b->progress, b->ctx, b->err);
@@ -229,29 +301,24 @@ again:
 		}
 		ret = bm_errorf(b->err, "%s: the generator could not send "
 				"%llu frames to %s whole in %u attempts",
-				test_name(p), (unsigned long long)k,
+				test_ids[p->test], (unsigned long long)k,
 				b->be->port_names[c->egress], attempt);
 		goto out;
 	}
-	*pass = res.lost == 0;
 	memset(f, 0, sizeof(*f));
 	f->k = k;
 	f->tx_late_max_s = res.tx_late_max_s;
 	f->lat_min_ns = INFINITY;
 	f->lat_max_ns = -INFINITY;
+	/* only the measured egress's flows: another congested egress of
+	 * the same trial (BUF-3) may lose meanwhile */
 	for (i = 0; i < t.n_streams; i++) {
-		const struct bm_stream_result *sr = &r->streams[i];
-
-		f->sent += sr->sent;
-		if (sr->first_tx_s >= 0.0)
-			lo = fmin(lo, sr->first_tx_s);
-		if (sr->last_tx_s >= 0.0)
-			hi = fmax(hi, sr->last_tx_s);
-		if (sr->latency.count) {
-			f->lat_min_ns = fmin(f->lat_min_ns, sr->latency.min_ns);
-			f->lat_max_ns = fmax(f->lat_max_ns, sr->latency.max_ns);
-		}
+		if (c->fl[i].rx != c->egress)
+			continue;
+		lost += r->streams[i].lost;
+		fold(f, &r->streams[i], &lo, &hi);
 	}
+	*pass = lost == 0;
 	if (c->os >= 0)
 		f->n_os = r->streams[c->os].sent;
 	f->span_s = hi >= lo ? hi - lo : NAN;
@@ -266,8 +333,8 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 		      struct fill *best, struct fill *lossy)
 {
 	const struct r8239_buf_params *p = b->p;
-	double ref_fps = bm_fps_max(b->be->line_rate_bps, p->frame_size) *
-			 c->pct[c->ref] / 100.0;
+	double ref_fps = bm_fps_max(b->be->line_rate_bps, b->f) *
+			 c->fl[c->ref].pct / 100.0;
 	uint64_t kmax = (uint64_t)fmax(1.0, floor(ref_fps * p->max_trial_s));
 	uint64_t k = 1, lo = 0, hi = 0;
 	struct fill f;
@@ -315,7 +382,7 @@ static void estimators(const struct buf *b, const struct cong *c,
 		       double *q, double *lat)
 {
 	const struct r8239_buf_params *p = b->p;
-	double fs = p->frame_size, os = p->os_pct / 100.0;
+	double fs = b->f, os = p->os_pct / 100.0;
 	double bg = p->line_pct / 100.0;
 
 	*rfc = *rfc_corr = NAN;
@@ -330,8 +397,10 @@ static void estimators(const struct buf *b, const struct cong *c,
 	       b->be->line_rate_bps / 8.0 * fs / (fs + 20.0) : NAN;
 }
 
+/* Measure c's egress `repeat` times at frame size b->f: one entry of
+ * iters, *mean_q the mean Buf_q in bytes and *max_q the largest so far. */
 static int buf_iteration(struct buf *b, const struct cong *c,
-			 json_object *iters, double *max_q)
+			 json_object *iters, double *mean_q, double *max_q)
 {
 	const struct r8239_buf_params *p = b->p;
 	double rfc[BUF_MAX_REPEAT], rc[BUF_MAX_REPEAT], q[BUF_MAX_REPEAT];
@@ -343,17 +412,22 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	bool bound = false;
 	int ret = 0;
 
+	b->t_wire = (b->f + 20) * 8.0 / b->be->line_rate_bps;
 	e = json_object_new_object();
+	if (c->iteration)
+		bm_json_add_u64(e, "iteration", c->iteration);
+	bm_json_add_u64(e, "frame_size", b->f);
 	bm_json_add_str(e, "egress", b->be->port_names[c->egress]);
 	a = json_object_new_array();
-	for (i = 0; i < c->n_snd; i++) {
+	for (i = 0; i < c->n; i++) {
 		o = json_object_new_object();
-		bm_json_add_str(o, "port", b->be->port_names[c->snd[i]]);
-		bm_json_add_double(o, "load_pct", c->pct[i]);
+		bm_json_add_str(o, "port", b->be->port_names[c->fl[i].tx]);
+		bm_json_add_str(o, "to", b->be->port_names[c->fl[i].rx]);
+		bm_json_add_double(o, "load_pct", c->fl[i].pct);
 		bm_json_add_bool(o, "oversubscription", (int)i == c->os);
 		json_object_array_add(a, o);
 	}
-	json_object_object_add(e, "ingress", a);
+	json_object_object_add(e, "flows", a);
 	reps = json_object_new_array();
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);
@@ -372,7 +446,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 		bm_json_add_double(o, "buf_rfc_bytes", rfc[r]);
 		bm_json_add_double(o, "buf_rfc_corr_bytes", rc[r]);
 		bm_json_add_double(o, "buf_q_bytes", q[r]);
-		bm_json_add_double(o, "buf_q_frames", q[r] / p->frame_size);
+		bm_json_add_double(o, "buf_q_frames", q[r] / b->f);
 		bm_json_add_double(o, "buf_lat_bytes", lat[r]);
 		bm_json_add_double(o, "latency_max_ns", f.lat_max_ns);
 		bm_json_add_double(o, "tx_late_max_s", f.tx_late_max_s);
@@ -387,6 +461,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	}
 	bm_repeat_of(q, r, &st);
 	json_object_object_add(e, "buf_q", bm_repeat_to_json(&st, q));
+	*mean_q = st.n ? st.mean : NAN;
 	if (st.n && st.max > *max_q)
 		*max_q = st.max;
 	if (c->os >= 0) {
@@ -396,7 +471,128 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	}
 	bm_json_add_bool(e, "lower_bound", bound);
 	/* the estimator each test reports as its buffer (AMB-35) */
-	bm_json_add_str(e, "estimator", c->os >= 0 ? "buf_rfc" : "buf_q");
+	bm_json_add_str(e, "estimator", p->test == R8239_BUF_DUT ||
+			p->test == R8239_BUF_PAIRS ? "buf_q" :
+			p->test == R8239_BUF_EFFICIENCY ? "buf_q" : "buf_rfc");
+	return ret;
+}
+
+/* BUF-2 iteration it (0-based): port it at the line and port it+2 at
+ * os_pct to egress it+1, mod N. */
+static void cong_port(const struct buf *b, unsigned int it, struct cong *c)
+{
+	const struct r8239_buf_params *p = b->p;
+	unsigned int n = b->n;
+
+	memset(c, 0, sizeof(*c));
+	c->iteration = it + 1;
+	c->egress = (it + 1) % n;
+	add_flow(c, it % n, c->egress, p->line_pct);
+	add_flow(c, (it + 2) % n, c->egress, p->os_pct);
+	c->ref = 1;
+	c->os = 1;
+}
+
+/* BUF-4 iteration it: egress N, 1, ..., N-1; every other port at
+ * (line + os)/(N-1) % (F-8). */
+static void cong_dut(const struct buf *b, unsigned int it, struct cong *c)
+{
+	const struct r8239_buf_params *p = b->p;
+	unsigned int n = b->n, i;
+
+	memset(c, 0, sizeof(*c));
+	c->iteration = it + 1;
+	c->egress = (it + n - 1) % n;
+	c->os = -1;
+	for (i = 0; i < n; i++)
+		if (i != c->egress)
+			add_flow(c, i, c->egress, (p->line_pct + p->os_pct) /
+				 (n - 1));
+}
+
+/* BUF-3 (AMB-30) iteration with 1-based egress pair (e, e+1): the pairs
+ * of ports 1 .. N-2 both ways at the line, N-1 -> e and N -> e+1 at
+ * os_pct; measure egress e (second = false) or e+1. */
+static void cong_pairs(const struct buf *b, unsigned int e, unsigned int it,
+		       bool second, struct cong *c)
+{
+	const struct r8239_buf_params *p = b->p;
+	unsigned int n = b->n, i;
+
+	memset(c, 0, sizeof(*c));
+	c->iteration = it;
+	for (i = 0; i + 1 < n - 2; i += 2) {
+		add_flow(c, i, i + 1, p->line_pct);
+		add_flow(c, i + 1, i, p->line_pct);
+	}
+	add_flow(c, n - 2, e - 1, p->os_pct);
+	add_flow(c, n - 1, e, p->os_pct);
+	c->egress = second ? e : e - 1;
+	c->os = (int)c->n - (second ? 1 : 2);
+	c->ref = (unsigned int)c->os;
+}
+
+/* The sizes of BUF-1's coarse pass or of the whole exhaustive sweep. */
+static size_t sweep_sizes(const struct r8239_buf_params *p, uint32_t step,
+			  uint32_t *s, size_t max)
+{
+	size_t n = 0;
+	uint32_t f;
+
+	for (f = p->b_min; f <= p->b_max && n < max; f += step)
+		s[n++] = f;
+	return n;
+}
+
+/* BUF-1: BUF-2's first iteration at every size of the sweep; B* is the
+ * size of the largest mean Buf_q in bytes (ties: the smallest size). */
+static int buf_efficiency(struct buf *b, json_object *iters, json_object *res)
+{
+	const struct r8239_buf_params *p = b->p;
+	uint32_t *sz = calloc(9216, sizeof(*sz)), best_f = 0, lo, hi, f;
+	struct cong *c = calloc(1, sizeof(*c));
+	double mean, max_q = -INFINITY, best = -INFINITY;
+	size_t n, i;
+	int ret = 0;
+
+	if (!sz || !c) {
+		free(sz);
+		free(c);
+		return -ENOMEM;
+	}
+	cong_port(b, 0, c);
+	n = sweep_sizes(p, p->sweep == R8239_SWEEP_EXHAUSTIVE ? 1 : 64, sz,
+			9216);
+	for (i = 0; i < n && !ret; i++) {
+		b->f = sz[i];
+		ret = buf_iteration(b, c, iters, &mean, &max_q);
+		if (!ret && mean > best) {
+			best = mean;
+			best_f = sz[i];
+		}
+	}
+	if (!ret && best_f && p->sweep == R8239_SWEEP_COARSE_FINE) {
+		/* AMB-28: then 1-byte steps within 63 B of the best */
+		lo = best_f > p->b_min + 63 ? best_f - 63 : p->b_min;
+		hi = best_f + 63 < p->b_max ? best_f + 63 : p->b_max;
+		for (f = lo; f <= hi && !ret; f++) {
+			if ((f - p->b_min) % 64 == 0)
+				continue;	/* measured in the coarse pass */
+			b->f = f;
+			ret = buf_iteration(b, c, iters, &mean, &max_q);
+			if (!ret && (mean > best ||
+				     (mean == best && f < best_f))) {
+				best = mean;
+				best_f = f;
+			}
+		}
+	}
+	bm_json_add_u64(res, "best_frame_size", best_f);
+	bm_json_add_double(res, "best_buffer_bytes", best_f ? best : NAN);
+	bm_json_add_str(res, "best_note", "the frame size that allows the "
+			"highest buffer efficiency (RFC 8239 §3.2 (1)), by Buf_q");
+	free(sz);
+	free(c);
 	return ret;
 }
 
@@ -405,11 +601,11 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		     struct bm_error *err)
 {
 	struct buf b = { .be = be, .p = p, .progress = progress, .ctx = ctx,
-			 .err = err };
+			 .err = err, .f = p->frame_size };
 	json_object *res, *iters, *dev;
+	unsigned int n = be->n_ports, n_it = 0, it, e, done = 0;
+	double max_q = -INFINITY, mean;
 	struct cong *c;
-	unsigned int n = be->n_ports, n_it, it, i, e;
-	double max_q = -INFINITY;
 	int ret = 0;
 
 	*result = NULL;
@@ -418,50 +614,64 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		return ret;
 	if (n < 3)
 		return bm_errorf(err, "%s needs 3 ports (R8239-BUF: 2 ingress, "
-				 "1 egress), %u given", test_name(p), n);
+				 "1 egress), %u given", test_ids[p->test], n);
+	if (p->test == R8239_BUF_PAIRS && (n < 6 || n % 2))
+		return bm_errorf(err, "%s needs an even number of ports, at "
+				 "least 6 (R8239-BUF-3), %u given",
+				 test_ids[p->test], n);
 	b.n = n;
-	b.t_wire = (p->frame_size + 20) * 8.0 / be->line_rate_bps;
-	n_it = p->test == R8239_BUF_PORT ? n - 2 + (p->wrap ? 2 : 0) : n;
-	if (p->iteration > n_it)
+	switch (p->test) {
+	case R8239_BUF_PORT:
+		n_it = n - 2 + (p->wrap ? 2 : 0);
+		break;
+	case R8239_BUF_DUT:
+		n_it = n;
+		break;
+	case R8239_BUF_PAIRS:
+		/* e = 2, 4, ... while e + 1 <= N - 2, then N - 3 */
+		n_it = (n - 3) / 2 + ((n - 3) % 2 ? 1 : 0);
+		break;
+	}
+	if (p->test != R8239_BUF_EFFICIENCY && p->iteration > n_it)
 		return bm_errorf(err, "%s: iteration: %u outside 1..%u for %u "
-				 "ports", test_name(p), p->iteration, n_it, n);
+				 "ports", test_ids[p->test], p->iteration,
+				 n_it, n);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	res = json_object_new_object();
 	iters = json_object_new_array();
 	json_object_object_add(res, "iterations", iters);
-	for (it = 0; it < n_it && !ret; it++) {
+	if (p->test == R8239_BUF_EFFICIENCY)
+		ret = buf_efficiency(&b, iters, res);
+	for (it = 0; p->test != R8239_BUF_EFFICIENCY && it < n_it && !ret;
+	     it++) {
 		if (p->iteration && it + 1 != p->iteration)
 			continue;
-		memset(c, 0, sizeof(*c));
 		if (p->test == R8239_BUF_PORT) {
-			/* i = it: ingress i, egress i+1, os port i+2 */
-			c->egress = (it + 1) % n;
-			c->n_snd = 2;
-			c->snd[0] = it % n;
-			c->pct[0] = p->line_pct;
-			c->snd[1] = (it + 2) % n;
-			c->pct[1] = p->os_pct;
-			c->ref = 1;
-			c->os = 1;
+			cong_port(&b, it, c);
+			ret = buf_iteration(&b, c, iters, &mean, &max_q);
+		} else if (p->test == R8239_BUF_DUT) {
+			cong_dut(&b, it, c);
+			ret = buf_iteration(&b, c, iters, &mean, &max_q);
 		} else {
-			/* egress N, 1, 2, ..., N-1 (1-based) */
-			e = (it + n - 1) % n;
-			c->egress = e;
-			c->os = -1;
-			for (i = 0; i < n; i++) {
-				if (i == e)
-					continue;
-				c->snd[c->n_snd] = i;
-				c->pct[c->n_snd++] = (p->line_pct + p->os_pct) /
-						     (n - 1);
+			/* the RFC's last iteration is egress N-3 and N-2 */
+			e = 2 * it + 2;
+			if (e + 1 > n - 2)
+				e = n - 3;
+			cong_pairs(&b, e, it + 1, false, c);
+			ret = buf_iteration(&b, c, iters, &mean, &max_q);
+			if (!ret) {
+				cong_pairs(&b, e, it + 1, true, c);
+				ret = buf_iteration(&b, c, iters, &mean,
+						    &max_q);
 			}
 		}
-		ret = buf_iteration(&b, c, iters, &max_q);
+		done++;
 	}
 	free(c);
-	bm_json_add_u64(res, "frame_size", p->frame_size);
+	if (p->test != R8239_BUF_EFFICIENCY)
+		bm_json_add_u64(res, "frame_size", p->frame_size);
 	bm_json_add_u64(res, "ports", n);
 	bm_json_add_double(res, "os_pct", p->os_pct);
 	bm_json_add_u64(res, "trials_sent_again", b.retried);
@@ -482,8 +692,8 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	json_object_array_add(dev, json_object_new_string(
 		"inflection found by a search on the traffic's length, not "
 		"from a per-frame log (REQ-BUF-1)"));
-	*result = bm_result_envelope(test_name(p), p->test == R8239_BUF_PORT ?
-				     "R8239-BUF-2" : "R8239-BUF-4",
+	(void)done;
+	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],
 				     r8239_buf_params_json(p), &b.log, NULL,
 				     res, dev, be);
 	bm_trial_log_free(&b.log);

@@ -76,6 +76,15 @@ int r8239_microburst_run(struct bm_backend *be,
 enum r8239_buf_test {
 	R8239_BUF_PORT = 0,		/* BUF-2 maximum port buffer size */
 	R8239_BUF_DUT,			/* BUF-4 maximum DUT buffer size */
+	R8239_BUF_EFFICIENCY,		/* BUF-1 highest buffer efficiency */
+	R8239_BUF_PAIRS,		/* BUF-3 port-pair buffer sizes */
+};
+
+/* BUF-1's sweep of frame sizes. */
+enum r8239_sweep {
+	R8239_SWEEP_COARSE_FINE = 0,	/* step 64, then 1 around the best
+					 * (AMB-28) */
+	R8239_SWEEP_EXHAUSTIVE,		/* every size from b_min to b_max */
 };
 
 /* Key masks of r8239_buf_keys: keys of one test only. */
@@ -85,6 +94,8 @@ enum r8239_buf_test {
 struct r8239_buf_params {
 	int test;			/* enum r8239_buf_test */
 	uint32_t frame_size;		/* B* of BUF-1; 1518 [PROPOSED] */
+	int sweep;			/* BUF-1: enum r8239_sweep */
+	uint32_t b_min, b_max;		/* BUF-1: the sizes swept */
 	double os_pct;			/* oversubscription, 1 % */
 	double line_pct;		/* "line rate": 99.98 % (AMB-27) */
 	unsigned int iteration;		/* 1-based; 0 = all */
@@ -109,9 +120,9 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p);
 int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err);
 
 /*
- * Run R8239-BUF-2 (p->test R8239_BUF_PORT) or -BUF-4 on the backend's
- * ports (>= 3, in the order given), `repeat` times per iteration.  Result
- * and errors as r8239_microburst_run().
+ * Run R8239-BUF-1, -2, -3 or -4 (p->test) on the backend's ports (>= 3;
+ * BUF-3: even, >= 6; in the order given), `repeat` times per measured
+ * egress and size.  Result and errors as r8239_microburst_run().
  */
 int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		     bm_progress_fn progress, void *ctx, json_object **result,
