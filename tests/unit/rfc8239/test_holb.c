@@ -137,6 +137,52 @@ START_TEST(positive_control)
 }
 END_TEST
 
+/* Variant 2b (AMB-32): A_g splits a quarter each to E1_g, E2_g, E1_g+1
+ * and E2_g+1; E1 ports get 50 %, E2 ports 150 %: no HOLB on the clean
+ * DUT, the E2 flows lose 1/3 in all (the same closed form as 2a: 33.29 %
+ * at d = 1 s), and with the emulator's FIFO on port 1 HOLB exactly where
+ * port 1 is an A port. */
+START_TEST(split25)
+{
+	struct bm_backend *be = mk(false);
+	struct r8239_holb_params p;
+	json_object *doc, *its, *rep, *g;
+	double want = 100.0 * (1.0 - (234962.406 + 101) / (1.4997 * 234962.406));
+	size_t i, k;
+
+	params(&p);
+	p.split25 = true;
+	doc = run(be, &p);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc, "results"),
+						       "variant")), "HOLB-2 (2b)");
+	its = tj_get(tj_get(doc, "results"), "iterations");
+	for (i = 0; i < 8; i++) {
+		rep = json_object_array_get_idx(tj_get(json_object_array_get_idx(
+			its, i), "repetitions"), 0);
+		ck_assert(!json_object_get_boolean(tj_get(rep, "holb")));
+		ck_assert_msg(fabs(tj_num(rep, "loss_e2_flows_pct") - want) < 0.05,
+			      "shift %zu: E2 flows lose %.3f %%, truth %.3f %%",
+			      i, tj_num(rep, "loss_e2_flows_pct"), want);
+		for (k = 0; k < 2; k++) {
+			g = json_object_array_get_idx(tj_get(rep, "groups"), k);
+			ck_assert_double_eq(tj_num(g, "loss_a_e1_pct"), 0.0);
+		}
+	}
+	json_object_put(doc);
+	bm_sim_free(be);
+	be = mk(true);
+	p.trial_duration_s = 0.2;
+	doc = run(be, &p);
+	its = tj_get(tj_get(doc, "results"), "iterations");
+	for (i = 0; i < 8; i++)
+		ck_assert_msg(json_object_get_boolean(tj_get(
+			json_object_array_get_idx(its, i), "holb")) ==
+			(i == 0 || i == 4), "2b shift %zu", i);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	struct bm_backend *be = mk(false);
@@ -172,6 +218,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, negative_control);
 	tcase_add_test(tc, positive_control);
+	tcase_add_test(tc, split25);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return s;

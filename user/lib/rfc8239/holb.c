@@ -40,6 +40,9 @@ const struct bm_param r8239_holb_keys[] = {
 	  "(HOLB-2 variant 2a)", NULL },
 	{ { "shift", BM_J_UINT, HO(shift), 0, 256, 0, 0, NULL, NULL }, "",
 	  "the one iteration to run, s + 1 (1..N); 0 runs all N shifts", NULL },
+	{ { "split25", BM_J_BOOL, HO(split25), 0, 0, 0, 0, NULL, NULL }, "",
+	  "HOLB-2 variant 2b: A splits 25 % to each of its and the next "
+	  "group's E1 and E2 (AMB-32)", NULL },
 	{ { "line_pct", BM_J_DOUBLE, HO(line_pct), 0, 99.98, BM_JK_MIN_EXCL, 0,
 	    NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98); A sends "
 	  "half of it to each egress", NULL },
@@ -69,15 +72,11 @@ json_object *r8239_holb_params_json(const struct r8239_holb_params *p)
 	bm_json_add_u64(o, "frame_size", p->frame_size);
 	bm_json_add_u64(o, "groups", p->groups);
 	bm_json_add_u64(o, "shift", p->shift);
+	bm_json_add_bool(o, "split25", p->split25);
 	bm_json_add_double(o, "line_pct", p->line_pct);
 	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
 	r8239_common_json(o, &p->c);
 	return o;
-}
-
-static double loss_pct(const struct bm_stream_result *r)
-{
-	return r->sent ? 100.0 * (double)r->lost / (double)r->sent : NAN;
 }
 
 struct holb {
@@ -92,6 +91,100 @@ struct holb {
 	unsigned int with_holb;		/* iterations in which a group had it */
 };
 
+/* The flows of one group in a trial's streams (-1: none). */
+struct gflows {
+	unsigned int a, b, e1, e2;	/* ports */
+	int ae1[2], ae2[2], be2;	/* stream indexes */
+};
+
+/* Group g at shift s: (A, B, E1, E2) = (4g+s .. 4g+3+s) mod N, 0-based. */
+static void group_ports(const struct holb *h, unsigned int g, unsigned int s,
+			struct gflows *gf)
+{
+	gf->a = (4 * g + s) % h->n;
+	gf->b = (4 * g + 1 + s) % h->n;
+	gf->e1 = (4 * g + 2 + s) % h->n;
+	gf->e2 = (4 * g + 3 + s) % h->n;
+	gf->ae1[1] = gf->ae2[1] = -1;
+}
+
+/*
+ * The streams of shift s into t and their groups into gf[].  Variant 2a
+ * (bm_topo_holb): A -> E1 and A -> E2 at half the line, B -> E2 at the
+ * line.  Variant 2b (AMB-32, "split across four egress ports"): A_g sends
+ * a quarter of the line each to E1_g, E2_g, E1_g+1 and E2_g+1 (groups
+ * mod the number of groups), round robin; B_g the line to E2_g.
+ */
+static int holb_streams(struct holb *h, unsigned int s, struct bm_traffic *t,
+			struct gflows *gf)
+{
+	const struct r8239_holb_params *p = h->p;
+	struct bm_stream_spec ss;
+	unsigned int g, k, n = h->groups;
+	struct gflows nx;
+	int ret;
+
+	if (!p->split25) {
+		ret = bm_topo_holb(t, n, s, p->line_pct / 2.0, p->line_pct,
+				   h->err);
+		if (ret < 0)
+			return ret;
+		for (g = 0; g < n; g++) {
+			group_ports(h, g, s, &gf[g]);
+			gf[g].ae1[0] = (int)(3 * g);
+			gf[g].ae2[0] = (int)(3 * g + 1);
+			gf[g].be2 = (int)(3 * g + 2);
+		}
+		return 0;
+	}
+	for (g = 0; g < n; g++) {
+		unsigned int to[4];
+
+		group_ports(h, g, s, &gf[g]);
+		group_ports(h, (g + 1) % n, s, &nx);
+		to[0] = gf[g].e1;
+		to[1] = gf[g].e2;
+		to[2] = nx.e1;
+		to[3] = nx.e2;
+		for (k = 0; k < 4; k++) {
+			bm_stream_init(&ss, gf[g].a, to[k], p->line_pct / 4.0);
+			ss.phase = k / 4.0;
+			ret = bm_traffic_add_stream(t, &ss, h->err);
+			if (ret < 0)
+				return ret;
+			if (k % 2)
+				gf[g].ae2[k / 2] = ret;
+			else
+				gf[g].ae1[k / 2] = ret;
+		}
+		bm_stream_init(&ss, gf[g].b, gf[g].e2, p->line_pct);
+		ret = bm_traffic_add_stream(t, &ss, h->err);
+		if (ret < 0)
+			return ret;
+		gf[g].be2 = ret;
+	}
+	return bm_traffic_check(t, p->frame_size, h->err);
+}
+
+/* Lost and sent frames of the streams idx[0..n-1] (-1 skipped). */
+static void flows_sum(const struct bm_traffic_result *r, const int *idx,
+		      unsigned int n, double *lost, double *sent)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (idx[i] < 0)
+			continue;
+		*lost += (double)r->streams[idx[i]].lost;
+		*sent += (double)r->streams[idx[i]].sent;
+	}
+}
+
+static double pct(double lost, double sent)
+{
+	return sent > 0 ? 100.0 * lost / sent : NAN;
+}
+
 /* One trial at shift s; its groups appended to reps as one repetition.
  * *a_e1 the largest A -> E1 loss, *e2 the E2 flows' loss, in %. */
 static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
@@ -100,20 +193,24 @@ static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
 {
 	const struct r8239_holb_params *p = h->p;
 	struct bm_traffic_result *r = NULL;
+	struct gflows *gf = calloc(h->groups, sizeof(*gf));
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	struct bm_traffic t;
 	json_object *o, *g;
 	char reason[96];
 	unsigned int k;
-	double span, line_fps, sent = 0, lost = 0, rx;
+	double sent = 0, lost = 0;
 	int ret;
 
-	ret = r8239_traffic_ports(&t, h->be, h->err);
-	if (ret)
+	bm_traffic_init(&t);
+	if (!gf) {
+		ret = -ENOMEM;
 		goto out;
-	ret = bm_topo_holb(&t, h->groups, s, p->line_pct / 2.0, p->line_pct,
-			   h->err);
+	}
+	ret = r8239_traffic_ports(&t, h->be, h->err);
+	if (!ret)
+		ret = holb_streams(h, s, &t, gf);
 	if (ret < 0)
 		goto out;
 	r = bm_traffic_result_new(&t);
@@ -130,48 +227,44 @@ static int holb_trial(struct holb *h, unsigned int s, unsigned int rep,
 	if (ret)
 		goto out;
 	h->learned = true;
-	line_fps = bm_fps_max(h->be->line_rate_bps, p->frame_size);
 	o = json_object_new_array();
 	*a_e1 = 0.0;
 	*holb = false;
 	for (k = 0; k < h->groups; k++) {
-		const struct bm_stream_result *ae1 = &r->streams[3 * k];
-		const struct bm_stream_result *ae2 = &r->streams[3 * k + 1];
-		const struct bm_stream_result *be2 = &r->streams[3 * k + 2];
-		const struct bm_stream_spec *ss = &t.streams[3 * k];
+		double l1 = 0, s1 = 0, l2 = 0, s2 = 0, lb = 0, sb = 0;
 
+		flows_sum(r, gf[k].ae1, 2, &l1, &s1);
+		flows_sum(r, gf[k].ae2, 2, &l2, &s2);
+		flows_sum(r, &gf[k].be2, 1, &lb, &sb);
 		g = json_object_new_object();
-		bm_json_add_str(g, "a", h->be->port_names[ss->tx_port]);
-		bm_json_add_str(g, "b", h->be->port_names[
-			t.streams[3 * k + 2].tx_port]);
-		bm_json_add_str(g, "e1", h->be->port_names[ss->rx_port]);
-		bm_json_add_str(g, "e2", h->be->port_names[
-			t.streams[3 * k + 1].rx_port]);
-		bm_json_add_double(g, "loss_a_e1_pct", loss_pct(ae1));
-		bm_json_add_double(g, "loss_a_e2_pct", loss_pct(ae2));
-		bm_json_add_double(g, "loss_b_e2_pct", loss_pct(be2));
-		bm_json_add_u64(g, "lost_a_e1", ae1->lost);
-		/* E2 saturated: what it delivered in % of its line over the
-		 * span its senders sent (SPEC HOLB-1 acceptance (a)) */
-		rx = (double)(ae2->received + be2->received);
-		span = fmax(ae2->last_tx_s, be2->last_tx_s) -
-		       fmin(ae2->first_tx_s, be2->first_tx_s);
-		bm_json_add_double(g, "e2_rx_pct_line", span > 0.0 ?
-				   100.0 * rx / (line_fps * span) : NAN);
-		bm_json_add_bool(g, "holb", ae1->lost > 0);
+		bm_json_add_str(g, "a", h->be->port_names[gf[k].a]);
+		bm_json_add_str(g, "b", h->be->port_names[gf[k].b]);
+		bm_json_add_str(g, "e1", h->be->port_names[gf[k].e1]);
+		bm_json_add_str(g, "e2", h->be->port_names[gf[k].e2]);
+		/* 2b: A's two E1 flows together, and its two E2 flows */
+		bm_json_add_double(g, "loss_a_e1_pct", pct(l1, s1));
+		bm_json_add_double(g, "loss_a_e2_pct", pct(l2, s2));
+		bm_json_add_double(g, "loss_b_e2_pct", pct(lb, sb));
+		bm_json_add_u64(g, "lost_a_e1", (uint64_t)l1);
+		/* E2 saturated: what it received in % of its line (SPEC
+		 * HOLB-1 acceptance (a)) */
+		bm_json_add_double(g, "e2_rx_pct_line",
+				   r->ports[gf[k].e2].rx_load_pct);
+		bm_json_add_bool(g, "holb", l1 > 0);
 		json_object_array_add(o, g);
-		*holb |= ae1->lost > 0;
-		*a_e1 = fmax(*a_e1, loss_pct(ae1));
-		sent += (double)(ae2->sent + be2->sent);
-		lost += (double)(ae2->lost + be2->lost);
+		*holb |= l1 > 0;
+		*a_e1 = fmax(*a_e1, pct(l1, s1));
+		lost += l2 + lb;
+		sent += s2 + sb;
 	}
-	*e2 = sent > 0 ? 100.0 * lost / sent : NAN;
+	*e2 = pct(lost, sent);
 	g = json_object_new_object();
 	bm_json_add_bool(g, "holb", *holb);
 	bm_json_add_double(g, "loss_e2_flows_pct", *e2);
 	json_object_object_add(g, "groups", o);
 	json_object_array_add(reps, g);
 out:
+	free(gf);
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
 	return ret;
@@ -230,14 +323,17 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		return bm_errorf(err, "rfc8239.holb: groups: %u groups of 4 "
 				 "need %u ports, %u given", h.groups,
 				 4 * h.groups, h.n);
+	if (p->split25 && h.groups < 2)
+		return bm_errorf(err, "rfc8239.holb: split25: needs 2 groups "
+				 "at least");
 	if (p->shift > h.n)
 		return bm_errorf(err, "rfc8239.holb: shift: %u outside 1..%u",
 				 p->shift, h.n);
 	res = json_object_new_object();
 	bm_json_add_u64(res, "ports", h.n);
 	bm_json_add_u64(res, "groups", h.groups);
-	bm_json_add_str(res, "variant", h.groups == 2 ? "HOLB-1" :
-			"HOLB-2 (2a)");
+	bm_json_add_str(res, "variant", p->split25 ? "HOLB-2 (2b)" :
+			h.groups == 2 ? "HOLB-1" : "HOLB-2 (2a)");
 	bm_json_add_double(res, "offered_e2_pct_line", 1.5 * p->line_pct);
 	/* the expected congestion loss on E2 flows: 1 - 100/149.97 */
 	bm_json_add_double(res, "expected_e2_loss_pct",
@@ -263,7 +359,8 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"fewer than 9 ports: RFC 8239 §2.3 assumes a DUT of "
 			"at least 9 (REQ-8239-2)"));
-	*result = bm_result_envelope("rfc8239.holb", h.groups == 2 ?
+	*result = bm_result_envelope("rfc8239.holb", h.groups == 2 &&
+				     !p->split25 ?
 				     "R8239-HOLB-1" : "R8239-HOLB-2",
 				     r8239_holb_params_json(p), &h.log, NULL,
 				     res, dev, be);

@@ -133,6 +133,7 @@ struct r8239_holb_params {
 	uint32_t frame_size;		/* 512 [PROPOSED] */
 	unsigned int groups;		/* 2: HOLB-1; 0: floor(N/4), HOLB-2 */
 	unsigned int shift;		/* s + 1 of the one iteration; 0 = all */
+	bool split25;			/* HOLB-2 variant 2b (AMB-32) */
 	double line_pct;		/* 99.98 (AMB-27) */
 	double trial_duration_s;	/* 60 [PROPOSED] */
 	struct r8239_common c;
