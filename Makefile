@@ -62,7 +62,8 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 .PHONY: all user module clean check check-quick unit lab lab-rate deps demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck \
+	$(O)/holb-emu
 
 Q := $(if $(V),,@)
 
@@ -91,6 +92,11 @@ $(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
 # issue 3: raw generic netlink rejections and privileges (libmnl only)
 $(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
+
+# issue 10: DUT-HOLB-EMU, the lab's switch that has head-of-line blocking
+# (tests/fixtures: test DUTs, nothing of the project included)
+$(O)/holb-emu: $(O)/tests/fixtures/holb_emu.o
+	$(CC) $(CFLAGS) -o $@ $^
 
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm

@@ -1,0 +1,61 @@
+# R8239-HOLB-1 (RFC 8239 §5) positive control (SPEC HOLB-1 acceptance (b)):
+# bmctl -> bmd -> bmgen.ko, 8 tester ports on DUT-HOLB-EMU (holb-emu,
+# tests/fixtures/holb_emu.c), a software switch whose port d1 has one
+# ingress FIFO of 64 frames whose head waits for its egress to be idle:
+#
+#   holb-emu --port d1 .. d8 --block d1 --rate 1000000 --burst 1600
+#            --queue 20 --fifo 64
+#
+# Every egress is a token bucket at the notional 1 Mbit/s line (a frame
+# costs F + 20 bytes: 235 fps at 512 B) behind a queue of 20.  In the
+# groups (A, B, E1, E2), E2 is offered 150 % and never idles, so a head
+# frame of d1 bound for E2 waits until the FIFO overflows, and A -> E1
+# loses frames: HOLB exactly in the iterations whose A is t1, shift 0
+# (group 1) and shift 4 (group 2: A = 4 + 1 + 4 = 9 = port 1 mod 8); in
+# the six others t1 is B, E1, E2 or unused and no A -> E1 flow loses
+# (E1 is offered 50 %).  Every frame lost over all trials is one the
+# emulator dropped (its FIFO's and queues' counters, written when it
+# stops).  1 Mbit/s keeps the userspace switch far from its limits in
+# the TCG guest (about 1000 frames/s in all).
+bm_load
+$IP netns add dut || fail "netns add dut"
+for i in 1 2 3 4 5 6 7 8; do
+	$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
+	ns_quiet t$i
+	ns_quiet d$i dut
+	$IP link set t$i up
+	$IP -n dut link set d$i up
+done
+$IP netns exec dut holb-emu --port d1 --port d2 --port d3 --port d4 \
+	--port d5 --port d6 --port d7 --port d8 --block d1 --rate 1000000 \
+	--burst 1600 --queue 20 --fifo 64 --stats /tmp/emu.stats &
+EMU=$!
+bmd_start
+bm_job holb rfc8239 holb --line-rate 1M $LEARN_FAST --frame-sizes 512 \
+	--param trial_duration_s=2 --param drain_s=0.5 --param repeat=1 \
+	--port t1 --port t2 --port t3 --port t4 --port t5 --port t6 --port t7 \
+	--port t8
+kill $EMU
+wait $EMU
+cat /tmp/emu.stats
+$BMCTL -j result "$job" > /tmp/holb.json || fail "bmctl result"
+sed -n '/^  "results"/,$p' /tmp/holb.json | tr -d '",' | awk '
+	$1 == "shift:" { s = $2 }
+	$1 == "a:" { a = $2 } $1 == "e1:" { e1 = $2 }
+	$1 == "loss_a_e1_pct:" { l1 = $2 }
+	$1 == "holb:" && a != "" {
+		printf "note: shift %d: A %s -> E1 %s lost %s %%\n", s, a, e1, l1
+		want = a == "t1" ? "true" : "false"
+		if ($2 != want) { printf "FAILMSG shift %d: HOLB %s with A = %s, want %s\n", s, $2, a, want; bad = 1 }
+		g++
+		a = ""
+	}
+	END { if (g != 16) printf "FAILMSG %d groups, want 16\n", g; exit bad || g != 16 }' > /tmp/holb.check
+rc=$?
+cat /tmp/holb.check
+m=$(sed -n 's/^FAILMSG //p' /tmp/holb.check | head -n1)
+[ $rc -eq 0 ] || fail "${m:-model check}"
+check_eq "iterations with HOLB" "$(jvals iterations_with_holb /tmp/holb.json)" 2
+lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')
+drops=$(awk '$1 == "port" { s += $7 } $1 == "fifo" { s += $4 } END { print s + 0 }' /tmp/emu.stats)
+check_eq "frames lost over all trials = the emulator's drops" "$lost" "$drops"
