@@ -57,5 +57,5 @@ m=$(sed -n 's/^FAILMSG //p' /tmp/holb.check | head -n1)
 [ $rc -eq 0 ] || fail "${m:-model check}"
 check_eq "iterations with HOLB" "$(jvals iterations_with_holb /tmp/holb.json)" 2
 lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')
-drops=$(awk '$1 == "port" { s += $7 } $1 == "fifo" { s += $4 } END { print s + 0 }' /tmp/emu.stats)
+drops=$(awk '$1 == "port" { s += $8 } $1 == "fifo" { s += $4 } END { print s + 0 }' /tmp/emu.stats)
 check_eq "frames lost over all trials = the emulator's drops" "$lost" "$drops"
