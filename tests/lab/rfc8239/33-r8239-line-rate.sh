@@ -56,7 +56,7 @@ check_eq "pair: drops" "$(jvals drops /tmp/lr.json | head -n1)" 0
 for v in $(jvals rx_pct_line /tmp/lr.json); do
 	check_range "pair: rx % of line" "$v" 99.88 100.08
 done
-[ -n "$(jvals latency_fl_max_ns /tmp/lr.json)" ] || fail "pair: no latency"
+[ -n "$(jvals latency_max_ns /tmp/lr.json)" ] || fail "pair: no latency"
 [ -n "$(jvals jitter_pdv_max_ns /tmp/lr.json)" ] || fail "pair: no jitter"
 check_eq "pair: same iteration" "$(jvals same_iteration /tmp/lr.json)" true
 
@@ -112,7 +112,7 @@ bm_job sn rfc8239 snake $LR --param trial_duration_s=2 --param dut_ports=6 \
 	--port s1 --port s6
 $BMCTL -j result "$job" > /tmp/sn.json || fail "bmctl result"
 check_eq "snake: drops" "$(jvals drops /tmp/sn.json | head -n1)" 0
-[ -z "$(jvals latency_fl_max_ns /tmp/sn.json)" ] || fail "snake reports latency"
+[ -z "$(jvals latency_max_ns /tmp/sn.json)" ] || fail "snake reports latency"
 grep -q 'VLAN 102: DUT ports 5, 6' /tmp/sn.json || fail "snake: no DUT plan"
 tbf dut d4 9500kbit
 bm_job sns rfc8239 snake $LR --param trial_duration_s=5 --param dut_ports=6 \

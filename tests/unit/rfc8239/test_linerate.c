@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "bm_sim.h"
+#include "bm_events.h"
 #include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
@@ -104,7 +105,7 @@ START_TEST(pair_lossless)
 					   99.98) <= 0.001, "port %zu: %.5f %%",
 				      i, tj_num(port(r, i), "rx_pct_line"));
 		/* FL = FF (the sim's 10 us, no queue) + 512 x 8 / 1 G */
-		ck_assert_double_eq_tol(tj_num(r, "latency_fl_min_ns"),
+		ck_assert_double_eq_tol(tj_num(r, "latency_min_ns"),
 					10000.0 + 4096.0 + 4256.0, 1.0);
 		ck_assert(json_object_get_boolean(tj_get(r, "same_iteration")));
 		ck_assert_double_eq_tol(tj_num(r, "jitter_pdv_max_ns"), 0.0, 1.0);
@@ -182,10 +183,39 @@ START_TEST(snake_plan)
 	doc = run(be, &p, "rfc8239.snake");
 	r = rep(doc, 0);
 	ck_assert_int_eq(json_object_get_int64(tj_get(r, "drops")), 0);
-	ck_assert(!json_object_object_get_ex(r, "latency_fl_min_ns", NULL));
+	ck_assert(!json_object_object_get_ex(r, "latency_min_ns", NULL));
 	ck_assert(!json_object_object_get_ex(r, "jitter_pdv_max_ns", NULL));
 	plan = tj_get(tj_get(doc, "results"), "dut_plan");
 	ck_assert_uint_ge(json_object_array_length(plan), 3);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* R8238-LAT events and R8238-CAL: the sim's FF at 512 B and 1 Gbit/s is
+ * its 10 us plus the egress frame time, 532 x 8 ns = 14256 ns; with
+ * C = 10000 ns subtracted FF = 4256, FL = FF + S = 8352, LF = FF - S =
+ * 160 (S = 512 x 8 ns = 4096). */
+START_TEST(events_and_calibration)
+{
+	struct bm_backend *be = mk(2, -1);
+	struct r8239_lr_params p;
+	json_object *doc;
+
+	params(&p, R8239_LR_PAIR);
+	p.c.repeat = 1;
+	p.cal_constant_ns = 10000;
+	doc = run(be, &p, "rfc8239.line-rate-pair");
+	ck_assert_double_eq_tol(tj_num(rep(doc, 0), "latency_min_ns"), 8352, 1);
+	ck_assert(json_object_get_boolean(tj_get(tj_get(doc, "results"),
+						 "cal_constant_subtracted")));
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc, "results"),
+						       "latency_events")),
+			 "FL (FILO)");
+	json_object_put(doc);
+	p.latency_events = BM_EV_LF;
+	doc = run(be, &p, "rfc8239.line-rate-pair");
+	ck_assert_double_eq_tol(tj_num(rep(doc, 0), "latency_min_ns"), 160, 1);
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -220,6 +250,14 @@ START_TEST(refusals)
 	ck_assert_int_eq(r8239_line_rate_run(be, &p, NULL, NULL, &doc, &err),
 			 -EINVAL);
 	ck_assert_msg(strstr(err.msg, "needs 3 ports"), "%s", err.msg);
+	/* LIFO in a comparison of DUTs (RFC 8238 §2.2) */
+	params(&p, R8239_LR_PAIR);
+	p.latency_events = BM_EV_LF;
+	p.comparison = true;
+	be->n_ports = 4;
+	ck_assert_int_eq(r8239_line_rate_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "LIFO MUST NOT"), "%s", err.msg);
 	/* step64: 144 sizes */
 	params(&p, R8239_LR_PAIR);
 	p.step64 = true;
@@ -240,6 +278,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pair_shaped);
 	tcase_add_test(tc, mesh_shaped);
 	tcase_add_test(tc, snake_plan);
+	tcase_add_test(tc, events_and_calibration);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);
 	return s;

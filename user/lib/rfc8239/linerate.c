@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_events.h"
 #include "bm_json.h"
 #include "bm_repeat.h"
 #include "bm_result.h"
@@ -41,6 +42,7 @@ static int parse_lr_sizes(json_object *v, void *base, const char *key,
 #define LO(f)	offsetof(struct r8239_lr_params, f)
 #define PAIR	R8239_LR_MASK(R8239_LR_PAIR)
 #define SNAKE	R8239_LR_MASK(R8239_LR_SNAKE)
+#define MESH	R8239_LR_MASK(R8239_LR_MESH)
 
 const struct bm_param r8239_lr_keys[] = {
 	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL,
@@ -62,6 +64,16 @@ const struct bm_param r8239_lr_keys[] = {
 	  "plan depends on it", NULL },
 	{ { "vlan_base", BM_J_UINT, LO(vlan_base), 1, 4094, 0, SNAKE, NULL,
 	    NULL }, "", "VLAN of DUT ports {1, 2}; {3, 4} get the next, ...",
+	  NULL },
+	{ { "latency_events", BM_J_ENUM, LO(latency_events), 0, 0, 0,
+	    PAIR | MESH, bm_lat_event_names, NULL }, "", "FL (FILO, the "
+	  "RFC 8238 MUST), FF, LL or LF (LIFO: never to compare DUTs)", NULL },
+	{ { "comparison", BM_J_BOOL, LO(comparison), 0, 0, 0, PAIR | MESH,
+	    NULL, NULL }, "", "the result compares DUTs: LF is refused "
+	  "(RFC 8238 §2.2)", NULL },
+	{ { "cal_constant_ns", BM_J_DOUBLE, LO(cal_constant_ns), 0, 1e9, 0,
+	    PAIR | MESH, NULL, NULL }, "ns", "tester + cable constant C from "
+	  "rfc8238.calibrate, subtracted from every latency (0: none)",
 	  NULL },
 	R8239_COMMON_KEYS(LO, "frame size"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
@@ -107,6 +119,11 @@ json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
 	if (p->topo == R8239_LR_SNAKE) {
 		bm_json_add_u64(o, "dut_ports", p->dut_ports);
 		bm_json_add_u64(o, "vlan_base", p->vlan_base);
+	} else {
+		bm_json_add_str(o, "latency_events",
+				bm_lat_event_names[p->latency_events]);
+		bm_json_add_bool(o, "comparison", p->comparison);
+		bm_json_add_double(o, "cal_constant_ns", p->cal_constant_ns);
 	}
 	r8239_common_json(o, &p->c);
 	return o;
@@ -123,6 +140,10 @@ int r8239_lr_check(struct r8239_lr_params *p, struct bm_error *err)
 				 "§2.2 MUST send at most 99.98 %% of the "
 				 "nominal line rate, with no PPM adjustment",
 				 id, p->load_pct);
+	if (p->comparison && p->latency_events == BM_EV_LF)
+		return bm_errorf(err, "%s: latency_events: LF refused in a "
+				 "comparison of DUTs (RFC 8238 §2.2: LIFO MUST "
+				 "NOT be used to compare two DUTs)", id);
 	if (p->step64) {
 		p->n_sizes = 0;
 		for (f = 64; f <= 9216; f += 64)
@@ -154,7 +175,7 @@ struct lr_meas {
 	double thr_pct_tx;		/* item 4: rx / tx */
 	double rx_pct_line_min;		/* item 3: the worst receiving port */
 	double drops_pct_line;		/* item 5, F-6 / AMB-12 */
-	double lat_min_ns, lat_mean_ns, lat_max_ns;	/* FL, item 6-7 */
+	double lat_min_ns, lat_mean_ns, lat_max_ns;	/* item 6-7 */
 	double pdv_max_ns;		/* jitter (R8238-JIT) */
 };
 
@@ -192,7 +213,9 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 	struct bm_trial_result res;
 	struct bm_traffic t;
 	json_object *o, *ports, *po;
-	double span, fl = f * 8.0 / l->be->line_rate_bps * 1e9;
+	double span, s = bm_serialisation_ns(f, l->be->line_rate_bps);
+	double c = p->cal_constant_ns;
+	enum bm_lat_event ev = p->latency_events;
 	unsigned int i, n_rx = 0, n_tx = 0;
 	char reason[96];
 	int ret;
@@ -257,18 +280,23 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 	bm_json_add_double(o, "throughput_pct_tx", m->thr_pct_tx);
 	bm_json_add_double(o, "rx_pct_line_min", m->rx_pct_line_min);
 	if (p->topo != R8239_LR_SNAKE && res.latency.count) {
-		/* R8238-LAT: FL from the measured first-bit-in to first-bit
-		 * -out (FF) plus the output serialisation F x 8 / R (REQ-TS-2,
+		/* R8238-LAT: the event asked for from the measured first
+		 * bit in to first bit out (FF) less C, with the frame's
+		 * serialisation on the input and output links (REQ-TS-2,
 		 * equal line rates) */
-		m->lat_min_ns = res.latency.min_ns + fl;
-		m->lat_mean_ns = res.latency.mean_ns + fl;
-		m->lat_max_ns = res.latency.max_ns + fl;
+		m->lat_min_ns = bm_lat_event_ns(ev, res.latency.min_ns - c,
+						s, s);
+		m->lat_mean_ns = bm_lat_event_ns(ev, res.latency.mean_ns - c,
+						 s, s);
+		m->lat_max_ns = bm_lat_event_ns(ev, res.latency.max_ns - c,
+						s, s);
 		for (i = 0; i < t.n_streams; i++)
 			m->pdv_max_ns = fmax(m->pdv_max_ns, r->streams[i].pdv_ns);
-		bm_json_add_double(o, "latency_fl_min_ns", m->lat_min_ns);
-		bm_json_add_double(o, "latency_fl_mean_ns", m->lat_mean_ns);
-		bm_json_add_double(o, "latency_fl_max_ns", m->lat_max_ns);
-		bm_json_add_double(o, "latency_ff_p99_ns", res.latency.p99_ns);
+		bm_json_add_double(o, "latency_min_ns", m->lat_min_ns);
+		bm_json_add_double(o, "latency_mean_ns", m->lat_mean_ns);
+		bm_json_add_double(o, "latency_max_ns", m->lat_max_ns);
+		bm_json_add_double(o, "latency_p99_ns", bm_lat_event_ns(
+			ev, res.latency.p99_ns - c, s, s));
 		/* jitter: PDV (max - min) of the worst stream, one size */
 		bm_json_add_double(o, "jitter_pdv_max_ns", m->pdv_max_ns);
 		bm_json_add_bool(o, "same_iteration", true);
@@ -363,7 +391,11 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		bm_json_add_u64(res, "dut_ports", q.dut_ports);
 	} else {
 		bm_json_add_str(res, "latency_events",
-				"FL (FILO): measured FF + F x 8 / R");
+				bm_lat_event_label(q.latency_events));
+		/* R8238-CAL, REQ-TS-5: whether C was subtracted */
+		bm_json_add_bool(res, "cal_constant_subtracted",
+				 q.cal_constant_ns > 0);
+		bm_json_add_double(res, "cal_constant_ns", q.cal_constant_ns);
 	}
 	sizes = json_object_new_array();
 	json_object_object_add(res, "per_size", sizes);
@@ -384,9 +416,18 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"no histogram of the latency population yet (RFC 8239 "
 			"§2.3 item 8, RECOMMENDED); p99 is reported"));
-	json_object_array_add(dev, json_object_new_string(
-		"physical-layer calibration (R8238-CAL) not run: latency is "
-		"not corrected for the tester and cables"));
+	if (p->topo != R8239_LR_SNAKE && !(q.cal_constant_ns > 0))
+		json_object_array_add(dev, json_object_new_string(
+			"no calibration constant (R8238-CAL): latency is not "
+			"corrected for the tester and cables"));
+	if (p->topo != R8239_LR_SNAKE && q.latency_events == BM_EV_LF)
+		json_object_array_add(dev, json_object_new_string(
+			"latency as LF (LIFO): RFC 8238 §2.3 says MUST NOT for "
+			"data-center benchmarks; never compare DUTs by it"));
+	else if (p->topo != R8239_LR_SNAKE && q.latency_events != BM_EV_FL)
+		json_object_array_add(dev, json_object_new_string(
+			"latency not as FL (FILO), which RFC 8238 §2.1 makes "
+			"the switch latency"));
 	*result = bm_result_envelope(topo_ids[p->topo], topo_refs[p->topo],
 				     r8239_lr_params_json(&q), &l.log, NULL,
 				     res, dev, be);

@@ -179,6 +179,9 @@ struct r8239_lr_params {
 	bool bidir;			/* pair: AMB-33; snake: optional */
 	unsigned int dut_ports;		/* snake: the DUT's N */
 	unsigned int vlan_base;		/* snake: VLAN of DUT ports {1, 2} */
+	int latency_events;		/* enum bm_lat_event, FL (R8238-LAT) */
+	bool comparison;		/* a multi-DUT comparison: LF refused */
+	double cal_constant_ns;		/* C of R8238-CAL, subtracted; 0 none */
 	struct r8239_common c;
 };
 
