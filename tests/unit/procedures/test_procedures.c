@@ -25,7 +25,7 @@ static const char *const names[] = {
 	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
 	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
 	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
-	"rfc8239.line-rate-mesh", "rfc8239.snake",
+	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8238.calibrate",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 

@@ -221,6 +221,46 @@ START_TEST(events_and_calibration)
 }
 END_TEST
 
+/* R8238-CAL on the sim: FF = its 10 us + the egress frame time, the same
+ * for every frame: C(512) = 14256 ns, C(1518) = 10000 + 1538 x 8 ns, no
+ * spread; the cable is documented, and 3 ports are refused. */
+START_TEST(calibrate)
+{
+	struct bm_backend *be = mk(2, -1);
+	struct bm_error err = { "" };
+	struct r8238_cal_params p;
+	json_object *doc = NULL, *s;
+
+	r8238_cal_defaults(&p);
+	p.frame_sizes[0] = 512;
+	p.frame_sizes[1] = 1518;
+	p.n_sizes = 2;
+	p.frames = 1000;
+	p.drain_s = 0.01;
+	p.cable_length_m = 2;
+	snprintf(p.cable_type, sizeof(p.cable_type), "DAC");
+	ck_assert_int_eq(r8238_calibrate_run(be, &p, NULL, NULL, &doc, &err), 0);
+	bm_test_keep_result(doc, "rfc8238.calibrate");
+	s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_double_eq_tol(tj_num(s, "cal_constant_ns"), 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(s, "accuracy_ns"), 0, 0.5);
+	ck_assert_int_eq(json_object_get_int64(tj_get(s, "frames")), 1000);
+	s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 1);
+	ck_assert_double_eq_tol(tj_num(s, "cal_constant_ns"), 10000 + 12304, 0.5);
+	ck_assert_double_eq_tol(tj_num(tj_get(tj_get(doc, "results"), "cable"),
+				       "propagation_ns"), 10, 1e-9);
+	json_object_put(doc);
+	doc = NULL;
+	be->n_ports = 3;
+	ck_assert_int_eq(r8238_calibrate_run(be, &p, NULL, NULL, &doc, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "exactly 2"), "%s", err.msg);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct bm_backend *be = mk(4, -1);
@@ -279,6 +319,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mesh_shaped);
 	tcase_add_test(tc, snake_plan);
 	tcase_add_test(tc, events_and_calibration);
+	tcase_add_test(tc, calibrate);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);
 	return s;

@@ -548,6 +548,45 @@ static int lr_run(const struct bm_procedure_info *pi, json_object *params,
 	return r8239_line_rate_run(be, &p, progress, ctx, result, err);
 }
 
+static int cal_parse(const struct bm_procedure_info *pi, json_object *params,
+		     struct r8238_cal_params *p, struct bm_error *err)
+{
+	r8238_cal_defaults(p);
+	return bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
+				    err);
+}
+
+static int cal_validate(const struct bm_procedure_info *pi,
+			json_object *params, double line, struct bm_error *err)
+{
+	struct r8238_cal_params p;
+
+	(void)line;
+	return cal_parse(pi, params, &p, err);
+}
+
+static json_object *cal_defaults_json(const struct bm_procedure_info *pi)
+{
+	struct r8238_cal_params p;
+
+	(void)pi;
+	r8238_cal_defaults(&p);
+	return r8238_cal_params_json(&p);
+}
+
+static int cal_run(const struct bm_procedure_info *pi, json_object *params,
+		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
+		   json_object **result, struct bm_error *err)
+{
+	struct r8238_cal_params p;
+	int ret;
+
+	ret = cal_parse(pi, params, &p, err);
+	if (ret)
+		return ret;
+	return r8238_calibrate_run(be, &p, progress, ctx, result, err);
+}
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -665,6 +704,14 @@ static const struct bm_procedure_info registry[] = {
 		 "RFC 8239 §2.2 snake: 2 tester ports through every DUT "
 		 "port (prints the DUT's VLAN and cabling plan)",
 		 "R8239-LR-SNAKE, REQ-8239-3, REQ-8239-1"),
+	{ .name = "rfc8238.calibrate",
+	  .summary = "RFC 8238 §4 calibration: the tester's latency constant "
+		     "C per frame size, its two ports cabled back to back",
+	  .refs = "R8238-CAL, REQ-TS-4, REQ-TS-5",
+	  .ports_needed = 2, .keys = r8238_cal_keys,
+	  .duration_key = NULL, .sizes_key = "frame_sizes",
+	  .validate = cal_validate, .defaults = cal_defaults_json,
+	  .run = cal_run },
 	{ .name = NULL },
 };
 

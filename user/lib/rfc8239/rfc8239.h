@@ -207,4 +207,37 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 			bm_progress_fn progress, void *ctx,
 			json_object **result, struct bm_error *err);
 
+/* R8238-CAL parameters; defaults in r8238_cal_defaults(). */
+#define R8238_CAL_MAX_SIZES	16
+struct r8238_cal_params {
+	uint32_t frame_sizes[R8238_CAL_MAX_SIZES];
+	size_t n_sizes;
+	uint64_t frames;		/* per size, 10^5 */
+	double load_pct;		/* 10 */
+	char cable_type[64];		/* [8238 §4.3] MUST */
+	double cable_length_m;		/* [8238 §4.3] MUST */
+	char cable_vendor[64];
+	char transceivers[128];		/* [8238 §4.1] MUST */
+	double drain_s;
+};
+
+/* The parameter table of rfc8238.calibrate. */
+extern const struct bm_param r8238_cal_keys[];
+
+/* Fill *p with the defaults of R8238-CAL. */
+void r8238_cal_defaults(struct r8238_cal_params *p);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *r8238_cal_params_json(const struct r8238_cal_params *p);
+
+/*
+ * Run R8238-CAL on the backend's two ports, cabled back to back: per size
+ * C(F) = the mean FF of `frames` frames and its accuracy.  Result and
+ * errors as r8239_microburst_run().
+ */
+int r8238_calibrate_run(struct bm_backend *be,
+			const struct r8238_cal_params *p,
+			bm_progress_fn progress, void *ctx,
+			json_object **result, struct bm_error *err);
+
 #endif /* RFC8239_H */
