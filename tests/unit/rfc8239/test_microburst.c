@@ -28,7 +28,7 @@
 #include "bm_sim.h"
 #include "check_util.h"
 #include "keep_result.h"
-#include "rfc8239.h"
+#include "rfc8239_int.h"
 
 #define Q	100
 
@@ -268,6 +268,50 @@ START_TEST(zero_burst)
 }
 END_TEST
 
+/* R8238-INCAST acceptance: the ports start together (sync 100 % in the
+ * sim); 100 us of deliberate offset on one port (23 frame times at
+ * 1 Gbit/s, 512 B) gives 0 % and the flag "not an incast". */
+START_TEST(incast_offset)
+{
+	struct bm_backend *be = mk(3, 0.1);
+	struct r8239_mb_params p;
+	json_object *doc, *r;
+
+	params(&p);
+	p.c.repeat = 1;
+	p.offset_s = 100e-6;
+	doc = run(be, &p);
+	r = json_object_array_get_idx(tj_get(iteration(doc, 0), "repetitions"),
+				      0);
+	ck_assert_double_eq_tol(tj_num(r, "start_skew_s"), 100e-6, 1e-9);
+	ck_assert_double_eq(tj_num(r, "sync_pct"), 0.0);
+	ck_assert(json_object_get_boolean(tj_get(tj_get(doc, "results"),
+						 "not_an_incast")));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* RFC 8239 §1.2: a block with RSD >= 10 % becomes a deviation line that
+ * says where it is. */
+START_TEST(rsd_flag)
+{
+	json_object *res = json_tokener_parse(
+		"{\"iterations\": [{\"aggregate\": {\"rsd_pct\": 3.0, "
+		"\"rsd_ok\": true}}, {\"aggregate\": {\"rsd_pct\": 12.5, "
+		"\"rsd_ok\": false}}]}");
+	json_object *dev = json_object_new_array();
+
+	r8239_flag_rsd(res, dev);
+	ck_assert_uint_eq(json_object_array_length(dev), 1);
+	ck_assert_msg(strstr(json_object_get_string(json_object_array_get_idx(
+		dev, 0)), "iterations[2].aggregate: RSD 12.5 %"), "%s",
+		json_object_get_string(json_object_array_get_idx(dev, 0)));
+	json_object_put(res);
+	json_object_put(dev);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	struct bm_backend *be = mk(3, 0.1);
@@ -308,6 +352,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, linear_growth);
 	tcase_add_test(tc, no_congestion_lower_bound);
 	tcase_add_test(tc, zero_burst);
+	tcase_add_test(tc, incast_offset);
+	tcase_add_test(tc, rsd_flag);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return s;

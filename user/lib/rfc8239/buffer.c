@@ -693,6 +693,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		"inflection found by a search on the traffic's length, not "
 		"from a per-frame log (REQ-BUF-1)"));
 	(void)done;
+	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],
 				     r8239_buf_params_json(p), &b.log, NULL,
 				     res, dev, be);

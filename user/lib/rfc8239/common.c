@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bm_json.h"
@@ -38,6 +39,51 @@ void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 	spec->learning_pause_s = c->learning_pause_s;
 	spec->traffic = t;
 	spec->traffic_res = r;
+}
+
+/* Walk o for objects with "rsd_ok": false; path names where. */
+static void flag_rsd(json_object *o, const char *path, json_object *dev,
+		     unsigned int *n)
+{
+	json_object *v;
+	char sub[160];
+	size_t i;
+
+	if (json_object_is_type(o, json_type_array)) {
+		for (i = 0; i < json_object_array_length(o); i++) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i + 1);
+			flag_rsd(json_object_array_get_idx(o, i), sub, dev, n);
+		}
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	if (json_object_object_get_ex(o, "rsd_ok", &v) &&
+	    !json_object_get_boolean(v) && (*n)++ < 8) {
+		char line[256];
+
+		json_object_object_get_ex(o, "rsd_pct", &v);
+		snprintf(line, sizeof(line), "%s: RSD %.1f %% >= 10 %% (RFC "
+			 "8239 §1.2: not repeatable enough; more repetitions "
+			 "or a look at the DUT)", path,
+			 json_object_get_double(v));
+		json_object_array_add(dev, json_object_new_string(line));
+	}
+	json_object_object_foreach(o, key, val) {
+		if (json_object_is_type(val, json_type_object) ||
+		    json_object_is_type(val, json_type_array)) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path,
+				 *path ? "." : "", key);
+			flag_rsd(val, sub, dev, n);
+		}
+	}
+}
+
+void r8239_flag_rsd(json_object *res, json_object *dev)
+{
+	unsigned int n = 0;
+
+	flag_rsd(res, "", dev, &n);
 }
 
 int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,

@@ -359,6 +359,7 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"fewer than 9 ports: RFC 8239 §2.3 assumes a DUT of "
 			"at least 9 (REQ-8239-2)"));
+	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope("rfc8239.holb", h.groups == 2 &&
 				     !p->split25 ?
 				     "R8239-HOLB-1" : "R8239-HOLB-2",

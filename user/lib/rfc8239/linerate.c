@@ -428,6 +428,7 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"latency not as FL (FILO), which RFC 8238 §2.1 makes "
 			"the switch latency"));
+	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(topo_ids[p->topo], topo_refs[p->topo],
 				     r8239_lr_params_json(&q), &l.log, NULL,
 				     res, dev, be);

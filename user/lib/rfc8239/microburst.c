@@ -62,6 +62,9 @@ const struct bm_param r8239_mb_keys[] = {
 	  "frames", "largest burst per ingress port tried", NULL },
 	{ { "start_s", BM_J_DOUBLE, MO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
 	  "lead time before all ports start their bursts together", NULL },
+	{ { "offset_s", BM_J_DOUBLE, MO(offset_s), 0, 1, 0, 0, NULL, NULL },
+	  "s", "start the last ingress port this much later (a deliberate "
+	  "loss of synchronisation) [EXTENSION]", NULL },
 	{ { "retries", BM_J_UINT, MO(retries), 0, 10, 0, 0, NULL, NULL }, "",
 	  "re-sends of a burst the generator could not send whole", NULL },
 	R8239_COMMON_KEYS(MO, "iteration"),
@@ -92,6 +95,7 @@ json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
 	bm_json_add_str(o, "growth", growth_names[p->growth]);
 	bm_json_add_u64(o, "burst_max", p->burst_max);
 	bm_json_add_double(o, "start_s", p->start_s);
+	bm_json_add_double(o, "offset_s", p->offset_s);
 	bm_json_add_u64(o, "retries", p->retries);
 	r8239_common_json(o, &p->c);
 	return o;
@@ -153,7 +157,8 @@ static int mb_traffic(struct mb *m, unsigned int j, uint64_t n,
 			s.pattern = BM_STREAM_COUNT;
 			s.count = c;
 			s.phase = (double)k / j;
-			s.start_s = p->start_s;
+			s.start_s = p->start_s +
+				    (i == m->n - j - 1 ? p->offset_s : 0.0);
 			if (bm_traffic_add_stream(t, &s, m->err) < 0)
 				return -ENOMEM;
 		}
@@ -239,7 +244,7 @@ static int mb_burst(struct mb *m, unsigned int j, unsigned int rep, uint64_t n,
 		 * module sends a counted stream whole, and the drain wait
 		 * starts when it is done. */
 		r8239_trial_spec(&spec, &p->c, p->frame_size, p->start_s +
-				 1.1 * (double)n * m->t_wire * 100.0 /
+				 p->offset_s + 1.1 * (double)n * m->t_wire * 100.0 /
 				 p->intensity_pct + 0.001, !m->learned, &t, r);
 		snprintf(reason, sizeof(reason), "j=%u rep %u: %s n=%llu%s", j,
 			 rep, why, (unsigned long long)n,
@@ -469,10 +474,15 @@ int r8239_microburst_run(struct bm_backend *be,
 		json_object_array_add(dev, json_object_new_string(
 			"fewer than 9 ports: RFC 8239 §2.3 assumes a DUT of "
 			"at least 9 (REQ-8239-2)"));
+	if (p->offset_s > 0)
+		json_object_array_add(dev, json_object_new_string(
+			"offset_s: the last ingress port started late on "
+			"purpose [EXTENSION]"));
 	if (not_incast)
 		json_object_array_add(dev, json_object_new_string(
 			"a repetition had 0 % synchronisation: not an incast "
 			"per RFC 8238 §6.2.3"));
+	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope("rfc8239.microburst", "R8239-MB",
 				     r8239_mb_params_json(p), &m.log, NULL,
 				     res, dev, be);

@@ -41,6 +41,9 @@ struct r8239_mb_params {
 	int growth;			/* enum r8239_growth */
 	uint64_t burst_max;		/* frames per ingress port */
 	double start_s;			/* common start of the bursts */
+	double offset_s;		/* the last ingress port starts this
+					 * much later [EXTENSION]: R8238-INCAST
+					 * acceptance's deliberate offset */
 	unsigned int retries;		/* re-sends of a burst the generator
 					 * could not send whole */
 	struct r8239_common c;

@@ -45,4 +45,8 @@ void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,
 			struct bm_error *err);
 
+/* Append to dev one line per repeatability block in res whose RSD is
+ * 10 % or more (RFC 8239 §1.2 SHOULD be below), naming where it is. */
+void r8239_flag_rsd(json_object *res, json_object *dev);
+
 #endif /* RFC8239_INT_H */
