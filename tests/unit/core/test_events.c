@@ -9,6 +9,7 @@
 
 #include "bm_events.h"
 #include "bm_repeat.h"
+#include "bm_trial.h"
 #include "check_util.h"
 
 /* FF = 500 ns at 10 Gbit/s, 1518 B: S = 1214.4 ns; FL = 1714.4, LL = 500,
@@ -72,6 +73,26 @@ START_TEST(repeat_block)
 }
 END_TEST
 
+/* The report's histogram: 4 buckets per octave from 64 ns. */
+START_TEST(lat_hist_buckets)
+{
+	unsigned int i;
+
+	ck_assert_uint_eq(bm_lat_hist_index(0), 0);
+	ck_assert_uint_eq(bm_lat_hist_index(63.9), 0);
+	ck_assert_uint_eq(bm_lat_hist_index(64), 1);
+	ck_assert_uint_eq(bm_lat_hist_index(80), 2);	/* 64 x 1.25 */
+	ck_assert_uint_eq(bm_lat_hist_index(127.9), 4);
+	ck_assert_uint_eq(bm_lat_hist_index(128), 5);
+	ck_assert_uint_eq(bm_lat_hist_index(1e12), BM_LAT_HIST_BUCKETS - 1);
+	ck_assert_double_eq(bm_lat_hist_lower_ns(0), 0);
+	ck_assert_double_eq(bm_lat_hist_lower_ns(2), 80);
+	/* every bucket's lower edge is in that bucket */
+	for (i = 1; i < BM_LAT_HIST_BUCKETS; i++)
+		ck_assert_uint_eq(bm_lat_hist_index(bm_lat_hist_lower_ns(i)), i);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("events");
@@ -79,6 +100,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, f16_example);
 	tcase_add_test(tc, repeat_block);
+	tcase_add_test(tc, lat_hist_buckets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -109,6 +109,19 @@ START_TEST(pair_lossless)
 					10000.0 + 4096.0 + 4256.0, 1.0);
 		ck_assert(json_object_get_boolean(tj_get(r, "same_iteration")));
 		ck_assert_double_eq_tol(tj_num(r, "jitter_pdv_max_ns"), 0.0, 1.0);
+		/* every frame in the bucket of the sim's constant FF */
+		{
+			json_object *h = tj_get(r, "latency_ff_histogram");
+
+			ck_assert_uint_eq(json_object_array_length(h), 1);
+			ck_assert_int_eq(json_object_get_int64(tj_get(
+				json_object_array_get_idx(h, 0), "count")),
+				json_object_get_int64(tj_get(r, "rx_frames")));
+			ck_assert_double_le(tj_num(json_object_array_get_idx(
+				h, 0), "lower_ns"), 14256.0);
+			ck_assert_double_gt(tj_num(json_object_array_get_idx(
+				h, 0), "lower_ns") * 1.19, 14256.0);
+		}
 	}
 	ck_assert_double_eq_tol(tj_num(tj_get(json_object_array_get_idx(tj_get(tj_get(doc,
 		"results"), "per_size"), 0), "rx_pct_line_min"), "rsd_pct"),

@@ -294,6 +294,13 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		/* percentiles of all streams together, from the merged
 		 * histogram (the sum alone cannot give them) */
 		bm_genl_stats_latency(&sum, &res->latency);
+		/* the report's coarser histogram: the module's buckets share
+		 * its octave edges, so each falls into one of ours whole */
+		for (k = 0; sum.hist && k < BMGEN_HIST_BUCKETS; k++)
+			if (sum.hist[k])
+				res->lat_hist[bm_lat_hist_index(
+					(double)bmgen_hist_lower_ns(k))] +=
+					sum.hist[k];
 	}
 	bm_genl_stats_free(&sum);
 	return ret;

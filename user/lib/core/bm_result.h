@@ -39,4 +39,8 @@ json_object *bm_result_envelope(const char *id, const char *ref,
 				json_object *results, json_object *deviations,
 				const struct bm_backend *be);
 
+/* New JSON array of the non-empty buckets of a BM_LAT_HIST histogram h:
+ * {lower_ns, count} each, in order; NULL when out of memory. */
+json_object *bm_lat_hist_json(const uint64_t *h);
+
 #endif /* BM_RESULT_H */

@@ -67,6 +67,21 @@ struct bm_trial_spec {
 	struct bm_traffic_result *traffic_res;
 };
 
+/*
+ * The latency histogram a report shows (RFC 8239 §2.3 item 8, RFC 8238
+ * §3.1 "a PDV histogram MAY be provided"): log-linear, 4 buckets per
+ * octave from 64 ns to 2^35 ns (34 s); bucket 0 holds everything below,
+ * the last everything above.  Coarser than the backends' own (their
+ * percentiles stay within 1 %); the same octave edges, so that a finer
+ * bucket falls into one of these whole.
+ */
+#define BM_LAT_HIST_SUB_BITS	2
+#define BM_LAT_HIST_MIN_SHIFT	6
+#define BM_LAT_HIST_MAX_SHIFT	35
+#define BM_LAT_HIST_BUCKETS \
+	(((BM_LAT_HIST_MAX_SHIFT - BM_LAT_HIST_MIN_SHIFT) << \
+	  BM_LAT_HIST_SUB_BITS) + 2)
+
 /* Latency summary of one trial in ns (REQ-STAT-2). */
 struct bm_latency {
 	uint64_t count;
@@ -109,6 +124,10 @@ struct bm_trial_result {
 	double tag_latency_ns;
 	/* Added for R2544-RESET: return value of spec.event_fn (0 = ok). */
 	int event_ret;
+	/* Added for RFC 8239 §2.3: the latency (FF) histogram of all the
+	 * trial's frames, BM_LAT_HIST_* buckets; filled by N-port trials
+	 * with latency, else all zero. */
+	uint64_t lat_hist[BM_LAT_HIST_BUCKETS];
 };
 
 struct bm_error {
@@ -211,6 +230,11 @@ void bm_trial_log_free(struct bm_trial_log *log);
 /* Fill *spec with the defaults of a CBR trial at rate for duration. */
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 			double rate_fps, double duration_s);
+
+/* The BM_LAT_HIST bucket of a latency of ns nanoseconds. */
+unsigned int bm_lat_hist_index(double ns);
+/* The lower edge in ns of BM_LAT_HIST bucket i (0 for bucket 0). */
+double bm_lat_hist_lower_ns(unsigned int i);
 
 /* Frames per second at 100 % of line rate for frame size F (SPEC F-1). */
 double bm_fps_max(double line_rate_bps, uint32_t frame_size);

@@ -162,3 +162,21 @@ json_object *bm_result_envelope(const char *id, const char *ref,
 	}
 	return d;
 }
+
+json_object *bm_lat_hist_json(const uint64_t *h)
+{
+	json_object *a = json_object_new_array(), *b;
+	unsigned int i;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < BM_LAT_HIST_BUCKETS; i++) {
+		if (!h[i])
+			continue;
+		b = json_object_new_object();
+		bm_json_add_double(b, "lower_ns", bm_lat_hist_lower_ns(i));
+		bm_json_add_u64(b, "count", h[i]);
+		json_object_array_add(a, b);
+	}
+	return a;
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trial helpers shared by every backend and procedure (SPEC F-1, 2.3). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,4 +130,34 @@ void bm_trial_log_free(struct bm_trial_log *log)
 {
 	free(log->v);
 	memset(log, 0, sizeof(*log));
+}
+
+unsigned int bm_lat_hist_index(double ns)
+{
+	int e;
+	double m;
+
+	if (!(ns >= (double)(1ULL << BM_LAT_HIST_MIN_SHIFT)))
+		return 0;
+	m = frexp(ns, &e);		/* ns = m 2^e, m in [0.5, 1) */
+	e -= 1;				/* ns = 2m 2^e, 2m in [1, 2) */
+	if (e >= BM_LAT_HIST_MAX_SHIFT)
+		return BM_LAT_HIST_BUCKETS - 1;
+	return 1 + ((unsigned int)(e - BM_LAT_HIST_MIN_SHIFT) <<
+		    BM_LAT_HIST_SUB_BITS) +
+	       (unsigned int)((2.0 * m - 1.0) * (1 << BM_LAT_HIST_SUB_BITS));
+}
+
+double bm_lat_hist_lower_ns(unsigned int i)
+{
+	unsigned int oct, sub;
+
+	if (!i)
+		return 0.0;
+	if (i >= BM_LAT_HIST_BUCKETS - 1)
+		return ldexp(1.0, BM_LAT_HIST_MAX_SHIFT);
+	oct = (i - 1) >> BM_LAT_HIST_SUB_BITS;
+	sub = (i - 1) & ((1U << BM_LAT_HIST_SUB_BITS) - 1);
+	return ldexp(1.0 + (double)sub / (1 << BM_LAT_HIST_SUB_BITS),
+		     (int)(oct + BM_LAT_HIST_MIN_SHIFT));
 }

@@ -297,8 +297,17 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		bm_json_add_double(o, "latency_max_ns", m->lat_max_ns);
 		bm_json_add_double(o, "latency_p99_ns", bm_lat_event_ns(
 			ev, res.latency.p99_ns - c, s, s));
-		/* jitter: PDV (max - min) of the worst stream, one size */
+		/* jitter: PDV (R8238-JIT, RFC 5481 §4.2), frames of one
+		 * size: min 0, mean = mean - min latency of all streams,
+		 * max = the worst stream's max - min */
+		bm_json_add_double(o, "jitter_pdv_min_ns", 0.0);
+		bm_json_add_double(o, "jitter_pdv_mean_ns",
+				   res.latency.mean_ns - res.latency.min_ns);
 		bm_json_add_double(o, "jitter_pdv_max_ns", m->pdv_max_ns);
+		/* §2.3 item 8: the population per latency bucket, of FF
+		 * (PDV's is the same, less the minimum) */
+		json_object_object_add(o, "latency_ff_histogram",
+				       bm_lat_hist_json(res.lat_hist));
 		bm_json_add_bool(o, "same_iteration", true);
 	}
 	json_object_object_add(o, "ports", ports);
