@@ -312,6 +312,54 @@ START_TEST(rsd_flag)
 }
 END_TEST
 
+/* RFC 8239 §3.3: ports varied randomly but documented.  A seed gives
+ * the same order every time, reported with it; the roles follow the
+ * order (the egress is the last port of the order, and the truth, with
+ * every egress alike, is unchanged); the job's names come back as they
+ * were.  DSCP is reported with the result. */
+START_TEST(random_order)
+{
+	struct bm_backend *be = mk(4, 0.1);
+	struct r8239_mb_params p;
+	json_object *doc, *o1, *it;
+	char first[64];
+	int i, moved = 0;
+
+	params(&p);
+	p.c.repeat = 1;
+	p.iteration = 1;
+	p.c.port_order = R8239_ORDER_RANDOM;
+	p.c.seed = 42;
+	p.c.dscp = 46;
+	doc = run(be, &p);
+	o1 = tj_get(tj_get(doc, "results"), "port_order");
+	ck_assert_uint_eq(json_object_array_length(o1), 4);
+	snprintf(first, sizeof(first), "%s", json_object_to_json_string(o1));
+	for (i = 0; i < 4; i++)
+		moved += strcmp(json_object_get_string(json_object_array_get_idx(
+			o1, i)), be->port_names[i]) != 0;
+	ck_assert_int_gt(moved, 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(tj_get(doc, "results"),
+						      "seed")), 42);
+	ck_assert_int_eq(json_object_get_int(tj_get(tj_get(doc, "results"),
+						    "dscp")), 46);
+	it = iteration(doc, 0);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(
+		tj_get(it, "egress"), 0)), json_object_get_string(
+		json_object_array_get_idx(o1, 3)));
+	check_iteration(it, 3, 1, 1);
+	/* the job's own order is back */
+	ck_assert_str_eq(be->port_names[0], "sim1");
+	ck_assert_str_eq(be->port_names[3], "sim4");
+	json_object_put(doc);
+	doc = run(be, &p);
+	ck_assert_str_eq(json_object_to_json_string(tj_get(tj_get(doc,
+		"results"), "port_order")), first);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
 	struct bm_backend *be = mk(3, 0.1);
@@ -354,6 +402,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, zero_burst);
 	tcase_add_test(tc, incast_offset);
 	tcase_add_test(tc, rsd_flag);
+	tcase_add_test(tc, random_order);
 	tcase_add_test(tc, bad_input);
 	suite_add_tcase(s, tc);
 	return s;

@@ -600,6 +600,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		     bm_progress_fn progress, void *ctx, json_object **result,
 		     struct bm_error *err)
 {
+	struct r8239_order order;
 	struct buf b = { .be = be, .p = p, .progress = progress, .ctx = ctx,
 			 .err = err, .f = p->frame_size };
 	json_object *res, *iters, *dev;
@@ -640,6 +641,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	if (!c)
 		return -ENOMEM;
 	res = json_object_new_object();
+	r8239_ports_begin(be, &p->c, &order, res);
 	iters = json_object_new_array();
 	json_object_object_add(res, "iterations", iters);
 	if (p->test == R8239_BUF_EFFICIENCY)
@@ -669,6 +671,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		}
 		done++;
 	}
+	r8239_ports_end(be, &order);
 	free(c);
 	if (p->test != R8239_BUF_EFFICIENCY)
 		bm_json_add_u64(res, "frame_size", p->frame_size);

@@ -6,16 +6,74 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bm_json.h"
 #include "rfc8239_int.h"
 
+const char *const r8239_port_order_names[] = { "given", "random", NULL };
+
 void r8239_common_defaults(struct r8239_common *c)
 {
+	memset(c, 0, sizeof(*c));
 	c->repeat = 5;			/* [PROPOSED] REQ-8239-1 */
 	c->drain_s = 2.0;		/* PLAT-TRIAL */
 	c->learning = true;
 	c->learning_pause_s = -1.0;
+}
+
+/* splitmix64: a seed's whole sequence from 64 bits, for a reproducible
+ * order on any libc */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void r8239_ports_begin(struct bm_backend *be, const struct r8239_common *c,
+		       struct r8239_order *o, json_object *res)
+{
+	char tmp[BM_BACKEND_PORT_NAME];
+	struct timespec ts;
+	uint64_t seed = c->seed, s;
+	json_object *a;
+	unsigned int i, j;
+
+	o->shuffled = false;
+	bm_json_add_u64(res, "dscp", c->dscp);
+	if (c->port_order == R8239_ORDER_RANDOM && be->n_ports > 1) {
+		if (!seed) {
+			clock_gettime(CLOCK_REALTIME, &ts);
+			seed = (uint64_t)ts.tv_sec * 1000000000ULL +
+			       (uint64_t)ts.tv_nsec;
+		}
+		memcpy(o->names, be->port_names, sizeof(o->names));
+		o->shuffled = true;
+		s = seed;
+		/* Fisher-Yates */
+		for (i = be->n_ports - 1; i > 0; i--) {
+			j = (unsigned int)(mix(&s) % (i + 1));
+			memcpy(tmp, be->port_names[i], sizeof(tmp));
+			memcpy(be->port_names[i], be->port_names[j],
+			       sizeof(tmp));
+			memcpy(be->port_names[j], tmp, sizeof(tmp));
+		}
+		bm_json_add_u64(res, "seed", seed);
+	}
+	a = json_object_new_array();
+	for (i = 0; i < be->n_ports; i++)
+		json_object_array_add(a, json_object_new_string(
+			be->port_names[i]));
+	json_object_object_add(res, "port_order", a);
+}
+
+void r8239_ports_end(struct bm_backend *be, const struct r8239_order *o)
+{
+	if (o->shuffled)
+		memcpy(be->port_names, o->names, sizeof(o->names));
 }
 
 void r8239_common_json(json_object *o, const struct r8239_common *c)
@@ -25,12 +83,19 @@ void r8239_common_json(json_object *o, const struct r8239_common *c)
 	bm_json_add_bool(o, "learning", c->learning);
 	bm_json_add_double(o, "learning_pause_s", c->learning_pause_s >= 0.0 ?
 			   c->learning_pause_s : NAN);
+	bm_json_add_u64(o, "dscp", c->dscp);
+	bm_json_add_str(o, "port_order", r8239_port_order_names[c->port_order]);
+	bm_json_add_u64(o, "seed", c->seed);
 }
 
 void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 		      uint32_t f, double duration_s, bool learn,
-		      const struct bm_traffic *t, struct bm_traffic_result *r)
+		      struct bm_traffic *t, struct bm_traffic_result *r)
 {
+	unsigned int i;
+
+	for (i = 0; i < t->n_streams; i++)
+		t->streams[i].frame.dscp = (uint8_t)c->dscp;
 	memset(spec, 0, sizeof(*spec));
 	spec->frame_size = f;
 	spec->duration_s = duration_s;

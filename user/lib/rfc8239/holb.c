@@ -306,6 +306,7 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		   bm_progress_fn progress, void *ctx, json_object **result,
 		   struct bm_error *err)
 {
+	struct r8239_order order;
 	struct holb h = { .be = be, .p = p, .progress = progress, .ctx = ctx,
 			  .err = err };
 	json_object *res, *iters, *dev, *idle;
@@ -330,6 +331,7 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		return bm_errorf(err, "rfc8239.holb: shift: %u outside 1..%u",
 				 p->shift, h.n);
 	res = json_object_new_object();
+	r8239_ports_begin(be, &p->c, &order, res);
 	bm_json_add_u64(res, "ports", h.n);
 	bm_json_add_u64(res, "groups", h.groups);
 	bm_json_add_str(res, "variant", p->split25 ? "HOLB-2 (2b)" :
@@ -349,6 +351,7 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 	for (s = 0; s < h.n && !ret; s++)
 		if (!p->shift || s + 1 == p->shift)
 			ret = holb_iteration(&h, s, iters);
+	r8239_ports_end(be, &order);
 	bm_json_add_bool(res, "holb_observed", h.with_holb > 0);
 	bm_json_add_u64(res, "iterations_with_holb", h.with_holb);
 	dev = json_object_new_array();

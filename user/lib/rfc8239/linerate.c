@@ -358,6 +358,7 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 			bm_progress_fn progress, void *ctx,
 			json_object **result, struct bm_error *err)
 {
+	struct r8239_order order;
 	struct lr l = { .be = be, .p = p, .progress = progress, .ctx = ctx,
 			.err = err };
 	struct r8239_lr_params q = *p;
@@ -380,6 +381,7 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		return bm_errorf(err, "%s: exactly 2 tester ports (DUT ports 1 "
 				 "and N), %u given", topo_ids[p->topo], l.n);
 	res = json_object_new_object();
+	r8239_ports_begin(be, &q.c, &order, res);
 	bm_json_add_u64(res, "ports", l.n);
 	bm_json_add_double(res, "load_pct", q.load_pct);
 	bm_json_add_u64(res, "ppm_adjustment", 0);
@@ -410,6 +412,7 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 	json_object_object_add(res, "per_size", sizes);
 	for (i = 0; i < q.n_sizes && !ret; i++)
 		ret = lr_size(&l, q.frame_sizes[i], sizes);
+	r8239_ports_end(be, &order);
 	dev = json_object_new_array();
 	if (q.trial_duration_s < 10.0)
 		json_object_array_add(dev, json_object_new_string(

@@ -433,6 +433,7 @@ int r8239_microburst_run(struct bm_backend *be,
 			 bm_progress_fn progress, void *ctx,
 			 json_object **result, struct bm_error *err)
 {
+	struct r8239_order order;
 	struct mb m = { .be = be, .p = p, .progress = progress, .ctx = ctx,
 			.err = err };
 	json_object *res, *iters, *dev;
@@ -457,10 +458,12 @@ int r8239_microburst_run(struct bm_backend *be,
 	j0 = p->iteration ? p->iteration : 1;
 	j1 = p->iteration ? p->iteration : m.n - 2;
 	res = json_object_new_object();
+	r8239_ports_begin(be, &p->c, &order, res);
 	iters = json_object_new_array();
 	json_object_object_add(res, "iterations", iters);
 	for (j = j0; j <= j1 && !ret; j++)
 		ret = mb_iteration(&m, j, iters, &not_incast);
+	r8239_ports_end(be, &order);
 	bm_json_add_u64(res, "frame_size", p->frame_size);
 	bm_json_add_u64(res, "ports", m.n);
 	bm_json_add_u64(res, "bursts_sent_again", m.retried);

@@ -25,6 +25,17 @@ struct r8239_common {
 	double drain_s;			/* wait after each trial, 2 s */
 	bool learning;			/* learning frames per iteration */
 	double learning_pause_s;	/* < 0: the backend's default */
+	unsigned int dscp;		/* of every test frame, reported with
+					 * every result ([8238 §6.1]) */
+	int port_order;			/* enum r8239_port_order */
+	uint64_t seed;			/* random order; 0: from the clock */
+};
+
+/* The order of the job's ports a procedure uses (RFC 8239 §3.3:
+ * "varying the ports randomly but documented is RECOMMENDED"). */
+enum r8239_port_order {
+	R8239_ORDER_GIVEN = 0,
+	R8239_ORDER_RANDOM,
 };
 
 enum r8239_growth {

@@ -26,7 +26,34 @@
 	  NULL }, \
 	{ { "learning_pause_s", BM_J_DOUBLE, OFF(c.learning_pause_s), 0, 60, \
 	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait after the learning " \
-	  "frames (unset: the backend's, 2 s)", NULL }
+	  "frames (unset: the backend's, 2 s)", NULL }, \
+	{ { "dscp", BM_J_UINT, OFF(c.dscp), 0, 63, 0, 0, NULL, NULL }, "", \
+	  "DSCP of every test frame, reported with the results", NULL }, \
+	{ { "port_order", BM_J_ENUM, OFF(c.port_order), 0, 0, 0, 0, \
+	    r8239_port_order_names, NULL }, "", "given: the ports in the " \
+	  "order given; random: shuffled by seed, the order reported", \
+	  NULL }, \
+	{ { "seed", BM_J_U64, OFF(c.seed), 0, 1e18, 0, 0, NULL, NULL }, "", \
+	  "seed of the random order (0: from the clock, reported)", NULL }
+
+extern const char *const r8239_port_order_names[];
+
+/* The job's port names as they were before a random order. */
+struct r8239_order {
+	bool shuffled;
+	char names[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
+};
+
+/*
+ * With c->port_order random, shuffle be's port names (the roles the
+ * procedure gives by position follow) with c->seed, or a seed from the
+ * clock, saving the order in *o; either way add "dscp", "port_order"
+ * (the names in the order used) and, when random, "seed" to res.
+ */
+void r8239_ports_begin(struct bm_backend *be, const struct r8239_common *c,
+		       struct r8239_order *o, json_object *res);
+/* Put be's port names back as r8239_ports_begin found them. */
+void r8239_ports_end(struct bm_backend *be, const struct r8239_order *o);
 
 /* Fill *c with the defaults: repeat 5, drain 2 s, learning, pause unset. */
 void r8239_common_defaults(struct r8239_common *c);
@@ -35,10 +62,11 @@ void r8239_common_defaults(struct r8239_common *c);
 void r8239_common_json(json_object *o, const struct r8239_common *c);
 
 /* Fill *spec for an N-port trial of t (results into r) of duration_s at
- * frame size f, with c's drain and, when learn, c's learning. */
+ * frame size f, with c's drain and, when learn, c's learning; every
+ * stream of t gets c's DSCP. */
 void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 		      uint32_t f, double duration_s, bool learn,
-		      const struct bm_traffic *t, struct bm_traffic_result *r);
+		      struct bm_traffic *t, struct bm_traffic_result *r);
 
 /* Zero *t and add the backend's ports in order, each at its line rate;
  * 0, or -EINVAL with err set (no ports, a bad name). */
