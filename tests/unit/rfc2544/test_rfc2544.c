@@ -173,7 +173,7 @@ START_TEST(test_throughput)
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
 	ck_assert(has_deviation(doc, "MLRsearch"));
 	/* issue 13: the default timeout scales with the final trials */
-	ck_assert_double_eq(num(e, "mlr_timeout_s"), 20 * 60.0);
+	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0));
 	json_object_put(doc);
 
 	/* issue 13: a search that runs out of time keeps its trials and
@@ -194,6 +194,47 @@ START_TEST(test_throughput)
 	ck_assert_str_eq(str(entry(doc, 1), "search_result"),
 			 "mlr: timed out after 30 s, partial bounds only");
 	ck_assert(has_deviation(doc, "timed out"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * issue 13: search mlr's default time limit lets a search that falls to
+ * r_min and comes back finish.  A DUT that loses one frame in a million
+ * at any rate has no NDR far above r_min at 60 s, so MLRsearch extends
+ * down at the final duration and bisects back: 34 trials, 17 of them 60 s
+ * long, 1301 s with a 5 s drain each (the simulator's trial_overhead_s
+ * stands for the drain, which the backend's clock counts).  The former
+ * 20 x 60 s = 1200 s cut it short after 1236 s; 30 x (60 + 5) s = 1950 s.
+ */
+START_TEST(test_mlr_timeout_default)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e, *m;
+
+	tbf(&sp, 900e6, 3200, 1000);
+	sp.random_loss = 1e-6;
+	sp.seed = 2;
+	sp.trial_overhead_s = 5.0;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	sizes(&p, 128, 0);
+	p.search = BM_SEARCH_MLR;
+	p.drain_s = 5.0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	m = get(e, "mlr");
+	ck_assert_msg(!json_object_get_boolean(get(m, "timed_out")),
+		      "timed out after %.0f s of %.0f s",
+		      num(m, "search_time_s"), num(e, "mlr_timeout_s"));
+	ck_assert_msg(num(m, "search_time_s") > 20 * 60.0,
+		      "search %.0f s", num(m, "search_time_s"));
+	ck_assert_str_eq(str(e, "search_result"), "mlr: NDR lower bound");
+	ck_assert_ptr_nonnull(get(e, "throughput_fps"));
+	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 5.0));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -705,6 +746,7 @@ static Suite *rfc2544_suite(void)
 	TCase *tc = tcase_create("benchmarks");
 
 	tcase_add_test(tc, test_throughput);
+	tcase_add_test(tc, test_mlr_timeout_default);
 	tcase_add_test(tc, test_maxrate_appb);
 	tcase_add_test(tc, test_latency);
 	tcase_add_test(tc, test_latency_invalid_tag);

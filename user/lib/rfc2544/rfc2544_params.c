@@ -159,8 +159,8 @@ const struct bm_param rfc2544_keys[] = {
 	KD("mlr_expansion_coefficient", mlr_expansion_coefficient, 1, 1000, EX,
 	   M_SRCH, "", "search mlr: width multiplier of the external search"),
 	KD("mlr_timeout_s", mlr_timeout_s, 0, 1e7, EX | DV, M_SRCH, "s",
-	   "search mlr: limit per frame size (unset: max(600 s, 20 "
-	   "full-length trials)) [PROPOSED]"),
+	   "search mlr: limit per frame size (unset: max(600 s, 30 x "
+	   "(trial_duration_s + drain_s))) [PROPOSED]"),
 	KU("mlr_intermediate_phases", mlr_intermediate_phases, 0, 20, M_SRCH,
 	   "", "search mlr: phases between the initial and the final one"),
 	KD("trial_duration_s", thr_final_trial_s, 0, 86400, EX, M_THR, "s",
