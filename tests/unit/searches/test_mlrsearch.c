@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bm_mlrsearch.h"
+#include "bm_sim.h"
 #include "mlr_devices.h"
 #include "mlrsearch_int.h"
 
@@ -893,6 +894,66 @@ START_TEST(test_extend_down_beats_bisect)
 }
 END_TEST
 
+/*
+ * issue 13 (MLR-PHASE fail-fast): a DUT that loses some frames at every
+ * rate has no NDR above min_rate, and the PDR must still be measured.  The
+ * simulated DUT-TBF(300 Mbit/s, b = 3200, Q = 1000, o = 24) at 512 B (C =
+ * 70488.72 fps) also loses 0.1 % at random: at 30 s the loss ratio is
+ * ((L - C) 30 - Q - b/A) / (30 L) + 0.1 % of the rest, 0.5 % at L =
+ * (C + (Q + b/A)/30) / (1 - 0.004/0.999) = 70805.75 fps.  The default
+ * refines the PDR to bounds around it, 0.5 % apart; the draft's fail-fast
+ * (what the search did before) left it at [min_rate, max_rate].
+ */
+START_TEST(test_pdr_refined_without_ndr)
+{
+	static const double ratios[] = { 0.0, 0.005 };
+	const double truth = 70805.75;
+	struct bm_sim_params sp;
+	struct bm_mlr_params p;
+	struct bm_mlr_result res;
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	const struct bm_mlr_bound *b;
+
+	bm_sim_params_default(&sp);
+	sp.capacity_bps = 300e6;
+	sp.bucket_bytes = 3200;
+	sp.buffer_frames = 1000;
+	sp.random_loss = 0.001;
+	sp.trial_overhead_s = MLR_DEV_OVERHEAD_S;
+	be = bm_sim_new(&sp, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	params_acc(&p, bm_fps_max(1e9, 512), 0.001 * bm_fps_max(1e9, 512));
+	p.frame_size = 512;
+	p.target_loss_ratios = ratios;
+	p.n_targets = 2;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	check_run(&p, &res);
+	check_bound_semantics(&p, &res);
+	/* NDR: no lower bound; its upper bound is at min_rate */
+	ck_assert(!res.bounds[0].lower_valid);
+	ck_assert_double_eq(res.bounds[0].upper_fps, p.min_rate_fps);
+	b = &res.bounds[1];
+	ck_assert(b->lower_valid && b->upper_valid);
+	ck_assert_msg(b->lower_fps <= truth && truth <= b->upper_fps,
+		      "PDR [%.2f, %.2f] misses %.2f", b->lower_fps,
+		      b->upper_fps, truth);
+	ck_assert(mlr_rel_width(b->lower_fps, b->upper_fps) <= 0.005);
+	bm_mlr_result_free(&res);
+	bm_sim_free(be);
+
+	/* the same DUT afresh (the same random draws) */
+	be = bm_sim_new(&sp, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	p.fail_fast = true;
+	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
+	ck_assert_double_eq(res.bounds[1].lower_fps, p.min_rate_fps);
+	ck_assert(!res.bounds[1].upper_valid);
+	bm_mlr_result_free(&res);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* issue 13: rates are per direction; a bidirectional search also states
  * the aggregate (twice the per-direction bound), a unidirectional one not */
 static void check_aggregate(const struct bm_mlr_result *res, unsigned int dirs)
@@ -1113,6 +1174,7 @@ static Suite *mlrsearch_suite(void)
 	tcase_add_test(tc, test_dev_noisy);
 	tcase_add_test(tc, test_dev_phase_variants);
 	tcase_add_test(tc, test_extend_down_beats_bisect);
+	tcase_add_test(tc, test_pdr_refined_without_ndr);
 	tcase_add_test(tc, test_progress_and_cancel);
 	tcase_add_test(tc, test_timeout);
 	tcase_add_test(tc, test_backend_error);
