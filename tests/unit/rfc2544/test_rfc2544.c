@@ -609,6 +609,29 @@ START_TEST(test_recovery)
 			 "not applicable: overload not achievable");
 	json_object_put(doc);
 	bm_sim_free(be);
+
+	/* issue 13: a throughput the search could not measure says why,
+	 * "throughput < r_min" only when it is: a search mlr that ran out
+	 * of time, and R2544-THRPT (c) (0.1 % random loss) */
+	tbf(&sp, 300e6, 3200, 1000);
+	be = mk(&sp);
+	p.rec_repetitions = 1;
+	p.search = BM_SEARCH_MLR;
+	p.mlr_timeout_s = 30.0;
+	doc = run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"), "not measured: mlr: "
+			 "timed out after 30 s, partial bounds only");
+	json_object_put(doc);
+	bm_sim_free(be);
+	bm_sim_params_default(&sp);
+	sp.random_loss = 0.001;
+	be = mk(&sp);
+	p.search = BM_SEARCH_BINARY;
+	doc = run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"),
+			 "not measured: throughput < r_min");
+	json_object_put(doc);
+	bm_sim_free(be);
 }
 END_TEST
 

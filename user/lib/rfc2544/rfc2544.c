@@ -231,6 +231,19 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	return ret;
 }
 
+void r2544_result_no_throughput(json_object *entry)
+{
+	json_object *why;
+	char buf[160];
+
+	/* the search's own words: below r_min, timed out, stopped ... (a
+	 * timed-out search is not "throughput < r_min", issue 13) */
+	snprintf(buf, sizeof(buf), "not measured: %s",
+		 json_object_object_get_ex(entry, "search_result", &why) ?
+		 json_object_get_string(why) : "no throughput");
+	bm_json_add_str(entry, "result", buf);
+}
+
 typedef int (*r2544_body)(struct r2544_run *r);
 
 static const r2544_body bodies[RFC2544_N_TESTS] = {

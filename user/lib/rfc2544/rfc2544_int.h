@@ -46,6 +46,10 @@ void r2544_add_rate(const struct r2544_run *r, json_object *o,
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 json_object *entry, double *thr, bool *ok);
 
+/* Set entry's "result" of a benchmark whose throughput (entry from
+ * r2544_get_throughput, not ok) is unknown: "not measured: " and why. */
+void r2544_result_no_throughput(json_object *entry);
+
 /* Run, log and report one trial. */
 int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,
 		struct bm_trial_result *res, const char *phase,

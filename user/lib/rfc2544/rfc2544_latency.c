@@ -75,7 +75,7 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	if (ret)
 		return ret;
 	if (!ok) {
-		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		r2544_result_no_throughput(e);
 		return 0;
 	}
 	v = calloc(p->lat_repetitions, sizeof(*v));

@@ -38,7 +38,7 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 	if (ret)
 		return ret;
 	if (!ok) {
-		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		r2544_result_no_throughput(e);
 		return 0;
 	}
 	over = fmin(1.10 * thr, fmax_f);

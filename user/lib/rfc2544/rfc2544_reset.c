@@ -53,7 +53,7 @@ int r2544_reset(struct r2544_run *r)
 	if (ret)
 		return ret;
 	if (!ok) {
-		bm_json_add_str(e, "result", "not measured: throughput < r_min");
+		r2544_result_no_throughput(e);
 		return 0;
 	}
 	thresh = p->gap_threshold_s > 0.0 ? p->gap_threshold_s :
