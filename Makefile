@@ -179,11 +179,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(O)/mlr_bench
 	@tools/bench
 
-install: all
-	install -D -m 755 $(O)/bmd $(DESTDIR)/usr/sbin/bmd
-	install -D -m 755 $(O)/bmctl $(DESTDIR)/usr/sbin/bmctl
-	install -D -m 644 tools/bmd.service $(DESTDIR)/lib/systemd/system/bmd.service
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules_install
+include install.mk
 
 clean:
 	rm -rf $(O) $(SAN_O) $(VG_O)
