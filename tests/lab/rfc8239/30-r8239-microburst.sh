@@ -24,9 +24,12 @@
 # burst.  At 10 Mbit/s a 2 x 53-frame burst at 100 Mbit/s lasts 2.3 ms,
 # rho T = 2.8 kB, and the truth is 108, not 103 +- 1.  At 1 Mbit/s rho T
 # stays below one frame for bursts up to 4.3 ms, so the SPEC's numbers
-# hold as well: aggregate 103 or 104 per egress (2 -> 1: 51 or 52 per
-# port; 3 -> 1: 34; 2 -> 2: 102..104 per port).  Both are checked; the
-# RSD of each series is printed (RFC 8239 §1.2).
+# hold as well where the generator kept to its notional line: 103 +- 1
+# per egress (2 -> 1: 51 or 52 per port; 3 -> 1: 34; 2 -> 2: 102..104).
+# The TCG guest sends 10 to 30 kfps, not 23.5 kfps a port, and a longer
+# burst earns more tokens, so 103 +- 1 is checked for each repetition
+# whose span gives C(T) = 103, the full form for all; the RSD of each
+# series is printed (RFC 8239 §1.2).
 # Every frame a trial lost must be one the tbfs dropped.
 # Cost: the queue drains in 100 x 532 B / 125 kB/s = 0.43 s, drain_s 0.6.
 bm_load
@@ -63,7 +66,9 @@ check_reps() {
 			printf "note: j=%d rep %d: %d per port (%d at the egress, C = %d over %.2f ms), lossy %d (%d, C = %d over %.2f ms), sync %s %%, intensity %s %%\n", j, r, ok, a, ca, sok * 1000, bad, b, cb, $2 * 1000, sy, it
 			if (a > ca + 1) { printf "FAILMSG j=%d rep %d: loss-free %d frames at the egress > C(T) + 1 = %d\n", j, r, a, ca + 1; bad_any = 1 }
 			if (b < cb) { printf "FAILMSG j=%d rep %d: lossy %d frames at the egress <= C(T) - 1 = %d\n", j, r, b, cb - 1; bad_any = 1 }
-			if (a < 103 - 1 || a > 104 + 1) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1 (+1 for rho T)\n", j, r, a; bad_any = 1 }
+			# the SPEC form Q + floor(b/A) = 103 +- 1 where it
+			# holds: a burst short enough for rho T < A - 4 B
+			if (ca == 103 && (a < 102 || a > 104)) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1\n", j, r, a; bad_any = 1 }
 		}
 		END { if (!r) print "FAILMSG no repetitions"; exit bad_any || !r }' > /tmp/mb.check
 	rc=$?
