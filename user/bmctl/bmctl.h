@@ -89,6 +89,8 @@ int cmd_run(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_result(int argc, char **argv);
+/* bmctl report FILE: a stored result document rendered without bmd. */
+int cmd_report(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 
 /* Follow job until it ends (progress shown unless --json), then print

@@ -139,47 +139,102 @@ int cmd_cancel(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cmd_result(int argc, char **argv)
+/* Show a result document: CSV, JSON (the document, or its trials), or
+ * the text report. */
+static void show_result(json_object *res, bool trials, bool csv)
 {
-	bool trials = false, csv = false;
-	const char *job = NULL;
-	json_object *r;
-	int i, ret;
-
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--trials"))
-			trials = true;
-		else if (!strcmp(argv[i], "--csv"))
-			csv = true;
-		else if (argv[i][0] != '-' && !job)
-			job = argv[i];
-		else
-			return usage_error("result: unknown argument '%s'",
-					   argv[i]);
-	}
-	if (!job)
-		return usage_error("usage: bmctl result JOB [--trials] [--csv]");
-	if (csv && opts.json)
-		return usage_error("--csv and --json exclude each other");
-	ret = job_request("result", job, &r);
-	if (ret)
-		return ret;
 	if (csv) {
-		char *s = bm_result_csv(get(r, "result"));
+		char *s = bm_result_csv(res);
 
 		fputs(s ? s : "", stdout);
 		free(s);
 	} else if (opts.json && trials) {
 		pr_init(true);
-		report_trials(get(r, "result"));
+		report_trials(res);
 		pr_finish();
 	} else if (opts.json) {
-		printf("%s\n", json_object_to_json_string_ext(get(r, "result"),
+		printf("%s\n", json_object_to_json_string_ext(res,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
-		report_print(get(r, "result"), trials);
+		report_print(res, trials);
 	}
+}
+
+/* The arguments of result and report: one operand, --trials, --csv. */
+static int result_args(const char *cmd, int argc, char **argv,
+		       const char **what, bool *trials, bool *csv)
+{
+	int i;
+
+	*what = NULL;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--trials"))
+			*trials = true;
+		else if (!strcmp(argv[i], "--csv"))
+			*csv = true;
+		else if (argv[i][0] != '-' && !*what)
+			*what = argv[i];
+		else
+			return usage_error("%s: unknown argument '%s'", cmd,
+					   argv[i]);
+	}
+	if (!*what)
+		return usage_error("usage: bmctl %s %s [--trials] [--csv]", cmd,
+				   strcmp(cmd, "result") ? "FILE" : "JOB");
+	if (*csv && opts.json)
+		return usage_error("--csv and --json exclude each other");
+	return 0;
+}
+
+int cmd_result(int argc, char **argv)
+{
+	bool trials = false, csv = false;
+	const char *job;
+	json_object *r;
+	int ret;
+
+	ret = result_args("result", argc, argv, &job, &trials, &csv);
+	if (ret)
+		return ret;
+	ret = job_request("result", job, &r);
+	if (ret)
+		return ret;
+	show_result(get(r, "result"), trials, csv);
 	json_object_put(r);
+	return EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	bool trials = false, csv = false;
+	const char *file;
+	json_object *doc, *p;
+	int ret;
+
+	ret = result_args("report", argc, argv, &file, &trials, &csv);
+	if (ret)
+		return ret;
+	/* a stored or copied result, read without bmd (issue 15 item 3) */
+	doc = json_object_from_file(file);
+	if (!doc) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c's reason ends with a newline of its own */
+		fprintf(stderr, "bmctl: report: %s: %.*s\n", file,
+			why ? (int)strcspn(why, "\n") : 11,
+			why ? why : "cannot read");
+		return EXIT_FAIL;
+	}
+	if (!json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, "procedure", &p) ||
+	    !json_object_is_type(p, json_type_object)) {
+		fprintf(stderr, "bmctl: report: %s: not a bmgen result "
+			"(Documentation/result.schema.json)\n", file);
+		json_object_put(doc);
+		return EXIT_FAIL;
+	}
+	show_result(doc, trials, csv);
+	json_object_put(doc);
 	return EXIT_OK;
 }
