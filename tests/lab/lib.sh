@@ -63,19 +63,33 @@ port_list() {
 	echo "$s"
 }
 
+# veth_port NAME PEER: a cable from tester port NAME (here) to PEER in
+# namespace dut, both quiet and up.
+veth_port() {
+	$IP link add "$1" type veth peer name "$2" netns dut || fail "veth $1"
+	ns_quiet "$1"
+	ns_quiet "$2" dut
+	$IP link set "$1" up
+	$IP -n dut link set "$2" up
+}
+
 # bridge_ports FROM TO: tester ports tFROM..tTO, each a veth to dFROM..dTO
 # on the DUT's br0.
 bridge_ports() {
 	i=$1
 	while [ $i -le $2 ]; do
-		$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
+		veth_port t$i d$i
 		$IP -n dut link set d$i master br0
-		ns_quiet t$i
-		ns_quiet d$i dut
-		$IP link set t$i up
-		$IP -n dut link set d$i up
 		i=$((i + 1))
 	done
+}
+
+# model_verdict FILE RC: show an awk model check's lines (FILE) and fail
+# with its first "FAILMSG reason" line unless the check's status RC is 0.
+model_verdict() {
+	cat "$1"
+	m=$(sed -n 's/^FAILMSG //p' "$1" | head -n1)
+	[ "$2" -eq 0 ] || fail "${m:-model check}"
 }
 
 # backlog_drops: frames the guest's receive backlogs dropped, all CPUs

@@ -23,11 +23,7 @@
 bm_load
 $IP netns add dut || fail "netns add dut"
 for i in 1 2; do
-	$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
-	ns_quiet t$i
-	ns_quiet d$i dut
-	$IP link set t$i up
-	$IP -n dut link set d$i up
+	veth_port t$i d$i
 done
 $IP -n dut addr add 198.18.1.1/24 dev d1 || fail "d1 address"
 $IP -n dut addr add 198.19.1.1/24 dev d2 || fail "d2 address"

@@ -71,10 +71,7 @@ check_reps() {
 			if (ca == 103 && (a < 102 || a > 104)) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1\n", j, r, a; bad_any = 1 }
 		}
 		END { if (!r) print "FAILMSG no repetitions"; exit bad_any || !r }' > /tmp/mb.check
-	rc=$?
-	cat /tmp/mb.check
-	m=$(sed -n 's/^FAILMSG //p' /tmp/mb.check | head -n1)
-	[ $rc -eq 0 ] || fail "${m:-model check}"
+	model_verdict /tmp/mb.check $?
 }
 
 # check_losses FILE: frames lost over all trials = the tbfs' drops so far

@@ -62,10 +62,7 @@ check_buf() {
 			bq = ""
 		}
 		END { if (!r) print "FAILMSG no repetitions"; exit bad || !r }' > /tmp/buf.check
-	rc=$?
-	cat /tmp/buf.check
-	m=$(sed -n 's/^FAILMSG //p' /tmp/buf.check | head -n1)
-	[ $rc -eq 0 ] || fail "${m:-model check}"
+	model_verdict /tmp/buf.check $?
 }
 
 lost_all=0

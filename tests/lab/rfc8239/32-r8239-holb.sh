@@ -56,10 +56,7 @@ sed -n '/^  "results"/,$p' /tmp/holb.json | tr -d '",' | awk '
 		if ($2 < 32 || $2 > 34) { printf "FAILMSG shift %d: E2 flows lost %s %%, want [32, 34]\n", s, $2; bad = 1 }
 	}
 	END { if (g != 16) printf "FAILMSG %d groups, want 16 (8 shifts x 2)\n", g; exit bad || g != 16 }' > /tmp/holb.check
-rc=$?
-cat /tmp/holb.check
-m=$(sed -n 's/^FAILMSG //p' /tmp/holb.check | head -n1)
-[ $rc -eq 0 ] || fail "${m:-model check}"
+model_verdict /tmp/holb.check $?
 check_eq "HOLB observed" "$(jvals holb_observed /tmp/holb.json)" false
 
 lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')

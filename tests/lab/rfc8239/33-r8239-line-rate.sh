@@ -99,11 +99,7 @@ $IP -n dut link show > /dev/null 2>&1 && fail "netns dut still there"
 $IP netns add dut || fail "netns add dut"
 for b in 12 34 56; do quiet_bridge br$b dut; $IP -n dut link set br$b up; done
 for i in 1 6; do
-	$IP link add s$i type veth peer name d$i netns dut || fail "veth s$i"
-	ns_quiet s$i
-	ns_quiet d$i dut
-	$IP link set s$i up
-	$IP -n dut link set d$i up
+	veth_port s$i d$i
 done
 $IP -n dut link add d2 type veth peer name d3 || fail "veth d2-d3"
 $IP -n dut link add d4 type veth peer name d5 || fail "veth d4-d5"

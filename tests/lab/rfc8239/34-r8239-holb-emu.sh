@@ -20,11 +20,7 @@
 bm_load
 $IP netns add dut || fail "netns add dut"
 for i in 1 2 3 4 5 6 7 8; do
-	$IP link add t$i type veth peer name d$i netns dut || fail "veth t$i"
-	ns_quiet t$i
-	ns_quiet d$i dut
-	$IP link set t$i up
-	$IP -n dut link set d$i up
+	veth_port t$i d$i
 done
 $IP netns exec dut holb-emu --port d1 --port d2 --port d3 --port d4 \
 	--port d5 --port d6 --port d7 --port d8 --block d1 --rate 1000000 \
@@ -51,10 +47,7 @@ sed -n '/^  "results"/,$p' /tmp/holb.json | tr -d '",' | awk '
 		a = ""
 	}
 	END { if (g != 16) printf "FAILMSG %d groups, want 16\n", g; exit bad || g != 16 }' > /tmp/holb.check
-rc=$?
-cat /tmp/holb.check
-m=$(sed -n 's/^FAILMSG //p' /tmp/holb.check | head -n1)
-[ $rc -eq 0 ] || fail "${m:-model check}"
+model_verdict /tmp/holb.check $?
 check_eq "iterations with HOLB" "$(jvals iterations_with_holb /tmp/holb.json)" 2
 lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')
 drops=$(awk '$1 == "port" { s += $8 } $1 == "fifo" { s += $4 } END { print s + 0 }' /tmp/emu.stats)

@@ -41,10 +41,7 @@ check_q() {
 			bq = ""
 		}
 		END { if (!n) print "FAILMSG no measurement"; exit bad || !n }' > /tmp/q.check
-	rc=$?
-	cat /tmp/q.check
-	m=$(sed -n 's/^FAILMSG //p' /tmp/q.check | head -n1)
-	[ $rc -eq 0 ] || fail "${m:-model check}"
+	model_verdict /tmp/q.check $?
 }
 drops_all() {
 	s=0

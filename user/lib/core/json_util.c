@@ -304,3 +304,14 @@ int bm_json_parse_sizes(json_object *v, const char *key, uint32_t lo,
 	*n = len;
 	return 0;
 }
+
+void bm_json_add_u32_array(json_object *obj, const char *key,
+			   const uint32_t *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int64(v[i]));
+	json_object_object_add(obj, key, a);
+}

@@ -371,10 +371,7 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 			break;
 		}
 	}
-	a = json_object_new_array();
-	for (i = 0; i < p->n_sizes; i++)
-		json_object_array_add(a, json_object_new_int(p->frame_sizes[i]));
-	json_object_object_add(o, "frame_sizes", a);
+	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
 	if (M(t) & M_NEED) {
 		a = json_object_new_array();
 		for (i = 0; i < p->n_sizes; i++)

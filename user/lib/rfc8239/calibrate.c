@@ -95,13 +95,9 @@ void r8238_cal_defaults(struct r8238_cal_params *p)
 
 json_object *r8238_cal_params_json(const struct r8238_cal_params *p)
 {
-	json_object *o = json_object_new_object(), *a;
-	size_t i;
+	json_object *o = json_object_new_object();
 
-	a = json_object_new_array();
-	for (i = 0; i < p->n_sizes; i++)
-		json_object_array_add(a, json_object_new_int(p->frame_sizes[i]));
-	json_object_object_add(o, "frame_sizes", a);
+	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
 	bm_json_add_u64(o, "frames", p->frames);
 	bm_json_add_double(o, "load_pct", p->load_pct);
 	bm_json_add_str(o, "cable_type", p->cable_type);

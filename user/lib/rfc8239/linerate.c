@@ -104,13 +104,9 @@ static const char *const topo_refs[] = { "R8239-LR-PP", "R8239-LR-MESH",
 
 json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
 {
-	json_object *o = json_object_new_object(), *a;
-	size_t i;
+	json_object *o = json_object_new_object();
 
-	a = json_object_new_array();
-	for (i = 0; i < p->n_sizes; i++)
-		json_object_array_add(a, json_object_new_int(p->frame_sizes[i]));
-	json_object_object_add(o, "frame_sizes", a);
+	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
 	bm_json_add_bool(o, "step64", p->step64);
 	bm_json_add_double(o, "load_pct", p->load_pct);
 	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
