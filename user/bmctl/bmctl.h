@@ -49,6 +49,9 @@ json_object *request_new(const char *cmd);
 
 /* Render a result document as text; trials adds the trial log. */
 void report_print(json_object *result, bool trials);
+/* Print the numbers of a's and b's results side by side, those that
+ * differ (every one with all), with B - A and its % of A; 0. */
+int report_compare(json_object *a, json_object *b, bool all);
 
 /* Print the trial log of result as a table (text or JSON). */
 void report_trials(json_object *result);
@@ -91,6 +94,8 @@ int cmd_wait(int argc, char **argv);
 int cmd_result(int argc, char **argv);
 /* bmctl report FILE: a stored result document rendered without bmd. */
 int cmd_report(int argc, char **argv);
+/* bmctl compare A B: two results (job ids or files) side by side. */
+int cmd_compare(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 
 /* Follow job until it ends (progress shown unless --json), then print

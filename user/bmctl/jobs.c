@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bm_store.h"
 #include "bmctl.h"
@@ -203,6 +204,63 @@ int cmd_result(int argc, char **argv)
 	show_result(get(r, "result"), trials, csv);
 	json_object_put(r);
 	return EXIT_OK;
+}
+
+/* A result document from a file (a path that exists) or from bmd (a job
+ * id); *doc is a new reference.  0, or the exit status with the reason
+ * printed. */
+static int load_result(const char *what, json_object **doc)
+{
+	json_object *r, *p;
+	int ret;
+
+	*doc = NULL;
+	if (!access(what, R_OK)) {
+		*doc = json_object_from_file(what);
+		if (!*doc || !json_object_is_type(*doc, json_type_object) ||
+		    !json_object_object_get_ex(*doc, "procedure", &p)) {
+			json_object_put(*doc);
+			*doc = NULL;
+			fprintf(stderr, "bmctl: %s: not a bmgen result document\n",
+				what);
+			return EXIT_FAIL;
+		}
+		return 0;
+	}
+	ret = job_request("result", what, &r);
+	if (ret)
+		return ret;
+	*doc = json_object_get(get(r, "result"));
+	json_object_put(r);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *w[2] = { NULL, NULL };
+	json_object *d[2] = { NULL, NULL };
+	bool all = false;
+	int i, n = 0, ret = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--all"))
+			all = true;
+		else if (argv[i][0] != '-' && n < 2)
+			w[n++] = argv[i];
+		else
+			return usage_error("compare: unknown argument '%s'",
+					   argv[i]);
+	}
+	if (n != 2)
+		return usage_error("usage: bmctl compare A B [--all] (job ids "
+				   "or result files)");
+	for (i = 0; i < 2 && !ret; i++)
+		ret = load_result(w[i], &d[i]);
+	if (!ret)
+		ret = report_compare(d[0], d[1], all);
+	json_object_put(d[0]);
+	json_object_put(d[1]);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)

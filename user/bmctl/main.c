@@ -72,7 +72,7 @@ static void usage(FILE *f)
 		"OPTIONS: -j|--json  -s|--socket PATH  -V|--version  -h|--help\n"
 		"OBJECT := status | port list | procedures [PROCEDURE] | jobs |\n"
 		"          wait JOB | result JOB [--trials] [--csv] | cancel JOB |\n"
-		"          report FILE [--trials] [--csv] |\n"
+		"          report FILE [--trials] [--csv] | compare A B [--all] |\n"
 		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
 		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
@@ -93,6 +93,7 @@ static const struct {
 	{ "run", cmd_run },
 	{ "result", cmd_result },
 	{ "report", cmd_report },
+	{ "compare", cmd_compare },
 	{ "port", cmd_port },
 	{ "procedures", cmd_procedures },
 	{ "jobs", cmd_jobs },

@@ -463,3 +463,82 @@ void report_print(json_object *result, bool trials)
 		report_trials(result);
 	}
 }
+
+/* --- bmctl compare --------------------------------------------------------- */
+
+/* Every number under o, by its path ("per_size[2].throughput_fps"), into
+ * the object flat (path -> number); other scalars are left out. */
+static void flatten_numbers(json_object *o, const char *path,
+			    json_object *flat)
+{
+	char sub[256];
+	size_t i;
+
+	if (json_object_is_type(o, json_type_array)) {
+		for (i = 0; i < json_object_array_length(o); i++) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i + 1);
+			flatten_numbers(json_object_array_get_idx(o, i), sub,
+					flat);
+		}
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path,
+				 *path ? "." : "", k);
+			flatten_numbers(v, sub, flat);
+		}
+	} else if (is_number(o)) {
+		json_object_object_add(flat, path, json_object_get(o));
+	}
+}
+
+int report_compare(json_object *a, json_object *b, bool all)
+{
+	static const struct pr_col cols[] = {
+		{ "key", "result", true }, { "a", "A", false },
+		{ "b", "B", false }, { "diff", "B - A", false },
+		{ "pct", "%", false },
+	};
+	json_object *fa = json_object_new_object(), *fb = json_object_new_object();
+	json_object *ida = get(get(a, "procedure"), "id");
+	json_object *idb = get(get(b, "procedure"), "id");
+	struct pr_table *t;
+	json_object *vb;
+	double x, y;
+	unsigned int shown = 0, differ = 0;
+
+	flatten_numbers(get(a, "results"), "", fa);
+	flatten_numbers(get(b, "results"), "", fb);
+	pr_init(opts.json);
+	pr_kv_str("a", "A", ida ? json_object_get_string(ida) : "?");
+	pr_kv_str("b", "B", idb ? json_object_get_string(idb) : "?");
+	t = pr_table_new("compare", cols, 5);
+	/* the numbers of A, in A's order, beside B's; equal ones only
+	 * with --all */
+	json_object_object_foreach(fa, key, va) {
+		if (!json_object_object_get_ex(fb, key, &vb))
+			continue;
+		x = json_object_get_double(va);
+		y = json_object_get_double(vb);
+		if (x != y)
+			differ++;
+		if (x == y && !all)
+			continue;
+		pr_table_row(t);
+		pr_cell_str(t, key);
+		pr_cell_json(t, va);
+		pr_cell_json(t, vb);
+		pr_cell_f64(t, "%.6g", y - x);
+		if (x != 0)
+			pr_cell_f64(t, "%+.3f", (y - x) / fabs(x) * 100.0);
+		else
+			pr_cell_str(t, NULL);
+		shown++;
+	}
+	pr_table_end(t);
+	pr_kv_u64("differ", "values that differ", differ);
+	pr_finish();
+	json_object_put(fa);
+	json_object_put(fb);
+	(void)shown;
+	return 0;
+}
