@@ -43,3 +43,38 @@ int tj_run_suite(Suite *s)
 	srunner_free(sr);
 	return failed ? 1 : 0;
 }
+
+bool tj_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	static const unsigned long min_cp[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t i = 0, k, len;
+	unsigned long cp;
+
+	while (i < n) {
+		/* the lead byte: the sequence's length and its payload */
+		if (u[i] < 0x80)
+			len = 1;
+		else if ((u[i] & 0xe0) == 0xc0)
+			len = 2;
+		else if ((u[i] & 0xf0) == 0xe0)
+			len = 3;
+		else if ((u[i] & 0xf8) == 0xf0)
+			len = 4;
+		else
+			return false;
+		cp = u[i] & (0xff >> (len == 1 ? 1 : len + 1));
+		if (i + len > n)
+			return false;
+		for (k = 1; k < len; k++) {
+			if ((u[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (u[i + k] & 0x3f);
+		}
+		if (cp < min_cp[len] || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += len;
+	}
+	return true;
+}

@@ -8,6 +8,9 @@
 #define CHECK_UTIL_H
 
 #include <check.h>
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <json-c/json.h>
 
 #include "bm_sim.h"
@@ -22,6 +25,11 @@ json_object *tj_get(json_object *o, const char *key);
 
 /* o[key] as a double, failing the test when there is none. */
 double tj_num(json_object *o, const char *key);
+
+/* Is s[0..n) well-formed UTF-8 (RFC 3629)?  Written apart from libbm's
+ * check (decode, then refuse overlong, surrogate and > U+10FFFF), so that
+ * the protocol tests do not test libbm against itself. */
+bool tj_utf8_valid(const char *s, size_t n);
 
 /* Run every test of s (Check's normal output); the process exit code. */
 int tj_run_suite(Suite *s);

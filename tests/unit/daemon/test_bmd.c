@@ -20,6 +20,7 @@
 #include "bm_proto.h"
 #include "bm_sim.h"
 #include "bm_store.h"
+#include "check_util.h"
 #include "keep_result.h"
 
 #define RECV_MS 20000	/* a hung daemon fails the test instead of hanging it */
@@ -513,6 +514,59 @@ START_TEST(bad_requests_answered_daemon_survives)
 }
 END_TEST
 
+/* Send s on a fresh connection; the reply line exactly as bmd sent it,
+ * newline included, into buf. */
+static size_t raw_reply(const char *s, char *buf, size_t size)
+{
+	struct bm_client c;
+	size_t n = 0;
+	ssize_t r;
+
+	client(&c);
+	ck_assert_int_eq(send(c.fd, s, strlen(s), MSG_NOSIGNAL),
+			 (ssize_t)strlen(s));
+	while (!n || buf[n - 1] != '\n') {
+		ck_assert_uint_lt(n, size - 1);
+		r = recv(c.fd, buf + n, size - 1 - n, 0);
+		ck_assert_int_gt(r, 0);
+		n += r;
+	}
+	buf[n] = '\0';
+	bm_client_close(&c);
+	return n;
+}
+
+/* Issue 16 item 1: bytes that are not UTF-8 in a request are never
+ * echoed; the refusal is JSON a strict reader accepts, with the id. */
+START_TEST(invalid_utf8_gets_a_json_reply)
+{
+	static const char *const lines[] = {
+		"{\"id\":3,\"cmd\":\"\xff\xfe\"}\n",
+		"{\"id\":3,\"cmd\":\"status\",\"k\xc3\":1}\n",
+		"{\"id\":3,\"cmd\":\"procedure\",\"procedure\":\"\xed\xa0\x80\"}\n",
+		"{\"id\":3,\"cmd\":\"submit\",\"procedure\":\"" PROC "\","
+		"\"dry_run\":true,\"dut\":{\"name\":\"\xe9t\xe9\"}}\n",
+	};
+	json_object *m;
+	char buf[512];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		n = raw_reply(lines[i], buf, sizeof(buf));
+		ck_assert_msg(tj_utf8_valid(buf, n), "reply %zu: %s", i, buf);
+		m = json_tokener_parse(buf);
+		ck_assert_ptr_nonnull(m);
+		ck_assert_int_eq(json_object_get_int64(get(m, "id")), 3);
+		ck_assert(!json_object_get_boolean(get(m, "ok")));
+		ck_assert_ptr_nonnull(strstr(gets_(m, "error"), "UTF-8"));
+		json_object_put(m);
+	}
+	/* and the Latin-1 DUT name was not queued */
+	n = raw_reply("{\"id\":4,\"cmd\":\"jobs\"}\n", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "{\"id\":4,\"ok\":true,\"jobs\":[]}\n");
+}
+END_TEST
+
 START_TEST(client_disconnect_does_not_affect_job)
 {
 	struct bm_client c, w1, w2;
@@ -958,6 +1012,7 @@ static Suite *bmd_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, submit_watch_result_dry_run);
 	tcase_add_test(tc, bad_requests_answered_daemon_survives);
+	tcase_add_test(tc, invalid_utf8_gets_a_json_reply);
 	tcase_add_test(tc, procedure_schema_from_bmd);
 	tcase_add_test(tc, ports_from_bmd);
 	tcase_add_test(tc, client_disconnect_does_not_affect_job);

@@ -16,6 +16,7 @@
 #include "bm_portinfo.h"
 #include "bm_proto.h"
 #include "bm_store.h"
+#include "check_util.h"
 
 /* --- framing ------------------------------------------------------------ */
 
@@ -396,6 +397,121 @@ START_TEST(responses)
 }
 END_TEST
 
+/* --- UTF-8 (issue 16 item 1) -------------------------------------------- */
+
+/* The error reply bmd would send for msg: one line that a strict reader
+ * takes as JSON, with the request's id. */
+static void reply_is_json(const char *msg, int64_t id)
+{
+	json_object *o = bm_response_error(id, true, msg), *back, *v;
+	size_t len;
+	char *line = bm_proto_line(o, &len);
+
+	ck_assert_ptr_nonnull(line);
+	ck_assert_msg(tj_utf8_valid(line, len), "reply not UTF-8: %s", line);
+	back = json_tokener_parse(line);
+	ck_assert_ptr_nonnull(back);
+	ck_assert(json_object_object_get_ex(back, "id", &v));
+	ck_assert_int_eq(json_object_get_int64(v), id);
+	json_object_put(back);
+	json_object_put(o);
+	free(line);
+}
+
+/* Ill-formed UTF-8 where a refusal used to quote it (cmd, field name,
+ * procedure name, port name) or a job would store it (dut), in every way
+ * it can be ill-formed: a stray byte, a truncated sequence, an overlong
+ * form, a surrogate, a code point above U+10FFFF. */
+static const char *const bad_utf8[] = {
+	"{\"id\":5,\"cmd\":\"\xff\"}",
+	"{\"id\":5,\"cmd\":\"status\",\"\xc3\":1}",
+	"{\"id\":5,\"cmd\":\"procedure\",\"procedure\":\"\xed\xa0\x80\"}",
+	"{\"id\":5,\"cmd\":\"submit\",\"procedure\":\"\xc0\xaf\",\"dry_run\":true}",
+	"{\"id\":5,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	"{\"list\":[\"a\",\"\xf4\x90\x80\x80\"]}}",
+	"{\"id\":5,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	"\"dut\":{\"name\":\"\xe2\x82\"}}",
+	"{\"id\":5,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	"\"params\":{\"\x80\":1}}",
+};
+
+START_TEST(invalid_utf8_refused_never_echoed)
+{
+	struct bm_request q;
+	char msg[256];
+
+	ck_assert_int_eq(parse(bad_utf8[_i], &q, msg), -EINVAL);
+	ck_assert_msg(strstr(msg, "invalid UTF-8 at byte"), "%s", msg);
+	ck_assert(q.has_id);
+	reply_is_json(msg, q.id);
+	bm_request_free(&q);
+}
+END_TEST
+
+START_TEST(utf8_check_offsets)
+{
+	ck_assert_uint_eq(bm_utf8_check("abc", 3), 3);
+	ck_assert_uint_eq(bm_utf8_check("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+					10), 10);
+	ck_assert_uint_eq(bm_utf8_check("ab\xff", 3), 2);
+	ck_assert_uint_eq(bm_utf8_check("a\xc3", 2), 1);
+	ck_assert_uint_eq(bm_utf8_check("a\xc1\xbf", 3), 1);
+	ck_assert_uint_eq(bm_utf8_check("a\xe0\x9f\xbf", 4), 1);
+	ck_assert_uint_eq(bm_utf8_check("a\xed\xbf\xbf", 4), 1);
+	ck_assert_uint_eq(bm_utf8_check("a\xf4\x90\x80\x80", 5), 1);
+	ck_assert_uint_eq(bm_utf8_check("\xf4\x8f\xbf\xbf", 4), 4);
+}
+END_TEST
+
+/* Whatever bytes an object holds (a job file of an older bmd), its line
+ * is well-formed UTF-8: each maximal ill-formed subpart becomes one
+ * U+FFFD and well-formed text is left alone. */
+START_TEST(proto_line_replaces_invalid_utf8)
+{
+	json_object *o = json_object_new_object();
+	size_t len;
+	char *s;
+
+	json_object_object_add(o, "a\xff",
+			       json_object_new_string("x\xe2\x82y\xc0\xafz"));
+	json_object_object_add(o, "ok", json_object_new_string("\xc3\xa9\xf0\x9f\x98\x80"));
+	s = bm_proto_line(o, &len);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(len, strlen(s));
+	ck_assert(tj_utf8_valid(s, len));
+	ck_assert_str_eq(s, "{\"a\xef\xbf\xbd\":\"x\xef\xbf\xbdy\xef\xbf\xbd"
+			 "\xef\xbf\xbdz\",\"ok\":\"\xc3\xa9\xf0\x9f\x98\x80\"}\n");
+	free(s);
+	json_object_put(o);
+}
+END_TEST
+
+/* A refusal quotes at most 64 bytes of a name and never cuts a
+ * character in two. */
+START_TEST(long_name_clipped_at_a_character)
+{
+	char req[256], key[128], want[128], msg[256];
+	struct bm_request q;
+	size_t n = 0;
+	int i;
+
+	key[n++] = 'x';
+	for (i = 0; i < 40; i++) {
+		key[n++] = '\xc3';
+		key[n++] = '\xa9';
+	}
+	key[n] = '\0';
+	snprintf(req, sizeof(req), "{\"id\":2,\"cmd\":\"status\",\"%s\":1}",
+		 key);
+	/* byte 64 is the second byte of the 32nd é: 31 of them stay */
+	snprintf(want, sizeof(want), "status: unknown field '%.63s'", key);
+	ck_assert_int_eq(parse(req, &q, msg), -EINVAL);
+	ck_assert_str_eq(msg, want);
+	reply_is_json(msg, 2);
+	bm_request_free(&q);
+}
+END_TEST
+
 /* --- store -------------------------------------------------------------- */
 
 static char tmpdir[64];
@@ -543,6 +659,11 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, port_list_limits);
 	tcase_add_test(tc, nul_byte_and_deep_nesting_rejected);
 	tcase_add_test(tc, responses);
+	tcase_add_loop_test(tc, invalid_utf8_refused_never_echoed, 0,
+			    sizeof(bad_utf8) / sizeof(bad_utf8[0]));
+	tcase_add_test(tc, utf8_check_offsets);
+	tcase_add_test(tc, proto_line_replaces_invalid_utf8);
+	tcase_add_test(tc, long_name_clipped_at_a_character);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("store");
 	tcase_add_test(tc, atomic_write_replaces_and_leaves_no_temp);

@@ -55,9 +55,15 @@ enum bm_line_status bm_linebuf_next(struct bm_linebuf *lb, char **line,
 /* Free the buffer of lb and zero it. */
 void bm_linebuf_free(struct bm_linebuf *lb);
 
-/* Serialise o as one protocol line (no inner newlines, '\n' appended);
- * malloc'd string or NULL on ENOMEM.  *len gets its length. */
+/* Serialise o as one protocol line (no inner newlines, '\n' appended,
+ * always well-formed UTF-8: an ill-formed sequence inside a string becomes
+ * U+FFFD); malloc'd string or NULL on ENOMEM.  *len gets its length. */
 char *bm_proto_line(json_object *o, size_t *len);
+
+/* Offset of the first byte of s[0..n) that is not part of well-formed
+ * UTF-8 (RFC 3629: no overlong forms, surrogates or code points above
+ * U+10FFFF), or n when all of it is. */
+size_t bm_utf8_check(const char *s, size_t n);
 
 /* --- requests ----------------------------------------------------------- */
 
@@ -107,6 +113,8 @@ const char *bm_cmd_name(enum bm_cmd cmd);
  * Parse and validate one request line.  0 and *req filled (release with
  * bm_request_free), or -EINVAL with a one-line reason in err; even then
  * req->id/has_id are set when the id could be read, for the error reply.
+ * A line that is not well-formed UTF-8 is refused, and the reason never
+ * quotes the request's bytes, so err->msg is always well-formed UTF-8.
  */
 int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 		     struct bm_error *err);

@@ -97,11 +97,68 @@ void bm_linebuf_free(struct bm_linebuf *lb)
 	memset(lb, 0, sizeof(*lb));
 }
 
+/*
+ * The well-formed UTF-8 sequence at s[0..n) (n >= 1): its length, or minus
+ * the length of its maximal ill-formed subpart (at least 1), which is what
+ * one U+FFFD replaces (Unicode §3.9, "U+FFFD Substitution of Maximal
+ * Subparts").  The second byte's range excludes overlong forms (E0, F0),
+ * surrogates (ED) and code points above U+10FFFF (F4).
+ */
+static int utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		return -1;
+	}
+	for (i = 1; i < len; i++) {
+		if ((size_t)i >= n || s[i] < lo || s[i] > hi)
+			return -i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return len;
+}
+
+size_t bm_utf8_check(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	int k;
+
+	while (i < n) {
+		k = utf8_seq(u + i, n - i);
+		if (k < 0)
+			return i;
+		i += k;
+	}
+	return n;
+}
+
 char *bm_proto_line(json_object *o, size_t *len)
 {
+	const unsigned char *u;
+	size_t n, i, bad, o_len;
 	const char *s;
-	size_t n;
 	char *out;
+	int k;
 
 	/* Plain json-c output escapes control characters, so it never holds
 	 * a raw newline and the framing stays intact. */
@@ -110,15 +167,53 @@ char *bm_proto_line(json_object *o, size_t *len)
 					      &n);
 	if (!s)
 		return NULL;
-	out = malloc(n + 2);
+	/*
+	 * json-c copies a string's bytes as they are, so a job file written
+	 * by an older bmd or a message that quotes bytes it should not would
+	 * make the line invalid JSON (RFC 8259 §8.1) for any strict reader.
+	 * Bytes >= 0x80 only occur inside strings, so replacing each
+	 * ill-formed sequence with U+FFFD keeps the line's structure.
+	 */
+	bad = bm_utf8_check(s, n);
+	out = malloc(bad == n ? n + 2 : 3 * n + 2);
 	if (!out)
 		return NULL;
-	memcpy(out, s, n);
-	out[n] = '\n';
-	out[n + 1] = '\0';
+	memcpy(out, s, bad);
+	u = (const unsigned char *)s;
+	o_len = bad;
+	for (i = bad; i < n; i += k < 0 ? -k : k) {
+		k = utf8_seq(u + i, n - i);
+		if (k > 0) {
+			memcpy(out + o_len, s + i, k);
+			o_len += k;
+		} else {
+			memcpy(out + o_len, "\xef\xbf\xbd", 3);
+			o_len += 3;
+		}
+	}
+	out[o_len] = '\n';
+	out[o_len + 1] = '\0';
 	if (len)
-		*len = n + 1;
+		*len = o_len + 1;
 	return out;
+}
+
+/*
+ * Copy at most 64 bytes of s (a request's text, already checked to be
+ * well-formed UTF-8) into buf for an error message, cut at a character
+ * boundary: a message that ends inside a character is not UTF-8.
+ */
+static const char *clip(const char *s, char buf[static 65])
+{
+	size_t n = strnlen(s, 65);
+
+	/* Back off from byte 64 to the start of its character. */
+	if (n > 64)
+		for (n = 64; n && ((unsigned char)s[n] & 0xc0) == 0x80; n--)
+			;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 /* --- request validation ------------------------------------------------- */
@@ -221,6 +316,7 @@ static int check_fields(json_object *obj, const struct field *fields,
 			struct bm_error *err)
 {
 	const struct field *f;
+	char buf[65];
 
 	json_object_object_foreach(obj, key, val) {
 		const char *const *e;
@@ -238,8 +334,8 @@ static int check_fields(json_object *obj, const struct field *fields,
 						 kind_names[f->kind]);
 		}
 		if (!known)
-			return bm_errorf(err, "%s: unknown field '%.64s'",
-					 where, key);
+			return bm_errorf(err, "%s: unknown field '%s'",
+					 where, clip(key, buf));
 	}
 	for (f = fields; f->name; f++)
 		if (f->required && !json_object_object_get_ex(obj, f->name,
@@ -320,12 +416,13 @@ static int parse_port_list(struct bm_request *req, json_object *list,
 static int parse_submit(struct bm_request *req, struct bm_error *err)
 {
 	json_object *o = req->obj, *v, *ports;
+	char buf[65];
 
 	json_object_object_get_ex(o, "procedure", &v);
 	req->procedure = json_object_get_string(v);
 	if (!procname_ok(req->procedure))
-		return bm_errorf(err, "submit: bad procedure name '%.64s'",
-				 req->procedure);
+		return bm_errorf(err, "submit: bad procedure name '%s'",
+				 clip(req->procedure, buf));
 	if (json_object_object_get_ex(o, "params", &v))
 		req->params = v;
 	if (json_object_object_get_ex(o, "dry_run", &v))
@@ -436,6 +533,8 @@ int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 	static const char *const common[] = { "id", "cmd", NULL };
 	json_object *v;
 	const char *name;
+	char buf[65];
+	size_t bad;
 	int i;
 
 	memset(req, 0, sizeof(*req));
@@ -452,6 +551,17 @@ int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 		return bm_errorf(err, "'id' must be an integer");
 	req->id = json_object_get_int64(v);
 	req->has_id = true;
+	/*
+	 * JSON text between systems must be UTF-8 (RFC 8259 §8.1) and json-c
+	 * passes any bytes through, so a string of ill-formed UTF-8 would be
+	 * quoted in our error or stored in a job and a result.  Refuse the
+	 * line, after the id so that the client can match the refusal, and
+	 * name the offset, never the bytes.
+	 */
+	bad = bm_utf8_check(line, len);
+	if (bad < len)
+		return bm_errorf(err, "malformed JSON: invalid UTF-8 at byte %zu",
+				 bad);
 	if (!json_object_object_get_ex(req->obj, "cmd", &v))
 		return bm_errorf(err, "missing 'cmd'");
 	if (!json_object_is_type(v, json_type_string))
@@ -461,7 +571,7 @@ int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 		if (!strcmp(name, cmd_names[i]))
 			break;
 	if (i == BM_CMD__COUNT)
-		return bm_errorf(err, "unknown cmd '%.64s'", name);
+		return bm_errorf(err, "unknown cmd '%s'", clip(name, buf));
 	req->cmd = i;
 	if (check_fields(req->obj, cmd_fields[i], common, cmd_names[i], err))
 		return -EINVAL;
@@ -478,8 +588,8 @@ int bm_request_parse(const char *line, size_t len, struct bm_request *req,
 		json_object_object_get_ex(req->obj, "procedure", &v);
 		req->procedure = json_object_get_string(v);
 		if (!procname_ok(req->procedure))
-			return bm_errorf(err, "procedure: bad procedure name '%.64s'",
-					 req->procedure);
+			return bm_errorf(err, "procedure: bad procedure name '%s'",
+					 clip(req->procedure, buf));
 	}
 	return 0;
 }
