@@ -111,17 +111,70 @@ static void *loop_fn(void *arg)
 	return NULL;
 }
 
-static void daemon_start(void)
+/* The configuration every test's bmd starts from. */
+static struct bmd_config base_cfg(void)
 {
-	struct bmd_config cfg = {
+	return (struct bmd_config){
 		.socket_path = sock, .listen_fd = -1, .results_dir = dir,
 		.backend_new = slow_new, .sysfs_net = sysfs_root,
 	};
+}
+
+/* Start bmd with cfg and run its loop. */
+static void daemon_start_cfg(const struct bmd_config *cfg)
+{
 	struct bm_error err = { "" };
 
-	d = bmd_new(&cfg, &err);
+	d = bmd_new(cfg, &err);
 	ck_assert_msg(d, "bmd_new: %s", err.msg);
 	ck_assert_int_eq(pthread_create(&loop, NULL, loop_fn, d), 0);
+}
+
+static void daemon_start(void)
+{
+	struct bmd_config cfg = base_cfg();
+
+	daemon_start_cfg(&cfg);
+}
+
+/* bmd_new(cfg) must fail; its one-line reason into msg. */
+static void daemon_refuses(const struct bmd_config *cfg, char *msg)
+{
+	struct bm_error err = { "" };
+	struct bmd *b = bmd_new(cfg, &err);
+
+	ck_assert_msg(!b, "bmd_new accepted what it must refuse");
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	strcpy(msg, err.msg);
+}
+
+/* Write text to the file dir/name. */
+static void put_file(const char *name, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The first line of dir/name ("" when there is none) into buf. */
+static char *file_text(const char *name, char *buf, size_t size)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	buf[0] = '\0';
+	f = fopen(p, "r");
+	ck_assert_msg(f, "%s: %s", p, strerror(errno));
+	if (!fgets(buf, size, f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
 }
 
 /* What SIGTERM does in bmd: stop the loop, interrupt jobs, free. */
@@ -1003,6 +1056,47 @@ START_TEST(restart_keeps_results_and_marks_interrupted)
 }
 END_TEST
 
+/* --- the socket path (issue 16 item 2) -------------------------------- */
+
+/* -s naming a stored result (or a symlink to one) is refused with one
+ * line and the file is left alone; a file put at the path while bmd runs
+ * survives bmd's exit. */
+START_TEST(socket_path_only_a_socket_is_removed)
+{
+	struct bmd_config cfg;
+	char msg[512], want[512], buf[64], target[128];
+
+	daemon_stop();
+	cfg = base_cfg();
+	/* the running bmd's socket is gone with it */
+	ck_assert(!exists("bmd.sock"));
+
+	put_file("bmd.sock", "{\"stored\": \"result\"}\n");
+	daemon_refuses(&cfg, msg);
+	snprintf(want, sizeof(want),
+		 "%s exists and is not a socket: not removing it", sock);
+	ck_assert_str_eq(msg, want);
+	ck_assert_str_eq(file_text("bmd.sock", buf, sizeof(buf)),
+			 "{\"stored\": \"result\"}\n");
+
+	ck_assert_int_eq(unlink(sock), 0);
+	put_file("1.json", "result\n");
+	snprintf(target, sizeof(target), "%s/1.json", dir);
+	ck_assert_int_eq(symlink(target, sock), 0);
+	daemon_refuses(&cfg, msg);
+	ck_assert_str_eq(msg, want);
+	ck_assert_str_eq(file_text("1.json", buf, sizeof(buf)), "result\n");
+	ck_assert_str_eq(file_text("bmd.sock", buf, sizeof(buf)), "result\n");
+
+	ck_assert_int_eq(unlink(sock), 0);
+	daemon_start();
+	ck_assert_int_eq(unlink(sock), 0);
+	put_file("bmd.sock", "not bmd's\n");
+	daemon_stop();
+	ck_assert_str_eq(file_text("bmd.sock", buf, sizeof(buf)), "not bmd's\n");
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1022,6 +1116,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, n_port_job_desc_meta_and_restart);
 	tcase_add_test(tc, n_port_jobs_share_a_third_port);
 	tcase_add_test(tc, default_backend_names_ports);
+	tcase_add_test(tc, socket_path_only_a_socket_is_removed);
 	suite_add_tcase(s, tc);
 	return s;
 }

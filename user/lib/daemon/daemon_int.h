@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -79,6 +80,8 @@ struct bmd {
 	void *backend_ctx;
 	bool verbose;
 	char *socket_path;		/* NULL when activated by systemd */
+	dev_t sock_dev;			/* the socket file bmd bound */
+	ino_t sock_ino;
 	char *results_dir;
 	char *jobs_dir;
 	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */

@@ -700,10 +700,17 @@ void bmd_status_line(struct bmd *d, char *buf, size_t size)
 
 /* --- setup and teardown ------------------------------------------------- */
 
-static int listen_unix(const char *path, struct bm_error *err)
+/* Is path (not following a symlink) a socket? */
+static bool is_socket(const char *path, struct stat *st)
+{
+	return !lstat(path, st) && S_ISSOCK(st->st_mode);
+}
+
+static int listen_unix(struct bmd *d, const char *path, struct bm_error *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[PATH_MAX], *slash;
+	struct stat st;
 	int fd, e;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
@@ -718,12 +725,22 @@ static int listen_unix(const char *path, struct bm_error *err)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return bm_errorf(err, "socket: %s", strerror(errno));
+	/*
+	 * Only a socket is ever removed: connect() fails with ECONNREFUSED
+	 * on a regular file too, and a -s that names a stored result (or a
+	 * symlink to one) by mistake must not delete it.
+	 */
+	if (!lstat(path, &st) && !S_ISSOCK(st.st_mode)) {
+		close(fd);
+		return bm_errorf(err, "%s exists and is not a socket: not removing it",
+				 path);
+	}
 	/* A stale socket file is removed, a live bmd is not displaced. */
 	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		close(fd);
 		return bm_errorf(err, "another bmd is listening on %s", path);
 	}
-	if (errno == ECONNREFUSED)
+	if (errno == ECONNREFUSED && is_socket(path, &st))
 		unlink(path);
 	close(fd);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -734,6 +751,11 @@ static int listen_unix(const char *path, struct bm_error *err)
 		e = errno;
 		close(fd);
 		return bm_errorf(err, "%s: %s", path, strerror(e));
+	}
+	/* bmd_free removes the path only while it is still this socket. */
+	if (is_socket(path, &st)) {
+		d->sock_dev = st.st_dev;
+		d->sock_ino = st.st_ino;
 	}
 	return fd;
 }
@@ -781,7 +803,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 		fl = fcntl(d->listen_fd, F_GETFL);
 		fcntl(d->listen_fd, F_SETFL, fl | O_NONBLOCK);
 	} else {
-		d->listen_fd = listen_unix(cfg->socket_path, err);
+		d->listen_fd = listen_unix(d, cfg->socket_path, err);
 		if (d->listen_fd < 0)
 			goto fail;
 		d->socket_path = strdup(cfg->socket_path);
@@ -796,6 +818,7 @@ void bmd_free(struct bmd *d)
 {
 	struct bmd_client *c;
 	struct bmd_job *j;
+	struct stat st;
 
 	if (!d)
 		return;
@@ -828,7 +851,9 @@ void bmd_free(struct bmd *d)
 	}
 	if (d->listen_fd >= 0)
 		close(d->listen_fd);
-	if (d->socket_path)
+	/* Not a file put there since, nor another bmd's socket. */
+	if (d->socket_path && is_socket(d->socket_path, &st) &&
+	    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
 		unlink(d->socket_path);
 	if (d->wake_fd >= 0)
 		close(d->wake_fd);
