@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"Usage: bmd [OPTIONS]\n"
 		"  -s, --socket PATH    listen on PATH (default " BM_DEFAULT_SOCKET ")\n"
 		"  -r, --results DIR    results and job state (default " BM_DEFAULT_RESULTS ")\n"
+		"  -g, --group GROUP    give the socket to GROUP; its members may use bmd\n"
 		"  -f, --foreground     do not detach (implied under systemd)\n"
 		"  -v, --verbose        log every request to stderr\n"
 		"  -V, --version        print the version and exit\n"
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "results", required_argument, NULL, 'r' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -100,13 +102,16 @@ int main(int argc, char **argv)
 	bool st_live;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "s:r:fvVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:r:g:fvVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			cfg.socket_path = optarg;
 			break;
 		case 'r':
 			cfg.results_dir = optarg;
+			break;
+		case 'g':
+			cfg.group = optarg;
 			break;
 		case 'f':
 			foreground = true;

@@ -11,8 +11,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <grp.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bm_daemon.h"
@@ -1097,6 +1102,175 @@ START_TEST(socket_path_only_a_socket_is_removed)
 }
 END_TEST
 
+/* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
+
+#define NOBODY		65534
+#define TEST_GROUP	4242	/* no one on the test host is in it */
+
+/* In the child: write s to fd. */
+static void put(int fd, const char *s)
+{
+	ssize_t w = write(fd, s, strlen(s));
+
+	(void)w;
+}
+
+/*
+ * Fork a child that becomes uid NOBODY with primary group gid and the n
+ * supplementary groups supp, connects to bmd, asks for status and tells
+ * through a pipe: "connect: ERRNO", or the first reply line and then
+ * "closed" when bmd hung up after it, "open" when it did not.  That, into
+ * out.
+ */
+static char *as_nobody(gid_t gid, const gid_t *supp, int n, char *out,
+		       size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *q = "{\"id\":1,\"cmd\":\"status\"}\n";
+	size_t got = 0;
+	int p[2], fd, status;
+	char buf[4096], num[32];
+	struct pollfd pfd;
+	ssize_t r;
+	pid_t pid;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		/* only system calls here: the parent has threads */
+		close(p[0]);
+		if (setgroups(n, supp) || setgid(gid) || setuid(NOBODY))
+			_exit(10);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+			snprintf(num, sizeof(num), "connect: %d\n", errno);
+			put(p[1], num);
+			_exit(0);
+		}
+		/* bmd may have refused us already: no SIGPIPE */
+		r = send(fd, q, strlen(q), MSG_NOSIGNAL);
+		pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+		while (got < sizeof(buf) - 1 &&
+		       (!got || buf[got - 1] != '\n')) {
+			if (poll(&pfd, 1, 5000) != 1)
+				_exit(11);
+			r = read(fd, buf + got, sizeof(buf) - 1 - got);
+			if (r <= 0)
+				_exit(12);
+			got += r;
+		}
+		buf[got] = '\0';
+		put(p[1], buf);
+		/* bmd closes a refused connection at once: EOF, or a reset
+		 * since it left our request unread */
+		r = poll(&pfd, 1, 500) == 1 ? read(fd, buf, 1) : 1;
+		put(p[1], r <= 0 ? "closed\n" : "open\n");
+		_exit(0);
+	}
+	close(p[1]);
+	while ((r = read(p[0], out + got, size - 1 - got)) > 0)
+		got += r;
+	out[got] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child failed: status %d, said '%s'", status, out);
+	return out;
+}
+
+/* bmd sets the socket's mode itself (0660, whatever the umask) and, with
+ * -g, its group; an unknown group is refused. */
+START_TEST(socket_mode_0660_and_group)
+{
+	struct bmd_config cfg = base_cfg();
+	char msg[256];
+	struct stat st;
+	mode_t old;
+
+	daemon_stop();
+	old = umask(0);
+	daemon_start_cfg(&cfg);
+	umask(old);
+	ck_assert_int_eq(lstat(sock, &st), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 07777, 0660);
+	daemon_stop();
+
+	cfg.group = "4242";
+	old = umask(0);
+	daemon_start_cfg(&cfg);
+	umask(old);
+	ck_assert_int_eq(lstat(sock, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0660);
+	ck_assert_uint_eq(st.st_gid, TEST_GROUP);
+	daemon_stop();
+
+	cfg.group = "no-such-group-of-bmd";
+	daemon_refuses(&cfg, msg);
+	ck_assert_str_eq(msg, "unknown group 'no-such-group-of-bmd'");
+	cfg.group = "12x";
+	daemon_refuses(&cfg, msg);
+	ck_assert_str_eq(msg, "unknown group '12x'");
+}
+END_TEST
+
+/* Root (this process) and bmd's user talk; uid 65534 talks only as a
+ * member of the -g group, by its primary or a supplementary group.
+ * Anyone else who reaches the socket (a mode opened up to 0666, as a
+ * systemd SocketMode= may) gets one JSON refusal and is hung up on. */
+START_TEST(peer_credentials_checked)
+{
+	static const gid_t member = TEST_GROUP, other = 100;
+	struct bmd_config cfg = base_cfg();
+	struct bm_client c;
+	char out[4096];
+	json_object *r;
+
+	ck_assert_int_eq(chmod(dir, 0711), 0);
+	ck_assert_str_eq(as_nobody(NOBODY, NULL, 0, out, sizeof(out)),
+			 "connect: 13\n");
+	ck_assert_int_eq(chmod(sock, 0666), 0);
+	ck_assert_str_eq(as_nobody(NOBODY, &member, 1, out, sizeof(out)),
+			 "{\"id\":null,\"ok\":false,\"error\":\"permission denied: uid 65534 is not root or bmd's user (uid 0), and bmd has no -g group\"}\n"
+			 "closed\n");
+
+	daemon_stop();
+	cfg.group = "4242";
+	daemon_start_cfg(&cfg);
+	ck_assert_ptr_nonnull(strstr(as_nobody(NOBODY, &member, 1, out,
+					       sizeof(out)), "\"ok\":true"));
+	ck_assert_ptr_nonnull(strstr(out, "\"version\""));
+	ck_assert_ptr_nonnull(strstr(out, "\nopen\n"));
+	ck_assert_ptr_nonnull(strstr(as_nobody(TEST_GROUP, &other, 1, out,
+					       sizeof(out)), "\"ok\":true"));
+	ck_assert_str_eq(as_nobody(NOBODY, &other, 1, out, sizeof(out)),
+			 "connect: 13\n");
+	ck_assert_int_eq(chmod(sock, 0666), 0);
+	ck_assert_str_eq(as_nobody(NOBODY, &other, 1, out, sizeof(out)),
+			 "{\"id\":null,\"ok\":false,\"error\":\"permission denied: uid 65534 is not root, bmd's user (uid 0) or in group 4242\"}\n"
+			 "closed\n");
+
+	client(&c);
+	r = call_ok(&c, req("status"));
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* The group database's answer, for kernels without SO_PEERGROUPS. */
+START_TEST(uid_in_group_from_the_database)
+{
+	ck_assert(bmd_uid_in_group(0, 0, 0));
+	ck_assert(bmd_uid_in_group(NOBODY, TEST_GROUP, TEST_GROUP));
+	ck_assert(!bmd_uid_in_group(NOBODY, NOBODY, TEST_GROUP));
+	/* no such user: its primary group only */
+	ck_assert(!bmd_uid_in_group(54321, 54321, TEST_GROUP));
+	ck_assert(bmd_uid_in_group(54321, 54321, 54321));
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1117,6 +1291,9 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, n_port_jobs_share_a_third_port);
 	tcase_add_test(tc, default_backend_names_ports);
 	tcase_add_test(tc, socket_path_only_a_socket_is_removed);
+	tcase_add_test(tc, socket_mode_0660_and_group);
+	tcase_add_test(tc, peer_credentials_checked);
+	tcase_add_test(tc, uid_in_group_from_the_database);
 	suite_add_tcase(s, tc);
 	return s;
 }

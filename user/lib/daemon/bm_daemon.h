@@ -9,6 +9,7 @@
 #define BM_DAEMON_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -39,6 +40,10 @@ typedef struct bm_backend *(*bmd_backend_fn)(void *ctx,
 struct bmd_config {
 	const char *socket_path;	/* bound unless listen_fd >= 0 */
 	int listen_fd;			/* from socket activation, or -1 */
+	/* bmd -g: a group name or number.  The socket bmd binds is given
+	 * to it (mode 0660 either way), and its members may talk to bmd
+	 * besides root and bmd's own user.  NULL = no group. */
+	const char *group;
 	const char *results_dir;
 	/* NULL = the default: simulated device for dry runs, the module
 	 * otherwise.  Tests inject slow or scripted backends here. */
@@ -72,6 +77,10 @@ void bmd_status_line(struct bmd *d, char *buf, size_t size);
 /* The default backend factory (sim for dry runs, genl otherwise). */
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err);
+
+/* Is the user uid, whose primary group is gid, a member of group in the
+ * group database (getgrouplist)?  An unknown uid is in gid only. */
+bool bmd_uid_in_group(uid_t uid, gid_t gid, gid_t group);
 
 /* Do two jobs' port lists (n1 names in p1, n2 in p2) share any port (and
  * so must not run together)?  NULL and "" entries name no port. */

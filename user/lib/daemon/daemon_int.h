@@ -82,6 +82,9 @@ struct bmd {
 	char *socket_path;		/* NULL when activated by systemd */
 	dev_t sock_dev;			/* the socket file bmd bound */
 	ino_t sock_ino;
+	bool has_group;			/* bmd_config.group given */
+	gid_t group;
+	char group_name[64];		/* as given, for messages */
 	char *results_dir;
 	char *jobs_dir;
 	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */

@@ -6,8 +6,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,6 +598,106 @@ static void clients_prune(struct bmd *d)
 	}
 }
 
+bool bmd_uid_in_group(uid_t uid, gid_t gid, gid_t group)
+{
+	struct passwd pw, *pwp = NULL;
+	gid_t groups[256];
+	int n = 256, i;
+	char buf[4096];
+
+	if (gid == group)
+		return true;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &pwp) || !pwp)
+		return false;
+	/* More groups than fit: the ones that fit are still checked. */
+	getgrouplist(pwp->pw_name, gid, groups, &n);
+	for (i = 0; i < n && i < 256; i++)
+		if (groups[i] == group)
+			return true;
+	return false;
+}
+
+/*
+ * Is the peer behind fd (credentials cr) in d's group?  The groups the
+ * peer process had when it connected (SO_PEERGROUPS) are the ones the
+ * kernel checked against the socket's mode, so they decide; a kernel
+ * without SO_PEERGROUPS (before 4.13) leaves the group database.
+ */
+static bool peer_in_group(struct bmd *d, int fd, const struct ucred *cr)
+{
+	gid_t one[64], *g = one;
+	socklen_t len = sizeof(one);
+	bool in = false;
+	size_t i;
+
+	if (cr->gid == d->group)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len)) {
+		if (errno == ENOPROTOOPT)
+			return bmd_uid_in_group(cr->uid, cr->gid, d->group);
+		if (errno != ERANGE)
+			return false;
+		/* len now says how much the groups need */
+		g = malloc(len);
+		if (!g || getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len)) {
+			free(g);
+			return false;
+		}
+	}
+	for (i = 0; i < len / sizeof(*g) && !in; i++)
+		in = g[i] == d->group;
+	if (g != one)
+		free(g);
+	return in;
+}
+
+/*
+ * Who may talk to bmd: root, bmd's own user and the members of its -g
+ * group.  The socket's mode says the same, but a socket from systemd may
+ * have any mode and a directory may be opened up by mistake; bmd runs
+ * benchmarks (and reset commands) as itself, so it checks each peer.
+ * Anyone else gets one JSON refusal and the connection is closed.
+ */
+static bool peer_allowed(struct bmd *d, int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	char msg[256];
+	json_object *r;
+	size_t n;
+	char *line;
+	ssize_t w;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len)) {
+		fprintf(stderr, "bmd: SO_PEERCRED: %s: connection closed\n",
+			strerror(errno));
+		return false;
+	}
+	if (cr.uid == 0 || cr.uid == geteuid() ||
+	    (d->has_group && peer_in_group(d, fd, &cr)))
+		return true;
+	if (d->has_group)
+		snprintf(msg, sizeof(msg),
+			 "permission denied: uid %u is not root, bmd's user (uid %u) or in group %s",
+			 (unsigned int)cr.uid, (unsigned int)geteuid(),
+			 d->group_name);
+	else
+		snprintf(msg, sizeof(msg),
+			 "permission denied: uid %u is not root or bmd's user (uid %u), and bmd has no -g group",
+			 (unsigned int)cr.uid, (unsigned int)geteuid());
+	fprintf(stderr, "bmd: refused pid %d: %s\n", (int)cr.pid, msg);
+	/* A fresh socket's buffer takes this one short line whole. */
+	r = bm_response_error(0, false, msg);
+	line = r ? bm_proto_line(r, &n) : NULL;
+	if (line) {
+		w = send(fd, line, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		(void)w;	/* the peer learns nothing more either way */
+	}
+	free(line);
+	json_object_put(r);
+	return false;
+}
+
 static void accept_client(struct bmd *d)
 {
 	struct bmd_client *c, *k;
@@ -605,6 +707,10 @@ static void accept_client(struct bmd *d)
 	fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	if (!peer_allowed(d, fd)) {
+		close(fd);
+		return;
+	}
 	for (k = d->clients; k; k = k->next)
 		n++;
 	c = n < MAX_CLIENTS ? calloc(1, sizeof(*c)) : NULL;
@@ -746,10 +852,30 @@ static int listen_unix(struct bmd *d, const char *path, struct bm_error *err)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return bm_errorf(err, "socket: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(fd, SOMAXCONN)) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		e = errno;
 		close(fd);
+		return bm_errorf(err, "%s: %s", path, strerror(e));
+	}
+	/*
+	 * bind() gives the socket 0777 less the umask: set the mode and the
+	 * group ourselves.  Until listen() a connect() is refused, so the
+	 * mode bind() left is never usable.
+	 */
+	if (chmod(path, 0660) ||
+	    (d->has_group && chown(path, (uid_t)-1, d->group))) {
+		e = errno;
+		close(fd);
+		unlink(path);
+		return bm_errorf(err, "%s: mode 0660%s%s: %s", path,
+				 d->has_group ? ", group " : "",
+				 d->has_group ? d->group_name : "",
+				 strerror(e));
+	}
+	if (listen(fd, SOMAXCONN)) {
+		e = errno;
+		close(fd);
+		unlink(path);
 		return bm_errorf(err, "%s: %s", path, strerror(e));
 	}
 	/* bmd_free removes the path only while it is still this socket. */
@@ -758,6 +884,30 @@ static int listen_unix(struct bmd *d, const char *path, struct bm_error *err)
 		d->sock_ino = st.st_ino;
 	}
 	return fd;
+}
+
+/* d's group from name: a group name, else a number; 0 or -EINVAL. */
+static int set_group(struct bmd *d, const char *name, struct bm_error *err)
+{
+	struct group gr, *grp = NULL;
+	char buf[4096], *end;
+	unsigned long g;
+
+	if (!name[0] || strlen(name) >= sizeof(d->group_name))
+		return bm_errorf(err, "bad group name '%.64s'", name);
+	if (!getgrnam_r(name, &gr, buf, sizeof(buf), &grp) && grp) {
+		d->group = grp->gr_gid;
+	} else {
+		errno = 0;
+		g = strtoul(name, &end, 10);
+		if (*end || errno || name[0] < '0' || name[0] > '9' ||
+		    g >= (gid_t)-1)
+			return bm_errorf(err, "unknown group '%s'", name);
+		d->group = g;
+	}
+	d->has_group = true;
+	snprintf(d->group_name, sizeof(d->group_name), "%s", name);
+	return 0;
 }
 
 struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
@@ -789,6 +939,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 		bm_errorf(err, "out of memory");
 		goto fail;
 	}
+	if (cfg->group && set_group(d, cfg->group, err))
+		goto fail;
 	if (bm_mkdirs(d->jobs_dir, err))
 		goto fail;
 	d->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
