@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -397,6 +398,43 @@ START_TEST(responses)
 }
 END_TEST
 
+/* A bmd that refuses the peer answers before reading the request, with
+ * a null id, and hangs up: the client reports that reason, not "bmd
+ * closed the connection" (issue 16 item 3). */
+START_TEST(client_call_reports_refusal_without_id)
+{
+	static const char refusal[] = "{\"id\":null,\"ok\":false,\"error\":"
+		"\"permission denied: uid 1001 is not root or bmd's user (uid 0), "
+		"and bmd has no -g group\"}\n";
+	struct bm_error err = { "" };
+	struct bm_client c;
+	json_object *q, *r;
+	int sv[2];
+
+	int i;
+
+	/* bmd hung up before the request (i = 0) or after it (i = 1) */
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+		ck_assert_int_eq(write(sv[1], refusal, strlen(refusal)),
+				 (ssize_t)strlen(refusal));
+		if (!i)
+			close(sv[1]);
+		c = (struct bm_client){ .fd = sv[0], .next_id = 1 };
+		q = json_object_new_object();
+		json_object_object_add(q, "cmd",
+				       json_object_new_string("status"));
+		ck_assert_int_eq(bm_client_call(&c, q, &r, &err), -EREMOTEIO);
+		ck_assert_str_eq(err.msg, "permission denied: uid 1001 is not root or bmd's user (uid 0), and bmd has no -g group");
+		json_object_put(q);
+		json_object_put(r);
+		bm_client_close(&c);
+		if (i)
+			close(sv[1]);
+	}
+}
+END_TEST
+
 /* --- UTF-8 (issue 16 item 1) -------------------------------------------- */
 
 /* The error reply bmd would send for msg: one line that a strict reader
@@ -662,6 +700,7 @@ static Suite *proto_suite(void)
 	tcase_add_loop_test(tc, invalid_utf8_refused_never_echoed, 0,
 			    sizeof(bad_utf8) / sizeof(bad_utf8[0]));
 	tcase_add_test(tc, utf8_check_offsets);
+	tcase_add_test(tc, client_call_reports_refusal_without_id);
 	tcase_add_test(tc, proto_line_replaces_invalid_utf8);
 	tcase_add_test(tc, long_name_clipped_at_a_character);
 	suite_add_tcase(s, tc);

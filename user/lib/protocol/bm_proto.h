@@ -158,9 +158,10 @@ int bm_client_recv(struct bm_client *c, json_object **msg, int timeout_ms,
 		   struct bm_error *err);
 
 /*
- * Send req and wait for the response with its id.  0 and *resp when
- * "ok" is true; -EREMOTEIO with the daemon's error in err->msg (and *resp
- * still set) when it is false; other -errno on transport errors.
+ * Send req and wait for the response with its id (or a refusal with a
+ * null id, which answers the connection).  0 and *resp when "ok" is true;
+ * -EREMOTEIO with the daemon's error in err->msg (and *resp still set)
+ * when it is false; other -errno on transport errors.
  */
 int bm_client_call(struct bm_client *c, json_object *req, json_object **resp,
 		   struct bm_error *err);

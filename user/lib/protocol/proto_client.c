@@ -144,15 +144,38 @@ int bm_client_recv(struct bm_client *c, json_object **msg, int timeout_ms,
 	}
 }
 
+/* Is m a refusal without an id, which answers the connection (bmd refused
+ * the peer, or could not read the request) rather than one request? */
+static bool refusal_without_id(json_object *m)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(m, "id", &v) && v)
+		return false;
+	return json_object_object_get_ex(m, "ok", &v) &&
+	       !json_object_get_boolean(v);
+}
+
 int bm_client_call(struct bm_client *c, json_object *req, json_object **resp,
 		   struct bm_error *err)
 {
+	struct bm_error e2 = { "" };
 	json_object *m, *v;
 	int64_t id;
 	int ret;
 
 	*resp = NULL;
 	id = bm_client_send(c, req, err);
+	if (id == -EPIPE || id == -ECONNRESET) {
+		/* bmd hung up before our request went out: what it sent
+		 * first (a refusal of this peer) says why. */
+		if (!bm_client_recv(c, &m, 0, &e2)) {
+			if (refusal_without_id(m))
+				goto answer;
+			json_object_put(m);
+		}
+		return id;
+	}
 	if (id < 0)
 		return id;
 	for (;;) {
@@ -162,12 +185,17 @@ int bm_client_call(struct bm_client *c, json_object *req, json_object **resp,
 		if (ret)
 			return ret;
 		/* Messages for other ids (a watch stream on the same
-		 * connection) are not ours to consume here. */
+		 * connection) are not ours to consume here; a refusal
+		 * without an id is: waiting on would end in "bmd closed the
+		 * connection" and lose the reason. */
 		if (json_object_object_get_ex(m, "id", &v) &&
 		    json_object_get_int64(v) == id)
 			break;
+		if (refusal_without_id(m))
+			break;
 		json_object_put(m);
 	}
+answer:
 	*resp = m;
 	if (json_object_object_get_ex(m, "ok", &v) &&
 	    json_object_get_boolean(v))
