@@ -407,11 +407,12 @@ START_TEST(submit_watch_result_dry_run)
 	ck_assert_ptr_nonnull(csv);
 	free(csv);
 	json_object_put(res);
-	/* Atomic writes leave no temporaries behind. */
+	/* Atomic writes leave no temporaries behind (.lock is bmd's). */
 	dd = opendir(dir);
 	while ((de = readdir(dd)))
 		ck_assert_msg(de->d_name[0] != '.' || !strcmp(de->d_name, ".") ||
-			      !strcmp(de->d_name, ".."),
+			      !strcmp(de->d_name, "..") ||
+			      !strcmp(de->d_name, ".lock"),
 			      "temporary left: %s", de->d_name);
 	closedir(dd);
 	bm_client_close(&c);
@@ -1102,6 +1103,87 @@ START_TEST(socket_path_only_a_socket_is_removed)
 }
 END_TEST
 
+/* --- job ids and the results directory (issue 16 item 4) -------------- */
+
+/* A second bmd on the same results directory (its own socket) is refused
+ * with one line while the first runs, and starts once it has stopped. */
+START_TEST(results_dir_locked)
+{
+	struct bmd_config cfg = base_cfg();
+	char other[128], msg[512], want[512];
+	struct bm_error err = { "" };
+	struct bmd *b;
+
+	snprintf(other, sizeof(other), "%s/other.sock", dir);
+	cfg.socket_path = other;
+	daemon_refuses(&cfg, msg);
+	snprintf(want, sizeof(want),
+		 "results directory %s is in use by another bmd (%s/.lock is locked)",
+		 dir, dir);
+	ck_assert_str_eq(msg, want);
+	ck_assert(!exists("other.sock"));
+	daemon_stop();
+	b = bmd_new(&cfg, &err);
+	ck_assert_msg(b, "bmd_new: %s", err.msg);
+	bmd_free(b);
+}
+END_TEST
+
+/* A job file for job id with state "done". */
+static void job_file(const char *name, long id)
+{
+	char p[128], text[256];
+
+	snprintf(p, sizeof(p), "jobs/%s", name);
+	snprintf(text, sizeof(text),
+		 "{\"job\":%ld,\"state\":\"done\",\"procedure\":\"" PROC "\"}",
+		 id);
+	put_file(p, text);
+}
+
+/* After a restart the next id is above every id a file carries: a
+ * result without its job file, an unreadable job file.  Names that are
+ * not <id>.json are skipped, not parsed ("+3" is no alias of 3, "-1" no
+ * huge id after which ids wrap to 0). */
+START_TEST(ids_never_reused)
+{
+	static const char *const odd[] = {
+		"+3.json", "-1.json", " 4.json", "0012.json", "5.json.bak",
+		"99999999999999999999.json", "1234567890123456.json",
+		".8.json.Ab12Cd",
+	};
+	struct bm_client c;
+	json_object *r, *a;
+	size_t i;
+	long id;
+
+	client(&c);
+	id = submit(&c, NULL, NULL);
+	ck_assert_int_eq(id, 1);
+	bm_client_close(&c);
+	daemon_stop();
+
+	put_file("150.json", "{\"a stored\": \"result\"}\n");
+	put_file("160.csv", "a,b\n");
+	put_file("jobs/120.json", "{{{");
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		job_file(odd[i], 1000000 + i);
+	daemon_start();
+
+	client(&c);
+	r = call_ok(&c, req("jobs"));
+	a = get(r, "jobs");
+	ck_assert_int_eq(json_object_array_length(a), 1);
+	ck_assert_int_eq(json_object_get_int64(get(
+		json_object_array_get_idx(a, 0), "job")), 1);
+	json_object_put(r);
+	id = submit(&c, NULL, NULL);
+	ck_assert_int_eq(id, 161);
+	ck_assert(exists("jobs/161.json"));
+	bm_client_close(&c);
+}
+END_TEST
+
 /* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
 
 #define NOBODY		65534
@@ -1294,6 +1376,8 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, socket_mode_0660_and_group);
 	tcase_add_test(tc, peer_credentials_checked);
 	tcase_add_test(tc, uid_in_group_from_the_database);
+	tcase_add_test(tc, results_dir_locked);
+	tcase_add_test(tc, ids_never_reused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -87,6 +87,7 @@ struct bmd {
 	char group_name[64];		/* as given, for messages */
 	char *results_dir;
 	char *jobs_dir;
+	int lock_fd;			/* flock'ed DIR/.lock, or -1 */
 	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */
 	int listen_fd;
 	int wake_fd;			/* eventfd: workers and bmd_stop */

@@ -136,6 +136,14 @@ void job_persist(struct bmd_job *j)
 	json_object_put(o);
 }
 
+/* Ids are never reused, so the next one is above every id any file of
+ * the results directory carries, readable or not. */
+static void note_id(struct bmd *d, unsigned long id)
+{
+	if (id >= d->next_id)
+		d->next_id = id + 1;
+}
+
 void job_append(struct bmd *d, struct bmd_job *j)
 {
 	struct bmd_job **pp = &d->jobs;
@@ -146,8 +154,7 @@ void job_append(struct bmd *d, struct bmd_job *j)
 	j->next = *pp;
 	*pp = j;
 	j->d = d;
-	if (j->id >= d->next_id)
-		d->next_id = j->id + 1;
+	note_id(d, j->id);
 }
 
 static void job_free(struct bmd_job *j)
@@ -279,12 +286,61 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	return j;
 }
 
+/*
+ * The id of a file bmd names "<id><ext>": 1 to 15 decimal digits without a
+ * leading zero, then exactly ext.  strtoul() would also take " 7", "+7",
+ * "-7" (a huge id, and the next one wraps to 0) and "07", which alias
+ * another job or are no job at all.  15 digits keep an id exact in any
+ * client's double.  0 when name is not such a name.
+ */
+static unsigned long id_of(const char *name, const char *ext)
+{
+	unsigned long id = 0;
+	size_t i;
+
+	if (name[0] < '1' || name[0] > '9')
+		return 0;
+	for (i = 0; name[i] >= '0' && name[i] <= '9'; i++) {
+		if (i == 15)
+			return 0;
+		id = id * 10 + (name[i] - '0');
+	}
+	return strcmp(name + i, ext) ? 0 : id;
+}
+
+
+/* The ids of DIR/<id>.json and .csv: a result whose job file is gone (or
+ * was never written) must not be overwritten by a new job. */
+static int results_scan(struct bmd *d, struct bm_error *err)
+{
+	struct dirent *de;
+	DIR *dir;
+	int ret;
+
+	dir = opendir(d->results_dir);
+	if (!dir) {
+		ret = -errno;
+		bm_errorf(err, "%s: %s", d->results_dir, strerror(-ret));
+		return ret;
+	}
+	while ((de = readdir(dir))) {
+		note_id(d, id_of(de->d_name, ".json"));
+		note_id(d, id_of(de->d_name, ".csv"));
+	}
+	closedir(dir);
+	return 0;
+}
+
 int jobs_load(struct bmd *d, struct bm_error *err)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
+	int ret;
 
+	ret = results_scan(d, err);
+	if (ret)
+		return ret;
 	dir = opendir(d->jobs_dir);
 	if (!dir) {
 		bm_errorf(err, "%s: %s", d->jobs_dir, strerror(errno));
@@ -294,11 +350,17 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 		struct bmd_job *j;
 		unsigned long id;
 		json_object *o;
-		char *end;
 
-		id = strtoul(de->d_name, &end, 10);
-		if (!id || strcmp(end, ".json") || de->d_name[0] == '0')
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		id = id_of(de->d_name, ".json");
+		if (!id) {
+			fprintf(stderr, "bmd: ignoring %s/%s: not a job file name (<id>.json)\n",
+				d->jobs_dir, de->d_name);
+			continue;
+		}
+		/* Even an unreadable job file keeps its id from reuse. */
+		note_id(d, id);
 		snprintf(path, sizeof(path), "%s/%s", d->jobs_dir, de->d_name);
 		o = bm_read_json(path, NULL, NULL);
 		j = o ? job_from_json(o, id) : NULL;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -910,6 +911,32 @@ static int set_group(struct bmd *d, const char *name, struct bm_error *err)
 	return 0;
 }
 
+/*
+ * Take DIR/.lock for as long as d lives.  Two bmd on one results
+ * directory would each count ids from what they saw at start and
+ * overwrite each other's jobs and results.  flock() goes with the open
+ * file, so a bmd that dies, however, frees the directory.
+ */
+static int lock_results(struct bmd *d, struct bm_error *err)
+{
+	char path[PATH_MAX];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/.lock", d->results_dir);
+	d->lock_fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+	if (d->lock_fd < 0)
+		return bm_errorf(err, "%s: %s", path, strerror(errno));
+	if (flock(d->lock_fd, LOCK_EX | LOCK_NB)) {
+		e = errno;
+		if (e == EWOULDBLOCK)
+			return bm_errorf(err, "results directory %s is in use by another bmd (%s is locked)",
+					 d->results_dir, path);
+		return bm_errorf(err, "%s: flock: %s", path, strerror(e));
+	}
+	return 0;
+}
+
 struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 {
 	struct bmd *d = calloc(1, sizeof(*d));
@@ -924,6 +951,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	pthread_cond_init(&d->idle, NULL);
 	d->listen_fd = -1;
 	d->wake_fd = -1;
+	d->lock_fd = -1;
 	d->next_id = 1;
 	d->start_mono = bmd_mono();
 	d->backend_new = cfg->backend_new ? cfg->backend_new
@@ -942,6 +970,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	if (cfg->group && set_group(d, cfg->group, err))
 		goto fail;
 	if (bm_mkdirs(d->jobs_dir, err))
+		goto fail;
+	if (lock_results(d, err))
 		goto fail;
 	d->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (d->wake_fd < 0) {
@@ -1010,6 +1040,9 @@ void bmd_free(struct bmd *d)
 	if (d->wake_fd >= 0)
 		close(d->wake_fd);
 	jobs_free(d);
+	/* Last: every job file is written. */
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->idle);
 	free(d->socket_path);
