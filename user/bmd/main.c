@@ -37,10 +37,28 @@ static void usage(FILE *f)
 		"  -s, --socket PATH    listen on PATH (default " BM_DEFAULT_SOCKET ")\n"
 		"  -r, --results DIR    results and job state (default " BM_DEFAULT_RESULTS ")\n"
 		"  -g, --group GROUP    give the socket to GROUP; its members may use bmd\n"
+		"      --results-mode M result and job files' mode: 0600, 0640 (default), 0644\n"
 		"  -f, --foreground     do not detach (implied under systemd)\n"
 		"  -v, --verbose        log every request to stderr\n"
 		"  -V, --version        print the version and exit\n"
 		"  -h, --help           this text\n");
+}
+
+enum { OPT_RESULTS_MODE = 256 };
+
+/* An octal mode that bmd_results_mode_ok() accepts into *mode; 0 or -1. */
+static int parse_mode(const char *s, unsigned int *mode)
+{
+	unsigned long m;
+	char *end;
+
+	if (*s < '0' || *s > '7')
+		return -1;
+	m = strtoul(s, &end, 8);
+	if (*end || !bmd_results_mode_ok(m))
+		return -1;
+	*mode = m;
+	return 0;
 }
 
 static volatile int status_stop;
@@ -84,6 +102,7 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "results", required_argument, NULL, 'r' },
 		{ "group", required_argument, NULL, 'g' },
+		{ "results-mode", required_argument, NULL, OPT_RESULTS_MODE },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -112,6 +131,13 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			cfg.group = optarg;
+			break;
+		case OPT_RESULTS_MODE:
+			if (parse_mode(optarg, &cfg.results_mode)) {
+				fprintf(stderr, "bmd: --results-mode: '%s': must be 0600, 0640 or 0644\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'f':
 			foreground = true;

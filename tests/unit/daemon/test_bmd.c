@@ -1184,6 +1184,76 @@ START_TEST(ids_never_reused)
 }
 END_TEST
 
+/* --- the mode of results (issue 16 item 5) ---------------------------- */
+
+/* The permission bits of dir/name. */
+static unsigned int mode_of(const char *name)
+{
+	char p[256];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	ck_assert_msg(!stat(p, &st), "%s: %s", p, strerror(errno));
+	return st.st_mode & 07777;
+}
+
+/* Result and job files are 0640 by default, whatever the umask, and the
+ * configured mode otherwise; a mode bmd does not offer is refused. */
+START_TEST(results_mode_0640_by_default)
+{
+	static const unsigned int bad[] = { 0755, 0666, 0604, 0400, 01640 };
+	struct bmd_config cfg = base_cfg();
+	struct bm_client c;
+	char s[32], msg[256], want[256];
+	int events;
+	size_t i;
+	long job;
+	mode_t old;
+
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	ck_assert_uint_eq(mode_of("1.json"), 0640);
+	ck_assert_uint_eq(mode_of("1.csv"), 0640);
+	ck_assert_uint_eq(mode_of("jobs/1.json"), 0640);
+	daemon_stop();
+
+	cfg.results_mode = 0644;
+	old = umask(077);
+	daemon_start_cfg(&cfg);
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+	umask(old);
+	ck_assert_uint_eq(mode_of("2.json"), 0644);
+	ck_assert_uint_eq(mode_of("2.csv"), 0644);
+	ck_assert_uint_eq(mode_of("jobs/2.json"), 0644);
+
+	cfg.results_mode = 0600;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+	ck_assert_uint_eq(mode_of("3.json"), 0600);
+	ck_assert_uint_eq(mode_of("jobs/3.json"), 0600);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg.results_mode = bad[i];
+		daemon_refuses(&cfg, msg);
+		snprintf(want, sizeof(want),
+			 "results mode %04o: must be 0600, 0640 or 0644", bad[i]);
+		ck_assert_str_eq(msg, want);
+	}
+	ck_assert(bmd_results_mode_ok(0640));
+	ck_assert(!bmd_results_mode_ok(0));
+}
+END_TEST
+
 /* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
 
 #define NOBODY		65534
@@ -1378,6 +1448,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, uid_in_group_from_the_database);
 	tcase_add_test(tc, results_dir_locked);
 	tcase_add_test(tc, ids_never_reused);
+	tcase_add_test(tc, results_mode_0640_by_default);
 	suite_add_tcase(s, tc);
 	return s;
 }

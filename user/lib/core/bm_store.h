@@ -11,18 +11,29 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
 #include "bm_trial.h"
 
-/* Write len bytes to dir/name atomically; 0 or -errno with err set. */
+/* Write len bytes to dir/name atomically, mode 0644; 0 or -errno with err
+ * set. */
 int bm_write_atomic(const char *dir, const char *name, const char *data,
 		    size_t len, struct bm_error *err);
 
-/* Write o as pretty JSON to dir/name atomically; 0 or -errno. */
+/* bm_write_atomic with the file's mode (whatever the umask). */
+int bm_write_atomic_mode(const char *dir, const char *name, const char *data,
+			 size_t len, mode_t mode, struct bm_error *err);
+
+/* Write o as pretty JSON to dir/name atomically, mode 0644; 0 or -errno. */
 int bm_write_json_atomic(const char *dir, const char *name, json_object *o,
 			 struct bm_error *err);
+
+/* bm_write_json_atomic with the file's mode (whatever the umask). */
+int bm_write_json_atomic_mode(const char *dir, const char *name,
+			      json_object *o, mode_t mode,
+			      struct bm_error *err);
 
 /* Read and parse the JSON file at path; the object, or NULL with err set
  * (errno-style code in *code when code is not NULL). */

@@ -18,8 +18,8 @@ static int fail(struct bm_error *err, int e, const char *what,
 	return -e;
 }
 
-int bm_write_atomic(const char *dir, const char *name, const char *data,
-		    size_t len, struct bm_error *err)
+int bm_write_atomic_mode(const char *dir, const char *name, const char *data,
+			 size_t len, mode_t mode, struct bm_error *err)
 {
 	char tmp[PATH_MAX], dst[PATH_MAX];
 	int fd, dfd, e;
@@ -45,7 +45,9 @@ int bm_write_atomic(const char *dir, const char *name, const char *data,
 	 * pointing at an empty file, which is worse than the old one. */
 	if (fsync(fd))
 		goto err_close;
-	if (fchmod(fd, 0644))
+	/* mkostemp gave 0600; the final mode is set before the name
+	 * appears, so no reader ever sees a wider one. */
+	if (fchmod(fd, mode))
 		goto err_close;
 	if (close(fd)) {
 		fd = -1;
@@ -72,8 +74,15 @@ err_close:
 	return fail(err, e, "write", tmp);
 }
 
-int bm_write_json_atomic(const char *dir, const char *name, json_object *o,
-			 struct bm_error *err)
+int bm_write_atomic(const char *dir, const char *name, const char *data,
+		    size_t len, struct bm_error *err)
+{
+	return bm_write_atomic_mode(dir, name, data, len, 0644, err);
+}
+
+int bm_write_json_atomic_mode(const char *dir, const char *name,
+			      json_object *o, mode_t mode,
+			      struct bm_error *err)
 {
 	const char *s;
 	size_t n;
@@ -91,9 +100,15 @@ int bm_write_json_atomic(const char *dir, const char *name, json_object *o,
 		return fail(err, ENOMEM, "serialise", name);
 	memcpy(buf, s, n);
 	buf[n] = '\n';
-	ret = bm_write_atomic(dir, name, buf, n + 1, err);
+	ret = bm_write_atomic_mode(dir, name, buf, n + 1, mode, err);
 	free(buf);
 	return ret;
+}
+
+int bm_write_json_atomic(const char *dir, const char *name, json_object *o,
+			 struct bm_error *err)
+{
+	return bm_write_json_atomic_mode(dir, name, o, 0644, err);
 }
 
 json_object *bm_read_json(const char *path, int *code, struct bm_error *err)

@@ -45,6 +45,10 @@ struct bmd_config {
 	 * besides root and bmd's own user.  NULL = no group. */
 	const char *group;
 	const char *results_dir;
+	/* bmd --results-mode: the mode of result and job files, 0600, 0640
+	 * or 0644; 0 = 0640 (results may name hosts, DUTs and their
+	 * configuration: the group, not everyone, reads them). */
+	unsigned int results_mode;
 	/* NULL = the default: simulated device for dry runs, the module
 	 * otherwise.  Tests inject slow or scripted backends here. */
 	bmd_backend_fn backend_new;
@@ -77,6 +81,9 @@ void bmd_status_line(struct bmd *d, char *buf, size_t size);
 /* The default backend factory (sim for dry runs, genl otherwise). */
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err);
+
+/* Is mode one bmd --results-mode accepts (0600, 0640, 0644)? */
+bool bmd_results_mode_ok(unsigned int mode);
 
 /* Is the user uid, whose primary group is gid, a member of group in the
  * group database (getgrouplist)?  An unknown uid is in gid only. */

@@ -88,6 +88,7 @@ struct bmd {
 	char *results_dir;
 	char *jobs_dir;
 	int lock_fd;			/* flock'ed DIR/.lock, or -1 */
+	mode_t results_mode;		/* of result and job files */
 	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */
 	int listen_fd;
 	int wake_fd;			/* eventfd: workers and bmd_stop */

@@ -131,7 +131,8 @@ void job_persist(struct bmd_job *j)
 
 	snprintf(name, sizeof(name), "%lu.json", j->id);
 	o = job_to_json(j, true);
-	if (bm_write_json_atomic(j->d->jobs_dir, name, o, &err))
+	if (bm_write_json_atomic_mode(j->d->jobs_dir, name, o,
+				      j->d->results_mode, &err))
 		fprintf(stderr, "bmd: job %lu: %s\n", j->id, err.msg);
 	json_object_put(o);
 }
@@ -560,13 +561,15 @@ static int store_result(struct bmd *d, unsigned long id, json_object *result,
 		return -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%lu.csv", id);
-	ret = bm_write_atomic(d->results_dir, name, csv, strlen(csv), err);
+	ret = bm_write_atomic_mode(d->results_dir, name, csv, strlen(csv),
+				   d->results_mode, err);
 	free(csv);
 	if (ret)
 		return ret;
 	/* JSON last: its presence is what marks a complete result. */
 	snprintf(name, sizeof(name), "%lu.json", id);
-	return bm_write_json_atomic(d->results_dir, name, result, err);
+	return bm_write_json_atomic_mode(d->results_dir, name, result,
+					 d->results_mode, err);
 }
 
 static void *worker(void *arg)

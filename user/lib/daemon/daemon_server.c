@@ -887,6 +887,12 @@ static int listen_unix(struct bmd *d, const char *path, struct bm_error *err)
 	return fd;
 }
 
+bool bmd_results_mode_ok(unsigned int mode)
+{
+	/* Never writable by others, never executable: a result is data. */
+	return mode == 0600 || mode == 0640 || mode == 0644;
+}
+
 /* d's group from name: a group name, else a number; 0 or -EINVAL. */
 static int set_group(struct bmd *d, const char *name, struct bm_error *err)
 {
@@ -958,6 +964,12 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 					  : bmd_backend_default;
 	d->backend_ctx = cfg->backend_ctx;
 	d->verbose = cfg->verbose;
+	d->results_mode = cfg->results_mode ? cfg->results_mode : 0640;
+	if (!bmd_results_mode_ok(d->results_mode)) {
+		bm_errorf(err, "results mode %04o: must be 0600, 0640 or 0644",
+			  cfg->results_mode);
+		goto fail;
+	}
 	snprintf(jobs, sizeof(jobs), "%s/jobs", cfg->results_dir);
 	d->results_dir = strdup(cfg->results_dir);
 	d->jobs_dir = strdup(jobs);
