@@ -69,9 +69,18 @@ static void slow_destroy(struct bm_backend *be)
 	free(s);
 }
 
+/* The sim resets its DUT itself: what rfc2544.reset uses in a dry run. */
+static int slow_dut_reset(struct bm_backend *be)
+{
+	struct slow *s = be->priv;
+
+	return s->inner->ops->dut_reset(s->inner);
+}
+
 static const struct bm_backend_ops slow_ops = {
 	.run_trial = slow_run,
 	.destroy = slow_destroy,
+	.dut_reset = slow_dut_reset,
 };
 
 /* Every job, dry run or not, runs on the sim: real ports ("lo") only
@@ -1254,6 +1263,75 @@ START_TEST(results_mode_0640_by_default)
 }
 END_TEST
 
+/* --- reset_command in a dry run (issue 16 item 6) --------------------- */
+
+/* A submit of rfc2544.reset with params (JSON); dry or on lo. */
+static json_object *reset_req(const char *params, bool dry)
+{
+	json_object *o = req("submit");
+
+	json_object_object_add(o, "procedure",
+			       json_object_new_string("rfc2544.reset"));
+	json_object_object_add(o, "params", json_tokener_parse(params));
+	if (dry)
+		json_object_object_add(o, "dry_run",
+				       json_object_new_boolean(true));
+	else
+		json_object_object_add(o, "ports", json_tokener_parse(
+			"{\"tx\":\"lo\",\"rx\":\"lo\",\"line_rate_bps\":1e9}"));
+	return o;
+}
+
+/* Submit rfc2544.reset with params; the job id. */
+static long submit_reset(struct bm_client *c, const char *params, bool dry)
+{
+	json_object *r = call_ok(c, reset_req(params, dry));
+	long id = json_object_get_int64(get(r, "job"));
+
+	json_object_put(r);
+	ck_assert_int_gt(id, 0);
+	return id;
+}
+
+/* A dry run never runs a request's reset_command: the submit is refused
+ * and nothing runs; "" is no command, and the simulated DUT resets
+ * itself.  A real run still takes the command. */
+START_TEST(dry_run_refuses_reset_command)
+{
+	char params[512], msg[256], s[32];
+	struct bm_client c;
+	json_object *r;
+	int events;
+	long job;
+
+	snprintf(params, sizeof(params),
+		 "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+		 "\"throughput_fps\":1000,\"reset_command\":\"touch %s/ran\"}",
+		 dir);
+	client(&c);
+	call_err(&c, reset_req(params, true), msg);
+	ck_assert_str_eq(msg, "rfc2544.reset: reset_command: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out");
+	r = call_ok(&c, req("jobs"));
+	ck_assert_int_eq(json_object_array_length(get(r, "jobs")), 0);
+	json_object_put(r);
+
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset_command\":\"\"}",
+			   true);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("result", job));
+	ck_assert_ptr_nonnull(get(get(r, "result"), "results"));
+	json_object_put(r);
+	ck_assert(!exists("ran"));
+
+	job = submit_reset(&c, params, false);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	/* only the real run ran it */
+	ck_assert(exists("ran"));
+}
+END_TEST
+
 /* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
 
 #define NOBODY		65534
@@ -1449,6 +1527,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, results_dir_locked);
 	tcase_add_test(tc, ids_never_reused);
 	tcase_add_test(tc, results_mode_0640_by_default);
+	tcase_add_test(tc, dry_run_refuses_reset_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -322,6 +322,9 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err))
 		return NULL;
+	if (q->dry_run &&
+	    bm_procedure_check_dry_run(q->procedure, q->params, err))
+		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
 		bm_errorf(err, "out of memory");

@@ -69,6 +69,15 @@ int bm_procedure_validate(const char *name, json_object *params,
 			  double line_rate_bps, struct bm_error *err);
 
 /*
+ * May params (NULL = none) of procedure name run in a dry run?  0, or
+ * -EINVAL with a one-line reason naming the key when they would run a
+ * command on bmd's host (reset_command): a dry run touches nothing
+ * outside bmd, and the simulated DUT resets itself.
+ */
+int bm_procedure_check_dry_run(const char *name, json_object *params,
+			       struct bm_error *err);
+
+/*
  * Run procedure name with params on be.  On success (0) and on -ECANCELED,
  * *result is a new JSON object {procedure, params, trials, results,
  * deviations} owned by the caller.  Any other error: -errno, err->msg set,

@@ -771,6 +771,36 @@ int bm_procedure_validate(const char *name, json_object *params,
 	return pi->validate(pi, params, line_rate_bps, err);
 }
 
+/* The parameters whose value is a shell command run on bmd's host. */
+static const char *const host_command_keys[] = { "reset_command", NULL };
+
+int bm_procedure_check_dry_run(const char *name, json_object *params,
+			       struct bm_error *err)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(name, err);
+	const char *const *k;
+	json_object *v;
+
+	if (!pi)
+		return -EINVAL;
+	/*
+	 * A dry run is what a user tries first, anywhere, to see what a
+	 * procedure would do; a command in it would still run as bmd's
+	 * user on bmd's host and may touch the real DUT.  Refused rather
+	 * than ignored with a deviation: the user learns it at submit,
+	 * not from a result that says the command did not run.  "" is no
+	 * command.
+	 */
+	for (k = host_command_keys; *k; k++)
+		if (bm_json_find_param(pi->keys, pi->mask, *k) &&
+		    params && json_object_object_get_ex(params, *k, &v) &&
+		    json_object_is_type(v, json_type_string) &&
+		    json_object_get_string_len(v))
+			return bm_errorf(err, "%s: %s: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out",
+					 pi->name, *k);
+	return 0;
+}
+
 int bm_procedure_run(const char *name, json_object *params,
 		     struct bm_backend *be, bm_progress_fn progress,
 		     void *progress_ctx, json_object **result,

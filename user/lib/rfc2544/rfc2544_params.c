@@ -226,7 +226,7 @@ const struct bm_param rfc2544_keys[] = {
 	   "SHOULD be tested)"),
 	KC("reset_command", parse_cmd, 0, 0, 0, M_RST, "string", "",
 	   "/bin/sh -c command that resets the DUT at reset_at_s; \"\" = the "
-	   "backend's own or none"),
+	   "backend's own or none; refused in a dry run"),
 	KD("reset_timeout_s", reset_timeout_s, 0, 3600, EX, M_RST, "s",
 	   "reset_command and its process group are killed after this"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
