@@ -15,6 +15,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* bmd refused, job failed, bmd unreachable */
 #define EXIT_USAGE	2	/* bad arguments */
+#define EXIT_INTERRUPTED 3	/* batch: a job interrupted or cancelled */
 #define EXIT_DETACHED	130	/* Ctrl-C: the job goes on */
 
 struct bmctl_opts {
@@ -89,6 +90,14 @@ int cmd_status(int argc, char **argv);
 int cmd_port(int argc, char **argv);
 int cmd_procedures(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+/* The job the last cmd_run submitted (0: none since the reset). */
+unsigned long run_last_job(void);
+void run_last_job_reset(void);
+/* bmctl batch PLAN: a plan file's procedures, one after the other. */
+int cmd_batch(int argc, char **argv);
+/* One request about job arg (a job id); 0 and *r, or the exit status
+ * with the reason printed. */
+int job_request(const char *cmd, const char *arg, json_object **r);
 int cmd_jobs(int argc, char **argv);
 int cmd_wait(int argc, char **argv);
 int cmd_result(int argc, char **argv);

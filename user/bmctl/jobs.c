@@ -97,7 +97,7 @@ int cmd_jobs(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static int job_request(const char *cmd, const char *arg, json_object **r)
+int job_request(const char *cmd, const char *arg, json_object **r)
 {
 	struct bm_client c;
 	unsigned long job;

@@ -73,6 +73,7 @@ static void usage(FILE *f)
 		"OBJECT := status | port list | procedures [PROCEDURE] | jobs |\n"
 		"          wait JOB | result JOB [--trials] [--csv] | cancel JOB |\n"
 		"          report FILE [--trials] [--csv] | compare A B [--all] |\n"
+		"          batch PLAN [--detach] |\n"
 		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
 		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
@@ -94,6 +95,7 @@ static const struct {
 	{ "result", cmd_result },
 	{ "report", cmd_report },
 	{ "compare", cmd_compare },
+	{ "batch", cmd_batch },
 	{ "port", cmd_port },
 	{ "procedures", cmd_procedures },
 	{ "jobs", cmd_jobs },

@@ -181,19 +181,28 @@ int cmd_wait(int argc, char **argv)
 {
 	struct bm_client c;
 	unsigned long job;
-	int ret;
+	int i, ret, worst = EXIT_OK;
 
-	if (argc != 1)
-		return usage_error("usage: bmctl wait JOB");
-	job = parse_job(argv[0]);
-	if (!job)
-		return EXIT_USAGE;
-	ret = connect_bmd(&c);
-	if (ret)
-		return ret;
-	ret = follow_job(&c, job);
-	bm_client_close(&c);
-	return ret;
+	if (argc < 1)
+		return usage_error("usage: bmctl wait JOB [JOB ...]");
+	for (i = 0; i < argc; i++)
+		if (!parse_job(argv[i]))
+			return EXIT_USAGE;
+	/* several jobs (a detached batch): one after the other, in the
+	 * order given; the exit status is the worst of them */
+	for (i = 0; i < argc; i++) {
+		job = parse_job(argv[i]);
+		ret = connect_bmd(&c);
+		if (ret)
+			return ret;
+		ret = follow_job(&c, job);
+		bm_client_close(&c);
+		if (ret == EXIT_DETACHED)
+			return ret;
+		if (ret && worst == EXIT_OK)
+			worst = ret;
+	}
+	return worst;
 }
 
 /* --- run ---------------------------------------------------------------- */
@@ -543,6 +552,18 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+static unsigned long last_job;
+
+unsigned long run_last_job(void)
+{
+	return last_job;
+}
+
+void run_last_job_reset(void)
+{
+	last_job = 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .params = json_object_new_object() };
@@ -619,6 +640,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		goto out_close;
 	job = json_object_get_int64(get(r, "job"));
+	last_job = job;
 	if (a.detach) {
 		pr_init(opts.json);
 		pr_kv_u64("job", "job", job);
