@@ -29,6 +29,30 @@ static const char *const names[] = {
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 
+/* Issue 16: a job's trials are bounded up front, the count said. */
+START_TEST(test_trial_bound)
+{
+	struct bm_error err = { "" };
+	json_object *p;
+
+	p = json_tokener_parse("{\"step_pct\": 0.001}");
+	ck_assert_int_eq(bm_procedure_validate("rfc2544.frame-loss", p, 1e9,
+					       &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "700000 trials"), "%s", err.msg);
+	json_object_put(p);
+	p = json_tokener_parse("{\"repetitions\": 100000}");
+	ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", p, 1e9,
+					       &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "a job may run 20000"), "%s", err.msg);
+	json_object_put(p);
+	/* the defaults and an RFC-sized run pass */
+	p = json_tokener_parse("{\"step_pct\": 1}");
+	ck_assert_int_eq(bm_procedure_validate("rfc2544.frame-loss", p, 1e9,
+					       &err), 0);
+	json_object_put(p);
+}
+END_TEST
+
 START_TEST(test_registry)
 {
 	const struct bm_procedure_info *p = bm_procedures();
@@ -620,6 +644,7 @@ static Suite *proc_suite(void)
 	Suite *s = suite_create("procedures");
 	TCase *tc = tcase_create("registry");
 
+	tcase_add_test(tc, test_trial_bound);
 	tcase_add_test(tc, test_registry);
 	tcase_add_test(tc, test_registry_rows_complete);
 	tcase_add_test(tc, test_schema_throughput);

@@ -281,6 +281,47 @@ static bool given(json_object *obj, const char *key)
 	return obj && json_object_object_get_ex(obj, key, NULL);
 }
 
+/*
+ * Trials a job may run (issue 16: every trial's record is kept until the
+ * job ends, ~18 KB each; a 100000-repetition latency job took 1.8 GB).
+ * The parameters' worst case is refused up front, with the count.
+ */
+#define RFC2544_MAX_TRIALS	20000
+
+static int trials_bound(const struct rfc2544_params *p, enum rfc2544_test t,
+			const char *name, struct bm_error *err)
+{
+	double per = 0.0, n;
+
+	switch (t) {
+	case RFC2544_LATENCY:
+		per = (double)p->lat_repetitions + p->lat_max_invalid;
+		break;
+	case RFC2544_FRAME_LOSS:
+		per = ceil(100.0 / p->flr_step_pct);
+		break;
+	case RFC2544_BACK_TO_BACK:
+		/* the first repetition grows and bisects to burst_max (unset:
+		 * a second at the line, 2^40 at the most), the others start
+		 * from the bracket [prev/2, 2 prev] (AMB-19): a few each */
+		per = 2.0 * (p->b2b_burst_max ?
+			     ceil(log2((double)p->b2b_burst_max + 1)) : 40) +
+		      2.0 + 8.0 * (p->b2b_repetitions - 1);
+		break;
+	case RFC2544_RECOVERY:
+		per = p->rec_repetitions;
+		break;
+	default:
+		return 0;
+	}
+	n = per * (double)p->n_sizes;
+	if (n > RFC2544_MAX_TRIALS)
+		return bm_errorf(err, "%s: these parameters need up to %.0f "
+				 "trials (%zu sizes x %.0f); a job may run %d",
+				 name, n, p->n_sizes, per, RFC2544_MAX_TRIALS);
+	return 0;
+}
+
 int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 			     struct rfc2544_params *p, struct bm_error *err)
 {
@@ -331,7 +372,7 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->thr_search_trial_s > p->thr_final_trial_s)
 		return bm_errorf(err, "%s: search trial duration longer than "
 				 "the full-length trial duration", name);
-	return 0;
+	return trials_bound(p, t, name, err);
 }
 
 json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
