@@ -421,6 +421,10 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 				if (!strcmp(a->ports[k], v))
 					return usage_error("run: --port %s given twice (port %d and port %d)",
 							   v, k + 1, a->nports + 1);
+			/* the loopback carries no test traffic to a DUT */
+			if (!strcmp(v, "lo"))
+				return usage_error("run: --port lo: the loopback "
+						   "is not a tester port");
 			a->ports[a->nports++] = v;
 		} else if ((r = opt_value(argc, argv, &i, "--frame-sizes", &v))) {
 			json_object *s;
