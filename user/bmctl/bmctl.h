@@ -4,6 +4,7 @@
 #define BMCTL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -103,6 +104,9 @@ int cmd_wait(int argc, char **argv);
 int cmd_result(int argc, char **argv);
 /* bmctl report FILE: a stored result document rendered without bmd. */
 int cmd_report(int argc, char **argv);
+/* Write doc as one self-contained HTML page with SVG charts to f; 0 or
+ * EXIT_FAIL on a write error. */
+int report_html(json_object *doc, FILE *f);
 /* bmctl compare A B: two results (job ids or files) side by side. */
 int cmd_compare(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);

@@ -2,6 +2,7 @@
 /* bmctl jobs, cancel, result. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -266,13 +267,28 @@ int cmd_compare(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	bool trials = false, csv = false;
-	const char *file;
+	const char *file, *html = NULL;
+	char *args[64];
 	json_object *doc, *p;
-	int ret;
+	FILE *out;
+	int ret, i, n = 0;
 
-	ret = result_args("report", argc, argv, &file, &trials, &csv);
+	/* --html OUT: the page instead of the text */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--html")) {
+			if (++i == argc)
+				return usage_error("report: --html needs a "
+						   "file name");
+			html = argv[i];
+		} else if (n < 63) {
+			args[n++] = argv[i];
+		}
+	}
+	ret = result_args("report", n, args, &file, &trials, &csv);
 	if (ret)
 		return ret;
+	if (html && (csv || opts.json))
+		return usage_error("report: --html excludes --csv and --json");
 	/* a stored or copied result, read without bmd (issue 15 item 3) */
 	doc = json_object_from_file(file);
 	if (!doc) {
@@ -291,6 +307,18 @@ int cmd_report(int argc, char **argv)
 			"(Documentation/result.schema.json)\n", file);
 		json_object_put(doc);
 		return EXIT_FAIL;
+	}
+	if (html) {
+		out = strcmp(html, "-") ? fopen(html, "w") : stdout;
+		if (!out) {
+			json_object_put(doc);
+			return failure("report: %s: %s", html, strerror(errno));
+		}
+		ret = report_html(doc, out);
+		if (out != stdout && fclose(out))
+			ret = failure("report: %s: %s", html, strerror(errno));
+		json_object_put(doc);
+		return ret;
 	}
 	show_result(doc, trials, csv);
 	json_object_put(doc);

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmctl report FILE --html OUT (issue 15 item 3): one self-contained HTML
+ * file (no script, no fetch: it opens offline and prints) with the charts
+ * the standards ask for or a reader expects, drawn as inline SVG:
+ *   - RFC 2544 §26.1 throughput against frame size (% of line, fps);
+ *   - RFC 2544 §26.3 frame loss rate against input rate, a curve per size
+ *     (the graph §26.3 requires);
+ *   - latency per size (mean with min..max), RFC 8239 line rate's worst
+ *     port and drops per size;
+ *   - every procedure's trial sequence: offered load per trial, lossy
+ *     trials marked (binary search, MLRsearch, RFC 8239 searches);
+ *   - RFC 8239 buffer, microburst and HOLB per iteration and repetition.
+ * Then the parameters, the deviations and the document's meta as tables.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bmctl.h"
+
+#define W	640
+#define H	320
+#define ML	64	/* margins of the plot area */
+#define MR	16
+#define MT	28
+#define MB	44
+#define MAX_PTS	4096
+#define MAX_SER	16
+
+static const char *const colour[] = { "#1f77b4", "#d62728", "#2ca02c",
+				      "#9467bd", "#ff7f0e", "#8c564b",
+				      "#e377c2", "#17becf" };
+
+struct series {
+	char name[64];
+	size_t n;
+	double x[MAX_PTS], y[MAX_PTS];
+	bool mark[MAX_PTS];		/* drawn hollow (a lossy trial) */
+};
+
+static json_object *jget(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static bool num(json_object *o, const char *k, double *x)
+{
+	json_object *v = jget(o, k);
+
+	if (!v || !(json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)))
+		return false;
+	*x = json_object_get_double(v);
+	return isfinite(*x);
+}
+
+/* Text for HTML, escaped. */
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* A "nice" step for about n ticks over span. */
+static double tick_step(double span, int n)
+{
+	double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+/* One chart of the series s[0..ns-1]; lines join points when lines. */
+static void chart(FILE *f, const char *title, const char *xl, const char *yl,
+		  struct series *s, int ns, bool lines, bool zero_y)
+{
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	double st, v, px, py;
+	int i, pw = W - ML - MR, ph = H - MT - MB;
+	size_t k, total = 0;
+
+	for (i = 0; i < ns; i++)
+		for (k = 0; k < s[i].n; k++) {
+			x0 = fmin(x0, s[i].x[k]);
+			x1 = fmax(x1, s[i].x[k]);
+			y0 = fmin(y0, s[i].y[k]);
+			y1 = fmax(y1, s[i].y[k]);
+			total++;
+		}
+	if (!total)
+		return;
+	if (zero_y && y0 > 0)
+		y0 = 0;
+	if (x1 - x0 < 1e-12) {
+		x0 -= 1;
+		x1 += 1;
+	}
+	/* room for the points at the edges */
+	st = (x1 - x0) * 0.03;
+	x0 -= st;
+	x1 += st;
+	if (y1 - y0 < 1e-12) {
+		if (!(zero_y && y0 == 0))
+			y0 -= fabs(y0) * 0.1 + 1;
+		y1 += fabs(y1) * 0.1 + 1;
+	}
+	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
+		"fill=\"white\"/>\n", W, H, W, H, W, H);
+	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
+		"font-size=\"13\">", ML);
+	esc(f, title);
+	fputs("</text>\n", f);
+#define PX(x) (ML + ((x) - x0) / (x1 - x0) * pw)
+#define PY(y) (MT + ph - ((y) - y0) / (y1 - y0) * ph)
+	st = tick_step(y1 - y0, 5);
+	for (v = ceil(y0 / st) * st; v <= y1 + st * 1e-9; v += st)
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" "
+			"text-anchor=\"end\" font-size=\"11\">%g</text>\n",
+			ML, ML + pw, PY(v), PY(v), ML - 4, PY(v) + 4,
+			fabs(v) < st * 1e-9 ? 0.0 : v);
+	st = tick_step(x1 - x0, 8);
+	for (v = ceil(x0 / st) * st; v <= x1 + st * 1e-9; v += st)
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			"font-size=\"11\">%g</text>\n", PX(v), MT + ph + 16,
+			fabs(v) < st * 1e-9 ? 0.0 : v);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"none\" stroke=\"#888\"/>\n", ML, MT, pw, ph);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+		"font-size=\"12\">", ML + pw / 2, H - 6);
+	esc(f, xl);
+	fprintf(f, "</text><text transform=\"translate(14,%d) rotate(-90)\" "
+		"text-anchor=\"middle\" font-size=\"12\">", MT + ph / 2);
+	esc(f, yl);
+	fputs("</text>\n", f);
+	for (i = 0; i < ns; i++) {
+		const char *c = colour[i % 8];
+
+		if (lines && s[i].n > 1) {
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"1.5\" points=\"", c);
+			for (k = 0; k < s[i].n; k++)
+				fprintf(f, "%.1f,%.1f ", PX(s[i].x[k]),
+					PY(s[i].y[k]));
+			fputs("\"/>\n", f);
+		}
+		for (k = 0; k < s[i].n; k++) {
+			px = PX(s[i].x[k]);
+			py = PY(s[i].y[k]);
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+				"stroke=\"%s\" fill=\"%s\"/>\n", px, py, c,
+				s[i].mark[k] ? "white" : c);
+		}
+		if (ns > 1 || s[i].name[0]) {
+			fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"%s\" "
+				"font-size=\"12\">", ML + pw - 150,
+				MT + 14 + 14 * i, c);
+			esc(f, s[i].name);
+			fputs("</text>\n", f);
+		}
+	}
+#undef PX
+#undef PY
+	fputs("</svg></figure>\n", f);
+}
+
+static void add(struct series *s, double x, double y, bool mark)
+{
+	if (s->n < MAX_PTS) {
+		s->x[s->n] = x;
+		s->y[s->n] = y;
+		s->mark[s->n++] = mark;
+	}
+}
+
+/* per_size[].key against frame size, one series, when present. */
+static void per_size_chart(FILE *f, json_object *res, const char *key,
+			   const char *title, const char *yl,
+			   struct series *s)
+{
+	json_object *a = jget(res, "per_size"), *e;
+	double x, y;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (num(e, "frame_size", &x) && num(e, key, &y))
+			add(s, x, y, false);
+	}
+	chart(f, title, "frame size (bytes)", yl, s, 1, true, true);
+}
+
+/* RFC 2544 §26.3: loss against input rate, a curve per frame size. */
+static void flr_chart(FILE *f, json_object *res, struct series *s)
+{
+	json_object *a = jget(res, "per_size"), *e, *t, *row;
+	double x, y, fs;
+	size_t i, k;
+	int n = 0;
+
+	for (i = 0; a && i < json_object_array_length(a) && n < MAX_SER; i++) {
+		e = json_object_array_get_idx(a, i);
+		t = jget(e, "table");
+		if (!t || !num(e, "frame_size", &fs))
+			continue;
+		memset(&s[n], 0, sizeof(s[n]));
+		snprintf(s[n].name, sizeof(s[n].name), "%g B", fs);
+		for (k = 0; k < json_object_array_length(t); k++) {
+			row = json_object_array_get_idx(t, k);
+			if (num(row, "rate_pct", &x) && num(row, "loss_pct", &y))
+				add(&s[n], x, y, false);
+		}
+		n++;
+	}
+	chart(f, "Frame loss rate (RFC 2544 §26.3)",
+	      "input rate (% of the theoretical rate)", "frame loss (%)", s, n,
+	      true, true);
+}
+
+/* Every trial's offered load in order; lossy trials hollow. */
+static void trials_chart(FILE *f, json_object *doc, struct series *s)
+{
+	json_object *a = jget(doc, "trials"), *t;
+	double x, y, lost;
+	size_t i;
+
+	const char *key = "load_pct", *yl = "offered load (% of line)";
+	double probe;
+
+	memset(s, 0, sizeof(*s));
+	/* the load in % where the trials say it, else the rate, else (N-port
+	 * trials, whose load is per stream) the frames asked for */
+	t = a && json_object_array_length(a) ? json_object_array_get_idx(a, 0) :
+	    NULL;
+	if (!num(t, key, &probe) || probe == 0) {
+		key = "rate_fps";
+		yl = "offered rate (frames/s)";
+		if (!num(t, key, &probe) || probe == 0) {
+			key = "intended";
+			yl = "frames offered";
+		}
+	}
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		t = json_object_array_get_idx(a, i);
+		if (num(t, "index", &x) && num(t, key, &y))
+			add(s, x + 1, y, num(t, "lost", &lost) && lost > 0);
+	}
+	snprintf(s->name, sizeof(s->name), "hollow: frames lost");
+	chart(f, "Trials in order (every trial, REQ-SRCH-1)", "trial", yl, s,
+	      1, true, false);
+}
+
+/* RFC 8239: a value per repetition of every iteration (x: iteration). */
+static void iterations_chart(FILE *f, json_object *res, const char *key,
+			     const char *title, const char *yl,
+			     struct series *s)
+{
+	json_object *it = jget(res, "iterations"), *e, *reps, *r;
+	double y;
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; it && i < json_object_array_length(it); i++) {
+		e = json_object_array_get_idx(it, i);
+		reps = jget(e, "repetitions");
+		for (k = 0; reps && k < json_object_array_length(reps); k++) {
+			r = json_object_array_get_idx(reps, k);
+			if (num(r, key, &y))
+				add(s, (double)i + 1, y, false);
+		}
+	}
+	snprintf(s->name, sizeof(s->name), "one point per repetition");
+	chart(f, title, "iteration", yl, s, 1, false, true);
+}
+
+/* An object's scalars as a two-column table. */
+static void kv_table(FILE *f, const char *title, json_object *o)
+{
+	if (!o || !json_object_is_type(o, json_type_object))
+		return;
+	fprintf(f, "<h2>");
+	esc(f, title);
+	fputs("</h2><table>\n", f);
+	json_object_object_foreach(o, k, v) {
+		if (json_object_is_type(v, json_type_object) ||
+		    json_object_is_type(v, json_type_array))
+			continue;
+		fputs("<tr><th>", f);
+		esc(f, k);
+		fputs("</th><td>", f);
+		esc(f, v ? json_object_get_string(v) : "null");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+int report_html(json_object *doc, FILE *f)
+{
+	static struct series s[MAX_SER];
+	json_object *res = jget(doc, "results"), *dev = jget(doc, "deviations");
+	const char *id = json_object_get_string(jget(jget(doc, "procedure"),
+						     "id"));
+	const char *ref = json_object_get_string(jget(jget(doc, "procedure"),
+						      "ref"));
+	size_t i;
+
+	id = id ? id : "?";
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>", f);
+	esc(f, id);
+	fputs("</title><style>body{font:14px sans-serif;margin:2em;max-width:"
+	      "60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
+	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
+	      "#f4f4f4}figure{margin:1em 0}</style></head><body>\n", f);
+	fputs("<h1>", f);
+	esc(f, id);
+	fputs("</h1><p>", f);
+	esc(f, ref);
+	fputs("</p>\n", f);
+	if (!strcmp(id, "rfc2544.throughput") || !strcmp(id, "rfc2544.latency"))
+		per_size_chart(f, res, "throughput_pct_line",
+			       "Throughput (RFC 2544 §26.1)", "% of line rate",
+			       s);
+	if (!strcmp(id, "rfc2544.latency"))
+		per_size_chart(f, res, "latency_ns", "Latency, mean of the "
+			       "repetitions (RFC 2544 §26.2)", "ns", s);
+	if (!strcmp(id, "rfc2544.frame-loss"))
+		flr_chart(f, res, s);
+	if (!strncmp(id, "rfc8239.line-rate", 17) ||
+	    !strcmp(id, "rfc8239.snake")) {
+		per_size_chart(f, res, "drops", "Drops per frame size "
+			       "(RFC 8239 §2.3)", "frames", s);
+	}
+	if (!strcmp(id, "rfc8239.microburst"))
+		iterations_chart(f, res, "burst_aggregate", "Largest loss-free "
+				 "burst, all ingress ports (RFC 8239 §4)",
+				 "frames", s);
+	if (!strcmp(id, "rfc8239.port-buffer") ||
+	    !strcmp(id, "rfc8239.dut-buffer") ||
+	    !strcmp(id, "rfc8239.port-pair-buffer") ||
+	    !strcmp(id, "rfc8239.buffer-efficiency"))
+		iterations_chart(f, res, "buf_q_bytes", "Buffer (Buf_q) per "
+				 "measurement (RFC 8239 §3)", "bytes", s);
+	if (!strcmp(id, "rfc8239.holb"))
+		iterations_chart(f, res, "loss_e2_flows_pct", "Loss of the "
+				 "flows to the congested E2 (RFC 8239 §5)",
+				 "%", s);
+	trials_chart(f, doc, s);
+	kv_table(f, "Results", res);
+	kv_table(f, "Parameters", jget(doc, "params"));
+	kv_table(f, "Meta", jget(doc, "meta"));
+	if (dev && json_object_array_length(dev)) {
+		fputs("<h2>Deviations</h2><ul>\n", f);
+		for (i = 0; i < json_object_array_length(dev); i++) {
+			fputs("<li>", f);
+			esc(f, json_object_get_string(
+				json_object_array_get_idx(dev, i)));
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	fputs("</body></html>\n", f);
+	return ferror(f) ? EXIT_FAIL : EXIT_OK;
+}
