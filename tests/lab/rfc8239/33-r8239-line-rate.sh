@@ -61,9 +61,10 @@ done
 [ -n "$(jvals jitter_pdv_max_ns /tmp/lr.json)" ] || fail "pair: no jitter"
 check_eq "pair: same iteration" "$(jvals same_iteration /tmp/lr.json)" true
 # the latency population (RFC 8239 §2.3 item 8): every received frame once
-hist=$(sed -n '/^  "results"/,$p' /tmp/lr.json | jvals count /dev/stdin | awk '{ s += $1 } END { print s + 0 }')
+sed -n '/^  "results"/,$p' /tmp/lr.json > /tmp/lr.res
+hist=$(jvals count /tmp/lr.res | awk '{ s += $1 } END { print s + 0 }')
 check_eq "pair: frames in the latency histogram = frames received" "$hist" \
-	"$(sed -n '/^  "results"/,$p' /tmp/lr.json | jvals rx_frames /dev/stdin | head -n1)"
+	"$(jvals rx_frames /tmp/lr.res | head -n1)"
 
 # 2. pair, d2 shaped to 90 %
 $TC -n dut qdisc change dev d2 root handle 1: tbf rate 9mbit burst 9300 \

@@ -420,10 +420,6 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"snake: latency and jitter are not reported (RFC 8239 "
 			"§2.2)"));
-	else
-		json_object_array_add(dev, json_object_new_string(
-			"no histogram of the latency population yet (RFC 8239 "
-			"§2.3 item 8, RECOMMENDED); p99 is reported"));
 	if (p->topo != R8239_LR_SNAKE && !(q.cal_constant_ns > 0))
 		json_object_array_add(dev, json_object_new_string(
 			"no calibration constant (R8238-CAL): latency is not "
