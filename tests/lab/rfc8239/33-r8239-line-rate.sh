@@ -67,8 +67,10 @@ check_eq "pair: frames in the latency histogram = frames received" "$hist" \
 	"$(jvals rx_frames /tmp/lr.res | head -n1)"
 
 # 2. pair, d2 shaped to 90 %
-$TC -n dut qdisc change dev d2 root handle 1: tbf rate 9mbit burst 9300 \
-	limit 1000000 overhead 24 || fail "tbf d2 90 %"
+# (a new qdisc, not "tc qdisc change": a tbf changed with a limit swaps
+# its child for a bfifo of that limit, and the pfifo of 100 is gone)
+$TC -n dut qdisc del dev d2 root || fail "tbf d2 del"
+tbf dut d2 9mbit
 d0=$(drops dut d2)
 bm_job lrs rfc8239 line-rate-pair $LR --param trial_duration_s=5 \
 	--port t1 --port t2 --port t3 --port t4
