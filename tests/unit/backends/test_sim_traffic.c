@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_sim.h"
 #include "bm_traffic.h"
 #include "sim_assert.h"
@@ -929,11 +930,5 @@ static Suite *sim_traffic_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(sim_traffic_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(sim_traffic_suite());
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_traffic.h"
 
 /* n ports "t0".."t<n-1>" at rate. */
@@ -1129,11 +1130,5 @@ static Suite *traffic_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(traffic_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(traffic_suite());
 }

@@ -1534,11 +1534,5 @@ static Suite *bmd_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(bmd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(bmd_suite());
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
 #include "keep_result.h"
@@ -660,11 +661,5 @@ static Suite *proc_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(proc_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(proc_suite());
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_sim.h"
 #include "keep_result.h"
 #include "rfc2544.h"
@@ -785,11 +786,5 @@ static Suite *rfc2544_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(rfc2544_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(rfc2544_suite());
 }

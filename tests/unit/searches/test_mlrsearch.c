@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_mlrsearch.h"
 #include "bm_sim.h"
 #include "mlr_devices.h"
@@ -1185,11 +1186,5 @@ static Suite *mlrsearch_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(mlrsearch_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(mlrsearch_suite());
 }

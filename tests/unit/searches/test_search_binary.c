@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_util.h"
 #include "bm_search.h"
 #include "bm_sim.h"
 
@@ -534,11 +535,5 @@ static Suite *search_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(search_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tj_run_suite(search_suite());
 }
