@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bm_repeat.h"
 #include "bm_result.h"
 #include "rfc2544_int.h"
 
@@ -98,23 +99,17 @@ int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,
 void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 		 double *min, double *max)
 {
-	double s = 0.0, q = 0.0;
-	size_t i;
+	struct bm_repeat r;
 
 	/* no sample is no statistic: null in the result, never 0 */
 	*mean = *sd = *min = *max = NAN;
 	if (!n)
 		return;
-	*min = *max = v[0];
-	for (i = 0; i < n; i++) {
-		s += v[i];
-		*min = fmin(*min, v[i]);
-		*max = fmax(*max, v[i]);
-	}
-	*mean = s / n;
-	for (i = 0; i < n; i++)
-		q += (v[i] - *mean) * (v[i] - *mean);
-	*sd = n > 1 ? sqrt(q / (n - 1)) : 0.0;
+	bm_repeat_of(v, n, &r);
+	*mean = r.mean;
+	*sd = r.stddev;
+	*min = r.min;
+	*max = r.max;
 }
 
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
