@@ -306,10 +306,40 @@ START_TEST(test_latency)
 	ck_assert_double_eq_tol(num(e, "rate_fps"), bm_fps_max(100e6, 1518),
 				1e-6);
 	ck_assert_ptr_nonnull(strstr(str(e, "definition"), "bf"));
+	/* issue 13, REQ-TS-4: the timestamps' accuracy is stated, the
+	 * simulator's own: exact */
+	ck_assert_str_eq(str(e, "timestamp_source"), "sim");
+	ck_assert_double_eq(num(e, "timestamp_accuracy_ns"), 0);
+	ck_assert_double_eq(num(e, "timestamp_resolution_ns"), 0);
+	ck_assert_ptr_nonnull(strstr(str(e, "timestamp_accuracy"), "exact"));
+	ck_assert(!has_deviation(doc, "REQ-TS-4"));
 	/* 1 throughput trial at r_max + 20 latency trials of 120 s */
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
 	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120, 1e-6);
 	json_object_put(doc);
+
+	/* a calibrated accuracy given by the user is stated as given; a
+	 * backend that states nothing gives null, never 0 (which would
+	 * read as exact), and a deviation */
+	p.throughput_fps[0] = bm_fps_max(100e6, 1518);
+	p.lat_repetitions = 20;
+	p.lat_ts_accuracy_ns = 250;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq(num(e, "timestamp_accuracy_ns"), 250);
+	ck_assert_ptr_nonnull(strstr(str(e, "timestamp_accuracy"), "given"));
+	json_object_put(doc);
+	p.lat_ts_accuracy_ns = 0;
+	be->ts_accuracy = NULL;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_ptr_null(get(e, "timestamp_accuracy_ns"));
+	ck_assert_ptr_null(get(e, "timestamp_resolution_ns"));
+	ck_assert_str_eq(str(e, "timestamp_accuracy"),
+			 "timestamp accuracy not stated by the backend");
+	ck_assert(has_deviation(doc, "REQ-TS-4"));
+	json_object_put(doc);
+	p.throughput_fps[0] = 0;
 
 	/* (b) sf = bf - S_in exactly: 121.44 us at 1518 B / 100 Mbit/s */
 	p.lat_definition = RFC2544_LAT_SF;

@@ -440,6 +440,17 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	b->be.ops = &bm_genl_ops;
 	b->be.name = "genl";
 	b->be.line_rate_bps = o->line_rate_bps;
+	/*
+	 * bmgen.ko stamps in software only (BMGEN_TS_SW): ktime_get_ns(), in
+	 * ns as the frame's tx_ts carries it, just before the driver's xmit
+	 * and in the rx handler.  How far either is from the wire (queueing
+	 * in the driver, softirq delay) no calibration has measured, so the
+	 * accuracy is not claimed (REQ-TS-4, R8238-CAL).
+	 */
+	b->be.ts_accuracy = "software timestamps (ktime_get_ns before xmit "
+			    "and in the rx handler), not calibrated";
+	b->be.ts_resolution_ns = 1.0;
+	b->be.ts_accuracy_ns = NAN;
 	snprintf(b->tx, sizeof(b->tx), "%s", o->tx_port);
 	snprintf(b->rx, sizeof(b->rx), "%s", o->rx_port);
 	b->router = o->router;

@@ -952,6 +952,11 @@ struct bm_backend *bm_sim_new(const struct bm_sim_params *p,
 	be->deviation = "backend sim: every trial ran on a simulated device "
 			"(dry run), not a DUT";
 	be->line_rate_bps = p->line_rate_bps;
+	/* the model's own times, in double precision: nothing to err */
+	be->ts_accuracy = "exact: the simulator's timestamps are its model's "
+			  "times, not measured";
+	be->ts_resolution_ns = 0.0;
+	be->ts_accuracy_ns = 0.0;
 	be->priv = sp;
 	return be;
 }

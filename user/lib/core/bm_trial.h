@@ -191,6 +191,13 @@ struct bm_backend {
 	 * no DUT was measured (the simulator); NULL when nothing.  Results
 	 * list it under deviations. */
 	const char *deviation;
+	/* What its timestamps are worth (REQ-TS-4; RFC 8238 §4.3 makes the
+	 * accuracy a MUST of every latency report): ts_accuracy says how
+	 * the two numbers in ns were obtained, NAN where not known; NULL
+	 * when the backend states nothing, and then neither is read (a
+	 * zeroed 0 would claim exact timestamps). */
+	const char *ts_accuracy;
+	double ts_resolution_ns, ts_accuracy_ns;
 	/* The first bytes of the frames its last trial sent, in hex, one
 	 * per direction (tx -> rx, rx -> tx); "" when unknown (RFC 2544 §7:
 	 * the report names the exact frame; the simulator sends none). */

@@ -77,6 +77,7 @@ struct rfc2544_params {
 	unsigned int lat_repetitions;
 	unsigned int lat_max_invalid;
 	enum rfc2544_lat_def lat_definition;
+	double lat_ts_accuracy_ns;	/* calibrated; 0 = the backend's */
 
 	/* R2544-FLR */
 	double flr_trial_s;

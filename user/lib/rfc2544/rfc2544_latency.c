@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rfc2544_int.h"
 
@@ -53,6 +54,44 @@ static json_object *dist_json(const struct lat_dist *d)
 	return o;
 }
 
+/*
+ * What the timestamps are worth: RFC 2544 §26.2 asks only for the latency
+ * definition, but RFC 8238 §4.3 and SPEC REQ-TS-4 make the accuracy a
+ * MUST of a latency report.  A calibrated value given by the user wins
+ * over the backend's own statement; neither known is null, never 0.
+ */
+static void lat_timestamps(struct r2544_run *r, json_object *e,
+			   const char *src)
+{
+	const struct bm_backend *be = r->be;
+	double acc = NAN;
+	const char *how;
+
+	if (src[0])
+		bm_json_add_str(e, "timestamp_source", src);
+	else
+		json_object_object_add(e, "timestamp_source", NULL);
+	bm_json_add_double(e, "timestamp_resolution_ns", be->ts_accuracy ?
+			   be->ts_resolution_ns : NAN);
+	if (r->p->lat_ts_accuracy_ns > 0.0) {
+		acc = r->p->lat_ts_accuracy_ns;
+		how = "timestamp accuracy given (timestamp_accuracy_ns, "
+		      "as calibrated)";
+	} else if (be->ts_accuracy) {
+		acc = be->ts_accuracy_ns;
+		how = be->ts_accuracy;
+	} else {
+		how = "timestamp accuracy not stated by the backend";
+	}
+	bm_json_add_double(e, "timestamp_accuracy_ns", acc);
+	bm_json_add_str(e, "timestamp_accuracy", how);
+	if (!isfinite(acc))
+		r2544_deviation(r, "REQ-TS-4: the timestamps' accuracy is not "
+				"known (not calibrated; give "
+				"timestamp_accuracy_ns): latency is stated "
+				"without it");
+}
+
 static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 {
 	const struct rfc2544_params *p = r->p;
@@ -68,7 +107,7 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	json_object *a;
 	unsigned int k;
 	bool ok, fallback = false;
-	char why[96];
+	char why[96], src[16] = "";
 	int ret;
 
 	ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
@@ -93,6 +132,11 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 		ret = r2544_trial(r, &spec, &res, "latency", why);
 		if (ret)
 			goto out;
+		/* each trial names its stamps; say so if they differ */
+		if (valid + invalid == 0)
+			snprintf(src, sizeof(src), "%s", res.ts_source);
+		else if (strcmp(src, res.ts_source))
+			snprintf(src, sizeof(src), "mixed");
 		if (res.tag_tx_s < 0.0) {
 			/* The backend cannot tag: use the mean of all frames. */
 			fallback = true;
@@ -121,6 +165,7 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	bm_json_add_u64(e, "invalid_repetitions", invalid);
 	bm_json_add_double(e, "serialisation_in_ns", s_in);
 	bm_json_add_bool(e, "cable_constant_subtracted", false);
+	lat_timestamps(r, e, src);
 	if (valid < p->lat_repetitions) {
 		bm_json_add_str(e, "result", "too many invalid repetitions");
 		bm_json_add_double(e, "latency_ns", NAN);

@@ -189,6 +189,9 @@ const struct bm_param rfc2544_keys[] = {
 	   "re-runs allowed for repetitions whose tag was lost [PROPOSED]"),
 	KE("definition", lat_definition, latdef_names, M_LAT,
 	   "RFC 1242 latency: bf bit forwarding (FIFO), sf store and forward"),
+	KD("timestamp_accuracy_ns", lat_ts_accuracy_ns, 0, 1e9, EX | DV, M_LAT,
+	   "ns", "the timestamps' accuracy as calibrated (rfc8238.calibrate "
+	   "accuracy_ns), stated in the result; unset: the backend's"),
 
 	KD("trial_duration_s", flr_trial_s, 0, 86400, EX, M_FLR, "s",
 	   "trial duration of each rate step (§24: 60)"),
