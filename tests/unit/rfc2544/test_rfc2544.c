@@ -525,6 +525,39 @@ START_TEST(test_back_to_back)
 	json_object_put(doc);
 	bm_sim_free(be);
 
+	/* issue 13: the intensity is per direction; pair-bidir trials count
+	 * both directions' frames over the forward stream's departures (it
+	 * read 200 %) */
+	be = mk(&sp);
+	p.topology = BM_TOPO_PAIR_BIDIR;
+	p.b2b_repetitions = 2;
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq(num(e, "mean_frames"), 104);
+	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 100.0, 1e-6);
+	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 100.0, 1e-6);
+	json_object_put(doc);
+	bm_sim_free(be);
+	p.topology = BM_TOPO_PAIR_UNI;
+
+	/* issue 13: the intensity is what the generator achieved, not the
+	 * configured line rate: one limited to half the line sends every
+	 * burst at 50 %; no burst passes, and that is the generator's
+	 * failing, not "every burst lost frames" */
+	sp.generator_max_fps = 0.5 * bm_fps_max(1e9, 512);
+	be = mk(&sp);
+	doc = run(RFC2544_BACK_TO_BACK, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 50.0, 1e-6);
+	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 50.0, 1e-6);
+	ck_assert_uint_gt((uint64_t)num(e, "bursts_generator_limited"), 0);
+	ck_assert_str_eq(str(e, "result"), "not measured: the generator could "
+			 "not send the bursts at the minimum gap "
+			 "(generator-limited)");
+	json_object_put(doc);
+	bm_sim_free(be);
+	sp.generator_max_fps = 0;
+
 	sp.line_rate_bps = 1e12;
 	be = mk(&sp);
 	p.b2b_burst_max = 100000;
@@ -546,6 +579,7 @@ START_TEST(test_back_to_back)
 	ck_assert_double_eq(num(e, "max_frames"), 0);
 	ck_assert_str_eq(str(e, "result"), "no loss-free burst: every burst "
 			 "of 1 frame or more lost frames");
+	ck_assert_uint_eq((uint64_t)num(e, "bursts_generator_limited"), 0);
 	json_object_put(doc);
 	bm_sim_free(be);
 

@@ -22,12 +22,16 @@ struct b2b {
 	 * from the generator's own first and last departure, in fps. */
 	double min_fps, sum_fps;
 	unsigned int n_fps;
+	/* Bursts that failed because the generator fell short, not the
+	 * DUT: they say nothing of the DUT (REQ-GEN-6). */
+	unsigned int n_limited;
 };
 
 static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
 {
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
+	uint64_t per_dir;
 	char reason[96];
 	int ret;
 
@@ -37,8 +41,13 @@ static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
 	snprintf(reason, sizeof(reason), "repetition %u: %s", b->rep, why);
 	ret = r2544_trial(b->r, &spec, &res, "b2b", reason);
 	*pass = !ret && res.lost == 0 && !res.generator_limited;
-	if (!ret && n > 1 && res.attempted > 1 && res.actual_duration_s > 0.0) {
-		double fps = (double)(res.attempted - 1) / res.actual_duration_s;
+	if (!ret && res.generator_limited)
+		b->n_limited++;
+	/* attempted counts both directions of a pair-bidir trial, the
+	 * departures are the forward stream's: per direction */
+	per_dir = res.attempted / (spec.topology == BM_TOPO_PAIR_BIDIR ? 2 : 1);
+	if (!ret && n > 1 && per_dir > 1 && res.actual_duration_s > 0.0) {
+		double fps = (double)(per_dir - 1) / res.actual_duration_s;
 
 		b->min_fps = b->n_fps ? fmin(b->min_fps, fps) : fps;
 		b->sum_fps += fps;
@@ -76,13 +85,14 @@ static void b2b_intensity(const struct b2b *b, json_object *e, double line_fps)
 			   b->n_fps ? 100.0 * b->min_fps / line_fps : NAN);
 	bm_json_add_double(e, "intensity_mean_pct_line", b->n_fps ?
 			   100.0 * b->sum_fps / b->n_fps / line_fps : NAN);
+	bm_json_add_u64(e, "bursts_generator_limited", b->n_limited);
 }
 
 static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 {
 	const struct rfc2544_params *p = r->p;
 	double line_fps = bm_fps_max(r->be->line_rate_bps, f);
-	struct b2b b = { r, f, p->b2b_burst_max, 1, 0.0, 0.0, 0 };
+	struct b2b b = { r, f, p->b2b_burst_max, 1, 0.0, 0.0, 0, 0 };
 	uint64_t lo, hi, got, prev = 0;
 	double mean, sd, mn, mx, *v;
 	unsigned int k;
@@ -148,9 +158,17 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		prev = got;
 	}
 	r2544_stats(v, k, &mean, &sd, &mn, &mx);
-	/* a 0 is no result: the DUT lost frames of every burst tried */
-	bm_json_add_str(e, "result", mx > 0.0 ? "ok" : "no loss-free burst: "
-			"every burst of 1 frame or more lost frames");
+	/* a 0 is no result: the DUT lost frames of every burst tried, or
+	 * the generator could not send them back to back */
+	if (mx > 0.0)
+		bm_json_add_str(e, "result", "ok");
+	else if (b.n_limited)
+		bm_json_add_str(e, "result", "not measured: the generator could "
+				"not send the bursts at the minimum gap "
+				"(generator-limited)");
+	else
+		bm_json_add_str(e, "result", "no loss-free burst: every burst "
+				"of 1 frame or more lost frames");
 	b2b_intensity(&b, e, line_fps);
 	bm_json_add_u64(e, "repetitions", k);
 	bm_json_add_double(e, "mean_frames", mean);
