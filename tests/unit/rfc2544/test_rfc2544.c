@@ -38,6 +38,9 @@ static json_object *run(enum rfc2544_test t, struct bm_backend *be,
 	return doc;
 }
 
+static int cancel_after_two(void *ctx, const struct bm_trial_record *rec,
+			    const char *status);
+
 static json_object *get(json_object *o, const char *key)
 {
 	json_object *v = NULL;
@@ -117,6 +120,12 @@ START_TEST(test_throughput)
 	ck_assert_double_eq(num(e, "resolution_pct_of_result"), 0.1);
 	ck_assert_double_eq_tol(num(e, "theoretical_max_fps"), 234962.406, 1e-3);
 	ck_assert_double_eq_tol(num(e, "throughput_pct_line"), 30.0, 0.11);
+	/* issue 13: a status like the other five; the limit's link and the
+	 * throughput as a share of it (no slowest link: the tester's) */
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_double_eq(num(e, "theoretical_link_bps"), 1e9);
+	ck_assert_double_eq_tol(num(e, "throughput_pct_theoretical"),
+				100 * num(e, "throughput_fps") / 234962.406, 1e-6);
 	ck_assert_double_eq_tol(num(e, "throughput_l1_bps"),
 				num(e, "throughput_fps") * 532 * 8, 1e-3);
 	ck_assert_double_eq_tol(num(e, "throughput_l2_bps"),
@@ -186,6 +195,9 @@ START_TEST(test_throughput)
 	ck_assert_str_eq(str(e, "search_result"),
 			 "mlr: timed out after 30 s, partial bounds only");
 	ck_assert_ptr_null(get(e, "throughput_fps"));
+	ck_assert_ptr_null(get(e, "throughput_pct_theoretical"));
+	ck_assert_str_eq(str(e, "result"), "not measured: mlr: timed out "
+			 "after 30 s, partial bounds only");
 	ck_assert(json_object_is_type(get(e, "mlr"), json_type_object));
 	ck_assert(json_object_get_boolean(get(get(e, "mlr"), "timed_out")));
 	ck_assert_ptr_nonnull(strstr(str(e, "statement"),
@@ -278,6 +290,64 @@ START_TEST(test_maxrate_appb)
 	ck_assert_ptr_nonnull(strstr(str(entry(doc, 0), "statement"),
 				     "theoretical maximum 148809.52 fps of the "
 				     "slowest link"));
+	/* which link, and the throughput against it: 110 %, what header
+	 * compression on a WAN link may carry (R2544-MAXRATE) */
+	ck_assert_double_eq(num(entry(doc, 0), "theoretical_link_bps"), 100e6);
+	ck_assert_double_eq_tol(num(entry(doc, 0), "throughput_pct_theoretical"),
+				110.0, 1e-6);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * issue 13: no throughput is never "ok".  R2544-THRPT (c): a DUT losing
+ * 0.1 % at every rate (netem) has none above r_min; a search cancelled
+ * mid-way has none either, and says so rather than "not measured: ".
+ */
+START_TEST(test_throughput_not_measured)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc = NULL, *e;
+	int n = 0;
+
+	bm_sim_params_default(&sp);
+	sp.random_loss = 0.001;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	sizes(&p, 512, 0);
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "not measured: throughput < r_min");
+	ck_assert_ptr_null(get(e, "throughput_fps"));
+	ck_assert_ptr_null(get(e, "throughput_pct_theoretical"));
+	ck_assert(json_object_get_boolean(get(e, "below_r_min")));
+	json_object_put(doc);
+
+	/* MLRsearch finds no NDR lower bound either */
+	p.search = BM_SEARCH_MLR;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"),
+			 "not measured: throughput < r_min");
+	ck_assert_ptr_null(get(entry(doc, 0), "throughput_fps"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	tbf(&sp, 300e6, 3200, 1000);
+	be = mk(&sp);
+	p.search = BM_SEARCH_BINARY;
+	ck_assert_int_eq(rfc2544_run(RFC2544_THROUGHPUT, be, &p,
+				     cancel_after_two, &n, &doc, &err),
+			 -ECANCELED);
+	bm_test_keep_result(doc, "rfc2544.throughput-cancelled");
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"),
+			 "not measured: search stopped: cancelled");
+	ck_assert_ptr_null(get(e, "throughput_fps"));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "cancelled"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -836,6 +906,7 @@ static Suite *rfc2544_suite(void)
 	tcase_add_test(tc, test_throughput);
 	tcase_add_test(tc, test_mlr_timeout_default);
 	tcase_add_test(tc, test_maxrate_appb);
+	tcase_add_test(tc, test_throughput_not_measured);
 	tcase_add_test(tc, test_latency);
 	tcase_add_test(tc, test_latency_invalid_tag);
 	tcase_add_test(tc, test_frame_loss);

@@ -178,6 +178,12 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	}
 	*thr = res.throughput_fps;
 	*ok = !ret && !res.below_r_min && res.throughput_fps > 0.0;
+	/* a search stopped by an error or a cancel has no words of its
+	 * own, and "not measured: " alone says nothing */
+	if (!*ok && !res.reason[0])
+		snprintf(res.reason, sizeof(res.reason), "search stopped: %.78s",
+			 ret == -ECANCELED ? "cancelled" :
+			 ret ? r->err->msg : "no throughput found");
 	/* no throughput is null, never 0 fps (a 0 reads as a result) */
 	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, f);
 	bm_json_add_str(entry, "throughput_source",

@@ -2,7 +2,9 @@
 /*
  * RFC 2544 §26.1 throughput (R2544-THRPT) per frame size, with the
  * §26.1 MUST statement: measured rate in fps, frame size, theoretical
- * limit of the media (F-1) and protocol.
+ * limit of the media (F-1) and protocol.  The limit is the slowest link's
+ * (R2544-MAXRATE), reported with that link's rate and the throughput as
+ * a share of it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,19 +32,27 @@ int r2544_throughput(struct r2544_run *r)
 		json_object_array_add(r->results, e);
 		bm_json_add_u64(e, "frame_size", f);
 		bm_json_add_double(e, "theoretical_max_fps", bm_fps_max(line, f));
+		/* which link the limit is of, so the two can be compared */
+		bm_json_add_double(e, "theoretical_link_bps", line);
 		ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
-		if (ok)
+		bm_json_add_double(e, "throughput_pct_theoretical", ok ?
+				   100.0 * thr / bm_fps_max(line, f) : NAN);
+		/* as the other five, a status; no throughput is never "ok" */
+		if (ok) {
+			bm_json_add_str(e, "result", "ok");
 			snprintf(stmt, sizeof(stmt),
 				 "%.2f fps at %u-byte frames (theoretical "
 				 "maximum %.2f fps%s), UDP/IPv4 over Ethernet",
 				 thr, f, bm_fps_max(line, f),
 				 p->slowest_link_bps > 0.0 ?
 				 " of the slowest link" : "");
-		else
+		} else {
+			r2544_result_no_throughput(e);
 			snprintf(stmt, sizeof(stmt),
 				 "throughput not measured at %u-byte frames: %s",
 				 f, json_object_object_get_ex(e, "search_result", &why) ?
 				 json_object_get_string(why) : "no search result");
+		}
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;
