@@ -422,6 +422,30 @@ START_TEST(test_latency)
 	json_object_put(doc);
 	bm_sim_free(be);
 
+	/* issue 13: a latency of 0 ns or less is no latency, never "ok":
+	 * a DUT of no delay (bf 0), and the same under sf (bf - S_in < 0,
+	 * the sf definition does not fit a DUT that forwards at once) */
+	sp.base_latency_ns = 0;
+	be = mk(&sp);
+	p.throughput_fps[0] = 5000;
+	p.lat_definition = RFC2544_LAT_BF;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq(num(e, "latency_ns"), 0);
+	ck_assert_str_eq(str(e, "result"), "no latency: 0 ns or less from "
+			 "first bit out to first bit in");
+	json_object_put(doc);
+	p.lat_definition = RFC2544_LAT_SF;
+	doc = run(RFC2544_LATENCY, be, &p);
+	e = entry(doc, 0);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), -121440, 1e-6);
+	ck_assert_ptr_nonnull(strstr(str(e, "result"),
+				     "no store-and-forward latency"));
+	json_object_put(doc);
+	bm_sim_free(be);
+	sp.base_latency_ns = 500000;
+	p.throughput_fps[0] = 0;
+
 	/* per-trial jitter: the mean of 20 stays within it, stddev > 0 */
 	sp.latency_jitter_ns = 2000;
 	be = mk(&sp);

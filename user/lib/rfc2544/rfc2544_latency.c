@@ -170,7 +170,18 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 		bm_json_add_str(e, "result", "too many invalid repetitions");
 		bm_json_add_double(e, "latency_ns", NAN);
 	} else {
-		bm_json_add_str(e, "result", "ok");
+		/* a DUT takes time: 0 or less is no latency to report as
+		 * "ok", though the number stays what was measured */
+		if (mean > 0.0)
+			bm_json_add_str(e, "result", "ok");
+		else if (p->lat_definition == RFC2544_LAT_SF)
+			bm_json_add_str(e, "result", "no store-and-forward "
+					"latency: 0 ns or less, the DUT forwards "
+					"before the whole frame is in; use "
+					"definition bf");
+		else
+			bm_json_add_str(e, "result", "no latency: 0 ns or less "
+					"from first bit out to first bit in");
 		bm_json_add_double(e, "latency_ns", mean);	/* the average */
 	}
 	bm_json_add_double(e, "latency_min_ns", mn);
