@@ -535,6 +535,7 @@ START_TEST(test_frame_loss)
 			  0.01);
 		ck_assert_str_eq(str(entry(doc, s), "stop"),
 				 "two successive zero-loss trials");
+		ck_assert_str_eq(str(entry(doc, s), "result"), "ok");
 	}
 	ck_assert(has_deviation(doc, "AMB-17"));
 	json_object_put(doc);
@@ -546,6 +547,26 @@ START_TEST(test_frame_loss)
 	tab = get(entry(doc, 0), "table");
 	/* 100 .. 50 in 2.5 steps = 21 trials, then 47.5 zero: stop */
 	ck_assert_uint_eq(json_object_array_length(tab), 22);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* issue 13: a generator that sends nothing (0.001 fps: 0 frames in
+	 * 60 s) measured no loss: every row's loss_pct is null, not 0 %,
+	 * and the entry says so rather than "ok" */
+	bm_sim_params_default(&sp);
+	sp.generator_max_fps = 0.001;
+	be = mk(&sp);
+	p.flr_step_pct = 10;
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	tab = get(entry(doc, 0), "table");
+	ck_assert_uint_eq(json_object_array_length(tab), 10);
+	for (i = 0; i < 10; i++) {
+		row = json_object_array_get_idx(tab, i);
+		ck_assert_uint_eq((uint64_t)num(row, "tx"), 0);
+		ck_assert_ptr_null(get(row, "loss_pct"));
+	}
+	ck_assert_str_eq(str(entry(doc, 0), "result"), "incomplete: 10 of 10 "
+			 "trials sent no frames (loss_pct null)");
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -584,6 +605,7 @@ START_TEST(test_frame_loss_cancelled)
 	ck_assert_uint_eq(json_object_array_length(get(entry(doc, 0), "table")),
 			  2);
 	ck_assert_str_eq(str(entry(doc, 0), "stop"), "cancelled");
+	ck_assert_str_eq(str(entry(doc, 0), "result"), "incomplete: cancelled");
 	json_object_put(doc);
 	bm_sim_free(be);
 }

@@ -19,8 +19,9 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 	struct bm_trial_result res;
 	json_object *tab = json_object_new_array(), *row;
 	bool prev_zero = false, zero;
-	unsigned int k;
-	char why[64];
+	unsigned int k, unsent = 0;
+	const char *stop;
+	char why[96];
 	int ret = 0;
 
 	json_object_object_add(e, "table", tab);
@@ -38,9 +39,13 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 			bm_json_add_str(e, "stop", "a trial failed");
 			break;
 		}
+		/* a trial that sent nothing lost nothing and measured
+		 * nothing: null, not 0 % (and no zero-loss trial below) */
 		loss = res.attempted ?
 		       (double)(res.attempted - res.received) * 100.0 /
-		       res.attempted : 0.0;
+		       res.attempted : NAN;
+		if (!res.attempted)
+			unsent++;
 		row = json_object_new_object();
 		bm_json_add_double(row, "rate_pct", pct);
 		bm_json_add_double(row, "rate_pct_line",
@@ -70,6 +75,18 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 	bm_json_add_str(e, "graph", "x: input rate, % of the theoretical rate "
 			"for the media at this size (0..100); y: % loss "
 			"(0..100)");
+	stop = json_object_get_string(json_object_object_get(e, "stop"));
+	if (unsent) {
+		snprintf(why, sizeof(why), "incomplete: %u of %zu trials sent "
+			 "no frames (loss_pct null)", unsent,
+			 json_object_array_length(tab));
+		bm_json_add_str(e, "result", why);
+	} else if (ret) {
+		snprintf(why, sizeof(why), "incomplete: %s", stop);
+		bm_json_add_str(e, "result", why);
+	} else {
+		bm_json_add_str(e, "result", "ok");
+	}
 	return ret;
 }
 
