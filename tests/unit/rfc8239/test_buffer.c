@@ -192,6 +192,58 @@ START_TEST(dut_buffer)
 }
 END_TEST
 
+/*
+ * A transient loss (a stall of the path: here an outage of the first trial
+ * only, on its first frames) must not end the search: with the loss
+ * confirmed by a run again (the default) the result is the closed form
+ * and the unrepeated loss is counted; with confirm=0 the one loss cuts
+ * the search at k = 1 and the result is far below the truth, which is why
+ * the confirmation exists.
+ */
+START_TEST(transient_loss)
+{
+	const uint64_t q[3] = { 1000, 100, 1000 };
+	struct bm_sim_params sp;
+	struct r8239_buf_params p;
+	struct bm_backend *be;
+	json_object *doc, *it, *r;
+	unsigned int confirm;
+
+	for (confirm = 0; confirm <= 1; confirm++) {
+		bm_sim_params_default(&sp);
+		sp.line_rate_bps = 1e9;
+		sp.buffer_frames = 1000;
+		sp.ports[1].queue_frames = q[1];
+		sp.outage_at_s = 0.0;
+		sp.outage_s = 0.02;
+		sp.outage_trials = 1;
+		be = sim_ports_new(&sp, 3, "sim");
+		r8239_buf_defaults(&p, R8239_BUF_PORT);
+		p.frame_size = 512;
+		p.os_pct = 10.0;
+		p.iteration = 1;
+		p.c.repeat = 1;
+		p.c.drain_s = 0.01;
+		p.confirm = confirm;
+		doc = run(be, &p, confirm ? "rfc8239.port-buffer confirm" :
+			  "rfc8239.port-buffer confirm=0");
+		it = iteration(doc, 0);
+		r = json_object_array_get_idx(tj_get(it, "repetitions"), 0);
+		ck_assert_uint_eq(tj_num(tj_get(doc, "results"),
+					 "losses_not_confirmed"), confirm);
+		if (confirm)
+			check_fill(it, q[1], 99.98, 10.0, true, 512);
+		else
+			ck_assert_msg(!(tj_num(r, "buf_q_frames") > 10.0),
+				      "confirm=0: Buf_q %.1f frames after a "
+				      "transient loss at k = 1",
+				      tj_num(r, "buf_q_frames"));
+		json_object_put(doc);
+		bm_sim_free(be);
+	}
+}
+END_TEST
+
 /* A DUT that never fills within max_trial_s: a lower bound, said so. */
 START_TEST(lower_bound)
 {
@@ -339,6 +391,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_buffer);
 	tcase_add_test(tc, port_buffer_os1);
 	tcase_add_test(tc, dut_buffer);
+	tcase_add_test(tc, transient_loss);
 	tcase_add_test(tc, lower_bound);
 	tcase_add_test(tc, buffer_efficiency);
 	tcase_add_test(tc, port_pair_buffer);

@@ -95,6 +95,9 @@ const struct bm_param r8239_buf_keys[] = {
 	  "lead time before all senders start together", NULL },
 	{ { "retries", BM_J_UINT, BO(retries), 0, 10, 0, 0, NULL, NULL }, "",
 	  "re-sends of a trial the generator could not send whole", NULL },
+	{ { "confirm", BM_J_UINT, BO(confirm), 0, 10, 0, 0, NULL, NULL }, "",
+	  "runs of a lossy trial again: it is lossy only if every run loses "
+	  "[EXTENSION]", NULL },
 	R8239_COMMON_KEYS(BO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
@@ -112,6 +115,7 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 		.max_trial_s = 60.0,		/* REQ-BUF-1 */
 		.start_s = 0.01,
 		.retries = 3,
+		.confirm = 1,
 	};
 	r8239_common_defaults(&p->c);
 }
@@ -135,6 +139,7 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
 	bm_json_add_double(o, "start_s", p->start_s);
 	bm_json_add_u64(o, "retries", p->retries);
+	bm_json_add_u64(o, "confirm", p->confirm);
 	r8239_common_json(o, &p->c);
 	return o;
 }
@@ -191,6 +196,8 @@ struct buf {
 	double t_wire;			/* its frame time at line rate */
 	bool learned;
 	unsigned int retried;		/* trials sent again, in all */
+	unsigned int unconfirmed;	/* losses a run again did not repeat */
+	double search_late_s;		/* the latest generator of the search */
 };
 
 /* What the largest loss-free trial of a repetition showed. */
@@ -201,6 +208,7 @@ struct fill {
 	double span_s;			/* first to last departure */
 	double lat_min_ns, lat_max_ns;
 	double tx_late_max_s;		/* the module's account (REQ-GEN-6) */
+	double search_late_s;		/* the same over the whole search */
 	bool lower_bound;
 };
 
@@ -308,6 +316,7 @@ again:
 	memset(f, 0, sizeof(*f));
 	f->k = k;
 	f->tx_late_max_s = res.tx_late_max_s;
+	b->search_late_s = fmax(b->search_late_s, res.tx_late_max_s);
 	f->lat_min_ns = INFINITY;
 	f->lat_max_ns = -INFINITY;
 	/* only the measured egress's flows: another congested egress of
@@ -328,6 +337,31 @@ out:
 	return ret;
 }
 
+/*
+ * buf_trial, and a loss run again up to `confirm` times: the trial is lossy
+ * only if every run loses.  A stall of the generator or of the DUT's
+ * scheduler (an egress that idles with its queue empty loses service for
+ * good) can drop frames of a trial that fits, and one such loss would cut
+ * the search short and report a buffer smaller than the DUT's.  A trial
+ * beyond the buffer loses on every run, so confirming costs one trial per
+ * true loss and never raises the result above what a loss-free run showed.
+ */
+static int buf_trial_confirmed(struct buf *b, const struct cong *c,
+			       uint64_t k, unsigned int rep, const char *why,
+			       bool *pass, struct fill *f)
+{
+	unsigned int i;
+	int ret;
+
+	ret = buf_trial(b, c, k, rep, why, pass, f);
+	for (i = 0; !ret && !*pass && i < b->p->confirm; i++) {
+		ret = buf_trial(b, c, k, rep, "confirm loss", pass, f);
+		if (!ret && *pass)
+			b->unconfirmed++;
+	}
+	return ret;
+}
+
 /* One repetition: the largest loss-free k, doubling then bisection. */
 static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 		      struct fill *best, struct fill *lossy)
@@ -341,11 +375,12 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 	bool pass;
 	int ret;
 
+	b->search_late_s = 0.0;
 	memset(best, 0, sizeof(*best));
 	best->span_s = best->lat_min_ns = best->lat_max_ns = NAN;
 	*lossy = *best;
 	for (;;) {
-		ret = buf_trial(b, c, k, rep, "grow", &pass, &f);
+		ret = buf_trial_confirmed(b, c, k, rep, "grow", &pass, &f);
 		if (ret)
 			return ret;
 		if (!pass) {
@@ -361,7 +396,8 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 	}
 	while (hi && hi - lo > 1) {
 		k = lo + (hi - lo) / 2;
-		ret = buf_trial(b, c, k, rep, "bisect", &pass, &f);
+		ret = buf_trial_confirmed(b, c, k, rep, "bisect", &pass,
+					  &f);
 		if (ret)
 			return ret;
 		if (pass) {
@@ -373,6 +409,7 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 		}
 	}
 	best->lower_bound = !hi;
+	best->search_late_s = b->search_late_s;
 	return 0;
 }
 
@@ -450,6 +487,12 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 		bm_json_add_double(o, "buf_lat_bytes", lat[r]);
 		bm_json_add_double(o, "latency_max_ns", f.lat_max_ns);
 		bm_json_add_double(o, "tx_late_max_s", f.tx_late_max_s);
+		/* a generator L late while the egress's queue was still
+		 * short idles the egress up to L: any trial of the search
+		 * that did so may have cut it short, and Buf_q can read
+		 * low by up to L x the egress's frame rate */
+		bm_json_add_double(o, "search_tx_late_max_s",
+				   f.search_late_s);
 		bm_json_add_bool(o, "lower_bound", f.lower_bound);
 		if (!f.lower_bound) {
 			/* the trial one frame longer, which lost */
@@ -678,6 +721,7 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	bm_json_add_u64(res, "ports", n);
 	bm_json_add_double(res, "os_pct", p->os_pct);
 	bm_json_add_u64(res, "trials_sent_again", b.retried);
+	bm_json_add_u64(res, "losses_not_confirmed", b.unconfirmed);
 	if (p->test == R8239_BUF_DUT)
 		bm_json_add_double(res, "max_dut_buffer_bytes",
 				   isfinite(max_q) ? max_q : NAN);

@@ -118,6 +118,7 @@ struct r8239_buf_params {
 	double start_s;
 	unsigned int retries;		/* re-sends of a trial the generator
 					 * could not send whole */
+	unsigned int confirm;		/* re-runs of a lossy trial */
 	struct r8239_common c;
 };
 
