@@ -734,6 +734,13 @@ START_TEST(test_recovery)
 				0.5 * num(e, "overload_fps"), 1e-6);
 	ck_assert(num(e, "recovery_s") >= 0 &&
 		  num(e, "recovery_s") <= 2 / 38768.8);
+	/* issue 13: a 0 says it is "recovered immediately", a measured 0
+	 * (SPEC R2544-RECOV step 5), not a missing value */
+	ck_assert_double_eq(num(e, "recovery_s"), 0);
+	ck_assert_uint_eq((uint64_t)num(e, "repetitions_recovered_immediately"),
+			  3);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "recovered "
+				     "immediately (0 s) at 512-byte frames"));
 	ck_assert(has_deviation(doc, "AMB-21"));
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -749,6 +756,11 @@ START_TEST(test_recovery)
 	ck_assert_double_eq_tol(num(e, "reduced_fps"), 38768.785, 0.01);
 	ck_assert_double_eq_tol(num(e, "recovery_s"), 1.5, 0.020);
 	ck_assert_double_eq_tol(num(e, "recovery_max_s"), 1.5, 0.020);
+	ck_assert_uint_eq((uint64_t)num(e, "repetitions_recovered_immediately"),
+			  0);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), " s at 512-byte "
+				     "frames, throughput 70488.70 fps (mean of "
+				     "3; 0 recovered immediately)"));
 	json_object_put(doc);
 	bm_sim_free(be);
 
