@@ -10,7 +10,7 @@
 
 enum mlr_dev_kind {
 	DEV_CLIFF, DEV_GRADUAL, DEV_BUFFER, DEV_NOISY, DEV_NONMONO,
-	DEV_GENLIMIT, DEV_LIVELOCK, DEV_CONSTANT, DEV_REPLAY52,
+	DEV_GENLIMIT, DEV_LIVELOCK, DEV_CONSTANT, DEV_REPLAY52, DEV_CMP,
 };
 
 struct mlr_dev {
@@ -70,6 +70,47 @@ static void fill_counts(struct bm_trial_result *res, uint64_t n,
 	res->received = attempted - lost;
 }
 
+/* Loss ratio of comparison device kind at load l fps (mlr_devices.h). */
+static double cmp_loss_ratio(enum mlr_cmp_dev kind, double c, double l)
+{
+	switch (kind) {
+	case MLR_CMP_CLIFF:
+		return fmax(0.0, 1.0 - c / l);
+	case MLR_CMP_GRADUAL:
+		if (l <= 0.98 * c)
+			return 0.0;
+		if (l <= 1.02 * c)
+			return 0.01 * (l - 0.98 * c) / (0.04 * c);
+		return fmax(0.01, 1.0 - c / l);
+	case MLR_CMP_BGLOSS:
+		if (l <= 0.5 * c)
+			return 0.0;
+		if (l <= c)
+			return 1e-6;
+		return fmax(1e-6, 1.0 - c / l);
+	default:
+		return 0.0;
+	}
+}
+
+/* A comparison device's trial: whole frames sent, whole frames lost. */
+static void cmp_run(const struct mlr_dev *d, double rate, double dur,
+		    struct bm_trial_result *res)
+{
+	enum mlr_cmp_dev kind = (enum mlr_cmp_dev)d->b;
+	double c = d->a, sent = floor(dur * rate), lr;
+
+	/* The buffer's excess as a share of the intended d L frames, not of
+	 * the floor()ed sent: the figures of issue 13 were made this way (a
+	 * load a few ulps above C d + 0.02 C loses one frame). */
+	if (kind == MLR_CMP_BUFFER)
+		lr = fmax(0.0, 1.0 - (c * dur + 0.02 * c) / (dur * rate));
+	else
+		lr = cmp_loss_ratio(kind, c, rate);
+	fill_counts(res, (uint64_t)sent, (uint64_t)sent,
+		    (uint64_t)ceil(sent * lr));
+}
+
 static int mlr_dev_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 		       struct bm_trial_result *res, struct bm_error *err)
 {
@@ -89,6 +130,9 @@ static int mlr_dev_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 	snprintf(res->ts_source, sizeof(res->ts_source), "sim");
 
 	switch (d->kind) {
+	case DEV_CMP:
+		cmp_run(d, rate, dur, res);
+		return 0;
 	case DEV_CLIFF:
 	case DEV_NOISY:
 		cap = d->a;
@@ -238,6 +282,47 @@ struct bm_backend *mlr_dev_constant(double loss_ratio)
 struct bm_backend *mlr_dev_replay52(void)
 {
 	return dev_new(DEV_REPLAY52, 0, 0, 0, 0);
+}
+
+struct bm_backend *mlr_dev_cmp(enum mlr_cmp_dev kind, double capacity_fps)
+{
+	if (kind >= MLR_CMP_N)
+		return NULL;
+	return dev_new(DEV_CMP, capacity_fps, kind, 0, 0);
+}
+
+const char *mlr_dev_cmp_name(enum mlr_cmp_dev kind)
+{
+	static const char *const names[MLR_CMP_N] = {
+		"cliff", "gradual", "duration-dependent", "low background loss",
+	};
+
+	return kind < MLR_CMP_N ? names[kind] : "?";
+}
+
+double mlr_dev_cmp_truth(enum mlr_cmp_dev kind, double capacity_fps,
+			 double duration_s, double ratio)
+{
+	double c = capacity_fps;
+
+	switch (kind) {
+	case MLR_CMP_CLIFF:
+		return c / (1.0 - ratio);
+	case MLR_CMP_GRADUAL:
+		/* the linear part: 0.98 C + 0.04 C ratio / 1 % */
+		if (ratio <= 0.01)
+			return 0.98 * c + 4.0 * c * ratio;
+		return c / (1.0 - ratio);
+	case MLR_CMP_BUFFER:
+		/* (1 - ratio) d L = C d + 0.02 C */
+		return c * (1.0 + 0.02 / duration_s) / (1.0 - ratio);
+	case MLR_CMP_BGLOSS:
+		if (ratio < 1e-6)
+			return 0.5 * c;
+		return c / (1.0 - ratio);
+	default:
+		return 0.0;
+	}
 }
 
 void mlr_dev_fail_at(struct bm_backend *be, int fail_at)

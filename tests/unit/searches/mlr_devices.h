@@ -57,6 +57,40 @@ struct bm_backend *mlr_dev_constant(double loss_ratio);
  */
 struct bm_backend *mlr_dev_replay52(void);
 
+/*
+ * The four devices of issue 13 item 4, on which bmgen's MLRsearch is
+ * compared with FD.io CSIT's MLRsearch 1.2.1 (Documentation/benchmarks.md).
+ * Capacity C in fps; a trial of load L fps and duration d s sends
+ * sent = floor(d L) frames and loses ceil(sent lr) of them, lr being:
+ *   CLIFF     max(0, 1 - C / L);
+ *   GRADUAL   0 up to 0.98 C, linear to 1 % at 1.02 C, then
+ *             max(1 %, 1 - C / L);
+ *   BUFFER    max(0, 1 - (C d + 0.02 C) / (d L)): a buffer of 0.02 C
+ *             frames absorbs the excess of a trial, so it forwards
+ *             min(sent, C d + 0.02 C) frames, give or take the rounding;
+ *   BGLOSS    0 up to C / 2, 1e-6 up to C, then max(1e-6, 1 - C / L).
+ */
+enum mlr_cmp_dev {
+	MLR_CMP_CLIFF, MLR_CMP_GRADUAL, MLR_CMP_BUFFER, MLR_CMP_BGLOSS,
+	MLR_CMP_N
+};
+
+/* One of the comparison devices above with capacity capacity_fps. */
+struct bm_backend *mlr_dev_cmp(enum mlr_cmp_dev kind, double capacity_fps);
+
+/* Its short name: "cliff", "gradual", "duration-dependent", "low
+ * background loss". */
+const char *mlr_dev_cmp_name(enum mlr_cmp_dev kind);
+
+/*
+ * The analytic truth: the largest load whose loss ratio in a trial of
+ * duration_s is at most ratio, without the one-frame roundings (floor of
+ * sent, ceil of lost), which move it down by less than one frame per
+ * trial.
+ */
+double mlr_dev_cmp_truth(enum mlr_cmp_dev kind, double capacity_fps,
+			 double duration_s, double ratio);
+
 /* Make trial number fail_at (0-based) fail with -EIO; -1 = never. */
 void mlr_dev_fail_at(struct bm_backend *be, int fail_at);
 
