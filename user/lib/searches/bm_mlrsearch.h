@@ -26,6 +26,18 @@
 
 #include "bm_trial.h"
 
+/*
+ * How the search chooses its trials (Documentation/procedures-mlrsearch.md,
+ * "Modes").  DRAFT01 is draft-01's sample implementation, trial for trial
+ * as FD.io CSIT's draft-01 code; FAST keeps its phases and bounds but
+ * takes a trial that failed a target at a shorter duration as an upper
+ * bound at every longer one, so fewer long trials are needed.
+ */
+enum bm_mlr_mode {
+	BM_MLR_MODE_DRAFT01,
+	BM_MLR_MODE_FAST,
+};
+
 /* Search inputs (MLR-IN); fill with bm_mlr_params_default() first. */
 struct bm_mlr_params {
 	double min_rate_fps;		/* lowest load ever offered, > 0 */
@@ -72,6 +84,7 @@ struct bm_mlr_params {
 	bool learning;
 	double learning_pause_s;	/* < 0 = the backend's (2 s) */
 	double drain_s;
+	enum bm_mlr_mode mode;		/* see enum bm_mlr_mode */
 };
 
 /* Bounds found for one target loss ratio (MLR-OUT). */
@@ -87,6 +100,9 @@ struct bm_mlr_bound {
 	/* Measured loss ratios at those loads; < 0 when not measured. */
 	double lower_loss_ratio, upper_loss_ratio;
 	double duration_s;		/* trial duration the bounds come from */
+	/* The upper bound's trial duration: duration_s, or in the fast mode
+	 * possibly a shorter one whose trial failed the target already. */
+	double upper_duration_s;
 };
 
 /* What a search returns; release with bm_mlr_result_free(). */
@@ -108,6 +124,7 @@ struct bm_mlr_result {
 	double search_time_s;		/* backend time incl. overheads */
 	double final_trial_duration_s;
 	double final_relative_width;
+	enum bm_mlr_mode mode;		/* the mode that ran */
 };
 
 /* Fill *p with the draft's CSIT values ([MLR §5.1.1]); rates for 64 B
@@ -127,6 +144,10 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 		     struct bm_mlr_result *res, bm_progress_fn progress,
 		     void *ctx, struct bm_error *err);
+
+/* "draft-01" or "fast": the name of mode in parameters and results;
+ * NULL for no mode. */
+const char *bm_mlr_mode_name(enum bm_mlr_mode mode);
 
 /* Release what bm_mlrsearch_run() allocated and zero *res. */
 void bm_mlr_result_free(struct bm_mlr_result *res);

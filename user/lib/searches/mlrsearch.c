@@ -3,7 +3,8 @@
  * MLRsearch phase logic (draft-ietf-bmwg-mlrsearch-01 §3, §4, §5.1;
  * SPEC MLR-INIT, MLR-PHASE, MLR-SEL): the initial phase, the
  * intermediate and final phases, and the choice of the next load for one
- * target loss ratio.  Bookkeeping lives in mlrsearch_db.c.
+ * target loss ratio, as draft-01 has them; the fast mode's phases are in
+ * mlrsearch_fast.c.  Bookkeeping lives in mlrsearch_db.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,32 +14,7 @@
 
 #include "mlrsearch_int.h"
 
-/* A search that needs this many trials is looping, not converging. */
-#define MLR_MAX_TRIALS 100000
-
-struct mlr_search {
-	struct bm_backend *be;
-	const struct bm_mlr_params *p;
-	struct bm_mlr_result *res;
-	struct mlr_db db;
-	bm_progress_fn progress;
-	void *ctx;
-	struct bm_error *err;
-	double start_elapsed_s;		/* be->elapsed_s when we started */
-	unsigned int phase;		/* 0 initial, 1 .. nip + 1 others */
-	double duration_s;		/* trial duration of this phase */
-	double goal;			/* relative width goal of this phase */
-	char phase_name[32];
-	/* MTR's initial result, set aside for the external search; when
-	 * a larger ratio is refined past a fail-fast point (!fail_fast) it
-	 * may ask for MTR at the initial duration again, and gets this
-	 * result back rather than a repeated trial ([MLR §3]) */
-	bool mtr_aside;
-	double mtr_loss_ratio;
-};
-
-/* Name and status-line numbering of the phase preceded by p of nip. */
-static void mlr_set_phase(struct mlr_search *s, unsigned int phase)
+void mlr_set_phase(struct mlr_search *s, unsigned int phase)
 {
 	unsigned int nip = s->p->number_of_intermediate_phases;
 
@@ -64,13 +40,8 @@ static int mlr_push_loss_ratio(struct bm_mlr_result *res, double lr)
 	return 0;
 }
 
-/*
- * Run one trial at load_fps for the phase's duration, log it with why,
- * add it to the database and report progress.  *loss_ratio and
- * *receive_fps get the MLR-MEAS results.
- */
-static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
-		       double *loss_ratio, double *receive_fps)
+int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
+		double *loss_ratio, double *receive_fps)
 {
 	const struct bm_mlr_params *p = s->p;
 	struct bm_mlr_result *res = s->res;
@@ -78,7 +49,7 @@ static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	struct bm_trial_result tr;
 	uint64_t beyond;
 	char line[160];
-	double lr;
+	double lr, fr;
 	int ret;
 
 	/* [MLR §5.1] item 2: fail a search that takes too long.  The clock
@@ -117,11 +88,13 @@ static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 		res->stream_errors = true;
 	res->trial_time_s += s->duration_s;
 
+	fr = mlr_trial_frame_ratio(&spec, &tr, p->attempt_tolerance_s);
 	ret = bm_trial_log_add(&res->log, s->phase_name, why, &spec, &tr);
 	if (!ret)
 		ret = mlr_push_loss_ratio(res, lr);
 	if (!ret)
-		ret = mlr_db_add(&s->db, load_fps, lr, res->log.n - 1);
+		ret = mlr_db_add_trial(&s->db, load_fps, lr, fr,
+				       res->log.n - 1);
 	if (ret) {
 		snprintf(s->err->msg, sizeof(s->err->msg),
 			 "mlrsearch: cannot record trial: %s", strerror(-ret));
@@ -129,6 +102,7 @@ static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	}
 	*loss_ratio = lr;
 	*receive_fps = load_fps * (1.0 - lr);
+	s->last_frame_ratio = fr;
 
 	if (s->progress) {
 		if (s->phase == 0)
@@ -150,16 +124,11 @@ static int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	return 0;
 }
 
-/*
- * Initial phase (MLR-INIT, [MLR §4.2]): MRR at MTR, then at MRR, then at
- * MRR2, leaving bounds about one first-phase goal apart.
- */
-static int mlr_initial_phase(struct mlr_search *s)
+int mlr_initial_phase(struct mlr_search *s)
 {
 	const struct bm_mlr_params *p = s->p;
 	/* The first intermediate phase's goal (the final one if nip = 0). */
-	double igw = mlr_phase_goal(p->final_relative_width,
-				    p->number_of_intermediate_phases, 0);
+	double igw = s->initial_goal;
 	double r0 = p->target_loss_ratios[0] + p->packet_loss_ratio_tolerance;
 	double lr, rr1, rr2, rr3, mrr, mrr2;
 	int ret;
@@ -176,6 +145,7 @@ static int mlr_initial_phase(struct mlr_search *s)
 		return ret;
 	s->res->mrr_fps = rr1;
 	s->mtr_loss_ratio = lr;
+	s->mtr_frame_ratio = s->last_frame_ratio;
 
 	/* "If MRR is too close to MTR", keep one goal between them. */
 	mrr = fmin(rr1, mlr_step_down(p->max_rate_fps, igw));
@@ -209,9 +179,8 @@ static int mlr_initial_phase(struct mlr_search *s)
 	return 0;
 }
 
-/* MLR-DB improves(): x lies strictly inside (lo, hi); NULL = unbounded. */
-static bool mlr_improves(const struct mlr_point *x, const struct mlr_point *lo,
-			 const struct mlr_point *hi)
+bool mlr_improves(const struct mlr_point *x, const struct mlr_point *lo,
+		  const struct mlr_point *hi)
 {
 	return x && (!lo || x->load_fps > lo->load_fps) &&
 	       (!hi || x->load_fps < hi->load_fps);
@@ -437,12 +406,22 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 	res->final_trial_duration_s = p->final_trial_duration_s;
 	res->final_relative_width = p->final_relative_width;
 
-	ret = mlr_initial_phase(&s);
-	for (i = 0; !ret && i <= p->number_of_intermediate_phases; i++)
-		ret = mlr_phase(&s, i);
+	res->mode = p->mode;
 
-	/* MLR-OUT: bounds of the latest duration, also for partial runs. */
-	ret2 = mlr_fill_bounds(&s.db, p, res);
+	if (p->mode == BM_MLR_MODE_FAST) {
+		s.initial_goal = p->final_relative_width;
+		ret = mlr_fast_run(&s);
+		ret2 = mlr_fast_fill_bounds(&s, res);
+	} else {
+		s.initial_goal = mlr_phase_goal(p->final_relative_width,
+				p->number_of_intermediate_phases, 0);
+		ret = mlr_initial_phase(&s);
+		for (i = 0; !ret && i <= p->number_of_intermediate_phases; i++)
+			ret = mlr_phase(&s, i);
+		/* MLR-OUT: bounds of the latest duration, also for partial
+		 * runs. */
+		ret2 = mlr_fill_bounds(&s.db, p, res);
+	}
 	if (ret2 && !ret) {
 		snprintf(err->msg, sizeof(err->msg),
 			 "mlrsearch: out of memory for the bounds");
@@ -451,6 +430,17 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 	res->search_time_s = be->elapsed_s - s.start_elapsed_s;
 	mlr_db_free(&s.db);
 	return ret;
+}
+
+const char *bm_mlr_mode_name(enum bm_mlr_mode mode)
+{
+	switch (mode) {
+	case BM_MLR_MODE_DRAFT01:
+		return "draft-01";
+	case BM_MLR_MODE_FAST:
+		return "fast";
+	}
+	return NULL;
 }
 
 void bm_mlr_result_free(struct bm_mlr_result *res)

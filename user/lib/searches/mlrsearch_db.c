@@ -170,6 +170,12 @@ bool mlr_db_has(const struct mlr_db *db, double load_fps)
 int mlr_db_add(struct mlr_db *db, double load_fps, double loss_ratio,
 	       unsigned int trial)
 {
+	return mlr_db_add_trial(db, load_fps, loss_ratio, 0.0, trial);
+}
+
+int mlr_db_add_trial(struct mlr_db *db, double load_fps, double loss_ratio,
+		     double frame_ratio, unsigned int trial)
+{
 	struct mlr_dur *d;
 	struct mlr_point *v;
 	size_t i;
@@ -193,6 +199,7 @@ int mlr_db_add(struct mlr_db *db, double load_fps, double loss_ratio,
 		d->v[i] = d->v[i - 1];
 	d->v[i].load_fps = load_fps;
 	d->v[i].loss_ratio = loss_ratio;
+	d->v[i].frame_ratio = frame_ratio;
 	d->v[i].trial = trial;
 	d->n++;
 	mlr_dur_update_elr(d);
@@ -251,10 +258,12 @@ static uint64_t sat_sub(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
-			    const struct bm_trial_result *res,
-			    double attempt_tolerance_s,
-			    uint64_t *beyond_tolerance)
+/* MLR-MEAS: tx and loss of one trial; *beyond_tolerance as below. */
+static void mlr_trial_account(const struct bm_trial_spec *spec,
+			      const struct bm_trial_result *res,
+			      double attempt_tolerance_s,
+			      uint64_t *beyond_tolerance, uint64_t *tx_frames,
+			      uint64_t *loss_frames)
 {
 	double dirs = spec->topology == BM_TOPO_PAIR_BIDIR ? 2.0 : 1.0;
 	uint64_t n_int = res->intended;
@@ -284,12 +293,35 @@ double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
 	}
 	if (loss > tx)
 		loss = tx;
+	*tx_frames = tx;
+	*loss_frames = loss;
+}
+
+double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
+			    const struct bm_trial_result *res,
+			    double attempt_tolerance_s,
+			    uint64_t *beyond_tolerance)
+{
+	uint64_t tx, loss;
+
+	mlr_trial_account(spec, res, attempt_tolerance_s, beyond_tolerance,
+			  &tx, &loss);
 	/* Nothing sent proves nothing forwarded: treat as total loss. */
 	return tx ? (double)loss / (double)tx : 1.0;
 }
 
-/* Loss ratio measured at load_fps in duration d, or -1 if not measured. */
-static double mlr_dur_loss_at(const struct mlr_dur *d, double load_fps)
+double mlr_trial_frame_ratio(const struct bm_trial_spec *spec,
+			     const struct bm_trial_result *res,
+			     double attempt_tolerance_s)
+{
+	uint64_t beyond, tx, loss;
+
+	mlr_trial_account(spec, res, attempt_tolerance_s, &beyond, &tx,
+			  &loss);
+	return tx ? 1.0 / (double)tx : 1.0;
+}
+
+double mlr_dur_loss_at(const struct mlr_dur *d, double load_fps)
 {
 	size_t i;
 
@@ -328,6 +360,7 @@ int mlr_fill_bounds(const struct mlr_db *db, const struct bm_mlr_params *p,
 		o->upper_fps = b.hi1 ? b.hi1->load_fps : p->max_rate_fps;
 		o->upper_loss_ratio = b.hi1 ? b.hi1->loss_ratio :
 				      mlr_dur_loss_at(d, p->max_rate_fps);
+		o->upper_duration_s = o->duration_s;
 	}
 	return 0;
 }

@@ -2,8 +2,9 @@
 /*
  * MLRsearch internals shared by the mlrsearch*.c files and the unit test:
  * width arithmetic (MLR-WIDTH, F-15), the measurement database with
- * effective loss ratios and bounds (MLR-DB), and the trial loss accounting
- * (MLR-MEAS).  Not part of the libbm API.
+ * effective loss ratios and bounds (MLR-DB), the trial loss accounting
+ * (MLR-MEAS), and the running search that both modes drive.  Not part of
+ * the libbm API.
  */
 #ifndef BM_MLRSEARCH_INT_H
 #define BM_MLRSEARCH_INT_H
@@ -60,6 +61,8 @@ struct mlr_point {
 	double load_fps;
 	double loss_ratio;		/* MLR-MEAS loss ratio */
 	double eff_loss_ratio;		/* max loss ratio at loads <= this */
+	double frame_ratio;		/* one frame's share of the trial's
+					 * frames, 0 = not known */
 	unsigned int trial;		/* index into the trial log */
 };
 
@@ -97,6 +100,10 @@ int mlr_db_set_duration(struct mlr_db *db, double duration_s);
 int mlr_db_add(struct mlr_db *db, double load_fps, double loss_ratio,
 	       unsigned int trial);
 
+/* mlr_db_add() with the trial's one-frame loss ratio (1 / frames). */
+int mlr_db_add_trial(struct mlr_db *db, double load_fps, double loss_ratio,
+		     double frame_ratio, unsigned int trial);
+
 /* Drop the point at load_fps from the current duration (MLR-INIT 3). */
 void mlr_db_forget(struct mlr_db *db, double load_fps);
 
@@ -114,8 +121,74 @@ double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
 			    double attempt_tolerance_s,
 			    uint64_t *beyond_tolerance);
 
+/* A search that needs this many trials is looping, not converging. */
+#define MLR_MAX_TRIALS 100000
+
+/* One running search, shared by the draft-01 and the fast mode. */
+struct mlr_search {
+	struct bm_backend *be;
+	const struct bm_mlr_params *p;
+	struct bm_mlr_result *res;
+	struct mlr_db db;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	double start_elapsed_s;		/* be->elapsed_s when we started */
+	unsigned int phase;		/* 0 initial, 1 .. nip + 1 others */
+	double duration_s;		/* trial duration of this phase */
+	double goal;			/* relative width goal of this phase */
+	double initial_goal;		/* the first intermediate phase's */
+	char phase_name[32];
+	/* MTR's initial result, set aside for the external search; when
+	 * a larger ratio is refined past a fail-fast point (!fail_fast) it
+	 * may ask for MTR at the initial duration again, and gets this
+	 * result back rather than a repeated trial ([MLR §3]) */
+	bool mtr_aside;
+	double mtr_loss_ratio, mtr_frame_ratio;
+	double last_frame_ratio;	/* of the latest trial */
+};
+
+/* Name and status-line numbering of the phase preceded by p of nip. */
+void mlr_set_phase(struct mlr_search *s, unsigned int phase);
+
+/*
+ * Run one trial at load_fps for the phase's duration, log it with why,
+ * add it to the database and report progress.  *loss_ratio and
+ * *receive_fps get the MLR-MEAS results.  0 or -errno (err set).
+ */
+int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
+		double *loss_ratio, double *receive_fps);
+
+/*
+ * Initial phase (MLR-INIT, [MLR §4.2]): MRR at MTR, then at MRR, then at
+ * MRR2, leaving bounds about one first-phase goal apart.  0 or -errno.
+ */
+int mlr_initial_phase(struct mlr_search *s);
+
+/* MLR-DB improves(): x lies strictly inside (lo, hi); NULL = unbounded. */
+bool mlr_improves(const struct mlr_point *x, const struct mlr_point *lo,
+		  const struct mlr_point *hi);
+
+/* Loss ratio measured at load_fps in duration d (NULL = none), or -1
+ * if not measured. */
+double mlr_dur_loss_at(const struct mlr_dur *d, double load_fps);
+
+/* The loss ratio one frame makes in that trial (1 / its MLR-MEAS tx),
+ * 1 when it sent nothing. */
+double mlr_trial_frame_ratio(const struct bm_trial_spec *spec,
+			     const struct bm_trial_result *res,
+			     double attempt_tolerance_s);
+
 /* Fill res->bounds from the current duration of db (MLR-OUT). */
 int mlr_fill_bounds(const struct mlr_db *db, const struct bm_mlr_params *p,
 		    struct bm_mlr_result *res);
+
+/* The fast mode's initial and later phases on s; 0 or -errno. */
+int mlr_fast_run(struct mlr_search *s);
+
+/* Fill res->bounds as the fast mode sees them (MLR-OUT, upper bounds
+ * from any duration up to the current one); 0 or -ENOMEM. */
+int mlr_fast_fill_bounds(const struct mlr_search *s,
+			 struct bm_mlr_result *res);
 
 #endif /* BM_MLRSEARCH_INT_H */

@@ -57,6 +57,8 @@ static json_object *mlr_bound_to_json(const struct bm_mlr_bound *b,
 	bad |= mlr_json_add(o, "upper_loss_ratio",
 			    mlr_json_ratio(b->upper_loss_ratio));
 	bad |= mlr_json_add(o, "duration_s", json_object_new_double(b->duration_s));
+	bad |= mlr_json_add(o, "upper_duration_s",
+			    json_object_new_double(b->upper_duration_s));
 	if (bad) {
 		json_object_put(o);
 		return NULL;
@@ -92,6 +94,8 @@ json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res)
 	}
 	bad |= mlr_json_add(o, "algorithm",
 			    json_object_new_string("draft-ietf-bmwg-mlrsearch-01"));
+	bad |= mlr_json_add(o, "mode",
+			    json_object_new_string(bm_mlr_mode_name(res->mode)));
 	bad |= mlr_json_add(o, "frame_size", json_object_new_int64(res->frame_size));
 	bad |= mlr_json_add(o, "directions", json_object_new_int64(res->directions ?
 							  res->directions : 1));

@@ -36,6 +36,8 @@ void bm_mlr_params_default(struct bm_mlr_params *p)
 	p->learning = false;
 	p->learning_pause_s = -1.0;
 	p->drain_s = -1.0;			/* the backend's default */
+	/* the draft's own procedure; the mlrsearch procedure picks fast */
+	p->mode = BM_MLR_MODE_DRAFT01;
 }
 
 /* Phases beyond this double the first goal past any useful width. */
@@ -120,6 +122,9 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 	    p->topology != BM_TOPO_PAIR_BIDIR)
 		return bm_errorf(err, "topology %d must be pair-uni or pair-bidir",
 				 (int)p->topology);
+	if (!bm_mlr_mode_name(p->mode))
+		return bm_errorf(err, "mode %d must be draft-01 or fast",
+				 (int)p->mode);
 	/* Negative means the backend's default; NaN is no wait at all. */
 	if (isnan(p->drain_s) || p->drain_s > 3600)
 		return bm_errorf(err, "drain_s %g must be <= 3600 (< 0: the backend's default)",
