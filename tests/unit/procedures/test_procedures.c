@@ -600,6 +600,41 @@ START_TEST(test_run_documents)
 }
 END_TEST
 
+/*
+ * issue 13 item 4: mlrsearch's mode is a key, "fast" by default and in the
+ * result's params and results; "draft-01" runs the draft's own trials.
+ */
+START_TEST(test_mlrsearch_mode)
+{
+	const char *tbf = "{\"capacity_bps\": 300e6, \"bucket_bytes\": 3200,"
+			  " \"buffer_frames\": 1000}";
+	const struct bm_procedure_info *pi = bm_procedure_find("mlrsearch",
+								NULL);
+	json_object *d, *doc;
+
+	d = pi->defaults(pi);
+	ck_assert_str_eq(json_object_get_string(at(d, "mode")), "fast");
+	json_object_put(d);
+	accepts("mlrsearch", "{\"mode\": \"draft-01\"}");
+	rejects("mlrsearch", "{\"mode\": \"csit\"}",
+		"mlrsearch: mode: expected one of \"draft-01\" or \"fast\" ...");
+
+	doc = run_ok("mlrsearch", tbf, "{\"frame_size\": 512}");
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "params"), "mode")),
+			 "fast");
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "results"), "mode")),
+			 "fast");
+	json_object_put(doc);
+	doc = run_ok("mlrsearch", tbf, "{\"frame_size\": 512, "
+		     "\"mode\": \"draft-01\"}");
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "params"), "mode")),
+			 "draft-01");
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "results"), "mode")),
+			 "draft-01");
+	json_object_put(doc);
+}
+END_TEST
+
 static int count_cancel(void *ctx, const struct bm_trial_record *rec,
 			const char *status)
 {
@@ -654,6 +689,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, test_bad_keys_named);
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_run_documents);
+	tcase_add_test(tc, test_mlrsearch_mode);
 	tcase_add_test(tc, test_progress_cancel);
 	suite_add_tcase(s, tc);
 	return s;
