@@ -34,6 +34,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: bmd [OPTIONS]\n"
+		"  -c, --config FILE    configuration (default " BMD_DEFAULT_CONF ");\n"
+		"                       the options below override it\n"
+		"      --check-config   read the configuration, print it and exit\n"
 		"  -s, --socket PATH    listen on PATH (default " BM_DEFAULT_SOCKET ")\n"
 		"  -r, --results DIR    results and job state (default " BM_DEFAULT_RESULTS ")\n"
 		"  -g, --group GROUP    give the socket to GROUP; its members may use bmd\n"
@@ -44,7 +47,7 @@ static void usage(FILE *f)
 		"  -h, --help           this text\n");
 }
 
-enum { OPT_RESULTS_MODE = 256 };
+enum { OPT_RESULTS_MODE = 256, OPT_CHECK_CONFIG };
 
 /* An octal mode that bmd_results_mode_ok() accepts into *mode; 0 or -1. */
 static int parse_mode(const char *s, unsigned int *mode)
@@ -96,9 +99,29 @@ static int activation_fd(void)
 	return SD_LISTEN_FDS_START;
 }
 
+/* bmd --check-config: what bmd would run with, one setting a line. */
+static void print_config(const struct bmd_config *cfg)
+{
+	size_t i;
+
+	printf("config        %s\n", cfg->config_path ? cfg->config_path :
+	       "(none: no file)");
+	printf("socket        %s\n", cfg->socket_path);
+	printf("results       %s\n", cfg->results_dir);
+	printf("group         %s\n", cfg->group ? cfg->group : "(none)");
+	printf("results-mode  %04o\n",
+	       cfg->results_mode ? cfg->results_mode : 0640);
+	printf("verbose       %s\n", cfg->verbose ? "yes" : "no");
+	for (i = 0; i < cfg->n_resets; i++)
+		printf("reset.%s = %s\n", cfg->resets[i].name,
+		       cfg->resets[i].command);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 		{ "socket", required_argument, NULL, 's' },
 		{ "results", required_argument, NULL, 'r' },
 		{ "group", required_argument, NULL, 'g' },
@@ -109,20 +132,25 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct bmd_config cfg = {
-		.socket_path = BM_DEFAULT_SOCKET,
-		.results_dir = BM_DEFAULT_RESULTS,
-		.listen_fd = -1,
-	};
+	/* NULL and 0: not on the command line, so the file may set it */
+	struct bmd_config cfg = { .listen_fd = -1 };
+	const char *conf_path = NULL;
+	struct bmd_conf conf;
 	struct bm_error err = { "" };
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool foreground = false;
+	bool foreground = false, check = false;
 	pthread_t st;
 	bool st_live;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "s:r:g:fvVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:s:r:g:fvVh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			conf_path = optarg;
+			break;
+		case OPT_CHECK_CONFIG:
+			check = true;
+			break;
 		case 's':
 			cfg.socket_path = optarg;
 			break;
@@ -160,6 +188,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bmd: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	/* The default file may be absent (no resets, the built-in
+	 * defaults); one named with -c must be there.  A bad file is
+	 * refused like a bad option: restarting will not mend it. */
+	if (bmd_conf_read(conf_path ? conf_path : BMD_DEFAULT_CONF,
+			  conf_path != NULL, &conf, &err)) {
+		fprintf(stderr, "bmd: %s\n", err.msg);
+		sd_notifyf(0, "STATUS=failed: %s", err.msg);
+		return 2;
+	}
+	bmd_conf_apply(&conf, &cfg);
+	if (!cfg.socket_path)
+		cfg.socket_path = BM_DEFAULT_SOCKET;
+	if (!cfg.results_dir)
+		cfg.results_dir = BM_DEFAULT_RESULTS;
+	if (check) {
+		print_config(&cfg);
+		bmd_conf_free(&conf);
+		return 0;
+	}
 	/* Under systemd the service manager is the parent: never fork. */
 	if (getenv("NOTIFY_SOCKET") || getenv("LISTEN_FDS"))
 		foreground = true;
@@ -172,6 +219,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 
 	the_bmd = bmd_new(&cfg, &err);
+	bmd_conf_free(&conf);	/* bmd_new copied what it keeps */
 	if (!the_bmd) {
 		fprintf(stderr, "bmd: %s\n", err.msg);
 		sd_notifyf(0, "STATUS=failed: %s", err.msg);

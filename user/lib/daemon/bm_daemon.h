@@ -9,6 +9,7 @@
 #define BM_DAEMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include <json-c/json.h>
@@ -30,6 +31,21 @@ struct bmd_job_desc {
 	json_object *sim;		/* dry run: sim parameters or NULL */
 	json_object *dut;		/* the user's DUT descriptor, or NULL */
 	bool router;			/* dut.mode "router": RFC 2544 App C */
+};
+
+/* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
+#define BMD_DEFAULT_CONF	"/etc/bmgen/bmd.conf"
+/* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
+#define BMD_RESET_NAME_MAX	32
+
+/*
+ * A DUT reset of bmd's configuration (issue 16): a request chooses it by
+ * NAME (rfc2544.reset's "reset" parameter) and bmd runs COMMAND with
+ * /bin/sh -c.  A request never carries a command itself.
+ */
+struct bmd_reset {
+	char *name;
+	char *command;
 };
 
 /* Make the trial backend for a job; NULL with err->msg on failure. */
@@ -57,7 +73,44 @@ struct bmd_config {
 	/* Where bmd reads port facts (existence, link speed, driver):
 	 * NULL = /sys/class/net; tests give a fake tree of ports. */
 	const char *sysfs_net;
+	/* The configuration file read (for messages: where resets come
+	 * from), or NULL when there was none; and its resets, copied. */
+	const char *config_path;
+	const struct bmd_reset *resets;
+	size_t n_resets;
 };
+
+/* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
+struct bmd_conf {
+	char *path;			/* the file read; NULL: none */
+	char *socket_path;
+	char *results_dir;
+	char *group;
+	unsigned int results_mode;
+	int verbose;
+	struct bmd_reset *resets;
+	size_t n_resets;
+};
+
+/*
+ * Read the configuration file path into *c (bmd(8), CONFIGURATION).  A
+ * missing file is no error unless must_exist (bmd -c FILE): *c then sets
+ * nothing.  0, or < 0 with one line in err, "PATH:LINE: KEY: reason" (or
+ * "PATH: reason" for the file itself); *c is then empty.
+ */
+int bmd_conf_read(const char *path, bool must_exist, struct bmd_conf *c,
+		  struct bm_error *err);
+
+/* Fill what cfg leaves unset (NULL or 0: not on the command line) from
+ * c, and cfg's config_path and resets; cfg borrows c's strings. */
+void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg);
+
+/* Free c's strings and resets and empty it. */
+void bmd_conf_free(struct bmd_conf *c);
+
+/* Is s a name bmd.conf may give a reset (1 to BMD_RESET_NAME_MAX of
+ * A-Z a-z 0-9 . _ -, not starting with '-')? */
+bool bmd_reset_name_ok(const char *s);
 
 struct bmd;
 

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmd.conf: "KEY = VALUE" lines, '#' comments, nothing else (bmd(8),
+ * CONFIGURATION).  Not YAML, INI or JSON: a reset command is a shell
+ * command line that must reach /bin/sh byte for byte, and every one of
+ * those formats has quoting or comment rules (YAML's ": " and " #",
+ * inih's " ;" inline comments and 200-byte lines, JSON's escapes and no
+ * comments at all) that would change such a line without a word.  Here
+ * the value is the rest of the line, trimmed, and nothing more.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon_int.h"
+
+#define CONF_LINE_MAX	4096	/* bytes, without the newline */
+
+struct conf_reader {
+	const char *path;
+	unsigned int line;
+	unsigned int seen[5];		/* line of socket, results, ... */
+	struct bm_error *err;
+};
+
+static const char *const plain_keys[] = {
+	"socket", "results", "group", "results-mode", "verbose",
+};
+
+static int conf_err(struct conf_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One line "PATH:LINE: what" into r->err; -EINVAL. */
+static int conf_err(struct conf_reader *r, const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return bm_errorf(r->err, "%s:%u: %s", r->path, r->line, what);
+}
+
+bool bmd_reset_name_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	/* A name goes on command lines (--param reset=NAME) and into
+	 * journal fields: letters, digits and . _ -, not an option. */
+	if (!n || n > BMD_RESET_NAME_MAX || s[0] == '-')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._-", s[i]))
+			return false;
+	return true;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int set_str(struct conf_reader *r, char **dst, const char *key,
+		   const char *v, bool path)
+{
+	if (path && v[0] != '/')
+		return conf_err(r, "%s: '%s' is not an absolute path", key, v);
+	*dst = strdup(v);
+	return *dst ? 0 : bm_errorf(r->err, "out of memory");
+}
+
+static int add_reset(struct conf_reader *r, struct bmd_conf *c,
+		     const char *key, const char *name, const char *cmd)
+{
+	struct bmd_reset *v;
+	size_t i;
+
+	if (!bmd_reset_name_ok(name))
+		return conf_err(r, "%s: a reset's name is 1 to %d of A-Z a-z 0-9 . _ - (not '-' first)",
+				key, BMD_RESET_NAME_MAX);
+	for (i = 0; i < c->n_resets; i++)
+		if (!strcmp(c->resets[i].name, name))
+			return conf_err(r, "%s: given twice", key);
+	v = realloc(c->resets, (c->n_resets + 1) * sizeof(*v));
+	if (!v)
+		return bm_errorf(r->err, "out of memory");
+	c->resets = v;
+	v[c->n_resets].name = strdup(name);
+	v[c->n_resets].command = strdup(cmd);
+	c->n_resets++;
+	if (!v[c->n_resets - 1].name || !v[c->n_resets - 1].command)
+		return bm_errorf(r->err, "out of memory");
+	return 0;
+}
+
+static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
+{
+	char *eq, *key, *v;
+	unsigned int mode;
+	size_t k;
+	char *end;
+
+	key = trim(line);
+	if (!key[0] || key[0] == '#')
+		return 0;
+	eq = strchr(key, '=');
+	if (!eq)
+		return conf_err(r, "expected KEY = VALUE, got '%.60s'", key);
+	*eq = '\0';
+	key = trim(key);
+	v = trim(eq + 1);
+	if (!key[0])
+		return conf_err(r, "no key before '='");
+	if (!v[0])
+		return conf_err(r, "%s: no value after '='", key);
+	if (!strncmp(key, "reset.", 6))
+		return add_reset(r, c, key, key + 6, v);
+	for (k = 0; k < sizeof(plain_keys) / sizeof(plain_keys[0]); k++)
+		if (!strcmp(key, plain_keys[k]))
+			break;
+	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, reset.NAME)",
+				key);
+	if (r->seen[k])
+		return conf_err(r, "%s: given twice (first on line %u)", key,
+				r->seen[k]);
+	r->seen[k] = r->line;
+	switch (k) {
+	case 0:
+		return set_str(r, &c->socket_path, key, v, true);
+	case 1:
+		return set_str(r, &c->results_dir, key, v, true);
+	case 2:
+		return set_str(r, &c->group, key, v, false);
+	case 3:
+		errno = 0;
+		mode = strtoul(v, &end, 8);
+		if (errno || *end || v[0] != '0' || !bmd_results_mode_ok(mode))
+			return conf_err(r, "%s: '%.20s' must be 0600, 0640 or 0644",
+					key, v);
+		c->results_mode = mode;
+		return 0;
+	default:
+		if (!strcmp(v, "yes") || !strcmp(v, "true"))
+			c->verbose = 1;
+		else if (!strcmp(v, "no") || !strcmp(v, "false"))
+			c->verbose = 0;
+		else
+			return conf_err(r, "%s: '%.20s' must be yes or no", key,
+					v);
+		return 0;
+	}
+}
+
+/*
+ * bmd runs the file's reset commands as itself: a file that someone else
+ * may write would let that someone run commands as bmd (issue 16), so it
+ * must belong to root or to bmd's user and be writable by its owner only
+ * (sshd's StrictModes, for the same reason).
+ */
+static int conf_file_ok(const char *path, int fd, struct bm_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return bm_errorf(err, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return bm_errorf(err, "%s: not a regular file", path);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return bm_errorf(err, "%s: owned by uid %u, not root or bmd's user: bmd runs its reset commands",
+				 path, (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return bm_errorf(err, "%s: mode %04o: writable by group or others, and bmd runs its reset commands (chmod go-w)",
+				 path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
+int bmd_conf_read(const char *path, bool must_exist, struct bmd_conf *c,
+		  struct bm_error *err)
+{
+	struct conf_reader r = { .path = path, .err = err };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int fd, ret = 0;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	c->verbose = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && !must_exist)
+			return 0;
+		ret = -errno;
+		bm_errorf(err, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (conf_file_ok(path, fd, err)) {
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		bm_errorf(err, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	c->path = strdup(path);
+	if (!c->path)
+		ret = bm_errorf(err, "out of memory");
+	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+		r.line++;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		/* a NUL would cut the line short where nobody sees it */
+		if (memchr(line, '\0', n))
+			ret = conf_err(&r, "NUL byte");
+		else if (n > CONF_LINE_MAX)
+			ret = conf_err(&r, "longer than %d bytes",
+				       CONF_LINE_MAX);
+		else
+			ret = conf_line(&r, c, line);
+	}
+	free(line);
+	if (!ret && ferror(f))
+		ret = bm_errorf(err, "%s: read error", path);
+	fclose(f);
+	if (ret) {
+		bmd_conf_free(c);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	return 0;
+}
+
+void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
+{
+	if (!cfg->socket_path)
+		cfg->socket_path = c->socket_path;
+	if (!cfg->results_dir)
+		cfg->results_dir = c->results_dir;
+	if (!cfg->group)
+		cfg->group = c->group;
+	if (!cfg->results_mode)
+		cfg->results_mode = c->results_mode;
+	if (c->verbose > 0)
+		cfg->verbose = true;
+	cfg->config_path = c->path;
+	cfg->resets = c->resets;
+	cfg->n_resets = c->n_resets;
+}
+
+void bmd_conf_free(struct bmd_conf *c)
+{
+	size_t i;
+
+	free(c->path);
+	free(c->socket_path);
+	free(c->results_dir);
+	free(c->group);
+	for (i = 0; i < c->n_resets; i++) {
+		free(c->resets[i].name);
+		free(c->resets[i].command);
+	}
+	free(c->resets);
+	memset(c, 0, sizeof(*c));
+	c->verbose = -1;
+}
