@@ -30,6 +30,41 @@ static void uptime_str(double s, char *buf, size_t size)
 		snprintf(buf, size, "%ldm%02lds", t / 60, t % 60);
 }
 
+/*
+ * The resets of bmd's configuration (issue 16): what `--param reset=NAME`
+ * may choose.  Text shows each name with its command; JSON the array as
+ * bmd gave it.  An older bmd says nothing, and neither does bmctl.
+ */
+static void print_resets(json_object *r)
+{
+	json_object *a = get(r, "resets"), *e;
+	size_t i, n;
+
+	if (!a)
+		return;
+	if (pr_json()) {
+		pr_kv_json("config", NULL, get(r, "config"));
+		pr_kv_json("resets", NULL, a);
+		return;
+	}
+	pr_kv_str("config", "config", get(r, "config") ?
+		  json_object_get_string(get(r, "config")) :
+		  "none (no configuration file)");
+	n = json_object_is_type(a, json_type_array) ?
+	    json_object_array_length(a) : 0;
+	if (!n)
+		pr_kv_str("resets", "resets", "none (bmd.conf: reset.NAME = COMMAND)");
+	for (i = 0; i < n; i++) {
+		char label[64];
+
+		e = json_object_array_get_idx(a, i);
+		snprintf(label, sizeof(label), "reset %s",
+			 json_object_get_string(get(e, "name")));
+		pr_kv_str("reset", label,
+			  json_object_get_string(get(e, "command")));
+	}
+}
+
 int cmd_status(int argc, char **argv)
 {
 	json_object *r, *m, *q;
@@ -58,6 +93,7 @@ int cmd_status(int argc, char **argv)
 		pr_kv_str("uptime_s", "uptime", buf);
 	}
 	pr_kv_json("results_dir", "results", get(r, "results_dir"));
+	print_resets(r);
 	q = get(r, "queue");
 	pr_obj_open("queue", NULL);
 	pr_kv_json("running", "jobs running", get(q, "running"));

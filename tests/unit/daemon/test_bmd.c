@@ -1263,7 +1263,7 @@ START_TEST(results_mode_0640_by_default)
 }
 END_TEST
 
-/* --- reset_command in a dry run (issue 16 item 6) --------------------- */
+/* --- resets: only from bmd's configuration (issue 16) ------------------ */
 
 /* A submit of rfc2544.reset with params (JSON); dry or on lo. */
 static json_object *reset_req(const char *params, bool dry)
@@ -1293,42 +1293,129 @@ static long submit_reset(struct bm_client *c, const char *params, bool dry)
 	return id;
 }
 
-/* A dry run never runs a request's reset_command: the submit is refused
- * and nothing runs; "" is no command, and the simulated DUT resets
- * itself.  A real run still takes the command. */
-START_TEST(dry_run_refuses_reset_command)
+/* Restart bmd with the configuration file dir/bmd.conf holding text. */
+static void daemon_with_conf(const char *text)
 {
-	char params[512], msg[256], s[32];
+	struct bmd_config cfg = base_cfg();
+	struct bm_error err = { "" };
+	struct bmd_conf conf;
+	char path[128];
+
+	daemon_stop();
+	put_file("bmd.conf", text);
+	snprintf(path, sizeof(path), "%s/bmd.conf", dir);
+	ck_assert_msg(!bmd_conf_read(path, true, &conf, &err), "%s", err.msg);
+	bmd_conf_apply(&conf, &cfg);
+	daemon_start_cfg(&cfg);
+	bmd_conf_free(&conf);		/* bmd keeps its own copy */
+}
+
+/*
+ * Issue 16: a request that carries a command is refused, dry run or not,
+ * with one line that names the configuration file, and nothing runs;
+ * before, bmd ran it with /bin/sh -c as its own user (root).
+ */
+START_TEST(request_command_refused)
+{
+	char params[512], msg[512], want[512];
 	struct bm_client c;
 	json_object *r;
-	int events;
-	long job;
 
 	snprintf(params, sizeof(params),
 		 "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
 		 "\"throughput_fps\":1000,\"reset_command\":\"touch %s/ran\"}",
 		 dir);
 	client(&c);
+	call_err(&c, reset_req(params, false), msg);
+	ck_assert_str_eq(msg, "rfc2544.reset: reset_command: refused: bmd runs only the reset commands of /etc/bmgen/bmd.conf (reset.NAME = COMMAND); choose one with reset=NAME");
 	call_err(&c, reset_req(params, true), msg);
-	ck_assert_str_eq(msg, "rfc2544.reset: reset_command: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out");
+	ck_assert_str_eq(msg, "rfc2544.reset: reset_command: refused: bmd runs only the reset commands of /etc/bmgen/bmd.conf (reset.NAME = COMMAND); choose one with reset=NAME");
+	bm_client_close(&c);
+
+	/* the file bmd read is the one named, "" no less a command */
+	daemon_with_conf("reset.ok = true\n");
+	client(&c);
+	call_err(&c, reset_req("{\"reset_command\":\"\"}", false), msg);
+	snprintf(want, sizeof(want), "rfc2544.reset: reset_command: refused: bmd runs only the reset commands of %s/bmd.conf (reset.NAME = COMMAND); choose one with reset=NAME",
+		 dir);
+	ck_assert_str_eq(msg, want);
 	r = call_ok(&c, req("jobs"));
 	ck_assert_int_eq(json_object_array_length(get(r, "jobs")), 0);
 	json_object_put(r);
+	bm_client_close(&c);
+	ck_assert(!exists("ran"));
+}
+END_TEST
 
-	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
-			   "\"throughput_fps\":1000,\"reset_command\":\"\"}",
-			   true);
-	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
-	r = call_ok(&c, req_job("result", job));
-	ck_assert_ptr_nonnull(get(get(r, "result"), "results"));
+/*
+ * A request chooses one of the configuration's resets by name and bmd
+ * runs that reset's command; status lists them; an unknown name is
+ * refused naming the file; a dry run runs none (the simulated DUT resets
+ * itself), and "" is no reset.
+ */
+START_TEST(reset_by_name_from_config)
+{
+	char conf[512], msg[512], want[512], s[32];
+	struct bm_client c;
+	json_object *r, *a;
+	int events;
+	long job;
+
+	snprintf(conf, sizeof(conf),
+		 "# resets of the test DUT\n"
+		 "reset.touch = touch %s/ran; echo \"a # is no comment\" > %s/said\n"
+		 "reset.nop = true\n", dir, dir);
+	daemon_with_conf(conf);
+	client(&c);
+	r = call_ok(&c, req("status"));
+	snprintf(want, sizeof(want), "%s/bmd.conf", dir);
+	ck_assert_str_eq(gets_(r, "config"), want);
+	a = get(r, "resets");
+	ck_assert_int_eq(json_object_array_length(a), 2);
+	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 0), "name"),
+			 "touch");
+	snprintf(want, sizeof(want),
+		 "touch %s/ran; echo \"a # is no comment\" > %s/said", dir, dir);
+	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 0), "command"),
+			 want);
+	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 1), "name"), "nop");
 	json_object_put(r);
+
+	call_err(&c, reset_req("{\"reset\":\"rm-rf\"}", false), msg);
+	snprintf(want, sizeof(want), "rfc2544.reset: reset: no reset 'rm-rf' in %s/bmd.conf (bmctl status lists them)",
+		 dir);
+	ck_assert_str_eq(msg, want);
+	call_err(&c, reset_req("{\"reset\":\"touch\"}", true), msg);
+	ck_assert_str_eq(msg, "rfc2544.reset: reset: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out");
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset\":\"\"}", true);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
 	ck_assert(!exists("ran"));
 
-	job = submit_reset(&c, params, false);
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset\":\"touch\"}",
+			   false);
 	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("result", job));
+	ck_assert_str_eq(gets_(get(get(r, "result"), "params"), "reset"),
+			 "touch");
+	json_object_put(r);
 	bm_client_close(&c);
-	/* only the real run ran it */
 	ck_assert(exists("ran"));
+	ck_assert_str_eq(file_text("said", msg, sizeof(msg)),
+			 "a # is no comment\n");
+
+	/* a bmd with no resets says so */
+	daemon_stop();
+	daemon_start();
+	client(&c);
+	call_err(&c, reset_req("{\"reset\":\"touch\"}", false), msg);
+	ck_assert_str_eq(msg, "rfc2544.reset: reset: no reset 'touch' in /etc/bmgen/bmd.conf (it names none)");
+	r = call_ok(&c, req("status"));
+	ck_assert_ptr_null(get(r, "config"));
+	ck_assert_int_eq(json_object_array_length(get(r, "resets")), 0);
+	json_object_put(r);
+	bm_client_close(&c);
 }
 END_TEST
 
@@ -1527,7 +1614,8 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, results_dir_locked);
 	tcase_add_test(tc, ids_never_reused);
 	tcase_add_test(tc, results_mode_0640_by_default);
-	tcase_add_test(tc, dry_run_refuses_reset_command);
+	tcase_add_test(tc, request_command_refused);
+	tcase_add_test(tc, reset_by_name_from_config);
 	suite_add_tcase(s, tc);
 	return s;
 }

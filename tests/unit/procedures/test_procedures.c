@@ -406,7 +406,7 @@ START_TEST(test_validation)
 	accepts("rfc2544.recovery", "{\"overload_duration_s\": 60, "
 		"\"observe_s\": 10, \"throughput_fps\": 5000}");
 	accepts("rfc2544.reset", "{\"reset_type\": \"power\", "
-		"\"reset_command\": \"true\", \"reset_at_s\": 5}");
+		"\"reset\": \"pdu-cycle\", \"reset_at_s\": 5}");
 	accepts("mlrsearch", "{\"frame_size\": 512, \"target_loss_ratios\": "
 		"[0, 0.001, 0.005], \"final_trial_duration_s\": 30}");
 	accepts("mlrsearch", "{\"learning\": true, \"drain_s\": 0.5}");
@@ -472,8 +472,13 @@ START_TEST(test_validation)
 	rejects("rfc2544.reset", "{\"reset_type\": \"soft\"}",
 		"rfc2544.reset: reset_type: expected one of \"hardware\" or "
 		"\"software\" ...");
-	rejects("rfc2544.reset", "{\"reset_command\": 5}",
-		"rfc2544.reset: reset_command: expected a string");
+	rejects("rfc2544.reset", "{\"reset\": 5}",
+		"rfc2544.reset: reset: expected a string");
+	rejects("rfc2544.reset", "{\"reset\": \"a-reset-name-longer-than-32-chars\"}",
+		"rfc2544.reset: reset: longer than 32 characters");
+	/* issue 16: a command is no parameter (bmd names the file) */
+	rejects("rfc2544.reset", "{\"reset_command\": \"true\"}",
+		"rfc2544.reset: reset_command: unknown parameter");
 	/* mlrsearch */
 	rejects("mlrsearch", "{\"target_loss_ratios\": [0.005, 0]}",
 		"mlrsearch: target_loss_ratios[1]: must be larger than the "
@@ -491,8 +496,10 @@ START_TEST(test_validation)
 }
 END_TEST
 
-static json_object *run_ok(const char *proc, const char *sim_js,
-			   const char *js)
+/* Run proc with params js on the sim sim_js whose reset command (what
+ * bmd gives the backend of a job that names a reset) is cmd. */
+static json_object *run_reset(const char *proc, const char *sim_js,
+			      const char *js, const char *cmd)
 {
 	struct bm_error err = { "" };
 	json_object *sim = json_tokener_parse(sim_js);
@@ -502,6 +509,7 @@ static json_object *run_ok(const char *proc, const char *sim_js,
 	int ret;
 
 	ck_assert_msg(be, "%s", err.msg);
+	be->reset_command = cmd;
 	ret = bm_procedure_run(proc, par, be, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s: %s", proc, err.msg);
 	ck_assert_ptr_nonnull(doc);
@@ -510,6 +518,12 @@ static json_object *run_ok(const char *proc, const char *sim_js,
 	json_object_put(sim);
 	json_object_put(par);
 	return doc;
+}
+
+static json_object *run_ok(const char *proc, const char *sim_js,
+			   const char *js)
+{
+	return run_reset(proc, sim_js, js, NULL);
 }
 
 static json_object *at(json_object *o, const char *key)
@@ -544,39 +558,62 @@ START_TEST(test_run_documents)
 		       70488.72) <= 234.96);
 	json_object_put(doc);
 
-	/* the sim resets itself when no reset_command is given */
+	/* the sim resets itself when no reset is named */
 	doc = run_ok("rfc2544.reset", "{\"reset_outage_s\": 2.5}",
 		     "{\"trial_duration_s\": 20}");
 	ck_assert(fabs(json_object_get_double(at(first(doc), "reset_s")) - 2.5) <
 		  0.1);
 	json_object_put(doc);
 
-	/* a reset_command that resets nothing: no outage observed */
-	doc = run_ok("rfc2544.reset", "{\"reset_outage_s\": 2.5}",
-		     "{\"trial_duration_s\": 20, \"reset_command\": \"true\"}");
+	/* a named reset runs the backend's command, never the sim's own
+	 * reset: one that resets nothing shows no outage */
+	doc = run_reset("rfc2544.reset", "{\"reset_outage_s\": 2.5}",
+			"{\"trial_duration_s\": 20, \"reset\": \"nop\"}",
+			"true");
 	ck_assert_str_eq(json_object_get_string(at(first(doc), "result")),
 			 "no reset observed");
+	ck_assert_str_eq(json_object_get_string(at(at(doc, "params"), "reset")),
+			 "nop");
 	json_object_put(doc);
-	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
-		     "\"reset_command\": \"exit 3\"}");
+	doc = run_reset("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+			"\"reset\": \"fails\"}", "exit 3");
 	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
 	ck_assert_str_eq(json_object_get_string(at(a, "result")),
 			 "reset hook failed");
 	json_object_put(doc);
 	/* a command that hangs is killed, with its children, after
 	 * reset_timeout_s, and the repetition says so */
-	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
-		     "\"reset_timeout_s\": 0.3, "
-		     "\"reset_command\": \"sleep 30; sleep 30\"}");
+	doc = run_reset("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+			"\"reset_timeout_s\": 0.3, \"reset\": \"hangs\"}",
+			"sleep 30; sleep 30");
 	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
 	ck_assert_str_eq(json_object_get_string(at(a, "result")),
 			 "reset hook timed out and was killed");
 	json_object_put(doc);
+	/* a name without a command (no bmd gave one) never falls back to
+	 * the backend's own reset */
+	{
+		struct bm_error err = { "" };
+		json_object *sim = json_tokener_parse("{}");
+		json_object *par = json_tokener_parse("{\"reset\": \"x\"}");
+		struct bm_backend *be = bm_sim_new_json(sim, &err);
+
+		doc = NULL;
+		ck_assert_int_eq(bm_procedure_run("rfc2544.reset", par, be,
+						  NULL, NULL, &doc, &err),
+				 -EINVAL);
+		ck_assert_str_eq(err.msg, "rfc2544.reset: reset: no command for reset 'x'");
+		json_object_put(doc);
+		bm_sim_free(be);
+		json_object_put(sim);
+		json_object_put(par);
+	}
 	/* the command runs with SIGPIPE at its default even though bmd
 	 * ignores it: SigIgn of the command's grep has bit 12 (0x1000, SIGPIPE) clear */
 	signal(SIGPIPE, SIG_IGN);
-	doc = run_ok("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
-		     "\"reset_command\": \"grep -q 'SigIgn:.*[02468ace]...$' /proc/self/status\"}");
+	doc = run_reset("rfc2544.reset", "{}", "{\"trial_duration_s\": 20, "
+			"\"reset\": \"sigpipe\"}",
+			"grep -q 'SigIgn:.*[02468ace]...$' /proc/self/status");
 	signal(SIGPIPE, SIG_DFL);
 	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
 	ck_assert_str_eq(json_object_get_string(at(a, "result")),

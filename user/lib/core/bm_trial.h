@@ -175,7 +175,7 @@ struct bm_backend_ops {
 	void (*destroy)(struct bm_backend *be);
 	/* Optional: reset the DUT now, from inside a running trial (the
 	 * R2544-RESET event); 0, or -errno.  NULL when the backend cannot
-	 * reset its DUT (then only a user's reset command can). */
+	 * reset its DUT (then only a configured reset command can). */
 	int (*dut_reset)(struct bm_backend *be);
 };
 
@@ -208,6 +208,11 @@ struct bm_backend {
 	 * procedure's tx is port 0 and its rx port 1. */
 	unsigned int n_ports;
 	char port_names[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
+	/* The command line that resets this job's DUT, from bmd's
+	 * configuration (the reset the job names, issue 16), run with
+	 * /bin/sh -c by a procedure that resets; NULL = none.  Set by
+	 * whoever made the backend, never from a request. */
+	const char *reset_command;
 	void *priv;
 };
 

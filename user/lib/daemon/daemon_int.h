@@ -90,6 +90,11 @@ struct bmd {
 	int lock_fd;			/* flock'ed DIR/.lock, or -1 */
 	mode_t results_mode;		/* of result and job files */
 	char *sysfs_net;		/* bmd_config.sysfs_net, or NULL */
+	/* The configuration file read, or NULL, and its resets (a copy,
+	 * never changed while bmd runs: workers read it unlocked). */
+	char *config_path;
+	struct bmd_reset *resets;
+	size_t n_resets;
 	int listen_fd;
 	int wake_fd;			/* eventfd: workers and bmd_stop */
 	volatile sig_atomic_t stop;
@@ -124,6 +129,9 @@ void bmd_wake(struct bmd *d);
 /* Queue msg (id filled in per client) to every watcher of job id. */
 void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 		       bool end);
+
+/* daemon_server.c: the reset called name, or NULL. */
+const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name);
 
 /* daemon_meta.c */
 double bmd_now(void);

@@ -616,6 +616,13 @@ static void *worker(void *arg)
 	if (!params)
 		bm_errorf(&err, "out of memory");
 	if (be) {
+		const char *reset = bm_procedure_reset_name(j->procedure,
+							    params);
+		const struct bmd_reset *rs = reset ?
+					     bmd_reset_find(d, reset) : NULL;
+
+		/* submit checked the name; the command is bmd's own */
+		be->reset_command = rs ? rs->command : NULL;
 		backend = be->name ? be->name : "?";
 		ret = bm_procedure_run(j->procedure, params, be, on_progress,
 				       &w, &result, &err);

@@ -170,7 +170,8 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 	struct bm_error err = { "" };
 	unsigned int queued = 0, running = 0, finished = 0;
 	struct bmd_job *j;
-	json_object *m, *q;
+	json_object *m, *q, *a;
+	size_t i;
 
 	json_object_object_add(r, "version", json_object_new_string(BM_VERSION));
 	json_object_object_add(r, "protocol",
@@ -180,6 +181,19 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 		bmd_mono() - d->start_mono));
 	json_object_object_add(r, "results_dir",
 			       json_object_new_string(d->results_dir));
+	json_object_object_add(r, "config", d->config_path ?
+			       json_object_new_string(d->config_path) : NULL);
+	/* What a request may choose with reset=NAME (issue 16) */
+	a = json_object_new_array();
+	for (i = 0; i < d->n_resets; i++) {
+		m = json_object_new_object();
+		json_object_object_add(m, "name", json_object_new_string(
+			d->resets[i].name));
+		json_object_object_add(m, "command", json_object_new_string(
+			d->resets[i].command));
+		json_object_array_add(a, m);
+	}
+	json_object_object_add(r, "resets", a);
 	if (bm_genl_status(&st, &err) == 0) {
 		m = json_object_new_object();
 		json_object_object_add(m, "version",
@@ -303,6 +317,57 @@ static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_resets; i++)
+		if (!strcmp(d->resets[i].name, name))
+			return &d->resets[i];
+	return NULL;
+}
+
+/* The file a reset comes from, for messages: the one read, or where bmd
+ * looked for one. */
+static const char *conf_name(const struct bmd *d)
+{
+	return d->config_path ? d->config_path : BMD_DEFAULT_CONF;
+}
+
+/*
+ * Issue 16: a reset command in a request ran with /bin/sh -c as bmd's
+ * user (root) for anyone who may reach the socket.  Commands come only
+ * from bmd's configuration, by name.  A request that still carries one
+ * is refused by name, before the parameters are validated, so that its
+ * user learns where resets live now rather than "unknown key".
+ */
+static int submit_no_command(struct bmd *d, const struct bm_request *q,
+			     struct bm_error *err)
+{
+	if (q->params &&
+	    json_object_object_get_ex(q->params, "reset_command", NULL))
+		return bm_errorf(err, "%s: reset_command: refused: bmd runs only the reset commands of %s (reset.NAME = COMMAND); choose one with reset=NAME",
+				 q->procedure, conf_name(d));
+	return 0;
+}
+
+/* The reset a submit names is one of bmd's, and never in a dry run. */
+static int submit_reset_ok(struct bmd *d, const struct bm_request *q,
+			   struct bm_error *err)
+{
+	const char *name;
+
+	if (q->dry_run)
+		return bm_procedure_check_dry_run(q->procedure, q->params, err);
+	name = bm_procedure_reset_name(q->procedure, q->params);
+	if (name && !bmd_reset_find(d, name))
+		return bm_errorf(err, "%s: reset: no reset '%.40s' in %s (%s)",
+				 q->procedure, name, conf_name(d),
+				 d->n_resets ? "bmctl status lists them" :
+				 "it names none");
+	return 0;
+}
+
 static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 			       json_object *r, struct bm_error *err)
 {
@@ -310,7 +375,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 	struct bmd_job *j;
 	double rate;
 
-	if (!p)
+	if (!p || submit_no_command(d, q, err))
 		return NULL;
 	/* A dry run that names no ports gets a simulated device with every
 	 * port the procedure needs (bmd_backend_default); one that names
@@ -320,10 +385,8 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 		return NULL;
 	if (submit_line_rate(d, q, &rate, err))
 		return NULL;
-	if (bm_procedure_validate(q->procedure, q->params, rate, err))
-		return NULL;
-	if (q->dry_run &&
-	    bm_procedure_check_dry_run(q->procedure, q->params, err))
+	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
+	    submit_reset_ok(d, q, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -946,6 +1009,35 @@ static int lock_results(struct bmd *d, struct bm_error *err)
 	return 0;
 }
 
+/* d's own copy of the configuration's resets and file name. */
+static int copy_resets(struct bmd *d, const struct bmd_config *cfg,
+		       struct bm_error *err)
+{
+	size_t i;
+
+	if (cfg->config_path) {
+		d->config_path = strdup(cfg->config_path);
+		if (!d->config_path)
+			return bm_errorf(err, "out of memory");
+	}
+	if (!cfg->n_resets)
+		return 0;
+	d->resets = calloc(cfg->n_resets, sizeof(*d->resets));
+	if (!d->resets)
+		return bm_errorf(err, "out of memory");
+	d->n_resets = cfg->n_resets;
+	for (i = 0; i < cfg->n_resets; i++) {
+		if (!bmd_reset_name_ok(cfg->resets[i].name))
+			return bm_errorf(err, "bad reset name '%.40s'",
+					 cfg->resets[i].name);
+		d->resets[i].name = strdup(cfg->resets[i].name);
+		d->resets[i].command = strdup(cfg->resets[i].command);
+		if (!d->resets[i].name || !d->resets[i].command)
+			return bm_errorf(err, "out of memory");
+	}
+	return 0;
+}
+
 struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 {
 	struct bmd *d = calloc(1, sizeof(*d));
@@ -983,6 +1075,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 		goto fail;
 	}
 	if (cfg->group && set_group(d, cfg->group, err))
+		goto fail;
+	if (copy_resets(d, cfg, err))
 		goto fail;
 	if (bm_mkdirs(d->jobs_dir, err))
 		goto fail;
@@ -1064,5 +1158,11 @@ void bmd_free(struct bmd *d)
 	free(d->results_dir);
 	free(d->jobs_dir);
 	free(d->sysfs_net);
+	for (size_t i = 0; i < d->n_resets; i++) {
+		free(d->resets[i].name);
+		free(d->resets[i].command);
+	}
+	free(d->resets);
+	free(d->config_path);
 	free(d);
 }

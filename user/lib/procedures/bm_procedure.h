@@ -69,10 +69,17 @@ int bm_procedure_validate(const char *name, json_object *params,
 			  double line_rate_bps, struct bm_error *err);
 
 /*
+ * The name of the DUT reset that params (NULL = none) of procedure name
+ * choose (rfc2544.reset's "reset": one of bmd's configured resets), or
+ * NULL when they choose none ("" is none).  The string is params'.
+ */
+const char *bm_procedure_reset_name(const char *name, json_object *params);
+
+/*
  * May params (NULL = none) of procedure name run in a dry run?  0, or
  * -EINVAL with a one-line reason naming the key when they would run a
- * command on bmd's host (reset_command): a dry run touches nothing
- * outside bmd, and the simulated DUT resets itself.
+ * command on bmd's host (a reset): a dry run touches nothing outside
+ * bmd, and the simulated DUT resets itself.
  */
 int bm_procedure_check_dry_run(const char *name, json_object *params,
 			       struct bm_error *err);

@@ -278,9 +278,16 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 
 /* --- RFC 2544 ------------------------------------------------------------ */
 
+/* What the reset hook runs: the configured command of the job's reset. */
+struct reset_cmd {
+	const char *command;
+	double timeout_s;
+};
+
 /*
- * The DUT reset hook of reset_command: run it with /bin/sh -c and wait;
- * 0 when it exits 0.  Waiting here does not hold up the test stream: the
+ * The DUT reset hook of a configured reset (the backend's reset_command,
+ * never a request's: issue 16): run it with /bin/sh -c and wait; 0 when
+ * it exits 0.  Waiting here does not hold up the test stream: the
  * module's kthreads send it while the trial's thread sits in the hook.
  * The command gets default signal handling: bmd ignores SIGPIPE and
  * SIGHUP and ignored signals survive exec, so a pipeline in the command
@@ -291,8 +298,8 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
  */
 static int run_reset_command(void *ctx)
 {
-	const struct rfc2544_params *p = ctx;
-	char *argv[] = { "/bin/sh", "-c", (char *)p->reset_command, NULL };
+	const struct reset_cmd *rc = ctx;
+	char *argv[] = { "/bin/sh", "-c", (char *)rc->command, NULL };
 	posix_spawnattr_t attr;
 	sigset_t def, none;
 	int status, ret;
@@ -326,7 +333,7 @@ static int run_reset_command(void *ctx)
 			return -errno;
 		if (w == pid)
 			break;
-		if (ms >= p->reset_timeout_s * 1000) {
+		if (ms >= rc->timeout_s * 1000) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			return -ETIMEDOUT;
@@ -379,14 +386,21 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		     json_object **result, struct bm_error *err)
 {
 	struct rfc2544_params p;
+	struct reset_cmd rc;
 	int ret;
 
 	ret = r2544_parse(pi, params, be->line_rate_bps, &p, err);
 	if (ret)
 		return ret;
-	if (p.reset_command[0]) {
+	if (p.reset[0]) {
+		/* bmd gives the backend the command of the reset the job
+		 * names; a name without one must not fall back to anything */
+		if (!be->reset_command)
+			return bm_errorf(err, "%s: reset: no command for reset '%s'",
+					 pi->name, p.reset);
+		rc = (struct reset_cmd){ be->reset_command, p.reset_timeout_s };
 		p.reset_hook = run_reset_command;
-		p.reset_ctx = &p;
+		p.reset_ctx = &rc;
 	} else if (be->ops->dut_reset) {
 		/* A backend that can reset its DUT (the simulator). */
 		p.reset_hook = bm_backend_dut_reset;
@@ -783,33 +797,45 @@ int bm_procedure_validate(const char *name, json_object *params,
 	return pi->validate(pi, params, line_rate_bps, err);
 }
 
-/* The parameters whose value is a shell command run on bmd's host. */
-static const char *const host_command_keys[] = { "reset_command", NULL };
+/* The parameters that name one of bmd's configured resets: each makes
+ * bmd run that reset's command on its host. */
+static const char *const reset_keys[] = { "reset", NULL };
+
+const char *bm_procedure_reset_name(const char *name, json_object *params)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(name, NULL);
+	const char *const *k;
+	json_object *v;
+
+	if (!pi || !params)
+		return NULL;
+	for (k = reset_keys; *k; k++)
+		if (bm_json_find_param(pi->keys, pi->mask, *k) &&
+		    json_object_object_get_ex(params, *k, &v) &&
+		    json_object_is_type(v, json_type_string) &&
+		    json_object_get_string_len(v))
+			return json_object_get_string(v);
+	return NULL;
+}
 
 int bm_procedure_check_dry_run(const char *name, json_object *params,
 			       struct bm_error *err)
 {
 	const struct bm_procedure_info *pi = bm_procedure_find(name, err);
-	const char *const *k;
-	json_object *v;
 
 	if (!pi)
 		return -EINVAL;
 	/*
 	 * A dry run is what a user tries first, anywhere, to see what a
-	 * procedure would do; a command in it would still run as bmd's
+	 * procedure would do; a reset's command would still run as bmd's
 	 * user on bmd's host and may touch the real DUT.  Refused rather
 	 * than ignored with a deviation: the user learns it at submit,
 	 * not from a result that says the command did not run.  "" is no
-	 * command.
+	 * reset.
 	 */
-	for (k = host_command_keys; *k; k++)
-		if (bm_json_find_param(pi->keys, pi->mask, *k) &&
-		    params && json_object_object_get_ex(params, *k, &v) &&
-		    json_object_is_type(v, json_type_string) &&
-		    json_object_get_string_len(v))
-			return bm_errorf(err, "%s: %s: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out",
-					 pi->name, *k);
+	if (bm_procedure_reset_name(name, params))
+		return bm_errorf(err, "%s: %s: a dry run runs no command on bmd's host (the simulated DUT resets itself): leave it out",
+				 pi->name, reset_keys[0]);
 	return 0;
 }
 

@@ -99,7 +99,9 @@ struct rfc2544_params {
 	double gap_threshold_s;		/* 0 = max(10 ms, 100 frame times) */
 	unsigned int reset_repetitions;
 	enum rfc2544_reset_type reset_type;
-	char reset_command[256];	/* for procedures.c; "" = none */
+	/* The name of one of bmd's configured resets (procedures.c runs
+	 * its command); "" = none */
+	char reset[33];
 	double reset_timeout_s;		/* the command is killed after this */
 	/* The DUT reset hook, called mid-trial at reset_at_s (not JSON). */
 	int (*reset_hook)(void *ctx);

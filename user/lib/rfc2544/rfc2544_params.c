@@ -82,8 +82,9 @@ static int parse_thr(json_object *v, void *base, const char *key,
 	return 0;
 }
 
-static int parse_cmd(json_object *v, void *base, const char *key,
-		     struct bm_error *err)
+/* A reset's name: bmd checks it against its configuration (issue 16). */
+static int parse_reset(json_object *v, void *base, const char *key,
+		       struct bm_error *err)
 {
 	struct rfc2544_params *p = base;
 	const char *s;
@@ -91,10 +92,10 @@ static int parse_cmd(json_object *v, void *base, const char *key,
 	if (json_object_get_type(v) != json_type_string)
 		return bm_errorf(err, "%s: expected a string", key);
 	s = json_object_get_string(v);
-	if (strlen(s) >= sizeof(p->reset_command))
+	if (strlen(s) >= sizeof(p->reset))
 		return bm_errorf(err, "%s: longer than %zu characters", key,
-				 sizeof(p->reset_command) - 1);
-	snprintf(p->reset_command, sizeof(p->reset_command), "%s", s);
+				 sizeof(p->reset) - 1);
+	snprintf(p->reset, sizeof(p->reset), "%s", s);
 	return 0;
 }
 
@@ -225,13 +226,15 @@ const struct bm_param rfc2544_keys[] = {
 	KU("repetitions", reset_repetitions, 1, 64, M_RST, "",
 	   "resets measured"),
 	KE("reset_type", reset_type, reset_names, M_RST,
-	   "the kind of reset reset_command does (reported; all three "
-	   "SHOULD be tested)"),
-	KC("reset_command", parse_cmd, 0, 0, 0, M_RST, "string", "",
-	   "/bin/sh -c command that resets the DUT at reset_at_s; \"\" = the "
-	   "backend's own or none; refused in a dry run"),
+	   "the kind of reset the named reset does (reported; all "
+	   "three SHOULD be tested)"),
+	KC("reset", parse_reset, 0, 0, 0, M_RST, "string", "",
+	   "name of a reset in bmd's configuration (bmctl status lists "
+	   "them), run at reset_at_s; \"\" = the backend's own or none; "
+	   "refused in a dry run"),
 	KD("reset_timeout_s", reset_timeout_s, 0, 3600, EX, M_RST, "s",
-	   "reset_command and its process group are killed after this"),
+	   "the reset's command and its process group are killed after "
+	   "this"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -425,7 +428,7 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 		json_object_object_add(o, "throughput_fps", a);
 	}
 	if (t == RFC2544_RESET) {
-		bm_json_add_str(o, "reset_command", p->reset_command);
+		bm_json_add_str(o, "reset", p->reset);
 		bm_json_add_double(o, "reset_timeout_s", p->reset_timeout_s);
 		bm_json_add_bool(o, "reset_hook", p->reset_hook != NULL);
 	}

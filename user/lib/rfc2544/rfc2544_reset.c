@@ -38,7 +38,8 @@ int r2544_reset(struct r2544_run *r)
 
 	if (!p->reset_hook)
 		return bm_errorf(r->err, "rfc2544.reset: no DUT reset hook "
-				 "(give reset_command)");
+				 "(give reset=NAME, a reset of bmd's "
+				 "configuration)");
 	/* §26.6: the minimum size for the media, i.e. the smallest given. */
 	for (i = 1; i < p->n_sizes; i++)
 		if (p->frame_sizes[i] < f)
