@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <systemd/sd-daemon.h>
@@ -97,6 +98,23 @@ static int activation_fd(void)
 		exit(1);
 	}
 	return SD_LISTEN_FDS_START;
+}
+
+/*
+ * Is stderr the journal?  systemd sets JOURNAL_STREAM to the device and
+ * inode of the stream it connected (systemd.exec(5)); compared with
+ * stderr's own, it says that the journal reads it, not just that some
+ * ancestor was a service.  Then bmd logs with every field.
+ */
+static bool stderr_is_journal(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	return e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 &&
+	       !fstat(STDERR_FILENO, &st) && st.st_dev == dev &&
+	       st.st_ino == ino;
 }
 
 /* bmd --check-config: what bmd would run with, one setting a line. */
@@ -211,6 +229,8 @@ int main(int argc, char **argv)
 	if (getenv("NOTIFY_SOCKET") || getenv("LISTEN_FDS"))
 		foreground = true;
 	cfg.listen_fd = activation_fd();
+	if (stderr_is_journal())
+		cfg.log = bmd_log_journal;
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);

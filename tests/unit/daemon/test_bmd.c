@@ -1419,6 +1419,96 @@ START_TEST(reset_by_name_from_config)
 }
 END_TEST
 
+/* --- the log: one event per step of a job (issue 15 item 2) ------------ */
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char log_text[16384];
+
+/* A bmd_log_fn: each event as "PRIORITY|FIELD|FIELD...\n" in log_text. */
+static void catch_log(void *ctx, int priority, const char *const *fields,
+		      size_t n)
+{
+	size_t i, len;
+
+	(void)ctx;
+	pthread_mutex_lock(&log_lock);
+	len = strlen(log_text);
+	snprintf(log_text + len, sizeof(log_text) - len, "%d", priority);
+	for (i = 0; i < n; i++) {
+		len = strlen(log_text);
+		snprintf(log_text + len, sizeof(log_text) - len, "|%s",
+			 fields[i]);
+	}
+	len = strlen(log_text);
+	snprintf(log_text + len, sizeof(log_text) - len, "\n");
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* The logged line that contains every one of the n strings in want. */
+static bool logged(const char *const *want, size_t n)
+{
+	char *line, *save = NULL, copy[sizeof(log_text)];
+	bool all = false;
+	size_t i;
+
+	pthread_mutex_lock(&log_lock);
+	strcpy(copy, log_text);
+	pthread_mutex_unlock(&log_lock);
+	for (line = strtok_r(copy, "\n", &save); line && !all;
+	     line = strtok_r(NULL, "\n", &save))
+		for (i = 0, all = true; i < n && all; i++)
+			all = strstr(line, want[i]) != NULL;
+	return all;
+}
+
+/*
+ * Under systemd bmd sends every event with fields (bmd_log_journal); the
+ * sink sees them here: the submit with who submitted it (the client's
+ * SO_PEERCRED: this process), the start, and the end with start, end and
+ * verdict; a cancelled job ends at warning priority.
+ */
+START_TEST(job_events_logged_with_fields)
+{
+	struct bmd_config cfg = base_cfg();
+	char uid[32], pid[32], msg[128], s[32];
+	struct bm_client c;
+	json_object *r;
+	int events;
+	long job;
+
+	log_text[0] = '\0';
+	daemon_stop();
+	cfg.log = catch_log;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	snprintf(uid, sizeof(uid), "|SUBMITTER_UID=%u|", (unsigned int)getuid());
+	snprintf(pid, sizeof(pid), "|SUBMITTER_PID=%d|", (int)getpid());
+	snprintf(msg, sizeof(msg),
+		 "6|MESSAGE=job 1 rfc2544.throughput submitted by uid %u pid %d (dry run)|",
+		 (unsigned int)getuid(), (int)getpid());
+	ck_assert_msg(logged((const char *[]){ msg, "|JOB_ID=1|",
+		"|JOB_EVENT=submitted|", "|PROCEDURE=rfc2544.throughput|",
+		uid, pid, "|DRY_RUN=yes" }, 7), "%s", log_text);
+	ck_assert_msg(logged((const char *[]){ "6|MESSAGE=job 1 rfc2544.throughput started|",
+		"|JOB_EVENT=started|", "|JOB_START=20" }, 3), "%s", log_text);
+	ck_assert_msg(logged((const char *[]){ "6|MESSAGE=job 1 rfc2544.throughput done|",
+		"|JOB_ID=1|", "|JOB_EVENT=ended|", uid, pid, "|JOB_START=20",
+		"|JOB_END=20", "|VERDICT=done|", "|TRIALS=" }, 9), "%s", log_text);
+
+	trial_delay_us = 200000;
+	job = submit(&c, NULL, NULL);
+	r = call_ok(&c, req_job("cancel", job));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "cancelled");
+	bm_client_close(&c);
+	ck_assert_msg(logged((const char *[]){ "4|MESSAGE=job 2 rfc2544.throughput cancelled: cancelled by request|",
+		"|VERDICT=cancelled|", "|JOB_ERROR=cancelled by request" }, 3),
+		"%s", log_text);
+}
+END_TEST
+
 /* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
 
 #define NOBODY		65534
@@ -1616,6 +1706,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, results_mode_0640_by_default);
 	tcase_add_test(tc, request_command_refused);
 	tcase_add_test(tc, reset_by_name_from_config);
+	tcase_add_test(tc, job_events_logged_with_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,19 @@ struct bmd_reset {
 	char *command;
 };
 
+/*
+ * Where bmd's log goes: one event is a syslog priority (LOG_INFO, ...)
+ * and n "FIELD=value" strings, "MESSAGE=..." first (JOB_ID, PROCEDURE,
+ * SUBMITTER_UID, SUBMITTER_PID, JOB_START, JOB_END, VERDICT, ...: bmd(8),
+ * LOGGING).  The strings live only for the call.
+ */
+typedef void (*bmd_log_fn)(void *ctx, int priority,
+			   const char *const *fields, size_t n);
+
+/* A bmd_log_fn that sends every field to journald (sd_journal_sendv). */
+void bmd_log_journal(void *ctx, int priority, const char *const *fields,
+		     size_t n);
+
 /* Make the trial backend for a job; NULL with err->msg on failure. */
 typedef struct bm_backend *(*bmd_backend_fn)(void *ctx,
 					     const struct bmd_job_desc *d,
@@ -78,6 +91,10 @@ struct bmd_config {
 	const char *config_path;
 	const struct bmd_reset *resets;
 	size_t n_resets;
+	/* NULL = "bmd: MESSAGE" lines on stderr; bmd_log_journal under
+	 * systemd; tests catch the events here. */
+	bmd_log_fn log;
+	void *log_ctx;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */

@@ -50,6 +50,9 @@ struct bmd_job {
 	double line_rate_bps;
 	bool dry_run;
 	double submitted, started, ended;	/* Unix time, 0 = not yet */
+	/* Who submitted it (SO_PEERCRED of the connection), for the log;
+	 * -1 for a job loaded from its file. */
+	long submit_uid, submit_pid;
 	char error[256];
 	bool has_result;
 	unsigned int trials;
@@ -71,6 +74,8 @@ struct bmd_client {
 	unsigned long watch_job;	/* 0 = not watching */
 	int64_t watch_id;		/* request id of the watch */
 	bool dead;			/* close at the next loop turn */
+	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
+	pid_t pid;
 };
 
 struct bmd {
@@ -95,6 +100,8 @@ struct bmd {
 	char *config_path;
 	struct bmd_reset *resets;
 	size_t n_resets;
+	bmd_log_fn log;			/* NULL: stderr */
+	void *log_ctx;
 	int listen_fd;
 	int wake_fd;			/* eventfd: workers and bmd_stop */
 	volatile sig_atomic_t stop;
@@ -132,6 +139,16 @@ void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 
 /* daemon_server.c: the reset called name, or NULL. */
 const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name);
+
+/* daemon_log.c: log one event (bm_daemon.h, bmd_log_fn) through d's
+ * sink; d may be NULL (stderr). */
+void bmd_log(struct bmd *d, int priority, const char *const *fields,
+	     size_t n);
+/* Log MESSAGE= alone, printf-style. */
+void bmd_logf(struct bmd *d, int priority, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* daemon_jobs.c: log j's submit, start or end with all its fields. */
+void job_log(struct bmd_job *j, const char *event);
 
 /* daemon_meta.c */
 double bmd_now(void);

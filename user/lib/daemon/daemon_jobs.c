@@ -5,10 +5,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "bm_procedure.h"
@@ -133,7 +135,7 @@ void job_persist(struct bmd_job *j)
 	o = job_to_json(j, true);
 	if (bm_write_json_atomic_mode(j->d->jobs_dir, name, o,
 				      j->d->results_mode, &err))
-		fprintf(stderr, "bmd: job %lu: %s\n", j->id, err.msg);
+		bmd_logf(j->d, LOG_ERR, "job %lu: %s", j->id, err.msg);
 	json_object_put(o);
 }
 
@@ -245,6 +247,7 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	j->id = id;
 	j->procedure = strdup(s);
 	j->state = JOB_INTERRUPTED;
+	j->submit_uid = j->submit_pid = -1;	/* not in the file */
 	s = get_str(o, "state");
 	for (i = JOB_QUEUED; s && i <= JOB_INTERRUPTED; i++)
 		if (!strcmp(s, state_names[i]))
@@ -356,8 +359,8 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 			continue;
 		id = id_of(de->d_name, ".json");
 		if (!id) {
-			fprintf(stderr, "bmd: ignoring %s/%s: not a job file name (<id>.json)\n",
-				d->jobs_dir, de->d_name);
+			bmd_logf(d, LOG_WARNING, "ignoring %s/%s: not a job file name (<id>.json)",
+				 d->jobs_dir, de->d_name);
 			continue;
 		}
 		/* Even an unreadable job file keeps its id from reuse. */
@@ -367,7 +370,8 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 		j = o ? job_from_json(o, id) : NULL;
 		json_object_put(o);
 		if (!j) {
-			fprintf(stderr, "bmd: ignoring unreadable %s\n", path);
+			bmd_logf(d, LOG_WARNING, "ignoring unreadable %s",
+				 path);
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, id);
@@ -473,6 +477,7 @@ void jobs_schedule(struct bmd *d)
 		j->thread_live = true;
 		d->running++;
 		job_persist(j);
+		job_log(j, "started");
 	}
 }
 
@@ -488,10 +493,91 @@ void jobs_reap(struct bmd *d)
 	}
 }
 
+/* Append one "FIELD=value" to f (n of them, each malloc'ed); a field
+ * that does not fit in memory is left out. */
+static void field(char **f, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void field(char **f, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&f[*n], fmt, ap) >= 0)
+		(*n)++;
+	va_end(ap);
+}
+
+/*
+ * One log event per step of a job (issue 15 item 2): who submitted it
+ * (the connection's SO_PEERCRED), what it runs (procedure, ports, the
+ * reset and its command), when it started and ended, and how it ended.
+ * Under systemd every field reaches the journal (journalctl JOB_ID=7);
+ * on stderr only the message.  Called with d->lock held.
+ */
+void job_log(struct bmd_job *j, const char *event)
+{
+	const char *reset = bm_procedure_reset_name(j->procedure, j->params);
+	const struct bmd_reset *rs = reset ? bmd_reset_find(j->d, reset) : NULL;
+	bool end = !strcmp(event, "ended");
+	int prio = LOG_INFO;
+	char *f[16], ports[160] = "", t[40], who[64] = "";
+	size_t n = 0, i;
+
+	for (i = 0; i < j->n_ports; i++)
+		snprintf(ports + strlen(ports), sizeof(ports) - strlen(ports),
+			 "%s%s", i ? "," : "", j->ports[i]);
+	if (j->submit_uid >= 0)
+		snprintf(who, sizeof(who), " by uid %ld pid %ld",
+			 j->submit_uid, j->submit_pid);
+	if (!strcmp(event, "submitted"))
+		field(f, &n, "MESSAGE=job %lu %s submitted%s%s", j->id,
+		      j->procedure, who, j->dry_run ? " (dry run)" : "");
+	else if (!end)
+		field(f, &n, "MESSAGE=job %lu %s started%s%s", j->id,
+		      j->procedure, rs ? "; reset " : "", rs ? rs->name : "");
+	else
+		field(f, &n, "MESSAGE=job %lu %s %s%s%s", j->id, j->procedure,
+		      job_state_name(j->state), j->error[0] ? ": " : "",
+		      j->error);
+	if (end && j->state != JOB_DONE)
+		prio = j->state == JOB_FAILED ? LOG_ERR : LOG_WARNING;
+	field(f, &n, "JOB_ID=%lu", j->id);
+	field(f, &n, "JOB_EVENT=%s", event);
+	field(f, &n, "PROCEDURE=%s", j->procedure);
+	if (j->submit_uid >= 0) {
+		field(f, &n, "SUBMITTER_UID=%ld", j->submit_uid);
+		field(f, &n, "SUBMITTER_PID=%ld", j->submit_pid);
+	}
+	field(f, &n, "DRY_RUN=%s", j->dry_run ? "yes" : "no");
+	if (ports[0])
+		field(f, &n, "PORTS=%s", ports);
+	if (rs) {
+		field(f, &n, "RESET=%s", rs->name);
+		field(f, &n, "RESET_COMMAND=%s", rs->command);
+	}
+	if (j->started) {
+		bmd_time_iso(j->started, t, sizeof(t));
+		field(f, &n, "JOB_START=%s", t);
+	}
+	if (end) {
+		bmd_time_iso(j->ended, t, sizeof(t));
+		field(f, &n, "JOB_END=%s", t);
+		field(f, &n, "VERDICT=%s", job_state_name(j->state));
+		field(f, &n, "TRIALS=%u", j->trials);
+		if (j->error[0])
+			field(f, &n, "JOB_ERROR=%s", j->error);
+	}
+	bmd_log(j->d, prio, (const char *const *)f, n);
+	for (i = 0; i < n; i++)
+		free(f[i]);
+}
+
 void job_notify_end(struct bmd_job *j)
 {
 	json_object *msg = json_object_new_object();
 
+	job_log(j, "ended");
 	json_object_object_add(msg, "ok", json_object_new_boolean(true));
 	json_object_object_add(msg, "event", json_object_new_string("end"));
 	json_object_object_add(msg, "job", job_to_json(j, false));

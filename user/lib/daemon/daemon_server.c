@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "bm_genl.h"
@@ -368,8 +369,9 @@ static int submit_reset_ok(struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
-static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
-			       json_object *r, struct bm_error *err)
+static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
+			       const struct bm_request *q, json_object *r,
+			       struct bm_error *err)
 {
 	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
 	struct bmd_job *j;
@@ -407,6 +409,8 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 	j->dry_run = q->dry_run;
 	j->cancel_to = JOB_CANCELLED;
 	j->submitted = bmd_now();
+	j->submit_uid = c->uid;
+	j->submit_pid = c->pid;
 	if (!j->procedure || !j->params || (q->sim && !j->sim) ||
 	    (q->dut && !j->dut) || job_set_ports(j, q->n_ports, q->ports)) {
 		free(j->ports);
@@ -420,6 +424,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bm_request *q,
 	}
 	job_append(d, j);
 	job_persist(j);
+	job_log(j, "submitted");
 	jobs_schedule(d);
 	json_object_object_add(r, "job", json_object_new_int64(j->id));
 	json_object_object_add(r, "state",
@@ -545,14 +550,14 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 
 	if (bm_request_parse(line, len, &q, &err)) {
 		if (d->verbose)
-			fprintf(stderr, "bmd: bad request: %s\n", err.msg);
+			bmd_logf(d, LOG_DEBUG, "bad request: %s", err.msg);
 		reply_error(c, q.id, q.has_id, err.msg);
 		bm_request_free(&q);
 		return;
 	}
 	if (d->verbose)
-		fprintf(stderr, "bmd: request %lld %s\n", (long long)q.id,
-			bm_cmd_name(q.cmd));
+		bmd_logf(d, LOG_DEBUG, "request %lld %s", (long long)q.id,
+			 bm_cmd_name(q.cmd));
 	if (q.cmd == BM_CMD_JOB || q.cmd == BM_CMD_WATCH ||
 	    q.cmd == BM_CMD_CANCEL || q.cmd == BM_CMD_RESULT) {
 		j = find_or_err(d, q.job, &err);
@@ -582,7 +587,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		out = cmd_ports(d, r, &err);
 		break;
 	case BM_CMD_SUBMIT:
-		out = cmd_submit(d, &q, r, &err);
+		out = cmd_submit(d, c, &q, r, &err);
 		break;
 	case BM_CMD_JOBS:
 		out = cmd_jobs(d, r);
@@ -725,21 +730,23 @@ static bool peer_in_group(struct bmd *d, int fd, const struct ucred *cr)
  * benchmarks (and reset commands) as itself, so it checks each peer.
  * Anyone else gets one JSON refusal and the connection is closed.
  */
-static bool peer_allowed(struct bmd *d, int fd)
+static bool peer_allowed(struct bmd *d, int fd, struct ucred *out)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
-	char msg[256];
+	char msg[256], m[300], pu[32], pp[32];
+	const char *fields[] = { m, pu, pp };
 	json_object *r;
 	size_t n;
 	char *line;
 	ssize_t w;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len)) {
-		fprintf(stderr, "bmd: SO_PEERCRED: %s: connection closed\n",
-			strerror(errno));
+		bmd_logf(d, LOG_ERR, "SO_PEERCRED: %s: connection closed",
+			 strerror(errno));
 		return false;
 	}
+	*out = cr;
 	if (cr.uid == 0 || cr.uid == geteuid() ||
 	    (d->has_group && peer_in_group(d, fd, &cr)))
 		return true;
@@ -752,7 +759,11 @@ static bool peer_allowed(struct bmd *d, int fd)
 		snprintf(msg, sizeof(msg),
 			 "permission denied: uid %u is not root or bmd's user (uid %u), and bmd has no -g group",
 			 (unsigned int)cr.uid, (unsigned int)geteuid());
-	fprintf(stderr, "bmd: refused pid %d: %s\n", (int)cr.pid, msg);
+	snprintf(m, sizeof(m), "MESSAGE=refused pid %d: %s", (int)cr.pid,
+		 msg);
+	snprintf(pu, sizeof(pu), "PEER_UID=%u", (unsigned int)cr.uid);
+	snprintf(pp, sizeof(pp), "PEER_PID=%d", (int)cr.pid);
+	bmd_log(d, LOG_WARNING, fields, 3);
 	/* A fresh socket's buffer takes this one short line whole. */
 	r = bm_response_error(0, false, msg);
 	line = r ? bm_proto_line(r, &n) : NULL;
@@ -768,13 +779,14 @@ static bool peer_allowed(struct bmd *d, int fd)
 static void accept_client(struct bmd *d)
 {
 	struct bmd_client *c, *k;
+	struct ucred cr;
 	unsigned int n = 0;
 	int fd;
 
 	fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (!peer_allowed(d, fd)) {
+	if (!peer_allowed(d, fd, &cr)) {
 		close(fd);
 		return;
 	}
@@ -786,6 +798,8 @@ static void accept_client(struct bmd *d)
 		return;
 	}
 	c->fd = fd;
+	c->uid = cr.uid;
+	c->pid = cr.pid;
 	c->next = d->clients;
 	d->clients = c;
 }
@@ -1059,6 +1073,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 					  : bmd_backend_default;
 	d->backend_ctx = cfg->backend_ctx;
 	d->verbose = cfg->verbose;
+	d->log = cfg->log;
+	d->log_ctx = cfg->log_ctx;
 	d->results_mode = cfg->results_mode ? cfg->results_mode : 0640;
 	if (!bmd_results_mode_ok(d->results_mode)) {
 		bm_errorf(err, "results mode %04o: must be 0600, 0640 or 0644",
