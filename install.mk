@@ -1,4 +1,8 @@
-# make install / uninstall (issue 15 item 1), included by the Makefile.
+# make install / uninstall (issue 15 items 1 and 2), included by the Makefile.
+# The configuration /etc/bmgen/bmd.conf is a conffile: installed only where
+# there is none, removed only as installed.  bmd's user and group come from
+# sysusers.d/bmgen.conf: `make install` runs systemd-sysusers on the live
+# system (no DESTDIR); a package runs it in its postinst (dh_installsysusers).
 # DESTDIR stages, PREFIX places the programs and the manual (default /usr);
 # the systemd units go where Debian keeps them (/lib/systemd/system), the
 # module under /lib/modules/KVER/updates (depmod run on the staging root),
@@ -9,6 +13,8 @@ SBINDIR := $(PREFIX)/sbin
 MANDIR := $(PREFIX)/share/man/man8
 COMPDIR := $(PREFIX)/share/bash-completion/completions
 UNITDIR := /lib/systemd/system
+SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+CONFDIR := /etc/bmgen
 SRCDIR := $(PREFIX)/src/bmgen-$(BM_VERSION)
 MODDIR := /lib/modules/$(KVER)/updates
 
@@ -31,6 +37,16 @@ install: all man install-dkms
 	install -D -m 644 tools/bmctl.bash-completion $(DESTDIR)$(COMPDIR)/bmctl
 	install -D -m 644 kmod/bmgen.ko $(DESTDIR)$(MODDIR)/bmgen.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+	install -D -m 644 tools/bmgen.sysusers $(DESTDIR)$(SYSUSERSDIR)/bmgen.conf
+	@# a conffile: the example only where there is no file yet
+	@if [ -e $(DESTDIR)$(CONFDIR)/bmd.conf ]; then \
+		echo "install: keeping $(DESTDIR)$(CONFDIR)/bmd.conf (the example: tools/bmd.conf)"; \
+	else \
+		install -D -m 644 tools/bmd.conf $(DESTDIR)$(CONFDIR)/bmd.conf; \
+	fi
+	@# bmd's user and group: on the live system only; a staging root
+	@# (DESTDIR) gets them when its packages are installed
+	$(if $(DESTDIR),,-systemd-sysusers $(SYSUSERSDIR)/bmgen.conf)
 
 # the module's source for DKMS: kmod/, the uapi header it includes
 install-dkms:
@@ -45,7 +61,15 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bmd $(DESTDIR)$(SBINDIR)/bmctl \
 		$(DESTDIR)$(UNITDIR)/bmd.service $(DESTDIR)$(UNITDIR)/bmd.socket \
 		$(DESTDIR)$(MANDIR)/bmctl.8.gz $(DESTDIR)$(MANDIR)/bmd.8.gz \
-		$(DESTDIR)$(COMPDIR)/bmctl $(DESTDIR)$(MODDIR)/bmgen.ko
+		$(DESTDIR)$(COMPDIR)/bmctl $(DESTDIR)$(MODDIR)/bmgen.ko \
+		$(DESTDIR)$(SYSUSERSDIR)/bmgen.conf
+	@# the configuration goes only as it was installed; the user stays
+	@# (Debian never removes a system user: files may still be its)
+	@if cmp -s tools/bmd.conf $(DESTDIR)$(CONFDIR)/bmd.conf; then \
+		rm -f $(DESTDIR)$(CONFDIR)/bmd.conf; \
+	elif [ -e $(DESTDIR)$(CONFDIR)/bmd.conf ]; then \
+		echo "uninstall: keeping $(DESTDIR)$(CONFDIR)/bmd.conf (changed)"; \
+	fi
 	rm -rf $(DESTDIR)$(SRCDIR)
 	-depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	$(if $(DESTDIR),rm -f $(DESTDIR)/lib/modules/$(KVER)/modules.*)

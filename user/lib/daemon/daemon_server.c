@@ -943,8 +943,14 @@ static int listen_unix(struct bmd *d, const char *path, struct bm_error *err)
 	 * group ourselves.  Until listen() a connect() is refused, so the
 	 * mode bind() left is never usable.
 	 */
+	/*
+	 * No chown() when bind() already gave the socket the group (bmd's
+	 * own, as the unit's Group=bmgen does): the unit's seccomp filter
+	 * refuses chown, and nothing needs it then.
+	 */
 	if (chmod(path, 0660) ||
-	    (d->has_group && chown(path, (uid_t)-1, d->group))) {
+	    (d->has_group && (lstat(path, &st) || st.st_gid != d->group) &&
+	     chown(path, (uid_t)-1, d->group))) {
 		e = errno;
 		close(fd);
 		unlink(path);
