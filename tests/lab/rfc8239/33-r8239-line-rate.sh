@@ -4,34 +4,40 @@
 # more than the TCG guest forwards without backlog drops), against DUTs
 # whose every port is DUT-TBF at the line rate:
 #
-#   tbf rate 10mbit burst 9300 overhead 24, child pfifo limit 100
+#   tbf rate 10mbit burst 60800 overhead 24, child pfifo limit 100
 #
 # MODEL-TBF: A = F - 4 + 24 = 1538 bytes a frame, so the shaper is the
-# line, the bucket lets floor(9300/1538) = 6 frames through ahead of it
-# and the pfifo holds Q = 100.  Offered 99.98 %, a port loses nothing: a
-# generator that stalls L and catches up sends L x 813 frames back to
-# back, and the bucket and queue take 106 of them (L up to 130 ms; the
-# module reports 3 to 29 ms here).  Truths:
+# line, the bucket lets floor(60800/1538) = 39 frames through ahead of
+# it and the pfifo holds Q = 100.  Offered 99.98 %, a port loses nothing:
+# a generator that stalls L and catches up sends L x 813 frames back to
+# back, and the bucket and queue take 139 of them (L up to 170 ms; the
+# module reports 3 to 29 ms here).  The bucket is 48 ms of the line's
+# tokens, not the SPEC's 9300 B (7 ms), because a tbf whose watchdog
+# fires late, or whose vCPU the host holds, loses the service beyond its
+# bucket for good, and at 99.98 % nothing wins it back: on a busy host
+# the TCG guest's timers run 10-50 ms late, and with 9300 B a lossless
+# port lost 9 frames and a shaped one 181 more than the model.  Truths:
 #  1. pair 1<->2, 3<->4 both ways, 2 s: 0 drops, every port receives
 #     99.98 % of its line +-(0.1 + 100 L / 2 s), L the generator's
 #     lateness the module reports (the span comes from software stamps:
 #     a stall at either end moves it: 100.37 % seen with 7 ms), latency,
 #     PDV and the histogram present;
-#  2. d2 shaped to 9 Mbit/s (90 %), 5 s: the stream into port 2 offers
-#     r = 0.9998 and is served e = 0.9 of 812.74 fps, so it loses
-#     (r - e) 812.74 d - 106 = 299.6 frames (+-5 %), exactly the frames
-#     the tbf on d2 dropped; the other ports lose nothing;
+#  2. d2 shaped to 9 Mbit/s (90 %; its bucket of 39 frames is 53 ms
+#     there), 5 s: the stream into port 2 offers r = 0.9998 and is
+#     served e = 0.9 of 812.74 fps, so it loses
+#     (r - e) 812.74 d - (100 + 39) = 266.6 frames (+-5 %), exactly the
+#     frames the tbf on d2 dropped; the other ports lose nothing;
 #  3. the same in a 4-port mesh: the three streams into port 2 lose
 #     together what d2's tbf dropped, the others nothing;
 #  4. snake over 6 DUT ports (DUT-SNAKE(6): bridges {d1,d2} {d3,d4}
 #     {d5,d6} for the VLANs, veth d2<->d3 and d4<->d5 for the cables),
 #     t1 -> DUT port 1 .. port 6 -> t6: 0 drops at 99.98 %, no latency or
-#     jitter in the report; the inner hop d4 shaped to 90 %: what t6
-#     misses is exactly what d4's tbf dropped (299.6 +-5 %).
+#     jitter in the report; the inner hop d4 shaped to 90 % as d2 in 2:
+#     what t6 misses is exactly what d4's tbf dropped (266.6 +-5 %).
 bm_load
 
 tbf() {	# tbf NETNS DEV RATE
-	$TC -n $1 qdisc add dev $2 root handle 1: tbf rate $3 burst 9300 \
+	$TC -n $1 qdisc add dev $2 root handle 1: tbf rate $3 burst 60800 \
 		limit 1000000 overhead 24 || fail "tbf $2"
 	$TC -n $1 qdisc add dev $2 parent 1:1 handle 10: pfifo limit 100 ||
 		fail "pfifo $2"
@@ -80,7 +86,7 @@ check_eq "pair: frames in the latency histogram = frames received" "$hist" \
 $TC -n dut qdisc del dev d2 root || fail "tbf d2 del"
 tbf dut d2 9mbit
 # shaped NAME PROCEDURE: a 5 s run of PROCEDURE on t1..t4 with d2 at 90 %:
-# port t2 loses exactly d2's tbf drops in that run, 299.6 +-5 %, and the
+# port t2 loses exactly d2's tbf drops in that run, 266.6 +-5 %, and the
 # other ports nothing
 shaped() {
 	before=$(drops dut d2)
@@ -90,8 +96,8 @@ shaped() {
 	after=$(drops dut d2)
 	check_eq "$2 shaped: port t2 lost = d2's tbf drops" \
 		"$(port_lost /tmp/$1.json t2)" "$((after - before))"
-	check_range "$2 shaped: d2 drops (truth 299.6 +-5 %)" \
-		"$((after - before))" 285 315
+	check_range "$2 shaped: d2 drops (truth 266.6 +-5 %)" \
+		"$((after - before))" 253 280
 	for p in t1 t3 t4; do
 		check_eq "$2 shaped: port $p lost" "$(port_lost /tmp/$1.json $p)" 0
 	done
@@ -130,4 +136,4 @@ bm_job sns rfc8239 snake $LR --param trial_duration_s=5 --param dut_ports=6 \
 $BMCTL -j result "$job" > /tmp/sns.json || fail "bmctl result"
 check_eq "snake, d4 shaped: frames lost = d4's tbf drops" \
 	"$(jvals drops /tmp/sns.json | head -n1)" "$(drops dut d4)"
-check_range "snake, d4 shaped: d4 drops (truth 299.6 +-5 %)" "$(drops dut d4)" 285 315
+check_range "snake, d4 shaped: d4 drops (truth 266.6 +-5 %)" "$(drops dut d4)" 253 280
