@@ -73,8 +73,13 @@ for f in 512 1518; do
 			if (fwd == n)
 				print 0, 0
 			else
-				printf "%.6f %.6f\n", (n - fwd - 2) * 100 / n,
-					(n - fwd + (n / 100 > 8 ? n / 100 : 8)) * 100 / n
+				# half a frame more each side: the loss is whole
+				# frames, and a bound printed to 6 places may
+				# round past the frame it stands for (a run of
+				# exactly -2 frames failed on 53.8175047 > its
+				# 53.81750466)
+				printf "%.6f %.6f\n", (n - fwd - 2.5) * 100 / n,
+					(n - fwd + 0.5 + (n / 100 > 8 ? n / 100 : 8)) * 100 / n
 		}' > /tmp/flr.want
 		head -n1 /tmp/flr.want
 		set -- $(sed -n 2p /tmp/flr.want)
