@@ -186,6 +186,35 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
+# remeasure T FILE FUNC [ARGS...]: run FUNC ARGS, a measurement and its
+# checks that writes its result document to FILE, in a subshell.  If it
+# fails and the module reported in FILE its generator more than T seconds
+# late (the largest tx_late_max_s of any trial), it is measured again, at
+# most 3 times in all, and each repeat says why.  T is what the test's DUT
+# model absorbs: a TCG guest held up that long by the host has its shapers
+# lose service too, which no model of the DUT can predict.  This is the
+# only retry the lab allows (issue 8): a failure without such a report,
+# or the third attempt's, is the test's failure.
+remeasure() {
+	rm_t=$1 rm_file=$2 rm_k=1
+	shift 2
+	while :; do
+		rm -f "$rm_file"
+		( "$@" ) > /tmp/remeasure.out 2>&1
+		rm_rc=$?
+		rm_late=$(jvals tx_late_max_s "$rm_file" 2>/dev/null | sort -g | tail -n1)
+		if [ $rm_rc -eq 0 ] || [ $rm_k -ge 3 ] ||
+		   ! awk -v l="${rm_late:-0}" -v t="$rm_t" 'BEGIN { exit !(l > t) }'; then
+			cat /tmp/remeasure.out
+			[ $rm_rc -eq 0 ] || exit $rm_rc
+			return 0
+		fi
+		sed 's/^FAIL: /note: attempt failed: /' /tmp/remeasure.out
+		note "re-measure $1: attempt $rm_k failed and the module reports its generator ${rm_late} s late (> $rm_t s, what the DUT model absorbs)"
+		rm_k=$((rm_k + 1))
+	done
+}
+
 # bm_job NAME ARGS...: `bmctl run ARGS...` through bmd, waiting for the
 # end; its output goes to the console and /tmp/NAME.out, and $job is the
 # job's id.  Any failure fails the test, with bmd's log.

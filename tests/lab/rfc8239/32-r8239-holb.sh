@@ -35,37 +35,53 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 bmd_start
 
-bm_job holb rfc8239 holb --line-rate 10M $LEARN_FAST --frame-sizes 1518 \
-	--param trial_duration_s=2 --param drain_s=0.3 --param repeat=1 \
-	--port t1 --port t2 --port t3 --port t4 --port t5 --port t6 --port t7 \
-	--port t8
-$BMCTL -j result "$job" > /tmp/holb.json || fail "bmctl result"
+# all_drops: the frames the 8 tbfs dropped so far
+all_drops() {
+	n=0
+	for i in 1 2 3 4 5 6 7 8; do
+		x=$($TC -n dut -s qdisc show dev d$i | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		n=$((n + x))
+	done
+	echo $n
+}
 
-sed -n '/^  "results"/,$p' /tmp/holb.json | tr -d '",' | awk '
-	$1 == "shift:" { s = $2 }
-	$1 == "a:" { a = $2 } $1 == "e1:" { e1 = $2 } $1 == "e2:" { e2 = $2 }
-	$1 == "loss_a_e1_pct:" { l1 = $2 }
-	$1 == "loss_a_e2_pct:" { l2 = $2 }
-	$1 == "loss_b_e2_pct:" { l3 = $2 }
-	$1 == "e2_rx_pct_line:" { rx = $2 }
-	$1 == "holb:" && a != "" {
-		g++
-		printf "note: shift %d: A %s -> E1 %s lost %s %%, A -> E2 %s %s %%, B -> E2 %s %%, E2 delivered %s %% of its line\n", s, a, e1, l1, e2, l2, l3, rx
-		if ($2 != "false") { printf "FAILMSG shift %d: HOLB on a bridge (A %s -> E1 %s lost %s %%)\n", s, a, e1, l1; bad = 1 }
-		if (rx < 99 || rx > 101.5) { printf "FAILMSG shift %d: E2 %s delivered %s %% of its line, want [99, 101.5]\n", s, e2, rx; bad = 1 }
-		a = ""
-	}
-	$1 == "loss_e2_flows_pct:" && $2 != "" && $2 != "{" {
-		if ($2 < 32 || $2 > 34) { printf "FAILMSG shift %d: E2 flows lost %s %%, want [32, 34]\n", s, $2; bad = 1 }
-	}
-	END { if (g != 16) printf "FAILMSG %d groups, want 16 (8 shifts x 2)\n", g; exit bad || g != 16 }' > /tmp/holb.check
-model_verdict /tmp/holb.check $?
-check_eq "HOLB observed" "$(jvals holb_observed /tmp/holb.json)" false
+# holb_run: the job and its checks.  An egress's bucket is 10 frames,
+# 12.3 ms of its line, and the window lets E2 deliver 1 % (20 ms of 2 s)
+# less: a guest held up over 32 ms can lose more service than that, so a
+# run whose generator the module reports later than that is measured
+# again (remeasure, lib.sh); 8 to 28 ms is usual here, 90 to 830 ms seen
+# with the host's both cores compiling.
+holb_run() {
+	before=$(all_drops)
+	bm_job holb rfc8239 holb --line-rate 10M $LEARN_FAST --frame-sizes 1518 \
+		--param trial_duration_s=2 --param drain_s=0.3 --param repeat=1 \
+		--port t1 --port t2 --port t3 --port t4 --port t5 --port t6 --port t7 \
+		--port t8
+	$BMCTL -j result "$job" > /tmp/holb.json || fail "bmctl result"
 
-lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')
-drops=0
-for i in 1 2 3 4 5 6 7 8; do
-	x=$($TC -n dut -s qdisc show dev d$i | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
-	drops=$((drops + x))
-done
-check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+	sed -n '/^  "results"/,$p' /tmp/holb.json | tr -d '",' | awk '
+		$1 == "shift:" { s = $2 }
+		$1 == "a:" { a = $2 } $1 == "e1:" { e1 = $2 } $1 == "e2:" { e2 = $2 }
+		$1 == "loss_a_e1_pct:" { l1 = $2 }
+		$1 == "loss_a_e2_pct:" { l2 = $2 }
+		$1 == "loss_b_e2_pct:" { l3 = $2 }
+		$1 == "e2_rx_pct_line:" { rx = $2 }
+		$1 == "holb:" && a != "" {
+			g++
+			printf "note: shift %d: A %s -> E1 %s lost %s %%, A -> E2 %s %s %%, B -> E2 %s %%, E2 delivered %s %% of its line\n", s, a, e1, l1, e2, l2, l3, rx
+			if ($2 != "false") { printf "FAILMSG shift %d: HOLB on a bridge (A %s -> E1 %s lost %s %%)\n", s, a, e1, l1; bad = 1 }
+			if (rx < 99 || rx > 101.5) { printf "FAILMSG shift %d: E2 %s delivered %s %% of its line, want [99, 101.5]\n", s, e2, rx; bad = 1 }
+			a = ""
+		}
+		$1 == "loss_e2_flows_pct:" && $2 != "" && $2 != "{" {
+			if ($2 < 32 || $2 > 34) { printf "FAILMSG shift %d: E2 flows lost %s %%, want [32, 34]\n", s, $2; bad = 1 }
+		}
+		END { if (g != 16) printf "FAILMSG %d groups, want 16 (8 shifts x 2)\n", g; exit bad || g != 16 }' > /tmp/holb.check
+	model_verdict /tmp/holb.check $?
+	check_eq "HOLB observed" "$(jvals holb_observed /tmp/holb.json)" false
+
+	lost=$(jvals lost /tmp/holb.json | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "frames lost over all trials = tbf drops" "$lost" \
+		"$(($(all_drops) - before))"
+}
+remeasure 0.032 /tmp/holb.json holb_run

@@ -57,28 +57,32 @@ for i in 1 2 3 4; do tbf dut d$i 10mbit; done
 bmd_start
 LR="--line-rate 10M $LEARN_FAST --frame-sizes 1518 --param repeat=1 --param drain_s=0.5"
 
-# 1. pair, lossless
-bm_job lr rfc8239 line-rate-pair $LR --param trial_duration_s=2 \
-	--port t1 --port t2 --port t3 --port t4
-$BMCTL -j result "$job" > /tmp/lr.json || fail "bmctl result"
-check_eq "pair: drops" "$(jvals drops /tmp/lr.json | head -n1)" 0
-# rx % of line is over the span of the software tx stamps: a generator
-# held up L at either end moves it by 100 L / d (the module reports L)
-late=$(jvals tx_late_max_s /tmp/lr.json | sort -g | tail -n1)
-w=$(awk -v l="${late:-0}" 'BEGIN { print 0.1 + 100 * l / 2 }')
-for v in $(jvals rx_pct_line /tmp/lr.json); do
-	check_range "pair: rx % of line (window +-$w: late ${late}s)" "$v" \
-		"$(awk -v w="$w" 'BEGIN { print 99.98 - w }')" \
-		"$(awk -v w="$w" 'BEGIN { print 99.98 + w }')"
-done
-[ -n "$(jvals latency_max_ns /tmp/lr.json)" ] || fail "pair: no latency"
-[ -n "$(jvals jitter_pdv_max_ns /tmp/lr.json)" ] || fail "pair: no jitter"
-check_eq "pair: same iteration" "$(jvals same_iteration /tmp/lr.json)" true
-# the latency population (RFC 8239 §2.3 item 8): every received frame once
-sed -n '/^  "results"/,$p' /tmp/lr.json > /tmp/lr.res
-hist=$(jvals count /tmp/lr.res | awk '{ s += $1 } END { print s + 0 }')
-check_eq "pair: frames in the latency histogram = frames received" "$hist" \
-	"$(jvals rx_frames /tmp/lr.res | head -n1)"
+# 1. pair, lossless (remeasure, lib.sh: the bucket and queue absorb a
+# stall of up to 170 ms)
+pair_run() {
+	bm_job lr rfc8239 line-rate-pair $LR --param trial_duration_s=2 \
+		--port t1 --port t2 --port t3 --port t4
+	$BMCTL -j result "$job" > /tmp/lr.json || fail "bmctl result"
+	check_eq "pair: drops" "$(jvals drops /tmp/lr.json | head -n1)" 0
+	# rx % of line is over the span of the software tx stamps: a generator
+	# held up L at either end moves it by 100 L / d (the module reports L)
+	late=$(jvals tx_late_max_s /tmp/lr.json | sort -g | tail -n1)
+	w=$(awk -v l="${late:-0}" 'BEGIN { print 0.1 + 100 * l / 2 }')
+	for v in $(jvals rx_pct_line /tmp/lr.json); do
+		check_range "pair: rx % of line (window +-$w: late ${late}s)" "$v" \
+			"$(awk -v w="$w" 'BEGIN { print 99.98 - w }')" \
+			"$(awk -v w="$w" 'BEGIN { print 99.98 + w }')"
+	done
+	[ -n "$(jvals latency_max_ns /tmp/lr.json)" ] || fail "pair: no latency"
+	[ -n "$(jvals jitter_pdv_max_ns /tmp/lr.json)" ] || fail "pair: no jitter"
+	check_eq "pair: same iteration" "$(jvals same_iteration /tmp/lr.json)" true
+	# the latency population (RFC 8239 §2.3 item 8): every received frame once
+	sed -n '/^  "results"/,$p' /tmp/lr.json > /tmp/lr.res
+	hist=$(jvals count /tmp/lr.res | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "pair: frames in the latency histogram = frames received" "$hist" \
+		"$(jvals rx_frames /tmp/lr.res | head -n1)"
+}
+remeasure 0.17 /tmp/lr.json pair_run
 
 # 2. pair, d2 shaped to 90 %
 # (a new qdisc, not "tc qdisc change": a tbf changed with a limit swaps
@@ -102,10 +106,13 @@ shaped() {
 		check_eq "$2 shaped: port $p lost" "$(port_lost /tmp/$1.json $p)" 0
 	done
 }
-shaped lrs line-rate-pair
+# d2's bucket is 53 ms of its 9 Mbit/s and the window +5 %, 13 frames or
+# 18 ms more: a run whose generator the module reports more than 71 ms
+# late is measured again (lib.sh remeasure; 95 ms took 37 frames more)
+remeasure 0.071 /tmp/lrs.json shaped lrs line-rate-pair
 
 # 3. mesh, d2 shaped to 90 %
-shaped lrm line-rate-mesh
+remeasure 0.071 /tmp/lrm.json shaped lrm line-rate-mesh
 bmd_stop
 
 # 4. snake over a 6-port DUT
@@ -124,16 +131,24 @@ for i in 3 4; do $IP -n dut link set d$i master br34; done
 for i in 5 6; do $IP -n dut link set d$i master br56; done
 tbf dut d6 10mbit
 bmd_start
-bm_job sn rfc8239 snake $LR --param trial_duration_s=2 --param dut_ports=6 \
-	--port s1 --port s6
-$BMCTL -j result "$job" > /tmp/sn.json || fail "bmctl result"
-check_eq "snake: drops" "$(jvals drops /tmp/sn.json | head -n1)" 0
-[ -z "$(jvals latency_max_ns /tmp/sn.json)" ] || fail "snake reports latency"
-grep -q 'VLAN 102: DUT ports 5, 6' /tmp/sn.json || fail "snake: no DUT plan"
+snake_run() {
+	bm_job sn rfc8239 snake $LR --param trial_duration_s=2 --param dut_ports=6 \
+		--port s1 --port s6
+	$BMCTL -j result "$job" > /tmp/sn.json || fail "bmctl result"
+	check_eq "snake: drops" "$(jvals drops /tmp/sn.json | head -n1)" 0
+	[ -z "$(jvals latency_max_ns /tmp/sn.json)" ] || fail "snake reports latency"
+	grep -q 'VLAN 102: DUT ports 5, 6' /tmp/sn.json || fail "snake: no DUT plan"
+}
+remeasure 0.17 /tmp/sn.json snake_run
 tbf dut d4 9mbit
-bm_job sns rfc8239 snake $LR --param trial_duration_s=5 --param dut_ports=6 \
-	--port s1 --port s6
-$BMCTL -j result "$job" > /tmp/sns.json || fail "bmctl result"
-check_eq "snake, d4 shaped: frames lost = d4's tbf drops" \
-	"$(jvals drops /tmp/sns.json | head -n1)" "$(drops dut d4)"
-check_range "snake, d4 shaped: d4 drops (truth 266.6 +-5 %)" "$(drops dut d4)" 253 280
+snake_shaped() {
+	before=$(drops dut d4)
+	bm_job sns rfc8239 snake $LR --param trial_duration_s=5 --param dut_ports=6 \
+		--port s1 --port s6
+	$BMCTL -j result "$job" > /tmp/sns.json || fail "bmctl result"
+	n=$(($(drops dut d4) - before))
+	check_eq "snake, d4 shaped: frames lost = d4's tbf drops" \
+		"$(jvals drops /tmp/sns.json | head -n1)" "$n"
+	check_range "snake, d4 shaped: d4 drops (truth 266.6 +-5 %)" "$n" 253 280
+}
+remeasure 0.071 /tmp/sns.json snake_shaped
