@@ -15,9 +15,12 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bmctl.h"
+#include "print.h"
+#include "rtable.h"
 
 #define W	640
 #define H	320
@@ -87,9 +90,11 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 	double st, v, px, py;
 	int i, pw = W - ML - MR, ph = H - MT - MB;
 	size_t k, total = 0;
+	bool whole_x = true;	/* iterations, trials: no tick at 1.5 */
 
 	for (i = 0; i < ns; i++)
 		for (k = 0; k < s[i].n; k++) {
+			whole_x = whole_x && s[i].x[k] == floor(s[i].x[k]);
 			x0 = fmin(x0, s[i].x[k]);
 			x1 = fmax(x1, s[i].x[k]);
 			y0 = fmin(y0, s[i].y[k]);
@@ -131,6 +136,8 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 			ML, ML + pw, PY(v), PY(v), ML - 4, PY(v) + 4,
 			fabs(v) < st * 1e-9 ? 0.0 : v);
 	st = tick_step(x1 - x0, 8);
+	if (whole_x && st < 1)
+		st = 1;
 	for (v = ceil(x0 / st) * st; v <= x1 + st * 1e-9; v += st)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			"font-size=\"11\">%g</text>\n", PX(v), MT + ph + 16,
@@ -193,13 +200,24 @@ static void per_size_chart(FILE *f, json_object *res, const char *key,
 	double x, y;
 	size_t i;
 
+	double m = 0, div = 1;
+	const char *unit;
+	int prec;
+
 	memset(s, 0, sizeof(*s));
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
-		if (num(e, "frame_size", &x) && num(e, key, &y))
+		if (num(e, "frame_size", &x) && num(e, key, &y)) {
 			add(s, x, y, false);
+			m = fmax(m, fabs(y));
+		}
 	}
-	chart(f, title, "frame size (bytes)", yl, s, 1, true, true);
+	/* the axis in the unit of the report's tables (µs, ms, Mbit/s) */
+	unit = yl ? NULL : rt_unit(key, m, &div, &prec, &i);
+	for (i = 0; i < s->n; i++)
+		s->y[i] /= div;
+	chart(f, title, "frame size (bytes)", yl ? yl : unit ? unit : key, s,
+	      1, true, true);
 }
 
 /* RFC 2544 §26.3: loss against input rate, a curve per frame size. */
@@ -285,25 +303,172 @@ static void iterations_chart(FILE *f, json_object *res, const char *key,
 	chart(f, title, "iteration", yl, s, 1, false, true);
 }
 
-/* An object's scalars as a two-column table. */
-static void kv_table(FILE *f, const char *title, json_object *o)
+/* An object's scalars as a two-column table; with units, the labels
+ * and values of a result (rtable.h), else as stored (parameters). */
+static void kv_table(FILE *f, const char *title, json_object *o, bool units)
 {
+	char buf[256];
+	bool any = false;
+
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
-	fprintf(f, "<h2>");
-	esc(f, title);
-	fputs("</h2><table>\n", f);
 	json_object_object_foreach(o, k, v) {
-		if (json_object_is_type(v, json_type_object) ||
-		    json_object_is_type(v, json_type_array))
+		struct rt_col c;
+
+		if (v && (json_object_is_type(v, json_type_object) ||
+			  json_object_is_type(v, json_type_array)))
 			continue;
+		if (!any) {
+			fputs(title ? "<h2>" : "", f);
+			esc(f, title);
+			fputs(title ? "</h2>" : "", f);
+			fputs("<table>\n", f);
+			any = true;
+		}
+		rt_scalar(&c, k, v);
 		fputs("<tr><th>", f);
-		esc(f, k);
+		esc(f, units ? c.head : k);
 		fputs("</th><td>", f);
-		esc(f, v ? json_object_get_string(v) : "null");
+		esc(f, units && v ? rt_cell(&c, v, buf, sizeof(buf))
+				  : pr_fmt_json(v));
 		fputs("</td></tr>\n", f);
 	}
+	if (any)
+		fputs("</table>\n", f);
+}
+
+static void html_value(FILE *f, const char *name, json_object *v, int depth);
+
+/* Rows of objects as a table, the shared members once under it, then
+ * what each row nests. */
+static void html_rows(FILE *f, const char *name, json_object *const *rows,
+		      const char *const *keys, size_t n, int depth)
+{
+	static struct rt_table rt;	/* used before the recursion only */
+	char buf[256], title[160];
+	size_t i;
+	int c;
+
+	rt_build(&rt, rows, n, keys ? "key" : NULL, true);
+	fprintf(f, "<h%d>", depth);
+	esc(f, name);
+	fprintf(f, "</h%d><table>\n<tr>", depth);
+	for (c = 0; c < rt.nc; c++) {
+		fputs("<th>", f);
+		esc(f, rt.cols[c].head);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("<tr>", f);
+		for (c = 0; c < rt.nc; c++) {
+			json_object *v = rt_get(rows[i], rt.cols[c].key);
+
+			fputs(rt.cols[c].left ? "<td>" :
+			      "<td style=\"text-align:right\">", f);
+			esc(f, keys && !c ? keys[i] : v ?
+			    rt_cell(&rt.cols[c], v, buf, sizeof(buf)) : "-");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
 	fputs("</table>\n", f);
+	if (rt.ns) {
+		fputs("<table>\n", f);
+		for (c = 0; c < rt.ns; c++) {
+			fputs("<tr><th>", f);
+			esc(f, rt.same[c].head);
+			fputs("</th><td>", f);
+			esc(f, rt_cell(&rt.same[c], rt_get(rows[0],
+				rt.same[c].key), buf, sizeof(buf)));
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	for (i = 0; i < n; i++) {
+		json_object_object_foreach(rows[i], k, v) {
+			if (json_object_is_type(v, json_type_string) &&
+			    rt_long_text(rows, n, k) &&
+			    (!i || !rt_same(rows, n, k))) {
+				fputs("<p>", f);
+				esc(f, json_object_get_string(v));
+				fputs("</p>\n", f);
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		json_object_object_foreach(rows[i], k2, v2) {
+			if (!rt_is_nested(v2))
+				continue;
+			if (keys)
+				snprintf(title, sizeof(title), "%s %s: %s",
+					 name, keys[i], k2);
+			else
+				snprintf(title, sizeof(title), "%s[%zu]: %s",
+					 name, i + 1, k2);
+			html_value(f, title, v2, depth < 4 ? depth + 1 : 4);
+		}
+	}
+}
+
+/* A result value under its name: scalars of an object as a table, an
+ * array or map of objects as rows, the rest in sections below. */
+static void html_value(FILE *f, const char *name, json_object *v, int depth)
+{
+	json_object *rows[256];
+	const char *keys[256];
+	size_t n = 0, i;
+
+	if (json_object_is_type(v, json_type_array)) {
+		json_object **all;
+
+		n = json_object_array_length(v);
+		all = n ? calloc(n, sizeof(*all)) : NULL;
+		for (i = 0; all && i < n; i++) {
+			all[i] = json_object_array_get_idx(v, i);
+			if (!json_object_is_type(all[i], json_type_object))
+				break;
+		}
+		if (all && i == n)
+			html_rows(f, name, all, NULL, n, depth);
+		free(all);
+		if (n && i == n)
+			return;
+		/* a list of scalars: one line */
+		fprintf(f, "<p><b>");
+		esc(f, name);
+		fputs("</b>: ", f);
+		for (i = 0; i < n; i++) {
+			fputs(i ? ", " : "", f);
+			esc(f, pr_fmt_json(json_object_array_get_idx(v, i)));
+		}
+		fputs("</p>\n", f);
+		return;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return;
+	/* a map of objects (per port, per egress): a table keyed by name */
+	json_object_object_foreach(v, mk, mv) {
+		if (!json_object_is_type(mv, json_type_object) || n == 256) {
+			n = 0;
+			break;
+		}
+		rows[n] = mv;
+		keys[n++] = mk;
+	}
+	if (n >= 2) {
+		html_rows(f, name, rows, keys, n, depth);
+		return;
+	}
+	fprintf(f, "<h%d>", depth);
+	esc(f, name);
+	fprintf(f, "</h%d>\n", depth);
+	kv_table(f, NULL, v, true);
+	json_object_object_foreach(v, k, m) {
+		if (m && (json_object_is_type(m, json_type_object) ||
+			  json_object_is_type(m, json_type_array)))
+			html_value(f, k, m, depth < 4 ? depth + 1 : 4);
+	}
 }
 
 int report_html(json_object *doc, FILE *f)
@@ -320,8 +485,9 @@ int report_html(json_object *doc, FILE *f)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>", f);
 	esc(f, id);
-	fputs("</title><style>body{font:14px sans-serif;margin:2em;max-width:"
-	      "60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
+	/* prose stays narrow; a wide result table may run past it */
+	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
+	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
 	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
 	      "#f4f4f4}figure{margin:1em 0}</style></head><body>\n", f);
 	fputs("<h1>", f);
@@ -335,7 +501,7 @@ int report_html(json_object *doc, FILE *f)
 			       s);
 	if (!strcmp(id, "rfc2544.latency"))
 		per_size_chart(f, res, "latency_ns", "Latency, mean of the "
-			       "repetitions (RFC 2544 §26.2)", "ns", s);
+			       "repetitions (RFC 2544 §26.2)", NULL, s);
 	if (!strcmp(id, "rfc2544.frame-loss"))
 		flr_chart(f, res, s);
 	if (!strncmp(id, "rfc8239.line-rate", 17) ||
@@ -358,9 +524,11 @@ int report_html(json_object *doc, FILE *f)
 				 "flows to the congested E2 (RFC 8239 §5)",
 				 "%", s);
 	trials_chart(f, doc, s);
-	kv_table(f, "Results", res);
-	kv_table(f, "Parameters", jget(doc, "params"));
-	kv_table(f, "Meta", jget(doc, "meta"));
+	html_value(f, "Results", res, 2);
+	if (jget(doc, "repeatability"))
+		html_value(f, "Repeatability", jget(doc, "repeatability"), 2);
+	kv_table(f, "Parameters", jget(doc, "params"), false);
+	kv_table(f, "Meta", jget(doc, "meta"), false);
 	if (dev && json_object_array_length(dev)) {
 		fputs("<h2>Deviations</h2><ul>\n", f);
 		for (i = 0; i < json_object_array_length(dev); i++) {

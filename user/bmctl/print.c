@@ -265,6 +265,17 @@ void pr_cell_json(struct pr_table *t, json_object *v)
 	cell(t, json_mode ? json_object_get(v) : NULL, pr_fmt_json(v));
 }
 
+/* Columns a UTF-8 string takes on a terminal ("µs" is two bytes, one
+ * column): every byte but the continuation bytes. */
+static int text_width(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 void pr_table_end(struct pr_table *t)
 {
 	int c, *w;
@@ -279,11 +290,11 @@ void pr_table_end(struct pr_table *t)
 	if (!w)
 		abort();
 	for (c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c].head);
+		w[c] = text_width(t->cols[c].head);
 	for (r = 0; r < t->rows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * t->ncols + c];
-			int n = s ? (int)strlen(s) : 1;
+			int n = s ? text_width(s) : 1;
 
 			if (n > w[c])
 				w[c] = n;
@@ -295,12 +306,16 @@ void pr_table_end(struct pr_table *t)
 					  : t->cols[c].head;
 			bool last = c == t->ncols - 1;
 
+			int pad;
+
 			if (!s)
 				s = "-";
+			/* pad by columns, not bytes */
+			pad = w[c] - text_width(s);
 			if (t->cols[c].left)
-				printf("%-*s", last ? 0 : w[c], s);
+				printf("%s%*s", s, last ? 0 : pad, "");
 			else
-				printf("%*s", w[c], s);
+				printf("%*s%s", pad, "", s);
 			printf(last ? "\n" : "  ");
 		}
 	}

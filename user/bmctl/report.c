@@ -17,18 +17,11 @@
 #include "bm_trial.h"
 #include "bmctl.h"
 #include "print.h"
-
-/* Columns of a table; more are left out.  An RFC 2544 recovery entry of
- * a pair-bidir run has 34 (three rates, each in five units). */
-#define MAX_COLS 64
+#include "rtable.h"
 
 static json_object *get(json_object *o, const char *key)
 {
-	json_object *v = NULL;
-
-	if (o && json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, key, &v);
-	return v;
+	return rt_get(o, key);
 }
 
 static bool is_scalar(json_object *v)
@@ -58,66 +51,7 @@ static const char *fps_key(json_object *row)
 	return NULL;
 }
 
-/* Sentences (a procedure's "statement") would make a table unreadably
- * wide: such columns are printed as lines under the table instead. */
-#define LONG_TEXT 40
-
-static bool long_text(json_object **rows, size_t n, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		json_object *v = get(rows[i], key);
-
-		if (json_object_is_type(v, json_type_string) &&
-		    strlen(json_object_get_string(v)) > LONG_TEXT)
-			return true;
-	}
-	return false;
-}
-
-/* An array of objects, or an object: a table or section of its own, not
- * a cell (RFC 8239 results nest repetitions in iterations). */
-static bool is_nested(json_object *v)
-{
-	if (json_object_is_type(v, json_type_object))
-		return true;
-	return json_object_is_type(v, json_type_array) &&
-	       json_object_array_length(v) &&
-	       json_object_is_type(json_object_array_get_idx(v, 0),
-				   json_type_object);
-}
-
 static void render(const char *name, json_object *v, double line_rate_bps);
-
-/* Column names of a table: scalar members in first-seen order. */
-static int table_cols(json_object **rows, size_t n, const char *first,
-		      struct pr_col *cols)
-{
-	int nc = 0, c;
-	size_t i;
-
-	if (first)
-		cols[nc++] = (struct pr_col){ first, first, false };
-	for (i = 0; i < n; i++) {
-		json_object_object_foreach(rows[i], k, v) {
-			if (!is_scalar(v) && (!json_object_is_type(
-				    v, json_type_array) || is_nested(v)))
-				continue;
-			if (!pr_json() && long_text(rows, n, k))
-				continue;
-			for (c = 0; c < nc && strcmp(cols[c].key, k); c++)
-				;
-			if (c == nc && nc < MAX_COLS) {
-				cols[nc] = (struct pr_col){ k, k, false };
-				cols[nc].left = json_object_is_type(
-					v, json_type_string);
-				nc++;
-			}
-		}
-	}
-	return nc;
-}
 
 static void render_table(const char *name, json_object **rows,
 			 const char **keys, size_t n, double line_rate_bps)
@@ -128,13 +62,19 @@ static void render_table(const char *name, json_object **rows,
 		{ "l2_mbps", "L2 Mbit/s", false },
 		{ "max_fps", "max fps", false },
 	};
-	struct pr_col cols[MAX_COLS + 4];
+	static struct rt_table rt;	/* 9 KB: off the stack of a recursion */
+	struct pr_col cols[RT_MAX_COLS + 4];
 	const char *fk = NULL;
 	struct pr_table *t;
 	int nc, c, nd = 0;
+	char buf[256];
 	size_t i;
 
-	nc = table_cols(rows, n, keys ? "key" : NULL, cols);
+	rt_build(&rt, rows, n, keys ? "key" : NULL, !pr_json());
+	nc = rt.nc;
+	for (c = 0; c < nc; c++)
+		cols[c] = (struct pr_col){ rt.cols[c].key, rt.cols[c].head,
+					   rt.cols[c].left };
 	/* Derive the throughput columns only when the procedure did not. */
 	if (n && get(rows[0], "frame_size") && line_rate_bps > 0 &&
 	    !get(rows[0], "theoretical_max_fps") &&
@@ -151,10 +91,15 @@ static void render_table(const char *name, json_object **rows,
 	for (i = 0; i < n; i++) {
 		pr_table_row(t);
 		for (c = 0; c < nc; c++) {
+			json_object *v = get(rows[i], cols[c].key);
+
 			if (keys && c == 0)
 				pr_cell_str(t, keys[i]);
+			else if (pr_json())
+				pr_cell_json(t, v);
 			else
-				pr_cell_json(t, get(rows[i], cols[c].key));
+				pr_cell_str(t, v ? rt_cell(&rt.cols[c], v, buf,
+							   sizeof(buf)) : NULL);
 		}
 		if (!nd)
 			continue;
@@ -182,11 +127,24 @@ static void render_table(const char *name, json_object **rows,
 		}
 	}
 	pr_table_end(t);
-	/* The long texts left out of the table, one line per row. */
+	/* What every row shares, once. */
+	if (rt.ns) {
+		pr_text("every row\n");
+		pr_obj_open(NULL, "");
+		for (c = 0; c < rt.ns; c++)
+			pr_text("%-18s %s\n", rt.same[c].head,
+				rt_cell(&rt.same[c], get(rows[0],
+							 rt.same[c].key),
+					buf, sizeof(buf)));
+		pr_obj_close();
+	}
+	/* The long texts left out of the table, one line per row, or once
+	 * when every row says the same. */
 	for (i = 0; i < n; i++) {
 		json_object_object_foreach(rows[i], k, v) {
 			if (json_object_is_type(v, json_type_string) &&
-			    long_text(rows, n, k))
+			    rt_long_text(rows, n, k) &&
+			    (!i || !rt_same(rows, n, k)))
 				pr_text("%s\n", json_object_get_string(v));
 		}
 	}
@@ -195,7 +153,7 @@ static void render_table(const char *name, json_object **rows,
 		json_object_object_foreach(rows[i], k2, v2) {
 			char title[128];
 
-			if (!is_nested(v2))
+			if (!rt_is_nested(v2))
 				continue;
 			if (keys)
 				snprintf(title, sizeof(title), "%s %s: %s",
@@ -259,7 +217,7 @@ static void render_array(const char *name, json_object *a, double lr)
 			break;
 		off += (int)strlen(json_object_get_string(e)) + 2;
 	}
-	if (n && i == n && off > LONG_TEXT) {
+	if (n && i == n && off > RT_LONG_TEXT) {
 		pr_text("%s\n", name);
 		pr_obj_open(NULL, "");
 		for (i = 0; i < n; i++)
@@ -277,10 +235,22 @@ static void render_array(const char *name, json_object *a, double lr)
 	pr_text("%-18s %s\n", name, n ? buf : "-");
 }
 
+/* Results are shown in human units; parameters keep the names and
+ * values a user types (--param learning_pause_s=0.2). */
+static bool units;
+
 static void render(const char *name, json_object *v, double lr)
 {
 	if (is_scalar(v)) {
-		pr_text("%-18s %s\n", name, pr_fmt_json(v));
+		struct rt_col c;
+		char buf[256];
+
+		if (!units || !v) {
+			pr_text("%-18s %s\n", name, pr_fmt_json(v));
+			return;
+		}
+		rt_scalar(&c, name, v);
+		pr_text("%-18s %s\n", c.head, rt_cell(&c, v, buf, sizeof(buf)));
 		return;
 	}
 	if (json_object_is_type(v, json_type_array)) {
@@ -380,7 +350,8 @@ void report_trials(json_object *result)
 	};
 	const size_t npref = sizeof(pref) / sizeof(pref[0]);
 	json_object *trials = get(result, "trials"), *flat;
-	struct pr_col cols[MAX_COLS];
+	struct pr_col cols[RT_MAX_COLS];
+	static struct rt_table rt;
 	struct pr_table *t;
 	size_t i, p, n;
 	int nc = 0, c;
@@ -415,7 +386,10 @@ void report_trials(json_object *result)
 		nc = 0;
 		if (n) {
 			rows[0] = json_object_array_get_idx(flat, 0);
-			nc = table_cols(rows, 1, NULL, cols);
+			rt_build(&rt, rows, 1, NULL, false);
+			for (nc = 0; nc < rt.nc; nc++)
+				cols[nc] = (struct pr_col){ rt.cols[nc].key,
+					rt.cols[nc].key, rt.cols[nc].left };
 		}
 	}
 	pr_text("trials (%zu)\n", n);
@@ -445,12 +419,14 @@ void report_print(json_object *result, bool trials)
 		render("parameters", v, 0);
 	}
 	pr_text("\n");
+	units = true;
 	render("results", get(result, "results"), lr);
 	v = get(result, "repeatability");
 	if (v && !json_object_is_type(v, json_type_null)) {
 		pr_text("\n");
 		render("repeatability", v, 0);
 	}
+	units = false;
 	v = get(result, "deviations");
 	n = json_object_is_type(v, json_type_array) ?
 	    json_object_array_length(v) : 0;
