@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check_util.h"
 #include "bm_procedure.h"
@@ -712,6 +714,144 @@ START_TEST(test_progress_cancel)
 }
 END_TEST
 
+/* --- reset commands end with their job and with bmd (issue 16) --- */
+
+/* Is process pid gone (or a zombie nobody reaps yet)? */
+static bool proc_gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !p || p[1] == '\0' || p[2] == 'Z' || p[2] == 'X';
+}
+
+/* The pid the command wrote into path, waiting up to 10 s for it. */
+static pid_t pid_from(const char *path)
+{
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen(path, "r");
+		int pid = 0;
+
+		if (f) {
+			if (fscanf(f, "%d", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+		if (pid > 0)
+			return pid;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static bool gone_within_5s(pid_t pid)
+{
+	for (int i = 0; i < 500 && !proc_gone(pid); i++)
+		usleep(10000);
+	return proc_gone(pid);
+}
+
+/* Cancel (bmd's SIGTERM or `bmctl cancel`) once the reset is running,
+ * and from then on, as bmd's job does. */
+static int cancel_in_reset(void *ctx, const struct bm_trial_record *rec,
+			   const char *status)
+{
+	int *seen = ctx;
+
+	if (!rec && status && strstr(status, "reset 'slow': running"))
+		++*seen;
+	return *seen >= 2;
+}
+
+START_TEST(test_reset_cancelled)
+{
+	char dir[] = "/tmp/bmgen-reset-XXXXXX", path[64], cmd[256];
+	struct bm_error err = { "" };
+	json_object *sim = json_tokener_parse("{}");
+	json_object *par = json_tokener_parse(
+		"{\"trial_duration_s\": 20, \"reset\": \"slow\", "
+		"\"reset_timeout_s\": 3600}");
+	struct bm_backend *be = bm_sim_new_json(sim, &err);
+	json_object *doc = NULL, *a;
+	pid_t sleeper;
+	int seen = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "sleep 20 & echo $! > %s/pid; wait; "
+		 "touch %s/done", dir, dir);
+	be->reset_command = cmd;
+	/* the job is cancelled while its reset command runs: the command
+	 * is killed at once, not waited for (it may be allowed an hour) */
+	ck_assert_int_eq(bm_procedure_run("rfc2544.reset", par, be,
+					  cancel_in_reset, &seen, &doc, &err),
+			 -ECANCELED);
+	ck_assert_int_ge(seen, 2);
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	sleeper = pid_from(path);
+	ck_assert_int_gt(sleeper, 0);
+	ck_assert_msg(gone_within_5s(sleeper), "the reset command's sleep %d "
+		      "outlived the cancelled job", (int)sleeper);
+	snprintf(path, sizeof(path), "%s/done", dir);
+	ck_assert_msg(access(path, F_OK) != 0, "the command ran to its end");
+	ck_assert_ptr_nonnull(doc);	/* the partial result */
+	a = json_object_array_get_idx(at(first(doc), "repetitions"), 0);
+	ck_assert_str_eq(json_object_get_string(at(a, "result")),
+			 "reset hook killed: the job was cancelled");
+	json_object_put(doc);
+	kill(sleeper, SIGKILL);
+	bm_sim_free(be);
+	json_object_put(sim);
+	json_object_put(par);
+}
+END_TEST
+
+START_TEST(test_reset_dies_with_bmd)
+{
+	char dir[] = "/tmp/bmgen-reset-XXXXXX", path[64], cmd[256];
+	pid_t runner, sleeper;
+	int status;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "sleep 20 & echo $! > %s/pid; wait", dir);
+	runner = fork();
+	ck_assert_int_ge(runner, 0);
+	if (!runner) {
+		/* "bmd": a job whose reset command is running */
+		struct bm_error err = { "" };
+		json_object *sim = json_tokener_parse("{}");
+		json_object *par = json_tokener_parse(
+			"{\"trial_duration_s\": 20, \"reset\": \"slow\", "
+			"\"reset_timeout_s\": 3600}");
+		struct bm_backend *be = bm_sim_new_json(sim, &err);
+		json_object *doc = NULL;
+
+		be->reset_command = cmd;
+		bm_procedure_run("rfc2544.reset", par, be, NULL, NULL, &doc,
+				 &err);
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	sleeper = pid_from(path);
+	ck_assert_int_gt(sleeper, 0);
+	/* bmd killed with SIGKILL: nothing of its command may stay behind,
+	 * reparented to init */
+	kill(runner, SIGKILL);
+	waitpid(runner, &status, 0);
+	ck_assert_msg(gone_within_5s(sleeper), "the reset command's sleep %d "
+		      "outlived the killed bmd", (int)sleeper);
+	kill(sleeper, SIGKILL);
+}
+END_TEST
+
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("procedures");
@@ -728,6 +868,8 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, test_run_documents);
 	tcase_add_test(tc, test_mlrsearch_mode);
 	tcase_add_test(tc, test_progress_cancel);
+	tcase_add_test(tc, test_reset_cancelled);
+	tcase_add_test(tc, test_reset_dies_with_bmd);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,12 +8,8 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 
 #include "bm_json.h"
 #include "bm_result.h"
@@ -22,8 +18,7 @@
 #include "bm_search.h"
 #include "rfc2544.h"
 #include "rfc8239.h"
-
-extern char **environ;
+#include "reset_command.h"
 
 #define MLR_MAX_TARGETS	16
 
@@ -278,71 +273,6 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 
 /* --- RFC 2544 ------------------------------------------------------------ */
 
-/* What the reset hook runs: the configured command of the job's reset. */
-struct reset_cmd {
-	const char *command;
-	double timeout_s;
-};
-
-/*
- * The DUT reset hook of a configured reset (the backend's reset_command,
- * never a request's: issue 16): run it with /bin/sh -c and wait; 0 when
- * it exits 0.  Waiting here does not hold up the test stream: the
- * module's kthreads send it while the trial's thread sits in the hook.
- * The command gets default signal handling: bmd ignores SIGPIPE and
- * SIGHUP and ignored signals survive exec, so a pipeline in the command
- * (the lab's "... | ip -batch -") would otherwise never see SIGPIPE.
- * A command that hangs must not hold the job (and the ports) forever: after
- * reset_timeout_s its whole process group is killed and the hook fails
- * with -ETIMEDOUT.
- */
-static int run_reset_command(void *ctx)
-{
-	const struct reset_cmd *rc = ctx;
-	char *argv[] = { "/bin/sh", "-c", (char *)rc->command, NULL };
-	posix_spawnattr_t attr;
-	sigset_t def, none;
-	int status, ret;
-	pid_t pid;
-
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigaddset(&def, SIGHUP);
-	sigemptyset(&none);
-	ret = posix_spawnattr_init(&attr);
-	if (ret)
-		return -ret;
-	ret = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF |
-				       POSIX_SPAWN_SETSIGMASK |
-				       POSIX_SPAWN_SETPGROUP);
-	if (!ret)
-		ret = posix_spawnattr_setpgroup(&attr, 0);
-	if (!ret)
-		ret = posix_spawnattr_setsigdefault(&attr, &def);
-	if (!ret)
-		ret = posix_spawnattr_setsigmask(&attr, &none);
-	if (!ret)
-		ret = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	if (ret)
-		return -ret;
-	for (int ms = 0;; ms += 10) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (w == pid)
-			break;
-		if (ms >= rc->timeout_s * 1000) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -ETIMEDOUT;
-		}
-		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
-	}
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
-}
-
 static int r2544_parse(const struct bm_procedure_info *pi,
 		       json_object *params, double line,
 		       struct rfc2544_params *p, struct bm_error *err)
@@ -386,7 +316,7 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		     json_object **result, struct bm_error *err)
 {
 	struct rfc2544_params p;
-	struct reset_cmd rc;
+	struct bm_reset_cmd rc;
 	int ret;
 
 	ret = r2544_parse(pi, params, be->line_rate_bps, &p, err);
@@ -398,8 +328,9 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		if (!be->reset_command)
 			return bm_errorf(err, "%s: reset: no command for reset '%s'",
 					 pi->name, p.reset);
-		rc = (struct reset_cmd){ be->reset_command, p.reset_timeout_s };
-		p.reset_hook = run_reset_command;
+		rc = (struct bm_reset_cmd){ p.reset, be->reset_command,
+					    p.reset_timeout_s, progress, ctx };
+		p.reset_hook = bm_reset_command_run;
 		p.reset_ctx = &rc;
 	} else if (be->ops->dut_reset) {
 		/* A backend that can reset its DUT (the simulator). */

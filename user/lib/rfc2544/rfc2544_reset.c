@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rfc2544_int.h"
 
@@ -71,7 +72,15 @@ int r2544_reset(struct r2544_run *r)
 		spec.event_ctx = p->reset_ctx;
 		snprintf(buf, sizeof(buf), "repetition %u: %s reset at %g s",
 			 k + 1, type_names[p->reset_type], p->reset_at_s);
+		memset(&res, 0, sizeof(res));
 		ret = r2544_trial(r, &spec, &res, "reset", buf);
+		if (ret == -ECANCELED && res.event_ret == -ECANCELED) {
+			/* the partial result says why this one has no value */
+			bm_json_add_str(o, "result", "reset hook killed: the "
+					"job was cancelled");
+			json_object_array_add(a, o);
+			return ret;
+		}
 		if (ret) {
 			json_object_put(o);
 			return ret;
