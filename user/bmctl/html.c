@@ -400,12 +400,7 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 		json_object_object_foreach(rows[i], k2, v2) {
 			if (!rt_is_nested(v2))
 				continue;
-			if (keys)
-				snprintf(title, sizeof(title), "%s %s: %s",
-					 name, keys[i], k2);
-			else
-				snprintf(title, sizeof(title), "%s[%zu]: %s",
-					 name, i + 1, k2);
+			rt_title(title, sizeof(title), name, keys, i, k2);
 			html_value(f, title, v2, depth < 4 ? depth + 1 : 4);
 		}
 	}

@@ -155,12 +155,7 @@ static void render_table(const char *name, json_object **rows,
 
 			if (!rt_is_nested(v2))
 				continue;
-			if (keys)
-				snprintf(title, sizeof(title), "%s %s: %s",
-					 name, keys[i], k2);
-			else
-				snprintf(title, sizeof(title), "%s[%zu]: %s",
-					 name, i + 1, k2);
+			rt_title(title, sizeof(title), name, keys, i, k2);
 			render(title, v2, line_rate_bps);
 		}
 	}

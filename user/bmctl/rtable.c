@@ -37,6 +37,15 @@ bool rt_is_nested(json_object *v)
 				   json_type_object);
 }
 
+void rt_title(char *buf, size_t len, const char *name,
+	      const char *const *keys, size_t i, const char *k)
+{
+	if (keys)
+		snprintf(buf, len, "%s %s: %s", name, keys[i], k);
+	else
+		snprintf(buf, len, "%s[%zu]: %s", name, i + 1, k);
+}
+
 bool rt_long_text(json_object *const *rows, size_t n, const char *key)
 {
 	size_t i;

@@ -66,6 +66,11 @@ bool rt_same(json_object *const *rows, size_t n, const char *key);
 /* Is key a sentence-length string in any of rows[0..n-1]? */
 bool rt_long_text(json_object *const *rows, size_t n, const char *key);
 
+/* The heading of what row i (keyed keys[i], or numbered when keys is
+ * NULL) of table name nests under member k. */
+void rt_title(char *buf, size_t len, const char *name,
+	      const char *const *keys, size_t i, const char *k);
+
 /* An object, or an array of objects: a table of its own, not a cell. */
 bool rt_is_nested(json_object *v);
 
