@@ -495,6 +495,32 @@ START_TEST(test_validation)
 		"mlrsearch: number_of_intermediate_phases: must be in [0, 20], got -1");
 	rejects("mlrsearch", "{\"drain_s\": -1}",
 		"mlrsearch: drain_s: must be in [0, 60], got -1");
+	/* issue 15 item 6: a line rate whose trials carry no frame (1 bit/s
+	 * meant as 1G) is refused, not run to an "ok" of 0.0015 fps */
+	{
+		struct bm_error err = { "" };
+		json_object *o = json_tokener_parse("{\"frame_sizes\": [64]}");
+
+		ck_assert_int_eq(bm_procedure_validate(thr, o, 1, &err),
+				 -EINVAL);
+		ck_assert_str_eq(err.msg, "rfc2544.throughput: a 60 s trial "
+				 "of 64 B frames carries 0.0893 frames at the "
+				 "line rate of 1 bit/s: is the line rate right?");
+		/* the shortest trial counts: latency's own, or the search's
+		 * (MLRsearch's initial 1 s) */
+		json_object_put(o);
+		o = json_tokener_parse("{\"frame_sizes\": [1518], \"search\": "
+				       "\"mlr\"}");
+		ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", o,
+						       10000, &err), -EINVAL);
+		ck_assert_str_eq(err.msg, "rfc2544.latency: a 1 s trial of "
+				 "1518 B frames carries 0.813 frames at the "
+				 "line rate of 10000 bit/s: is the line rate "
+				 "right?");
+		ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", o,
+						       20000, &err), 0);
+		json_object_put(o);
+	}
 }
 END_TEST
 

@@ -291,6 +291,20 @@ static int r2544_parse(const struct bm_procedure_info *pi,
 					 "above the line rate at %u B",
 					 pi->name, p->throughput_fps[i],
 					 p->frame_sizes[i]);
+	/* A trial that cannot carry one frame even at the line measures
+	 * nothing, and would pass (issue 15 item 6): a line rate of 1 bit/s
+	 * (a "--line-rate 1" meant as 1G) is refused, not "ok". */
+	for (i = 0; line > 0 && i < p->n_sizes; i++) {
+		double d = rfc2544_shortest_trial_s(p, pi->test);
+		double n = bm_fps_max(line, p->frame_sizes[i]) * d;
+
+		if (n < 1.0)
+			return bm_errorf(err, "%s: a %g s trial of %u B frames "
+					 "carries %.3g frames at the line rate "
+					 "of %g bit/s: is the line rate right?",
+					 pi->name, d, p->frame_sizes[i], n,
+					 line);
+	}
 	return 0;
 }
 

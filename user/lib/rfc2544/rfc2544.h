@@ -133,6 +133,11 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t);
 int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 			     struct rfc2544_params *p, struct bm_error *err);
 
+/* The shortest trial test t's parameters p run, in s (a search's first
+ * trials, or the test's own). */
+double rfc2544_shortest_trial_s(const struct rfc2544_params *p,
+				enum rfc2544_test t);
+
 /* The effective parameters of test t as a new JSON object. */
 json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				    enum rfc2544_test t);

@@ -328,6 +328,41 @@ static int trials_bound(const struct rfc2544_params *p, enum rfc2544_test t,
 	return 0;
 }
 
+double rfc2544_shortest_trial_s(const struct rfc2544_params *p,
+				enum rfc2544_test t)
+{
+	double s = INFINITY;
+	size_t i;
+	bool search = t == RFC2544_THROUGHPUT;
+
+	/* LAT, RECOV and RESET search unless every throughput is given */
+	if (M(t) & M_NEED)
+		for (i = 0; i < p->n_sizes; i++)
+			search = search || !(p->throughput_fps[i] > 0.0);
+	if (search) {
+		s = p->thr_search_trial_s;
+		if (p->search == BM_SEARCH_MLR)
+			s = fmin(s, p->mlr_initial_trial_s);
+	}
+	switch (t) {
+	case RFC2544_THROUGHPUT:
+		return fmin(s, p->thr_final_trial_s);
+	case RFC2544_LATENCY:
+		return fmin(s, p->lat_trial_s);
+	case RFC2544_FRAME_LOSS:
+		return fmin(s, p->flr_trial_s);
+	case RFC2544_BACK_TO_BACK:
+		return fmin(s, p->b2b_trial_s);
+	case RFC2544_RECOVERY:
+		return fmin(s, p->rec_overload_s);
+	case RFC2544_RESET:
+		return fmin(s, p->reset_trial_s);
+	case RFC2544_N_TESTS:
+		break;
+	}
+	return s;
+}
+
 int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 			     struct rfc2544_params *p, struct bm_error *err)
 {
