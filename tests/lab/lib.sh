@@ -190,11 +190,13 @@ jvals() {
 # checks that writes its result document to FILE, in a subshell.  If it
 # fails and the module reported in FILE its generator more than T seconds
 # late (the largest tx_late_max_s of any trial), it is measured again, at
-# most 3 times in all, and each repeat says why.  T is what the test's DUT
+# most 5 runs in all, and each repeat says why.  T is what the test's DUT
 # model absorbs: a TCG guest held up that long by the host has its shapers
 # lose service too, which no model of the DUT can predict.  This is the
 # only retry the lab allows (issue 8): a failure without such a report,
-# or the third attempt's, is the test's failure.
+# or the fifth run's, is the test's failure.  (With both host cores
+# compiling beside the lab, 32 saw three runs in a row stalled 0.27, 0.40
+# and 0.66 s: three runs were not enough there.)
 remeasure() {
 	rm_t=$1 rm_file=$2 rm_k=1
 	shift 2
@@ -203,7 +205,7 @@ remeasure() {
 		( "$@" ) > /tmp/remeasure.out 2>&1
 		rm_rc=$?
 		rm_late=$(jvals tx_late_max_s "$rm_file" 2>/dev/null | sort -g | tail -n1)
-		if [ $rm_rc -eq 0 ] || [ $rm_k -ge 3 ] ||
+		if [ $rm_rc -eq 0 ] || [ $rm_k -ge 5 ] ||
 		   ! awk -v l="${rm_late:-0}" -v t="$rm_t" 'BEGIN { exit !(l > t) }'; then
 			cat /tmp/remeasure.out
 			[ $rm_rc -eq 0 ] || exit $rm_rc
