@@ -130,6 +130,8 @@ static void print_config(const struct bmd_config *cfg)
 	printf("results-mode  %04o\n",
 	       cfg->results_mode ? cfg->results_mode : 0640);
 	printf("verbose       %s\n", cfg->verbose ? "yes" : "no");
+	printf("max-trials    %u\n", cfg->max_trials ? cfg->max_trials :
+	       BMD_DEFAULT_MAX_TRIALS);
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,
 		       cfg->resets[i].command);

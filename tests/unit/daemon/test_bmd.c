@@ -1678,6 +1678,60 @@ START_TEST(uid_in_group_from_the_database)
 }
 END_TEST
 
+/* Submit procedure proc (dry run) with params js; 0 and the job id in
+ * *job, or the refusal in msg. */
+static int submit_js(struct bm_client *c, const char *proc, const char *js,
+		     long *job, char *msg)
+{
+	struct bm_error err = { "" };
+	json_object *o = req("submit"), *r;
+	int ret;
+
+	json_object_object_add(o, "procedure", json_object_new_string(proc));
+	json_object_object_add(o, "params", json_tokener_parse(js));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	ret = bm_client_call(c, o, &r, &err);
+	json_object_put(o);
+	if (!ret)
+		*job = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	strcpy(msg, err.msg);
+	return ret;
+}
+
+/* Issue 16 item 1: a job whose parameters may need more trials than bmd's
+ * limit is refused before it is queued, with the count and the limit. */
+START_TEST(trials_per_job_bounded)
+{
+	struct bmd_config cfg;
+	struct bm_client c;
+	char msg[512];
+	long job;
+
+	client(&c);
+	/* the default limit: 7 sizes x 100227 latency trials */
+	ck_assert_int_eq(submit_js(&c, "rfc2544.latency",
+				   "{\"repetitions\": 100000}", &job, msg),
+			 -EREMOTEIO);
+	ck_assert_str_eq(msg, "rfc2544.latency: these parameters may need up to 701589 trials; bmd runs at most 20000 a job (max-trials in " BMD_DEFAULT_CONF ")");
+	bm_client_close(&c);
+	daemon_stop();
+
+	/* max-trials 300: one size's search (206) runs, two (412) not */
+	cfg = base_cfg();
+	cfg.max_trials = 300;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64, 128]}",
+				   &job, msg), -EREMOTEIO);
+	ck_assert_str_eq(msg, PROC ": these parameters may need up to 412 trials; bmd runs at most 300 a job (max-trials in " BMD_DEFAULT_CONF ")");
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), 0);
+	ck_assert_int_gt(job, 0);
+	bm_client_close(&c);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1707,6 +1761,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, request_command_refused);
 	tcase_add_test(tc, reset_by_name_from_config);
 	tcase_add_test(tc, job_events_logged_with_fields);
+	tcase_add_test(tc, trials_per_job_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,12 +144,41 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* Issue 16: the limits bmd keeps; every bad value is one line naming the
+ * key and the range. */
+START_TEST(limits)
+{
+	struct bmd_config cfg = { .max_trials = 7 };
+	struct bm_error err = { "" };
+	struct bmd_conf c;
+
+	put("max-trials = 5000\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	ck_assert_uint_eq(c.max_trials, 5000);
+	/* a value the caller (the command line) gave wins */
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_trials, 7);
+	cfg.max_trials = 0;
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_trials, 5000);
+	bmd_conf_free(&c);
+	bad("max-trials = 0\n",
+	    "1: max-trials: '0' must be a whole number from 1 to 100000000");
+	bad("max-trials = -5\n",
+	    "1: max-trials: '-5' must be a whole number from 1 to 100000000");
+	bad("max-trials = 1e5\n",
+	    "1: max-trials: '1e5' must be a whole number from 1 to 100000000");
+	bad("max-trials = 99999999999999999999\n",
+	    "1: max-trials: '99999999999999999999' must be a whole number from 1 to 100000000");
+}
+END_TEST
+
 START_TEST(bad_lines)
 {
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -268,6 +297,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, command_line_overrides_file);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, bad_lines);
+	tcase_add_test(tc, limits);
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, file_owner_and_mode);
 	tcase_add_test(tc, random_files);

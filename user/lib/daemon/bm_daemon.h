@@ -35,6 +35,13 @@ struct bmd_job_desc {
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
 #define BMD_DEFAULT_CONF	"/etc/bmgen/bmd.conf"
+/*
+ * The most trials a job's parameters may need (bmd.conf max-trials).  A
+ * result document is built in memory when the job ends: ~0.5 KB of JSON a
+ * trial, ~18 KB with a latency distribution (issue 16), so 20000 trials
+ * stay below 0.4 GB; the RFC 2544 procedures' own bound before.
+ */
+#define BMD_DEFAULT_MAX_TRIALS	20000
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -95,6 +102,9 @@ struct bmd_config {
 	 * systemd; tests catch the events here. */
 	bmd_log_fn log;
 	void *log_ctx;
+	/* A submit whose parameters may need more trials is refused;
+	 * 0 = BMD_DEFAULT_MAX_TRIALS (bmd.conf max-trials). */
+	unsigned int max_trials;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -105,6 +115,7 @@ struct bmd_conf {
 	char *group;
 	unsigned int results_mode;
 	int verbose;
+	unsigned int max_trials;
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

@@ -24,13 +24,16 @@
 struct conf_reader {
 	const char *path;
 	unsigned int line;
-	unsigned int seen[5];		/* line of socket, results, ... */
+	unsigned int seen[16];		/* line of socket, results, ... */
 	struct bm_error *err;
 };
 
+/* In the order of conf_line()'s switch. */
 static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
+	"max-trials",
 };
+
 
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -45,6 +48,23 @@ static int conf_err(struct conf_reader *r, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	return bm_errorf(r->err, "%s:%u: %s", r->path, r->line, what);
+}
+
+/* The unsigned number v in [lo, hi] into *dst; one line naming key and
+ * the range otherwise. */
+static int set_uint(struct conf_reader *r, unsigned int *dst, const char *key,
+		    const char *v, unsigned long lo, unsigned long hi)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end || errno || x < lo || x > hi)
+		return conf_err(r, "%s: '%.20s' must be a whole number from %lu to %lu",
+				key, v, lo, hi);
+	*dst = (unsigned int)x;
+	return 0;
 }
 
 bool bmd_reset_name_ok(const char *s)
@@ -133,7 +153,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -154,7 +174,9 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 					key, v);
 		c->results_mode = mode;
 		return 0;
-	default:
+	case 5:
+		return set_uint(r, &c->max_trials, key, v, 1, 100000000);
+	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
 		else if (!strcmp(v, "no") || !strcmp(v, "false"))
@@ -259,6 +281,8 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->results_mode = c->results_mode;
 	if (c->verbose > 0)
 		cfg->verbose = true;
+	if (!cfg->max_trials)
+		cfg->max_trials = c->max_trials;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

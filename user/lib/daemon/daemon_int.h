@@ -100,6 +100,7 @@ struct bmd {
 	char *config_path;
 	struct bmd_reset *resets;
 	size_t n_resets;
+	unsigned int max_trials;	/* a job's worst case, at most */
 	bmd_log_fn log;			/* NULL: stderr */
 	void *log_ctx;
 	int listen_fd;

@@ -369,6 +369,25 @@ static int submit_reset_ok(struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+/*
+ * Issue 16: a job's memory and time grow with its trials, so parameters
+ * whose worst case (every search, retry and repetition at its longest)
+ * is above max-trials are refused before anything runs, with the count.
+ */
+static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
+			    double rate, struct bm_error *err)
+{
+	double n;
+
+	if (bm_procedure_max_trials(q->procedure, q->params, rate, q->n_ports,
+				    &n, err))
+		return -EINVAL;
+	if (n > d->max_trials)
+		return bm_errorf(err, "%s: these parameters may need up to %.0f trials; bmd runs at most %u a job (max-trials in %s)",
+				 q->procedure, n, d->max_trials, conf_name(d));
+	return 0;
+}
+
 static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			       const struct bm_request *q, json_object *r,
 			       struct bm_error *err)
@@ -388,7 +407,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if (submit_line_rate(d, q, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
-	    submit_reset_ok(d, q, err))
+	    submit_reset_ok(d, q, err) || submit_trials_ok(d, q, rate, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -1081,6 +1100,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->verbose = cfg->verbose;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
+	d->max_trials = cfg->max_trials ? cfg->max_trials :
+					  BMD_DEFAULT_MAX_TRIALS;
 	d->results_mode = cfg->results_mode ? cfg->results_mode : 0640;
 	if (!bmd_results_mode_ok(d->results_mode)) {
 		bm_errorf(err, "results mode %04o: must be 0600, 0640 or 0644",
