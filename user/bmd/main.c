@@ -132,6 +132,10 @@ static void print_config(const struct bmd_config *cfg)
 	printf("verbose       %s\n", cfg->verbose ? "yes" : "no");
 	printf("max-trials    %u\n", cfg->max_trials ? cfg->max_trials :
 	       BMD_DEFAULT_MAX_TRIALS);
+	printf("max-jobs      %u\n", cfg->max_jobs ? cfg->max_jobs :
+	       BMD_DEFAULT_MAX_JOBS);
+	printf("max-jobs-per-user %u\n", cfg->max_jobs_per_user ?
+	       cfg->max_jobs_per_user : BMD_DEFAULT_MAX_JOBS_PER_USER);
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,
 		       cfg->resets[i].command);

@@ -1732,6 +1732,76 @@ START_TEST(trials_per_job_bounded)
 }
 END_TEST
 
+/* Threads of this process (bmd runs in it), from /proc. */
+static int threads_now(void)
+{
+	char line[256];
+	int n = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Issue 16 item 3: jobs queued or running are capped per uid and in all,
+ * refused with the count; only a running job has a thread. */
+START_TEST(jobs_capped)
+{
+	struct bmd_config cfg;
+	struct bm_client c;
+	char msg[512], want[512], s[32];
+	int base, events;
+	long j1, j2, j3, job;
+	json_object *r;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.max_jobs_per_user = 2;
+	daemon_start_cfg(&cfg);
+	trial_delay_us = 50000;
+	client(&c);
+	base = threads_now();
+	/* two on one port: one runs (a thread), one waits (none) */
+	j1 = submit(&c, "lo", "lo");
+	j2 = submit(&c, "lo", "lo");
+	ck_assert_str_eq(job_state(&c, j2, s), "queued");
+	ck_assert_int_eq(threads_now(), base + 1);
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), -EREMOTEIO);
+	snprintf(want, sizeof(want), "busy: uid %u has 2 jobs queued or running, bmd takes at most 2 a user (max-jobs-per-user in " BMD_DEFAULT_CONF ")",
+		 (unsigned int)getuid());
+	ck_assert_str_eq(msg, want);
+	/* a finished (here cancelled) job makes room */
+	r = call_ok(&c, req_job("cancel", j2));
+	json_object_put(r);
+	j3 = submit(&c, NULL, NULL);
+	r = call_ok(&c, req_job("cancel", j1));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "cancelled");
+	ck_assert_str_eq(watch_to_end(&c, j3, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+
+	/* in all: max-jobs 1 */
+	cfg = base_cfg();
+	cfg.max_jobs = 1;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	j1 = submit(&c, "lo", "lo");
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), -EREMOTEIO);
+	ck_assert_str_eq(msg, "busy: 1 jobs queued or running, bmd takes at most 1 (max-jobs in " BMD_DEFAULT_CONF ")");
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "done");
+	j2 = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "done");
+	bm_client_close(&c);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1762,6 +1832,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, reset_by_name_from_config);
 	tcase_add_test(tc, job_events_logged_with_fields);
 	tcase_add_test(tc, trials_per_job_bounded);
+	tcase_add_test(tc, jobs_capped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -152,12 +152,16 @@ START_TEST(limits)
 	struct bm_error err = { "" };
 	struct bmd_conf c;
 
-	put("max-trials = 5000\n");
+	put("max-trials = 5000\nmax-jobs = 100\nmax-jobs-per-user = 3\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
 	ck_assert_uint_eq(c.max_trials, 5000);
+	ck_assert_uint_eq(c.max_jobs, 100);
+	ck_assert_uint_eq(c.max_jobs_per_user, 3);
 	/* a value the caller (the command line) gave wins */
 	bmd_conf_apply(&c, &cfg);
 	ck_assert_uint_eq(cfg.max_trials, 7);
+	ck_assert_uint_eq(cfg.max_jobs, 100);
+	ck_assert_uint_eq(cfg.max_jobs_per_user, 3);
 	cfg.max_trials = 0;
 	bmd_conf_apply(&c, &cfg);
 	ck_assert_uint_eq(cfg.max_trials, 5000);
@@ -166,6 +170,10 @@ START_TEST(limits)
 	    "1: max-trials: '0' must be a whole number from 1 to 100000000");
 	bad("max-trials = -5\n",
 	    "1: max-trials: '-5' must be a whole number from 1 to 100000000");
+	bad("max-jobs = 0\n",
+	    "1: max-jobs: '0' must be a whole number from 1 to 100000");
+	bad("max-jobs-per-user = many\n",
+	    "1: max-jobs-per-user: 'many' must be a whole number from 1 to 100000");
 	bad("max-trials = 1e5\n",
 	    "1: max-trials: '1e5' must be a whole number from 1 to 100000000");
 	bad("max-trials = 99999999999999999999\n",
@@ -178,7 +186,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");

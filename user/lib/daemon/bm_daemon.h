@@ -42,6 +42,11 @@ struct bmd_job_desc {
  * stay below 0.4 GB; the RFC 2544 procedures' own bound before.
  */
 #define BMD_DEFAULT_MAX_TRIALS	20000
+/* Jobs queued or running at once, in all and of one user (bmd.conf
+ * max-jobs, max-jobs-per-user): each running job is a thread, each queued
+ * one its parameters in memory (issue 16). */
+#define BMD_DEFAULT_MAX_JOBS		64
+#define BMD_DEFAULT_MAX_JOBS_PER_USER	16
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -105,6 +110,9 @@ struct bmd_config {
 	/* A submit whose parameters may need more trials is refused;
 	 * 0 = BMD_DEFAULT_MAX_TRIALS (bmd.conf max-trials). */
 	unsigned int max_trials;
+	/* A submit beyond this many jobs queued or running, in all or of
+	 * the submitter's uid, is refused; 0 = the defaults above. */
+	unsigned int max_jobs, max_jobs_per_user;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -116,6 +124,7 @@ struct bmd_conf {
 	unsigned int results_mode;
 	int verbose;
 	unsigned int max_trials;
+	unsigned int max_jobs, max_jobs_per_user;
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

@@ -31,7 +31,7 @@ struct conf_reader {
 /* In the order of conf_line()'s switch. */
 static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
-	"max-trials",
+	"max-trials", "max-jobs", "max-jobs-per-user",
 };
 
 
@@ -153,7 +153,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -176,6 +176,10 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		return 0;
 	case 5:
 		return set_uint(r, &c->max_trials, key, v, 1, 100000000);
+	case 6:
+		return set_uint(r, &c->max_jobs, key, v, 1, 100000);
+	case 7:
+		return set_uint(r, &c->max_jobs_per_user, key, v, 1, 100000);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -283,6 +287,10 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->verbose = true;
 	if (!cfg->max_trials)
 		cfg->max_trials = c->max_trials;
+	if (!cfg->max_jobs)
+		cfg->max_jobs = c->max_jobs;
+	if (!cfg->max_jobs_per_user)
+		cfg->max_jobs_per_user = c->max_jobs_per_user;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

@@ -101,6 +101,8 @@ struct bmd {
 	struct bmd_reset *resets;
 	size_t n_resets;
 	unsigned int max_trials;	/* a job's worst case, at most */
+	unsigned int max_jobs;		/* queued + running, in all */
+	unsigned int max_jobs_per_user;	/* ... of one submitter uid */
 	bmd_log_fn log;			/* NULL: stderr */
 	void *log_ctx;
 	int listen_fd;

@@ -388,6 +388,33 @@ static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+/*
+ * Issue 16: 300 queued latency jobs took bmd to 23.6 GB and the OOM
+ * killer, and every dry run is a thread of its own.  Jobs not yet
+ * finished are capped, of one uid (SO_PEERCRED) and in all.
+ */
+static int submit_room(struct bmd *d, const struct bmd_client *c,
+		       struct bm_error *err)
+{
+	unsigned int all = 0, mine = 0;
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next) {
+		if (job_finished(j))
+			continue;
+		all++;
+		mine += j->submit_uid == (long)c->uid;
+	}
+	if (mine >= d->max_jobs_per_user)
+		return bm_errorf(err, "busy: uid %u has %u jobs queued or running, bmd takes at most %u a user (max-jobs-per-user in %s)",
+				 (unsigned int)c->uid, mine,
+				 d->max_jobs_per_user, conf_name(d));
+	if (all >= d->max_jobs)
+		return bm_errorf(err, "busy: %u jobs queued or running, bmd takes at most %u (max-jobs in %s)",
+				 all, d->max_jobs, conf_name(d));
+	return 0;
+}
+
 static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			       const struct bm_request *q, json_object *r,
 			       struct bm_error *err)
@@ -396,7 +423,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	struct bmd_job *j;
 	double rate;
 
-	if (!p || submit_no_command(d, q, err))
+	if (!p || submit_no_command(d, q, err) || submit_room(d, c, err))
 		return NULL;
 	/* A dry run that names no ports gets a simulated device with every
 	 * port the procedure needs (bmd_backend_default); one that names
@@ -1102,6 +1129,10 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->log_ctx = cfg->log_ctx;
 	d->max_trials = cfg->max_trials ? cfg->max_trials :
 					  BMD_DEFAULT_MAX_TRIALS;
+	d->max_jobs = cfg->max_jobs ? cfg->max_jobs : BMD_DEFAULT_MAX_JOBS;
+	d->max_jobs_per_user = cfg->max_jobs_per_user ?
+			       cfg->max_jobs_per_user :
+			       BMD_DEFAULT_MAX_JOBS_PER_USER;
 	d->results_mode = cfg->results_mode ? cfg->results_mode : 0640;
 	if (!bmd_results_mode_ok(d->results_mode)) {
 		bm_errorf(err, "results mode %04o: must be 0600, 0640 or 0644",
