@@ -1802,6 +1802,100 @@ START_TEST(jobs_capped)
 }
 END_TEST
 
+/* Watch job with history to its end on c: every progress event's trial
+ * count, in order, into trials[] (at most max); their number. */
+static int watch_history(struct bm_client *c, long job, long *trials,
+			 int max)
+{
+	struct bm_error err = { "" };
+	json_object *m, *o = req_job("watch", job);
+	int64_t id;
+	int n = 0;
+
+	json_object_object_add(o, "history", json_object_new_boolean(true));
+	id = bm_client_send(c, o, &err);
+	json_object_put(o);
+	ck_assert_int_gt(id, 0);
+	for (;;) {
+		ck_assert_msg(!bm_client_recv(c, &m, RECV_MS, &err), "%s",
+			      err.msg);
+		ck_assert_int_eq(json_object_get_int64(get(m, "id")), id);
+		if (!strcmp(gets_(m, "event"), "end")) {
+			json_object_put(m);
+			return n;
+		}
+		if (!strcmp(gets_(m, "event"), "progress") && get(m, "trial")) {
+			ck_assert_int_lt(n, max);
+			trials[n++] = json_object_get_int64(get(m, "trials"));
+		}
+		json_object_put(m);
+	}
+}
+
+/* Issue 16 item 2: a job's progress events go to jobs/<id>.events, not
+ * memory; bmd holds one a job (the latest), and watch --history replays
+ * the file, every event once and in order, then goes live. */
+START_TEST(job_events_in_a_file)
+{
+	unsigned int now = 9, peak = 9;
+	struct bm_client c, w;
+	long trials[400], job, total;
+	char path[256], line[65536], s[32];
+	int n, i, events;
+	json_object *r;
+	FILE *f;
+
+	client(&c);
+	client(&w);
+	trial_delay_us = 3000;
+	/* frame loss in 1 % steps from 100 % down to the sim's 50 % and
+	 * two loss-free steps: about 52 trials */
+	ck_assert_int_eq(submit_js(&c, "rfc2544.frame-loss",
+				   "{\"frame_sizes\": [64], \"step_pct\": 1,"
+				   " \"trial_duration_s\": 1}", &job, line), 0);
+	/* joins mid-job: the past from the file, the rest live */
+	usleep(60000);
+	n = watch_history(&w, job, trials, 400);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("job", job));
+	total = json_object_get_int64(get(get(r, "job"), "trials"));
+	json_object_put(r);
+	ck_assert_int_ge(total, 40);
+	ck_assert_int_eq(n, total);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(trials[i], i + 1);
+	/* memory held the latest event only, never more */
+	ck_assert(bmd_job_mem_events(d, job, &now, &peak));
+	ck_assert_uint_eq(peak, 1);
+	ck_assert_uint_eq(now, 0);
+	ck_assert(!bmd_job_mem_events(d, 999, &now, &peak));
+	/* the file: one JSON line an event, without a request id */
+	snprintf(path, sizeof(path), "%s/jobs/%ld.events", dir, job);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		r = json_tokener_parse(line);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_ptr_null(get(r, "id"));
+		n += get(r, "trial") != NULL;
+		json_object_put(r);
+	}
+	fclose(f);
+	ck_assert_int_eq(n, total);
+	/* a restart leaves the file alone and loads the job */
+	bm_client_close(&c);
+	bm_client_close(&w);
+	daemon_stop();
+	daemon_start();
+	client(&c);
+	ck_assert_str_eq(job_state(&c, job, s), "done");
+	/* a finished job's watch is its end, history or not */
+	ck_assert_int_eq(watch_history(&c, job, trials, 400), 0);
+	bm_client_close(&c);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1833,6 +1927,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, job_events_logged_with_fields);
 	tcase_add_test(tc, trials_per_job_bounded);
 	tcase_add_test(tc, jobs_capped);
+	tcase_add_test(tc, job_events_in_a_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

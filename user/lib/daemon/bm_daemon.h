@@ -165,6 +165,11 @@ void bmd_stop(struct bmd *d);
  * close the socket (unlinking it if bmd bound it) and free everything. */
 void bmd_free(struct bmd *d);
 
+/* Progress events of job id held in memory now and at most so far (the
+ * rest are in its events file); false when there is no such job. */
+bool bmd_job_mem_events(struct bmd *d, unsigned long id, unsigned int *now,
+			unsigned int *peak);
+
 /* One line for sd_notify STATUS=, e.g. "1 running, 2 queued". */
 void bmd_status_line(struct bmd *d, char *buf, size_t size);
 

@@ -117,7 +117,9 @@ void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 	struct bmd_client *c;
 
 	for (c = d->clients; c; c = c->next) {
-		if (c->watch_job != job)
+		/* a replaying watcher reads this from the job's events file,
+		 * in order, and the end once it has read them all */
+		if (c->watch_job != job || c->replay_fd >= 0)
 			continue;
 		json_object_object_add(msg, "id",
 				       json_object_new_int64(c->watch_id));
@@ -442,6 +444,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 		return NULL;
 	}
 	j->id = d->next_id;
+	j->events_fd = -1;
 	j->procedure = strdup(q->procedure);
 	if (q->params)
 		json_object_deep_copy(q->params, &j->params, NULL);
@@ -552,12 +555,15 @@ static json_object *cmd_result(struct bmd *d, struct bmd_job *j,
 }
 
 /* Watch answers at once ("start" or, for a finished job, "end"); the
- * progress and end events follow from the workers via clients_broadcast. */
-static void cmd_watch(struct bmd_client *c, const struct bm_request *q,
-		      struct bmd_job *j, struct bm_error *err)
+ * progress and end events follow from the workers via clients_broadcast.
+ * With history the job's events file is replayed first, as the socket
+ * drains (client_replay), never read whole into memory. */
+static void cmd_watch(struct bmd *d, struct bmd_client *c,
+		      const struct bm_request *q, struct bmd_job *j,
+		      struct bm_error *err)
 {
-	json_object *r, *ev;
-	size_t i, n, from;
+	char path[PATH_MAX];
+	json_object *r;
 
 	if (!job_finished(j) && c->watch_job) {
 		bm_errorf(err, "this connection already watches job %lu",
@@ -575,14 +581,73 @@ static void cmd_watch(struct bmd_client *c, const struct bm_request *q,
 		return;
 	c->watch_job = j->id;
 	c->watch_id = q->id;
-	n = j->events ? json_object_array_length(j->events) : 0;
-	/* Without history only the latest event: enough to draw the
-	 * progress line of a job that has run for hours. */
-	from = q->history || !n ? 0 : n - 1;
-	for (i = from; i < n; i++) {
-		ev = json_object_array_get_idx(j->events, i);
-		json_object_object_add(ev, "id", json_object_new_int64(q->id));
-		client_queue(c, ev);
+	if (q->history) {
+		job_events_path(d, j->id, path, sizeof(path));
+		c->replay_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		/* no file: the job has sent no event yet */
+		return;
+	}
+	/* Without history only the latest progress event: enough to draw
+	 * the progress line of a job that has run for hours. */
+	if (j->last_event) {
+		json_object_object_add(j->last_event, "id",
+				       json_object_new_int64(q->id));
+		client_queue(c, j->last_event);
+	}
+}
+
+/* Output below this is topped up from a replay. */
+#define REPLAY_LOW	(64u << 10)
+
+/*
+ * Queue the next events of c's replay while its output is short; at the
+ * end of the file the watch goes live (or, for a job that has ended, gets
+ * its end event).  Under d->lock, as the workers append, so no event is
+ * lost or sent twice.
+ */
+static void client_replay(struct bmd *d, struct bmd_client *c)
+{
+	struct bmd_job *j = job_find(d, c->watch_job);
+	enum bm_line_status st;
+	json_object *ev;
+	size_t len;
+	char *line;
+	ssize_t n;
+
+	while (!c->dead && c->replay_fd >= 0 &&
+	       c->out_len - c->out_off < REPLAY_LOW) {
+		st = bm_linebuf_next(&c->replay, &line, &len);
+		if (st == BM_LINE_OK) {
+			ev = json_tokener_parse(line);
+			if (!ev)
+				continue;	/* a line a full disk cut */
+			json_object_object_add(ev, "id",
+					       json_object_new_int64(c->watch_id));
+			client_queue(c, ev);
+			json_object_put(ev);
+			continue;
+		}
+		if (st == BM_LINE_TOO_LONG)
+			continue;
+		n = bm_linebuf_read(&c->replay, c->replay_fd);
+		if (n == -EINTR)
+			continue;
+		if (n > 0)
+			continue;
+		/* read through: live from here on */
+		close(c->replay_fd);
+		c->replay_fd = -1;
+		bm_linebuf_free(&c->replay);
+		if (!j || job_finished(j)) {
+			ev = j ? job_end_event(j) : NULL;
+			if (ev) {
+				json_object_object_add(ev, "id",
+					json_object_new_int64(c->watch_id));
+				client_queue(c, ev);
+				json_object_put(ev);
+			}
+			c->watch_job = 0;
+		}
 	}
 }
 
@@ -614,7 +679,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		}
 	}
 	if (q.cmd == BM_CMD_WATCH) {
-		cmd_watch(c, &q, j, &err);
+		cmd_watch(d, c, &q, j, &err);
 		bm_request_free(&q);
 		return;
 	}
@@ -697,6 +762,9 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 static void client_free(struct bmd_client *c)
 {
 	close(c->fd);
+	if (c->replay_fd >= 0)
+		close(c->replay_fd);
+	bm_linebuf_free(&c->replay);
 	bm_linebuf_free(&c->in);
 	free(c->out);
 	free(c);
@@ -844,6 +912,7 @@ static void accept_client(struct bmd *d)
 		return;
 	}
 	c->fd = fd;
+	c->replay_fd = -1;
 	c->uid = cr.uid;
 	c->pid = cr.pid;
 	c->next = d->clients;
@@ -907,9 +976,12 @@ int bmd_run(struct bmd *d)
 				client_read(d, c);
 			client_flush(c);
 		}
-		/* Events queued by workers since the last turn. */
-		for (c = d->clients; c; c = c->next)
+		/* Events queued by workers since the last turn, and more of
+		 * a replay where the socket took what was queued. */
+		for (c = d->clients; c; c = c->next) {
+			client_replay(d, c);
 			client_flush(c);
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	free(pfd);
