@@ -136,6 +136,15 @@ static void print_config(const struct bmd_config *cfg)
 	       BMD_DEFAULT_MAX_JOBS);
 	printf("max-jobs-per-user %u\n", cfg->max_jobs_per_user ?
 	       cfg->max_jobs_per_user : BMD_DEFAULT_MAX_JOBS_PER_USER);
+	printf("max-connections %u\n", cfg->max_connections ?
+	       cfg->max_connections : BMD_DEFAULT_MAX_CONNECTIONS);
+	if (cfg->idle_timeout_s < 0)
+		printf("idle-timeout  0 (never)\n");
+	else
+		printf("idle-timeout  %g\n", cfg->idle_timeout_s ?
+		       cfg->idle_timeout_s : BMD_DEFAULT_IDLE_TIMEOUT_S);
+	printf("max-output-kib %zu\n", (cfg->max_output ? cfg->max_output :
+					 BMD_DEFAULT_MAX_OUTPUT) >> 10);
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,
 		       cfg->resets[i].command);

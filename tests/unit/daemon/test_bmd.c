@@ -1896,6 +1896,168 @@ START_TEST(job_events_in_a_file)
 }
 END_TEST
 
+/* Issue 16 item 4: a connection with nothing to do is closed after
+ * idle-timeout; one that watches a job, or keeps asking, is not. */
+START_TEST(idle_connections_closed)
+{
+	struct bm_client idle, busy, w;
+	struct bm_error err = { "" };
+	struct bmd_config cfg;
+	json_object *m, *o;
+	char s[32];
+	long job;
+	int i;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.idle_timeout_s = 0.3;
+	daemon_start_cfg(&cfg);
+	trial_delay_us = 150000;
+	client(&idle);
+	client(&busy);
+	client(&w);
+	job = submit(&busy, NULL, NULL);
+	o = req_job("watch", job);
+	ck_assert_int_gt(bm_client_send(&w, o, &err), 0);
+	json_object_put(o);
+	for (i = 0; i < 8; i++) {
+		usleep(100000);
+		m = call_ok(&busy, req("status"));
+		json_object_put(m);
+	}
+	/* 0.8 s later: the idle one is gone, with nothing said */
+	ck_assert_int_eq(bm_client_recv(&idle, &m, RECV_MS, &err),
+			 -ECONNRESET);
+	/* the watcher sees its job to the end, and is idle after it */
+	ck_assert_str_eq(job_state(&busy, job, s), "running");
+	for (;;) {
+		ck_assert_int_eq(bm_client_recv(&w, &m, RECV_MS, &err), 0);
+		if (!strcmp(gets_(m, "event"), "end")) {
+			json_object_put(m);
+			break;
+		}
+		json_object_put(m);
+	}
+	ck_assert_int_eq(bm_client_recv(&w, &m, RECV_MS, &err), -ECONNRESET);
+	/* the asking one stopped asking while the job ran */
+	ck_assert_int_eq(bm_client_recv(&busy, &m, RECV_MS, &err),
+			 -ECONNRESET);
+	bm_client_close(&idle);
+	bm_client_close(&busy);
+	bm_client_close(&w);
+}
+END_TEST
+
+/* Issue 16 item 4: bmd buffers at most max-output for a client, and a
+ * result larger than that (and than a request line) is streamed from
+ * its file as the socket drains: it arrives whole. */
+START_TEST(large_result_streamed)
+{
+	struct bm_client c;
+	struct bmd_config cfg;
+	json_object *doc, *pad, *r, *res;
+	char path[256], s[32], big[1000];
+	int events, i;
+	long job;
+
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+	/* a 3 MB result, written as bmd writes them (pretty: line breaks) */
+	snprintf(path, sizeof(path), "%s/%ld.json", dir, job);
+	doc = bm_read_json(path, NULL, NULL);
+	ck_assert_ptr_nonnull(doc);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	pad = json_object_new_array();
+	for (i = 0; i < 3000; i++)
+		json_object_array_add(pad, json_object_new_string(big));
+	json_object_object_add(doc, "pad", pad);
+	ck_assert_int_eq(json_object_to_file_ext(path, doc,
+						 JSON_C_TO_STRING_PRETTY), 0);
+	cfg = base_cfg();
+	cfg.max_output = 64 << 10;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	r = call_ok(&c, req_job("result", job));
+	ck_assert_str_eq(gets_(r, "state"), "done");
+	res = get(r, "result");
+	ck_assert(json_object_equal(res, doc));
+	json_object_put(r);
+	/* bmd never held more than a few chunks of it */
+	ck_assert_uint_le(bmd_output_peak(d), 256 << 10);
+	/* and the connection goes on */
+	r = call_ok(&c, req("status"));
+	json_object_put(r);
+	json_object_put(doc);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Issue 16 item 4: with max-connections taken, one more connection may
+ * still ask status (an operator sees what is going on), nothing else;
+ * the one after is refused. */
+START_TEST(status_slot_when_full)
+{
+	struct bm_client c1, c2, op, c4;
+	struct bmd_config cfg;
+	char msg[512], want[512];
+	json_object *r;
+	int i;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.max_connections = 2;
+	daemon_start_cfg(&cfg);
+	client(&c1);
+	client(&c2);
+	r = call_ok(&c1, req("status"));
+	json_object_put(r);
+	r = call_ok(&c2, req("status"));
+	json_object_put(r);
+	client(&op);
+	r = call_ok(&op, req("status"));
+	ck_assert_int_eq(json_object_get_int(get(get(r, "connections"), "open")),
+			 2);
+	ck_assert_int_eq(json_object_get_int(get(get(r, "connections"), "max")),
+			 2);
+	json_object_put(r);
+	call_err(&op, req("jobs"), msg);
+	ck_assert_str_eq(msg, "busy: 2 connections (max-connections in " BMD_DEFAULT_CONF "): this one may ask status only");
+	client(&c4);
+	call_err(&c4, req("status"), msg);
+	ck_assert_str_eq(msg, "busy: 2 connections (max-connections in " BMD_DEFAULT_CONF "), and the status one is taken");
+	bm_client_close(&c4);
+	/* a slot freed is a normal one again */
+	bm_client_close(&c1);
+	for (i = 0; i < 200; i++) {
+		client(&c1);
+		snprintf(want, sizeof(want), "x");
+		r = NULL;
+		{
+			struct bm_error err = { "" };
+			json_object *o = req("jobs");
+
+			if (!bm_client_call(&c1, o, &r, &err)) {
+				json_object_put(o);
+				break;
+			}
+			json_object_put(o);
+		}
+		json_object_put(r);
+		bm_client_close(&c1);
+		usleep(10000);
+	}
+	ck_assert_int_lt(i, 200);
+	json_object_put(r);
+	bm_client_close(&c1);
+	bm_client_close(&c2);
+	bm_client_close(&op);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1928,6 +2090,9 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, trials_per_job_bounded);
 	tcase_add_test(tc, jobs_capped);
 	tcase_add_test(tc, job_events_in_a_file);
+	tcase_add_test(tc, idle_connections_closed);
+	tcase_add_test(tc, large_result_streamed);
+	tcase_add_test(tc, status_slot_when_full);
 	suite_add_tcase(s, tc);
 	return s;
 }

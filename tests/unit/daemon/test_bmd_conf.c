@@ -170,6 +170,25 @@ START_TEST(limits)
 	    "1: max-trials: '0' must be a whole number from 1 to 100000000");
 	bad("max-trials = -5\n",
 	    "1: max-trials: '-5' must be a whole number from 1 to 100000000");
+	/* idle-timeout 0 is never (-1: 0 in a bmd_config is "not set") */
+	put("max-connections = 8\nidle-timeout = 0\nmax-output-kib = 512\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	cfg = (struct bmd_config){ 0 };
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_connections, 8);
+	ck_assert(cfg.idle_timeout_s < 0);
+	ck_assert_uint_eq(cfg.max_output, 512 << 10);
+	bmd_conf_free(&c);
+	put("idle-timeout = 60\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	ck_assert(c.idle_timeout_s == 60.0);
+	bmd_conf_free(&c);
+	bad("max-connections = 0\n",
+	    "1: max-connections: '0' must be a whole number from 1 to 65536");
+	bad("idle-timeout = 5m\n",
+	    "1: idle-timeout: '5m' must be a whole number from 0 to 31536000");
+	bad("max-output-kib = 64\n",
+	    "1: max-output-kib: '64' must be a whole number from 256 to 1048576");
 	bad("max-jobs = 0\n",
 	    "1: max-jobs: '0' must be a whole number from 1 to 100000");
 	bad("max-jobs-per-user = many\n",
@@ -186,7 +205,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");

@@ -47,6 +47,12 @@ struct bmd_job_desc {
  * one its parameters in memory (issue 16). */
 #define BMD_DEFAULT_MAX_JOBS		64
 #define BMD_DEFAULT_MAX_JOBS_PER_USER	16
+/* Connections (bmd.conf max-connections; one more may ask status only),
+ * the idle time after which one is closed (idle-timeout, s) and what bmd
+ * buffers for one client (max-output-kib). */
+#define BMD_DEFAULT_MAX_CONNECTIONS	256
+#define BMD_DEFAULT_IDLE_TIMEOUT_S	300.0
+#define BMD_DEFAULT_MAX_OUTPUT		(4u << 20)
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -113,6 +119,13 @@ struct bmd_config {
 	/* A submit beyond this many jobs queued or running, in all or of
 	 * the submitter's uid, is refused; 0 = the defaults above. */
 	unsigned int max_jobs, max_jobs_per_user;
+	/* Connections served at once (0 = the default), the status-only
+	 * one besides; idle time in s before one is closed (0 = the
+	 * default, < 0 = never); a client's unsent output in bytes beyond
+	 * which a watcher that does not read is dropped (0 = default). */
+	unsigned int max_connections;
+	double idle_timeout_s;
+	size_t max_output;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -125,6 +138,8 @@ struct bmd_conf {
 	int verbose;
 	unsigned int max_trials;
 	unsigned int max_jobs, max_jobs_per_user;
+	unsigned int max_connections, max_output_kib;
+	double idle_timeout_s;		/* 0: not set, < 0: never */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };
@@ -169,6 +184,10 @@ void bmd_free(struct bmd *d);
  * rest are in its events file); false when there is no such job. */
 bool bmd_job_mem_events(struct bmd *d, unsigned long id, unsigned int *now,
 			unsigned int *peak);
+
+/* The largest output buffer bmd has had for any one client, in bytes:
+ * what max-output and result streaming bound. */
+size_t bmd_output_peak(struct bmd *d);
 
 /* One line for sd_notify STATUS=, e.g. "1 running, 2 queued". */
 void bmd_status_line(struct bmd *d, char *buf, size_t size);

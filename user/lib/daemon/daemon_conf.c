@@ -32,6 +32,7 @@ struct conf_reader {
 static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
+	"max-connections", "idle-timeout", "max-output-kib",
 };
 
 
@@ -130,7 +131,7 @@ static int add_reset(struct conf_reader *r, struct bmd_conf *c,
 static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 {
 	char *eq, *key, *v;
-	unsigned int mode;
+	unsigned int mode, k32;
 	size_t k;
 	char *end;
 
@@ -153,7 +154,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -180,6 +181,17 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		return set_uint(r, &c->max_jobs, key, v, 1, 100000);
 	case 7:
 		return set_uint(r, &c->max_jobs_per_user, key, v, 1, 100000);
+	case 8:
+		return set_uint(r, &c->max_connections, key, v, 1, 65536);
+	case 9:
+		/* seconds; 0 = never ("not set" is 0 in c, hence -1) */
+		if (set_uint(r, &k32, key, v, 0, 31536000))
+			return -EINVAL;
+		c->idle_timeout_s = k32 ? (double)k32 : -1.0;
+		return 0;
+	case 10:
+		/* a result line needs a few chunks of 64 KiB at least */
+		return set_uint(r, &c->max_output_kib, key, v, 256, 1048576);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -291,6 +303,12 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->max_jobs = c->max_jobs;
 	if (!cfg->max_jobs_per_user)
 		cfg->max_jobs_per_user = c->max_jobs_per_user;
+	if (!cfg->max_connections)
+		cfg->max_connections = c->max_connections;
+	if (!cfg->idle_timeout_s)
+		cfg->idle_timeout_s = c->idle_timeout_s;
+	if (!cfg->max_output)
+		cfg->max_output = (size_t)c->max_output_kib << 10;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

@@ -74,6 +74,7 @@ struct bmd_job {
 
 struct bmd_client {
 	struct bmd_client *next;
+	struct bmd *d;
 	int fd;
 	struct bm_linebuf in;
 	char *out;
@@ -85,6 +86,15 @@ struct bmd_client {
 	int replay_fd;			/* -1: not replaying */
 	struct bm_linebuf replay;
 	bool dead;			/* close at the next loop turn */
+	/* A result streamed from its file (cmd_result): what follows the
+	 * file's bytes, and the replies and events queued meanwhile, which
+	 * must not land inside its line. */
+	int stream_fd;			/* -1: none */
+	char *stream_tail;
+	char *held;
+	size_t held_len, held_cap;
+	bool reserved;			/* the status-only slot */
+	double last_active;		/* bmd_mono() of the last byte */
 	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
 	pid_t pid;
 };
@@ -114,6 +124,11 @@ struct bmd {
 	unsigned int max_trials;	/* a job's worst case, at most */
 	unsigned int max_jobs;		/* queued + running, in all */
 	unsigned int max_jobs_per_user;	/* ... of one submitter uid */
+	unsigned int max_clients;	/* connections, the status one not
+					 * counted */
+	double idle_timeout_s;		/* <= 0: never */
+	size_t max_output;		/* a client's unsent bytes, at most */
+	size_t output_peak;		/* largest client buffer so far */
 	bmd_log_fn log;			/* NULL: stderr */
 	void *log_ctx;
 	int listen_fd;
