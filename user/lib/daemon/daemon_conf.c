@@ -42,7 +42,7 @@ static int conf_err(struct conf_reader *r, const char *fmt, ...)
 /* One line "PATH:LINE: what" into r->err; -EINVAL. */
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 {
-	char what[200];
+	char what[320];
 	va_list ap;
 
 	va_start(ap, fmt);
