@@ -130,6 +130,21 @@ static void print_config(const struct bmd_config *cfg)
 	printf("results-mode  %04o\n",
 	       cfg->results_mode ? cfg->results_mode : 0640);
 	printf("verbose       %s\n", cfg->verbose ? "yes" : "no");
+	printf("max-trials    %u\n", cfg->max_trials ? cfg->max_trials :
+	       BMD_DEFAULT_MAX_TRIALS);
+	printf("max-jobs      %u\n", cfg->max_jobs ? cfg->max_jobs :
+	       BMD_DEFAULT_MAX_JOBS);
+	printf("max-jobs-per-user %u\n", cfg->max_jobs_per_user ?
+	       cfg->max_jobs_per_user : BMD_DEFAULT_MAX_JOBS_PER_USER);
+	printf("max-connections %u\n", cfg->max_connections ?
+	       cfg->max_connections : BMD_DEFAULT_MAX_CONNECTIONS);
+	if (cfg->idle_timeout_s < 0)
+		printf("idle-timeout  0 (never)\n");
+	else
+		printf("idle-timeout  %g\n", cfg->idle_timeout_s ?
+		       cfg->idle_timeout_s : BMD_DEFAULT_IDLE_TIMEOUT_S);
+	printf("max-output-kib %zu\n", (cfg->max_output ? cfg->max_output :
+					 BMD_DEFAULT_MAX_OUTPUT) >> 10);
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,
 		       cfg->resets[i].command);

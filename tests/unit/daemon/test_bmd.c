@@ -1678,6 +1678,386 @@ START_TEST(uid_in_group_from_the_database)
 }
 END_TEST
 
+/* Submit procedure proc (dry run) with params js; 0 and the job id in
+ * *job, or the refusal in msg. */
+static int submit_js(struct bm_client *c, const char *proc, const char *js,
+		     long *job, char *msg)
+{
+	struct bm_error err = { "" };
+	json_object *o = req("submit"), *r;
+	int ret;
+
+	json_object_object_add(o, "procedure", json_object_new_string(proc));
+	json_object_object_add(o, "params", json_tokener_parse(js));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	ret = bm_client_call(c, o, &r, &err);
+	json_object_put(o);
+	if (!ret)
+		*job = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	strcpy(msg, err.msg);
+	return ret;
+}
+
+/* Issue 16 item 1: a job whose parameters may need more trials than bmd's
+ * limit is refused before it is queued, with the count and the limit. */
+START_TEST(trials_per_job_bounded)
+{
+	struct bmd_config cfg;
+	struct bm_client c;
+	char msg[512];
+	long job;
+
+	client(&c);
+	/* the default limit: 7 sizes x 100227 latency trials */
+	ck_assert_int_eq(submit_js(&c, "rfc2544.latency",
+				   "{\"repetitions\": 100000}", &job, msg),
+			 -EREMOTEIO);
+	ck_assert_str_eq(msg, "rfc2544.latency: these parameters may need up to 701589 trials; bmd runs at most 20000 a job (max-trials in " BMD_DEFAULT_CONF ")");
+	bm_client_close(&c);
+	daemon_stop();
+
+	/* max-trials 300: one size's search (206) runs, two (412) not */
+	cfg = base_cfg();
+	cfg.max_trials = 300;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64, 128]}",
+				   &job, msg), -EREMOTEIO);
+	ck_assert_str_eq(msg, PROC ": these parameters may need up to 412 trials; bmd runs at most 300 a job (max-trials in " BMD_DEFAULT_CONF ")");
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), 0);
+	ck_assert_int_gt(job, 0);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Threads of this process (bmd runs in it), from /proc. */
+static int threads_now(void)
+{
+	char line[256];
+	int n = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Issue 16 item 3: jobs queued or running are capped per uid and in all,
+ * refused with the count; only a running job has a thread. */
+START_TEST(jobs_capped)
+{
+	struct bmd_config cfg;
+	struct bm_client c;
+	char msg[512], want[512], s[32];
+	int base, events;
+	long j1, j2, j3, job;
+	json_object *r;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.max_jobs_per_user = 2;
+	daemon_start_cfg(&cfg);
+	trial_delay_us = 50000;
+	client(&c);
+	base = threads_now();
+	/* two on one port: one runs (a thread), one waits (none) */
+	j1 = submit(&c, "lo", "lo");
+	j2 = submit(&c, "lo", "lo");
+	ck_assert_str_eq(job_state(&c, j2, s), "queued");
+	ck_assert_int_eq(threads_now(), base + 1);
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), -EREMOTEIO);
+	snprintf(want, sizeof(want), "busy: uid %u has 2 jobs queued or running, bmd takes at most 2 a user (max-jobs-per-user in " BMD_DEFAULT_CONF ")",
+		 (unsigned int)getuid());
+	ck_assert_str_eq(msg, want);
+	/* a finished (here cancelled) job makes room */
+	r = call_ok(&c, req_job("cancel", j2));
+	json_object_put(r);
+	j3 = submit(&c, NULL, NULL);
+	r = call_ok(&c, req_job("cancel", j1));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "cancelled");
+	ck_assert_str_eq(watch_to_end(&c, j3, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+
+	/* in all: max-jobs 1 */
+	cfg = base_cfg();
+	cfg.max_jobs = 1;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	j1 = submit(&c, "lo", "lo");
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"frame_sizes\": [64]}", &job,
+				   msg), -EREMOTEIO);
+	ck_assert_str_eq(msg, "busy: 1 jobs queued or running, bmd takes at most 1 (max-jobs in " BMD_DEFAULT_CONF ")");
+	ck_assert_str_eq(watch_to_end(&c, j1, &events, s), "done");
+	j2 = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "done");
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Watch job with history to its end on c: every progress event's trial
+ * count, in order, into trials[] (at most max); their number. */
+static int watch_history(struct bm_client *c, long job, long *trials,
+			 int max)
+{
+	struct bm_error err = { "" };
+	json_object *m, *o = req_job("watch", job);
+	int64_t id;
+	int n = 0;
+
+	json_object_object_add(o, "history", json_object_new_boolean(true));
+	id = bm_client_send(c, o, &err);
+	json_object_put(o);
+	ck_assert_int_gt(id, 0);
+	for (;;) {
+		ck_assert_msg(!bm_client_recv(c, &m, RECV_MS, &err), "%s",
+			      err.msg);
+		ck_assert_int_eq(json_object_get_int64(get(m, "id")), id);
+		if (!strcmp(gets_(m, "event"), "end")) {
+			json_object_put(m);
+			return n;
+		}
+		if (!strcmp(gets_(m, "event"), "progress") && get(m, "trial")) {
+			ck_assert_int_lt(n, max);
+			trials[n++] = json_object_get_int64(get(m, "trials"));
+		}
+		json_object_put(m);
+	}
+}
+
+/* Issue 16 item 2: a job's progress events go to jobs/<id>.events, not
+ * memory; bmd holds one a job (the latest), and watch --history replays
+ * the file, every event once and in order, then goes live. */
+START_TEST(job_events_in_a_file)
+{
+	unsigned int now = 9, peak = 9;
+	struct bm_client c, w;
+	long trials[400], job, total;
+	char path[256], line[65536], s[32];
+	int n, i, events;
+	json_object *r;
+	FILE *f;
+
+	client(&c);
+	client(&w);
+	trial_delay_us = 3000;
+	/* frame loss in 1 % steps from 100 % down to the sim's 50 % and
+	 * two loss-free steps: about 52 trials */
+	ck_assert_int_eq(submit_js(&c, "rfc2544.frame-loss",
+				   "{\"frame_sizes\": [64], \"step_pct\": 1,"
+				   " \"trial_duration_s\": 1}", &job, line), 0);
+	/* joins mid-job: the past from the file, the rest live */
+	usleep(60000);
+	n = watch_history(&w, job, trials, 400);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("job", job));
+	total = json_object_get_int64(get(get(r, "job"), "trials"));
+	json_object_put(r);
+	ck_assert_int_ge(total, 40);
+	ck_assert_int_eq(n, total);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(trials[i], i + 1);
+	/* memory held the latest event only, never more */
+	ck_assert(bmd_job_mem_events(d, job, &now, &peak));
+	ck_assert_uint_eq(peak, 1);
+	ck_assert_uint_eq(now, 0);
+	ck_assert(!bmd_job_mem_events(d, 999, &now, &peak));
+	/* the file: one JSON line an event, without a request id */
+	snprintf(path, sizeof(path), "%s/jobs/%ld.events", dir, job);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		r = json_tokener_parse(line);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_ptr_null(get(r, "id"));
+		n += get(r, "trial") != NULL;
+		json_object_put(r);
+	}
+	fclose(f);
+	ck_assert_int_eq(n, total);
+	/* a restart leaves the file alone and loads the job */
+	bm_client_close(&c);
+	bm_client_close(&w);
+	daemon_stop();
+	daemon_start();
+	client(&c);
+	ck_assert_str_eq(job_state(&c, job, s), "done");
+	/* a finished job's watch is its end, history or not */
+	ck_assert_int_eq(watch_history(&c, job, trials, 400), 0);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Issue 16 item 4: a connection with nothing to do is closed after
+ * idle-timeout; one that watches a job, or keeps asking, is not. */
+START_TEST(idle_connections_closed)
+{
+	struct bm_client idle, busy, w;
+	struct bm_error err = { "" };
+	struct bmd_config cfg;
+	json_object *m, *o;
+	char s[32];
+	long job;
+	int i;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.idle_timeout_s = 0.3;
+	daemon_start_cfg(&cfg);
+	trial_delay_us = 150000;
+	client(&idle);
+	client(&busy);
+	client(&w);
+	job = submit(&busy, NULL, NULL);
+	o = req_job("watch", job);
+	ck_assert_int_gt(bm_client_send(&w, o, &err), 0);
+	json_object_put(o);
+	for (i = 0; i < 8; i++) {
+		usleep(100000);
+		m = call_ok(&busy, req("status"));
+		json_object_put(m);
+	}
+	/* 0.8 s later: the idle one is gone, with nothing said */
+	ck_assert_int_eq(bm_client_recv(&idle, &m, RECV_MS, &err),
+			 -ECONNRESET);
+	/* the watcher sees its job to the end, and is idle after it */
+	ck_assert_str_eq(job_state(&busy, job, s), "running");
+	for (;;) {
+		ck_assert_int_eq(bm_client_recv(&w, &m, RECV_MS, &err), 0);
+		if (!strcmp(gets_(m, "event"), "end")) {
+			json_object_put(m);
+			break;
+		}
+		json_object_put(m);
+	}
+	ck_assert_int_eq(bm_client_recv(&w, &m, RECV_MS, &err), -ECONNRESET);
+	/* the asking one stopped asking while the job ran */
+	ck_assert_int_eq(bm_client_recv(&busy, &m, RECV_MS, &err),
+			 -ECONNRESET);
+	bm_client_close(&idle);
+	bm_client_close(&busy);
+	bm_client_close(&w);
+}
+END_TEST
+
+/* Issue 16 item 4: bmd buffers at most max-output for a client, and a
+ * result larger than that (and than a request line) is streamed from
+ * its file as the socket drains: it arrives whole. */
+START_TEST(large_result_streamed)
+{
+	struct bm_client c;
+	struct bmd_config cfg;
+	json_object *doc, *pad, *r, *res;
+	char path[256], s[32], big[1000];
+	int events, i;
+	long job;
+
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+	/* a 3 MB result, written as bmd writes them (pretty: line breaks) */
+	snprintf(path, sizeof(path), "%s/%ld.json", dir, job);
+	doc = bm_read_json(path, NULL, NULL);
+	ck_assert_ptr_nonnull(doc);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	pad = json_object_new_array();
+	for (i = 0; i < 3000; i++)
+		json_object_array_add(pad, json_object_new_string(big));
+	json_object_object_add(doc, "pad", pad);
+	ck_assert_int_eq(json_object_to_file_ext(path, doc,
+						 JSON_C_TO_STRING_PRETTY), 0);
+	cfg = base_cfg();
+	cfg.max_output = 64 << 10;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	r = call_ok(&c, req_job("result", job));
+	ck_assert_str_eq(gets_(r, "state"), "done");
+	res = get(r, "result");
+	ck_assert(json_object_equal(res, doc));
+	json_object_put(r);
+	/* bmd never held more than a few chunks of it */
+	ck_assert_uint_le(bmd_output_peak(d), 256 << 10);
+	/* and the connection goes on */
+	r = call_ok(&c, req("status"));
+	json_object_put(r);
+	json_object_put(doc);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* Issue 16 item 4: with max-connections taken, one more connection may
+ * still ask status (an operator sees what is going on), nothing else;
+ * the one after is refused. */
+START_TEST(status_slot_when_full)
+{
+	struct bm_client c1, c2, op, c4;
+	struct bmd_config cfg;
+	char msg[512], want[512];
+	json_object *r;
+	int i;
+
+	daemon_stop();
+	cfg = base_cfg();
+	cfg.max_connections = 2;
+	daemon_start_cfg(&cfg);
+	client(&c1);
+	client(&c2);
+	r = call_ok(&c1, req("status"));
+	json_object_put(r);
+	r = call_ok(&c2, req("status"));
+	json_object_put(r);
+	client(&op);
+	r = call_ok(&op, req("status"));
+	ck_assert_int_eq(json_object_get_int(get(get(r, "connections"), "open")),
+			 2);
+	ck_assert_int_eq(json_object_get_int(get(get(r, "connections"), "max")),
+			 2);
+	json_object_put(r);
+	call_err(&op, req("jobs"), msg);
+	ck_assert_str_eq(msg, "busy: 2 connections (max-connections in " BMD_DEFAULT_CONF "): this one may ask status only");
+	client(&c4);
+	call_err(&c4, req("status"), msg);
+	ck_assert_str_eq(msg, "busy: 2 connections (max-connections in " BMD_DEFAULT_CONF "), and the status one is taken");
+	bm_client_close(&c4);
+	/* a slot freed is a normal one again */
+	bm_client_close(&c1);
+	for (i = 0; i < 200; i++) {
+		client(&c1);
+		snprintf(want, sizeof(want), "x");
+		r = NULL;
+		{
+			struct bm_error err = { "" };
+			json_object *o = req("jobs");
+
+			if (!bm_client_call(&c1, o, &r, &err)) {
+				json_object_put(o);
+				break;
+			}
+			json_object_put(o);
+		}
+		json_object_put(r);
+		bm_client_close(&c1);
+		usleep(10000);
+	}
+	ck_assert_int_lt(i, 200);
+	json_object_put(r);
+	bm_client_close(&c1);
+	bm_client_close(&c2);
+	bm_client_close(&op);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -1707,6 +2087,12 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, request_command_refused);
 	tcase_add_test(tc, reset_by_name_from_config);
 	tcase_add_test(tc, job_events_logged_with_fields);
+	tcase_add_test(tc, trials_per_job_bounded);
+	tcase_add_test(tc, jobs_capped);
+	tcase_add_test(tc, job_events_in_a_file);
+	tcase_add_test(tc, idle_connections_closed);
+	tcase_add_test(tc, large_result_streamed);
+	tcase_add_test(tc, status_slot_when_full);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,12 +144,68 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* Issue 16: the limits bmd keeps; every bad value is one line naming the
+ * key and the range. */
+START_TEST(limits)
+{
+	struct bmd_config cfg = { .max_trials = 7 };
+	struct bm_error err = { "" };
+	struct bmd_conf c;
+
+	put("max-trials = 5000\nmax-jobs = 100\nmax-jobs-per-user = 3\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	ck_assert_uint_eq(c.max_trials, 5000);
+	ck_assert_uint_eq(c.max_jobs, 100);
+	ck_assert_uint_eq(c.max_jobs_per_user, 3);
+	/* a value the caller (the command line) gave wins */
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_trials, 7);
+	ck_assert_uint_eq(cfg.max_jobs, 100);
+	ck_assert_uint_eq(cfg.max_jobs_per_user, 3);
+	cfg.max_trials = 0;
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_trials, 5000);
+	bmd_conf_free(&c);
+	bad("max-trials = 0\n",
+	    "1: max-trials: '0' must be a whole number from 1 to 100000000");
+	bad("max-trials = -5\n",
+	    "1: max-trials: '-5' must be a whole number from 1 to 100000000");
+	/* idle-timeout 0 is never (-1: 0 in a bmd_config is "not set") */
+	put("max-connections = 8\nidle-timeout = 0\nmax-output-kib = 512\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	cfg = (struct bmd_config){ 0 };
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.max_connections, 8);
+	ck_assert(cfg.idle_timeout_s < 0);
+	ck_assert_uint_eq(cfg.max_output, 512 << 10);
+	bmd_conf_free(&c);
+	put("idle-timeout = 60\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	ck_assert(c.idle_timeout_s == 60.0);
+	bmd_conf_free(&c);
+	bad("max-connections = 0\n",
+	    "1: max-connections: '0' must be a whole number from 1 to 65536");
+	bad("idle-timeout = 5m\n",
+	    "1: idle-timeout: '5m' must be a whole number from 0 to 31536000");
+	bad("max-output-kib = 64\n",
+	    "1: max-output-kib: '64' must be a whole number from 256 to 1048576");
+	bad("max-jobs = 0\n",
+	    "1: max-jobs: '0' must be a whole number from 1 to 100000");
+	bad("max-jobs-per-user = many\n",
+	    "1: max-jobs-per-user: 'many' must be a whole number from 1 to 100000");
+	bad("max-trials = 1e5\n",
+	    "1: max-trials: '1e5' must be a whole number from 1 to 100000000");
+	bad("max-trials = 99999999999999999999\n",
+	    "1: max-trials: '99999999999999999999' must be a whole number from 1 to 100000000");
+}
+END_TEST
+
 START_TEST(bad_lines)
 {
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -268,6 +324,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, command_line_overrides_file);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, bad_lines);
+	tcase_add_test(tc, limits);
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, file_owner_and_mode);
 	tcase_add_test(tc, random_files);

@@ -32,24 +32,62 @@ static const char *const names[] = {
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 
-/* Issue 16: a job's trials are bounded up front, the count said. */
+/* The worst case of proc with params js (NULL: defaults) at 1 Gbit/s. */
+static double bound(const char *proc, const char *js, unsigned int n_ports)
+{
+	json_object *p = js ? json_tokener_parse(js) : NULL;
+	struct bm_error err = { "" };
+	double n = -1.0;
+
+	ck_assert_msg(bm_procedure_max_trials(proc, p, 1e9, n_ports, &n,
+					      &err) == 0, "%s: %s", proc,
+		      err.msg);
+	json_object_put(p);
+	return n;
+}
+
+/* Issue 16: a job's worst-case trial count is known before it runs, from
+ * the parameters alone; bmd refuses it above its limit (test_bmd). */
 START_TEST(test_trial_bound)
 {
+	const struct bm_procedure_info *pi;
 	struct bm_error err = { "" };
 	json_object *p;
+	double n;
 
+	/* 7 sizes x (100 / 0.001 steps + 1) */
+	ck_assert_double_eq(bound("rfc2544.frame-loss", "{\"step_pct\": 0.001}",
+				  2), 700007.0);
+	/* 7 sizes x (a binary search of 200 + 6, 100000 repetitions, 20
+	 * re-runs and the one that ends them) */
+	ck_assert_double_eq(bound("rfc2544.latency",
+				  "{\"repetitions\": 100000}", 2),
+			    7.0 * (206 + 100000 + 20 + 1));
+	/* a given throughput is not searched for */
+	ck_assert_double_eq(bound("rfc2544.latency", "{\"frame_sizes\": [64],"
+				  " \"throughput_fps\": 1000}", 2), 41.0);
+	/* MLRsearch: 600 s of 1 s trials at the most */
+	ck_assert_double_eq(bound("mlrsearch", NULL, 2), 601.0);
+	/* RFC 8239: the ports count (N - 2 iterations of microburst) */
+	ck_assert_double_eq(bound("rfc8239.microburst", NULL, 10),
+			    8.0 * bound("rfc8239.microburst", NULL, 3));
+	/* too few ports count as the procedure's own minimum */
+	ck_assert_double_eq(bound("rfc8239.holb", NULL, 0),
+			    bound("rfc8239.holb", NULL, 8));
+	/* every procedure's defaults are bounded, bad parameters refused
+	 * as validate refuses them */
+	for (pi = bm_procedures(); pi->name; pi++) {
+		ck_assert_msg(pi->max_trials, "%s: max_trials", pi->name);
+		n = bound(pi->name, NULL, 0);
+		ck_assert_msg(isfinite(n) && n >= 1.0, "%s: %g", pi->name, n);
+	}
+	p = json_tokener_parse("{\"step_pct\": \"x\"}");
+	ck_assert_int_eq(bm_procedure_max_trials("rfc2544.frame-loss", p, 1e9,
+						 2, &n, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "step_pct"), "%s", err.msg);
+	json_object_put(p);
+	/* validation no longer refuses by count: bmd's limit does */
 	p = json_tokener_parse("{\"step_pct\": 0.001}");
-	ck_assert_int_eq(bm_procedure_validate("rfc2544.frame-loss", p, 1e9,
-					       &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, "700000 trials"), "%s", err.msg);
-	json_object_put(p);
-	p = json_tokener_parse("{\"repetitions\": 100000}");
-	ck_assert_int_eq(bm_procedure_validate("rfc2544.latency", p, 1e9,
-					       &err), -EINVAL);
-	ck_assert_msg(strstr(err.msg, "a job may run 20000"), "%s", err.msg);
-	json_object_put(p);
-	/* the defaults and an RFC-sized run pass */
-	p = json_tokener_parse("{\"step_pct\": 1}");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.frame-loss", p, 1e9,
 					       &err), 0);
 	json_object_put(p);
@@ -534,6 +572,7 @@ static json_object *run_reset(const char *proc, const char *sim_js,
 	json_object *par = js ? json_tokener_parse(js) : NULL;
 	struct bm_backend *be = bm_sim_new_json(sim, &err);
 	json_object *doc = NULL;
+	double n;
 	int ret;
 
 	ck_assert_msg(be, "%s", err.msg);
@@ -541,6 +580,12 @@ static json_object *run_reset(const char *proc, const char *sim_js,
 	ret = bm_procedure_run(proc, par, be, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s: %s", proc, err.msg);
 	ck_assert_ptr_nonnull(doc);
+	/* issue 16: the worst case bmd checks up front holds */
+	ck_assert_int_eq(bm_procedure_max_trials(proc, par, be->line_rate_bps,
+						 be->n_ports, &n, &err), 0);
+	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= n,
+		      "%s: %zu trials, bound %.0f", proc,
+		      json_object_array_length(tj_get(doc, "trials")), n);
 	bm_test_keep_result(doc, proc);
 	bm_sim_free(be);
 	json_object_put(sim);

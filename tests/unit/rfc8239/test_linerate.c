@@ -66,9 +66,15 @@ static json_object *run(struct bm_backend *be, struct r8239_lr_params *p,
 	struct bm_error err = { "" };
 	json_object *doc = NULL;
 	int ret = r8239_line_rate_run(be, p, NULL, NULL, &doc, &err);
+	struct r8239_lr_params q = *p;
 
 	ck_assert_msg(ret == 0, "%s: %s", name, err.msg);
 	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(r8239_lr_check(&q, &err), 0);
+	/* issue 16: the bound bmd checks up front holds for every run */
+	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= r8239_lr_max_trials(&q),
+		      "%zu trials, bound %.0f",
+		      json_object_array_length(tj_get(doc, "trials")), r8239_lr_max_trials(&q));
 	bm_test_keep_result(doc, name);
 	return doc;
 }

@@ -35,6 +35,24 @@ struct bmd_job_desc {
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
 #define BMD_DEFAULT_CONF	"/etc/bmgen/bmd.conf"
+/*
+ * The most trials a job's parameters may need (bmd.conf max-trials).  A
+ * result document is built in memory when the job ends: ~0.5 KB of JSON a
+ * trial, ~18 KB with a latency distribution (issue 16), so 20000 trials
+ * stay below 0.4 GB; the RFC 2544 procedures' own bound before.
+ */
+#define BMD_DEFAULT_MAX_TRIALS	20000
+/* Jobs queued or running at once, in all and of one user (bmd.conf
+ * max-jobs, max-jobs-per-user): each running job is a thread, each queued
+ * one its parameters in memory (issue 16). */
+#define BMD_DEFAULT_MAX_JOBS		64
+#define BMD_DEFAULT_MAX_JOBS_PER_USER	16
+/* Connections (bmd.conf max-connections; one more may ask status only),
+ * the idle time after which one is closed (idle-timeout, s) and what bmd
+ * buffers for one client (max-output-kib). */
+#define BMD_DEFAULT_MAX_CONNECTIONS	256
+#define BMD_DEFAULT_IDLE_TIMEOUT_S	300.0
+#define BMD_DEFAULT_MAX_OUTPUT		(4u << 20)
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -95,6 +113,19 @@ struct bmd_config {
 	 * systemd; tests catch the events here. */
 	bmd_log_fn log;
 	void *log_ctx;
+	/* A submit whose parameters may need more trials is refused;
+	 * 0 = BMD_DEFAULT_MAX_TRIALS (bmd.conf max-trials). */
+	unsigned int max_trials;
+	/* A submit beyond this many jobs queued or running, in all or of
+	 * the submitter's uid, is refused; 0 = the defaults above. */
+	unsigned int max_jobs, max_jobs_per_user;
+	/* Connections served at once (0 = the default), the status-only
+	 * one besides; idle time in s before one is closed (0 = the
+	 * default, < 0 = never); a client's unsent output in bytes beyond
+	 * which a watcher that does not read is dropped (0 = default). */
+	unsigned int max_connections;
+	double idle_timeout_s;
+	size_t max_output;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -105,6 +136,10 @@ struct bmd_conf {
 	char *group;
 	unsigned int results_mode;
 	int verbose;
+	unsigned int max_trials;
+	unsigned int max_jobs, max_jobs_per_user;
+	unsigned int max_connections, max_output_kib;
+	double idle_timeout_s;		/* 0: not set, < 0: never */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };
@@ -144,6 +179,15 @@ void bmd_stop(struct bmd *d);
 /* Cancel running jobs (they end "interrupted"), wait for their workers,
  * close the socket (unlinking it if bmd bound it) and free everything. */
 void bmd_free(struct bmd *d);
+
+/* Progress events of job id held in memory now and at most so far (the
+ * rest are in its events file); false when there is no such job. */
+bool bmd_job_mem_events(struct bmd *d, unsigned long id, unsigned int *now,
+			unsigned int *peak);
+
+/* The largest output buffer bmd has had for any one client, in bytes:
+ * what max-output and result streaming bound. */
+size_t bmd_output_peak(struct bmd *d);
 
 /* One line for sd_notify STATUS=, e.g. "1 running, 2 queued". */
 void bmd_status_line(struct bmd *d, char *buf, size_t size);

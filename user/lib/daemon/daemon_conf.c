@@ -24,13 +24,17 @@
 struct conf_reader {
 	const char *path;
 	unsigned int line;
-	unsigned int seen[5];		/* line of socket, results, ... */
+	unsigned int seen[16];		/* line of socket, results, ... */
 	struct bm_error *err;
 };
 
+/* In the order of conf_line()'s switch. */
 static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
+	"max-trials", "max-jobs", "max-jobs-per-user",
+	"max-connections", "idle-timeout", "max-output-kib",
 };
+
 
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -38,13 +42,30 @@ static int conf_err(struct conf_reader *r, const char *fmt, ...)
 /* One line "PATH:LINE: what" into r->err; -EINVAL. */
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 {
-	char what[200];
+	char what[320];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	return bm_errorf(r->err, "%s:%u: %s", r->path, r->line, what);
+}
+
+/* The unsigned number v in [lo, hi] into *dst; one line naming key and
+ * the range otherwise. */
+static int set_uint(struct conf_reader *r, unsigned int *dst, const char *key,
+		    const char *v, unsigned long lo, unsigned long hi)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (v[0] < '0' || v[0] > '9' || *end || errno || x < lo || x > hi)
+		return conf_err(r, "%s: '%.20s' must be a whole number from %lu to %lu",
+				key, v, lo, hi);
+	*dst = (unsigned int)x;
+	return 0;
 }
 
 bool bmd_reset_name_ok(const char *s)
@@ -110,7 +131,7 @@ static int add_reset(struct conf_reader *r, struct bmd_conf *c,
 static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 {
 	char *eq, *key, *v;
-	unsigned int mode;
+	unsigned int mode, k32;
 	size_t k;
 	char *end;
 
@@ -133,7 +154,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -154,7 +175,24 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 					key, v);
 		c->results_mode = mode;
 		return 0;
-	default:
+	case 5:
+		return set_uint(r, &c->max_trials, key, v, 1, 100000000);
+	case 6:
+		return set_uint(r, &c->max_jobs, key, v, 1, 100000);
+	case 7:
+		return set_uint(r, &c->max_jobs_per_user, key, v, 1, 100000);
+	case 8:
+		return set_uint(r, &c->max_connections, key, v, 1, 65536);
+	case 9:
+		/* seconds; 0 = never ("not set" is 0 in c, hence -1) */
+		if (set_uint(r, &k32, key, v, 0, 31536000))
+			return -EINVAL;
+		c->idle_timeout_s = k32 ? (double)k32 : -1.0;
+		return 0;
+	case 10:
+		/* a result line needs a few chunks of 64 KiB at least */
+		return set_uint(r, &c->max_output_kib, key, v, 256, 1048576);
+	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
 		else if (!strcmp(v, "no") || !strcmp(v, "false"))
@@ -259,6 +297,18 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->results_mode = c->results_mode;
 	if (c->verbose > 0)
 		cfg->verbose = true;
+	if (!cfg->max_trials)
+		cfg->max_trials = c->max_trials;
+	if (!cfg->max_jobs)
+		cfg->max_jobs = c->max_jobs;
+	if (!cfg->max_jobs_per_user)
+		cfg->max_jobs_per_user = c->max_jobs_per_user;
+	if (!cfg->max_connections)
+		cfg->max_connections = c->max_connections;
+	if (!cfg->idle_timeout_s)
+		cfg->idle_timeout_s = c->idle_timeout_s;
+	if (!cfg->max_output)
+		cfg->max_output = (size_t)c->max_output_kib << 10;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

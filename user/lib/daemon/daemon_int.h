@@ -57,7 +57,14 @@ struct bmd_job {
 	bool has_result;
 	unsigned int trials;
 	char status_line[256];
-	json_object *events;		/* progress events while running */
+	/* Progress events (issue 16: ~18 KB each were all kept until the
+	 * job ended): every one is appended to jobs/<id>.events, one JSON
+	 * line without "id", and only the latest stays in memory, for a
+	 * watch without history.  mem_events counts what memory holds. */
+	json_object *last_event;
+	int events_fd;			/* the file, open while running; -1 */
+	bool events_err;		/* a write failed: logged once */
+	unsigned int mem_events, mem_events_peak;
 	bool cancel_req;
 	enum job_state cancel_to;	/* CANCELLED or INTERRUPTED */
 	pthread_t thread;
@@ -67,13 +74,27 @@ struct bmd_job {
 
 struct bmd_client {
 	struct bmd_client *next;
+	struct bmd *d;
 	int fd;
 	struct bm_linebuf in;
 	char *out;
 	size_t out_len, out_off, out_cap;
 	unsigned long watch_job;	/* 0 = not watching */
 	int64_t watch_id;		/* request id of the watch */
+	/* watch with history: the job's events file, read as the socket
+	 * drains; live events wait in the file until it is read through */
+	int replay_fd;			/* -1: not replaying */
+	struct bm_linebuf replay;
 	bool dead;			/* close at the next loop turn */
+	/* A result streamed from its file (cmd_result): what follows the
+	 * file's bytes, and the replies and events queued meanwhile, which
+	 * must not land inside its line. */
+	int stream_fd;			/* -1: none */
+	char *stream_tail;
+	char *held;
+	size_t held_len, held_cap;
+	bool reserved;			/* the status-only slot */
+	double last_active;		/* bmd_mono() of the last byte */
 	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
 	pid_t pid;
 };
@@ -100,6 +121,14 @@ struct bmd {
 	char *config_path;
 	struct bmd_reset *resets;
 	size_t n_resets;
+	unsigned int max_trials;	/* a job's worst case, at most */
+	unsigned int max_jobs;		/* queued + running, in all */
+	unsigned int max_jobs_per_user;	/* ... of one submitter uid */
+	unsigned int max_clients;	/* connections, the status one not
+					 * counted */
+	double idle_timeout_s;		/* <= 0: never */
+	size_t max_output;		/* a client's unsent bytes, at most */
+	size_t output_peak;		/* largest client buffer so far */
 	bmd_log_fn log;			/* NULL: stderr */
 	void *log_ctx;
 	int listen_fd;
@@ -129,6 +158,11 @@ void jobs_schedule(struct bmd *d);
 void jobs_reap(struct bmd *d);
 /* Send a finished job's end event to its watchers and detach them. */
 void job_notify_end(struct bmd_job *j);
+/* The end event of finished job j, for a watcher ("id" left out). */
+json_object *job_end_event(const struct bmd_job *j);
+/* Path of job id's events file into buf. */
+void job_events_path(const struct bmd *d, unsigned long id, char *buf,
+		     size_t size);
 void jobs_free(struct bmd *d);
 
 /* daemon_server.c */

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -35,6 +36,21 @@ const char *job_state_name(enum job_state s)
 bool job_finished(const struct bmd_job *j)
 {
 	return j->state >= JOB_DONE;
+}
+
+bool bmd_job_mem_events(struct bmd *d, unsigned long id, unsigned int *now,
+			unsigned int *peak)
+{
+	struct bmd_job *j;
+
+	pthread_mutex_lock(&d->lock);
+	j = job_find(d, id);
+	if (j) {
+		*now = j->mem_events;
+		*peak = j->mem_events_peak;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return j != NULL;
 }
 
 struct bmd_job *job_find(struct bmd *d, unsigned long id)
@@ -167,7 +183,9 @@ static void job_free(struct bmd_job *j)
 	json_object_put(j->params);
 	json_object_put(j->sim);
 	json_object_put(j->dut);
-	json_object_put(j->events);
+	json_object_put(j->last_event);
+	if (j->events_fd >= 0)
+		close(j->events_fd);
 	free(j);
 }
 
@@ -245,6 +263,7 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	if (!j)
 		return NULL;
 	j->id = id;
+	j->events_fd = -1;
 	j->procedure = strdup(s);
 	j->state = JOB_INTERRUPTED;
 	j->submit_uid = j->submit_pid = -1;	/* not in the file */
@@ -357,6 +376,11 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		/* a job's progress events, read by watch, not loaded */
+		if (id_of(de->d_name, ".events")) {
+			note_id(d, id_of(de->d_name, ".events"));
+			continue;
+		}
 		id = id_of(de->d_name, ".json");
 		if (!id) {
 			bmd_logf(d, LOG_WARNING, "ignoring %s/%s: not a job file name (<id>.json)",
@@ -573,18 +597,75 @@ void job_log(struct bmd_job *j, const char *event)
 		free(f[i]);
 }
 
-void job_notify_end(struct bmd_job *j)
+json_object *job_end_event(const struct bmd_job *j)
 {
 	json_object *msg = json_object_new_object();
 
-	job_log(j, "ended");
 	json_object_object_add(msg, "ok", json_object_new_boolean(true));
 	json_object_object_add(msg, "event", json_object_new_string("end"));
 	json_object_object_add(msg, "job", job_to_json(j, false));
+	return msg;
+}
+
+void job_events_path(const struct bmd *d, unsigned long id, char *buf,
+		     size_t size)
+{
+	snprintf(buf, size, "%s/%lu.events", d->jobs_dir, id);
+}
+
+void job_notify_end(struct bmd_job *j)
+{
+	json_object *msg = job_end_event(j);
+
+	job_log(j, "ended");
 	clients_broadcast(j->d, j->id, msg, true);
 	json_object_put(msg);
-	json_object_put(j->events);
-	j->events = NULL;
+	json_object_put(j->last_event);
+	j->last_event = NULL;
+	j->mem_events = 0;
+	if (j->events_fd >= 0)
+		close(j->events_fd);
+	j->events_fd = -1;
+}
+
+/* Append ev as one line to j's events file, opened at the first event.
+ * A failure loses history, never the job: logged once.  d->lock held. */
+static void job_events_append(struct bmd_job *j, json_object *ev)
+{
+	char path[PATH_MAX];
+	size_t len, off = 0;
+	ssize_t n;
+	char *line;
+
+	if (j->events_err)
+		return;
+	if (j->events_fd < 0) {
+		job_events_path(j->d, j->id, path, sizeof(path));
+		j->events_fd = open(path, O_WRONLY | O_APPEND | O_CREAT |
+				    O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+				    j->d->results_mode);
+		if (j->events_fd < 0) {
+			j->events_err = true;
+			bmd_logf(j->d, LOG_ERR, "job %lu: %s: %s", j->id, path,
+				 strerror(errno));
+			return;
+		}
+	}
+	line = bm_proto_line(ev, &len);
+	while (line && off < len) {
+		n = write(j->events_fd, line + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	if (!line || off < len) {
+		j->events_err = true;
+		bmd_logf(j->d, LOG_ERR, "job %lu: events file: %s: watch history is incomplete",
+			 j->id, line ? strerror(errno) : "out of memory");
+	}
+	free(line);
 }
 
 /* --- the worker --------------------------------------------------------- */
@@ -623,9 +704,12 @@ static int on_progress(void *ctx, const struct bm_trial_record *rec,
 		json_object_object_add(ev, "trial",
 				       bm_trial_record_to_json(
 					       rec, j->line_rate_bps, -1));
-	if (!j->events)
-		j->events = json_object_new_array();
-	json_object_array_add(j->events, json_object_get(ev));
+	job_events_append(j, ev);
+	json_object_put(j->last_event);
+	j->last_event = json_object_get(ev);
+	j->mem_events = 1;
+	if (j->mem_events > j->mem_events_peak)
+		j->mem_events_peak = j->mem_events;
 	clients_broadcast(d, j->id, ev, false);
 	json_object_put(ev);
 	cancel = j->cancel_req;

@@ -32,10 +32,8 @@
 #define BM_VERSION "unknown"
 #endif
 
-#define MAX_CLIENTS	256
-/* A watcher that reads nothing for this long a backlog is dropped rather
- * than letting bmd's memory grow without bound. */
-#define MAX_OUTBUF	(64u << 20)
+/* Output below this is topped up from a stream or a replay. */
+#define OUT_LOW		(64u << 10)
 
 void bmd_wake(struct bmd *d)
 {
@@ -54,7 +52,72 @@ void bmd_stop(struct bmd *d)
 
 /* --- client output ------------------------------------------------------ */
 
-static void client_queue(struct bmd_client *c, json_object *msg)
+/* Bytes queued for c and not yet sent. */
+static size_t client_unsent(const struct bmd_client *c)
+{
+	return c->out_len - c->out_off + c->held_len;
+}
+
+/* Grow *buf (holding *len of *cap bytes) by n bytes from p; false when
+ * out of memory. */
+static bool buf_append(char **buf, size_t *len, size_t *cap, const char *p,
+		       size_t n)
+{
+	size_t c = *cap ? *cap : 4096;
+	char *b;
+
+	if (*len + n > *cap) {
+		while (c < *len + n)
+			c *= 2;
+		b = realloc(*buf, c);
+		if (!b)
+			return false;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf + *len, p, n);
+	*len += n;
+	return true;
+}
+
+/* Append n bytes to c's output or, while a result streams, to what is
+ * held until it ends; false when out of memory. */
+static bool client_append(struct bmd_client *c, const char *p, size_t n,
+			  bool hold)
+{
+	if (hold)
+		return buf_append(&c->held, &c->held_len, &c->held_cap, p, n);
+	if (c->out_off) {
+		memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
+		c->out_len -= c->out_off;
+		c->out_off = 0;
+	}
+	if (!buf_append(&c->out, &c->out_len, &c->out_cap, p, n))
+		return false;
+	if (c->out_cap > c->d->output_peak)
+		c->d->output_peak = c->out_cap;
+	return true;
+}
+
+size_t bmd_output_peak(struct bmd *d)
+{
+	size_t n;
+
+	pthread_mutex_lock(&d->lock);
+	n = d->output_peak;
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+/*
+ * Queue msg for c.  A reply is always queued: bmd reads a client's next
+ * request only while its unsent output is below max-output, so replies
+ * never pile up.  An event (progress, end) to a watcher that lets its
+ * backlog pass max-output drops that watcher rather than let bmd's
+ * memory grow (issue 16: up to 64 MiB a client before); its job goes on.
+ */
+static void client_queue_(struct bmd *d, struct bmd_client *c,
+			  json_object *msg, bool event)
 {
 	size_t len;
 	char *line;
@@ -62,34 +125,15 @@ static void client_queue(struct bmd_client *c, json_object *msg)
 	if (c->dead)
 		return;
 	line = bm_proto_line(msg, &len);
-	if (!line || c->out_len - c->out_off + len > MAX_OUTBUF) {
-		free(line);
+	if (!line || (event && client_unsent(c) + len > d->max_output) ||
+	    !client_append(c, line, len, c->stream_fd >= 0))
 		c->dead = true;
-		return;
-	}
-	if (c->out_off) {
-		memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
-		c->out_len -= c->out_off;
-		c->out_off = 0;
-	}
-	if (c->out_len + len > c->out_cap) {
-		size_t cap = c->out_cap ? c->out_cap : 4096;
-		char *b;
-
-		while (cap < c->out_len + len)
-			cap *= 2;
-		b = realloc(c->out, cap);
-		if (!b) {
-			free(line);
-			c->dead = true;
-			return;
-		}
-		c->out = b;
-		c->out_cap = cap;
-	}
-	memcpy(c->out + c->out_len, line, len);
-	c->out_len += len;
 	free(line);
+}
+
+static void client_queue(struct bmd_client *c, json_object *msg)
+{
+	client_queue_(c->d, c, msg, false);
 }
 
 static void client_flush(struct bmd_client *c)
@@ -108,6 +152,7 @@ static void client_flush(struct bmd_client *c)
 			return;
 		}
 		c->out_off += n;
+		c->last_active = bmd_mono();
 	}
 }
 
@@ -117,11 +162,13 @@ void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 	struct bmd_client *c;
 
 	for (c = d->clients; c; c = c->next) {
-		if (c->watch_job != job)
+		/* a replaying watcher reads this from the job's events file,
+		 * in order, and the end once it has read them all */
+		if (c->watch_job != job || c->replay_fd >= 0)
 			continue;
 		json_object_object_add(msg, "id",
 				       json_object_new_int64(c->watch_id));
-		client_queue(c, msg);
+		client_queue_(d, c, msg, true);
 		if (end)
 			c->watch_job = 0;
 	}
@@ -170,6 +217,7 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 	struct bm_module_status st;
 	struct bm_error err = { "" };
 	unsigned int queued = 0, running = 0, finished = 0;
+	struct bmd_client *c;
 	struct bmd_job *j;
 	json_object *m, *q, *a;
 	size_t i;
@@ -228,6 +276,14 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 	json_object_object_add(q, "running", json_object_new_int(running));
 	json_object_object_add(q, "finished", json_object_new_int(finished));
 	json_object_object_add(r, "queue", q);
+	/* an operator on the status-only connection sees why (issue 16) */
+	q = json_object_new_object();
+	i = 0;
+	for (c = d->clients; c; c = c->next)
+		i += !c->reserved;
+	json_object_object_add(q, "open", json_object_new_int64(i));
+	json_object_object_add(q, "max", json_object_new_int64(d->max_clients));
+	json_object_object_add(r, "connections", q);
 	return r;
 }
 
@@ -369,6 +425,52 @@ static int submit_reset_ok(struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+/*
+ * Issue 16: a job's memory and time grow with its trials, so parameters
+ * whose worst case (every search, retry and repetition at its longest)
+ * is above max-trials are refused before anything runs, with the count.
+ */
+static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
+			    double rate, struct bm_error *err)
+{
+	double n;
+
+	if (bm_procedure_max_trials(q->procedure, q->params, rate, q->n_ports,
+				    &n, err))
+		return -EINVAL;
+	if (n > d->max_trials)
+		return bm_errorf(err, "%s: these parameters may need up to %.0f trials; bmd runs at most %u a job (max-trials in %s)",
+				 q->procedure, n, d->max_trials, conf_name(d));
+	return 0;
+}
+
+/*
+ * Issue 16: 300 queued latency jobs took bmd to 23.6 GB and the OOM
+ * killer, and every dry run is a thread of its own.  Jobs not yet
+ * finished are capped, of one uid (SO_PEERCRED) and in all.
+ */
+static int submit_room(struct bmd *d, const struct bmd_client *c,
+		       struct bm_error *err)
+{
+	unsigned int all = 0, mine = 0;
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next) {
+		if (job_finished(j))
+			continue;
+		all++;
+		mine += j->submit_uid == (long)c->uid;
+	}
+	if (mine >= d->max_jobs_per_user)
+		return bm_errorf(err, "busy: uid %u has %u jobs queued or running, bmd takes at most %u a user (max-jobs-per-user in %s)",
+				 (unsigned int)c->uid, mine,
+				 d->max_jobs_per_user, conf_name(d));
+	if (all >= d->max_jobs)
+		return bm_errorf(err, "busy: %u jobs queued or running, bmd takes at most %u (max-jobs in %s)",
+				 all, d->max_jobs, conf_name(d));
+	return 0;
+}
+
 static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			       const struct bm_request *q, json_object *r,
 			       struct bm_error *err)
@@ -377,7 +479,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	struct bmd_job *j;
 	double rate;
 
-	if (!p || submit_no_command(d, q, err))
+	if (!p || submit_no_command(d, q, err) || submit_room(d, c, err))
 		return NULL;
 	/* A dry run that names no ports gets a simulated device with every
 	 * port the procedure needs (bmd_backend_default); one that names
@@ -388,7 +490,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if (submit_line_rate(d, q, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
-	    submit_reset_ok(d, q, err))
+	    submit_reset_ok(d, q, err) || submit_trials_ok(d, q, rate, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -396,6 +498,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 		return NULL;
 	}
 	j->id = d->next_id;
+	j->events_fd = -1;
 	j->procedure = strdup(q->procedure);
 	if (q->params)
 		json_object_deep_copy(q->params, &j->params, NULL);
@@ -478,40 +581,109 @@ static json_object *cmd_cancel(struct bmd *d, struct bmd_job *j,
 	return r;
 }
 
-static json_object *cmd_result(struct bmd *d, struct bmd_job *j,
-			       json_object *r, struct bm_error *err)
+/*
+ * The result of j, streamed from its file as the socket drains
+ * (client_stream): a result is as large as its trials make it, and bmd
+ * holds no more than max-output of it for one client (issue 16).  The
+ * reply is the one line {"id":N,"ok":true,"state":S,"result":FILE}, the
+ * file's line breaks (whitespace: JSON escapes those in strings) sent as
+ * blanks.  0, or -1 with err set.
+ */
+static int cmd_result(struct bmd *d, struct bmd_client *c, int64_t id,
+		      struct bmd_job *j, struct bm_error *err)
 {
-	char path[PATH_MAX];
-	json_object *res;
+	char path[PATH_MAX], *line = NULL;
+	json_object *r;
+	struct stat st;
+	size_t len = 0;
+	int fd, e;
 
-	if (!job_finished(j)) {
-		bm_errorf(err, "job %lu is %s; bmctl wait %lu", j->id,
-			  job_state_name(j->state), j->id);
-		return NULL;
-	}
-	if (!j->has_result) {
-		bm_errorf(err, "job %lu has no result (%s%s%s)", j->id,
-			  job_state_name(j->state), j->error[0] ? ": " : "",
-			  j->error);
-		return NULL;
-	}
+	if (!job_finished(j))
+		return bm_errorf(err, "job %lu is %s; bmctl wait %lu", j->id,
+				 job_state_name(j->state), j->id);
+	if (!j->has_result)
+		return bm_errorf(err, "job %lu has no result (%s%s%s)", j->id,
+				 job_state_name(j->state),
+				 j->error[0] ? ": " : "", j->error);
 	snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, j->id);
-	res = bm_read_json(path, NULL, err);
-	if (!res)
-		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
+		e = fd < 0 ? errno : EINVAL;
+		if (fd >= 0)
+			close(fd);
+		return bm_errorf(err, "%s: %s", path, strerror(e));
+	}
+	r = bm_response_ok(id, true);
 	json_object_object_add(r, "state",
 			       json_object_new_string(job_state_name(j->state)));
-	json_object_object_add(r, "result", res);
-	return r;
+	line = r ? bm_proto_line(r, &len) : NULL;
+	json_object_put(r);
+	c->stream_tail = strdup("}\n");
+	/* "{...}\n" without its "}\n", then the result's key */
+	if (!line || len < 2 || !c->stream_tail ||
+	    !client_append(c, line, len - 2, false) ||
+	    !client_append(c, ",\"result\":", 10, false)) {
+		free(line);
+		close(fd);
+		free(c->stream_tail);
+		c->stream_tail = NULL;
+		c->dead = true;
+		return 0;
+	}
+	free(line);
+	c->stream_fd = fd;
+	return 0;
+}
+
+/* Top up c's output from its result stream; at the end, the reply's
+ * tail and what was held meanwhile. */
+static void client_stream(struct bmd_client *c)
+{
+	char chunk[OUT_LOW];
+	ssize_t n, i;
+
+	while (!c->dead && c->stream_fd >= 0 &&
+	       c->out_len - c->out_off < OUT_LOW) {
+		n = read(c->stream_fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			c->dead = true;	/* half a line cannot be mended */
+			return;
+		}
+		for (i = 0; i < n; i++)
+			if (chunk[i] == '\n' || chunk[i] == '\r')
+				chunk[i] = ' ';
+		if (n > 0) {
+			if (!client_append(c, chunk, n, false))
+				c->dead = true;
+			continue;
+		}
+		close(c->stream_fd);
+		c->stream_fd = -1;
+		if (!client_append(c, c->stream_tail, strlen(c->stream_tail),
+				   false) ||
+		    (c->held_len &&
+		     !client_append(c, c->held, c->held_len, false)))
+			c->dead = true;
+		free(c->stream_tail);
+		c->stream_tail = NULL;
+		free(c->held);
+		c->held = NULL;
+		c->held_len = c->held_cap = 0;
+	}
 }
 
 /* Watch answers at once ("start" or, for a finished job, "end"); the
- * progress and end events follow from the workers via clients_broadcast. */
-static void cmd_watch(struct bmd_client *c, const struct bm_request *q,
-		      struct bmd_job *j, struct bm_error *err)
+ * progress and end events follow from the workers via clients_broadcast.
+ * With history the job's events file is replayed first, as the socket
+ * drains (client_replay), never read whole into memory. */
+static void cmd_watch(struct bmd *d, struct bmd_client *c,
+		      const struct bm_request *q, struct bmd_job *j,
+		      struct bm_error *err)
 {
-	json_object *r, *ev;
-	size_t i, n, from;
+	char path[PATH_MAX];
+	json_object *r;
 
 	if (!job_finished(j) && c->watch_job) {
 		bm_errorf(err, "this connection already watches job %lu",
@@ -529,14 +701,70 @@ static void cmd_watch(struct bmd_client *c, const struct bm_request *q,
 		return;
 	c->watch_job = j->id;
 	c->watch_id = q->id;
-	n = j->events ? json_object_array_length(j->events) : 0;
-	/* Without history only the latest event: enough to draw the
-	 * progress line of a job that has run for hours. */
-	from = q->history || !n ? 0 : n - 1;
-	for (i = from; i < n; i++) {
-		ev = json_object_array_get_idx(j->events, i);
-		json_object_object_add(ev, "id", json_object_new_int64(q->id));
-		client_queue(c, ev);
+	if (q->history) {
+		job_events_path(d, j->id, path, sizeof(path));
+		c->replay_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		/* no file: the job has sent no event yet */
+		return;
+	}
+	/* Without history only the latest progress event: enough to draw
+	 * the progress line of a job that has run for hours. */
+	if (j->last_event) {
+		json_object_object_add(j->last_event, "id",
+				       json_object_new_int64(q->id));
+		client_queue(c, j->last_event);
+	}
+}
+
+/*
+ * Queue the next events of c's replay while its output is short; at the
+ * end of the file the watch goes live (or, for a job that has ended, gets
+ * its end event).  Under d->lock, as the workers append, so no event is
+ * lost or sent twice.
+ */
+static void client_replay(struct bmd *d, struct bmd_client *c)
+{
+	struct bmd_job *j = job_find(d, c->watch_job);
+	enum bm_line_status st;
+	json_object *ev;
+	size_t len;
+	char *line;
+	ssize_t n;
+
+	while (!c->dead && c->replay_fd >= 0 &&
+	       c->out_len - c->out_off < OUT_LOW) {
+		st = bm_linebuf_next(&c->replay, &line, &len);
+		if (st == BM_LINE_OK) {
+			ev = json_tokener_parse(line);
+			if (!ev)
+				continue;	/* a line a full disk cut */
+			json_object_object_add(ev, "id",
+					       json_object_new_int64(c->watch_id));
+			client_queue(c, ev);
+			json_object_put(ev);
+			continue;
+		}
+		if (st == BM_LINE_TOO_LONG)
+			continue;
+		n = bm_linebuf_read(&c->replay, c->replay_fd);
+		if (n == -EINTR)
+			continue;
+		if (n > 0)
+			continue;
+		/* read through: live from here on */
+		close(c->replay_fd);
+		c->replay_fd = -1;
+		bm_linebuf_free(&c->replay);
+		if (!j || job_finished(j)) {
+			ev = j ? job_end_event(j) : NULL;
+			if (ev) {
+				json_object_object_add(ev, "id",
+					json_object_new_int64(c->watch_id));
+				client_queue(c, ev);
+				json_object_put(ev);
+			}
+			c->watch_job = 0;
+		}
 	}
 }
 
@@ -558,6 +786,14 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 	if (d->verbose)
 		bmd_logf(d, LOG_DEBUG, "request %lld %s", (long long)q.id,
 			 bm_cmd_name(q.cmd));
+	/* the status-only connection beyond max-connections */
+	if (c->reserved && q.cmd != BM_CMD_STATUS) {
+		bm_errorf(&err, "busy: %u connections (max-connections in %s): this one may ask status only",
+			  d->max_clients, conf_name(d));
+		reply_error(c, q.id, true, err.msg);
+		bm_request_free(&q);
+		return;
+	}
 	if (q.cmd == BM_CMD_JOB || q.cmd == BM_CMD_WATCH ||
 	    q.cmd == BM_CMD_CANCEL || q.cmd == BM_CMD_RESULT) {
 		j = find_or_err(d, q.job, &err);
@@ -568,7 +804,13 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		}
 	}
 	if (q.cmd == BM_CMD_WATCH) {
-		cmd_watch(c, &q, j, &err);
+		cmd_watch(d, c, &q, j, &err);
+		bm_request_free(&q);
+		return;
+	}
+	if (q.cmd == BM_CMD_RESULT) {
+		if (cmd_result(d, c, q.id, j, &err))
+			reply_error(c, q.id, true, err.msg);
 		bm_request_free(&q);
 		return;
 	}
@@ -599,9 +841,6 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 	case BM_CMD_CANCEL:
 		out = cmd_cancel(d, j, r, &err);
 		break;
-	case BM_CMD_RESULT:
-		out = cmd_result(d, j, r, &err);
-		break;
 	default:
 		bm_errorf(&err, "cmd not implemented");
 		break;
@@ -616,21 +855,18 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 
 /* --- the loop ----------------------------------------------------------- */
 
-static void client_read(struct bmd *d, struct bmd_client *c)
+/* Handle c's complete requests while it takes its replies: none while a
+ * result streams, none while its unsent output is at max-output (a
+ * client that sends and never reads holds bmd to that much). */
+static void client_requests(struct bmd *d, struct bmd_client *c)
 {
 	enum bm_line_status st;
 	size_t len;
 	char *line;
-	ssize_t n;
 
-	n = bm_linebuf_read(&c->in, c->fd);
-	if (n == -EAGAIN || n == -EINTR)
-		return;
-	if (n <= 0) {
-		c->dead = true;
-		return;
-	}
-	while ((st = bm_linebuf_next(&c->in, &line, &len)) != BM_LINE_NONE) {
+	while (!c->dead && c->stream_fd < 0 &&
+	       client_unsent(c) < d->max_output &&
+	       (st = bm_linebuf_next(&c->in, &line, &len)) != BM_LINE_NONE) {
 		if (st == BM_LINE_TOO_LONG) {
 			char msg[64];
 
@@ -648,9 +884,31 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 	}
 }
 
+static void client_read(struct bmd *d, struct bmd_client *c)
+{
+	ssize_t n;
+
+	n = bm_linebuf_read(&c->in, c->fd);
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0) {
+		c->dead = true;
+		return;
+	}
+	c->last_active = bmd_mono();
+	client_requests(d, c);
+}
+
 static void client_free(struct bmd_client *c)
 {
 	close(c->fd);
+	if (c->replay_fd >= 0)
+		close(c->replay_fd);
+	if (c->stream_fd >= 0)
+		close(c->stream_fd);
+	free(c->stream_tail);
+	free(c->held);
+	bm_linebuf_free(&c->replay);
 	bm_linebuf_free(&c->in);
 	free(c->out);
 	free(c);
@@ -723,6 +981,23 @@ static bool peer_in_group(struct bmd *d, int fd, const struct ucred *cr)
 	return in;
 }
 
+/* Send a new connection fd the one refusal line msg (no id). */
+static void send_refusal(int fd, const char *msg)
+{
+	json_object *r = bm_response_error(0, false, msg);
+	size_t n;
+	char *line = r ? bm_proto_line(r, &n) : NULL;
+	ssize_t w;
+
+	/* A fresh socket's buffer takes this one short line whole. */
+	if (line) {
+		w = send(fd, line, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		(void)w;	/* the peer learns nothing more either way */
+	}
+	free(line);
+	json_object_put(r);
+}
+
 /*
  * Who may talk to bmd: root, bmd's own user and the members of its -g
  * group.  The socket's mode says the same, but a socket from systemd may
@@ -736,10 +1011,6 @@ static bool peer_allowed(struct bmd *d, int fd, struct ucred *out)
 	socklen_t len = sizeof(cr);
 	char msg[256], m[300], pu[32], pp[32];
 	const char *fields[] = { m, pu, pp };
-	json_object *r;
-	size_t n;
-	char *line;
-	ssize_t w;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len)) {
 		bmd_logf(d, LOG_ERR, "SO_PEERCRED: %s: connection closed",
@@ -764,23 +1035,17 @@ static bool peer_allowed(struct bmd *d, int fd, struct ucred *out)
 	snprintf(pu, sizeof(pu), "PEER_UID=%u", (unsigned int)cr.uid);
 	snprintf(pp, sizeof(pp), "PEER_PID=%d", (int)cr.pid);
 	bmd_log(d, LOG_WARNING, fields, 3);
-	/* A fresh socket's buffer takes this one short line whole. */
-	r = bm_response_error(0, false, msg);
-	line = r ? bm_proto_line(r, &n) : NULL;
-	if (line) {
-		w = send(fd, line, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		(void)w;	/* the peer learns nothing more either way */
-	}
-	free(line);
-	json_object_put(r);
+	send_refusal(fd, msg);
 	return false;
 }
 
 static void accept_client(struct bmd *d)
 {
 	struct bmd_client *c, *k;
+	bool has_reserved = false;
 	struct ucred cr;
 	unsigned int n = 0;
+	char msg[256];
 	int fd;
 
 	fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -790,18 +1055,69 @@ static void accept_client(struct bmd *d)
 		close(fd);
 		return;
 	}
-	for (k = d->clients; k; k = k->next)
-		n++;
-	c = n < MAX_CLIENTS ? calloc(1, sizeof(*c)) : NULL;
+	/*
+	 * Issue 16: 256 idle connections locked everyone else out.  Beyond
+	 * max-connections one more is taken, for status only, so that an
+	 * operator can always see what bmd is doing; the next is refused.
+	 */
+	for (k = d->clients; k; k = k->next) {
+		n += !k->reserved;
+		has_reserved |= k->reserved;
+	}
+	if (n >= d->max_clients && has_reserved) {
+		snprintf(msg, sizeof(msg), "busy: %u connections (max-connections in %s), and the status one is taken",
+			 n, conf_name(d));
+		send_refusal(fd, msg);
+		close(fd);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(fd);
 		return;
 	}
+	c->d = d;
 	c->fd = fd;
+	c->replay_fd = -1;
+	c->stream_fd = -1;
+	c->reserved = n >= d->max_clients;
+	c->last_active = bmd_mono();
 	c->uid = cr.uid;
 	c->pid = cr.pid;
 	c->next = d->clients;
 	d->clients = c;
+}
+
+/* Is c idle: no watch, nothing to send, nothing streaming? */
+static bool client_idle(const struct bmd_client *c)
+{
+	return !c->watch_job && !client_unsent(c) && c->stream_fd < 0 &&
+	       c->replay_fd < 0;
+}
+
+/* Close the clients idle for idle-timeout; the poll timeout in ms until
+ * the next may be (-1: none). */
+static int clients_expire(struct bmd *d)
+{
+	double now = bmd_mono(), left, next = -1.0;
+	struct bmd_client *c;
+
+	if (d->idle_timeout_s <= 0.0)
+		return -1;
+	for (c = d->clients; c; c = c->next) {
+		if (c->dead || !client_idle(c))
+			continue;
+		left = c->last_active + d->idle_timeout_s - now;
+		if (left <= 0.0) {
+			if (d->verbose)
+				bmd_logf(d, LOG_DEBUG, "pid %d: idle for %g s: closed",
+					 (int)c->pid, d->idle_timeout_s);
+			c->dead = true;
+		} else if (next < 0.0 || left < next) {
+			next = left;
+		}
+	}
+	return next < 0.0 ? -1 : (int)(next * 1000.0) + 1;
 }
 
 int bmd_run(struct bmd *d)
@@ -810,11 +1126,12 @@ int bmd_run(struct bmd *d)
 	struct bmd_client **pc = NULL, *c;
 	size_t n, i, cap = 0;
 	uint64_t ticks;
-	int ret = 0, r;
+	int ret = 0, r, timeout;
 
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop) {
 		jobs_reap(d);
+		timeout = clients_expire(d);
 		clients_prune(d);
 		n = 2;
 		for (c = d->clients; c; c = c->next)
@@ -836,21 +1153,28 @@ int bmd_run(struct bmd *d)
 		pfd[1] = (struct pollfd){ .fd = d->listen_fd, .events = POLLIN };
 		for (i = 2, c = d->clients; c; c = c->next, i++) {
 			pc[i] = c;
-			pfd[i] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
-			if (c->out_off < c->out_len)
+			/* a client that does not take its replies sends no
+			 * more requests for now (client_requests) */
+			pfd[i] = (struct pollfd){ .fd = c->fd,
+				.events = c->stream_fd < 0 &&
+					  client_unsent(c) < d->max_output ?
+					  POLLIN : 0 };
+			/* a stream or replay goes on as the socket drains */
+			if (c->out_off < c->out_len || c->stream_fd >= 0 ||
+			    c->replay_fd >= 0)
 				pfd[i].events |= POLLOUT;
 		}
 		/* Clients are only freed by this thread, so pc[] stays valid
 		 * while the workers run during poll. */
 		pthread_mutex_unlock(&d->lock);
-		r = poll(pfd, n, -1);
+		r = poll(pfd, n, timeout);
 		pthread_mutex_lock(&d->lock);
 		if (r < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
 		}
 		if (r <= 0)
-			continue;
+			continue;	/* the timeout: clients_expire */
 		if (pfd[0].revents & POLLIN)
 			r = read(d->wake_fd, &ticks, sizeof(ticks));
 		if (pfd[1].revents & POLLIN)
@@ -861,9 +1185,15 @@ int bmd_run(struct bmd *d)
 				client_read(d, c);
 			client_flush(c);
 		}
-		/* Events queued by workers since the last turn. */
-		for (c = d->clients; c; c = c->next)
+		/* Events queued by workers since the last turn, and more of
+		 * a replay where the socket took what was queued. */
+		for (c = d->clients; c; c = c->next) {
+			client_stream(c);
+			client_replay(d, c);
 			client_flush(c);
+			client_requests(d, c);
+			client_flush(c);
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	free(pfd);
@@ -1081,6 +1411,18 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->verbose = cfg->verbose;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
+	d->max_trials = cfg->max_trials ? cfg->max_trials :
+					  BMD_DEFAULT_MAX_TRIALS;
+	d->max_jobs = cfg->max_jobs ? cfg->max_jobs : BMD_DEFAULT_MAX_JOBS;
+	d->max_clients = cfg->max_connections ? cfg->max_connections :
+						BMD_DEFAULT_MAX_CONNECTIONS;
+	d->idle_timeout_s = cfg->idle_timeout_s ? cfg->idle_timeout_s :
+						  BMD_DEFAULT_IDLE_TIMEOUT_S;
+	d->max_output = cfg->max_output ? cfg->max_output :
+					  BMD_DEFAULT_MAX_OUTPUT;
+	d->max_jobs_per_user = cfg->max_jobs_per_user ?
+			       cfg->max_jobs_per_user :
+			       BMD_DEFAULT_MAX_JOBS_PER_USER;
 	d->results_mode = cfg->results_mode ? cfg->results_mode : 0640;
 	if (!bmd_results_mode_ok(d->results_mode)) {
 		bm_errorf(err, "results mode %04o: must be 0600, 0640 or 0644",

@@ -36,6 +36,12 @@ struct bm_procedure_info {
 			double line_rate_bps, struct bm_error *err);
 	/* The parameters with nothing given, as the result's "params". */
 	json_object *(*defaults)(const struct bm_procedure_info *pi);
+	/* Parse params as validate does; the most trials a run of them
+	 * on n_ports ports (at least ports_needed) may take, in *n. */
+	int (*max_trials)(const struct bm_procedure_info *pi,
+			  json_object *params, double line_rate_bps,
+			  unsigned int n_ports, double *n,
+			  struct bm_error *err);
 	/* Run: see bm_procedure_run(). */
 	int (*run)(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
@@ -67,6 +73,18 @@ int bm_procedure_check_ports(const struct bm_procedure_info *pi,
  */
 int bm_procedure_validate(const char *name, json_object *params,
 			  double line_rate_bps, struct bm_error *err);
+
+/*
+ * The worst-case number of trials procedure name runs with params (NULL =
+ * the defaults) on n_ports ports (fewer than it needs count as as many as
+ * it needs) at line_rate_bps, in *n: every loop, search, retry and
+ * repetition at its longest, as far as the parameters tell before the
+ * run (issue 16: bmd refuses a job above its limit up front).  0, or
+ * -EINVAL with the one-line reason of bm_procedure_validate().
+ */
+int bm_procedure_max_trials(const char *name, json_object *params,
+			    double line_rate_bps, unsigned int n_ports,
+			    double *n, struct bm_error *err);
 
 /*
  * The name of the DUT reset that params (NULL = none) of procedure name

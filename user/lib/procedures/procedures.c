@@ -217,6 +217,20 @@ static json_object *mlr_defaults_json(const struct bm_procedure_info *pi)
 	return mlr_params_json(&in);
 }
 
+static int mlr_max_trials(const struct bm_procedure_info *pi,
+			  json_object *params, double line,
+			  unsigned int n_ports, double *n, struct bm_error *err)
+{
+	struct mlr_in in;
+	int ret;
+
+	(void)n_ports;
+	ret = mlr_parse(pi, params, line, &in, err);
+	if (!ret)
+		*n = bm_mlr_max_trials(&in.mp);
+	return ret;
+}
+
 static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		   json_object **result, struct bm_error *err)
@@ -325,6 +339,21 @@ static json_object *r2544_defaults(const struct bm_procedure_info *pi)
 	return rfc2544_params_to_json(&p, pi->test);
 }
 
+static int r2544_max_trials(const struct bm_procedure_info *pi,
+			    json_object *params, double line,
+			    unsigned int n_ports, double *n,
+			    struct bm_error *err)
+{
+	struct rfc2544_params p;
+	int ret;
+
+	(void)n_ports;
+	ret = r2544_parse(pi, params, line, &p, err);
+	if (!ret)
+		*n = rfc2544_max_trials(&p, pi->test);
+	return ret;
+}
+
 static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		     struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		     json_object **result, struct bm_error *err)
@@ -385,6 +414,20 @@ static json_object *mb_defaults_json(const struct bm_procedure_info *pi)
 	return r8239_mb_params_json(&p);
 }
 
+static int mb_max_trials(const struct bm_procedure_info *pi,
+			 json_object *params, double line, unsigned int n_ports,
+			 double *n, struct bm_error *err)
+{
+	struct r8239_mb_params p;
+	int ret;
+
+	(void)line;
+	ret = mb_parse(pi, params, &p, err);
+	if (!ret)
+		*n = r8239_mb_max_trials(&p, n_ports);
+	return ret;
+}
+
 static int mb_run(const struct bm_procedure_info *pi, json_object *params,
 		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		  json_object **result, struct bm_error *err)
@@ -426,6 +469,19 @@ static json_object *buf_defaults_json(const struct bm_procedure_info *pi)
 	return r8239_buf_params_json(&p);
 }
 
+static int buf_max_trials(const struct bm_procedure_info *pi,
+			  json_object *params, double line,
+			  unsigned int n_ports, double *n, struct bm_error *err)
+{
+	struct r8239_buf_params p;
+	int ret;
+
+	ret = buf_parse(pi, params, &p, err);
+	if (!ret)
+		*n = r8239_buf_max_trials(&p, n_ports, line);
+	return ret;
+}
+
 static int buf_run(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		   json_object **result, struct bm_error *err)
@@ -463,6 +519,21 @@ static json_object *holb_defaults_json(const struct bm_procedure_info *pi)
 	(void)pi;
 	r8239_holb_defaults(&p);
 	return r8239_holb_params_json(&p);
+}
+
+static int holb_max_trials(const struct bm_procedure_info *pi,
+			   json_object *params, double line,
+			   unsigned int n_ports, double *n,
+			   struct bm_error *err)
+{
+	struct r8239_holb_params p;
+	int ret;
+
+	(void)line;
+	ret = holb_parse(pi, params, &p, err);
+	if (!ret)
+		*n = r8239_holb_max_trials(&p, n_ports);
+	return ret;
 }
 
 static int holb_run(const struct bm_procedure_info *pi, json_object *params,
@@ -506,6 +577,21 @@ static json_object *lr_defaults_json(const struct bm_procedure_info *pi)
 	return r8239_lr_params_json(&p);
 }
 
+static int lr_max_trials(const struct bm_procedure_info *pi,
+			 json_object *params, double line, unsigned int n_ports,
+			 double *n, struct bm_error *err)
+{
+	struct r8239_lr_params p;
+	int ret;
+
+	(void)line;
+	(void)n_ports;
+	ret = lr_parse(pi, params, &p, err);
+	if (!ret)
+		*n = r8239_lr_max_trials(&p);
+	return ret;
+}
+
 static int lr_run(const struct bm_procedure_info *pi, json_object *params,
 		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		  json_object **result, struct bm_error *err)
@@ -545,6 +631,21 @@ static json_object *cal_defaults_json(const struct bm_procedure_info *pi)
 	return r8238_cal_params_json(&p);
 }
 
+static int cal_max_trials(const struct bm_procedure_info *pi,
+			  json_object *params, double line,
+			  unsigned int n_ports, double *n, struct bm_error *err)
+{
+	struct r8238_cal_params p;
+	int ret;
+
+	(void)line;
+	(void)n_ports;
+	ret = cal_parse(pi, params, &p, err);
+	if (!ret)
+		*n = r8238_cal_max_trials(&p);
+	return ret;
+}
+
 static int cal_run(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		   json_object **result, struct bm_error *err)
@@ -568,7 +669,7 @@ static int cal_run(const struct bm_procedure_info *pi, json_object *params,
 	.keys = rfc2544_keys, .mask = RFC2544_MASK(t), .test = t, \
 	.duration_key = dur, .sizes_key = "frame_sizes", \
 	.validate = r2544_validate, .defaults = r2544_defaults, \
-	.run = r2544_run }
+	.max_trials = r2544_max_trials, .run = r2544_run }
 
 static const struct bm_procedure_info registry[] = {
 	R2544(RFC2544_THROUGHPUT, "rfc2544.throughput", "trial_duration_s",
@@ -600,7 +701,7 @@ static const struct bm_procedure_info registry[] = {
 	   * "final" ones. */
 	  .duration_key = "final_trial_duration_s", .sizes_key = "frame_size",
 	  .validate = mlr_validate, .defaults = mlr_defaults_json,
-	  .run = mlr_run },
+	  .max_trials = mlr_max_trials, .run = mlr_run },
 	{ .name = "rfc8239.microburst",
 	  .summary = "RFC 8239 §4 microburst: largest loss-free burst of N-j "
 		     "ingress ports bursting together to j egress ports",
@@ -609,7 +710,7 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 3, .keys = r8239_mb_keys,
 	  .duration_key = NULL, .sizes_key = "frame_size",
 	  .validate = mb_validate, .defaults = mb_defaults_json,
-	  .run = mb_run },
+	  .max_trials = mb_max_trials, .run = mb_run },
 	{ .name = "rfc8239.port-buffer",
 	  .summary = "RFC 8239 §3.2 (2) maximum port buffer size of each "
 		     "egress: line rate + oversubscription to it",
@@ -618,7 +719,7 @@ static const struct bm_procedure_info registry[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_PORT), .test = R8239_BUF_PORT,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .run = buf_run },
+	  .max_trials = buf_max_trials, .run = buf_run },
 	{ .name = "rfc8239.buffer-efficiency",
 	  .summary = "RFC 8239 §3.2 (1) the frame size that allows the highest "
 		     "buffer efficiency (a sweep of port-buffer's first "
@@ -629,7 +730,7 @@ static const struct bm_procedure_info registry[] = {
 	  .test = R8239_BUF_EFFICIENCY,
 	  .duration_key = "max_trial_s", .sizes_key = NULL,
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .run = buf_run },
+	  .max_trials = buf_max_trials, .run = buf_run },
 	{ .name = "rfc8239.port-pair-buffer",
 	  .summary = "RFC 8239 §3.2 (3) port buffers with every port pair "
 		     "loaded both ways and two oversubscribers",
@@ -638,7 +739,7 @@ static const struct bm_procedure_info registry[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_PAIRS), .test = R8239_BUF_PAIRS,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .run = buf_run },
+	  .max_trials = buf_max_trials, .run = buf_run },
 	{ .name = "rfc8239.dut-buffer",
 	  .summary = "RFC 8239 §3.2 (4) maximum DUT buffer size: all other "
 		     "ports to each egress in turn (many-to-one)",
@@ -647,7 +748,7 @@ static const struct bm_procedure_info registry[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_DUT), .test = R8239_BUF_DUT,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .run = buf_run },
+	  .max_trials = buf_max_trials, .run = buf_run },
 	{ .name = "rfc8239.holb",
 	  .summary = "RFC 8239 §5 head-of-line blocking: does a congested "
 		     "egress cost a flow to an idle one (groups of four)",
@@ -655,14 +756,14 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 8, .keys = r8239_holb_keys,
 	  .duration_key = "trial_duration_s", .sizes_key = "frame_size",
 	  .validate = holb_validate, .defaults = holb_defaults_json,
-	  .run = holb_run },
+	  .max_trials = holb_max_trials, .run = holb_run },
 	/* RFC 8239 §2.2 MUST run both the pair and the mesh test */
 #define R8239_LR(t, nm, need, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
 	.keys = r8239_lr_keys, .mask = R8239_LR_MASK(t), .test = t, \
 	.duration_key = "trial_duration_s", .sizes_key = "frame_sizes", \
 	.validate = lr_validate, .defaults = lr_defaults_json, \
-	.run = lr_run }
+	.max_trials = lr_max_trials, .run = lr_run }
 	R8239_LR(R8239_LR_PAIR, "rfc8239.line-rate-pair", 2,
 		 "RFC 8239 §2.2 (1) port pairs at 99.98 % of line rate: "
 		 "throughput, drops, latency and jitter per size",
@@ -682,7 +783,7 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 2, .keys = r8238_cal_keys,
 	  .duration_key = NULL, .sizes_key = "frame_sizes",
 	  .validate = cal_validate, .defaults = cal_defaults_json,
-	  .run = cal_run },
+	  .max_trials = cal_max_trials, .run = cal_run },
 	{ .name = NULL },
 };
 
@@ -740,6 +841,22 @@ int bm_procedure_validate(const char *name, json_object *params,
 	if (!(line_rate_bps > 0.0))
 		return bm_errorf(err, "line rate must be > 0");
 	return pi->validate(pi, params, line_rate_bps, err);
+}
+
+int bm_procedure_max_trials(const char *name, json_object *params,
+			    double line_rate_bps, unsigned int n_ports,
+			    double *n, struct bm_error *err)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(name, err);
+
+	*n = 0.0;
+	if (!pi)
+		return -EINVAL;
+	if (!(line_rate_bps > 0.0))
+		return bm_errorf(err, "line rate must be > 0");
+	if (n_ports < pi->ports_needed)
+		n_ports = pi->ports_needed;
+	return pi->max_trials(pi, params, line_rate_bps, n_ports, n, err);
 }
 
 /* The parameters that name one of bmd's configured resets: each makes

@@ -18,6 +18,9 @@
 
 #define BM_PROTO_VERSION	1
 #define BM_PROTO_MAX_LINE	(1024 * 1024)	/* bytes, without the '\n' */
+/* The longest line a client takes from bmd: a result is one line, and
+ * bmd streams it from its file whatever its size (issue 16). */
+#define BM_PROTO_MAX_REPLY	(512u * 1024 * 1024)
 #define BM_DEFAULT_SOCKET	"/run/bmd/bmd.sock"
 #define BM_DEFAULT_RESULTS	"/var/lib/bmgen/results"
 /* A submit's ports.list names 2 to this many ports: as many as a backend
@@ -26,14 +29,15 @@
 
 /* --- framing ------------------------------------------------------------ */
 
-/* Receive buffer that splits a byte stream into lines of at most
- * BM_PROTO_MAX_LINE bytes; longer lines are reported once and skipped. */
+/* Receive buffer that splits a byte stream into lines of at most max
+ * bytes; longer lines are reported once and skipped. */
 struct bm_linebuf {
 	char *buf;
 	size_t len;		/* bytes held */
 	size_t cap;
 	size_t consumed;	/* bytes of buf already handed out */
 	bool discarding;	/* inside an oversize line, dropping to '\n' */
+	size_t max;		/* longest line; 0 = BM_PROTO_MAX_LINE */
 };
 
 enum bm_line_status {

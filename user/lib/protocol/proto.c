@@ -54,6 +54,7 @@ ssize_t bm_linebuf_read(struct bm_linebuf *lb, int fd)
 enum bm_line_status bm_linebuf_next(struct bm_linebuf *lb, char **line,
 				    size_t *len)
 {
+	size_t max = lb->max ? lb->max : BM_PROTO_MAX_LINE;
 	char *start, *nl;
 	size_t avail;
 
@@ -72,14 +73,14 @@ enum bm_line_status bm_linebuf_next(struct bm_linebuf *lb, char **line,
 			continue;
 		}
 		if (!nl) {
-			if (avail > BM_PROTO_MAX_LINE) {
+			if (avail > max) {
 				lb->consumed = lb->len;
 				lb->discarding = true;
 				return BM_LINE_TOO_LONG;
 			}
 			return BM_LINE_NONE;
 		}
-		if ((size_t)(nl - start) > BM_PROTO_MAX_LINE) {
+		if ((size_t)(nl - start) > max) {
 			lb->consumed += nl - start + 1;
 			return BM_LINE_TOO_LONG;
 		}

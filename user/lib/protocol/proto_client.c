@@ -19,6 +19,7 @@ int bm_client_open(struct bm_client *c, const char *path, struct bm_error *err)
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 	c->next_id = 1;
+	c->lb.max = BM_PROTO_MAX_REPLY;
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		bm_errorf(err, "socket path too long: %s", path);
 		return -ENAMETOOLONG;

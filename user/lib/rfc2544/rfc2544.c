@@ -151,17 +151,7 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 	s.mlr.final_relative_width = p->mlr_final_relative_width;
 	s.mlr.initial_trial_duration_s = p->mlr_initial_trial_s;
 	s.mlr.expansion_coefficient = p->mlr_expansion_coefficient;
-	/*
-	 * issue 13: a fixed 600 s cut a search with 60 s final trials short.
-	 * Unless given, allow 30 full-length trials with their drain wait
-	 * (the backend's clock counts it), never less than MLRsearch's own
-	 * 600 s [PROPOSED].  An NDR search that falls to r_min at the final
-	 * duration and bisects back takes 34 trials, 17 of them full-length:
-	 * 1199 s of the former 20 x 60 s on the simulator with a 2 s drain,
-	 * and out of time with any longer drain.
-	 */
-	s.mlr.timeout_s = p->mlr_timeout_s > 0.0 ? p->mlr_timeout_s :
-			  fmax(600.0, 30.0 * (p->thr_final_trial_s + p->drain_s));
+	s.mlr.timeout_s = rfc2544_mlr_timeout_s(p);
 	s.mlr.number_of_intermediate_phases = p->mlr_intermediate_phases;
 
 	ret = bm_rate_search_run(r->be, &s, &r->log, &res, r->progress, r->ctx,

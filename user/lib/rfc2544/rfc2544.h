@@ -138,6 +138,17 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 double rfc2544_shortest_trial_s(const struct rfc2544_params *p,
 				enum rfc2544_test t);
 
+/*
+ * The most trials test t may run with p (parsed): every search, rate step
+ * and repetition at its worst, the throughput measured first included.
+ * bmd refuses a job above its limit up front (issue 16).
+ */
+double rfc2544_max_trials(const struct rfc2544_params *p, enum rfc2544_test t);
+
+/* The time limit of a search mlr per size: mlr_timeout_s, or unset the
+ * scaled default (rfc2544_keys). */
+double rfc2544_mlr_timeout_s(const struct rfc2544_params *p);
+
 /* The effective parameters of test t as a new JSON object. */
 json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				    enum rfc2544_test t);

@@ -157,6 +157,41 @@ static const char *const test_refs[] = {
 	[R8239_BUF_PAIRS] = "R8239-BUF-3",
 };
 
+double r8239_buf_max_trials(const struct r8239_buf_params *p,
+			    unsigned int n_ports, double line_rate_bps)
+{
+	/* the smallest frame searched has the most frames in max_trial_s */
+	uint32_t f = p->test == R8239_BUF_EFFICIENCY ? p->b_min : p->frame_size;
+	double kmax = fmax(1.0, floor(bm_fps_max(line_rate_bps, f) *
+				      p->max_trial_s));
+	double points = 2.0 * ceil(log2(kmax)) + 1.0, iters = 1.0;
+
+	if (n_ports < 3)
+		n_ports = 3;
+	switch (p->test) {
+	case R8239_BUF_PORT:
+		iters = p->iteration ? 1.0 : n_ports - 2.0 + (p->wrap ? 2 : 0);
+		break;
+	case R8239_BUF_DUT:
+		iters = p->iteration ? 1.0 : n_ports;
+		break;
+	case R8239_BUF_PAIRS:
+		/* both directions of every pair iteration */
+		iters = 2.0 * (p->iteration ? 1.0 :
+			       (n_ports - 3) / 2 + ((n_ports - 3) % 2));
+		break;
+	case R8239_BUF_EFFICIENCY:
+		/* coarse pass then 1-byte steps within 63 B of the best */
+		iters = p->b_max < p->b_min ? 0.0 :
+			p->sweep == R8239_SWEEP_EXHAUSTIVE ?
+			p->b_max - p->b_min + 1.0 :
+			floor((p->b_max - p->b_min) / 64.0) + 1.0 + 126.0;
+		break;
+	}
+	return iters * p->c.repeat * points * (1.0 + p->confirm) *
+	       (1.0 + p->retries);
+}
+
 int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err)
 {
 	if (p->test != R8239_BUF_PORT && p->wrap)

@@ -81,6 +81,11 @@ const struct bm_param r8238_cal_keys[] = {
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
+double r8238_cal_max_trials(const struct r8238_cal_params *p)
+{
+	return (double)p->n_sizes;
+}
+
 void r8238_cal_defaults(struct r8238_cal_params *p)
 {
 	static const uint32_t sizes[] = { 64, 512, 1518 };

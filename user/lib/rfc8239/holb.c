@@ -302,6 +302,14 @@ static int holb_iteration(struct holb *h, unsigned int s, json_object *iters)
 	return ret;
 }
 
+double r8239_holb_max_trials(const struct r8239_holb_params *p,
+			     unsigned int n_ports)
+{
+	/* one trial a repetition of every shift (each port's) */
+	return (p->shift ? 1.0 : (double)(n_ports < 8 ? 8 : n_ports)) *
+	       p->c.repeat;
+}
+
 int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 		   bm_progress_fn progress, void *ctx, json_object **result,
 		   struct bm_error *err)

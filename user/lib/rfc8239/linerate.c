@@ -125,6 +125,11 @@ json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
 	return o;
 }
 
+double r8239_lr_max_trials(const struct r8239_lr_params *p)
+{
+	return (double)p->n_sizes * p->c.repeat;
+}
+
 int r8239_lr_check(struct r8239_lr_params *p, struct bm_error *err)
 {
 	const char *id = topo_ids[p->topo];

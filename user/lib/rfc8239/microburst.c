@@ -101,6 +101,19 @@ json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
 	return o;
 }
 
+double r8239_mb_max_trials(const struct r8239_mb_params *p,
+			   unsigned int n_ports)
+{
+	double bits = ceil(log2((double)p->burst_max)), points;
+	unsigned int iters = p->iteration ? 1 : (n_ports > 2 ? n_ports - 2 : 1);
+
+	/* doubling: 1 .. burst_max, then bisection of the last doubling;
+	 * linear: one burst a frame up to burst_max */
+	points = p->growth == R8239_GROWTH_LINEAR ? (double)p->burst_max :
+		 2.0 * bits + 1.0;
+	return (double)iters * p->c.repeat * points * (p->retries + 1.0);
+}
+
 int r8239_mb_check(const struct r8239_mb_params *p, struct bm_error *err)
 {
 	if (p->growth == R8239_GROWTH_LINEAR && p->burst_max > 100000)

@@ -73,6 +73,12 @@ json_object *r8239_mb_params_json(const struct r8239_mb_params *p);
  * 0 or -EINVAL with one line naming the key. */
 int r8239_mb_check(const struct r8239_mb_params *p, struct bm_error *err);
 
+/* The most trials R8239-MB with p may run on n_ports ports: every
+ * iteration's searches at full length, every burst sent again `retries`
+ * times. */
+double r8239_mb_max_trials(const struct r8239_mb_params *p,
+			   unsigned int n_ports);
+
 /*
  * Run R8239-MB on the backend's ports (be->n_ports >= 3, be->port_names,
  * each at be->line_rate_bps): for every iteration j, N-j ingress ports
@@ -134,6 +140,12 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p);
 /* Cross-key checks after parsing: 0 or -EINVAL naming the key. */
 int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err);
 
+/* The most trials p may run on n_ports ports at line_rate_bps: every
+ * search to the longest trial (max_trial_s at the line), every point
+ * confirmed and retried. */
+double r8239_buf_max_trials(const struct r8239_buf_params *p,
+			    unsigned int n_ports, double line_rate_bps);
+
 /*
  * Run R8239-BUF-1, -2, -3 or -4 (p->test) on the backend's ports (>= 3;
  * BUF-3: even, >= 6; in the order given), `repeat` times per measured
@@ -162,6 +174,10 @@ void r8239_holb_defaults(struct r8239_holb_params *p);
 
 /* New JSON object with every parameter of p (the result's "params"). */
 json_object *r8239_holb_params_json(const struct r8239_holb_params *p);
+
+/* The most trials R8239-HOLB with p runs on n_ports ports. */
+double r8239_holb_max_trials(const struct r8239_holb_params *p,
+			     unsigned int n_ports);
 
 /*
  * Run R8239-HOLB on the backend's ports (>= 8, in the order given): for
@@ -213,6 +229,9 @@ json_object *r8239_lr_params_json(const struct r8239_lr_params *p);
  * with one line naming the key (a load above 99.98 % cites the MUST). */
 int r8239_lr_check(struct r8239_lr_params *p, struct bm_error *err);
 
+/* The trials R8239-LR-* with p (checked: step64 expanded) runs. */
+double r8239_lr_max_trials(const struct r8239_lr_params *p);
+
 /*
  * Run R8239-LR-PP, -LR-MESH or -LR-SNAKE (p->topo) on the backend's ports
  * in the order given: one trial per size and repetition at load_pct on
@@ -244,6 +263,9 @@ void r8238_cal_defaults(struct r8238_cal_params *p);
 
 /* New JSON object with every parameter of p (the result's "params"). */
 json_object *r8238_cal_params_json(const struct r8238_cal_params *p);
+
+/* The trials R8238-CAL with p runs: one per size. */
+double r8238_cal_max_trials(const struct r8238_cal_params *p);
 
 /*
  * Run R8238-CAL on the backend's two ports, cabled back to back: per size

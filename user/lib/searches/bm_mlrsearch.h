@@ -136,6 +136,13 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 			   struct bm_error *err);
 
 /*
+ * The most trials one search with p may run: every trial spends at least
+ * the shortest trial duration of the backend's clock and none starts past
+ * timeout_s, and the search stops at its own safety limit besides.
+ */
+double bm_mlr_max_trials(const struct bm_mlr_params *p);
+
+/*
  * Run one MLRsearch on be.  0 on success.  -ECANCELED when progress asked
  * to stop, -ETIMEDOUT past timeout_s, -EINVAL for bad params, or the
  * backend's -errno; in all of these cases *res holds the partial result

@@ -55,6 +55,10 @@ struct bm_binsearch_result {
 void bm_binsearch_params_default(struct bm_binsearch_params *p,
 				 uint32_t frame_size, double line_rate_bps);
 
+/* The most trials bm_binsearch_run() runs with p: its safety stop, and
+ * the few trials (r_min, confirmation, repeats) it may take past it. */
+unsigned int bm_binsearch_max_trials(const struct bm_binsearch_params *p);
+
 /* Check p; 0 or -EINVAL with a one-line reason. */
 int bm_binsearch_params_check(const struct bm_binsearch_params *p,
 			      struct bm_error *err);

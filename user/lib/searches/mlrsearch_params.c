@@ -43,6 +43,14 @@ void bm_mlr_params_default(struct bm_mlr_params *p)
 /* Phases beyond this double the first goal past any useful width. */
 #define MLR_MAX_INTERMEDIATE_PHASES 32
 
+double bm_mlr_max_trials(const struct bm_mlr_params *p)
+{
+	double d = fmin(p->initial_trial_duration_s, p->final_trial_duration_s);
+	double n = d > 0.0 ? floor(p->timeout_s / d) + 1.0 : INFINITY;
+
+	return fmin(n, MLR_MAX_TRIALS);
+}
+
 int bm_mlr_params_validate(const struct bm_mlr_params *p,
 			   struct bm_error *err)
 {

@@ -165,6 +165,15 @@ static int bs_trial(struct bs_state *s, double rate, double dur,
 	}
 }
 
+unsigned int bm_binsearch_max_trials(const struct bm_binsearch_params *p)
+{
+	/* The stop is checked before each step: one step past it may take
+	 * the r_min trial and a confirmation, each repeated when the
+	 * generator disturbed it. */
+	return (p->max_trials ? p->max_trials : BS_MAX_TRIALS) +
+	       2 * (1 + BS_DISTURBED_REPEATS);
+}
+
 int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 		     struct bm_trial_log *log, struct bm_binsearch_result *res,
 		     bm_progress_fn progress, void *ctx, struct bm_error *err)
