@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bmctl.h"
@@ -40,6 +41,62 @@ static json_object *get(json_object *o, const char *key)
 
 /* --- progress ----------------------------------------------------------- */
 
+/*
+ * What a follower shows (issue 15 item 4).  On a terminal one line,
+ * redrawn at every event and every second: procedure, frame size n of N,
+ * trial k, offered load, loss, the search's bounds, elapsed time and an
+ * estimate of the rest.  In a pipe one timestamped line per event, none
+ * dropped; with --json one JSON object per event on stderr (NDJSON), so
+ * that stdout stays the result document alone.
+ */
+struct follow {
+	unsigned long job;
+	bool tty;
+	char procedure[64];
+	double start;			/* the job's start, CLOCK_REALTIME s */
+	uint32_t sizes[64];		/* the job's frame sizes, when given */
+	unsigned int n_sizes;
+	int size_idx;			/* index of the current size, -1 */
+	double size_start;		/* when the current size began */
+	unsigned int sizes_done;
+	double done_time;		/* time the finished sizes took */
+	char last[384];			/* the trial part of the line */
+	bool drawn;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "2026-11-23T10:00:00Z" -> s since the epoch (UTC); 0 when unparsable. */
+static double iso_s(const char *s)
+{
+	struct tm tm = { 0 };
+	const char *end;
+
+	if (!s)
+		return 0;
+	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end)
+		return 0;
+	return (double)timegm(&tm) + (*end == '.' ? strtod(end, NULL) : 0);
+}
+
+static void fmt_dur(char *buf, size_t len, double s)
+{
+	long t = s > 0 ? (long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+			 t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
 static int term_width(void)
 {
 	struct winsize ws;
@@ -49,41 +106,128 @@ static int term_width(void)
 	return ws.ws_col;
 }
 
-static void progress(json_object *ev, unsigned long job, bool tty)
+/* The job summary of the watch's start event: procedure, start, sizes. */
+static void follow_start(struct follow *f, json_object *job)
 {
-	json_object *t = get(ev, "trial");
-	const char *status = json_object_get_string(get(ev, "status"));
-	char line[512];
-	int n;
+	json_object *params = get(job, "params"), *a;
+	const char *p = json_object_get_string(get(job, "procedure"));
+	size_t i;
 
-	n = snprintf(line, sizeof(line), "job %lu: trial %d", job,
-		     json_object_get_int(get(ev, "trials")));
-	if (t) {
-		double lr = json_object_get_double(get(t, "loss_ratio"));
+	snprintf(f->procedure, sizeof(f->procedure), "%s", p ? p : "?");
+	f->start = iso_s(json_object_get_string(get(job, "started")));
+	if (!f->start)
+		f->start = now_s();	/* queued: counts from now */
+	f->size_start = f->start;
+	a = get(params, "frame_sizes");
+	if (json_object_is_type(a, json_type_array))
+		for (i = 0; i < json_object_array_length(a) && i < 64; i++)
+			f->sizes[f->n_sizes++] = json_object_get_int(
+				json_object_array_get_idx(a, i));
+	else if (get(params, "frame_size"))
+		f->sizes[f->n_sizes++] = json_object_get_int(
+			get(params, "frame_size"));
+}
 
-		n += snprintf(line + n, sizeof(line) - n, ", %d B at %.0f fps",
-			      json_object_get_int(get(t, "frame_size")),
-			      json_object_get_double(get(t, "rate_fps")));
-		if (get(t, "load_pct"))
-			n += snprintf(line + n, sizeof(line) - n, " (%.3f %%)",
-				      json_object_get_double(get(t, "load_pct")));
-		n += snprintf(line + n, sizeof(line) - n,
-			      ", lost %lld (%.4g %%)",
-			      (long long)json_object_get_int64(get(t, "lost")),
-			      lr * 100.0);
+/* Track the frame size of a trial: n of N, and the time each took. */
+static void follow_size(struct follow *f, uint32_t size, double t)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->n_sizes && f->sizes[i] != size; i++)
+		;
+	if (i == f->n_sizes || (int)i == f->size_idx)
+		return;
+	if (f->size_idx >= 0 && (int)i > f->size_idx) {
+		f->sizes_done += i - f->size_idx;
+		f->done_time += t - f->size_start;
 	}
-	if (status && *status && n < (int)sizeof(line))
-		snprintf(line + n, sizeof(line) - n, " | %s", status);
-	if (tty) {
+	f->size_idx = i;
+	f->size_start = t;
+}
+
+/* Print the line: times from now first (a narrow terminal cuts the
+ * end), then the trial part of the last event. */
+static void follow_draw(struct follow *f, bool newline)
+{
+	double t = now_s(), el = t - f->start;
+	char line[640], e[32], r[48] = "";
+
+	fmt_dur(e, sizeof(e), el);
+	/* the rest: the sizes still to do at the mean time of the finished
+	 * ones, less what the current one has had */
+	if (f->sizes_done && f->size_idx >= 0) {
+		double per = f->done_time / f->sizes_done;
+		double rest = per * (f->n_sizes - f->size_idx) -
+			      (t - f->size_start);
+		char d[32];
+
+		fmt_dur(d, sizeof(d), rest > 0 ? rest : 0);
+		snprintf(r, sizeof(r), ", ~%s left", d);
+	}
+	snprintf(line, sizeof(line), "job %lu %s [%s%s]%s%s", f->job,
+		 f->procedure, e, r, f->last[0] ? " " : "", f->last);
+	if (f->tty) {
 		int w = term_width() - 1;
 
 		if ((int)strlen(line) > w)
 			line[w] = '\0';
 		printf("\r\033[K%s", line);
-	} else {
-		printf("%s\n", line);
+		f->drawn = true;
+	} else if (newline) {
+		time_t now = (time_t)t;
+		char ts[32];
+
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		printf("%s %s\n", ts, line);
 	}
 	fflush(stdout);
+}
+
+static void progress(struct follow *f, json_object *ev)
+{
+	json_object *t = get(ev, "trial");
+	const char *status = json_object_get_string(get(ev, "status"));
+	char *l = f->last;
+	size_t len = sizeof(f->last);
+	int n;
+
+	if (opts.json) {
+		/* the event as bmd sent it, one line on stderr */
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(
+			ev, JSON_C_TO_STRING_PLAIN |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+		return;
+	}
+	n = snprintf(l, len, "trial %d",
+		     json_object_get_int(get(ev, "trials")));
+	if (t) {
+		uint32_t size = json_object_get_int(get(t, "frame_size"));
+		const char *why = json_object_get_string(get(t, "reason"));
+
+		follow_size(f, size, now_s());
+		if (f->size_idx >= 0 && f->n_sizes > 1)
+			n += snprintf(l + n, len - n, ", %u B (%d of %u)", size,
+				      f->size_idx + 1, f->n_sizes);
+		else if (size)
+			n += snprintf(l + n, len - n, ", %u B", size);
+		if (get(t, "load_pct"))
+			n += snprintf(l + n, len - n, " at %.3f %%",
+				      json_object_get_double(get(t, "load_pct")));
+		else
+			n += snprintf(l + n, len - n, " at %.0f fps",
+				      json_object_get_double(get(t, "rate_fps")));
+		n += snprintf(l + n, len - n, ", lost %lld (%.4g %%)",
+			      (long long)json_object_get_int64(get(t, "lost")),
+			      json_object_get_double(get(t, "loss_ratio")) *
+			      100.0);
+		/* the search's bounds, as the procedure states them */
+		if (why && *why && n < (int)len)
+			n += snprintf(l + n, len - n, " [%s]", why);
+	} else if (status && *status && n < (int)len) {
+		/* no trial: a step of its own (a reset command running) */
+		n += snprintf(l + n, len - n, ", %s", status);
+	}
+	follow_draw(f, true);
 }
 
 /* Fetch and print the result of a finished job; exit status. */
@@ -123,25 +267,36 @@ static int print_result(struct bm_client *c, unsigned long job,
 int follow_job(struct bm_client *c, unsigned long job)
 {
 	struct bm_error err = { "" };
-	bool tty = !opts.json && isatty(STDOUT_FILENO);
-	bool drawn = false;
+	struct follow f = { .job = job, .size_idx = -1 };
 	json_object *req, *m, *end = NULL;
+	const char *ev;
 	int64_t id;
 	int ret;
 
+	f.tty = !opts.json && isatty(STDOUT_FILENO);
 	catch_sigint();
 	req = request_new("watch");
 	json_object_object_add(req, "job", json_object_new_int64(job));
+	/* every event of the job, from its first: none lost in a pipe */
+	json_object_object_add(req, "history", json_object_new_boolean(true));
 	id = bm_client_send(c, req, &err);
 	json_object_put(req);
 	if (id < 0)
 		return failure("%s", err.msg);
 	while (!end) {
-		ret = interrupted ? -EINTR : bm_client_recv(c, &m, -1, &err);
+		/* a terminal's line ticks every second between events */
+		ret = interrupted ? -EINTR : bm_client_recv(c, &m,
+							   f.tty ? 1000 : -1,
+							   &err);
+		if (ret == -ETIMEDOUT) {
+			if (f.procedure[0])
+				follow_draw(&f, false);
+			continue;
+		}
 		if (ret == -EINTR) {
 			if (!interrupted)
 				continue;
-			if (drawn)
+			if (f.drawn)
 				printf("\n");
 			fflush(stdout);
 			fprintf(stderr, "detached; job %lu continues: bmctl wait %lu\n",
@@ -159,17 +314,22 @@ int follow_job(struct bm_client *c, unsigned long job)
 			json_object_put(m);
 			return ret;
 		}
-		if (!strcmp(json_object_get_string(get(m, "event")), "end"))
+		ev = json_object_get_string(get(m, "event"));
+		if (!strcmp(ev, "end")) {
 			end = json_object_get(get(m, "job"));
-		else if (!opts.json &&
-			 !strcmp(json_object_get_string(get(m, "event")),
-				 "progress")) {
-			progress(m, job, tty);
-			drawn = tty;
+		} else if (!strcmp(ev, "start")) {
+			/* shown at once, not after the first trial */
+			follow_start(&f, get(m, "job"));
+			if (opts.json)
+				progress(&f, m);
+			else
+				follow_draw(&f, true);
+		} else if (!strcmp(ev, "progress")) {
+			progress(&f, m);
 		}
 		json_object_put(m);
 	}
-	if (drawn)
+	if (f.drawn)
 		printf("\r\033[K");
 	fflush(stdout);
 	ret = print_result(c, job, end);

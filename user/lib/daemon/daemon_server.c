@@ -694,7 +694,8 @@ static void cmd_watch(struct bmd *d, struct bmd_client *c,
 	r = bm_response_ok(q->id, true);
 	json_object_object_add(r, "event", json_object_new_string(
 		job_finished(j) ? "end" : "start"));
-	json_object_object_add(r, "job", job_to_json(j, false));
+	/* with the job's params: a watcher shows frame size n of N */
+	json_object_object_add(r, "job", job_to_json(j, !job_finished(j)));
 	client_queue(c, r);
 	json_object_put(r);
 	if (job_finished(j))
