@@ -46,11 +46,16 @@ run buf rfc8239 port-buffer --port t1 --port t2 --port t3 --line-rate 10M \
 	--param drain_s=0.3
 echo
 echo "DEMO truth, maximum port buffer of t2: Q + floor(b/A) = 100 + 15 = 115 frames = 58880 B"
-printf "DEMO %4s %14s %14s %14s %10s\n" rep "Buf_q frames" "Buf_q B" "Buf_rfc B" "error"
+echo "DEMO model window [115 - 2 - L x 2349.6 fps, 115 + 2] (lab test 31): L, the generator's"
+echo "DEMO largest lateness in the search, lets the egress idle and lose service for good"
+printf "DEMO %4s %14s %14s %14s %10s %8s %18s\n" rep "Buf_q frames" "Buf_q B" "Buf_rfc B" "error" "L ms" "window frames"
 sed -n '/^  "results"/,$p' /tmp/buf.json | tr -d '",' | awk '
 	$1 == "buf_rfc_bytes:" { rfc = $2 }
-	$1 == "buf_q_frames:" { r++
-		printf "DEMO %4d %14.2f %14.0f %14.0f %+9.2f%%\n", r, $2, $2 * 512, rfc, ($2 / 115 - 1) * 100 }'
+	$1 == "buf_q_frames:" { q = $2 }
+	$1 == "search_tx_late_max_s:" && q != "" { r++
+		lo = 113 - $2 * 2349.6
+		printf "DEMO %4d %14.2f %14.0f %14.0f %+9.2f%% %8.1f   [%6.1f, 117.0] %s\n", r, q, q * 512, rfc, (q / 115 - 1) * 100, $2 * 1000, lo, (q >= lo && q <= 117) ? "in" : "OUT"
+		q = "" }'
 
 echo
 echo "=== 4. bmctl run rfc8239 microburst (RFC 8239 §4): t1 and t2 burst together into t3"
