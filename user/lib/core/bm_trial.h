@@ -128,6 +128,11 @@ struct bm_trial_result {
 	 * trial's frames, BM_LAT_HIST_* buckets; filled by N-port trials
 	 * with latency, else all zero. */
 	uint64_t lat_hist[BM_LAT_HIST_BUCKETS];
+	/* Added for RFC 2544 §26 "type of data stream": what the trial sent
+	 * when it was not a constant stream of test frames of frame_size at
+	 * rate_fps, e.g. "bursty(16)" (§21: rate_fps is the bursts' average
+	 * rate); "" for such a constant stream. */
+	char stream_type[32];
 };
 
 struct bm_error {

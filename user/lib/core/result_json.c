@@ -57,6 +57,8 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_double(o, "last_loss_after_step_s",
 				   r->last_loss_after_step_s);
 	}
+	if (r->stream_type[0])
+		bm_json_add_str(o, "stream_type", r->stream_type);
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);
 	bm_json_add_u64(o, "received", r->received);

@@ -115,12 +115,24 @@ void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 json_object *entry, double *thr, bool *ok)
 {
+	struct r2544_case c = { i, f, 0 };
+
+	return r2544_case_throughput(r, &c, entry, thr, ok);
+}
+
+int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
+			  json_object *entry, double *thr, bool *ok)
+{
 	const struct rfc2544_params *p = r->p;
 	struct bm_rate_search s;
 	struct bm_rate_search_result res;
+	uint32_t f = c->f;
+	size_t i = c->i;
 	double rmax = r2544_r_max(r, f);
 	int ret;
 
+	if (r->stream)
+		r2544_stream_set_case(r->stream, c);
 	if (p->throughput_fps[i] > 0.0) {
 		*thr = p->throughput_fps[i];
 		*ok = true;
@@ -260,7 +272,8 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		const struct rfc2544_params *p, bm_progress_fn progress,
 		void *ctx, json_object **doc, struct bm_error *err)
 {
-	struct r2544_run r = { t, be, p, progress, ctx, err, { 0 }, NULL, NULL };
+	struct r2544_run r = { t, be, NULL, p, progress, ctx, err, { 0 }, NULL,
+			       NULL };
 	json_object *d, *res;
 	int ret;
 
@@ -270,10 +283,21 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 	if (!(be->line_rate_bps > 0.0))
 		return bm_errorf(err, "%s: backend has no line rate",
 				 tests[t].name);
+	/* THRPT and FLR run their trials on the modified stream */
+	if ((t == RFC2544_THROUGHPUT || t == RFC2544_FRAME_LOSS) &&
+	    r2544_stream_wanted(p)) {
+		r.stream = r2544_stream_new(be, p, err);
+		if (!r.stream)
+			return -EINVAL;
+		r.be = r2544_stream_backend(r.stream);
+	}
 	r.results = json_object_new_array();
 	r.deviations = json_object_new_array();
 
 	ret = bodies[t](&r);
+	if (r.stream)
+		r2544_stream_deviations(&r);
+	r2544_stream_free(r.stream);
 
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);

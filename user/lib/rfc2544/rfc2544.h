@@ -20,6 +20,7 @@
 #include "bm_trial.h"
 
 #define RFC2544_MAX_SIZES 16
+#define RFC2544_MAX_BURSTS 8
 
 enum rfc2544_test {
 	RFC2544_THROUGHPUT = 0,	/* §26.1 R2544-THRPT */
@@ -70,6 +71,13 @@ struct rfc2544_params {
 	unsigned int mlr_intermediate_phases;
 	/* Known throughput per size (skip measuring it); 0 = measure. */
 	double throughput_fps[RFC2544_MAX_SIZES];
+
+	/* The data stream of THRPT and FLR (R2544-MOD, -BURSTY, -MIX): one
+	 * modifier at a time (§11), none = a constant stream. */
+	/* §21: bursts of burst_sizes[k] frames back to back at line rate,
+	 * each size its own search or table; the rate is their average */
+	uint32_t burst_sizes[RFC2544_MAX_BURSTS];
+	size_t n_bursts;
 
 	/* R2544-LAT */
 	double lat_trial_s;

@@ -82,6 +82,49 @@ static int parse_thr(json_object *v, void *base, const char *key,
 	return 0;
 }
 
+/* §21: bursts of 1 frame are a constant stream; the module sends at most
+ * 2^24 frames back to back (BMGEN_MAX_BURST). */
+#define BURST_MIN	2
+#define BURST_MAX	16777216
+
+/* §21 burst sizes: [] (a constant stream) or 1..RFC2544_MAX_BURSTS
+ * distinct sizes, reported in the order given. */
+static int parse_bursts(json_object *v, void *base, const char *key,
+			struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+	size_t n, i, j;
+	int64_t b;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of burst sizes "
+				 "(frames)", key);
+	n = json_object_array_length(v);
+	if (n > RFC2544_MAX_BURSTS)
+		return bm_errorf(err, "%s: at most %d burst sizes", key,
+				 RFC2544_MAX_BURSTS);
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (json_object_get_type(e) != json_type_int)
+			return bm_errorf(err, "%s[%zu]: expected an integer",
+					 key, i);
+		b = json_object_get_int64(e);
+		if (b < BURST_MIN || b > BURST_MAX)
+			return bm_errorf(err, "%s[%zu]: must be in [%d, %d], "
+					 "got %lld", key, i, BURST_MIN,
+					 BURST_MAX, (long long)b);
+		for (j = 0; j < i; j++)
+			if (p->burst_sizes[j] == (uint32_t)b)
+				return bm_errorf(err, "%s[%zu]: duplicate burst "
+						 "size %lld", key, i,
+						 (long long)b);
+		p->burst_sizes[i] = (uint32_t)b;
+	}
+	p->n_bursts = n;
+	return 0;
+}
+
 /* A reset's name: bmd checks it against its configuration (issue 16). */
 static int parse_reset(json_object *v, void *base, const char *key,
 		       struct bm_error *err)
@@ -173,6 +216,10 @@ const struct bm_param rfc2544_keys[] = {
 	   M_NEED, "s", "full-length trials of the throughput measured first"),
 	KD("throughput_search_trial_duration_s", thr_search_trial_s, 0, 86400,
 	   EX, M_NEED, "s", "search trials of the throughput measured first"),
+	KC("burst_sizes", parse_bursts, BURST_MIN, BURST_MAX, 0, M_THR | M_FLR,
+	   "integer array", "frames", "§21 bursty traffic: bursts of each "
+	   "size back to back at line rate, the rate their average (§21 "
+	   "SHOULD: [16, 64, 256, 1024]); [] = a constant stream"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -321,6 +368,8 @@ static int trials_bound(const struct rfc2544_params *p, enum rfc2544_test t,
 		return 0;
 	}
 	n = per * (double)p->n_sizes;
+	if (t == RFC2544_FRAME_LOSS && p->n_bursts)
+		n *= (double)p->n_bursts;	/* a table per burst size */
 	if (n > RFC2544_MAX_TRIALS)
 		return bm_errorf(err, "%s: these parameters need up to %.0f "
 				 "trials (%zu sizes x %.0f); a job may run %d",
@@ -419,6 +468,9 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 		}
 	}
 	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
+	if (M(t) & (M_THR | M_FLR))
+		bm_json_add_u32_array(o, "burst_sizes", p->burst_sizes,
+				      p->n_bursts);
 	if (M(t) & M_NEED) {
 		a = json_object_new_array();
 		for (i = 0; i < p->n_sizes; i++)

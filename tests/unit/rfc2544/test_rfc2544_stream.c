@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544's data stream types (issue 13 item 2; R2544-BURSTY, -MIX,
+ * -MOD broadcast) through rfc2544.throughput and .frame-loss, against the
+ * simulated DUT's N-port model: the rx port's egress is a line of
+ * egress_bps behind a tail-drop queue of Q waiting frames, the one on the
+ * line not counted (bm_sim.h), so every truth below is a closed form.
+ *
+ * The line is 100 Mbit/s and the egress 30 Mbit/s: at 512 B (532 B on the
+ * wire) a frame takes T = 42.56 us on the line and S = T / 0.3 on the
+ * egress, E = 30e6 / 8 / 532 = 7048.87 fps.  A burst of n frames back to
+ * back into an empty egress: when frame k (0-based) arrives, floor(0.3 k)
+ * have left and one is on the line, so k - floor(0.3 k) - 1 wait; it is
+ * dropped iff that is >= Q.  n = 16 peaks at 10 waiting (k = 15): it fits
+ * Q = 11 and not Q = 10; n = 64 needs 44.  At an average rate r <= E the
+ * egress empties between bursts (a burst needs n S <= n / r), so the
+ * throughput of bursts that fit is E, less the search's resolution, plus
+ * at most about one frame over the 1 s trial; bursts that do not fit lose
+ * frames at any rate: "throughput < r_min".
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_util.h"
+#include "bm_sim.h"
+#include "keep_result.h"
+#include "rfc2544.h"
+
+#define LINE	100e6
+#define EGRESS	30e6
+#define E512	(EGRESS / 8 / 532)
+
+/* The egress DUT above, with two named ports (the stream needs them);
+ * the constant pair trials of the sim's pair model get the same service
+ * (capacity_bps with overhead 24 is the line of egress_bps) and queue. */
+static struct bm_backend *egress_dut(double egress_bps, uint64_t q)
+{
+	struct bm_sim_params sp;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	sp.capacity_bps = egress_bps;
+	sp.bucket_bytes = 532;
+	sp.buffer_frames = q;
+	sp.ports[1].egress_bps = egress_bps;
+	sp.ports[1].queue_frames = q;
+	return sim_ports_new(&sp, 2, "t");
+}
+
+static json_object *run(enum rfc2544_test t, struct bm_backend *be,
+			const struct rfc2544_params *p)
+{
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+	int ret = rfc2544_run(t, be, p, NULL, NULL, &doc, &err);
+
+	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
+	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, rfc2544_name(t));
+	return doc;
+}
+
+static json_object *entry(json_object *doc, size_t i)
+{
+	json_object *a = tj_get(tj_get(doc, "results"), "per_size");
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	return json_object_get_string(tj_get(o, key));
+}
+
+static bool has_deviation(json_object *doc, const char *needle)
+{
+	json_object *a = tj_get(doc, "deviations");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
+			   needle))
+			return true;
+	return false;
+}
+
+/* Throughput of one size, 1 s trials (the sim's frames are not free). */
+static void thr_params(struct rfc2544_params *p, uint32_t f)
+{
+	rfc2544_params_default(p, RFC2544_THROUGHPUT);
+	p->frame_sizes[0] = f;
+	p->n_sizes = 1;
+	p->thr_search_trial_s = p->thr_final_trial_s = 1.0;
+}
+
+/* R2544-BURSTY: bursts of 16 fit Q = 11, bursts of 64 fit nothing; every
+ * trial record says what it sent; the report has the §21 interval. */
+START_TEST(test_bursty_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 11);
+	json_object *doc, *e, *trials, *t;
+	double thr, period;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.burst_sizes[0] = 16;
+	p.burst_sizes[1] = 64;
+	p.n_bursts = 2;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+
+	e = entry(doc, 0);
+	ck_assert_uint_eq(tj_num(e, "frame_size"), 512);
+	ck_assert_uint_eq(tj_num(e, "burst_frames"), 16);
+	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 2.0,
+		      "bursts of 16: %.3f fps, E = %.3f", thr, E512);
+	/* §21's interval: start to start n / thr, the gap that minus the
+	 * burst's n frame times at line rate (AMB-22) */
+	period = tj_num(e, "inter_burst_period_s");
+	ck_assert_double_eq_tol(period, 16 / thr, 1e-12);
+	ck_assert_double_eq_tol(tj_num(e, "burst_duration_s"),
+				16 * 532 * 8 / LINE, 1e-12);
+	ck_assert_double_eq_tol(tj_num(e, "inter_burst_gap_s"),
+				period - 16 * 532 * 8 / LINE, 1e-12);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "in bursts of 16 "
+				     "frames"));
+
+	e = entry(doc, 1);
+	ck_assert_uint_eq(tj_num(e, "burst_frames"), 64);
+	ck_assert_str_eq(str(e, "result"), "not measured: throughput < r_min");
+	ck_assert_ptr_null(tj_get(e, "throughput_fps"));
+	ck_assert_ptr_null(tj_get(e, "inter_burst_period_s"));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "no loss-free "
+				     "interval between bursts of 64"));
+
+	/* a trial record per trial, each saying it was bursts */
+	trials = tj_get(doc, "trials");
+	ck_assert_uint_gt(json_object_array_length(trials), 4);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_ptr_nonnull(strstr(str(t, "stream_type"),
+					     "bursty("));
+		/* whole bursts: what was sent is a multiple of the burst */
+		ck_assert_uint_eq((uint64_t)tj_num(t, "attempted") %
+				  (strstr(str(t, "stream_type"), "(16)") ? 16 : 64),
+				  0);
+	}
+	/* §21 SHOULD: 16, 64, 256 and 1024; this run had two */
+	ck_assert(has_deviation(doc, "R2544-BURSTY: §21 SHOULD run bursts of "
+			       "16, 64, 256 and 1024 frames; this run: 16 64"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* Q = 10: the 16th frame of a burst finds 10 waiting and is dropped,
+	 * at any rate; a constant stream at E would have passed */
+	be = egress_dut(EGRESS, 10);
+	p.n_bursts = 1;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"),
+			 "not measured: throughput < r_min");
+	json_object_put(doc);
+	p.n_bursts = 0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_msg(fabs(tj_num(entry(doc, 0), "throughput_fps") / E512 - 1) <
+		      0.002, "constant stream: %.3f fps",
+		      tj_num(entry(doc, 0), "throughput_fps"));
+	ck_assert_ptr_null(json_object_object_get(entry(doc, 0), "stream_type"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * R2544-FLR with bursts of 16 (egress 31 Mbit/s, Q = 11): at 100 % of the
+ * maximum rate the bursts are back to back, a constant stream at line
+ * rate, and the egress keeps E = 31e6 / 8 / 532 = 7283.8 fps of 1 s plus
+ * the Q + 1 frames it holds at the end; from 30 % (7048.9 fps < E) down
+ * nothing is lost, so the table stops after 20 %.
+ */
+START_TEST(test_bursty_frame_loss)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(31e6, 11);
+	json_object *doc, *e, *tab, *row;
+	double e31 = 31e6 / 8 / 532, tx, loss;
+	size_t i;
+
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.flr_trial_s = 1.0;
+	p.burst_sizes[0] = 16;
+	p.n_bursts = 1;
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
+	ck_assert_str_eq(str(e, "stop"), "two successive zero-loss trials");
+	tab = tj_get(e, "table");
+	ck_assert_uint_eq(json_object_array_length(tab), 9);
+	row = json_object_array_get_idx(tab, 0);
+	tx = tj_num(row, "tx");
+	/* 1 s of bursts at 23496.2 fps: 1469 whole bursts */
+	ck_assert_uint_eq((uint64_t)tx, 1469 * 16);
+	loss = 100 * (tx - (e31 * tx / (LINE / 8 / 532) + 12)) / tx;
+	ck_assert_msg(fabs(tj_num(row, "loss_pct") - loss) < 0.05,
+		      "100 %%: loss %.3f %%, model %.3f %%",
+		      tj_num(row, "loss_pct"), loss);
+	for (i = 0; i < 9; i++) {
+		row = json_object_array_get_idx(tab, i);
+		if (tj_num(row, "rate_pct") <= 30.0 + 1e-9)
+			ck_assert_double_eq(tj_num(row, "loss_pct"), 0);
+		else
+			ck_assert_double_gt(tj_num(row, "loss_pct"), 0);
+	}
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *stream_suite(void)
+{
+	Suite *s = suite_create("rfc2544-stream");
+	TCase *tc = tcase_create("stream types");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_bursty_throughput);
+	tcase_add_test(tc, test_bursty_frame_loss);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(stream_suite());
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data stream types of RFC 2544 (R2544-MOD, -BURSTY): the searches
+ * and the frame loss steps ask for a constant stream at a rate; this
+ * backend sits between them and the job's backend and sends that rate as
+ * the modified stream the parameters ask for, through the N-port trial
+ * engine (bm_traffic.h):
+ *
+ *   §21 bursts of n frames back to back at line rate, one burst every
+ *   n / rate seconds (start to start), so that rate is their average and
+ *   a search over the rate is the §21 search over the inter-burst
+ *   interval at a constant burst size.
+ *
+ * Every trial record then says what was sent (stream_type).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_traffic.h"
+#include "rfc2544_int.h"
+
+struct r2544_stream {
+	struct bm_backend be;		/* first: the searches' view */
+	struct bm_backend *inner;	/* the job's backend */
+	const struct rfc2544_params *p;
+	struct r2544_case c;		/* the case of the trials to come */
+};
+
+bool r2544_stream_wanted(const struct rfc2544_params *p)
+{
+	return p->n_bursts > 0;
+}
+
+size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
+		   size_t max)
+{
+	size_t n = 0, i, k, nb = p->n_bursts ? p->n_bursts : 1;
+
+	for (i = 0; i < p->n_sizes; i++)
+		for (k = 0; k < nb && n < max; k++, n++) {
+			c[n].i = i;
+			c[n].f = p->frame_sizes[i];
+			c[n].burst = p->n_bursts ? p->burst_sizes[k] : 0;
+		}
+	return n;
+}
+
+/* What a trial of case c sends, in the report's words (§26). */
+static void stream_type(const struct r2544_case *c, char *buf, size_t len)
+{
+	if (c->burst)
+		snprintf(buf, len, "bursty(%u)", c->burst);
+	else
+		snprintf(buf, len, "constant");
+}
+
+void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
+		     json_object *e)
+{
+	char type[32];
+
+	(void)r;
+	bm_json_add_u64(e, "frame_size", c->f);
+	if (!r2544_stream_wanted(r->p))
+		return;
+	stream_type(c, type, sizeof(type));
+	bm_json_add_str(e, "stream_type", type);
+	if (c->burst)
+		bm_json_add_u64(e, "burst_frames", c->burst);
+}
+
+/* One direction's stream of a trial at spec's rate, tx -> rx. */
+static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
+		       unsigned int tx, unsigned int rx,
+		       const struct bm_trial_spec *spec, struct bm_error *err)
+{
+	double r = spec->rate_fps, d = spec->duration_s, bursts;
+	struct bm_stream_spec ss;
+
+	bm_stream_init(&ss, tx, rx, 0);
+	ss.load_unit = BM_LOAD_FPS;
+	ss.load = r;
+	if (s->c.burst) {
+		/* as many bursts as the rate fills the duration with, at
+		 * least one: the rate is exact, the trial is whole bursts */
+		bursts = fmax(1.0, round(r * d / s->c.burst));
+		if (bursts > UINT32_MAX)
+			return bm_errorf(err, "%.0f bursts of %u frames: at "
+					 "most %u", bursts, s->c.burst,
+					 UINT32_MAX);
+		ss.pattern = BM_STREAM_BURSTS;
+		ss.burst_len = s->c.burst;
+		ss.burst_count = (uint32_t)bursts;
+		ss.burst_period_s = s->c.burst / r;
+	} else {
+		ss.pattern = BM_STREAM_COUNT;
+		ss.count = (uint64_t)llround(r * d);
+		if (!ss.count)
+			return bm_errorf(err, "trial of 0 frames (rate %.3f "
+					 "fps, %.3f s)", r, d);
+	}
+	return bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
+}
+
+static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
+		 struct bm_traffic *t, struct bm_error *err)
+{
+	const struct bm_backend *in = s->inner;
+	unsigned int i;
+	int ret;
+
+	bm_traffic_init(t);
+	for (i = 0; i < 2; i++)
+		if (bm_traffic_add_port(t, in->port_names[i],
+					in->line_rate_bps, err) < 0)
+			return -EINVAL;
+	if (!(spec->rate_fps > 0.0))
+		return bm_errorf(err, "trial at %g fps", spec->rate_fps);
+	ret = add_streams(s, t, 0, 1, spec, err);
+	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR)
+		ret = add_streams(s, t, 1, 0, spec, err);
+	return ret;
+}
+
+static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
+		      struct bm_trial_result *res, struct bm_error *err)
+{
+	struct r2544_stream *s = (struct r2544_stream *)be;
+	struct bm_trial_spec ts = *spec;
+	struct bm_traffic t;
+	int ret;
+
+	/* anything but a constant pair stream goes through as it is */
+	if (spec->traffic || spec->pattern != BM_PAT_RATE) {
+		ret = bm_run_trial(s->inner, spec, res, err);
+		goto out;
+	}
+	ret = build(s, spec, &t, err);
+	if (!ret) {
+		ts.traffic = &t;
+		ts.traffic_res = NULL;
+		ret = bm_run_trial(s->inner, &ts, res, err);
+	}
+	bm_traffic_free(&t);
+	stream_type(&s->c, res->stream_type, sizeof(res->stream_type));
+out:
+	/* MLRsearch's time limit reads the clock of the backend it has */
+	be->elapsed_s = s->inner->elapsed_s;
+	memcpy(be->frame_hex, s->inner->frame_hex, sizeof(be->frame_hex));
+	return ret;
+}
+
+static void stream_destroy(struct bm_backend *be)
+{
+	free(be);
+}
+
+static const struct bm_backend_ops stream_ops = {
+	.run_trial = stream_run,
+	.destroy = stream_destroy,
+	.dut_reset = NULL,
+};
+
+struct r2544_stream *r2544_stream_new(struct bm_backend *inner,
+				      const struct rfc2544_params *p,
+				      struct bm_error *err)
+{
+	struct r2544_stream *s;
+
+	if (inner->n_ports < 2)
+		return bm_errorf(err, "a modified data stream (§11, §21) "
+				 "needs the job's tx and rx port names"), NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return bm_errorf(err, "out of memory"), NULL;
+	s->be = *inner;
+	s->be.ops = &stream_ops;
+	s->be.priv = NULL;
+	s->inner = inner;
+	s->p = p;
+	return s;
+}
+
+struct bm_backend *r2544_stream_backend(struct r2544_stream *s)
+{
+	return &s->be;
+}
+
+void r2544_stream_set_case(struct r2544_stream *s, const struct r2544_case *c)
+{
+	s->c = *c;
+}
+
+void r2544_stream_free(struct r2544_stream *s)
+{
+	free(s);
+}
+
+void r2544_stream_deviations(struct r2544_run *r)
+{
+	static const uint32_t rfc[] = { 16, 64, 256, 1024 };
+	const struct rfc2544_params *p = r->p;
+	char buf[160];
+	size_t i, k, n = 0;
+	int len;
+
+	if (!p->n_bursts)
+		return;
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < p->n_bursts; i++)
+			if (p->burst_sizes[i] == rfc[k])
+				n++;
+	if (n < 4) {
+		len = snprintf(buf, sizeof(buf), "R2544-BURSTY: §21 SHOULD run "
+			       "bursts of 16, 64, 256 and 1024 frames; this "
+			       "run:");
+		for (i = 0; i < p->n_bursts && len < (int)sizeof(buf); i++)
+			len += snprintf(buf + len, sizeof(buf) - len, " %u",
+					p->burst_sizes[i]);
+		r2544_deviation(r, buf);
+	}
+	r2544_deviation(r, "R2544-BURSTY: the §21 search over the interval "
+			"between bursts is a search over their average rate "
+			"(rate = burst / period); the result gives the "
+			"minimum period and gap (AMB-22) at the throughput");
+}
