@@ -19,6 +19,7 @@
  * frames at any rate: "throughput < r_min".
  */
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,116 @@ START_TEST(test_bursty_frame_loss)
 }
 END_TEST
 
+/*
+ * R2544-MIX: the classic IMIX 64:7, 594:4, 1518:1, mean m = 4342 / 12 =
+ * 361.83 B, through the 30 Mbit/s egress: it forwards C = 30e6 / 8 /
+ * (m + 20) = 9821.04 frames/s of the mix (L1 accounting, the sim's and
+ * tbf's with overhead 24).  Q = 10 absorbs the mix's unevenness (a
+ * 1518-byte frame takes 4 intervals of the mix at C) and adds at most
+ * 10 frames over the 1 s trial above C: [C (1 - 0.1 %), C + 11].
+ */
+START_TEST(test_imix_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 10);
+	json_object *doc, *e, *t, *trials;
+	double m = 4342.0 / 12, c = EGRESS / 8 / (m + 20), thr;
+	struct bm_error err = { "" };
+	json_object *o;
+	size_t i;
+
+	thr_params(&p, 512);
+	o = json_tokener_parse("{\"imix\": \"classic\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), 0);
+	json_object_put(o);
+	ck_assert_uint_eq(p.n_imix, 3);
+	ck_assert_double_eq_tol(rfc2544_imix_mean(&p), m, 1e-9);
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_uint_eq(json_object_array_length(
+		tj_get(tj_get(doc, "results"), "per_size")), 1);
+	e = entry(doc, 0);
+	ck_assert(!json_object_object_get_ex(e, "frame_size", NULL));
+	ck_assert_str_eq(str(e, "imix"), "64:7,594:4,1518:1");
+	ck_assert_str_eq(str(e, "stream_type"), "imix");
+	ck_assert_double_eq_tol(tj_num(e, "mean_frame_size"), m, 1e-9);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= c * (1 - 0.001) && thr <= c + 11,
+		      "imix: %.3f fps, C = %.3f", thr, c);
+	/* every rate of the mix: L1 of the mean + 20 B, L2 of the mean */
+	ck_assert_double_eq_tol(tj_num(e, "theoretical_max_fps"),
+				LINE / 8 / (m + 20), 1e-6);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_l1_bps"),
+				thr * (m + 20) * 8, 1e-3);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_l2_bps"), thr * m * 8,
+				1e-3);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_pct_line"),
+				thr * (m + 20) * 8 / LINE * 100, 1e-9);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "frames of the IMIX "
+				     "64:7,594:4,1518:1 (mean 361.83 bytes)"));
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_str_eq(str(t, "stream_type"), "imix");
+		ck_assert_uint_eq(tj_num(t, "frame_size"), 362);
+		ck_assert_double_eq_tol(tj_num(t, "load_pct"),
+					tj_num(t, "rate_fps") * (m + 20) * 8 /
+					LINE * 100, 1e-9);
+	}
+	ck_assert(has_deviation(doc, "R2544-MIX"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* The imix key: strict, and one data stream type at a time (§11). */
+START_TEST(test_imix_params)
+{
+	static const char *const bad[] = {
+		"{\"imix\": \"64:7,594\"}",
+		"{\"imix\": \"64:7,64:1\"}",
+		"{\"imix\": \"63:1\"}",
+		"{\"imix\": \"64:0\"}",
+		"{\"imix\": \"64:40,128:25\"}",
+		"{\"imix\": \"64:1;128:1\"}",
+		"{\"imix\": 64}",
+		"{\"imix\": \"classic\", \"frame_sizes\": [64]}",
+		"{\"imix\": \"classic\", \"burst_sizes\": [16]}",
+	};
+	struct rfc2544_params p;
+	struct bm_error err;
+	json_object *o;
+	size_t i;
+	char txt[160];
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+		o = json_tokener_parse(bad[i]);
+		ck_assert_ptr_nonnull(o);
+		err.msg[0] = 0;
+		ck_assert_msg(rfc2544_params_from_json(o, RFC2544_THROUGHPUT,
+						       &p, &err) == -EINVAL,
+			      "accepted %s", bad[i]);
+		ck_assert_ptr_nonnull(strstr(err.msg, "imix"));
+		json_object_put(o);
+	}
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	o = json_tokener_parse("{\"imix\": \"1518:1,64:63\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_FRAME_LOSS, &p,
+						  &err), 0);
+	json_object_put(o);
+	rfc2544_imix_text(&p, txt, sizeof(txt));
+	ck_assert_str_eq(txt, "1518:1,64:63");
+	/* the key is throughput's and frame loss's only */
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	o = json_tokener_parse("{\"imix\": \"classic\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
+						  &err), -EINVAL);
+	json_object_put(o);
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -231,6 +342,8 @@ static Suite *stream_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_bursty_throughput);
 	tcase_add_test(tc, test_bursty_frame_loss);
+	tcase_add_test(tc, test_imix_throughput);
+	tcase_add_test(tc, test_imix_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

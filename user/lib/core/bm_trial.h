@@ -131,8 +131,11 @@ struct bm_trial_result {
 	/* Added for RFC 2544 §26 "type of data stream": what the trial sent
 	 * when it was not a constant stream of test frames of frame_size at
 	 * rate_fps, e.g. "bursty(16)" (§21: rate_fps is the bursts' average
-	 * rate); "" for such a constant stream. */
+	 * rate) or "imix" (§18); "" for such a constant stream. */
 	char stream_type[32];
+	/* Frames of several sizes (an IMIX, RFC 2544 §18): their mean size,
+	 * of which rate_fps is the L1 load; 0 = all of frame_size. */
+	double mean_frame_size;
 };
 
 struct bm_error {

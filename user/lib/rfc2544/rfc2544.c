@@ -48,30 +48,36 @@ void r2544_deviation(struct r2544_run *r, const char *text)
 	json_object_array_add(r->deviations, json_object_new_string(text));
 }
 
-double r2544_r_max(const struct r2544_run *r, uint32_t f)
+double r2544_fps_max(double line_bps, double f)
+{
+	return line_bps / ((f + 20.0) * 8.0);	/* F-1, SPEC 2.3 */
+}
+
+double r2544_r_max(const struct r2544_run *r, double f)
 {
 	double line = r->be->line_rate_bps;
 	double slow = r->p->slowest_link_bps > 0.0 ? r->p->slowest_link_bps :
 		      line;
-	double rmax = r->p->max_rate_pct / 100.0 * bm_fps_max(slow, f);
+	double rmax = r->p->max_rate_pct / 100.0 * r2544_fps_max(slow, f);
 
 	/* The tester can never exceed its own port's line rate. */
-	return fmin(rmax, bm_fps_max(line, f));
+	return fmin(rmax, r2544_fps_max(line, f));
 }
 
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
-		    const char *prefix, double fps, uint32_t f)
+		    const char *prefix, double fps, double f)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_fps", prefix);
 	bm_json_add_double(o, key, fps);
 	snprintf(key, sizeof(key), "%s_l1_bps", prefix);
-	bm_json_add_double(o, key, bm_l1_bps(fps, f));
+	bm_json_add_double(o, key, fps * (f + 20.0) * 8.0);
 	snprintf(key, sizeof(key), "%s_l2_bps", prefix);
-	bm_json_add_double(o, key, bm_l2_bps(fps, f));
+	bm_json_add_double(o, key, fps * f * 8.0);
 	snprintf(key, sizeof(key), "%s_pct_line", prefix);
-	bm_json_add_double(o, key, bm_load_pct(fps, f, r->be->line_rate_bps));
+	bm_json_add_double(o, key, fps * (f + 20.0) * 8.0 /
+			   r->be->line_rate_bps * 100.0);
 	if (r->p->topology == BM_TOPO_PAIR_BIDIR) {
 		snprintf(key, sizeof(key), "%s_aggregate_fps", prefix);
 		bm_json_add_double(o, key, 2.0 * fps);
@@ -115,7 +121,7 @@ void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 json_object *entry, double *thr, bool *ok)
 {
-	struct r2544_case c = { i, f, 0 };
+	struct r2544_case c = { i, f, 0, false, f };
 
 	return r2544_case_throughput(r, &c, entry, thr, ok);
 }
@@ -128,7 +134,7 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 	struct bm_rate_search_result res;
 	uint32_t f = c->f;
 	size_t i = c->i;
-	double rmax = r2544_r_max(r, f);
+	double rmax = r2544_r_max(r, c->size);
 	int ret;
 
 	if (r->stream)
@@ -136,7 +142,7 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 	if (p->throughput_fps[i] > 0.0) {
 		*thr = p->throughput_fps[i];
 		*ok = true;
-		r2544_add_rate(r, entry, "throughput", *thr, f);
+		r2544_add_rate(r, entry, "throughput", *thr, c->size);
 		bm_json_add_str(entry, "throughput_source", "given");
 		r2544_deviation(r, "throughput supplied by the caller, not "
 				"measured first");
@@ -197,7 +203,7 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 			 ret == -ECANCELED ? "cancelled" :
 			 ret ? r->err->msg : "no throughput found");
 	/* no throughput is null, never 0 fps (a 0 reads as a result) */
-	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, f);
+	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, c->size);
 	bm_json_add_str(entry, "throughput_source",
 			bm_search_kind_name(p->search));
 	bm_json_add_bool(entry, "below_r_min", res.below_r_min);

@@ -16,7 +16,7 @@ static int flr_size(struct r2544_run *r, const struct r2544_case *c,
 {
 	const struct rfc2544_params *p = r->p;
 	uint32_t f = c->f;
-	double rmax = r2544_r_max(r, f), pct, loss;
+	double rmax = r2544_r_max(r, c->size), pct, loss;
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	json_object *tab = json_object_new_array(), *row;
@@ -53,8 +53,9 @@ static int flr_size(struct r2544_run *r, const struct r2544_case *c,
 		row = json_object_new_object();
 		bm_json_add_double(row, "rate_pct", pct);
 		bm_json_add_double(row, "rate_pct_line",
-				   bm_load_pct(spec.rate_fps, f,
-					       r->be->line_rate_bps));
+				   spec.rate_fps / r2544_fps_max(
+					   r->be->line_rate_bps, c->size) *
+				   100.0);
 		bm_json_add_double(row, "rate_fps", spec.rate_fps);
 		bm_json_add_u64(row, "tx", res.attempted);
 		bm_json_add_u64(row, "rx", res.received);
@@ -113,7 +114,8 @@ int r2544_frame_loss(struct r2544_run *r)
 		json_object_array_add(r->results, e);
 		r2544_case_json(r, &cs[i], e);
 		bm_json_add_double(e, "theoretical_max_fps",
-				   bm_fps_max(r->be->line_rate_bps, cs[i].f));
+				   r2544_fps_max(r->be->line_rate_bps,
+						 cs[i].size));
 		ret = flr_size(r, &cs[i], e);
 	}
 	return ret;

@@ -14,8 +14,12 @@ struct r2544_stream;
  */
 struct r2544_case {
 	size_t i;			/* index into frame_sizes[] */
-	uint32_t f;			/* frame size */
+	uint32_t f;			/* frame size; an IMIX: its mean rounded,
+					 * the trial records' nominal size */
 	uint32_t burst;			/* frames per burst; 0 = steady */
+	bool mix;			/* the IMIX of the parameters */
+	double size;			/* f, or the IMIX's mean size: what
+					 * every rate and limit is of */
 };
 
 /* State of one benchmark run. */
@@ -76,13 +80,18 @@ void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 /* Record a deviation/interpretation in effect (once per text). */
 void r2544_deviation(struct r2544_run *r, const char *text);
 
-/* R2544-MAXRATE: highest offered rate for size f, per direction. */
-double r2544_r_max(const struct r2544_run *r, uint32_t f);
+/* R2544-MAXRATE: highest offered rate for (mean) frame size f, per
+ * direction. */
+double r2544_r_max(const struct r2544_run *r, double f);
+
+/* fps_max (F-1) of a (mean) frame size f on a line of line_bps. */
+double r2544_fps_max(double line_bps, double f);
 
 /* Add <prefix>_fps, _l1_bps, _l2_bps, _pct_line (and _aggregate_fps for
- * bidirectional runs) for a per-direction rate (SPEC 2.3, F-4). */
+ * bidirectional runs) for a per-direction rate of frames of (mean) size
+ * f (SPEC 2.3, F-4; an IMIX's L1 rate is of its mean size + 20 B). */
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
-		    const char *prefix, double fps, uint32_t f);
+		    const char *prefix, double fps, double f);
 
 /*
  * Throughput of size index i (frame size f): the caller's value when given,

@@ -11,6 +11,10 @@
  *   a search over the rate is the §21 search over the inter-burst
  *   interval at a constant burst size.
  *
+ *   §18 an IMIX: one constant stream whose frames cycle through the mix
+ *   (the sizes spread over the cycle by their weights), the rate in
+ *   frames/s of the mix, its L1 load that of the mean size.
+ *
  * Every trial record then says what was sent (stream_type).
  */
 #include <errno.h>
@@ -31,19 +35,32 @@ struct r2544_stream {
 
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
-	return p->n_bursts > 0;
+	return p->n_bursts > 0 || p->n_imix > 0;
 }
 
 size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
 		   size_t max)
 {
 	size_t n = 0, i, k, nb = p->n_bursts ? p->n_bursts : 1;
+	double mean = rfc2544_imix_mean(p);
 
+	if (p->n_imix) {
+		/* one search of the mix: the frame sizes are its own */
+		if (!max)
+			return 0;
+		memset(c, 0, sizeof(*c));
+		c->f = (uint32_t)lround(mean);
+		c->mix = true;
+		c->size = mean;
+		return 1;
+	}
 	for (i = 0; i < p->n_sizes; i++)
 		for (k = 0; k < nb && n < max; k++, n++) {
 			c[n].i = i;
 			c[n].f = p->frame_sizes[i];
 			c[n].burst = p->n_bursts ? p->burst_sizes[k] : 0;
+			c[n].mix = false;
+			c[n].size = c[n].f;
 		}
 	return n;
 }
@@ -53,6 +70,8 @@ static void stream_type(const struct r2544_case *c, char *buf, size_t len)
 {
 	if (c->burst)
 		snprintf(buf, len, "bursty(%u)", c->burst);
+	else if (c->mix)
+		snprintf(buf, len, "imix");
 	else
 		snprintf(buf, len, "constant");
 }
@@ -60,16 +79,49 @@ static void stream_type(const struct r2544_case *c, char *buf, size_t len)
 void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 		     json_object *e)
 {
-	char type[32];
+	char type[32], mix[160];
 
-	(void)r;
-	bm_json_add_u64(e, "frame_size", c->f);
+	if (c->mix) {
+		/* no one frame size: the mix and its mean instead */
+		rfc2544_imix_text(r->p, mix, sizeof(mix));
+		bm_json_add_str(e, "imix", mix);
+		bm_json_add_double(e, "mean_frame_size", c->size);
+	} else {
+		bm_json_add_u64(e, "frame_size", c->f);
+	}
 	if (!r2544_stream_wanted(r->p))
 		return;
 	stream_type(c, type, sizeof(type));
 	bm_json_add_str(e, "stream_type", type);
 	if (c->burst)
 		bm_json_add_u64(e, "burst_frames", c->burst);
+}
+
+/*
+ * The module's IMIX cycle from p's sizes and weights: each size as often
+ * as its weight, spread over the cycle by a smooth weighted round robin
+ * (at each step the size furthest behind its share goes next), so that
+ * 7:4:1 is not seven 64-byte frames in a row.
+ */
+static void imix_cycle(const struct rfc2544_params *p, struct bm_traffic *t)
+{
+	long cur[RFC2544_MAX_IMIX] = { 0 }, total = 0;
+	size_t i, best;
+	unsigned int k;
+
+	for (i = 0; i < p->n_imix; i++)
+		total += p->imix_weights[i];
+	t->n_imix = 0;
+	for (k = 0; k < total && k < BM_TRAFFIC_MAX_IMIX; k++) {
+		best = 0;
+		for (i = 0; i < p->n_imix; i++) {
+			cur[i] += p->imix_weights[i];
+			if (cur[i] > cur[best])
+				best = i;
+		}
+		cur[best] -= total;
+		t->imix[t->n_imix++] = p->imix_sizes[best];
+	}
 }
 
 /* One direction's stream of a trial at spec's rate, tx -> rx. */
@@ -97,6 +149,7 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 		ss.burst_period_s = s->c.burst / r;
 	} else {
 		ss.pattern = BM_STREAM_COUNT;
+		ss.imix = s->c.mix;
 		ss.count = (uint64_t)llround(r * d);
 		if (!ss.count)
 			return bm_errorf(err, "trial of 0 frames (rate %.3f "
@@ -119,6 +172,8 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 			return -EINVAL;
 	if (!(spec->rate_fps > 0.0))
 		return bm_errorf(err, "trial at %g fps", spec->rate_fps);
+	if (s->c.mix)
+		imix_cycle(s->p, t);
 	ret = add_streams(s, t, 0, 1, spec, err);
 	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR)
 		ret = add_streams(s, t, 1, 0, spec, err);
@@ -146,6 +201,8 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 	}
 	bm_traffic_free(&t);
 	stream_type(&s->c, res->stream_type, sizeof(res->stream_type));
+	if (s->c.mix)
+		res->mean_frame_size = s->c.size;
 out:
 	/* MLRsearch's time limit reads the clock of the backend it has */
 	be->elapsed_s = s->inner->elapsed_s;
@@ -207,6 +264,14 @@ void r2544_stream_deviations(struct r2544_run *r)
 	size_t i, k, n = 0;
 	int len;
 
+	if (p->n_imix)
+		r2544_deviation(r, "R2544-MIX: §18 leaves a mixed frame size "
+				"test to the tester (\"the authors do not have "
+				"any idea how the results of such a test would be "
+				"interpreted\"): one search over the rate in frames "
+				"of the IMIX, its L1 load that of the mean size; "
+				"the trial records' frame_size is the mean, "
+				"rounded");
 	if (!p->n_bursts)
 		return;
 	for (k = 0; k < 4; k++)

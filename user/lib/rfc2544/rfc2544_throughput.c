@@ -17,7 +17,7 @@ static void burst_interval(const struct r2544_run *r, const struct r2544_case *c
 			   json_object *e, double thr)
 {
 	double period = c->burst / thr;
-	double burst_s = c->burst / bm_fps_max(r->be->line_rate_bps, c->f);
+	double burst_s = c->burst / r2544_fps_max(r->be->line_rate_bps, c->f);
 
 	bm_json_add_double(e, "inter_burst_period_s", period);
 	bm_json_add_double(e, "inter_burst_gap_s", period - burst_s);
@@ -34,24 +34,32 @@ int r2544_throughput(struct r2544_run *r)
 		      r->be->line_rate_bps, thr;
 	struct r2544_case cs[RFC2544_MAX_SIZES * RFC2544_MAX_BURSTS];
 	size_t k, n = r2544_cases(p, cs, sizeof(cs) / sizeof(cs[0]));
-	char stmt[320], burst[96];
+	char stmt[480], burst[96];
 	json_object *e, *why = NULL;
 	bool ok;
 	int ret = 0;
 
 	for (k = 0; k < n && !ret; k++) {
 		const struct r2544_case *c = &cs[k];
-		uint32_t f = c->f;
+		double tmax = r2544_fps_max(line, c->size);
+		char what[224], mix[160];
 
 		e = json_object_new_object();
 		json_object_array_add(r->results, e);
 		r2544_case_json(r, c, e);
-		bm_json_add_double(e, "theoretical_max_fps", bm_fps_max(line, f));
+		bm_json_add_double(e, "theoretical_max_fps", tmax);
 		/* which link the limit is of, so the two can be compared */
 		bm_json_add_double(e, "theoretical_link_bps", line);
 		ret = r2544_case_throughput(r, c, e, &thr, &ok);
 		bm_json_add_double(e, "throughput_pct_theoretical", ok ?
-				   100.0 * thr / bm_fps_max(line, f) : NAN);
+				   100.0 * thr / tmax : NAN);
+		if (c->mix) {
+			rfc2544_imix_text(p, mix, sizeof(mix));
+			snprintf(what, sizeof(what), "frames of the IMIX %s "
+				 "(mean %.2f bytes)", mix, c->size);
+		} else {
+			snprintf(what, sizeof(what), "%u-byte frames", c->f);
+		}
 		burst[0] = 0;
 		if (c->burst) {
 			burst_interval(r, c, e, ok ? thr : NAN);
@@ -63,9 +71,9 @@ int r2544_throughput(struct r2544_run *r)
 		if (ok) {
 			bm_json_add_str(e, "result", "ok");
 			snprintf(stmt, sizeof(stmt),
-				 "%.2f fps at %u-byte frames%s (theoretical "
-				 "maximum %.2f fps%s), UDP/IPv4 over Ethernet",
-				 thr, f, burst, bm_fps_max(line, f),
+				 "%.2f fps at %s%s (theoretical maximum %.2f "
+				 "fps%s), UDP/IPv4 over Ethernet",
+				 thr, what, burst, tmax,
 				 p->slowest_link_bps > 0.0 ?
 				 " of the slowest link" : "");
 		} else {
@@ -74,13 +82,13 @@ int r2544_throughput(struct r2544_run *r)
 			if (c->burst)
 				snprintf(stmt, sizeof(stmt), "no loss-free "
 					 "interval between bursts of %u "
-					 "%u-byte frames down to r_min: %s",
-					 c->burst, f, why ?
+					 "%s down to r_min: %s",
+					 c->burst, what, why ?
 					 json_object_get_string(why) :
 					 "no search result");
 			else
 				snprintf(stmt, sizeof(stmt), "throughput not "
-					 "measured at %u-byte frames: %s", f,
+					 "measured at %s: %s", what,
 					 why ? json_object_get_string(why) :
 					 "no search result");
 		}
