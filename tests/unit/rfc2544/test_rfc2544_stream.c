@@ -300,6 +300,7 @@ START_TEST(test_imix_params)
 		"{\"imix\": 64}",
 		"{\"imix\": \"classic\", \"frame_sizes\": [64]}",
 		"{\"imix\": \"classic\", \"burst_sizes\": [16]}",
+		"{\"imix\": \"classic\", \"broadcast_pct\": 1}",
 	};
 	struct rfc2544_params p;
 	struct bm_error err;
@@ -334,6 +335,87 @@ START_TEST(test_imix_params)
 }
 END_TEST
 
+/*
+ * R2544-MOD broadcast: 1 % of the frames to ff:ff:ff:ff:ff:ff through the
+ * egress of E = 7048.87 fps (Q = 11).  Test and broadcast frames share
+ * that egress, so the whole stream's rate is what it carries:
+ * throughput_fps in [E (1 - 0.1 %), E + 12] (Q frames more over the 1 s
+ * trial).  The trial at the throughput sent round(0.99 r) test and
+ * round(0.01 r) broadcast frames, and the rx port got every broadcast
+ * (a two-port bridge floods them there).  The trial records count the
+ * test frames only (REQ-2544-3) and the broadcasts apart.
+ */
+START_TEST(test_broadcast_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 11);
+	json_object *doc, *e, *t, *trials;
+	double thr, r;
+	bool lossy = false;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.broadcast_pct = 1.0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "broadcast 1 %");
+	ck_assert_double_eq(tj_num(e, "broadcast_pct"), 1.0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 12,
+		      "broadcast 1 %%: %.3f fps, E = %.3f", thr, E512);
+	ck_assert_double_eq_tol(tj_num(e, "test_frames_fps"), 0.99 * thr, 1e-6);
+	ck_assert_double_eq_tol(tj_num(e, "broadcast_fps"), 0.01 * thr, 1e-9);
+	ck_assert_uint_eq(tj_num(e, "broadcast_sent"), llround(0.01 * thr));
+	ck_assert_uint_eq(tj_num(e, "broadcast_received"),
+			  llround(0.01 * thr));
+	ck_assert_str_eq(str(e, "broadcast_delivered"), "all");
+	ck_assert_double_eq(tj_num(e, "broadcast_delivered_pct"), 100.0);
+	ck_assert_double_eq_tol(tj_num(e, "broadcast_actual_pct"), 1.0, 0.02);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "with 1 % broadcast "
+				     "frames, of which the rx port received"));
+
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		r = tj_num(t, "rate_fps");
+		ck_assert_str_eq(str(t, "stream_type"), "broadcast 1 %");
+		ck_assert_uint_eq(tj_num(t, "attempted"), llround(0.99 * r));
+		ck_assert_uint_eq(tj_num(t, "broadcast_sent"),
+				  llround(0.01 * r));
+		/* lost is of the test frames: received + lost = attempted */
+		ck_assert_uint_eq(tj_num(t, "received") + tj_num(t, "lost"),
+				  tj_num(t, "attempted"));
+		if (tj_num(t, "lost") > 0 && tj_num(t, "broadcast_received") <
+		    tj_num(t, "broadcast_sent"))
+			lossy = true;
+	}
+	/* the tail drop hits both kinds: the trial at r_max lost some of each */
+	ck_assert(lossy);
+	ck_assert(has_deviation(doc, "R2544-MOD broadcast (§11.1)"));
+	ck_assert(!has_deviation(doc, "SHOULD be 1 %"));
+	json_object_put(doc);
+
+	/* frame loss: rows count test frames, the broadcasts apart */
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.flr_trial_s = 1.0;
+	p.broadcast_pct = 2.0;
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	e = json_object_array_get_idx(tj_get(entry(doc, 0), "table"), 0);
+	r = tj_num(e, "rate_fps");
+	ck_assert_uint_eq(tj_num(e, "tx"), llround(0.98 * r));
+	ck_assert_uint_eq(tj_num(e, "broadcast_tx"), llround(0.02 * r));
+	/* which kind the tail drop hits goes by the phases (bm_sim.h) */
+	ck_assert_double_le(tj_num(e, "broadcast_rx"), tj_num(e, "broadcast_tx"));
+	ck_assert_double_gt(tj_num(e, "loss_pct"), 60);
+	ck_assert(has_deviation(doc, "SHOULD be 1 % of the frames"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -344,6 +426,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_bursty_frame_loss);
 	tcase_add_test(tc, test_imix_throughput);
 	tcase_add_test(tc, test_imix_params);
+	tcase_add_test(tc, test_broadcast_throughput);
 	suite_add_tcase(s, tc);
 	return s;
 }

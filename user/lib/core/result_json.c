@@ -66,6 +66,10 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_str(o, "stream_type", r->stream_type);
 	if (r->mean_frame_size > 0)
 		bm_json_add_double(o, "mean_frame_size", r->mean_frame_size);
+	if (!strncmp(r->stream_type, "broadcast", 9)) {
+		bm_json_add_u64(o, "broadcast_sent", r->bcast_sent);
+		bm_json_add_u64(o, "broadcast_received", r->bcast_received);
+	}
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);
 	bm_json_add_u64(o, "received", r->received);

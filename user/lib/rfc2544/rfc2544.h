@@ -85,6 +85,9 @@ struct rfc2544_params {
 	uint32_t imix_sizes[RFC2544_MAX_IMIX];
 	unsigned int imix_weights[RFC2544_MAX_IMIX];
 	size_t n_imix;
+	/* §11.1: this % of the frames to the hardware broadcast address,
+	 * evenly spread; 0 = none (§11.1 SHOULD: 1) */
+	double broadcast_pct;
 
 	/* R2544-LAT */
 	double lat_trial_s;

@@ -62,6 +62,12 @@ static int flr_size(struct r2544_run *r, const struct r2544_case *c,
 		bm_json_add_double(row, "loss_pct", loss);
 		bm_json_add_bool(row, "generator_limited",
 				 res.generator_limited);
+		/* §11.1: tx, rx and loss are the test frames' */
+		if (p->broadcast_pct > 0) {
+			bm_json_add_u64(row, "broadcast_tx", res.bcast_sent);
+			bm_json_add_u64(row, "broadcast_rx",
+					res.bcast_received);
+		}
 		json_object_array_add(tab, row);
 		if (ret) {
 			/* cancelled after this trial, which still counts; the

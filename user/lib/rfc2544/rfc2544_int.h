@@ -60,6 +60,14 @@ struct bm_backend *r2544_stream_backend(struct r2544_stream *s);
 /* Make the trials that follow those of case c. */
 void r2544_stream_set_case(struct r2544_stream *s, const struct r2544_case *c);
 void r2544_stream_free(struct r2544_stream *s);
+/*
+ * With broadcast frames (§11.1), add to throughput entry e their share of
+ * throughput thr (NAN: none) and what the trial at thr sent and received
+ * of them, that trial searched for in r's log from record first on; a
+ * clause to the statement stmt (len bytes) when not NULL.
+ */
+void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
+			 size_t first, char *stmt, size_t len);
 /* The deviations and interpretations of r's data stream, once each. */
 void r2544_stream_deviations(struct r2544_run *r);
 

@@ -312,6 +312,10 @@ const struct bm_param rfc2544_keys[] = {
 	   "", "§18 several frame sizes in one trial, in place of frame_sizes: "
 	   "\"classic\" (64:7,594:4,1518:1) or \"SIZE:WEIGHT,...\" "
 	   "(weights sum <= 64); \"\" = none"),
+	KD("broadcast_pct", broadcast_pct, 0, 50, 0, M_THR | M_FLR, "%",
+	   "§11.1 share of frames to ff:ff:ff:ff:ff:ff, evenly spread (§11.1 "
+	   "SHOULD: 1); judged on the other frames, delivery reported; 0 = "
+	   "none"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -520,9 +524,13 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 		return bm_errorf(err, "%s: search trial duration longer than "
 				 "the full-length trial duration", name);
 	/* §11: each modifier separately; an IMIX is the trial's sizes */
-	if (p->n_imix && p->n_bursts)
-		return bm_errorf(err, "%s: imix and burst_sizes: one data stream "
-				 "type at a time (RFC 2544 §11)", name);
+	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) > 1)
+		return bm_errorf(err, "%s: %s: one data stream type at a time "
+				 "(RFC 2544 §11: each modifier separately)",
+				 name, p->n_imix && p->n_bursts ?
+				 "imix and burst_sizes" : p->n_imix ?
+				 "imix and broadcast_pct" :
+				 "burst_sizes and broadcast_pct");
 	if (p->n_imix && given(obj, "frame_sizes"))
 		return bm_errorf(err, "%s: imix and frame_sizes: the IMIX is "
 				 "the trial's frame sizes; give one", name);

@@ -15,6 +15,18 @@
  *   (the sizes spread over the cycle by their weights), the rate in
  *   frames/s of the mix, its L1 load that of the mean size.
  *
+ *   §11.1 broadcast frames: a share p of the rate as a stream of its own
+ *   from the same port to ff:ff:ff:ff:ff:ff (IP 255.255.255.255, AMB-23),
+ *   evenly spread between the test frames, the rest as the test stream.
+ *   Their own stream id lets the receiver count them apart (SPEC: flags
+ *   bit 3, which bmgen.ko cannot set; the id does the same).  They are
+ *   counted where the stream's receiver is, the pair's rx port: a bridge
+ *   floods them to every port but the input, which in a pair test is that
+ *   port, and bmgen.ko counts a copy on any other attached port as
+ *   misdirected, not received.  The trial's counts are the test frames'
+ *   (REQ-2544-3: the search judges the other data, §11.1's aim), the
+ *   broadcast frames' go to bcast_sent and bcast_received.
+ *
  * Every trial record then says what was sent (stream_type).
  */
 #include <errno.h>
@@ -35,7 +47,7 @@ struct r2544_stream {
 
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
-	return p->n_bursts > 0 || p->n_imix > 0;
+	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0;
 }
 
 size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
@@ -66,12 +78,15 @@ size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
 }
 
 /* What a trial of case c sends, in the report's words (§26). */
-static void stream_type(const struct r2544_case *c, char *buf, size_t len)
+static void stream_type(const struct rfc2544_params *p,
+			const struct r2544_case *c, char *buf, size_t len)
 {
 	if (c->burst)
 		snprintf(buf, len, "bursty(%u)", c->burst);
 	else if (c->mix)
 		snprintf(buf, len, "imix");
+	else if (p->broadcast_pct > 0)
+		snprintf(buf, len, "broadcast %g %%", p->broadcast_pct);
 	else
 		snprintf(buf, len, "constant");
 }
@@ -91,7 +106,9 @@ void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 	}
 	if (!r2544_stream_wanted(r->p))
 		return;
-	stream_type(c, type, sizeof(type));
+	stream_type(r->p, c, type, sizeof(type));
+	if (r->p->broadcast_pct > 0)
+		bm_json_add_double(e, "broadcast_pct", r->p->broadcast_pct);
 	bm_json_add_str(e, "stream_type", type);
 	if (c->burst)
 		bm_json_add_u64(e, "burst_frames", c->burst);
@@ -130,7 +147,9 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 		       const struct bm_trial_spec *spec, struct bm_error *err)
 {
 	double r = spec->rate_fps, d = spec->duration_s, bursts;
+	double share = s->p->broadcast_pct / 100.0;
 	struct bm_stream_spec ss;
+	int ret;
 
 	bm_stream_init(&ss, tx, rx, 0);
 	ss.load_unit = BM_LOAD_FPS;
@@ -150,12 +169,58 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 	} else {
 		ss.pattern = BM_STREAM_COUNT;
 		ss.imix = s->c.mix;
-		ss.count = (uint64_t)llround(r * d);
+		ss.load = r * (1.0 - share);
+		ss.count = (uint64_t)llround(ss.load * d);
 		if (!ss.count)
 			return bm_errorf(err, "trial of 0 frames (rate %.3f "
 					 "fps, %.3f s)", r, d);
 	}
+	ret = bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
+	if (ret || !(share > 0.0))
+		return ret;
+	/* the broadcast frames, half a test frame interval after the
+	 * first test frame (phase is in their own interval) */
+	ss.load = r * share;
+	ss.count = (uint64_t)llround(ss.load * d);
+	if (!ss.count)
+		return 0;	/* too short for one: bcast_sent says 0 */
+	ss.phase = 0.5 * share / (1.0 - share);
+	ss.frame.have_dst_mac = true;
+	memset(ss.frame.dst_mac, 0xff, sizeof(ss.frame.dst_mac));
+	memset(ss.frame.dst_ip, 0xff, 4);
 	return bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
+}
+
+/* Is stream k of t one of §11.1's broadcast streams? */
+static bool is_bcast(const struct bm_traffic *t, unsigned int k)
+{
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	return t->streams[k].frame.have_dst_mac &&
+	       !memcmp(t->streams[k].frame.dst_mac, bc, 6);
+}
+
+/* Move the broadcast streams' counts out of the test frames' (res). */
+static void split_bcast(const struct bm_traffic *t,
+			const struct bm_traffic_result *tr,
+			struct bm_trial_result *res)
+{
+	const struct bm_stream_result *b;
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams; k++) {
+		if (!is_bcast(t, k))
+			continue;
+		b = &tr->streams[k];
+		res->bcast_sent += b->sent;
+		res->bcast_received += b->received;
+		res->intended -= b->intended;
+		res->attempted -= b->sent;
+		res->received -= b->received;
+		res->lost -= b->lost;
+		res->duplicate -= b->duplicated;
+		res->reordered -= b->reordered;
+	}
 }
 
 static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
@@ -185,6 +250,7 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 {
 	struct r2544_stream *s = (struct r2544_stream *)be;
 	struct bm_trial_spec ts = *spec;
+	struct bm_traffic_result *tr = NULL;
 	struct bm_traffic t;
 	int ret;
 
@@ -195,12 +261,22 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 	}
 	ret = build(s, spec, &t, err);
 	if (!ret) {
+		tr = bm_traffic_result_new(&t);
+		if (!tr) {
+			bm_errorf(err, "out of memory");
+			ret = -ENOMEM;
+		}
+	}
+	if (!ret) {
 		ts.traffic = &t;
-		ts.traffic_res = NULL;
+		ts.traffic_res = tr;
 		ret = bm_run_trial(s->inner, &ts, res, err);
 	}
+	if (!ret)
+		split_bcast(&t, tr, res);
+	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
-	stream_type(&s->c, res->stream_type, sizeof(res->stream_type));
+	stream_type(s->p, &s->c, res->stream_type, sizeof(res->stream_type));
 	if (s->c.mix)
 		res->mean_frame_size = s->c.size;
 out:
@@ -264,6 +340,18 @@ void r2544_stream_deviations(struct r2544_run *r)
 	size_t i, k, n = 0;
 	int len;
 
+	if (p->broadcast_pct > 0) {
+		r2544_deviation(r, "R2544-MOD broadcast (§11.1): broadcast "
+				"frames are a stream of their own from the tx "
+				"port, evenly spread, counted apart by its "
+				"stream id (bmgen.ko cannot set SPEC's flags "
+				"bit 3) and only on the rx port; the throughput "
+				"and loss are the test frames' (REQ-2544-3), "
+				"throughput_fps the rate of all frames");
+		if (p->broadcast_pct != 1.0)
+			r2544_deviation(r, "R2544-MOD broadcast: §11.1 SHOULD "
+					"be 1 % of the frames");
+	}
 	if (p->n_imix)
 		r2544_deviation(r, "R2544-MIX: §18 leaves a mixed frame size "
 				"test to the tester (\"the authors do not have "
@@ -291,4 +379,47 @@ void r2544_stream_deviations(struct r2544_run *r)
 			"between bursts is a search over their average rate "
 			"(rate = burst / period); the result gives the "
 			"minimum period and gap (AMB-22) at the throughput");
+}
+
+void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
+			 size_t first, char *stmt, size_t len)
+{
+	double share = r->p->broadcast_pct / 100.0;
+	const struct bm_trial_record *at = NULL;
+	size_t k;
+
+	if (!(share > 0.0))
+		return;
+	/* the last trial of this case at the throughput's rate */
+	for (k = r->log.n; k > first && isfinite(thr); k--)
+		if (r->log.v[k - 1].spec.rate_fps == thr) {
+			at = &r->log.v[k - 1];
+			break;
+		}
+	bm_json_add_double(e, "test_frames_fps", thr * (1.0 - share));
+	bm_json_add_double(e, "broadcast_fps", thr * share);
+	if (!at) {
+		bm_json_add_str(e, "broadcast_delivered", NULL);
+		return;
+	}
+	bm_json_add_u64(e, "broadcast_sent", at->res.bcast_sent);
+	bm_json_add_u64(e, "broadcast_received", at->res.bcast_received);
+	/* §11.1: the level actually sent, if not the one asked for */
+	bm_json_add_double(e, "broadcast_actual_pct", at->res.bcast_sent ?
+			   100.0 * at->res.bcast_sent /
+			   (at->res.bcast_sent + at->res.attempted) : NAN);
+	bm_json_add_double(e, "broadcast_delivered_pct", at->res.bcast_sent ?
+			   100.0 * at->res.bcast_received /
+			   at->res.bcast_sent : NAN);
+	bm_json_add_str(e, "broadcast_delivered", !at->res.bcast_sent ?
+			"none sent" : at->res.bcast_received >=
+			at->res.bcast_sent ? "all" :
+			at->res.bcast_received ? "some" : "none");
+	if (stmt)
+		snprintf(stmt + strlen(stmt), len - strlen(stmt),
+			 "; with %g %% broadcast frames, of which the rx port "
+			 "received %llu of %llu in the trial at the throughput",
+			 r->p->broadcast_pct,
+			 (unsigned long long)at->res.bcast_received,
+			 (unsigned long long)at->res.bcast_sent);
 }

@@ -33,7 +33,7 @@ int r2544_throughput(struct r2544_run *r)
 		      fmin(p->slowest_link_bps, r->be->line_rate_bps) :
 		      r->be->line_rate_bps, thr;
 	struct r2544_case cs[RFC2544_MAX_SIZES * RFC2544_MAX_BURSTS];
-	size_t k, n = r2544_cases(p, cs, sizeof(cs) / sizeof(cs[0]));
+	size_t k, first, n = r2544_cases(p, cs, sizeof(cs) / sizeof(cs[0]));
 	char stmt[480], burst[96];
 	json_object *e, *why = NULL;
 	bool ok;
@@ -50,6 +50,7 @@ int r2544_throughput(struct r2544_run *r)
 		bm_json_add_double(e, "theoretical_max_fps", tmax);
 		/* which link the limit is of, so the two can be compared */
 		bm_json_add_double(e, "theoretical_link_bps", line);
+		first = r->log.n;
 		ret = r2544_case_throughput(r, c, e, &thr, &ok);
 		bm_json_add_double(e, "throughput_pct_theoretical", ok ?
 				   100.0 * thr / tmax : NAN);
@@ -92,6 +93,8 @@ int r2544_throughput(struct r2544_run *r)
 					 why ? json_object_get_string(why) :
 					 "no search result");
 		}
+		r2544_stream_report(r, e, ok ? thr : NAN, first,
+				    ok ? stmt : NULL, sizeof(stmt));
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;
