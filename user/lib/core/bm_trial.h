@@ -128,6 +128,20 @@ struct bm_trial_result {
 	 * trial's frames, BM_LAT_HIST_* buckets; filled by N-port trials
 	 * with latency, else all zero. */
 	uint64_t lat_hist[BM_LAT_HIST_BUCKETS];
+	/* Added for RFC 2544 §26 "type of data stream": what the trial sent
+	 * when it was not a constant stream of test frames of frame_size at
+	 * rate_fps, e.g. "bursty(16)" (§21: rate_fps is the bursts' average
+	 * rate), "imix" (§18) or "broadcast 1 %" (§11.1, rate_fps of test and
+	 * broadcast frames together); "" for such a constant stream. */
+	char stream_type[32];
+	/* Frames of several sizes (an IMIX, RFC 2544 §18): their mean size,
+	 * of which rate_fps is the L1 load; 0 = all of frame_size. */
+	double mean_frame_size;
+	/* RFC 2544 §11.1 broadcast frames mixed into the stream: sent and
+	 * received (on the stream's rx port).  They are no test frames
+	 * (REQ-2544-3): intended, attempted, received and lost count the
+	 * test frames without them. */
+	uint64_t bcast_sent, bcast_received;
 };
 
 struct bm_error {

@@ -44,7 +44,12 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_u64(o, "burst_frames", sp->burst_frames);
 	} else {
 		bm_json_add_double(o, "rate_fps", sp->rate_fps);
-		if (line_rate_bps > 0 && sp->frame_size)
+		/* an IMIX's load is of its mean size (SPEC 2.3) */
+		if (line_rate_bps > 0 && r->mean_frame_size > 0)
+			bm_json_add_double(o, "load_pct", sp->rate_fps *
+					   (r->mean_frame_size + 20.0) * 8.0 /
+					   line_rate_bps * 100.0);
+		else if (line_rate_bps > 0 && sp->frame_size)
 			bm_json_add_double(o, "load_pct",
 					   bm_load_pct(sp->rate_fps,
 						       sp->frame_size,
@@ -56,6 +61,14 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_double(o, "step_duration_s", sp->step_duration_s);
 		bm_json_add_double(o, "last_loss_after_step_s",
 				   r->last_loss_after_step_s);
+	}
+	if (r->stream_type[0])
+		bm_json_add_str(o, "stream_type", r->stream_type);
+	if (r->mean_frame_size > 0)
+		bm_json_add_double(o, "mean_frame_size", r->mean_frame_size);
+	if (!strncmp(r->stream_type, "broadcast", 9)) {
+		bm_json_add_u64(o, "broadcast_sent", r->bcast_sent);
+		bm_json_add_u64(o, "broadcast_received", r->bcast_received);
 	}
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);

@@ -48,30 +48,36 @@ void r2544_deviation(struct r2544_run *r, const char *text)
 	json_object_array_add(r->deviations, json_object_new_string(text));
 }
 
-double r2544_r_max(const struct r2544_run *r, uint32_t f)
+double r2544_fps_max(double line_bps, double f)
+{
+	return line_bps / ((f + 20.0) * 8.0);	/* F-1, SPEC 2.3 */
+}
+
+double r2544_r_max(const struct r2544_run *r, double f)
 {
 	double line = r->be->line_rate_bps;
 	double slow = r->p->slowest_link_bps > 0.0 ? r->p->slowest_link_bps :
 		      line;
-	double rmax = r->p->max_rate_pct / 100.0 * bm_fps_max(slow, f);
+	double rmax = r->p->max_rate_pct / 100.0 * r2544_fps_max(slow, f);
 
 	/* The tester can never exceed its own port's line rate. */
-	return fmin(rmax, bm_fps_max(line, f));
+	return fmin(rmax, r2544_fps_max(line, f));
 }
 
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
-		    const char *prefix, double fps, uint32_t f)
+		    const char *prefix, double fps, double f)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_fps", prefix);
 	bm_json_add_double(o, key, fps);
 	snprintf(key, sizeof(key), "%s_l1_bps", prefix);
-	bm_json_add_double(o, key, bm_l1_bps(fps, f));
+	bm_json_add_double(o, key, fps * (f + 20.0) * 8.0);
 	snprintf(key, sizeof(key), "%s_l2_bps", prefix);
-	bm_json_add_double(o, key, bm_l2_bps(fps, f));
+	bm_json_add_double(o, key, fps * f * 8.0);
 	snprintf(key, sizeof(key), "%s_pct_line", prefix);
-	bm_json_add_double(o, key, bm_load_pct(fps, f, r->be->line_rate_bps));
+	bm_json_add_double(o, key, fps * (f + 20.0) * 8.0 /
+			   r->be->line_rate_bps * 100.0);
 	if (r->p->topology == BM_TOPO_PAIR_BIDIR) {
 		snprintf(key, sizeof(key), "%s_aggregate_fps", prefix);
 		bm_json_add_double(o, key, 2.0 * fps);
@@ -115,16 +121,28 @@ void r2544_stats(const double *v, size_t n, double *mean, double *sd,
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 json_object *entry, double *thr, bool *ok)
 {
+	struct r2544_case c = { i, f, 0, false, f };
+
+	return r2544_case_throughput(r, &c, entry, thr, ok);
+}
+
+int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
+			  json_object *entry, double *thr, bool *ok)
+{
 	const struct rfc2544_params *p = r->p;
 	struct bm_rate_search s;
 	struct bm_rate_search_result res;
-	double rmax = r2544_r_max(r, f);
+	uint32_t f = c->f;
+	size_t i = c->i;
+	double rmax = r2544_r_max(r, c->size);
 	int ret;
 
+	if (r->stream)
+		r2544_stream_set_case(r->stream, c);
 	if (p->throughput_fps[i] > 0.0) {
 		*thr = p->throughput_fps[i];
 		*ok = true;
-		r2544_add_rate(r, entry, "throughput", *thr, f);
+		r2544_add_rate(r, entry, "throughput", *thr, c->size);
 		bm_json_add_str(entry, "throughput_source", "given");
 		r2544_deviation(r, "throughput supplied by the caller, not "
 				"measured first");
@@ -175,7 +193,7 @@ int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 ret == -ECANCELED ? "cancelled" :
 			 ret ? r->err->msg : "no throughput found");
 	/* no throughput is null, never 0 fps (a 0 reads as a result) */
-	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, f);
+	r2544_add_rate(r, entry, "throughput", *ok ? *thr : NAN, c->size);
 	bm_json_add_str(entry, "throughput_source",
 			bm_search_kind_name(p->search));
 	bm_json_add_bool(entry, "below_r_min", res.below_r_min);
@@ -250,7 +268,8 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		const struct rfc2544_params *p, bm_progress_fn progress,
 		void *ctx, json_object **doc, struct bm_error *err)
 {
-	struct r2544_run r = { t, be, p, progress, ctx, err, { 0 }, NULL, NULL };
+	struct r2544_run r = { t, be, NULL, p, progress, ctx, err, { 0 }, NULL,
+			       NULL };
 	json_object *d, *res;
 	int ret;
 
@@ -260,10 +279,21 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 	if (!(be->line_rate_bps > 0.0))
 		return bm_errorf(err, "%s: backend has no line rate",
 				 tests[t].name);
+	/* THRPT and FLR run their trials on the modified stream */
+	if ((t == RFC2544_THROUGHPUT || t == RFC2544_FRAME_LOSS) &&
+	    r2544_stream_wanted(p)) {
+		r.stream = r2544_stream_new(be, p, err);
+		if (!r.stream)
+			return -EINVAL;
+		r.be = r2544_stream_backend(r.stream);
+	}
 	r.results = json_object_new_array();
 	r.deviations = json_object_new_array();
 
 	ret = bodies[t](&r);
+	if (r.stream)
+		r2544_stream_deviations(&r);
+	r2544_stream_free(r.stream);
 
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);

@@ -20,6 +20,8 @@
 #include "bm_trial.h"
 
 #define RFC2544_MAX_SIZES 16
+#define RFC2544_MAX_BURSTS 8
+#define RFC2544_MAX_IMIX 16
 
 enum rfc2544_test {
 	RFC2544_THROUGHPUT = 0,	/* §26.1 R2544-THRPT */
@@ -70,6 +72,22 @@ struct rfc2544_params {
 	unsigned int mlr_intermediate_phases;
 	/* Known throughput per size (skip measuring it); 0 = measure. */
 	double throughput_fps[RFC2544_MAX_SIZES];
+
+	/* The data stream of THRPT and FLR (R2544-MOD, -BURSTY, -MIX): one
+	 * modifier at a time (§11), none = a constant stream. */
+	/* §21: bursts of burst_sizes[k] frames back to back at line rate,
+	 * each size its own search or table; the rate is their average */
+	uint32_t burst_sizes[RFC2544_MAX_BURSTS];
+	size_t n_bursts;
+	/* §17/§18 (R2544-MIX, REQ-2544-5): one search with frames of these
+	 * sizes in these proportions (weights sum to at most 64, the
+	 * module's cycle), in place of frame_sizes; n_imix 0 = none */
+	uint32_t imix_sizes[RFC2544_MAX_IMIX];
+	unsigned int imix_weights[RFC2544_MAX_IMIX];
+	size_t n_imix;
+	/* §11.1: this % of the frames to the hardware broadcast address,
+	 * evenly spread; 0 = none (§11.1 SHOULD: 1) */
+	double broadcast_pct;
 
 	/* R2544-LAT */
 	double lat_trial_s;
@@ -124,6 +142,12 @@ extern const struct bm_param rfc2544_keys[];
 /* Fill *p with the SPEC defaults of test t (frame sizes 64..1518; reset:
  * 64 only). */
 void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t);
+
+/* The mean frame size of p's IMIX (0 when none). */
+double rfc2544_imix_mean(const struct rfc2544_params *p);
+
+/* p's IMIX as "S:W,S:W,..." into buf (len bytes); "" when none. */
+void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len);
 
 /*
  * Parse JSON params for test t over the defaults in *p, strictly: unknown

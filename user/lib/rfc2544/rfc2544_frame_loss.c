@@ -11,10 +11,12 @@
 
 #include "rfc2544_int.h"
 
-static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
+static int flr_size(struct r2544_run *r, const struct r2544_case *c,
+		    json_object *e)
 {
 	const struct rfc2544_params *p = r->p;
-	double rmax = r2544_r_max(r, f), pct, loss;
+	uint32_t f = c->f;
+	double rmax = r2544_r_max(r, c->size), pct, loss;
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	json_object *tab = json_object_new_array(), *row;
@@ -24,6 +26,8 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 	char why[96];
 	int ret = 0;
 
+	if (r->stream)
+		r2544_stream_set_case(r->stream, c);
 	json_object_object_add(e, "table", tab);
 	bm_json_add_double(e, "max_rate_fps", rmax);
 	bm_json_add_str(e, "stop", "rate reached 0 %");
@@ -49,14 +53,21 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 		row = json_object_new_object();
 		bm_json_add_double(row, "rate_pct", pct);
 		bm_json_add_double(row, "rate_pct_line",
-				   bm_load_pct(spec.rate_fps, f,
-					       r->be->line_rate_bps));
+				   spec.rate_fps / r2544_fps_max(
+					   r->be->line_rate_bps, c->size) *
+				   100.0);
 		bm_json_add_double(row, "rate_fps", spec.rate_fps);
 		bm_json_add_u64(row, "tx", res.attempted);
 		bm_json_add_u64(row, "rx", res.received);
 		bm_json_add_double(row, "loss_pct", loss);
 		bm_json_add_bool(row, "generator_limited",
 				 res.generator_limited);
+		/* §11.1: tx, rx and loss are the test frames' */
+		if (p->broadcast_pct > 0) {
+			bm_json_add_u64(row, "broadcast_tx", res.bcast_sent);
+			bm_json_add_u64(row, "broadcast_rx",
+					res.bcast_received);
+		}
 		json_object_array_add(tab, row);
 		if (ret) {
 			/* cancelled after this trial, which still counts; the
@@ -92,8 +103,9 @@ static int flr_size(struct r2544_run *r, uint32_t f, json_object *e)
 
 int r2544_frame_loss(struct r2544_run *r)
 {
+	struct r2544_case cs[RFC2544_MAX_SIZES * RFC2544_MAX_BURSTS];
+	size_t i, n = r2544_cases(r->p, cs, sizeof(cs) / sizeof(cs[0]));
 	json_object *e;
-	size_t i;
 	int ret = 0;
 
 	r2544_deviation(r, "AMB-17: \"80% of this rate\" read as 100, 90, "
@@ -103,14 +115,14 @@ int r2544_frame_loss(struct r2544_run *r)
 	if (r->p->flr_trial_s < 60.0)
 		r2544_deviation(r, "R2544-DUR: frame loss trials shorter than "
 				"60 s");
-	for (i = 0; i < r->p->n_sizes && !ret; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		e = json_object_new_object();
 		json_object_array_add(r->results, e);
-		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		r2544_case_json(r, &cs[i], e);
 		bm_json_add_double(e, "theoretical_max_fps",
-				   bm_fps_max(r->be->line_rate_bps,
-					      r->p->frame_sizes[i]));
-		ret = flr_size(r, r->p->frame_sizes[i], e);
+				   r2544_fps_max(r->be->line_rate_bps,
+						 cs[i].size));
+		ret = flr_size(r, &cs[i], e);
 	}
 	return ret;
 }

@@ -6,10 +6,29 @@
 #include "bm_json.h"
 #include "rfc2544.h"
 
+struct r2544_stream;
+
+/*
+ * One measurement of a THRPT or FLR run: a frame size and, with bursts
+ * (§21), one burst size.
+ */
+struct r2544_case {
+	size_t i;			/* index into frame_sizes[] */
+	uint32_t f;			/* frame size; an IMIX: its mean rounded,
+					 * the trial records' nominal size */
+	uint32_t burst;			/* frames per burst; 0 = steady */
+	bool mix;			/* the IMIX of the parameters */
+	double size;			/* f, or the IMIX's mean size: what
+					 * every rate and limit is of */
+};
+
 /* State of one benchmark run. */
 struct r2544_run {
 	enum rfc2544_test test;
+	/* The backend the trials run on: the job's, or with a modifier the
+	 * stream backend over it (rfc2544_stream.c). */
 	struct bm_backend *be;
+	struct r2544_stream *stream;	/* NULL without a modifier */
 	const struct rfc2544_params *p;
 	bm_progress_fn progress;
 	void *ctx;
@@ -27,16 +46,60 @@ int r2544_back_to_back(struct r2544_run *r);
 int r2544_recovery(struct r2544_run *r);
 int r2544_reset(struct r2544_run *r);
 
+/*
+ * The data stream types of R2544-MOD/-BURSTY as a backend: a CBR pair
+ * trial on it becomes an N-port trial on inner with p's modifier (bursts
+ * of the current case's size), the result the test frames'.  NULL with
+ * err set when inner has no two port names.
+ */
+struct r2544_stream *r2544_stream_new(struct bm_backend *inner,
+				      const struct rfc2544_params *p,
+				      struct bm_error *err);
+/* The backend view of s, for trials and searches. */
+struct bm_backend *r2544_stream_backend(struct r2544_stream *s);
+/* Make the trials that follow those of case c. */
+void r2544_stream_set_case(struct r2544_stream *s, const struct r2544_case *c);
+void r2544_stream_free(struct r2544_stream *s);
+/*
+ * With broadcast frames (§11.1), add to throughput entry e their share of
+ * throughput thr (NAN: none) and what the trial at thr sent and received
+ * of them, that trial searched for in r's log from record first on; a
+ * clause to the statement stmt (len bytes) when not NULL.
+ */
+void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
+			 size_t first, char *stmt, size_t len);
+/* The deviations and interpretations of r's data stream, once each. */
+void r2544_stream_deviations(struct r2544_run *r);
+
+/* Does p ask THRPT or FLR for a modified data stream? */
+bool r2544_stream_wanted(const struct rfc2544_params *p);
+
+/*
+ * The cases of a THRPT or FLR run: every frame size, times every burst
+ * size with bursts; into c[0..max), their count returned.
+ */
+size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
+		   size_t max);
+
+/* Add the entry keys of case c: frame_size, burst_frames, stream_type. */
+void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
+		     json_object *e);
+
 /* Record a deviation/interpretation in effect (once per text). */
 void r2544_deviation(struct r2544_run *r, const char *text);
 
-/* R2544-MAXRATE: highest offered rate for size f, per direction. */
-double r2544_r_max(const struct r2544_run *r, uint32_t f);
+/* R2544-MAXRATE: highest offered rate for (mean) frame size f, per
+ * direction. */
+double r2544_r_max(const struct r2544_run *r, double f);
+
+/* fps_max (F-1) of a (mean) frame size f on a line of line_bps. */
+double r2544_fps_max(double line_bps, double f);
 
 /* Add <prefix>_fps, _l1_bps, _l2_bps, _pct_line (and _aggregate_fps for
- * bidirectional runs) for a per-direction rate (SPEC 2.3, F-4). */
+ * bidirectional runs) for a per-direction rate of frames of (mean) size
+ * f (SPEC 2.3, F-4; an IMIX's L1 rate is of its mean size + 20 B). */
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
-		    const char *prefix, double fps, uint32_t f);
+		    const char *prefix, double fps, double f);
 
 /*
  * Throughput of size index i (frame size f): the caller's value when given,
@@ -45,6 +108,9 @@ void r2544_add_rate(const struct r2544_run *r, json_object *o,
  */
 int r2544_get_throughput(struct r2544_run *r, size_t i, uint32_t f,
 			 json_object *entry, double *thr, bool *ok);
+/* The same for case c, on the run's data stream. */
+int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
+			  json_object *entry, double *thr, bool *ok);
 
 /* Set entry's "result" of a benchmark whose throughput (entry from
  * r2544_get_throughput, not ok) is unknown: "not measured: " and why. */

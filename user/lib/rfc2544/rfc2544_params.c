@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rfc2544_int.h"
@@ -80,6 +81,136 @@ static int parse_thr(json_object *v, void *base, const char *key,
 	if (n < RFC2544_MAX_SIZES)
 		p->throughput_fps[n] = -1.0;
 	return 0;
+}
+
+/* §21: bursts of 1 frame are a constant stream; the module sends at most
+ * 2^24 frames back to back (BMGEN_MAX_BURST). */
+#define BURST_MIN	2
+#define BURST_MAX	16777216
+
+/* §21 burst sizes: [] (a constant stream) or 1..RFC2544_MAX_BURSTS
+ * distinct sizes, reported in the order given. */
+static int parse_bursts(json_object *v, void *base, const char *key,
+			struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+	size_t n, i, j;
+	int64_t b;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of burst sizes "
+				 "(frames)", key);
+	n = json_object_array_length(v);
+	if (n > RFC2544_MAX_BURSTS)
+		return bm_errorf(err, "%s: at most %d burst sizes", key,
+				 RFC2544_MAX_BURSTS);
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (json_object_get_type(e) != json_type_int)
+			return bm_errorf(err, "%s[%zu]: expected an integer",
+					 key, i);
+		b = json_object_get_int64(e);
+		if (b < BURST_MIN || b > BURST_MAX)
+			return bm_errorf(err, "%s[%zu]: must be in [%d, %d], "
+					 "got %lld", key, i, BURST_MIN,
+					 BURST_MAX, (long long)b);
+		for (j = 0; j < i; j++)
+			if (p->burst_sizes[j] == (uint32_t)b)
+				return bm_errorf(err, "%s[%zu]: duplicate burst "
+						 "size %lld", key, i,
+						 (long long)b);
+		p->burst_sizes[i] = (uint32_t)b;
+	}
+	p->n_bursts = n;
+	return 0;
+}
+
+/* The module cycles an IMIX of at most 64 frames (BMGEN_MAX_IMIX, the
+ * engine's BM_TRAFFIC_MAX_IMIX): the weights' sum. */
+#define IMIX_CYCLE	64
+
+/*
+ * §17/§18 IMIX: "" (none), "classic" (64:7, 594:4, 1518:1, the "simple
+ * IMIX" of 7:4:1) or "S:W,S:W,..." (REQ-2544-5's {size:weight}): distinct
+ * sizes in [64, 9216], weights >= 1 summing to at most IMIX_CYCLE.
+ */
+static int parse_imix(json_object *v, void *base, const char *key,
+		      struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+	const char *s, *q;
+	unsigned long sz, w, sum = 0;
+	char *end;
+	size_t n = 0, j;
+
+	if (json_object_get_type(v) != json_type_string)
+		return bm_errorf(err, "%s: expected a string: \"classic\" or "
+				 "\"SIZE:WEIGHT,...\"", key);
+	s = json_object_get_string(v);
+	if (!strcmp(s, "classic"))
+		s = "64:7,594:4,1518:1";
+	p->n_imix = 0;
+	for (q = s; *q;) {
+		if (n == RFC2544_MAX_IMIX)
+			return bm_errorf(err, "%s: at most %d sizes", key,
+					 RFC2544_MAX_IMIX);
+		if (*q < '0' || *q > '9')
+			return bm_errorf(err, "%s: expected SIZE:WEIGHT at "
+					 "\"%.20s\"", key, q);
+		sz = strtoul(q, &end, 10);
+		if (*end != ':' || end[1] < '0' || end[1] > '9')
+			return bm_errorf(err, "%s: expected SIZE:WEIGHT at "
+					 "\"%.20s\"", key, q);
+		w = strtoul(end + 1, &end, 10);
+		if (*end && *end != ',')
+			return bm_errorf(err, "%s: expected ',' at \"%.20s\"",
+					 key, end);
+		if (sz < FRAME_MIN || sz > FRAME_MAX)
+			return bm_errorf(err, "%s: size %lu outside [%d, %d]",
+					 key, sz, FRAME_MIN, FRAME_MAX);
+		if (w < 1 || w > IMIX_CYCLE)
+			return bm_errorf(err, "%s: weight %lu of size %lu "
+					 "outside [1, %d]", key, w, sz,
+					 IMIX_CYCLE);
+		for (j = 0; j < n; j++)
+			if (p->imix_sizes[j] == sz)
+				return bm_errorf(err, "%s: size %lu twice", key,
+						 sz);
+		sum += w;
+		if (sum > IMIX_CYCLE)
+			return bm_errorf(err, "%s: weights sum to more than "
+					 "%d (the cycle of frames the module "
+					 "repeats)", key, IMIX_CYCLE);
+		p->imix_sizes[n] = (uint32_t)sz;
+		p->imix_weights[n++] = (unsigned int)w;
+		q = *end ? end + 1 : end;
+	}
+	p->n_imix = n;
+	return 0;
+}
+
+double rfc2544_imix_mean(const struct rfc2544_params *p)
+{
+	double sum = 0.0, w = 0.0;
+	size_t i;
+
+	for (i = 0; i < p->n_imix; i++) {
+		sum += (double)p->imix_sizes[i] * p->imix_weights[i];
+		w += p->imix_weights[i];
+	}
+	return w > 0.0 ? sum / w : 0.0;
+}
+
+void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < p->n_imix && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%u:%u", i ? "," : "",
+				      p->imix_sizes[i], p->imix_weights[i]);
 }
 
 /* A reset's name: bmd checks it against its configuration (issue 16). */
@@ -173,6 +304,18 @@ const struct bm_param rfc2544_keys[] = {
 	   M_NEED, "s", "full-length trials of the throughput measured first"),
 	KD("throughput_search_trial_duration_s", thr_search_trial_s, 0, 86400,
 	   EX, M_NEED, "s", "search trials of the throughput measured first"),
+	KC("burst_sizes", parse_bursts, BURST_MIN, BURST_MAX, 0, M_THR | M_FLR,
+	   "integer array", "frames", "§21 bursty traffic: bursts of each "
+	   "size back to back at line rate, the rate their average (§21 "
+	   "SHOULD: [16, 64, 256, 1024]); [] = a constant stream"),
+	KC("imix", parse_imix, FRAME_MIN, FRAME_MAX, 0, M_THR | M_FLR, "string",
+	   "", "§18 several frame sizes in one trial, in place of frame_sizes: "
+	   "\"classic\" (64:7,594:4,1518:1) or \"SIZE:WEIGHT,...\" "
+	   "(weights sum <= 64); \"\" = none"),
+	KD("broadcast_pct", broadcast_pct, 0, 50, 0, M_THR | M_FLR, "%",
+	   "§11.1 share of frames to ff:ff:ff:ff:ff:ff, evenly spread (§11.1 "
+	   "SHOULD: 1); judged on the other frames, delivery reported; 0 = "
+	   "none"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -356,6 +499,9 @@ double rfc2544_max_trials(const struct rfc2544_params *p, enum rfc2544_test t)
 	default:
 		break;
 	}
+	/* a search or a table per burst size (§21) */
+	if ((t == RFC2544_THROUGHPUT || t == RFC2544_FRAME_LOSS) && p->n_bursts)
+		per *= (double)p->n_bursts;
 	return per * sizes;
 }
 
@@ -444,6 +590,17 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->thr_search_trial_s > p->thr_final_trial_s)
 		return bm_errorf(err, "%s: search trial duration longer than "
 				 "the full-length trial duration", name);
+	/* §11: each modifier separately; an IMIX is the trial's sizes */
+	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) > 1)
+		return bm_errorf(err, "%s: %s: one data stream type at a time "
+				 "(RFC 2544 §11: each modifier separately)",
+				 name, p->n_imix && p->n_bursts ?
+				 "imix and burst_sizes" : p->n_imix ?
+				 "imix and broadcast_pct" :
+				 "burst_sizes and broadcast_pct");
+	if (p->n_imix && given(obj, "frame_sizes"))
+		return bm_errorf(err, "%s: imix and frame_sizes: the IMIX is "
+				 "the trial's frame sizes; give one", name);
 	return 0;
 }
 
@@ -485,6 +642,14 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 		}
 	}
 	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
+	if (M(t) & (M_THR | M_FLR)) {
+		char mix[160];
+
+		bm_json_add_u32_array(o, "burst_sizes", p->burst_sizes,
+				      p->n_bursts);
+		rfc2544_imix_text(p, mix, sizeof(mix));
+		bm_json_add_str(o, "imix", mix);
+	}
 	if (M(t) & M_NEED) {
 		a = json_object_new_array();
 		for (i = 0; i < p->n_sizes; i++)

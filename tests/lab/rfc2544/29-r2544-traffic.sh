@@ -1,0 +1,150 @@
+# RFC 2544's data stream types end to end (issue 13 item 2): bmctl -> bmd
+# -> bmgen.ko, rfc2544 throughput with §21 bursts, a §18 IMIX and §11.1
+# broadcast frames, against the bridge + tbf DUT of test 20 (SPEC DUT-TBF),
+# re-made for each job so that its counters are the job's.
+#
+# tbf accounting (test 20): a frame costs A = F - 4 + overhead 24 = F + 20
+# bytes of tokens, so a tbf of rate R forwards C = R / 8 / (F + 20) fps of
+# F-byte frames and, of a mix, C = R / 8 / (m + 20) fps, m the mean size.
+# Its bfifo holds Q = floor(limit / (F - 4)) frames, the bucket floor(b/A).
+# Every job runs on a notional 100 Mbit/s line (r_max and r_min chosen
+# around C), full-length 2 s trials only, resolution 1 % of the result.
+#
+# 1. Bursts (R2544-BURSTY), 512 B: tbf 300 kbit/s, burst 3200, limit 5700:
+#    C = 70.489 fps, Q = 11, bucket 6 frames.  A burst of n back to back
+#    into an idle tbf passes iff n <= Q + 6 + refill (the burst lasts
+#    ~2 ms here: 0.1 frame): n = 16 passes with one frame to spare, n = 64
+#    never.  At an average rate r <= C the bucket and queue are whole again
+#    by the next burst (n frames take n / C <= n / r); above C they lose
+#    what the spare frame does not absorb, so the search ends in
+#    [C - 1 %, C + 1 / 2 s] = [-1 %, +0.71 %].  bmgen.ko spaces bursts end
+#    to start from the last frame's real departure, with the gap worked
+#    out for the notional line (42.56 us a frame): a burst that really
+#    takes t per frame shifts the period by 16 (t - 42.56 us), at 70 fps
+#    +-1 % for t within 42.56 +- 150 us, and a kthread that wakes late
+#    stretches the gap (rate lower, result higher): +0.5 % for 1 ms.  So
+#    16 is checked to [-2.5 %, +3 %] of C, and 64 must be "throughput <
+#    r_min" (SPEC's not-achievable path), with no interval.
+# 2. IMIX (R2544-MIX) "classic" 64:7, 594:4, 1518:1, m = 361.83 B: tbf
+#    3 Mbit/s, burst 3200, limit 8000 (test 20's): C = 982.10 fps of the
+#    mix.  The bfifo (about 22 frames of the mix) and the bucket (8) absorb
+#    30 frames over 2 s above C: window [-1 %, +1.5 %]; checked to
+#    [-2 %, +2.5 %] (test 20's margin for TCG generator bursts).  The rates
+#    of the mix: l1 = fps (m + 20) 8, % of line of that.
+# 3. Broadcast 1 % (R2544-MOD §11.1), 512 B: test 20's tbf, C = 704.89 fps
+#    of all frames (the tbf drops broadcast and test frames alike);
+#    window [C - 1 %, C + (15 + 6) / 2 s] = [-1 %, +1.5 %], checked to
+#    [-2 %, +2.5 %].  A two-port bridge floods a broadcast frame to d2 only,
+#    so the trial at the throughput must have delivered every broadcast
+#    frame to t2 (broadcast_delivered "all"), at about 1 % of the frames.
+# Every job: every frame the trials lost (test frames, plus broadcast
+# frames sent and not received) is one the tbf dropped.
+#
+# Guest time: about 8 + 2 + 8 + 8 trials of 2 s plus learning (0.2 s),
+# drain (0.3 s) and set-up: 70-80 s.
+bm_load
+topo_bridge 2
+bmd_start
+
+# tbf RATE BURST LIMIT: a fresh tbf on d2 (fresh counters)
+tbf() {
+	$TC -n dut qdisc del dev d2 root 2>/dev/null
+	$TC -n dut qdisc add dev d2 root tbf rate "$1" burst "$2" limit "$3" \
+		overhead 24 || fail "tbf $*"
+}
+# drops: the tbf's drop counter
+drops() {
+	$TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1
+}
+# trials FILE OUT: the trial records of result FILE; results FILE OUT: its
+# per_size entries (the only places each key means one thing)
+trials() {
+	sed -n '/^  "trials"/,/^  "results"/p' "$1" > "$2"
+}
+results() {
+	sed -n '/"per_size"/,$p' "$1" > "$2"
+}
+# sum KEY FILE
+sum() {
+	jvals "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'
+}
+# truth_range NAME GOT TRUTH LO_PCT HI_PCT
+truth_range() {
+	note "$1: $2, truth $3 ($(awk -v g="$2" -v t="$3" 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
+	check_range "$1" "$2" "$(awk -v t="$3" -v p="$4" 'BEGIN { printf "%.3f", t * (1 - p / 100) }')" \
+		"$(awk -v t="$3" -v p="$5" 'BEGIN { printf "%.3f", t * (1 + p / 100) }')"
+}
+COMMON="--port t1 --port t2 --line-rate 100M $LEARN_FAST
+	--param trial_duration_s=2 --param search_trial_duration_s=2
+	--param drain_s=0.3 --param resolution_pct=1 --param r_min_pct=60"
+
+# --- 1. §21 bursts of 16 and 64 -------------------------------------------
+tbf 300kbit 3200 5700
+# r_max = 0.45 % of fps_max(512) = 105.7 fps, r_min 63.4 fps
+bm_job burst rfc2544 throughput $COMMON --frame-sizes 512 \
+	--param max_rate_pct=0.45 --param 'burst_sizes=[16,64]'
+$BMCTL -j result "$job" > /tmp/b.json || fail "bmctl result (bursts)"
+trials /tmp/b.json /tmp/b.tr
+results /tmp/b.json /tmp/b.res
+check_eq "bursts: lost over all trials = tbf drops" "$(sum lost /tmp/b.tr)" "$(drops)"
+[ "$(jvals stream_type /tmp/b.tr | grep -c 'bursty(')" -ge 10 ] ||
+	fail "bursts: fewer than 10 trial records say bursty(n)"
+[ "$(jvals stream_type /tmp/b.tr | grep -vc 'bursty(')" -eq 0 ] ||
+	fail "a burst trial record without stream_type bursty(n)"
+check_eq "bursts: entries" "$(jvals burst_frames /tmp/b.res | tr '\n' ' ')" "16 64 "
+check_eq "bursts: 16 result" "$(jvals result /tmp/b.res | head -n1)" '"ok"'
+c16=$(awk 'BEGIN { printf "%.3f", 300000 / 8 / 532 }')
+thr=$(jvals throughput_fps /tmp/b.res | head -n1)
+truth_range "bursts of 16: throughput (average fps)" "$thr" "$c16" 2.5 3
+per=$(jvals inter_burst_period_s /tmp/b.res | head -n1)
+check_range "bursts of 16: inter_burst_period_s = 16 / throughput" \
+	"$(awk -v p="$per" -v t="$thr" 'BEGIN { printf "%.9f", p * t / 16 }')" 0.999999 1.000001
+check_eq "bursts of 64: result" "$(jvals result /tmp/b.res | sed -n 2p)" \
+	'"not measured: throughput < r_min"'
+check_eq "bursts of 64: throughput" "$(jvals throughput_fps /tmp/b.res | sed -n 2p)" null
+check_eq "bursts of 64: interval" "$(jvals inter_burst_period_s /tmp/b.res | sed -n 2p)" null
+
+# --- 2. §18 IMIX ----------------------------------------------------------
+tbf 3mbit 3200 8000
+# r_max = 4.2 % of fps_max(m) = 1375 fps, r_min 825 fps
+bm_job imix rfc2544 throughput $COMMON --param imix=classic \
+	--param max_rate_pct=4.2
+$BMCTL -j result "$job" > /tmp/i.json || fail "bmctl result (imix)"
+trials /tmp/i.json /tmp/i.tr
+results /tmp/i.json /tmp/i.res
+check_eq "imix: lost over all trials = tbf drops" "$(sum lost /tmp/i.tr)" "$(drops)"
+check_eq "imix: the mix" "$(jvals imix /tmp/i.res)" '"64:7,594:4,1518:1"'
+check_range "imix: mean_frame_size" "$(jvals mean_frame_size /tmp/i.res)" 361.833 361.834
+check_eq "imix: result" "$(jvals result /tmp/i.res)" '"ok"'
+cm=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / (4342 / 12 + 20) }')
+thr=$(jvals throughput_fps /tmp/i.res)
+truth_range "imix: throughput (fps of the mix)" "$thr" "$cm" 2 2.5
+check_range "imix: throughput_l1_bps / (fps (m + 20) 8)" \
+	"$(awk -v l="$(jvals throughput_l1_bps /tmp/i.res)" -v t="$thr" \
+		'BEGIN { printf "%.9f", l / (t * (4342 / 12 + 20) * 8) }')" 0.999999 1.000001
+check_range "imix: throughput_pct_line = l1 / 100 Mbit/s" \
+	"$(awk -v p="$(jvals throughput_pct_line /tmp/i.res)" -v l="$(jvals throughput_l1_bps /tmp/i.res)" \
+		'BEGIN { printf "%.9f", p / (l / 1e6) }')" 0.999999 1.000001
+
+# --- 3. §11.1 broadcast frames, 1 % -----------------------------------------
+tbf 3mbit 3200 8000
+# r_max = 4.2 % of fps_max(512) = 986.8 fps, r_min 592 fps
+bm_job bcast rfc2544 throughput $COMMON --frame-sizes 512 \
+	--param max_rate_pct=4.2 --param broadcast_pct=1
+$BMCTL -j result "$job" > /tmp/c.json || fail "bmctl result (broadcast)"
+trials /tmp/c.json /tmp/c.tr
+results /tmp/c.json /tmp/c.res
+bsent=$(sum broadcast_sent /tmp/c.tr)
+brecv=$(sum broadcast_received /tmp/c.tr)
+note "broadcast frames over all trials: $bsent sent, $brecv received on t2"
+[ "$bsent" -gt 0 ] || fail "no broadcast frame sent"
+check_eq "broadcast: lost test frames + lost broadcasts = tbf drops" \
+	"$(($(sum lost /tmp/c.tr) + bsent - brecv))" "$(drops)"
+check_eq "broadcast: result" "$(jvals result /tmp/c.res)" '"ok"'
+c512=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / 532 }')
+truth_range "broadcast: throughput (fps of all frames)" \
+	"$(jvals throughput_fps /tmp/c.res)" "$c512" 2 2.5
+check_eq "broadcast: delivered at the throughput (a bridge floods to t2)" \
+	"$(jvals broadcast_delivered /tmp/c.res)" '"all"'
+check_range "broadcast: actual level (% of the frames)" \
+	"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 2544's data stream types (issue 13 item 2; R2544-BURSTY, -MIX,
+ * -MOD broadcast) through rfc2544.throughput and .frame-loss, against the
+ * simulated DUT's N-port model: the rx port's egress is a line of
+ * egress_bps behind a tail-drop queue of Q waiting frames, the one on the
+ * line not counted (bm_sim.h), so every truth below is a closed form.
+ *
+ * The line is 100 Mbit/s and the egress 30 Mbit/s: at 512 B (532 B on the
+ * wire) a frame takes T = 42.56 us on the line and S = T / 0.3 on the
+ * egress, E = 30e6 / 8 / 532 = 7048.87 fps.  A burst of n frames back to
+ * back into an empty egress: when frame k (0-based) arrives, floor(0.3 k)
+ * have left and one is on the line, so k - floor(0.3 k) - 1 wait; it is
+ * dropped iff that is >= Q.  n = 16 peaks at 10 waiting (k = 15): it fits
+ * Q = 11 and not Q = 10; n = 64 needs 44.  At an average rate r <= E the
+ * egress empties between bursts (a burst needs n S <= n / r), so the
+ * throughput of bursts that fit is E, less the search's resolution, plus
+ * at most about one frame over the 1 s trial; bursts that do not fit lose
+ * frames at any rate: "throughput < r_min".
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_util.h"
+#include "bm_sim.h"
+#include "keep_result.h"
+#include "rfc2544.h"
+
+#define LINE	100e6
+#define EGRESS	30e6
+#define E512	(EGRESS / 8 / 532)
+
+/* The egress DUT above, with two named ports (the stream needs them);
+ * the constant pair trials of the sim's pair model get the same service
+ * (capacity_bps with overhead 24 is the line of egress_bps) and queue. */
+static struct bm_backend *egress_dut(double egress_bps, uint64_t q)
+{
+	struct bm_sim_params sp;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	sp.capacity_bps = egress_bps;
+	sp.bucket_bytes = 532;
+	sp.buffer_frames = q;
+	sp.ports[1].egress_bps = egress_bps;
+	sp.ports[1].queue_frames = q;
+	return sim_ports_new(&sp, 2, "t");
+}
+
+static json_object *run(enum rfc2544_test t, struct bm_backend *be,
+			const struct rfc2544_params *p)
+{
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+	int ret = rfc2544_run(t, be, p, NULL, NULL, &doc, &err);
+
+	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
+	ck_assert_ptr_nonnull(doc);
+	bm_test_keep_result(doc, rfc2544_name(t));
+	return doc;
+}
+
+static json_object *entry(json_object *doc, size_t i)
+{
+	json_object *a = tj_get(tj_get(doc, "results"), "per_size");
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	return json_object_get_string(tj_get(o, key));
+}
+
+static bool has_deviation(json_object *doc, const char *needle)
+{
+	json_object *a = tj_get(doc, "deviations");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
+			   needle))
+			return true;
+	return false;
+}
+
+/* Throughput of one size, 1 s trials (the sim's frames are not free). */
+static void thr_params(struct rfc2544_params *p, uint32_t f)
+{
+	rfc2544_params_default(p, RFC2544_THROUGHPUT);
+	p->frame_sizes[0] = f;
+	p->n_sizes = 1;
+	p->thr_search_trial_s = p->thr_final_trial_s = 1.0;
+}
+
+/* R2544-BURSTY: bursts of 16 fit Q = 11, bursts of 64 fit nothing; every
+ * trial record says what it sent; the report has the §21 interval. */
+START_TEST(test_bursty_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 11);
+	json_object *doc, *e, *trials, *t;
+	double thr, period;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.burst_sizes[0] = 16;
+	p.burst_sizes[1] = 64;
+	p.n_bursts = 2;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+
+	e = entry(doc, 0);
+	ck_assert_uint_eq(tj_num(e, "frame_size"), 512);
+	ck_assert_uint_eq(tj_num(e, "burst_frames"), 16);
+	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 2.0,
+		      "bursts of 16: %.3f fps, E = %.3f", thr, E512);
+	/* §21's interval: start to start n / thr, the gap that minus the
+	 * burst's n frame times at line rate (AMB-22) */
+	period = tj_num(e, "inter_burst_period_s");
+	ck_assert_double_eq_tol(period, 16 / thr, 1e-12);
+	ck_assert_double_eq_tol(tj_num(e, "burst_duration_s"),
+				16 * 532 * 8 / LINE, 1e-12);
+	ck_assert_double_eq_tol(tj_num(e, "inter_burst_gap_s"),
+				period - 16 * 532 * 8 / LINE, 1e-12);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "in bursts of 16 "
+				     "frames"));
+
+	e = entry(doc, 1);
+	ck_assert_uint_eq(tj_num(e, "burst_frames"), 64);
+	ck_assert_str_eq(str(e, "result"), "not measured: throughput < r_min");
+	ck_assert_ptr_null(tj_get(e, "throughput_fps"));
+	ck_assert_ptr_null(tj_get(e, "inter_burst_period_s"));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "no loss-free "
+				     "interval between bursts of 64"));
+
+	/* a trial record per trial, each saying it was bursts */
+	trials = tj_get(doc, "trials");
+	ck_assert_uint_gt(json_object_array_length(trials), 4);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_ptr_nonnull(strstr(str(t, "stream_type"),
+					     "bursty("));
+		/* whole bursts: what was sent is a multiple of the burst */
+		ck_assert_uint_eq((uint64_t)tj_num(t, "attempted") %
+				  (strstr(str(t, "stream_type"), "(16)") ? 16 : 64),
+				  0);
+	}
+	/* §21 SHOULD: 16, 64, 256 and 1024; this run had two */
+	ck_assert(has_deviation(doc, "R2544-BURSTY: §21 SHOULD run bursts of "
+			       "16, 64, 256 and 1024 frames; this run: 16 64"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* Q = 10: the 16th frame of a burst finds 10 waiting and is dropped,
+	 * at any rate; a constant stream at E would have passed */
+	be = egress_dut(EGRESS, 10);
+	p.n_bursts = 1;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(entry(doc, 0), "result"),
+			 "not measured: throughput < r_min");
+	json_object_put(doc);
+	p.n_bursts = 0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_msg(fabs(tj_num(entry(doc, 0), "throughput_fps") / E512 - 1) <
+		      0.002, "constant stream: %.3f fps",
+		      tj_num(entry(doc, 0), "throughput_fps"));
+	ck_assert_ptr_null(json_object_object_get(entry(doc, 0), "stream_type"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * R2544-FLR with bursts of 16 (egress 31 Mbit/s, Q = 11): at 100 % of the
+ * maximum rate the bursts are back to back, a constant stream at line
+ * rate, and the egress keeps E = 31e6 / 8 / 532 = 7283.8 fps of 1 s plus
+ * the Q + 1 frames it holds at the end; from 30 % (7048.9 fps < E) down
+ * nothing is lost, so the table stops after 20 %.
+ */
+START_TEST(test_bursty_frame_loss)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(31e6, 11);
+	json_object *doc, *e, *tab, *row;
+	double e31 = 31e6 / 8 / 532, tx, loss;
+	size_t i;
+
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.flr_trial_s = 1.0;
+	p.burst_sizes[0] = 16;
+	p.n_bursts = 1;
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
+	ck_assert_str_eq(str(e, "stop"), "two successive zero-loss trials");
+	tab = tj_get(e, "table");
+	ck_assert_uint_eq(json_object_array_length(tab), 9);
+	row = json_object_array_get_idx(tab, 0);
+	tx = tj_num(row, "tx");
+	/* 1 s of bursts at 23496.2 fps: 1469 whole bursts */
+	ck_assert_uint_eq((uint64_t)tx, 1469 * 16);
+	loss = 100 * (tx - (e31 * tx / (LINE / 8 / 532) + 12)) / tx;
+	ck_assert_msg(fabs(tj_num(row, "loss_pct") - loss) < 0.05,
+		      "100 %%: loss %.3f %%, model %.3f %%",
+		      tj_num(row, "loss_pct"), loss);
+	for (i = 0; i < 9; i++) {
+		row = json_object_array_get_idx(tab, i);
+		if (tj_num(row, "rate_pct") <= 30.0 + 1e-9)
+			ck_assert_double_eq(tj_num(row, "loss_pct"), 0);
+		else
+			ck_assert_double_gt(tj_num(row, "loss_pct"), 0);
+	}
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * R2544-MIX: the classic IMIX 64:7, 594:4, 1518:1, mean m = 4342 / 12 =
+ * 361.83 B, through the 30 Mbit/s egress: it forwards C = 30e6 / 8 /
+ * (m + 20) = 9821.04 frames/s of the mix (L1 accounting, the sim's and
+ * tbf's with overhead 24).  Q = 10 absorbs the mix's unevenness (a
+ * 1518-byte frame takes 4 intervals of the mix at C) and adds at most
+ * 10 frames over the 1 s trial above C: [C (1 - 0.1 %), C + 11].
+ */
+START_TEST(test_imix_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 10);
+	json_object *doc, *e, *t, *trials;
+	double m = 4342.0 / 12, c = EGRESS / 8 / (m + 20), thr;
+	struct bm_error err = { "" };
+	json_object *o;
+	size_t i;
+
+	thr_params(&p, 512);
+	o = json_tokener_parse("{\"imix\": \"classic\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), 0);
+	json_object_put(o);
+	ck_assert_uint_eq(p.n_imix, 3);
+	ck_assert_double_eq_tol(rfc2544_imix_mean(&p), m, 1e-9);
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_uint_eq(json_object_array_length(
+		tj_get(tj_get(doc, "results"), "per_size")), 1);
+	e = entry(doc, 0);
+	ck_assert(!json_object_object_get_ex(e, "frame_size", NULL));
+	ck_assert_str_eq(str(e, "imix"), "64:7,594:4,1518:1");
+	ck_assert_str_eq(str(e, "stream_type"), "imix");
+	ck_assert_double_eq_tol(tj_num(e, "mean_frame_size"), m, 1e-9);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= c * (1 - 0.001) && thr <= c + 11,
+		      "imix: %.3f fps, C = %.3f", thr, c);
+	/* every rate of the mix: L1 of the mean + 20 B, L2 of the mean */
+	ck_assert_double_eq_tol(tj_num(e, "theoretical_max_fps"),
+				LINE / 8 / (m + 20), 1e-6);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_l1_bps"),
+				thr * (m + 20) * 8, 1e-3);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_l2_bps"), thr * m * 8,
+				1e-3);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_pct_line"),
+				thr * (m + 20) * 8 / LINE * 100, 1e-9);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "frames of the IMIX "
+				     "64:7,594:4,1518:1 (mean 361.83 bytes)"));
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_str_eq(str(t, "stream_type"), "imix");
+		ck_assert_uint_eq(tj_num(t, "frame_size"), 362);
+		ck_assert_double_eq_tol(tj_num(t, "load_pct"),
+					tj_num(t, "rate_fps") * (m + 20) * 8 /
+					LINE * 100, 1e-9);
+	}
+	ck_assert(has_deviation(doc, "R2544-MIX"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* The imix key: strict, and one data stream type at a time (§11). */
+START_TEST(test_imix_params)
+{
+	static const char *const bad[] = {
+		"{\"imix\": \"64:7,594\"}",
+		"{\"imix\": \"64:7,64:1\"}",
+		"{\"imix\": \"63:1\"}",
+		"{\"imix\": \"64:0\"}",
+		"{\"imix\": \"64:40,128:25\"}",
+		"{\"imix\": \"64:1;128:1\"}",
+		"{\"imix\": 64}",
+		"{\"imix\": \"classic\", \"frame_sizes\": [64]}",
+		"{\"imix\": \"classic\", \"burst_sizes\": [16]}",
+		"{\"imix\": \"classic\", \"broadcast_pct\": 1}",
+	};
+	struct rfc2544_params p;
+	struct bm_error err;
+	json_object *o;
+	size_t i;
+	char txt[160];
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+		o = json_tokener_parse(bad[i]);
+		ck_assert_ptr_nonnull(o);
+		err.msg[0] = 0;
+		ck_assert_msg(rfc2544_params_from_json(o, RFC2544_THROUGHPUT,
+						       &p, &err) == -EINVAL,
+			      "accepted %s", bad[i]);
+		ck_assert_ptr_nonnull(strstr(err.msg, "imix"));
+		json_object_put(o);
+	}
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	o = json_tokener_parse("{\"imix\": \"1518:1,64:63\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_FRAME_LOSS, &p,
+						  &err), 0);
+	json_object_put(o);
+	rfc2544_imix_text(&p, txt, sizeof(txt));
+	ck_assert_str_eq(txt, "1518:1,64:63");
+	/* the key is throughput's and frame loss's only */
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	o = json_tokener_parse("{\"imix\": \"classic\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
+						  &err), -EINVAL);
+	json_object_put(o);
+}
+END_TEST
+
+/*
+ * R2544-MOD broadcast: 1 % of the frames to ff:ff:ff:ff:ff:ff through the
+ * egress of E = 7048.87 fps (Q = 11).  Test and broadcast frames share
+ * that egress, so the whole stream's rate is what it carries:
+ * throughput_fps in [E (1 - 0.1 %), E + 12] (Q frames more over the 1 s
+ * trial).  The trial at the throughput sent round(0.99 r) test and
+ * round(0.01 r) broadcast frames, and the rx port got every broadcast
+ * (a two-port bridge floods them there).  The trial records count the
+ * test frames only (REQ-2544-3) and the broadcasts apart.
+ */
+START_TEST(test_broadcast_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = egress_dut(EGRESS, 11);
+	json_object *doc, *e, *t, *trials;
+	double thr, r;
+	bool lossy = false;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.broadcast_pct = 1.0;
+	doc = run(RFC2544_THROUGHPUT, be, &p);
+	e = entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "broadcast 1 %");
+	ck_assert_double_eq(tj_num(e, "broadcast_pct"), 1.0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 12,
+		      "broadcast 1 %%: %.3f fps, E = %.3f", thr, E512);
+	ck_assert_double_eq_tol(tj_num(e, "test_frames_fps"), 0.99 * thr, 1e-6);
+	ck_assert_double_eq_tol(tj_num(e, "broadcast_fps"), 0.01 * thr, 1e-9);
+	ck_assert_uint_eq(tj_num(e, "broadcast_sent"), llround(0.01 * thr));
+	ck_assert_uint_eq(tj_num(e, "broadcast_received"),
+			  llround(0.01 * thr));
+	ck_assert_str_eq(str(e, "broadcast_delivered"), "all");
+	ck_assert_double_eq(tj_num(e, "broadcast_delivered_pct"), 100.0);
+	ck_assert_double_eq_tol(tj_num(e, "broadcast_actual_pct"), 1.0, 0.02);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "with 1 % broadcast "
+				     "frames, of which the rx port received"));
+
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		r = tj_num(t, "rate_fps");
+		ck_assert_str_eq(str(t, "stream_type"), "broadcast 1 %");
+		ck_assert_uint_eq(tj_num(t, "attempted"), llround(0.99 * r));
+		ck_assert_uint_eq(tj_num(t, "broadcast_sent"),
+				  llround(0.01 * r));
+		/* lost is of the test frames: received + lost = attempted */
+		ck_assert_uint_eq(tj_num(t, "received") + tj_num(t, "lost"),
+				  tj_num(t, "attempted"));
+		if (tj_num(t, "lost") > 0 && tj_num(t, "broadcast_received") <
+		    tj_num(t, "broadcast_sent"))
+			lossy = true;
+	}
+	/* the tail drop hits both kinds: the trial at r_max lost some of each */
+	ck_assert(lossy);
+	ck_assert(has_deviation(doc, "R2544-MOD broadcast (§11.1)"));
+	ck_assert(!has_deviation(doc, "SHOULD be 1 %"));
+	json_object_put(doc);
+
+	/* frame loss: rows count test frames, the broadcasts apart */
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.flr_trial_s = 1.0;
+	p.broadcast_pct = 2.0;
+	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	e = json_object_array_get_idx(tj_get(entry(doc, 0), "table"), 0);
+	r = tj_num(e, "rate_fps");
+	ck_assert_uint_eq(tj_num(e, "tx"), llround(0.98 * r));
+	ck_assert_uint_eq(tj_num(e, "broadcast_tx"), llround(0.02 * r));
+	/* which kind the tail drop hits goes by the phases (bm_sim.h) */
+	ck_assert_double_le(tj_num(e, "broadcast_rx"), tj_num(e, "broadcast_tx"));
+	ck_assert_double_gt(tj_num(e, "loss_pct"), 60);
+	ck_assert(has_deviation(doc, "SHOULD be 1 % of the frames"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *stream_suite(void)
+{
+	Suite *s = suite_create("rfc2544-stream");
+	TCase *tc = tcase_create("stream types");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_bursty_throughput);
+	tcase_add_test(tc, test_bursty_frame_loss);
+	tcase_add_test(tc, test_imix_throughput);
+	tcase_add_test(tc, test_imix_params);
+	tcase_add_test(tc, test_broadcast_throughput);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(stream_suite());
+}
