@@ -78,3 +78,15 @@ bool tj_utf8_valid(const char *s, size_t n)
 	}
 	return true;
 }
+
+bool tj_has_deviation(json_object *doc, const char *needle)
+{
+	json_object *a = tj_get(doc, "deviations");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++)
+		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
+			   needle))
+			return true;
+	return false;
+}

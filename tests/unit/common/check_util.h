@@ -23,6 +23,9 @@ struct bm_backend *sim_ports_new(const struct bm_sim_params *p, unsigned int n,
 /* o[key], failing the test when there is none. */
 json_object *tj_get(json_object *o, const char *key);
 
+/* Does a deviation line of result doc contain needle? */
+bool tj_has_deviation(json_object *doc, const char *needle);
+
 /* o[key] as a double, failing the test when there is none. */
 double tj_num(json_object *o, const char *key);
 

@@ -68,18 +68,6 @@ static const char *str(json_object *o, const char *key)
 	return json_object_get_string(get(o, key));
 }
 
-static bool has_deviation(json_object *doc, const char *needle)
-{
-	json_object *a = get(doc, "deviations");
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(a); i++)
-		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
-			   needle))
-			return true;
-	return false;
-}
-
 static void sizes(struct rfc2544_params *p, uint32_t a, uint32_t b)
 {
 	p->frame_sizes[0] = a;
@@ -140,8 +128,8 @@ START_TEST(test_throughput)
 	/* REQ-SRCH-1: every trial is in the document */
 	ntr += (size_t)num(e, "search_trials");
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), ntr);
-	ck_assert(has_deviation(doc, "AMB-16"));
-	ck_assert(has_deviation(doc, "backend sim"));
+	ck_assert(tj_has_deviation(doc, "AMB-16"));
+	ck_assert(tj_has_deviation(doc, "backend sim"));
 	ck_assert(json_object_is_type(get(doc, "params"), json_type_object));
 	json_object_put(doc);
 
@@ -181,7 +169,7 @@ START_TEST(test_throughput)
 	ck_assert_str_eq(str(e, "throughput_source"), "mlr");
 	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
-	ck_assert(has_deviation(doc, "MLRsearch"));
+	ck_assert(tj_has_deviation(doc, "MLRsearch"));
 	/* issue 13: the default timeout scales with the final trials */
 	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0));
 	json_object_put(doc);
@@ -206,7 +194,7 @@ START_TEST(test_throughput)
 	ck_assert_uint_gt(json_object_array_length(get(doc, "trials")), 2);
 	ck_assert_str_eq(str(entry(doc, 1), "search_result"),
 			 "mlr: timed out after 30 s, partial bounds only");
-	ck_assert(has_deviation(doc, "timed out"));
+	ck_assert(tj_has_deviation(doc, "timed out"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -382,7 +370,7 @@ START_TEST(test_latency)
 	ck_assert_double_eq(num(e, "timestamp_accuracy_ns"), 0);
 	ck_assert_double_eq(num(e, "timestamp_resolution_ns"), 0);
 	ck_assert_ptr_nonnull(strstr(str(e, "timestamp_accuracy"), "exact"));
-	ck_assert(!has_deviation(doc, "REQ-TS-4"));
+	ck_assert(!tj_has_deviation(doc, "REQ-TS-4"));
 	/* 1 throughput trial at r_max + 20 latency trials of 120 s */
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
 	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120, 1e-6);
@@ -407,7 +395,7 @@ START_TEST(test_latency)
 	ck_assert_ptr_null(get(e, "timestamp_resolution_ns"));
 	ck_assert_str_eq(str(e, "timestamp_accuracy"),
 			 "timestamp accuracy not stated by the backend");
-	ck_assert(has_deviation(doc, "REQ-TS-4"));
+	ck_assert(tj_has_deviation(doc, "REQ-TS-4"));
 	json_object_put(doc);
 	p.throughput_fps[0] = 0;
 
@@ -456,7 +444,7 @@ START_TEST(test_latency)
 	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 2000);
 	ck_assert(num(e, "latency_stddev_ns") > 100);
 	ck_assert(num(e, "latency_max_ns") - num(e, "latency_min_ns") <= 4000);
-	ck_assert(has_deviation(doc, "supplied by the caller"));
+	ck_assert(tj_has_deviation(doc, "supplied by the caller"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -537,7 +525,7 @@ START_TEST(test_frame_loss)
 				 "two successive zero-loss trials");
 		ck_assert_str_eq(str(entry(doc, s), "result"), "ok");
 	}
-	ck_assert(has_deviation(doc, "AMB-17"));
+	ck_assert(tj_has_deviation(doc, "AMB-17"));
 	json_object_put(doc);
 
 	/* finer steps: 2.5 %, still from 100 % of the maximum rate */
@@ -637,7 +625,7 @@ START_TEST(test_back_to_back)
 	ck_assert_double_eq(num(e, "min_frames"), 104);
 	ck_assert_double_eq(num(e, "max_frames"), 104);
 	ck_assert_uint_eq((uint64_t)num(e, "burst_max"), 234962);
-	ck_assert(has_deviation(doc, "AMB-19"));
+	ck_assert(tj_has_deviation(doc, "AMB-19"));
 	json_object_put(doc);
 	bm_sim_free(be);
 
@@ -741,7 +729,7 @@ START_TEST(test_recovery)
 			  3);
 	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "recovered "
 				     "immediately (0 s) at 512-byte frames"));
-	ck_assert(has_deviation(doc, "AMB-21"));
+	ck_assert(tj_has_deviation(doc, "AMB-21"));
 	json_object_put(doc);
 	bm_sim_free(be);
 

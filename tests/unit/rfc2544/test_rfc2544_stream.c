@@ -76,18 +76,6 @@ static const char *str(json_object *o, const char *key)
 	return json_object_get_string(tj_get(o, key));
 }
 
-static bool has_deviation(json_object *doc, const char *needle)
-{
-	json_object *a = tj_get(doc, "deviations");
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(a); i++)
-		if (strstr(json_object_get_string(json_object_array_get_idx(a, i)),
-			   needle))
-			return true;
-	return false;
-}
-
 /* Throughput of one size, 1 s trials (the sim's frames are not free). */
 static void thr_params(struct rfc2544_params *p, uint32_t f)
 {
@@ -153,7 +141,7 @@ START_TEST(test_bursty_throughput)
 				  0);
 	}
 	/* §21 SHOULD: 16, 64, 256 and 1024; this run had two */
-	ck_assert(has_deviation(doc, "R2544-BURSTY: §21 SHOULD run bursts of "
+	ck_assert(tj_has_deviation(doc, "R2544-BURSTY: §21 SHOULD run bursts of "
 			       "16, 64, 256 and 1024 frames; this run: 16 64"));
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -281,7 +269,7 @@ START_TEST(test_imix_throughput)
 					tj_num(t, "rate_fps") * (m + 20) * 8 /
 					LINE * 100, 1e-9);
 	}
-	ck_assert(has_deviation(doc, "R2544-MIX"));
+	ck_assert(tj_has_deviation(doc, "R2544-MIX"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -392,8 +380,8 @@ START_TEST(test_broadcast_throughput)
 	}
 	/* the tail drop hits both kinds: the trial at r_max lost some of each */
 	ck_assert(lossy);
-	ck_assert(has_deviation(doc, "R2544-MOD broadcast (§11.1)"));
-	ck_assert(!has_deviation(doc, "SHOULD be 1 %"));
+	ck_assert(tj_has_deviation(doc, "R2544-MOD broadcast (§11.1)"));
+	ck_assert(!tj_has_deviation(doc, "SHOULD be 1 %"));
 	json_object_put(doc);
 
 	/* frame loss: rows count test frames, the broadcasts apart */
@@ -410,7 +398,7 @@ START_TEST(test_broadcast_throughput)
 	/* which kind the tail drop hits goes by the phases (bm_sim.h) */
 	ck_assert_double_le(tj_num(e, "broadcast_rx"), tj_num(e, "broadcast_tx"));
 	ck_assert_double_gt(tj_num(e, "loss_pct"), 60);
-	ck_assert(has_deviation(doc, "SHOULD be 1 % of the frames"));
+	ck_assert(tj_has_deviation(doc, "SHOULD be 1 % of the frames"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
