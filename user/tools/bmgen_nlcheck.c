@@ -2095,8 +2095,13 @@ static int seq_netns_peer(struct nl *n, struct ctx *c, const char *seq)
 	STEP(wait_for(&p, BMGEN_TRIAL_RUNNING, 5, &st) == BMGEN_TRIAL_RUNNING,
 	     seq, "there: it runs (state %u)", st.state);
 	nl_close(&p);
-	STEP(!umount2(path, MNT_DETACH) && !unlink(path), seq,
-	     "delete netns %s: %s", c->peer_ns, strerror(errno));
+	errno = 0;
+	{
+		int gone = !umount2(path, MNT_DETACH) && !unlink(path);
+
+		STEP(gone, seq, "delete netns %s: %s", c->peer_ns,
+		     gone ? "done" : strerror(errno));
+	}
 	wait_for(n, BMGEN_TRIAL_FAILED, 20, &st);
 	STEP(st.state == BMGEN_TRIAL_FAILED && st.error == -ENODEV, seq,
 	     "here: the trial failed with %d (state %u; want FAILED, -ENODEV)",
