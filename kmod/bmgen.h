@@ -9,6 +9,13 @@
  * path finds streams through an RCU-protected table and updates a stream's
  * receive state under that stream's rx_lock, which is uncontended because
  * each stream is received on one CPU (RSS, SPEC REQ-RX-2).
+ *
+ * Namespaces: every port, stream and trial belongs to one network
+ * namespace (a port to its device's, a stream and a trial to the caller's)
+ * and a request sees and changes only its own namespace's objects.  None
+ * of them holds a reference to its namespace: ports go with their devices
+ * and bm_net_pre_exit() removes a dying namespace's streams and trial, so
+ * every stored struct net pointer is live.
  */
 #ifndef BMGEN_H
 #define BMGEN_H
@@ -64,6 +71,8 @@ struct bm_rx_state {
 
 struct bm_stream {
 	u32 id;
+	struct net *net;		/* where it was added; see above */
+	bool in_trial;			/* sent by the current or last trial */
 	struct bm_port *tx_port;
 	struct bm_port *rx_port;	/* may be NULL */
 	/* configuration */
@@ -117,7 +126,8 @@ struct bm_trial {
 	u64 epoch_ns;			/* CLOCK_MONOTONIC */
 	atomic_t active;		/* kthreads still sending */
 	bool stop;			/* ask the kthreads to stop */
-	struct net *net;		/* where the trial was started */
+	struct net *net;		/* where the trial was started, or NULL
+					 * once that namespace went away */
 	u32 portid;			/* who started it */
 	bool owned;			/* stop when portid's socket closes */
 };
@@ -126,20 +136,36 @@ extern struct mutex bm_cfg_lock;
 extern struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
 extern struct list_head bm_ports;
 extern struct bm_trial bm_trial;
-extern unsigned int bm_nports, bm_nstreams;
+/* Changes with every port, stream or trial change, never 0: dumps set
+ * cb->seq to it, so a dump across a change carries NLM_F_DUMP_INTR.
+ */
+extern unsigned int bm_cfg_gen;
+
+/* Note a change of ports, streams or the trial.  Needs bm_cfg_lock. */
+static inline void bm_cfg_changed(void)
+{
+	if (!++bm_cfg_gen)
+		bm_cfg_gen = 1;
+}
 
 /* port.c: attach/detach, the rx_handler, device removal */
 int bm_port_attach(struct net *net, struct net_device *dev, struct netlink_ext_ack *extack);
 int bm_port_detach(struct bm_port *port, struct netlink_ext_ack *extack);
 struct bm_port *bm_port_find(struct net *net, int ifindex);
+/* The number of attached ports of net.  Needs bm_cfg_lock. */
+unsigned int bm_port_count(const struct net *net);
 void bm_ports_detach_all(void);
 int bm_port_notifier_init(void);
 void bm_port_notifier_exit(void);
 
 /* stream.c: the stream table */
 int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack);
-int bm_stream_del(u32 id, struct netlink_ext_ack *extack);
-void bm_streams_del_all(void);
+/* Delete net's stream id, or all of net's streams for id 0. */
+int bm_stream_del(struct net *net, u32 id, struct netlink_ext_ack *extack);
+/* Delete every stream of net (all of them for NULL); no trial may run. */
+void bm_streams_del_net(const struct net *net);
+/* The number of streams of net.  Needs bm_cfg_lock. */
+unsigned int bm_stream_count(const struct net *net);
 void bm_stream_free(struct bm_stream *s);
 void bm_stream_rx_reset(struct bm_stream *s);
 
@@ -167,6 +193,8 @@ void bm_trial_exit(void);
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
 void bm_trial_done(void);
+/* Is a trial armed or running?  Needs bm_cfg_lock. */
+bool bm_trial_busy(void);
 
 /* rx.c: per-frame analysis */
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);
@@ -175,5 +203,7 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);
 int bm_genl_init(void);
 void bm_genl_exit(void);
 void bm_genl_trial_event(void);
+int bm_net_init(void);
+void bm_net_exit(void);
 
 #endif /* BMGEN_H */

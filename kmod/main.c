@@ -9,6 +9,7 @@
 #include "bmgen.h"
 
 DEFINE_MUTEX(bm_cfg_lock);
+unsigned int bm_cfg_gen = 1;
 
 static int __init bm_init(void)
 {
@@ -21,13 +22,18 @@ static int __init bm_init(void)
 	ret = bm_port_notifier_init();
 	if (ret)
 		goto err_tx;
-	ret = bm_genl_init();
+	ret = bm_net_init();
 	if (ret)
 		goto err_notifier;
+	ret = bm_genl_init();
+	if (ret)
+		goto err_net;
 	pr_info("bmgen %s loaded, %u tx kthreads\n", BMGEN_VERSION,
 		bm_tx_kthreads());
 	return 0;
 
+err_net:
+	bm_net_exit();
 err_notifier:
 	bm_port_notifier_exit();
 err_tx:
@@ -45,9 +51,10 @@ static void __exit bm_exit(void)
 	mutex_unlock(&bm_cfg_lock);
 	bm_tx_exit();
 	bm_trial_exit();
+	bm_net_exit();
 	bm_port_notifier_exit();
 	mutex_lock(&bm_cfg_lock);
-	bm_streams_del_all();
+	bm_streams_del_net(NULL);
 	bm_ports_detach_all();
 	mutex_unlock(&bm_cfg_lock);
 	rcu_barrier();

@@ -3,7 +3,9 @@
  * The generic netlink family "bmgen" (include/uapi/linux/bmgen.h).  Every
  * operation has its own strict policy, so an attribute that does not belong
  * to a command is rejected by the core with an extack message; every
- * change needs CAP_NET_ADMIN (GENL_ADMIN_PERM).
+ * change needs CAP_NET_ADMIN (GENL_ADMIN_PERM).  bm_req_check() adds what
+ * the core leaves to the family (Documentation/abi.md, "Requests"), and
+ * every request sees only its own network namespace's objects.
  */
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
@@ -91,18 +93,88 @@ static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 /* 100 Mfps: above any port this module can drive */
 #define BM_MAX_RATE_UFPS (100000000ULL * 1000000ULL)
 
-/* Every do-request must say which ABI it speaks (the policy checks the
- * value; this checks presence), for all commands at once.
+/*
+ * What every request, do or dump, must be beyond its policy: a genetlink
+ * header of the version this module speaks, BMGEN_A_VERSION (the policy
+ * checks its value, this its presence), and no attribute twice, because
+ * nla_parse() would silently keep the last of two frame sizes or ids.
+ * The core already refused a nonzero genlmsghdr.reserved, unknown
+ * nlmsg_flags (resv_start_op 0), unknown or foreign attributes, and
+ * trailing bytes (strict validation), so the attributes are well formed.
  */
-static int bm_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-		       struct genl_info *info)
+static int bm_req_check(const struct nlmsghdr *nlh, struct nlattr **attrs,
+			struct netlink_ext_ack *extack)
 {
-	if (!info->attrs[BMGEN_A_VERSION]) {
-		NL_SET_ERR_MSG_MOD(info->extack,
+	const struct genlmsghdr *gh = nlmsg_data(nlh);
+	DECLARE_BITMAP(seen, BMGEN_A_MAX + 1);
+	const struct nlattr *a;
+	int rem;
+
+	if (gh->version != BMGEN_GENL_VERSION) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "genlmsghdr.version is not " __stringify(BMGEN_GENL_VERSION) ", the version this module speaks");
+		return -EINVAL;
+	}
+	if (!attrs || !attrs[BMGEN_A_VERSION]) {
+		NL_SET_ERR_MSG_MOD(extack,
 				   "missing protocol version attribute");
 		return -EINVAL;
 	}
+	bitmap_zero(seen, BMGEN_A_MAX + 1);
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(a) > BMGEN_A_MAX)
+			continue;	/* the strict parse refused it already */
+		if (__test_and_set_bit(nla_type(a), seen)) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "attribute given twice");
+			return -EINVAL;
+		}
+	}
 	return 0;
+}
+
+static int bm_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+		       struct genl_info *info)
+{
+	return bm_req_check(info->nlhdr, info->attrs, info->extack);
+}
+
+/* cb->args of every dump: [BM_DUMP_CHECKED] once bm_req_check() passed */
+#define BM_DUMP_CHECKED 5
+
+/*
+ * The checks of bm_pre_doit() for a dump, in its first dumpit call: there
+ * the error and its extack message reach the caller (in NLMSG_DONE), while
+ * a dump's start callback has no extack in this kernel.  Also makes the
+ * dump mark, with NLM_F_DUMP_INTR, a message that follows a change of
+ * ports, streams or the trial since its first part.  Needs bm_cfg_lock.
+ */
+static int bm_dump_begin(struct netlink_callback *cb)
+{
+	int ret;
+
+	if (!cb->args[BM_DUMP_CHECKED]) {
+		ret = bm_req_check(cb->nlh, genl_dumpit_info(cb)->attrs,
+				   cb->extack);
+		if (ret)
+			return ret;
+		cb->args[BM_DUMP_CHECKED] = 1;
+	}
+	cb->seq = bm_cfg_gen;
+	return 0;
+}
+
+/* The header of one dump message, marked if the dump spans a change. */
+static void *bm_dump_put(struct sk_buff *skb, struct netlink_callback *cb,
+			 u8 cmd)
+{
+	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq, &bm_family, NLM_F_MULTI,
+				cmd);
+
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
 }
 
 static void *bm_reply_put(struct sk_buff *skb, struct genl_info *info, u8 cmd)
@@ -110,7 +182,8 @@ static void *bm_reply_put(struct sk_buff *skb, struct genl_info *info, u8 cmd)
 	return genlmsg_put_reply(skb, info, &bm_family, 0, cmd);
 }
 
-static int bm_status_fill(struct sk_buff *skb)
+/* STATUS_GET as seen from net: its ports and streams, the one trial. */
+static int bm_status_fill(struct sk_buff *skb, const struct net *net)
 {
 	u32 state = READ_ONCE(bm_trial.state);
 
@@ -120,8 +193,8 @@ static int bm_status_fill(struct sk_buff *skb)
 	    nla_put_string(skb, BMGEN_A_MOD_VERSION, BMGEN_VERSION) ||
 	    nla_put_u32(skb, BMGEN_A_CPUS, num_online_cpus()) ||
 	    nla_put_u32(skb, BMGEN_A_KTHREADS, bm_tx_kthreads()) ||
-	    nla_put_u32(skb, BMGEN_A_NPORTS, bm_nports) ||
-	    nla_put_u32(skb, BMGEN_A_NSTREAMS, bm_nstreams) ||
+	    nla_put_u32(skb, BMGEN_A_NPORTS, bm_port_count(net)) ||
+	    nla_put_u32(skb, BMGEN_A_NSTREAMS, bm_stream_count(net)) ||
 	    nla_put_u32(skb, BMGEN_A_TRIAL_STATE, state) ||
 	    nla_put_s32(skb, BMGEN_A_TRIAL_ERROR, bm_trial.error) ||
 	    nla_put_u32(skb, BMGEN_A_TRIAL_ID, bm_trial.id) ||
@@ -144,7 +217,7 @@ static int bm_nl_status_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto nospace;
 	mutex_lock(&bm_cfg_lock);
-	ret = bm_status_fill(msg);
+	ret = bm_status_fill(msg, genl_info_net(info));
 	mutex_unlock(&bm_cfg_lock);
 	if (ret)
 		goto nospace;
@@ -236,16 +309,20 @@ static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	long idx = 0, start = cb->args[0];
 	struct bm_port *p;
 	void *hdr;
+	int ret;
 
 	mutex_lock(&bm_cfg_lock);
+	ret = bm_dump_begin(cb);
+	if (ret) {
+		mutex_unlock(&bm_cfg_lock);
+		return ret;
+	}
 	list_for_each_entry(p, &bm_ports, node) {
 		if (!net_eq(p->net, net))
 			continue;
 		if (idx++ < start)
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &bm_family, NLM_F_MULTI,
-				  BMGEN_CMD_PORT_GET);
+		hdr = bm_dump_put(skb, cb, BMGEN_CMD_PORT_GET);
 		if (!hdr)
 			break;
 		if (nla_put_u32(skb, BMGEN_A_PORT_IFINDEX, p->ifindex) ||
@@ -283,6 +360,7 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 		return -EINVAL;
 	}
 	s->id = nla_get_u32(a[BMGEN_A_STREAM_ID]);
+	s->net = net;
 	s->tx_port = bm_port_find(net, nla_get_u32(a[BMGEN_A_STREAM_TX_IFINDEX]));
 	if (!s->tx_port) {
 		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_TX_IFINDEX],
@@ -508,7 +586,7 @@ static int bm_nl_stream_del(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[BMGEN_A_STREAM_ID])
 		id = nla_get_u32(info->attrs[BMGEN_A_STREAM_ID]);
 	mutex_lock(&bm_cfg_lock);
-	ret = bm_stream_del(id, info->extack);
+	ret = bm_stream_del(genl_info_net(info), id, info->extack);
 	mutex_unlock(&bm_cfg_lock);
 	return ret;
 }
@@ -555,21 +633,27 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 	return 0;
 }
 
+/* The streams of the caller's namespace, by increasing id. */
 static int bm_nl_stream_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct net *net = sock_net(skb->sk);
 	long i;
 	void *hdr;
+	int ret;
 
 	mutex_lock(&bm_cfg_lock);
+	ret = bm_dump_begin(cb);
+	if (ret) {
+		mutex_unlock(&bm_cfg_lock);
+		return ret;
+	}
 	for (i = max_t(long, cb->args[0], 1); i < BMGEN_MAX_STREAMS; i++) {
 		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
 					lockdep_is_held(&bm_cfg_lock));
 
-		if (!s)
+		if (!s || !net_eq(s->net, net))
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &bm_family, NLM_F_MULTI,
-				  BMGEN_CMD_STREAM_GET);
+		hdr = bm_dump_put(skb, cb, BMGEN_CMD_STREAM_GET);
 		if (!hdr)
 			break;
 		if (bm_stream_fill(skb, s)) {
@@ -606,14 +690,22 @@ static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* Stop the trial, if one runs and it is the caller's namespace's. */
 static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
 {
+	int ret = 0;
+
 	mutex_lock(&bm_cfg_lock);
-	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
-	    bm_trial.state == BMGEN_TRIAL_RUNNING)
+	if (bm_trial_busy() &&
+	    !net_eq(bm_trial.net, genl_info_net(info))) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the running trial belongs to another network namespace");
+		ret = -EPERM;
+	} else if (bm_trial_busy()) {
 		bm_trial_stop(0);
+	}
 	mutex_unlock(&bm_cfg_lock);
-	return 0;
+	return ret;
 }
 
 #define BM_PUT64(skb, type, v) \
@@ -692,10 +784,12 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
 	struct bmgen_hist_bucket *buf;
 	u32 only = 0;
 	long i;
 	void *hdr;
+	int ret;
 
 	if (di->attrs[BMGEN_A_STREAM_ID])
 		only = nla_get_u32(di->attrs[BMGEN_A_STREAM_ID]);
@@ -703,17 +797,21 @@ static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&bm_cfg_lock);
+	ret = bm_dump_begin(cb);
+	if (ret) {
+		mutex_unlock(&bm_cfg_lock);
+		kfree(buf);
+		return ret;
+	}
 	for (i = max_t(long, cb->args[0], 1); i < BMGEN_MAX_STREAMS; i++) {
 		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
 					lockdep_is_held(&bm_cfg_lock));
 		u32 b, n;
 
-		if (!s || (only && s->id != only))
+		if (!s || !net_eq(s->net, net) || (only && s->id != only))
 			continue;
 		if (!cb->args[1]) {
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &bm_family,
-					  NLM_F_MULTI, BMGEN_CMD_STATS_GET);
+			hdr = bm_dump_put(skb, cb, BMGEN_CMD_STATS_GET);
 			if (!hdr)
 				goto out;
 			if (bm_stats_fill(skb, s)) {
@@ -736,9 +834,7 @@ static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			spin_unlock_bh(&s->rx.lock);
 			if (!n)
 				break;
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &bm_family,
-					  NLM_F_MULTI, BMGEN_CMD_STATS_GET);
+			hdr = bm_dump_put(skb, cb, BMGEN_CMD_STATS_GET);
 			if (!hdr)
 				goto out;
 			if (nla_put_u32(skb, BMGEN_A_STREAM_ID, s->id) ||
@@ -827,7 +923,10 @@ static struct genl_family bm_family __ro_after_init = {
 	.pre_doit = bm_pre_doit,
 	.ops = bm_ops,
 	.n_ops = ARRAY_SIZE(bm_ops),
-	.resv_start_op = BMGEN_CMD_STATS_GET + 1,
+	/* 0: the core refuses a nonzero genlmsghdr.reserved and nlmsg_flags
+	 * other than REQUEST, ACK, ECHO and DUMP for every command
+	 */
+	.resv_start_op = 0,
 	.mcgrps = bm_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(bm_mcgrps),
 };
@@ -846,18 +945,18 @@ void bm_genl_trial_event(void)
 	if (!hdr)
 		goto free;
 	mutex_lock(&bm_cfg_lock);
+	/* NULL: the trial's namespace went away (bm_net_pre_exit()); while
+	 * we hold the lock, it cannot go, nor its genetlink socket
+	 */
 	net = bm_trial.net;
-	if (!net || bm_status_fill(msg)) {
+	if (!net || bm_status_fill(msg, net)) {
 		mutex_unlock(&bm_cfg_lock);
 		goto free;
 	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&bm_family, net, msg, 0, BM_MCGRP_EVENTS,
 				GFP_KERNEL);
-	/* the reference kept the netns alive for this event only */
-	bm_trial.net = NULL;
 	mutex_unlock(&bm_cfg_lock);
-	put_net(net);
 	return;
 free:
 	nlmsg_free(msg);

@@ -16,7 +16,6 @@
 #include "bmgen.h"
 
 LIST_HEAD(bm_ports);
-unsigned int bm_nports;
 
 /* Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3). */
 static u32 bm_port_ts_caps(struct net_device *dev)
@@ -43,6 +42,16 @@ struct bm_port *bm_port_find(struct net *net, int ifindex)
 		if (p->ifindex == ifindex && net_eq(p->net, net))
 			return p;
 	return NULL;
+}
+
+unsigned int bm_port_count(const struct net *net)
+{
+	struct bm_port *p;
+	unsigned int n = 0;
+
+	list_for_each_entry(p, &bm_ports, node)
+		n += net_eq(p->net, net);
+	return n;
 }
 
 /* Attach dev as a port.  Needs RTNL and bm_cfg_lock. */
@@ -77,7 +86,7 @@ int bm_port_attach(struct net *net, struct net_device *dev,
 	}
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
 	list_add_tail(&p->node, &bm_ports);
-	bm_nports++;
+	bm_cfg_changed();
 	return 0;
 }
 
@@ -100,21 +109,24 @@ static void bm_port_release(struct bm_port *p)
 	}
 	netdev_rx_handler_unregister(p->dev);
 	list_del(&p->node);
-	bm_nports--;
+	bm_cfg_changed();
 	/* unregister waits for an RCU grace period: no reader sees p now */
 	netdev_put(p->dev, &p->dev_tracker);
 	kfree(p);
 }
 
+/* Does a stream of the armed or running trial use p? */
 static bool bm_port_in_trial(struct bm_port *p)
 {
 	int i;
 
+	if (!bm_trial_busy())
+		return false;
 	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
 		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
 					lockdep_is_held(&bm_cfg_lock));
 
-		if (s && (s->tx_port == p || s->rx_port == p))
+		if (s && s->in_trial && (s->tx_port == p || s->rx_port == p))
 			return true;
 	}
 	return false;
@@ -123,8 +135,7 @@ static bool bm_port_in_trial(struct bm_port *p)
 /* Detach port p.  Needs RTNL and bm_cfg_lock. */
 int bm_port_detach(struct bm_port *p, struct netlink_ext_ack *extack)
 {
-	if ((bm_trial.state == BMGEN_TRIAL_ARMED ||
-	     bm_trial.state == BMGEN_TRIAL_RUNNING) && bm_port_in_trial(p)) {
+	if (bm_port_in_trial(p)) {
 		NL_SET_ERR_MSG(extack, "port is in use by a running trial");
 		return -EBUSY;
 	}
@@ -153,9 +164,7 @@ static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 	list_for_each_entry_safe(p, tmp, &bm_ports, node) {
 		if (p->dev != dev)
 			continue;
-		if ((bm_trial.state == BMGEN_TRIAL_ARMED ||
-		     bm_trial.state == BMGEN_TRIAL_RUNNING) &&
-		    bm_port_in_trial(p)) {
+		if (bm_port_in_trial(p)) {
 			pr_info("bmgen: port %s removed during trial %u\n",
 				dev->name, bm_trial.id);
 			bm_trial_stop(-ENODEV);

@@ -159,7 +159,8 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	id = (tp->stream_id[0] << 16) | (tp->stream_id[1] << 8) |
 	     tp->stream_id[2];
 	s = id < BMGEN_MAX_STREAMS ? rcu_dereference(bm_streams[id]) : NULL;
-	if (!s) {
+	/* another namespace's stream is unknown here, as its dumps are */
+	if (!s || !net_eq(s->net, port->net)) {
 		atomic64_inc(&port->rx_unknown);
 		goto consume;
 	}

@@ -16,7 +16,7 @@
 #include "bmgen.h"
 
 struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
-unsigned int bm_nstreams;
+static unsigned int bm_nstreams;	/* of all namespaces */
 
 /*
  * A stream holds its struct, the duplicate window, the latency histogram
@@ -77,10 +77,28 @@ static void bm_stream_free_rcu(struct rcu_head *head)
 	bm_stream_free(container_of(head, struct bm_stream, rcu));
 }
 
-static bool bm_trial_busy(void)
+unsigned int bm_stream_count(const struct net *net)
 {
-	return bm_trial.state == BMGEN_TRIAL_ARMED ||
-	       bm_trial.state == BMGEN_TRIAL_RUNNING;
+	unsigned int i, n = 0;
+
+	for (i = 1; i < BMGEN_MAX_STREAMS && n < bm_nstreams; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (s && net_eq(s->net, net))
+			n++;
+	}
+	return n;
+}
+
+/* A changed stream set invalidates the results of the last trial, if that
+ * trial was of the stream's namespace.
+ */
+static void bm_stream_set_changed(const struct net *net)
+{
+	if (bm_trial.net && net_eq(bm_trial.net, net))
+		bm_trial.state = BMGEN_TRIAL_IDLE;
+	bm_cfg_changed();
 }
 
 /* Publish s (configured by netlink) in the table.  Needs bm_cfg_lock;
@@ -94,8 +112,11 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "streams cannot change while a trial runs");
 		return -EBUSY;
 	}
+	/* one id space for all namespaces: the receiver finds a stream by
+	 * the id in its frames alone
+	 */
 	if (rcu_access_pointer(bm_streams[s->id])) {
-		NL_SET_ERR_MSG(extack, "stream id already exists");
+		NL_SET_ERR_MSG(extack, "stream id already exists (ids are shared by all network namespaces)");
 		return -EEXIST;
 	}
 	ret = bm_stream_build_template(s, extack);
@@ -115,8 +136,7 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	rcu_assign_pointer(bm_streams[s->id], s);
 	bm_nstreams++;
 	bm_stream_mem += s->mem;
-	/* a changed stream set invalidates the last trial's results */
-	bm_trial.state = BMGEN_TRIAL_IDLE;
+	bm_stream_set_changed(s->net);
 	return 0;
 }
 
@@ -128,36 +148,47 @@ static void bm_stream_unpublish(u32 id)
 	RCU_INIT_POINTER(bm_streams[id], NULL);
 	bm_nstreams--;
 	bm_stream_mem -= s->mem;
+	bm_stream_set_changed(s->net);
 	call_rcu(&s->rcu, bm_stream_free_rcu);
 }
 
-/* Delete stream id, or all streams for id 0.  Needs bm_cfg_lock. */
-int bm_stream_del(u32 id, struct netlink_ext_ack *extack)
+/* Delete net's stream id, or all of net's streams for id 0.  Needs
+ * bm_cfg_lock.  Another namespace's stream is "no such stream".
+ */
+int bm_stream_del(struct net *net, u32 id, struct netlink_ext_ack *extack)
 {
+	struct bm_stream *s;
+
 	if (bm_trial_busy()) {
 		NL_SET_ERR_MSG(extack, "streams cannot change while a trial runs");
 		return -EBUSY;
 	}
 	if (!id) {
-		bm_streams_del_all();
+		bm_streams_del_net(net);
 		return 0;
 	}
-	if (!rcu_access_pointer(bm_streams[id])) {
-		NL_SET_ERR_MSG(extack, "no such stream");
+	s = rcu_dereference_protected(bm_streams[id],
+				      lockdep_is_held(&bm_cfg_lock));
+	if (!s || !net_eq(s->net, net)) {
+		NL_SET_ERR_MSG(extack, "no such stream in this network namespace");
 		return -ENOENT;
 	}
 	bm_stream_unpublish(id);
-	bm_trial.state = BMGEN_TRIAL_IDLE;
 	return 0;
 }
 
-/* Delete every stream.  Needs bm_cfg_lock and no running trial. */
-void bm_streams_del_all(void)
+/* Delete every stream of net, or of all namespaces for NULL.  Needs
+ * bm_cfg_lock and no trial that sends them.
+ */
+void bm_streams_del_net(const struct net *net)
 {
 	u32 i;
 
-	for (i = 1; i < BMGEN_MAX_STREAMS; i++)
-		if (rcu_access_pointer(bm_streams[i]))
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (s && (!net || net_eq(s->net, net)))
 			bm_stream_unpublish(i);
-	bm_trial.state = BMGEN_TRIAL_IDLE;
+	}
 }

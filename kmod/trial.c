@@ -34,8 +34,15 @@ void bm_trial_done(void)
 	}
 }
 
-/* Can every stream go out on its tx port?  0 or -errno with extack. */
-static int bm_trial_check_streams(struct netlink_ext_ack *extack)
+bool bm_trial_busy(void)
+{
+	return bm_trial.state == BMGEN_TRIAL_ARMED ||
+	       bm_trial.state == BMGEN_TRIAL_RUNNING;
+}
+
+/* Can every stream of net go out on its tx port?  0 or -errno with extack. */
+static int bm_trial_check_streams(const struct net *net,
+				  struct netlink_ext_ack *extack)
 {
 	struct bm_stream *s;
 	unsigned int i;
@@ -43,7 +50,7 @@ static int bm_trial_check_streams(struct netlink_ext_ack *extack)
 	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
 		s = rcu_dereference_protected(bm_streams[i],
 					      lockdep_is_held(&bm_cfg_lock));
-		if (!s)
+		if (!s || !net_eq(s->net, net))
 			continue;
 		if (!s->tx_port) {
 			NL_SET_ERR_MSG(extack, "a stream's tx port is gone");
@@ -66,8 +73,10 @@ static int bm_trial_check_streams(struct netlink_ext_ack *extack)
 }
 
 /*
- * Arm a trial with every configured stream; the kthreads start them all at
- * one epoch, now + delay_ns (REQ-GEN-5).  Needs bm_cfg_lock.
+ * Arm a trial with every stream of net; the kthreads start them all at one
+ * epoch, now + delay_ns (REQ-GEN-5).  Streams of other namespaces keep
+ * their statistics.  One trial at a time, of whichever namespace.  Needs
+ * bm_cfg_lock.
  */
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 		   struct netlink_ext_ack *extack)
@@ -76,16 +85,15 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	struct bm_stream *s;
 	int ret;
 
-	if (bm_trial.state == BMGEN_TRIAL_ARMED ||
-	    bm_trial.state == BMGEN_TRIAL_RUNNING) {
+	if (bm_trial_busy()) {
 		NL_SET_ERR_MSG(extack, "a trial is already running");
 		return -EBUSY;
 	}
-	if (!bm_nstreams) {
-		NL_SET_ERR_MSG(extack, "no streams configured");
+	if (!bm_stream_count(net)) {
+		NL_SET_ERR_MSG(extack, "no streams configured in this network namespace");
 		return -EINVAL;
 	}
-	ret = bm_trial_check_streams(extack);
+	ret = bm_trial_check_streams(net, extack);
 	if (ret)
 		return ret;
 	bm_tx_prepare();
@@ -94,6 +102,9 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 					      lockdep_is_held(&bm_cfg_lock));
 		if (!s)
 			continue;
+		s->in_trial = net_eq(s->net, net);
+		if (!s->in_trial)
+			continue;
 		bm_stream_rx_reset(s);
 		if (bm_tx_assign(s, &next_cpu))
 			users++;
@@ -101,13 +112,12 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	bm_trial.id++;
 	bm_trial.error = 0;
 	bm_trial.stop = false;
-	if (bm_trial.net)
-		put_net(bm_trial.net);
-	bm_trial.net = get_net(net);
+	bm_trial.net = net;
 	bm_trial.portid = portid;
 	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
 	atomic_set(&bm_trial.active, users);
 	bm_trial.state = BMGEN_TRIAL_ARMED;
+	bm_cfg_changed();
 	bm_tx_go();
 	return 0;
 }
@@ -141,7 +151,5 @@ void bm_trial_init(void)
 void bm_trial_exit(void)
 {
 	flush_work(&bm_event_work);
-	if (bm_trial.net)
-		put_net(bm_trial.net);
 	bm_trial.net = NULL;
 }

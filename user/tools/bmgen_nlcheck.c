@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -84,21 +85,31 @@ struct ctx {
 	uint32_t sid;		/* an existing stream */
 	uint32_t free_id;	/* an unused stream id */
 	uint32_t run_id;	/* the continuous stream of the running phase */
+	/* for the sequences: one stream to add, a trial's start delay */
+	struct sspec {
+		uint32_t id, tx, rx, size, pattern, burst_len, burst_count;
+		uint64_t rate, count, burst_gap, start;
+	} sp;
+	uint64_t delay;
+	const char *peer_ns;	/* a netns with veths p1, p2 (--peer) */
 };
 
 enum phase {
 	P_IDLE,		/* ports and streams exist, no trial running */
 	P_RUNNING,	/* a trial runs */
 	P_FOREIGN,	/* as P_IDLE, the request comes from a fresh netns */
+	P_RUNNING_FOREIGN, /* as P_RUNNING, from a fresh netns */
 	P_EMPTY,	/* no ports, no streams */
 };
 
 static const char *const phase_name[] = {
 	[P_IDLE] = "idle", [P_RUNNING] = "running",
-	[P_FOREIGN] = "other netns", [P_EMPTY] = "empty module",
+	[P_FOREIGN] = "other netns", [P_RUNNING_FOREIGN] = "running, other netns",
+	[P_EMPTY] = "empty module",
 };
 
 #define F_NOVER	0x1	/* the builder writes (or omits) BMGEN_A_VERSION */
+#define F_DUMP	0x2	/* sent with NLM_F_DUMP (the builder may change flags) */
 
 typedef void (*build_fn)(struct nlmsghdr *nlh, const struct ctx *c);
 
@@ -181,11 +192,11 @@ static const char *errname(int e)
 
 /* --- netlink ---------------------------------------------------------------- */
 
-/* Start a request for cmd on socket n in reqbuf; with VERSION unless !ver. */
-static struct nlmsghdr *msg_start(struct nl *n, uint16_t type, uint8_t cmd,
-				  uint16_t flags, int ver)
+/* Start a request for cmd on socket n at buf; with VERSION unless !ver. */
+static struct nlmsghdr *msg_start_at(void *buf, struct nl *n, uint16_t type,
+				     uint8_t cmd, uint16_t flags, int ver)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(reqbuf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *gh;
 
 	nlh->nlmsg_type = type;
@@ -197,6 +208,13 @@ static struct nlmsghdr *msg_start(struct nl *n, uint16_t type, uint8_t cmd,
 	if (ver)
 		mnl_attr_put_u32(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION);
 	return nlh;
+}
+
+/* The same in reqbuf. */
+static struct nlmsghdr *msg_start(struct nl *n, uint16_t type, uint8_t cmd,
+				  uint16_t flags, int ver)
+{
+	return msg_start_at(reqbuf, n, type, cmd, flags, ver);
 }
 
 typedef void (*msg_fn)(const struct nlmsghdr *nlh, void *data);
@@ -350,8 +368,8 @@ static void text_cb(const struct nlmsghdr *h, void *data)
 	text_add(t, "\n");
 }
 
-/* STATUS_GET + PORT_GET dump + STREAM_GET dump as canonical text. */
-static int snapshot(struct nl *n, struct text *t)
+/* STATUS_GET (unless from 1) + PORT_GET dump + STREAM_GET dump as text. */
+static int snapshot_from(struct nl *n, struct text *t, size_t from)
 {
 	static const struct { uint8_t cmd; uint16_t flags; const char *name; } q[] = {
 		{ BMGEN_CMD_STATUS_GET, NLM_F_ACK, "status" },
@@ -362,7 +380,7 @@ static int snapshot(struct nl *n, struct text *t)
 	size_t i;
 
 	text_reset(t);
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+	for (i = from; i < sizeof(q) / sizeof(q[0]); i++) {
 		struct nlmsghdr *nlh = msg_start(n, n->family, q[i].cmd,
 						 q[i].flags, 1);
 
@@ -376,8 +394,20 @@ static int snapshot(struct nl *n, struct text *t)
 	return 0;
 }
 
+static int snapshot(struct nl *n, struct text *t)
+{
+	return snapshot_from(n, t, 0);
+}
+
+/* The configuration only: ports and streams, not the trial's state. */
+static int snapshot_cfg(struct nl *n, struct text *t)
+{
+	return snapshot_from(n, t, 1);
+}
+
 struct status {
 	uint32_t nports, nstreams, state, id;
+	int32_t error;
 };
 
 static void status_cb(const struct nlmsghdr *h, void *data)
@@ -391,6 +421,7 @@ static void status_cb(const struct nlmsghdr *h, void *data)
 		case BMGEN_A_NSTREAMS: st->nstreams = mnl_attr_get_u32(a); break;
 		case BMGEN_A_TRIAL_STATE: st->state = mnl_attr_get_u32(a); break;
 		case BMGEN_A_TRIAL_ID: st->id = mnl_attr_get_u32(a); break;
+		case BMGEN_A_TRIAL_ERROR: st->error = (int32_t)mnl_attr_get_u32(a); break;
 		}
 	}
 }
@@ -519,6 +550,57 @@ BUILD(b_truncated_attr)
 	a->nla_type = BMGEN_A_STREAM_DSCP;
 	nlh->nlmsg_len += sizeof(*a);
 }
+
+/* the genetlink header and the netlink flags */
+static struct genlmsghdr *genl_hdr(struct nlmsghdr *nlh)
+{
+	return mnl_nlmsg_get_payload(nlh);
+}
+BUILD(b_reserved_1) { stream_base(nlh, c, 0); genl_hdr(nlh)->reserved = 1; }
+BUILD(b_reserved_dump) { genl_hdr(nlh)->reserved = 0x8000; }
+BUILD(b_hdr_version_0) { stream_base(nlh, c, 0); genl_hdr(nlh)->version = 0; }
+BUILD(b_hdr_version_2) { genl_hdr(nlh)->version = 2; }
+BUILD(b_flag_replace) { stream_base(nlh, c, 0); nlh->nlmsg_flags |= NLM_F_REPLACE; }
+BUILD(b_flag_excl_create)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid);
+	nlh->nlmsg_flags |= NLM_F_EXCL | NLM_F_CREATE;
+}
+BUILD(b_flag_root_only) { nlh->nlmsg_flags |= NLM_F_ROOT; }
+BUILD(b_flag_dump_atomic) { nlh->nlmsg_flags |= NLM_F_ATOMIC; }
+
+/* duplicate attributes */
+BUILD(b_dup_frame_size)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 256);
+}
+BUILD(b_dup_stream_id)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id + 10);
+	stream_base(nlh, c, 0);
+}
+BUILD(b_dup_version) { mnl_attr_put_u32(nlh, BMGEN_A_VERSION, BMGEN_GENL_VERSION); }
+BUILD(b_dup_ifindex)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare);
+}
+BUILD(b_dup_del_id)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sid);
+}
+BUILD(b_dup_delay)
+{
+	mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 1000000);
+	mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 2000000);
+}
+
+/* dump requests */
+BUILD(b_dump_frame_size) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, 128); }
+BUILD(b_dump_stats_id_u16) { mnl_attr_put_u16(nlh, BMGEN_A_STREAM_ID, 1); }
+BUILD(b_dump_version_2) { mnl_attr_put_u32(nlh, BMGEN_A_VERSION, 2); }
 
 /* ports */
 BUILD(b_nothing) { }
@@ -771,6 +853,15 @@ BUILD(b_run_stream)
 BUILD(b_del_run) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id); }
 
 #define ADD	BMGEN_CMD_STREAM_ADD
+#define STOP	BMGEN_CMD_TRIAL_STOP
+#define STATUS	BMGEN_CMD_STATUS_GET
+#define PGET	BMGEN_CMD_PORT_GET
+#define SGET	BMGEN_CMD_STREAM_GET
+#define XGET	BMGEN_CMD_STATS_GET
+#define RESV	"genlmsghdr.reserved field is not 0"
+#define HDRVER	"genlmsghdr.version is not 1"
+#define NLFLAGS	"ambiguous or reserved bits set in nlmsg_flags"
+#define TWICE	"attribute given twice"
 #define DEL	BMGEN_CMD_STREAM_DEL
 #define ATT	BMGEN_CMD_PORT_ATTACH
 #define DET	BMGEN_CMD_PORT_DETACH
@@ -805,6 +896,44 @@ static const struct ncase cases[] = {
 	{ "port_attach_foreign_attr", P_IDLE, ATT, 0, b_attach_stream_attr, EINVAL, UNSUPP, A(STREAM_ID) },
 	{ "nested_flag_on_u32", P_IDLE, ADD, 0, b_nested_flag, EINVAL, "NLA_F_NESTED not expected", A(STREAM_ID) },
 	{ "truncated_attr", P_IDLE, ADD, 0, b_truncated_attr, EINVAL, "bytes leftover after parsing attributes", NOATTR },
+	/* the genetlink header and nlmsg_flags (issue 16) */
+	{ "genl_reserved_nonzero", P_IDLE, ADD, 0, b_reserved_1, EINVAL, RESV, NOATTR },
+	{ "genl_reserved_nonzero_dump", P_IDLE, SGET, F_DUMP, b_reserved_dump, EINVAL, RESV, NOATTR },
+	{ "genl_version_0", P_IDLE, ADD, 0, b_hdr_version_0, EINVAL, HDRVER, NOATTR },
+	{ "genl_version_2", P_IDLE, START, 0, b_hdr_version_2, EINVAL, HDRVER, NOATTR },
+	{ "genl_version_2_dump", P_IDLE, XGET, F_DUMP, b_hdr_version_2, EINVAL, HDRVER, NOATTR },
+	{ "nlmsg_flag_replace", P_IDLE, ADD, 0, b_flag_replace, EINVAL, NLFLAGS, NOATTR },
+	{ "nlmsg_flag_excl_create", P_IDLE, DEL, 0, b_flag_excl_create, EINVAL, NLFLAGS, NOATTR },
+	{ "nlmsg_flag_root_without_match", P_IDLE, SGET, 0, b_flag_root_only, EINVAL, NLFLAGS, NOATTR },
+	{ "nlmsg_flag_atomic_dump", P_IDLE, SGET, F_DUMP, b_flag_dump_atomic, EINVAL, NLFLAGS, NOATTR },
+	/* commands: unknown ones, do on a dump, dump on a do (the core
+	 * answers before the family sees them: no extack) */
+	{ "cmd_unspec", P_IDLE, BMGEN_CMD_UNSPEC, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "cmd_trial_event", P_IDLE, BMGEN_CMD_TRIAL_EVENT, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "cmd_max_plus_1", P_IDLE, BMGEN_CMD_MAX + 1, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "cmd_255", P_IDLE, 255, F_DUMP, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "do_port_get", P_IDLE, PGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "do_stream_get", P_IDLE, SGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "do_stats_get", P_IDLE, XGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "dump_status_get", P_IDLE, STATUS, F_DUMP, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "dump_stream_add", P_IDLE, ADD, F_DUMP, b_stream_ok, EOPNOTSUPP, NULL, NOATTR },
+	{ "dump_stream_del", P_IDLE, DEL, F_DUMP, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "dump_trial_start", P_IDLE, START, F_DUMP, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	/* an attribute twice: refused, nla_parse would keep the last */
+	{ "dup_frame_size", P_IDLE, ADD, 0, b_dup_frame_size, EINVAL, TWICE, A(STREAM_FRAME_SIZE) },
+	{ "dup_stream_id", P_IDLE, ADD, 0, b_dup_stream_id, EINVAL, TWICE, A(STREAM_ID) },
+	{ "dup_version", P_IDLE, DEL, 0, b_dup_version, EINVAL, TWICE, A(VERSION) },
+	{ "dup_port_ifindex_same_value", P_IDLE, ATT, 0, b_dup_ifindex, EINVAL, TWICE, A(PORT_IFINDEX) },
+	{ "dup_stream_del_id", P_IDLE, DEL, 0, b_dup_del_id, EINVAL, TWICE, A(STREAM_ID) },
+	{ "dup_trial_start_delay", P_IDLE, START, 0, b_dup_delay, EINVAL, TWICE, A(TRIAL_START_DELAY_NS) },
+	{ "dup_stats_dump_stream_id", P_IDLE, XGET, F_DUMP, b_dup_del_id, EINVAL, TWICE, NOATTR },
+	/* bad attributes in dump requests */
+	{ "dump_version_missing", P_IDLE, SGET, F_DUMP | F_NOVER, b_nothing, EINVAL, "missing protocol version", NOATTR },
+	{ "dump_version_2", P_IDLE, PGET, F_DUMP | F_NOVER, b_dump_version_2, ERANGE, RANGE, A(VERSION) },
+	{ "dump_stream_get_foreign_attr", P_IDLE, SGET, F_DUMP, b_dump_frame_size, EINVAL, UNSUPP, A(STREAM_FRAME_SIZE) },
+	{ "dump_port_get_unknown_attr", P_IDLE, PGET, F_DUMP, b_unknown_attr, EINVAL, "Unknown attribute type", A(MAX) + 1 },
+	{ "dump_stats_stream_id_0", P_IDLE, XGET, F_DUMP, b_del_0, ERANGE, RANGE, A(STREAM_ID) },
+	{ "dump_stats_stream_id_u16", P_IDLE, XGET, F_DUMP, b_dump_stats_id_u16, EINVAL, BADLEN, A(STREAM_ID) },
 	/* ports */
 	{ "port_attach_no_device", P_IDLE, ATT, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
 	{ "port_attach_ifindex_0", P_IDLE, ATT, 0, b_port_ifindex_0, ERANGE, RANGE, A(PORT_IFINDEX) },
@@ -887,7 +1016,7 @@ static const struct ncase cases[] = {
 	{ "tx_mode_2", P_IDLE, ADD, 0, b_tx_mode_2, ERANGE, RANGE, A(STREAM_TX_MODE) },
 	{ "learn_flag_with_payload", P_IDLE, ADD, 0, b_learn_payload, ERANGE, POLICY, A(STREAM_LEARN) },
 	/* stream delete, trial start */
-	{ "stream_del_no_such_id", P_IDLE, DEL, 0, b_del_free, ENOENT, "no such stream", NOATTR },
+	{ "stream_del_no_such_id", P_IDLE, DEL, 0, b_del_free, ENOENT, "no such stream in this network namespace", NOATTR },
 	{ "stream_del_id_0", P_IDLE, DEL, 0, b_del_0, ERANGE, RANGE, A(STREAM_ID) },
 	{ "stream_del_id_max", P_IDLE, DEL, 0, b_del_id_max, ERANGE, RANGE, A(STREAM_ID) },
 	{ "trial_start_delay_over_1h", P_IDLE, START, 0, b_delay_hour, ERANGE, "start delay longer than an hour", A(TRIAL_START_DELAY_NS) },
@@ -902,8 +1031,17 @@ static const struct ncase cases[] = {
 	{ "other_netns_port_attach", P_FOREIGN, ATT, 0, b_port_tx_name, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_port_detach", P_FOREIGN, DET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_stream_add", P_FOREIGN, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
+	/* the namespace model (issue 16): another namespace's streams and
+	 * trial are not there for this caller */
+	{ "other_netns_stream_del", P_FOREIGN, DEL, 0, b_del_sid, ENOENT, "no such stream in this network namespace", NOATTR },
+	{ "other_netns_stream_del_all", P_FOREIGN, DEL, 0, b_nothing, 0, NULL, NOATTR },
+	{ "other_netns_trial_start", P_FOREIGN, START, 0, b_nothing, EINVAL, "no streams configured in this network namespace", NOATTR },
+	{ "other_netns_trial_stop_idle", P_FOREIGN, STOP, 0, b_nothing, 0, NULL, NOATTR },
+	{ "other_netns_trial_stop", P_RUNNING_FOREIGN, STOP, 0, b_nothing, EPERM, "the running trial belongs to another network namespace", NOATTR },
+	{ "other_netns_trial_start_running", P_RUNNING_FOREIGN, START, 0, b_nothing, EBUSY, "a trial is already running", NOATTR },
+	{ "other_netns_stream_del_all_running", P_RUNNING_FOREIGN, DEL, 0, b_nothing, EBUSY, FROZEN, NOATTR },
 	/* an empty module */
-	{ "trial_start_no_streams", P_EMPTY, START, 0, b_nothing, EINVAL, "no streams configured", NOATTR },
+	{ "trial_start_no_streams", P_EMPTY, START, 0, b_nothing, EINVAL, "no streams configured in this network namespace", NOATTR },
 	{ "stream_add_no_ports", P_EMPTY, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
 	{ "stream_del_none", P_EMPTY, DEL, 0, b_del_free, ENOENT, "no such stream", NOATTR },
 	{ "port_detach_none_attached", P_EMPTY, DET, 0, b_port_tx, ENOENT, "not an attached port", NOATTR },
@@ -924,14 +1062,24 @@ static const struct ncase priv_cases[] = {
 
 static const char *cmd_name(uint8_t cmd)
 {
+	static char b[16];
+
 	switch (cmd) {
+	case BMGEN_CMD_UNSPEC: return "0 (UNSPEC)";
+	case BMGEN_CMD_STATUS_GET: return "STATUS_GET";
 	case BMGEN_CMD_PORT_ATTACH: return "PORT_ATTACH";
 	case BMGEN_CMD_PORT_DETACH: return "PORT_DETACH";
+	case BMGEN_CMD_PORT_GET: return "PORT_GET";
 	case BMGEN_CMD_STREAM_ADD: return "STREAM_ADD";
 	case BMGEN_CMD_STREAM_DEL: return "STREAM_DEL";
+	case BMGEN_CMD_STREAM_GET: return "STREAM_GET";
 	case BMGEN_CMD_TRIAL_START: return "TRIAL_START";
 	case BMGEN_CMD_TRIAL_STOP: return "TRIAL_STOP";
-	default: return "?";
+	case BMGEN_CMD_STATS_GET: return "STATS_GET";
+	case BMGEN_CMD_TRIAL_EVENT: return "TRIAL_EVENT";
+	default:
+		snprintf(b, sizeof(b), "%u", cmd);
+		return b;
 	}
 }
 
@@ -973,7 +1121,8 @@ static void run_case(struct nl *snap, struct nl *via, const struct ncase *k,
 		verdict(0, "%s%s: no snapshot before", prefix, k->name);
 		return;
 	}
-	nlh = msg_start(via, via->family, k->cmd, NLM_F_ACK,
+	nlh = msg_start(via, via->family, k->cmd,
+			NLM_F_ACK | (k->flags & F_DUMP ? NLM_F_DUMP : 0),
 			!(k->flags & F_NOVER));
 	k->build(nlh, c);
 	ret = nl_talk(via, nlh, &r, NULL, NULL);
@@ -1237,6 +1386,767 @@ static void unpriv_child(const char *variant, enum phase p,
 			variant, st);
 }
 
+/* --- sequences (issue 16) ----------------------------------------------------- */
+
+/*
+ * What one request cannot show: accepted boundary values and what they
+ * mean, several messages in one datagram, a dump across changes, and the
+ * namespace model seen from both sides.  Each sequence is one row of
+ * abi.md's table ("seq" phase) and passes only if every check in it does.
+ */
+
+/* One stream from c->sp (rate always given, so that 0 is sent as 0). */
+BUILD(b_spec)
+{
+	const struct sspec *p = &c->sp;
+
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, p->id);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, p->tx);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, p->rx);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, p->size);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, p->pattern);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, p->rate);
+	if (p->pattern == BMGEN_PAT_COUNT)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_COUNT, p->count);
+	if (p->pattern == BMGEN_PAT_BURST) {
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, p->burst_len);
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, p->burst_gap);
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_COUNT, p->burst_count);
+	}
+	if (p->start)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_START_NS, p->start);
+}
+BUILD(b_spec_del) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->sp.id); }
+BUILD(b_delay) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, c->delay); }
+
+/* 1000 frames of 128 B at 1000 fps on tx -> rx, as stream id. */
+static struct sspec spec(uint32_t id, uint32_t tx, uint32_t rx)
+{
+	struct sspec p = {
+		.id = id, .tx = tx, .rx = rx, .size = 128,
+		.pattern = BMGEN_PAT_COUNT, .rate = 1000ULL * 1000000,
+		.count = 1000,
+	};
+
+	return p;
+}
+
+/* One request on n; its errno (0: accepted), the answer in *r. */
+static int ask(struct nl *n, uint8_t cmd, build_fn b, const struct ctx *c,
+	       struct reply *r)
+{
+	struct nlmsghdr *nlh = msg_start(n, n->family, cmd, NLM_F_ACK, 1);
+
+	b(nlh, c);
+	return nl_do(n, nlh, r);
+}
+
+/* The check of one sequence step: "ok"/"not ok" SEQ: WHAT. */
+#define STEP(ok, seq, fmt, ...) \
+	do { \
+		int _ok = (ok); \
+		verdict(_ok, "%s: " fmt, seq, ##__VA_ARGS__); \
+		if (!_ok) \
+			failed++; \
+	} while (0)
+
+/* A request that must get errno want, as one step. */
+#define EXPECT(seq, n, cmd, b, c, want, what) \
+	do { \
+		struct reply _r; \
+		int _e = ask(n, cmd, b, c, &_r); \
+		STEP(_e == (want), seq, "%s: %s%s%s (want %s)", what, \
+		     errname(_e), _r.msg[0] ? ": " : "", _r.msg, \
+		     errname(want)); \
+	} while (0)
+
+/* Per-stream statistics of one STATS_GET dump. */
+struct sstats {
+	unsigned int found;
+	uint64_t tx, rx_unique;
+	uint32_t max_batch;
+};
+
+static void sstats_cb(const struct nlmsghdr *h, void *data)
+{
+	struct sstats *st = data;
+	const struct nlattr *a, *b;
+
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != BMGEN_A_STATS)
+			continue;
+		st->found++;
+		mnl_attr_for_each_nested(b, a) {
+			switch (mnl_attr_get_type(b)) {
+			case BMGEN_STATS_TX_FRAMES: st->tx = mnl_attr_get_u64(b); break;
+			case BMGEN_STATS_RX_UNIQUE: st->rx_unique = mnl_attr_get_u64(b); break;
+			case BMGEN_STATS_TX_MAX_BATCH: st->max_batch = mnl_attr_get_u32(b); break;
+			}
+		}
+	}
+}
+
+/* Statistics of stream id (found = 0: the dump has no such stream). */
+static int stats_get(struct nl *n, uint32_t id, struct sstats *st)
+{
+	struct nlmsghdr *nlh = msg_start(n, n->family, BMGEN_CMD_STATS_GET,
+					 NLM_F_DUMP, 1);
+	struct reply r;
+
+	memset(st, 0, sizeof(*st));
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
+	return nl_talk(n, nlh, &r, sstats_cb, st) || r.err;
+}
+
+/* Stream id's STATS_GET dump as text (the histogram too). */
+static int stats_text(struct nl *n, uint32_t id, struct text *t)
+{
+	struct nlmsghdr *nlh = msg_start(n, n->family, BMGEN_CMD_STATS_GET,
+					 NLM_F_DUMP, 1);
+	struct reply r;
+
+	text_reset(t);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
+	return nl_talk(n, nlh, &r, text_cb, t) || r.err;
+}
+
+static int same(const struct text *a, const struct text *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* A socket in the network namespace of a path (/run/netns/NAME), and the
+ * ifindexes of p1 and p2 there.
+ */
+static int open_in_netns(const char *path, struct nl *f, uint32_t *p1,
+			 uint32_t *p2)
+{
+	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (self < 0 || fd < 0) {
+		fprintf(stderr, "bmgen-nlcheck: %s: %s\n", path, strerror(errno));
+	} else if (setns(fd, CLONE_NEWNET) == 0) {
+		*p1 = if_nametoindex("p1");
+		*p2 = if_nametoindex("p2");
+		ret = *p1 && *p2 ? nl_open(f) : -1;
+		if (setns(self, CLONE_NEWNET)) {
+			fprintf(stderr, "bmgen-nlcheck: setns back: %s\n",
+				strerror(errno));
+			exit(2);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (self >= 0)
+		close(self);
+	return ret;
+}
+
+/* Trial state on n after up to timeout_s: the first of want seen, or the last. */
+static uint32_t wait_for(struct nl *n, uint32_t want, double timeout_s,
+			 struct status *st)
+{
+	int i;
+
+	for (i = 0; i <= timeout_s * 100; i++) {
+		if (status_get(n, st))
+			return (uint32_t)-1;
+		if (st->state == want)
+			break;
+		usleep(10000);
+	}
+	return st->state;
+}
+
+typedef int (*seq_fn)(struct nl *n, struct ctx *c, const char *seq);
+
+/* The 1 h bounds are accepted: a start delay, a stream start, a burst
+ * gap of exactly 1 h, and a count stream that lasts 1 h.
+ */
+static int seq_hour(struct nl *n, struct ctx *c, const char *seq)
+{
+	struct status st;
+	struct sstats ss;
+	int failed = 0;
+
+	c->delay = HOUR_NS;
+	EXPECT(seq, n, START, b_delay, c, 0, "TRIAL_START 1 h after now");
+	STEP(wait_for(n, BMGEN_TRIAL_ARMED, 0, &st) == BMGEN_TRIAL_ARMED,
+	     seq, "the trial is armed (state %u)", st.state);
+	EXPECT(seq, n, STOP, b_nothing, c, 0, "and stopped");
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.start = HOUR_NS;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "a stream that starts 1 h after the epoch");
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.pattern = BMGEN_PAT_BURST;
+	c->sp.burst_len = 10;
+	c->sp.burst_count = 2;
+	c->sp.burst_gap = HOUR_NS;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "a burst gap of 1 h");
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.count = 3600 * 1000;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "3.6 M frames at 1000 fps: a 1 h stream");
+	EXPECT(seq, n, START, b_nothing, c, 0, "its trial starts");
+	wait_for(n, BMGEN_TRIAL_RUNNING, 5, &st);
+	usleep(300000);
+	stats_get(n, c->sp.id, &ss);
+	STEP(wait_for(n, BMGEN_TRIAL_RUNNING, 0, &st) == BMGEN_TRIAL_RUNNING &&
+	     ss.tx > 0 && ss.tx < c->sp.count, seq,
+	     "it runs: state %u, %llu frames sent", st.state,
+	     (unsigned long long)ss.tx);
+	EXPECT(seq, n, STOP, b_nothing, c, 0, "and stops");
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	return failed;
+}
+
+/* Rate 0 is accepted and means unpaced: all due at once, sent in batches. */
+static int seq_rate_0(struct nl *n, struct ctx *c, const char *seq)
+{
+	struct status st;
+	struct sstats ss;
+	int failed = 0;
+
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.rate = 0;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "1000 frames at rate 0");
+	EXPECT(seq, n, START, b_nothing, c, 0, "its trial starts");
+	STEP(wait_for(n, BMGEN_TRIAL_DONE, 20, &st) == BMGEN_TRIAL_DONE, seq,
+	     "the trial is done (state %u)", st.state);
+	stats_get(n, c->sp.id, &ss);
+	STEP(ss.tx == 1000 && ss.max_batch > 1, seq,
+	     "all %llu frames sent, up to %u back to back (unpaced: > 1)",
+	     (unsigned long long)ss.tx, ss.max_batch);
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	return failed;
+}
+
+/* BURST_COUNT 0 is accepted and means bursts until TRIAL_STOP. */
+static int seq_endless_burst(struct nl *n, struct ctx *c, const char *seq)
+{
+	struct sstats a, b;
+	struct status st;
+	int failed = 0;
+
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.pattern = BMGEN_PAT_BURST;
+	c->sp.burst_len = 5;
+	c->sp.burst_count = 0;
+	c->sp.burst_gap = 10000000;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "bursts of 5 every 10 ms, count 0");
+	EXPECT(seq, n, START, b_nothing, c, 0, "its trial starts");
+	wait_for(n, BMGEN_TRIAL_RUNNING, 5, &st);
+	usleep(500000);
+	stats_get(n, c->sp.id, &a);
+	usleep(500000);
+	stats_get(n, c->sp.id, &b);
+	STEP(wait_for(n, BMGEN_TRIAL_RUNNING, 0, &st) == BMGEN_TRIAL_RUNNING &&
+	     a.tx > 5 && b.tx > a.tx, seq,
+	     "after 0.5 s %llu frames, after 1 s %llu, still running (state %u)",
+	     (unsigned long long)a.tx, (unsigned long long)b.tx, st.state);
+	EXPECT(seq, n, STOP, b_nothing, c, 0, "TRIAL_STOP ends it");
+	STEP(wait_for(n, BMGEN_TRIAL_STOPPED, 0, &st) == BMGEN_TRIAL_STOPPED,
+	     seq, "stopped (state %u)", st.state);
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	return failed;
+}
+
+static unsigned int sys_mtu(const char *dev)
+{
+	char path[128];
+	unsigned int mtu = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", dev);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%u", &mtu) != 1)
+			mtu = 0;
+		fclose(f);
+	}
+	return mtu;
+}
+
+/* A frame longer than the tx port's MTU is a stream (the MTU may change
+ * before the trial) but no trial: TRIAL_START says EMSGSIZE; MTU + 18 runs.
+ */
+static int seq_mtu(struct nl *n, struct ctx *c, const char *seq)
+{
+	unsigned int mtu = sys_mtu(c->tx_name);
+	struct text before = { 0 }, after = { 0 };
+	struct status st;
+	struct sstats ss;
+	struct reply r;
+	int failed = 0, e;
+
+	STEP(mtu >= 1280 && mtu + 19 <= BMGEN_MAX_FRAME, seq,
+	     "%s has MTU %u, so %u B is the largest untagged frame", c->tx_name,
+	     mtu, mtu + 18);
+	if (failed)
+		return failed;
+	c->sp = spec(c->free_id, c->tx, c->rx);
+	c->sp.size = mtu + 19;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "a stream of MTU + 19 B frames");
+	snapshot(n, &before);
+	e = ask(n, START, b_nothing, c, &r);
+	STEP(e == EMSGSIZE && strstr(r.msg, "exceed its tx port MTU"), seq,
+	     "TRIAL_START: %s: %s (want EMSGSIZE)", errname(e), r.msg);
+	snapshot(n, &after);
+	STEP(same(&before, &after), seq, "and nothing changed");
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	c->sp.size = mtu + 18;
+	c->sp.count = 100;
+	EXPECT(seq, n, ADD, b_spec, c, 0, "a stream of MTU + 18 B frames");
+	EXPECT(seq, n, START, b_nothing, c, 0, "its trial starts");
+	STEP(wait_for(n, BMGEN_TRIAL_DONE, 20, &st) == BMGEN_TRIAL_DONE, seq,
+	     "the trial is done (state %u)", st.state);
+	stats_get(n, c->sp.id, &ss);
+	STEP(ss.tx == 100, seq, "%llu of 100 frames sent",
+	     (unsigned long long)ss.tx);
+	EXPECT(seq, n, DEL, b_spec_del, c, 0, "deleted");
+	free(before.s);
+	free(after.s);
+	return failed;
+}
+
+/* Messages of one dump: ids of attribute attr in order, flags seen. */
+struct dumpset {
+	int attr;
+	uint32_t ids[8192];
+	unsigned int n, intr;
+	unsigned int first_intr;	/* 1 + index of the first marked message */
+};
+
+static void dumpset_msg(struct dumpset *d, const struct nlmsghdr *h)
+{
+	const struct nlattr *a;
+
+	if (h->nlmsg_flags & NLM_F_DUMP_INTR) {
+		d->intr++;
+		if (!d->first_intr)
+			d->first_intr = d->n + 1;
+	}
+	if (h->nlmsg_type < NLMSG_MIN_TYPE)
+		return;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == d->attr && d->n < N(d->ids))
+			d->ids[d->n++] = mnl_attr_get_u32(a);
+}
+
+/* Read one datagram of n for seq into d; 1 once DONE came, 0, or -1. */
+static int dump_read(struct nl *n, unsigned int seq, struct dumpset *d,
+		     struct reply *r)
+{
+	ssize_t len = mnl_socket_recvfrom(n->sk, rxbuf, sizeof(rxbuf));
+	const struct nlmsghdr *h = (const struct nlmsghdr *)rxbuf;
+	int rem = (int)len, done = 0;
+
+	if (len < 0)
+		return -1;
+	for (; mnl_nlmsg_ok(h, rem); h = mnl_nlmsg_next(h, &rem)) {
+		if (h->nlmsg_seq != seq)
+			continue;
+		dumpset_msg(d, h);
+		if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+			parse_ack(h, r);
+			done = 1;
+		}
+	}
+	return done;
+}
+
+static int has_id(const struct dumpset *d, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static int ascending(const struct dumpset *d)
+{
+	unsigned int i;
+
+	for (i = 1; i < d->n; i++)
+		if (d->ids[i] <= d->ids[i - 1])
+			return 0;
+	return 1;
+}
+
+#define MANY_BASE	3000
+#define MANY		600
+
+/*
+ * A STREAM_GET dump of 600 streams takes several datagrams of at most
+ * 32 KiB.  The kernel builds each datagram when the reader has taken the
+ * one before, so after the first is read the second already exists.
+ * Then a stream already dumped and the second to last are deleted and
+ * one is added beyond the last.  The rule: the dump goes by increasing
+ * id, so it shows each stream at most once, misses what was deleted
+ * ahead of it and shows what was added ahead of it, and the first message
+ * built after the change (or the DONE) carries NLM_F_DUMP_INTR, so the
+ * reader knows to dump again.  A dump without a change carries no mark.
+ */
+static int seq_dump_interleaved(struct nl *n, struct ctx *c, const char *seq)
+{
+	static struct dumpset d;
+	struct text before = { 0 }, after = { 0 };
+	uint32_t i, last, ahead = MANY_BASE + MANY - 2, added = MANY_BASE + MANY + 10;
+	int gone_ahead = 0, gone_first = 0, have_added = 0;
+	unsigned int part1, dseq;
+	struct nlmsghdr *nlh;
+	struct reply r;
+	int failed = 0, ret, bad = 0;
+
+	snapshot_cfg(n, &before);
+	for (i = 0; i < MANY; i++) {
+		c->sp = spec(MANY_BASE + i, c->tx, c->rx);
+		bad += ask(n, ADD, b_spec, c, &r) != 0;
+	}
+	STEP(!bad, seq, "%u streams added, %d refused", MANY, bad);
+	/* the dump, read one datagram at a time */
+	memset(&d, 0, sizeof(d));
+	d.attr = BMGEN_A_STREAM_ID;
+	nlh = msg_start(n, n->family, SGET, NLM_F_DUMP, 1);
+	dseq = nlh->nlmsg_seq;
+	if (mnl_socket_sendto(n->sk, nlh, nlh->nlmsg_len) < 0)
+		return failed + 1;
+	ret = dump_read(n, dseq, &d, &r);
+	part1 = d.n;
+	last = d.n ? d.ids[d.n - 1] : 0;
+	STEP(ret == 0 && !d.intr && last >= MANY_BASE && last + 300 < ahead,
+	     seq, "the first datagram holds %u streams up to id %u, unmarked",
+	     part1, last);
+	if (failed)
+		goto out;
+	/* changes from another socket while the dump is under way */
+	{
+		struct nl m;
+
+		if (nl_open(&m)) {
+			failed++;
+			goto out;
+		}
+		c->sp.id = ahead;
+		gone_ahead = !ask(&m, DEL, b_spec_del, c, &r);
+		c->sp.id = MANY_BASE;
+		gone_first = !ask(&m, DEL, b_spec_del, c, &r);
+		c->sp = spec(added, c->tx, c->rx);
+		have_added = !ask(&m, ADD, b_spec, c, &r);
+		nl_close(&m);
+		STEP(gone_ahead && gone_first && have_added, seq,
+		     "meanwhile %u and %u deleted, %u added", MANY_BASE,
+		     ahead, added);
+	}
+	while ((ret = dump_read(n, dseq, &d, &r)) == 0)
+		;
+	STEP(ret == 1 && !r.err, seq, "the dump ends: %s", errname(r.err));
+	STEP(d.intr == 1 && d.first_intr > part1, seq,
+	     "NLM_F_DUMP_INTR on %u message(s), at message %u of %u (want one, after the first datagram's %u)",
+	     d.intr, d.first_intr, d.n, part1);
+	STEP(ascending(&d) && !has_id(&d, ahead) && has_id(&d, added) &&
+	     has_id(&d, MANY_BASE), seq,
+	     "ids ascend, once each; %u (deleted ahead) is missing, %u (added ahead) is there, %u (shown before) stayed",
+	     ahead, added, MANY_BASE);
+	/* and a dump without changes is not marked */
+	memset(&d, 0, sizeof(d));
+	d.attr = BMGEN_A_STREAM_ID;
+	nlh = msg_start(n, n->family, SGET, NLM_F_DUMP, 1);
+	dseq = nlh->nlmsg_seq;
+	if (mnl_socket_sendto(n->sk, nlh, nlh->nlmsg_len) < 0)
+		return failed + 1;
+	while ((ret = dump_read(n, dseq, &d, &r)) == 0)
+		;
+	STEP(ret == 1 && !r.err && !d.intr && ascending(&d) &&
+	     !has_id(&d, MANY_BASE) && !has_id(&d, ahead) && has_id(&d, added),
+	     seq, "a dump with no change: %u streams, %u marked", d.n, d.intr);
+out:
+	bad = 0;
+	for (i = 0; i < MANY; i++) {
+		c->sp.id = MANY_BASE + i;
+		if (!(c->sp.id == ahead && gone_ahead) &&
+		    !(c->sp.id == MANY_BASE && gone_first))
+			bad += ask(n, DEL, b_spec_del, c, &r) != 0;
+	}
+	c->sp.id = added;
+	if (have_added)
+		bad += ask(n, DEL, b_spec_del, c, &r) != 0;
+	snapshot_cfg(n, &after);
+	STEP(!bad && same(&before, &after), seq,
+	     "all deleted again (%d refused), the configuration is as before", bad);
+	free(before.s);
+	free(after.s);
+	return failed;
+}
+
+/* The answers to one request of a datagram. */
+struct answer {
+	unsigned int seq;
+	int done;		/* ERROR or DONE came */
+	int order;		/* 1 + its place among the final answers */
+	unsigned int data, intr;
+	struct reply r;
+};
+
+/*
+ * Seven requests in one datagram: each gets its answer, in order, and each
+ * sees the state the ones before it left.  A dump's first part comes at
+ * once, the rest and its DONE only as the reader reads, so a second dump
+ * in the same datagram finds the socket busy, and the first dump's DONE,
+ * last, carries NLM_F_DUMP_INTR: a later request changed the streams.
+ */
+static int seq_batch(struct nl *n, struct ctx *c, const char *seq)
+{
+	static char buf[BUFSZ] __attribute__((aligned(8)));
+	static const struct {
+		uint8_t cmd;
+		uint16_t flags;
+		build_fn b;
+		int err;
+		const char *what;
+	} m[] = {
+		{ ADD, NLM_F_ACK, b_stream_ok, 0, "STREAM_ADD" },
+		{ ADD, NLM_F_ACK, b_stream_ok, EEXIST, "the same STREAM_ADD" },
+		{ SGET, NLM_F_DUMP, b_nothing, 0, "STREAM_GET dump" },
+		{ ADD, NLM_F_ACK, b_frame_63, ERANGE, "STREAM_ADD of 63 B" },
+		{ DEL, NLM_F_ACK, b_del_free, 0, "STREAM_DEL" },
+		{ PGET, NLM_F_DUMP, b_nothing, EBUSY, "PORT_GET dump" },
+		{ STATUS, NLM_F_ACK, b_nothing, 0, "STATUS_GET" },
+	};
+	struct answer a[N(m)];
+	struct text before = { 0 }, after = { 0 };
+	size_t off = 0, i;
+	int failed = 0, finals = 0, dump_had_new = 0;
+
+	snapshot_cfg(n, &before);
+	memset(a, 0, sizeof(a));
+	for (i = 0; i < N(m); i++) {
+		struct nlmsghdr *nlh = msg_start_at(buf + off, n, n->family,
+						    m[i].cmd, m[i].flags, 1);
+
+		m[i].b(nlh, c);
+		a[i].seq = nlh->nlmsg_seq;
+		off += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	if (mnl_socket_sendto(n->sk, buf, off) < 0)
+		return failed + 1;
+	while (finals < (int)N(m)) {
+		ssize_t len = mnl_socket_recvfrom(n->sk, rxbuf, sizeof(rxbuf));
+		const struct nlmsghdr *h = (const struct nlmsghdr *)rxbuf;
+		int rem = (int)len;
+
+		if (len < 0)
+			return failed + 1;
+		for (; mnl_nlmsg_ok(h, rem); h = mnl_nlmsg_next(h, &rem)) {
+			for (i = 0; i < N(m) && a[i].seq != h->nlmsg_seq; i++)
+				;
+			if (i == N(m))
+				continue;
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				a[i].intr++;
+			if (h->nlmsg_type == NLMSG_ERROR ||
+			    h->nlmsg_type == NLMSG_DONE) {
+				parse_ack(h, &a[i].r);
+				a[i].done++;
+				a[i].order = ++finals;
+			} else if (h->nlmsg_type >= NLMSG_MIN_TYPE) {
+				const struct nlattr *at;
+
+				a[i].data++;
+				mnl_attr_for_each(at, h, sizeof(struct genlmsghdr))
+					if (i == 2 &&
+					    mnl_attr_get_type(at) == BMGEN_A_STREAM_ID &&
+					    mnl_attr_get_u32(at) == c->free_id)
+						dump_had_new = 1;
+			}
+		}
+	}
+	for (i = 0; i < N(m); i++) {
+		/* the dump's DONE comes last, the others in order */
+		int want_order = i == 2 ? (int)N(m) : (int)(i < 2 ? i + 1 : i);
+
+		STEP(a[i].done == 1 && a[i].r.err == m[i].err &&
+		     a[i].order == want_order, seq,
+		     "%zu %s: %s%s%s, answer %d of %zu (want %s, answer %d)",
+		     i + 1, m[i].what, errname(a[i].r.err),
+		     a[i].r.msg[0] ? ": " : "", a[i].r.msg, a[i].order, N(m),
+		     errname(m[i].err), want_order);
+	}
+	STEP(dump_had_new && a[2].intr, seq,
+	     "the dump showed the stream message 1 added, and its DONE is marked NLM_F_DUMP_INTR (%u)",
+	     a[2].intr);
+	STEP(a[3].r.msg[0] && strstr(a[3].r.msg, RANGE), seq,
+	     "message 4 has its own extack: \"%s\"", a[3].r.msg);
+	STEP(a[6].data == 1, seq, "STATUS_GET answered with %u message(s)",
+	     a[6].data);
+	snapshot_cfg(n, &after);
+	STEP(same(&before, &after), seq, "the configuration is as before");
+	free(before.s);
+	free(after.s);
+	return failed;
+}
+
+static void count_cb(const struct nlmsghdr *h, void *data)
+{
+	(void)h;
+	++*(unsigned int *)data;
+}
+
+/* The number of messages of one dump of cmd (UINT_MAX: it failed). */
+static unsigned int dump_count(struct nl *n, uint8_t cmd)
+{
+	unsigned int k = 0;
+	struct reply r;
+
+	if (nl_talk(n, msg_start(n, n->family, cmd, NLM_F_DUMP, 1), &r,
+		    count_cb, &k) || r.err)
+		return (unsigned int)-1;
+	return k;
+}
+
+/* From a fresh netns: STATUS_GET counts nothing, every dump is empty. */
+static int seq_netns_empty(struct nl *n, struct ctx *c, const char *seq)
+{
+	struct status rs, fs;
+	struct nl f;
+	int failed = 0;
+
+	(void)c;
+	if (open_foreign(&f))
+		return 1;
+	status_get(n, &rs);
+	status_get(&f, &fs);
+	STEP(rs.nports >= 2 && rs.nstreams >= 1 && !fs.nports && !fs.nstreams,
+	     seq, "STATUS_GET: %u ports, %u streams here; %u, %u there",
+	     rs.nports, rs.nstreams, fs.nports, fs.nstreams);
+	STEP(!dump_count(&f, PGET) && !dump_count(&f, SGET) &&
+	     !dump_count(&f, XGET) && dump_count(n, SGET), seq,
+	     "the PORT_GET, STREAM_GET and STATS_GET dumps there are empty");
+	nl_close(&f);
+	return failed;
+}
+
+/*
+ * A second namespace with its own ports (p1, p2 in --peer NS): each side
+ * sees and changes only its own ports, streams and trial, stream ids are
+ * shared; at the end the namespace goes away mid-trial, which ends that
+ * trial (FAILED, ENODEV) and leaves this namespace's objects alone.
+ */
+static int seq_netns_peer(struct nl *n, struct ctx *c, const char *seq)
+{
+	char path[256];
+	struct text rb = { 0 }, ra = { 0 }, xb = { 0 }, xa = { 0 };
+	struct text cb = { 0 }, ca = { 0 };
+	struct ctx pc = *c;
+	struct status st;
+	struct sstats ss;
+	struct nl p;
+	int failed = 0;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", c->peer_ns);
+	if (open_in_netns(path, &p, &pc.tx, &pc.rx)) {
+		STEP(0, seq, "a socket in %s, with p1 and p2", path);
+		return failed;
+	}
+	snapshot(n, &rb);
+	snapshot_cfg(n, &cb);
+	stats_text(n, c->sid, &xb);
+	pc.spare = pc.tx;
+	EXPECT(seq, &p, ATT, b_port_spare, &pc, 0, "there: attach p1");
+	pc.spare = pc.rx;
+	EXPECT(seq, &p, ATT, b_port_spare, &pc, 0, "there: attach p2");
+	pc.sp = spec(c->sid, pc.tx, pc.rx);
+	EXPECT(seq, &p, ADD, b_spec, &pc, EEXIST, "there: a stream with an id used here");
+	pc.sp = spec(c->free_id + 2, pc.tx, pc.rx);
+	pc.sp.count = 100;
+	EXPECT(seq, &p, ADD, b_spec, &pc, 0, "there: stream P, p1 -> p2");
+	snapshot(n, &ra);
+	STEP(same(&rb, &ra), seq, "here: STATUS_GET and the dumps are unchanged");
+	EXPECT(seq, n, DEL, b_spec_del, &pc, ENOENT, "here: delete P");
+	stats_get(n, pc.sp.id, &ss);
+	STEP(!ss.found, seq, "here: the STATS_GET dump of P is empty");
+	status_get(&p, &st);
+	STEP(st.nports == 2 && st.nstreams == 1 && dump_count(&p, SGET) == 1,
+	     seq, "there: %u ports, %u streams", st.nports, st.nstreams);
+	EXPECT(seq, &p, START, b_nothing, &pc, 0, "there: a trial of P");
+	STEP(wait_for(&p, BMGEN_TRIAL_DONE, 20, &st) == BMGEN_TRIAL_DONE, seq,
+	     "there: the trial is done (state %u)", st.state);
+	stats_get(&p, pc.sp.id, &ss);
+	STEP(ss.tx == 100 && ss.rx_unique == 100, seq,
+	     "there: P sent %llu, received %llu of 100",
+	     (unsigned long long)ss.tx, (unsigned long long)ss.rx_unique);
+	stats_text(n, c->sid, &xa);
+	STEP(xb.len && same(&xb, &xa), seq,
+	     "here: stream %u's statistics are untouched by that trial", c->sid);
+	EXPECT(seq, &p, DEL, b_nothing, &pc, 0, "there: delete all streams");
+	snapshot_cfg(n, &ca);
+	STEP(dump_count(&p, SGET) == 0 && same(&cb, &ca), seq,
+	     "there: none left; here: all still there");
+	/* the namespace goes away while its trial runs */
+	pc.sp = spec(c->free_id + 3, pc.tx, pc.rx);
+	pc.sp.pattern = BMGEN_PAT_CONTINUOUS;
+	pc.sp.rate = RUN_RATE_UFPS;
+	EXPECT(seq, &p, ADD, b_spec, &pc, 0, "there: a continuous stream");
+	EXPECT(seq, &p, START, b_nothing, &pc, 0, "there: its trial starts");
+	STEP(wait_for(&p, BMGEN_TRIAL_RUNNING, 5, &st) == BMGEN_TRIAL_RUNNING,
+	     seq, "there: it runs (state %u)", st.state);
+	nl_close(&p);
+	errno = 0;
+	{
+		int gone = !umount2(path, MNT_DETACH) && !unlink(path);
+
+		STEP(gone, seq, "delete netns %s: %s", c->peer_ns,
+		     gone ? "done" : strerror(errno));
+	}
+	wait_for(n, BMGEN_TRIAL_FAILED, 20, &st);
+	STEP(st.state == BMGEN_TRIAL_FAILED && st.error == -ENODEV, seq,
+	     "here: the trial failed with %d (state %u; want FAILED, -ENODEV)",
+	     st.error, st.state);
+	snapshot_cfg(n, &ca);
+	STEP(same(&cb, &ca), seq, "here: the ports and streams are as before");
+	free(cb.s);
+	free(ca.s);
+	free(rb.s);
+	free(ra.s);
+	free(xb.s);
+	free(xa.s);
+	return failed;
+}
+
+static const struct sequence {
+	const char *name;
+	seq_fn run;
+	const char *what;
+} sequences[] = {
+	{ "accept_1h_bounds", seq_hour, "TRIAL_START delay, STREAM_START_NS and BURST_GAP_NS of exactly 1 h, and a 1 h count stream (3.6 M frames at 1000 fps), are accepted; the trials arm or run until stopped" },
+	{ "accept_rate_0_unpaced", seq_rate_0, "RATE_UFPS 0 is accepted and unpaced: 1000 frames sent, more than one back to back" },
+	{ "accept_endless_burst", seq_endless_burst, "BURST_COUNT 0 is accepted: still sending after 1 s of 5-frame bursts every 10 ms, until TRIAL_STOP" },
+	{ "frame_over_mtu", seq_mtu, "a stream of MTU + 19 B frames is accepted, its TRIAL_START refused (EMSGSIZE, extack, nothing changes); MTU + 18 B runs" },
+	{ "several_messages_one_datagram", seq_batch, "seven requests in one datagram each get their own answer in order; a second dump in it gets EBUSY; the first dump's DONE comes last, marked NLM_F_DUMP_INTR" },
+	{ "dump_interleaved_with_changes", seq_dump_interleaved, "a 600-stream STREAM_GET dump across a delete ahead, a delete behind and an add ahead: ids ascend once each, the first message built after the change (one) carries NLM_F_DUMP_INTR; an undisturbed dump none" },
+	{ "netns_sees_nothing", seq_netns_empty, "from a fresh netns: STATUS_GET counts 0 ports and 0 streams, the PORT, STREAM and STATS dumps are empty" },
+	{ "netns_peer", seq_netns_peer, "a second netns with its own ports: shared stream ids (EEXIST), each side sees, deletes and starts only its own streams, its trial leaves the other's statistics alone; deleted mid-trial, the trial fails with ENODEV and nothing else changes" },
+};
+
+static void run_sequences(struct nl *n, struct ctx *c)
+{
+	size_t i;
+
+	printf("# phase: sequences\n");
+	for (i = 0; i < N(sequences); i++) {
+		struct ctx k = *c;
+		int failed = sequences[i].run(n, &k, sequences[i].name);
+
+		n_cases++;
+		verdict(!failed, "%s: %d step(s) failed", sequences[i].name,
+			failed);
+	}
+}
+
 /* --- setup ------------------------------------------------------------------- */
 
 static int ifindex(const char *name, const char *what, uint32_t *idx)
@@ -1283,9 +2193,14 @@ static void list_table(void)
 	printf("| case | phase | request | errno | extack (contains) |\n");
 	printf("|---|---|---|---|---|\n");
 	for (i = 0; i < N(cases); i++)
-		printf("| %s | %s | %s | %s | %s |\n", cases[i].name,
+		printf("| %s | %s | %s%s | %s | %s |\n", cases[i].name,
 		       phase_name[cases[i].phase], cmd_name(cases[i].cmd),
-		       errname(cases[i].err), cases[i].msg);
+		       cases[i].flags & F_DUMP ? " dump" : "",
+		       errname(cases[i].err),
+		       cases[i].msg ? cases[i].msg : "— (none)");
+	for (i = 0; i < N(sequences); i++)
+		printf("| %s | sequence | %s | | |\n", sequences[i].name,
+		       sequences[i].what);
 	for (i = 0; i < N(priv_cases); i++)
 		printf("| %s (unprivileged) | %s | %s | %s | — |\n",
 		       priv_cases[i].name, phase_name[priv_cases[i].phase],
@@ -1295,7 +2210,8 @@ static void list_table(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bmgen-nlcheck [--tx DEV] [--rx DEV] [--spare DEV] [--enslaved DEV]\n"
-		   "                     [--foreign NAME] [--empty | --privilege | --list]\n");
+		   "                     [--foreign NAME] [--peer NETNS]\n"
+		   "                     [--empty | --privilege | --list]\n");
 }
 
 int main(int argc, char **argv)
@@ -1306,6 +2222,7 @@ int main(int argc, char **argv)
 		{ "spare", required_argument, NULL, 's' },
 		{ "enslaved", required_argument, NULL, 'e' },
 		{ "foreign", required_argument, NULL, 'f' },
+		{ "peer", required_argument, NULL, 'p' },
 		{ "empty", no_argument, NULL, 'E' },
 		{ "privilege", no_argument, NULL, 'P' },
 		{ "list", no_argument, NULL, 'L' },
@@ -1316,6 +2233,7 @@ int main(int argc, char **argv)
 	struct ctx c = {
 		.tx_name = "t1", .spare_name = "x1", .foreign_name = "d1",
 		.free_id = FREE_ID_BASE, .run_id = FREE_ID_BASE + 1,
+		.peer_ns = "nlc",
 	};
 	struct text root = { 0 }, after = { 0 };
 	int opt, mode = 0;
@@ -1329,6 +2247,7 @@ int main(int argc, char **argv)
 		case 's': c.spare_name = optarg; break;
 		case 'e': enslaved_name = optarg; break;
 		case 'f': c.foreign_name = optarg; break;
+		case 'p': c.peer_ns = optarg; break;
 		case 'E': case 'P': case 'L': mode = opt; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -1397,9 +2316,17 @@ int main(int argc, char **argv)
 			run_phase(&n, &f, P_FOREIGN, &c);
 			nl_close(&f);
 		}
-		if (!start_running(&n, &c))
+		if (!start_running(&n, &c)) {
 			run_phase(&n, &n, P_RUNNING, &c);
+			if (open_foreign(&f)) {
+				verdict(0, "control: a socket in a fresh netns");
+			} else {
+				run_phase(&n, &f, P_RUNNING_FOREIGN, &c);
+				nl_close(&f);
+			}
+		}
 		stop_running(&n, &c);
+		run_sequences(&n, &c);
 	} else if (mode == 'P') {
 		unpriv_child("nobody", P_IDLE, &c, &root);
 		unpriv_child("nocap", P_IDLE, &c, &root);

@@ -4,8 +4,10 @@
  *
  * This header is the one contract between the module and bmd/bmctl.  Every
  * incompatible change bumps BMGEN_GENL_VERSION; userspace sends its version
- * in BMGEN_A_VERSION with every request and the module rejects a mismatch.
- * Documentation/abi.md describes every command and attribute.
+ * in genlmsghdr.version and in BMGEN_A_VERSION with every request, do or
+ * dump, and the module rejects a mismatch.  Documentation/abi.md describes
+ * every command and attribute, and the namespace model: a request sees and
+ * changes only the ports, streams and trial of its own network namespace.
  *
  * Units are part of every attribute name: _NS nanoseconds, _UFPS frames per
  * second times 10^6, _BYTES bytes.  Frame sizes count the Ethernet frame
@@ -60,11 +62,14 @@ enum bmgen_cmd {
 	BMGEN_CMD_PORT_DETACH,	/* do: IFINDEX */
 	BMGEN_CMD_PORT_GET,	/* dump: attached ports of the caller's netns */
 	BMGEN_CMD_STREAM_ADD,	/* do: STREAM_* */
-	BMGEN_CMD_STREAM_DEL,	/* do: STREAM_ID, or none for all */
-	BMGEN_CMD_STREAM_GET,	/* dump: configured streams */
-	BMGEN_CMD_TRIAL_START,	/* do: [TRIAL_START_DELAY_NS] */
-	BMGEN_CMD_TRIAL_STOP,	/* do */
-	BMGEN_CMD_STATS_GET,	/* dump: one message per stream (+ histogram) */
+	BMGEN_CMD_STREAM_DEL,	/* do: STREAM_ID, or none for all of the
+				 * caller's netns */
+	BMGEN_CMD_STREAM_GET,	/* dump: the caller's netns's streams */
+	BMGEN_CMD_TRIAL_START,	/* do: [TRIAL_START_DELAY_NS]; the caller's
+				 * netns's streams */
+	BMGEN_CMD_TRIAL_STOP,	/* do: EPERM if another netns's trial runs */
+	BMGEN_CMD_STATS_GET,	/* dump: one message per stream of the
+				 * caller's netns (+ histogram) */
 	BMGEN_CMD_TRIAL_EVENT,	/* notification on BMGEN_MCGRP_EVENTS */
 	__BMGEN_CMD_MAX
 };
@@ -111,8 +116,8 @@ enum bmgen_attr {
 	BMGEN_A_MOD_VERSION,		/* string: module version */
 	BMGEN_A_CPUS,			/* u32: online CPUs */
 	BMGEN_A_KTHREADS,		/* u32: running tx kthreads */
-	BMGEN_A_NPORTS,			/* u32 */
-	BMGEN_A_NSTREAMS,		/* u32 */
+	BMGEN_A_NPORTS,			/* u32: of the caller's netns */
+	BMGEN_A_NSTREAMS,		/* u32: of the caller's netns */
 	BMGEN_A_TRIAL_STATE,		/* u32: enum bmgen_trial_state */
 	BMGEN_A_TRIAL_ERROR,		/* s32: -errno of a failed trial */
 	BMGEN_A_TRIAL_START_DELAY_NS,	/* u64: epoch = now + delay */

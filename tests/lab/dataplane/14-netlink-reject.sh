@@ -1,26 +1,38 @@
 # Issue 3: every malformed or out-of-range netlink request is rejected with
 # an extack message and changes nothing (STATUS_GET, PORT_GET and STREAM_GET
 # byte for byte the same); an unprivileged caller gets EPERM for every change
-# and can still read.  The table is in user/tools/bmgen_nlcheck.c and in
-# Documentation/abi.md, "Rejections (tested)".
+# and can still read.  Issue 16: the header, commands, flags, duplicate and
+# dump attributes, accepted boundary values, several messages in one
+# datagram, a dump across changes and the namespace model, as sequences.
+# The table is in user/tools/bmgen_nlcheck.c and in Documentation/abi.md,
+# "Rejections (tested)".
 NLC=/usr/sbin/bmgen-nlcheck
 bm_load
 topo_bridge 2
 # x1: an Ethernet device nobody attached (a valid target);
-# x2: a bridge port, whose rx handler the bridge holds
+# x2: a bridge port, whose rx handler the bridge holds;
+# netns nlc with a veth p1 <-> p2: a second namespace with its own ports
+# (issue 16, the namespace model); bmgen-nlcheck deletes it mid-trial
 cleanup() {
 	$IP link del x1 2>/dev/null
 	$IP link del brx 2>/dev/null
+	$IP netns del nlc 2>/dev/null
 }
 trap cleanup EXIT
 $IP link add x1 type veth peer name x2 || fail "veth x1"
 $IP link add brx type bridge || fail "bridge brx"
 $IP link set x2 master brx || fail "enslave x2"
 $IP -n dut link show d1 > /dev/null || fail "d1 is not in netns dut"
+$IP netns add nlc || fail "netns add nlc"
+$IP -n nlc link add p1 type veth peer name p2 || fail "veth p1"
+for p in p1 p2; do
+	ns_quiet $p nlc
+	$IP -n nlc link set $p up || fail "$p up"
+done
 
 nlcheck() {	# NAME ARGS...: run bmgen-nlcheck, show its output, need all ok
 	name=$1; shift
-	$NLC --tx t1 --rx t2 --spare x1 --enslaved x2 --foreign d1 "$@" \
+	$NLC --tx t1 --rx t2 --spare x1 --enslaved x2 --foreign d1 --peer nlc "$@" \
 		> /tmp/nlc-$name 2>&1
 	rc=$?
 	cat /tmp/nlc-$name
