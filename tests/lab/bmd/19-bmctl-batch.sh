@@ -1,0 +1,94 @@
+# bmctl batch (issue 15 item 5, done-when "a batch plan runs three
+# procedures through bmd in the lab with the right exit code"), end to
+# end through bmctl -> bmd -> bmgen.ko on the DUT of test 20: a bridge
+# with tbf 3 Mbit/s on d2 (overhead 24: C = 3e6 / 8 / (F + 20) = 243.82
+# fps at 1518 B, model window [C - res, C + (Q + b/A) / 3 s] as test 20).
+#
+# Plan 1, three procedures with a before and an after hook each:
+#   1. rfc2544.throughput, 1518 B, 3 s trials: C within 3 %;
+#   2. rfc2544.latency at 200 fps given (below C: no queue), 20 tagged
+#      repetitions: 20 valid;
+#   3. rfc2544.frame-loss, 1518 B, 1 s steps of 10 %: at 100 % the tbf
+#      passes C plus its bucket and queue, so loss >= 1 - (C + (Q +
+#      b/A)/1 s) / 812.74 = 62 %; 40 % loses (C is 30 % of the line);
+#      the steps end with two zero-loss ones (30 and 20 %, or 20 and 10
+#      % when 30 %, exactly C, loses a frame);
+#   exit 0, six hook lines in order (step, procedure, job, state done),
+#   three results stored, and every frame lost over the three jobs is
+#   one the tbf dropped.
+# Plan 2: step 1 runs, step 2 names a port that does not exist: exit 1
+#   (a failed step), step 1's result kept, step 3 not run (no keep_going).
+bm_load
+topo_bridge 2
+$TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
+	fail "tbf"
+bmd_start
+
+cat > /tmp/plan.json <<'EOF'
+{ "ports": ["t1", "t2"], "line_rate": "10M",
+  "before": "echo before $BMGEN_STEP $BMGEN_PROCEDURE >> /tmp/hooks.log",
+  "after": "echo after $BMGEN_STEP $BMGEN_PROCEDURE $BMGEN_JOB $BMGEN_STATE >> /tmp/hooks.log",
+  "steps": [
+    { "procedure": "rfc2544.throughput", "frame_sizes": [1518],
+      "params": { "trial_duration_s": 3, "search_trial_duration_s": 3,
+                  "learning_pause_s": 0.2, "drain_s": 0.3,
+                  "max_rate_pct": 40, "resolution_pct": 0.5,
+                  "r_min_pct": 5 } },
+    { "procedure": "rfc2544.latency", "frame_sizes": [1518],
+      "params": { "throughput_fps": [200], "trial_duration_s": 0.6,
+                  "tag_at_s": 0.3, "repetitions": 20,
+                  "learning_pause_s": 0.2, "drain_s": 0.2 } },
+    { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
+      "params": { "trial_duration_s": 1, "step_pct": 10,
+                  "learning_pause_s": 0.2, "drain_s": 0.3 } } ] }
+EOF
+rm -f /tmp/hooks.log
+$BMCTL batch /tmp/plan.json > /tmp/batch.out 2>&1
+rc=$?
+grep -v '^job [0-9]* ' /tmp/batch.out | grep -v '^20[0-9-]*T' | head -n 40
+check_eq "batch of three: exit" "$rc" 0
+cat /tmp/hooks.log
+check_eq "hook lines" "$(grep -c . /tmp/hooks.log)" 6
+check_eq "hooks in order" "$(awk '{ printf "%s%s:%s ", $1, $2, $3 }' /tmp/hooks.log)" \
+	"before1:rfc2544.throughput after1:rfc2544.throughput before2:rfc2544.latency after2:rfc2544.latency before3:rfc2544.frame-loss after3:rfc2544.frame-loss "
+check_eq "after hooks: state" "$(awk '$1 == "after" { printf "%s ", $5 }' /tmp/hooks.log)" \
+	"done done done "
+jobs=$(awk '$1 == "after" { print $4 }' /tmp/hooks.log)
+set -- $jobs
+[ $# -eq 3 ] || fail "three job ids in the hooks, got: $jobs"
+$BMCTL -j result "$1" > /tmp/b1.json || fail "result $1"
+$BMCTL -j result "$2" > /tmp/b2.json || fail "result $2"
+$BMCTL -j result "$3" > /tmp/b3.json || fail "result $3"
+check_tbf_throughput /tmp/b1.json 3e6 3 1518
+check_eq "latency: valid repetitions" "$(jvals valid_repetitions /tmp/b2.json)" 20
+flr=$(sed -n '/^  "results"/,$p' /tmp/b3.json | tr -d '",' | awk '
+	$1 == "rate_pct:" { l = $2 } $1 == "loss_pct:" && l != "" { printf "%s:%s ", l, $2; l = "" }')
+note "frame loss, rate %:loss %: $flr"
+first=$(echo "$flr" | awk '{ split($1, a, ":"); print a[2] }')
+check_range "frame loss at 100 % (model >= 62 %)" "${first:-0}" 62 100
+last2=$(echo "$flr" | awk '{ for (i = NF - 1; i <= NF; i++) { split($i, a, ":"); printf "%s ", a[2] + 0 } }')
+check_eq "frame loss of the last two steps" "$last2" "0 0 "
+at40=$(echo "$flr" | tr ' ' '\n' | awk -F: '$1 == 40 { print ($2 > 0) }')
+check_eq "frame loss at 40 % (above C) > 0" "$at40" 1
+lost=$(cat /tmp/b1.json /tmp/b2.json /tmp/b3.json | sed -n 's/^ *"lost": *\([0-9]*\),*$/\1/p' |
+	awk '{ s += $1 } END { print s + 0 }')
+drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+check_eq "frames lost over the three jobs = tbf drops" "$lost" "$drops"
+
+# plan 2: a step that fails ends the batch with exit 1, results kept
+cat > /tmp/bad.json <<'EOF'
+{ "ports": ["t1", "t2"], "line_rate": "10M",
+  "steps": [
+    { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
+      "params": { "trial_duration_s": 0.5, "step_pct": 10,
+                  "learning_pause_s": 0.2, "drain_s": 0.2 } },
+    { "procedure": "rfc2544.throughput", "ports": ["t1", "nope"] },
+    { "procedure": "rfc2544.frame-loss", "frame_sizes": [64] } ] }
+EOF
+n0=$(ls /tmp/results/*.json | wc -l)
+$BMCTL batch /tmp/bad.json > /tmp/bad.out 2>&1
+rc=$?
+tail -n 5 /tmp/bad.out
+check_eq "batch with a failing step: exit" "$rc" 1
+check_eq "results stored by the failing batch (step 1 only)" \
+	"$(($(ls /tmp/results/*.json | wc -l) - n0))" 1
