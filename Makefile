@@ -48,9 +48,13 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERS
 INC = $(LIB_INC)
 $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o $$(VG_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
-$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
+$(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o: \
+	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
 $(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
+# bmctl's own unit tests (tests/unit/bmctl) see bmctl's files too
+$(SAN_O)/tests/unit/bmctl/%.o $(VG_O)/tests/unit/bmctl/%.o: \
+	INC = $(LIB_INC) -Itests/unit/common -Iuser/bmctl $(BMCTL_YAML_CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(wildcard $(LIB_LAYERS:%=user/lib/%/*.c))
@@ -112,7 +116,12 @@ $(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
 	ar rcs $@ $^
 
 $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) $(SAN_O)/libbm.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
+
+# bmctl is no library: its tests link the file they test
+$(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
+$(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
+$(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 UNIT_BINS := $(TEST_SRC:%.c=$(SAN_O)/%)
 
@@ -128,7 +137,7 @@ $(VG_O)/libbm.a: $(LIB_SRC:%.c=$(VG_O)/%.o)
 	ar rcs $@ $^
 
 $(VG_O)/tests/unit/%: $(VG_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(VG_O)/%.o) $(VG_O)/libbm.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
 
 VG_BINS := $(TEST_SRC:%.c=$(VG_O)/%)
 

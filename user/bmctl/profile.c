@@ -234,6 +234,9 @@ json_object *profile_read(const char *path, char *why, size_t size)
 	text = file_read(path, PROFILE_MAX, &len, why, size);
 	if (!text)
 		return NULL;
+	/* A parser fails with a reason; NULL without one is a document
+	 * that is null ("null", "~", an empty YAML document). */
+	why[0] = '\0';
 #ifdef BM_HAVE_YAML
 	if (is_yaml(path))
 		o = parse_yaml(path, text, len, why, size);
@@ -241,7 +244,9 @@ json_object *profile_read(const char *path, char *why, size_t size)
 #endif
 		o = parse_json(path, text, len, why, size);
 	free(text);
-	if (o && !json_object_is_type(o, json_type_object)) {
+	if (!o && why[0])
+		return NULL;
+	if (!json_object_is_type(o, json_type_object)) {
 		snprintf(why, size, "%s: expected an object of parameters "
 			 "(KEY: VALUE)", path);
 		json_object_put(o);
