@@ -87,6 +87,37 @@ START_TEST(null_profile_says_why)
 }
 END_TEST
 
+#ifdef BM_HAVE_YAML
+/*
+ * Aliases of aliases: 15 levels of ten, under 1 kB, made bmctl build 1e15
+ * JSON values (it hung, its memory growing, until killed).  Refused in a
+ * line, wherever the limit is met.  Found with tests/fuzz/fuzz_profile.
+ */
+START_TEST(yaml_alias_bomb_refused)
+{
+	char text[2048], why[256] = "", *p = text;
+	json_object *o;
+	int i, k;
+
+	p += sprintf(p, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+	for (i = 1; i < 15; i++) {
+		p += sprintf(p, "a%d: &a%d [", i, i);
+		for (k = 0; k < 10; k++)
+			p += sprintf(p, "%s*a%d", k ? ", " : "", i - 1);
+		p += sprintf(p, "]\n");
+	}
+	ck_assert_ptr_null(read_text("bomb.yaml", text, why, sizeof(why)));
+	ck_assert_msg(strstr(why, "more than 100000 values"), "%s", why);
+	/* a profile's use of an alias stays fine */
+	o = read_text("ok.yaml", "base: &b [64, 128]\nframe_sizes: *b\n",
+		      why, sizeof(why));
+	ck_assert_int_eq(json_object_array_length(tj_get(o, "frame_sizes")),
+			 2);
+	json_object_put(o);
+}
+END_TEST
+#endif
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("bmctl-profile");
@@ -95,6 +126,9 @@ static Suite *profile_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, object_read);
 	tcase_add_test(tc, null_profile_says_why);
+#ifdef BM_HAVE_YAML
+	tcase_add_test(tc, yaml_alias_bomb_refused);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
