@@ -137,6 +137,11 @@ void bmd_wake(struct bmd *d);
 void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 		       bool end);
 
+/* daemon_server.c: answer every complete request line buffered in
+ * c->in, replies queued in c->out; d->lock held.  The poll loop calls it
+ * after each read, the fuzzers (tests/fuzz) without a socket. */
+void bmd_client_lines(struct bmd *d, struct bmd_client *c);
+
 /* daemon_server.c: the reset called name, or NULL. */
 const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name);
 

@@ -616,20 +616,12 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 
 /* --- the loop ----------------------------------------------------------- */
 
-static void client_read(struct bmd *d, struct bmd_client *c)
+void bmd_client_lines(struct bmd *d, struct bmd_client *c)
 {
 	enum bm_line_status st;
 	size_t len;
 	char *line;
-	ssize_t n;
 
-	n = bm_linebuf_read(&c->in, c->fd);
-	if (n == -EAGAIN || n == -EINTR)
-		return;
-	if (n <= 0) {
-		c->dead = true;
-		return;
-	}
 	while ((st = bm_linebuf_next(&c->in, &line, &len)) != BM_LINE_NONE) {
 		if (st == BM_LINE_TOO_LONG) {
 			char msg[64];
@@ -646,6 +638,20 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 			continue;	/* blank lines are keep-alives */
 		handle_request(d, c, line, len);
 	}
+}
+
+static void client_read(struct bmd *d, struct bmd_client *c)
+{
+	ssize_t n;
+
+	n = bm_linebuf_read(&c->in, c->fd);
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (n <= 0) {
+		c->dead = true;
+		return;
+	}
+	bmd_client_lines(d, c);
 }
 
 static void client_free(struct bmd_client *c)
