@@ -1,15 +1,17 @@
 # bmgen: one entry point.  See README.md.
 #   make            module + userspace
-#   make check      deps, unit tests (ASan/UBSan), lab tests in QEMU; "N passed, N failed"
+#   make check      deps, unit tests (ASan/UBSan), fuzzers, lab tests in QEMU; "N passed, N failed"
 #   make demo       the main job: an RFC 2544 benchmark in the virtual lab
 #   make bench      benchmarks; results into Documentation/benchmarks.md
 #   make deps       install the Debian packages the build, lab and tests need
+#   make fuzz       every libFuzzer harness for FUZZ_SECONDS (tests/fuzz)
 
 KVER ?= $(shell ls /lib/modules 2>/dev/null | sort -V | tail -1)
 KDIR ?= /lib/modules/$(KVER)/build
 O ?= build
 SAN_O ?= build-san
 VG_O ?= build-vg
+FUZZ_O ?= build-fuzz
 
 CC ?= cc
 # libnl-route-3.0: router DUTs' addresses and neighbours (backends/router.c)
@@ -46,11 +48,17 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERS
 # protocol's only (port facts come from bmd, so that a bmd on another host
 # shows its own), the raw tools the backends', the unit tests everything.
 INC = $(LIB_INC)
-$(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o $$(VG_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
+$(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o $$(VG_O)/user/lib/$(l)/%.o $$(FUZZ_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
-$(O)/user/bmctl/%.o: INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
+$(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o $(FUZZ_O)/user/bmctl/%.o: \
+	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
 $(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
+# bmctl's own unit tests (tests/unit/bmctl) see bmctl's files too
+$(SAN_O)/tests/unit/bmctl/%.o $(VG_O)/tests/unit/bmctl/%.o: \
+	INC = $(LIB_INC) -Itests/unit/common -Iuser/bmctl $(BMCTL_YAML_CFLAGS)
+# the fuzzers see everything too, and bmctl's profile reader
+$(FUZZ_O)/tests/fuzz/%.o: INC = $(LIB_INC) -Iuser/bmctl -Itests/fuzz $(BMCTL_YAML_CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRC := $(wildcard $(LIB_LAYERS:%=user/lib/%/*.c))
@@ -58,9 +66,11 @@ BMD_SRC := $(wildcard user/bmd/*.c)
 BMCTL_SRC := $(wildcard user/bmctl/*.c)
 TEST_SRC := $(wildcard tests/unit/*/test_*.c)
 TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*/*.c))
-HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*/*.h)
+HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*/*.h \
+	tests/fuzz/*.h)
 
-.PHONY: all user module clean check check-quick unit unit-valgrind lab lab-rate deps demo bench install help
+.PHONY: all user module clean check check-quick unit unit-valgrind fuzz fuzz-check lab lab-rate deps \
+	demo bench install help
 all: user module
 
 user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck \
@@ -112,7 +122,12 @@ $(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
 	ar rcs $@ $^
 
 $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) $(SAN_O)/libbm.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
+
+# bmctl is no library: its tests link the file they test
+$(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
+$(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
+$(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 UNIT_BINS := $(TEST_SRC:%.c=$(SAN_O)/%)
 
@@ -128,9 +143,37 @@ $(VG_O)/libbm.a: $(LIB_SRC:%.c=$(VG_O)/%.o)
 	ar rcs $@ $^
 
 $(VG_O)/tests/unit/%: $(VG_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(VG_O)/%.o) $(VG_O)/libbm.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
 
 VG_BINS := $(TEST_SRC:%.c=$(VG_O)/%)
+
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c, HACKING.md "Fuzzing"): clang
+# (gcc has no libFuzzer) with ASan and UBSan over a clang build of libbm
+# that carries the fuzzer's coverage instrumentation.  In this build the
+# simulator refuses a frame-level trial of more than BM_SIM_MAX_FRAMES
+# frames, so that a mutated trial duration costs a refusal, not minutes.
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_DEFS := -DBM_SIM_MAX_FRAMES=100000ULL
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_O)/%)
+
+$(FUZZ_O)/%.o: %.c $(HDRS) VERSION
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC-FUZZ $<")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_DEFS) -c -o $@ $<
+
+$(FUZZ_O)/libbm.a: $(LIB_SRC:%.c=$(FUZZ_O)/%.o)
+	ar rcs $@ $^
+
+$(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_O)/tests/fuzz/util.o $(FUZZ_O)/libbm.a
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(PKG_LIBS) -lm
+
+.SECONDARY: $(FUZZ_SRC:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/util.o
+
+# bmctl's profile reader is bmctl's, not libbm's
+$(FUZZ_O)/fuzz_profile: $(FUZZ_O)/user/bmctl/profile.o
+$(FUZZ_O)/fuzz_profile: FUZZ_LIBS = $(BMCTL_YAML_LIBS)
 
 # --- kernel module -----------------------------------------------------------
 # kbuild warnings fail the build too (issue 2: no warnings from kbuild)
@@ -154,9 +197,21 @@ unit-valgrind: $(VG_BINS)
 lab: all
 	@tools/lab-run --name lab tests/lab/*/[0-9]*.sh
 
+# Each fuzzer for FUZZ_RUNS inputs, its seeds first (tools/run-fuzz):
+# make check runs this too, so that the harnesses stay honest.
+FUZZ_RUNS ?= 50000
+fuzz-check: $(FUZZ_BINS)
+	@tools/run-fuzz --runs $(FUZZ_RUNS) $(FUZZ_BINS)
+
+# Each fuzzer for FUZZ_SECONDS; the corpus it grows stays in
+# $(FUZZ_O)/corpus/, and goes into tests/fuzz/corpus/ with FUZZ_KEEP=1.
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BINS)
+	@tools/run-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_KEEP),--keep) $(FUZZ_BINS)
+
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
-	@tools/check-all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(FUZZ_BINS)
+	@FUZZ_BINS="$(FUZZ_BINS)" FUZZ_RUNS=$(FUZZ_RUNS) tools/check-all $(UNIT_BINS)
 
 # For iteration: the unit tests and the data-plane lab tests
 # (tests/lab/dataplane/), one boot of about 2 min; the procedure tests
@@ -182,5 +237,5 @@ bench: deps
 include install.mk
 
 clean:
-	rm -rf $(O) $(SAN_O) $(VG_O)
+	rm -rf $(O) $(SAN_O) $(VG_O) $(FUZZ_O)
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean >/dev/null 2>&1

@@ -85,6 +85,10 @@ static json_object *parse_json(const char *path, const char *text,
 #ifdef BM_HAVE_YAML
 /* Deeper than any parameter needs; stops alias loops too. */
 #define YAML_MAX_DEPTH	16
+/* More values than any profile has.  An alias is its anchor's node once
+ * more, so each level of a few hundred bytes of aliases to aliases
+ * multiplies the values the JSON gets: 15 levels of ten make 1e15. */
+#define YAML_MAX_VALUES	100000
 
 /* A plain scalar is what it reads as in JSON (60, 0.5, true, null), as
  * --param KEY=VALUE takes it; anything else, and every quoted scalar, is a
@@ -116,9 +120,11 @@ static json_object *yaml_scalar(const yaml_node_t *n)
 	return v ? v : json_object_new_string_len(s, (int)len);
 }
 
+/* n as JSON into *out; *count: the values made so far.  0, or -1 with
+ * the reason in why. */
 static int yaml_node(yaml_document_t *doc, yaml_node_t *n, int depth,
-		     json_object **out, const char *path, char *why,
-		     size_t size)
+		     size_t *count, json_object **out, const char *path,
+		     char *why, size_t size)
 {
 	yaml_node_item_t *it;
 	yaml_node_pair_t *pr;
@@ -130,6 +136,12 @@ static int yaml_node(yaml_document_t *doc, yaml_node_t *n, int depth,
 			 n->start_mark.line + 1);
 		return -1;
 	}
+	if (++*count > YAML_MAX_VALUES) {
+		snprintf(why, size, "%s: line %zu: more than %d values "
+			 "(aliases?)", path, n->start_mark.line + 1,
+			 YAML_MAX_VALUES);
+		return -1;
+	}
 	switch (n->type) {
 	case YAML_SCALAR_NODE:
 		*out = yaml_scalar(n);
@@ -139,7 +151,7 @@ static int yaml_node(yaml_document_t *doc, yaml_node_t *n, int depth,
 		for (it = n->data.sequence.items.start;
 		     it < n->data.sequence.items.top; it++) {
 			if (yaml_node(doc, yaml_document_get_node(doc, *it),
-				      depth + 1, &v, path, why, size)) {
+				      depth + 1, count, &v, path, why, size)) {
 				json_object_put(o);
 				return -1;
 			}
@@ -161,8 +173,8 @@ static int yaml_node(yaml_document_t *doc, yaml_node_t *n, int depth,
 				return -1;
 			}
 			if (yaml_node(doc, yaml_document_get_node(doc,
-				      pr->value), depth + 1, &v, path, why,
-				      size)) {
+				      pr->value), depth + 1, count, &v, path,
+				      why, size)) {
 				json_object_put(o);
 				return -1;
 			}
@@ -186,6 +198,7 @@ static json_object *parse_yaml(const char *path, const char *text,
 	yaml_document_t doc;
 	yaml_node_t *root;
 	json_object *o = NULL;
+	size_t count = 0;
 
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(why, size, "%s: out of memory", path);
@@ -203,7 +216,7 @@ static json_object *parse_yaml(const char *path, const char *text,
 	root = yaml_document_get_root_node(&doc);
 	if (!root)
 		snprintf(why, size, "%s: empty", path);
-	else if (yaml_node(&doc, root, 0, &o, path, why, size))
+	else if (yaml_node(&doc, root, 0, &count, &o, path, why, size))
 		o = NULL;
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
@@ -234,6 +247,9 @@ json_object *profile_read(const char *path, char *why, size_t size)
 	text = file_read(path, PROFILE_MAX, &len, why, size);
 	if (!text)
 		return NULL;
+	/* A parser fails with a reason; NULL without one is a document
+	 * that is null ("null", "~", an empty YAML document). */
+	why[0] = '\0';
 #ifdef BM_HAVE_YAML
 	if (is_yaml(path))
 		o = parse_yaml(path, text, len, why, size);
@@ -241,7 +257,9 @@ json_object *profile_read(const char *path, char *why, size_t size)
 #endif
 		o = parse_json(path, text, len, why, size);
 	free(text);
-	if (o && !json_object_is_type(o, json_type_object)) {
+	if (!o && why[0])
+		return NULL;
+	if (!json_object_is_type(o, json_type_object)) {
 		snprintf(why, size, "%s: expected an object of parameters "
 			 "(KEY: VALUE)", path);
 		json_object_put(o);

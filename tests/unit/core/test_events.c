@@ -73,6 +73,38 @@ START_TEST(repeat_block)
 }
 END_TEST
 
+/*
+ * A repetition nothing could be estimated from is NaN (rfc8239's Buf_q
+ * of a fill with no inflection): its value and the PVs next to it are
+ * null, as every unknown number of a result is.  json-c would write
+ * NaN, which is not JSON (RFC 8259 section 6), and a strict reader
+ * refuses the whole result.  Found by tests/fuzz/fuzz_dryrun: every
+ * default rfc8239 buffer dry run.
+ */
+START_TEST(repeat_block_nan_is_null)
+{
+	const double x[3] = { 100, NAN, 110 };
+	struct bm_repeat r;
+	json_object *o, *v, *pv;
+	const char *s;
+
+	bm_repeat_of(x, 3, &r);
+	o = bm_repeat_to_json(&r, x);
+	v = tj_get(o, "values");
+	pv = tj_get(o, "pv_pct");
+	ck_assert_uint_eq(json_object_array_length(v), 3);
+	ck_assert_double_eq(json_object_get_double(
+		json_object_array_get_idx(v, 0)), 100);
+	ck_assert_ptr_null(json_object_array_get_idx(v, 1));
+	ck_assert_uint_eq(json_object_array_length(pv), 2);
+	ck_assert_ptr_null(json_object_array_get_idx(pv, 0));
+	ck_assert_ptr_null(json_object_array_get_idx(pv, 1));
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	ck_assert_msg(!strstr(s, "NaN") && !strstr(s, "Infinity"), "%s", s);
+	json_object_put(o);
+}
+END_TEST
+
 /* The report's histogram: 4 buckets per octave from 64 ns. */
 START_TEST(lat_hist_buckets)
 {
@@ -100,6 +132,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, f16_example);
 	tcase_add_test(tc, repeat_block);
+	tcase_add_test(tc, repeat_block_nan_is_null);
 	tcase_add_test(tc, lat_hist_buckets);
 	suite_add_tcase(s, tc);
 	return s;

@@ -433,6 +433,10 @@ START_TEST(test_validation)
 {
 	const char *thr = "rfc2544.throughput";
 
+	/* a key's newline is no second line of the reason (tests/fuzz) */
+	rejects(thr, "{\"a\\nb\": 1}",
+		"rfc2544.throughput: a?b: unknown parameter");
+
 	accepts(thr, "{\"frame_sizes\": [64, 1518], \"search\": \"mlr\","
 		" \"trial_duration_s\": 60, \"search_trial_duration_s\": 5,"
 		" \"topology\": \"pair-bidir\", \"learning\": false,"

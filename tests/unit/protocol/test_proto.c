@@ -550,6 +550,29 @@ START_TEST(long_name_clipped_at_a_character)
 }
 END_TEST
 
+/*
+ * A JSON key may hold any character, "\n" too: quoted in a refusal it
+ * made a reason of two lines, and bmd -v logged "bad request: ..." as
+ * two lines of its log, the second one the client's.  Every reason is
+ * one line: control characters are '?'.  Found by tests/fuzz.
+ */
+START_TEST(control_chars_never_break_the_reason)
+{
+	struct bm_request q;
+	char msg[256];
+
+	ck_assert_int_eq(parse("{\"id\":2,\"cmd\":\"status\","
+			       "\"x\\nbmd: forged\\r\\t\\u001b\":1}", &q, msg),
+			 -EINVAL);
+	ck_assert_str_eq(msg, "status: unknown field 'x?bmd: forged??" "?'");
+	bm_request_free(&q);
+	ck_assert_int_eq(parse("{\"id\":2,\"cmd\":\"a\\nb\"}", &q, msg),
+			 -EINVAL);
+	ck_assert_str_eq(msg, "unknown cmd 'a?b'");
+	bm_request_free(&q);
+}
+END_TEST
+
 /* --- store -------------------------------------------------------------- */
 
 static char tmpdir[64];
@@ -703,6 +726,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, client_call_reports_refusal_without_id);
 	tcase_add_test(tc, proto_line_replaces_invalid_utf8);
 	tcase_add_test(tc, long_name_clipped_at_a_character);
+	tcase_add_test(tc, control_chars_never_break_the_reason);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("store");
 	tcase_add_test(tc, atomic_write_replaces_and_leaves_no_temp);

@@ -35,7 +35,9 @@ double bm_pv_pct(double x1, double x2);
 /*
  * New JSON object for r and its values x: n, min, mean, max, stddev,
  * rsd_pct, rsd_ok, values, and pv_pct (each repetition's PV against the
- * one before it: n - 1 numbers).  NULL when out of memory.
+ * one before it: n - 1 numbers); a value or PV that is not finite (a
+ * repetition nothing was estimated from) is null.  NULL when out of
+ * memory.
  */
 json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x);
 

@@ -272,7 +272,8 @@ double bm_l2_bps(double fps, uint32_t frame_size);
 /* Load in % of line rate, L1 based (REQ-UNIT-2). */
 double bm_load_pct(double fps, uint32_t frame_size, double line_rate_bps);
 
-/* Set err->msg printf-style; returns -EINVAL for use in return statements. */
+/* Set err->msg printf-style, one line (control characters become '?');
+ * returns -EINVAL for use in return statements. */
 int bm_errorf(struct bm_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -39,6 +39,13 @@ double bm_pv_pct(double x1, double x2)
 	return x1 != 0.0 ? (x2 - x1) / x1 * 100.0 : 0.0;
 }
 
+/* x as JSON: null when it is not finite (NaN: nothing to estimate from),
+ * as bm_json_add_double() writes it; json-c would write NaN, not JSON. */
+static json_object *number(double x)
+{
+	return isfinite(x) ? json_object_new_double(x) : NULL;
+}
+
 json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x)
 {
 	json_object *o = json_object_new_object(), *v, *pv;
@@ -56,10 +63,10 @@ json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x)
 	v = json_object_new_array();
 	pv = json_object_new_array();
 	for (i = 0; i < r->n; i++) {
-		json_object_array_add(v, json_object_new_double(x[i]));
+		json_object_array_add(v, number(x[i]));
 		if (i)
-			json_object_array_add(pv, json_object_new_double(
-				bm_pv_pct(x[i - 1], x[i])));
+			json_object_array_add(pv, number(bm_pv_pct(x[i - 1],
+								  x[i])));
 	}
 	json_object_object_add(o, "values", v);
 	json_object_object_add(o, "pv_pct", pv);

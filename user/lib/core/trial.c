@@ -92,11 +92,17 @@ double bm_load_pct(double fps, uint32_t frame_size, double line_rate_bps)
 int bm_errorf(struct bm_error *err, const char *fmt, ...)
 {
 	va_list ap;
+	char *c;
 
 	if (err) {
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
+		/* A reason quotes what a request named (a JSON key may hold
+		 * "\n"); it goes on one line of a log, a reply, a terminal. */
+		for (c = err->msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 	}
 	return -EINVAL;
 }

@@ -171,6 +171,18 @@ void bmd_wake(struct bmd *d);
 void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 		       bool end);
 
+/* daemon_server.c: answer the complete request lines buffered in c->in,
+ * replies queued in c->out, while c takes its replies (none while a
+ * result streams or its unsent output is at max-output); d->lock held.
+ * The poll loop calls it after each read and as output drains, the
+ * fuzzers (tests/fuzz) without a socket. */
+void bmd_client_lines(struct bmd *d, struct bmd_client *c);
+
+/* What the poll loop does for c once its socket took its output: more of
+ * a streamed result or a replayed history, then further requests; for the
+ * fuzzers, which have no socket.  d->lock held. */
+void bmd_client_pump(struct bmd *d, struct bmd_client *c);
+
 /* daemon_server.c: the reset called name, or NULL. */
 const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name);
 

@@ -859,7 +859,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 /* Handle c's complete requests while it takes its replies: none while a
  * result streams, none while its unsent output is at max-output (a
  * client that sends and never reads holds bmd to that much). */
-static void client_requests(struct bmd *d, struct bmd_client *c)
+void bmd_client_lines(struct bmd *d, struct bmd_client *c)
 {
 	enum bm_line_status st;
 	size_t len;
@@ -897,7 +897,7 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 		return;
 	}
 	c->last_active = bmd_mono();
-	client_requests(d, c);
+	bmd_client_lines(d, c);
 }
 
 static void client_free(struct bmd_client *c)
@@ -1155,7 +1155,7 @@ int bmd_run(struct bmd *d)
 		for (i = 2, c = d->clients; c; c = c->next, i++) {
 			pc[i] = c;
 			/* a client that does not take its replies sends no
-			 * more requests for now (client_requests) */
+			 * more requests for now (bmd_client_lines) */
 			pfd[i] = (struct pollfd){ .fd = c->fd,
 				.events = c->stream_fd < 0 &&
 					  client_unsent(c) < d->max_output ?
@@ -1192,7 +1192,7 @@ int bmd_run(struct bmd *d)
 			client_stream(c);
 			client_replay(d, c);
 			client_flush(c);
-			client_requests(d, c);
+			bmd_client_lines(d, c);
 			client_flush(c);
 		}
 	}
@@ -1200,6 +1200,13 @@ int bmd_run(struct bmd *d)
 	free(pfd);
 	free(pc);
 	return ret;
+}
+
+void bmd_client_pump(struct bmd *d, struct bmd_client *c)
+{
+	client_stream(c);
+	client_replay(d, c);
+	bmd_client_lines(d, c);
 }
 
 void bmd_status_line(struct bmd *d, char *buf, size_t size)

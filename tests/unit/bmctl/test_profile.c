@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bmctl run --param @FILE (user/bmctl/profile.c): what a profile that is
+ * not an object of parameters gets, in JSON and in YAML.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bmctl.h"
+#include "check_util.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/bmctl-profile.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Read text as dir/NAME; the profile (NULL: refused, reason in why). */
+static json_object *read_text(const char *name, const char *text,
+			      char *why, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return profile_read(path, why, size);
+}
+
+/* text as dir/name is refused with a reason naming the file and what
+ * it should be. */
+static void refused(const char *name, const char *text)
+{
+	char why[256] = "stale", want[160];
+
+	ck_assert_ptr_null(read_text(name, text, why, sizeof(why)));
+	snprintf(want, sizeof(want), "%s/%s: expected an object of parameters",
+		 dir, name);
+	ck_assert_msg(!strncmp(why, want, strlen(want)), "'%s' for %s: %s",
+		      text, name, why);
+}
+
+START_TEST(object_read)
+{
+	char why[256] = "";
+	json_object *o;
+
+	o = read_text("p.json", "{\"frame_sizes\": [64, 1518]}\n", why,
+		      sizeof(why));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(json_object_array_length(tj_get(o, "frame_sizes")),
+			 2);
+	json_object_put(o);
+}
+END_TEST
+
+/*
+ * A profile that is null (JSON "null", YAML "~" or an empty document)
+ * was refused with no reason at all: "bmctl: --param @FILE" and nothing
+ * after it.  Found by tests/fuzz/fuzz_profile.
+ */
+START_TEST(null_profile_says_why)
+{
+	refused("p.json", "null\n");
+	refused("p.json", "[1, 2]\n");
+#ifdef BM_HAVE_YAML
+	refused("p.yaml", "~\n");
+	refused("p.yaml", "--- \n...\n");
+	refused("p.yml", "- 1\n");
+#endif
+}
+END_TEST
+
+#ifdef BM_HAVE_YAML
+/*
+ * Aliases of aliases: 15 levels of ten, under 1 kB, made bmctl build 1e15
+ * JSON values (it hung, its memory growing, until killed).  Refused in a
+ * line, wherever the limit is met.  Found with tests/fuzz/fuzz_profile.
+ */
+START_TEST(yaml_alias_bomb_refused)
+{
+	char text[2048], why[256] = "", *p = text;
+	json_object *o;
+	int i, k;
+
+	p += sprintf(p, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+	for (i = 1; i < 15; i++) {
+		p += sprintf(p, "a%d: &a%d [", i, i);
+		for (k = 0; k < 10; k++)
+			p += sprintf(p, "%s*a%d", k ? ", " : "", i - 1);
+		p += sprintf(p, "]\n");
+	}
+	ck_assert_ptr_null(read_text("bomb.yaml", text, why, sizeof(why)));
+	ck_assert_msg(strstr(why, "more than 100000 values"), "%s", why);
+	/* a profile's use of an alias stays fine */
+	o = read_text("ok.yaml", "base: &b [64, 128]\nframe_sizes: *b\n",
+		      why, sizeof(why));
+	ck_assert_int_eq(json_object_array_length(tj_get(o, "frame_sizes")),
+			 2);
+	json_object_put(o);
+}
+END_TEST
+#endif
+
+static Suite *profile_suite(void)
+{
+	Suite *s = suite_create("bmctl-profile");
+	TCase *tc = tcase_create("profile");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, object_read);
+	tcase_add_test(tc, null_profile_says_why);
+#ifdef BM_HAVE_YAML
+	tcase_add_test(tc, yaml_alias_bomb_refused);
+#endif
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(profile_suite());
+}
