@@ -163,17 +163,22 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	const struct bm_frame_template *fr = &ss->frame;
 	struct bm_genl_stream s;
 	double fps = bm_stream_fps(t, ss, f), frame_s;
+	uint32_t size;
 	unsigned int i;
 
 	bm_genl_stream_init(&s);
 	s.id = id;
 	s.tx_ifindex = ifindex[ss->tx_port];
 	s.rx_ifindex = ifindex[ss->rx_port];
-	s.frame_size = ss->frame_size ? ss->frame_size : f;
+	size = ss->frame_size ? ss->frame_size : f;
+	s.frame_size = size;
 	if (ss->imix) {
 		for (i = 0; i < t->n_imix && i < 64; i++)
 			s.imix[i] = t->imix[i];
 		s.n_imix = i;
+		/* the module takes the sizes from the list and refuses a
+		 * frame size beside it; size stays the mean, for pacing */
+		s.frame_size = 0;
 	}
 	s.start_ns = (uint64_t)llround(bm_stream_start_s(t, ss, f) * 1e9);
 	/* one kthread per tx port: a port's frames leave in order, its
@@ -186,7 +191,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	if (ss->pattern == BM_STREAM_BURSTS) {
 		/* the module spaces bursts end to start; the spec start to
 		 * start (REQ-GEN-2 mode 3 allows either) */
-		frame_s = (s.frame_size + 20) * 8.0 / tx->line_rate_bps;
+		frame_s = (size + 20) * 8.0 / tx->line_rate_bps;
 		s.pattern = BMGEN_PAT_BURST;
 		s.burst_len = ss->burst_len;
 		s.burst_count = ss->burst_count;
