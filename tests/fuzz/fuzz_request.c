@@ -103,8 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bmd_client c = { .fd = -1, .stream_fd = -1, .replay_fd = -1,
 				.uid = 1000, .pid = 4242 };
-	char *sent = NULL;
-	size_t sent_len = 0, turns = 0;
+	char *sent;
+	size_t sent_len;
 
 	if (!d)
 		setup();
@@ -115,39 +115,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("out of memory");
 	pthread_mutex_lock(&d->lock);
 	d->clients = &c;	/* so that a watch sees its job's end */
-	bmd_client_lines(d, &c);
-	/* the socket takes everything: what was queued counts as sent,
-	 * and a streamed result or a replayed history goes on */
-	do {
-		size_t n = c.out_len - c.out_off;
-
-		if (n) {
-			sent = realloc(sent, sent_len + n);
-			if (!sent)
-				fuzz_fail("out of memory");
-			memcpy(sent + sent_len, c.out + c.out_off, n);
-			sent_len += n;
-			c.out_off = c.out_len;
-		}
-		bmd_client_pump(d, &c);
-	} while ((c.out_off < c.out_len || c.stream_fd >= 0 ||
-		  c.replay_fd >= 0) && !c.dead && ++turns < 100000);
+	sent = fuzz_client_run(d, &c, &sent_len);
 	d->clients = NULL;
 	forget_new_jobs();
 	pthread_mutex_unlock(&d->lock);
 
 	if (c.dead)
 		fuzz_fail("the client was dropped");
-	if (sent)
-		fuzz_check_replies(sent, sent_len);
+	fuzz_check_replies(sent, sent_len);
 	free(sent);
-	if (c.stream_fd >= 0)
-		close(c.stream_fd);
-	if (c.replay_fd >= 0)
-		close(c.replay_fd);
-	free(c.out);
-	free(c.held);
-	free(c.stream_tail);
+	fuzz_client_free(&c);
 	bm_linebuf_free(&c.in);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bm_proto.h"
+#include "daemon_int.h"
 #include "util.h"
 
 static char dir[64];
@@ -250,4 +251,41 @@ struct bmd *fuzz_bmd(bmd_backend_fn backend_new,
 	if (!d)
 		fuzz_fail("bmd_new: %s", err.msg);
 	return d;
+}
+
+char *fuzz_client_run(struct bmd *d, struct bmd_client *c, size_t *len)
+{
+	char *sent = malloc(1);
+	size_t turns = 0;
+
+	if (!sent)
+		fuzz_fail("out of memory");
+	*len = 0;
+	bmd_client_lines(d, c);
+	do {
+		size_t n = c->out_len - c->out_off;
+
+		if (n) {
+			sent = realloc(sent, *len + n);
+			if (!sent)
+				fuzz_fail("out of memory");
+			memcpy(sent + *len, c->out + c->out_off, n);
+			*len += n;
+			c->out_off = c->out_len;
+		}
+		bmd_client_pump(d, c);
+	} while ((c->out_off < c->out_len || c->stream_fd >= 0 ||
+		  c->replay_fd >= 0) && !c->dead && ++turns < 100000);
+	return sent;
+}
+
+void fuzz_client_free(struct bmd_client *c)
+{
+	if (c->stream_fd >= 0)
+		close(c->stream_fd);
+	if (c->replay_fd >= 0)
+		close(c->replay_fd);
+	free(c->out);
+	free(c->held);
+	free(c->stream_tail);
 }

@@ -16,6 +16,8 @@
 
 #include "bm_daemon.h"
 
+struct bmd_client;
+
 /* The entry point libFuzzer calls once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,6 +52,15 @@ void fuzz_one_line(const char *msg, const char *what);
  * integer or null "id"; a refusal has a one-line "error".
  */
 void fuzz_check_replies(const char *out, size_t n);
+
+/* Answer the request lines in c->in as bmd's poll loop would with a
+ * socket that takes everything (streamed results and replayed histories
+ * run to their end); everything c was sent, malloc'ed, its length in
+ * *len.  d->lock held. */
+char *fuzz_client_run(struct bmd *d, struct bmd_client *c, size_t *len);
+
+/* Free what a socketless client holds (not c itself). */
+void fuzz_client_free(struct bmd_client *c);
 
 /*
  * A bmd engine in this process on fuzz_dir(), without a served socket:
