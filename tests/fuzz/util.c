@@ -279,8 +279,13 @@ char *fuzz_client_run(struct bmd *d, struct bmd_client *c, size_t *len)
 	return sent;
 }
 
-void fuzz_client_free(struct bmd_client *c)
+void fuzz_client_done(struct bmd_client *c, char *sent, size_t len)
 {
+	if (c->dead)
+		fuzz_fail("the client was dropped");
+	fuzz_check_replies(sent, len);
+	free(sent);
+	bm_linebuf_free(&c->in);
 	if (c->stream_fd >= 0)
 		close(c->stream_fd);
 	if (c->replay_fd >= 0)

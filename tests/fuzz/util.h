@@ -59,8 +59,9 @@ void fuzz_check_replies(const char *out, size_t n);
  * *len.  d->lock held. */
 char *fuzz_client_run(struct bmd *d, struct bmd_client *c, size_t *len);
 
-/* Free what a socketless client holds (not c itself). */
-void fuzz_client_free(struct bmd_client *c);
+/* The end of an input: c must not have been dropped and sent[0..len)
+ * must be well-formed replies; then free sent and what c holds (not c). */
+void fuzz_client_done(struct bmd_client *c, char *sent, size_t len);
 
 /*
  * A bmd engine in this process on fuzz_dir(), without a served socket:
