@@ -15,6 +15,7 @@
 #include "bm_sim.h"
 #include "keep_result.h"
 #include "rfc2544.h"
+#include "rfc2544_check.h"
 
 static struct bm_backend *mk(const struct bm_sim_params *p)
 {
@@ -23,19 +24,6 @@ static struct bm_backend *mk(const struct bm_sim_params *p)
 
 	ck_assert_msg(be, "bm_sim_new: %s", err.msg);
 	return be;
-}
-
-static json_object *run(enum rfc2544_test t, struct bm_backend *be,
-			const struct rfc2544_params *p)
-{
-	struct bm_error err = { "" };
-	json_object *doc = NULL;
-	int ret = rfc2544_run(t, be, p, NULL, NULL, &doc, &err);
-
-	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
-	ck_assert_ptr_nonnull(doc);
-	bm_test_keep_result(doc, rfc2544_name(t));
-	return doc;
 }
 
 static int cancel_after_two(void *ctx, const struct bm_trial_record *rec,
@@ -47,15 +35,6 @@ static json_object *get(json_object *o, const char *key)
 
 	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no key %s", key);
 	return v;
-}
-
-/* results.per_size[i] */
-static json_object *entry(json_object *doc, size_t i)
-{
-	json_object *a = get(get(doc, "results"), "per_size");
-
-	ck_assert_uint_gt(json_object_array_length(a), i);
-	return json_object_array_get_idx(a, i);
 }
 
 static double num(json_object *o, const char *key)
@@ -98,9 +77,9 @@ START_TEST(test_throughput)
 	be = mk(&sp);
 	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
 	sizes(&p, 512, 1518);
-	doc = run(RFC2544_THROUGHPUT, be, &p);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
 	ck_assert_str_eq(str(get(doc, "procedure"), "id"), "rfc2544.throughput");
-	e = entry(doc, 0);
+	e = r2544_check_entry(doc, 0);
 	/* [C (1 - 0.1 %), C + (Q + b/A)/60 s]: the resolution is relative
 	 * to the result (issue 13), 70.49 fps here, not 0.1 % of r_max */
 	ck_assert(num(e, "throughput_fps") >= 70488.72 - 70.49 &&
@@ -122,7 +101,7 @@ START_TEST(test_throughput)
 				     "fps at 512-byte frames (theoretical "
 				     "maximum 234962.41 fps)"));
 	ntr = (size_t)num(e, "search_trials");
-	e = entry(doc, 1);
+	e = r2544_check_entry(doc, 1);
 	ck_assert(num(e, "throughput_fps") >= 24382.31 - 81.27 &&
 		  num(e, "throughput_fps") <= 24382.31 + 16.70);
 	/* REQ-SRCH-1: every trial is in the document */
@@ -139,8 +118,8 @@ START_TEST(test_throughput)
 	tbf(&sp, 10e6, 3200, 1000);
 	be = mk(&sp);
 	sizes(&p, 512, 0);
-	doc2 = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc2, 0);
+	doc2 = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc2, 0);
 	ck_assert_msg(num(e, "throughput_fps") >= 2349.62 * 0.999 &&
 		      num(e, "throughput_fps") <= 2349.62 + (1000 + 3200 / 532.0) / 60,
 		      "throughput %.2f fps", num(e, "throughput_fps"));
@@ -153,8 +132,8 @@ START_TEST(test_throughput)
 	/* R2544-BIDIR: the same DUT on both directions, aggregate 140,977. */
 	p.topology = BM_TOPO_PAIR_BIDIR;
 	sizes(&p, 512, 0);
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert(num(e, "throughput_fps") >= 70488.72 - 234.96 &&
 		  num(e, "throughput_fps") <= 70488.72 + 16.77);
 	ck_assert_double_eq_tol(num(e, "throughput_aggregate_fps"),
@@ -164,8 +143,8 @@ START_TEST(test_throughput)
 	/* search = mlr through the same procedure */
 	p.topology = BM_TOPO_PAIR_UNI;
 	p.search = BM_SEARCH_MLR;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "throughput_source"), "mlr");
 	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
@@ -178,8 +157,8 @@ START_TEST(test_throughput)
 	 * partial bounds, and the next size is still measured */
 	sizes(&p, 512, 1518);
 	p.mlr_timeout_s = 30.0;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "search_result"),
 			 "mlr: timed out after 30 s, partial bounds only");
 	ck_assert_ptr_null(get(e, "throughput_fps"));
@@ -192,7 +171,7 @@ START_TEST(test_throughput)
 				     "not measured at 512-byte frames: mlr: "
 				     "timed out"));
 	ck_assert_uint_gt(json_object_array_length(get(doc, "trials")), 2);
-	ck_assert_str_eq(str(entry(doc, 1), "search_result"),
+	ck_assert_str_eq(str(r2544_check_entry(doc, 1), "search_result"),
 			 "mlr: timed out after 30 s, partial bounds only");
 	ck_assert(tj_has_deviation(doc, "timed out"));
 	json_object_put(doc);
@@ -225,8 +204,8 @@ START_TEST(test_mlr_timeout_default)
 	sizes(&p, 128, 0);
 	p.search = BM_SEARCH_MLR;
 	p.drain_s = 5.0;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	m = get(e, "mlr");
 	ck_assert_msg(!json_object_get_boolean(get(m, "timed_out")),
 		      "timed out after %.0f s of %.0f s",
@@ -264,24 +243,24 @@ START_TEST(test_maxrate_appb)
 	sizes(&p, 64, 0);
 	p.slowest_link_bps = 100e6;
 	p.max_rate_pct = 110;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	ck_assert_double_eq_tol(num(entry(doc, 0), "r_max_fps"), 163690.48, 0.01);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_double_eq_tol(num(r2544_check_entry(doc, 0), "r_max_fps"), 163690.48, 0.01);
 	/* a lossless DUT passes r_max at once */
-	ck_assert_double_eq_tol(num(entry(doc, 0), "throughput_fps"), 163690.48,
+	ck_assert_double_eq_tol(num(r2544_check_entry(doc, 0), "throughput_fps"), 163690.48,
 				0.01);
-	ck_assert_str_eq(str(entry(doc, 0), "search_result"),
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "search_result"),
 			 "loss-free at r_max");
 	/* issue 13: the statement's theoretical limit is the slowest
 	 * link's (100 Mbit/s: 148809.52 fps), not the tester's 1 Gbit/s */
-	ck_assert_double_eq_tol(num(entry(doc, 0), "theoretical_max_fps"),
+	ck_assert_double_eq_tol(num(r2544_check_entry(doc, 0), "theoretical_max_fps"),
 				148809.52, 0.01);
-	ck_assert_ptr_nonnull(strstr(str(entry(doc, 0), "statement"),
+	ck_assert_ptr_nonnull(strstr(str(r2544_check_entry(doc, 0), "statement"),
 				     "theoretical maximum 148809.52 fps of the "
 				     "slowest link"));
 	/* which link, and the throughput against it: 110 %, what header
 	 * compression on a WAN link may carry (R2544-MAXRATE) */
-	ck_assert_double_eq(num(entry(doc, 0), "theoretical_link_bps"), 100e6);
-	ck_assert_double_eq_tol(num(entry(doc, 0), "throughput_pct_theoretical"),
+	ck_assert_double_eq(num(r2544_check_entry(doc, 0), "theoretical_link_bps"), 100e6);
+	ck_assert_double_eq_tol(num(r2544_check_entry(doc, 0), "throughput_pct_theoretical"),
 				110.0, 1e-6);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -307,8 +286,8 @@ START_TEST(test_throughput_not_measured)
 	be = mk(&sp);
 	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
 	sizes(&p, 512, 0);
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "not measured: throughput < r_min");
 	ck_assert_ptr_null(get(e, "throughput_fps"));
 	ck_assert_ptr_null(get(e, "throughput_pct_theoretical"));
@@ -317,10 +296,10 @@ START_TEST(test_throughput_not_measured)
 
 	/* MLRsearch finds no NDR lower bound either */
 	p.search = BM_SEARCH_MLR;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"),
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"),
 			 "not measured: throughput < r_min");
-	ck_assert_ptr_null(get(entry(doc, 0), "throughput_fps"));
+	ck_assert_ptr_null(get(r2544_check_entry(doc, 0), "throughput_fps"));
 	json_object_put(doc);
 	bm_sim_free(be);
 
@@ -331,7 +310,7 @@ START_TEST(test_throughput_not_measured)
 				     cancel_after_two, &n, &doc, &err),
 			 -ECANCELED);
 	bm_test_keep_result(doc, "rfc2544.throughput-cancelled");
-	e = entry(doc, 0);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"),
 			 "not measured: search stopped: cancelled");
 	ck_assert_ptr_null(get(e, "throughput_fps"));
@@ -355,8 +334,8 @@ START_TEST(test_latency)
 	be = mk(&sp);
 	rfc2544_params_default(&p, RFC2544_LATENCY);
 	sizes(&p, 1518, 0);
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 20);
 	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 0);
@@ -382,15 +361,15 @@ START_TEST(test_latency)
 	p.throughput_fps[0] = bm_fps_max(100e6, 1518);
 	p.lat_repetitions = 20;
 	p.lat_ts_accuracy_ns = 250;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq(num(e, "timestamp_accuracy_ns"), 250);
 	ck_assert_ptr_nonnull(strstr(str(e, "timestamp_accuracy"), "given"));
 	json_object_put(doc);
 	p.lat_ts_accuracy_ns = 0;
 	be->ts_accuracy = NULL;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_ptr_null(get(e, "timestamp_accuracy_ns"));
 	ck_assert_ptr_null(get(e, "timestamp_resolution_ns"));
 	ck_assert_str_eq(str(e, "timestamp_accuracy"),
@@ -401,8 +380,8 @@ START_TEST(test_latency)
 
 	/* (b) sf = bf - S_in exactly: 121.44 us at 1518 B / 100 Mbit/s */
 	p.lat_definition = RFC2544_LAT_SF;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "serialisation_in_ns"), 121440, 1e-6);
 	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000 - 121440, 1e-6);
 	ck_assert_double_eq_tol(num(get(e, "distribution"), "p99_ns"),
@@ -417,15 +396,15 @@ START_TEST(test_latency)
 	be = mk(&sp);
 	p.throughput_fps[0] = 5000;
 	p.lat_definition = RFC2544_LAT_BF;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq(num(e, "latency_ns"), 0);
 	ck_assert_str_eq(str(e, "result"), "no latency: 0 ns or less from "
 			 "first bit out to first bit in");
 	json_object_put(doc);
 	p.lat_definition = RFC2544_LAT_SF;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "latency_ns"), -121440, 1e-6);
 	ck_assert_ptr_nonnull(strstr(str(e, "result"),
 				     "no store-and-forward latency"));
@@ -439,8 +418,8 @@ START_TEST(test_latency)
 	be = mk(&sp);
 	p.lat_definition = RFC2544_LAT_BF;
 	p.throughput_fps[0] = 5000;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 2000);
 	ck_assert(num(e, "latency_stddev_ns") > 100);
 	ck_assert(num(e, "latency_max_ns") - num(e, "latency_min_ns") <= 4000);
@@ -469,8 +448,8 @@ START_TEST(test_latency_invalid_tag)
 	rfc2544_params_default(&p, RFC2544_LATENCY);
 	sizes(&p, 1518, 0);
 	p.throughput_fps[0] = 8000;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 20);
 	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 1);
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
@@ -482,8 +461,8 @@ START_TEST(test_latency_invalid_tag)
 	sp.outage_trials = 0;
 	be = mk(&sp);
 	p.lat_max_invalid = 3;
-	doc = run(RFC2544_LATENCY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "too many invalid repetitions");
 	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 4);
 	json_object_put(doc);
@@ -506,9 +485,9 @@ START_TEST(test_frame_loss)
 	be = mk(&sp);
 	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
 	sizes(&p, 512, 1518);
-	doc = run(RFC2544_FRAME_LOSS, be, &p);
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
 	for (s = 0; s < 2; s++) {
-		tab = get(entry(doc, s), "table");
+		tab = get(r2544_check_entry(doc, s), "table");
 		ck_assert_uint_eq(json_object_array_length(tab), 7);
 		for (i = 0; i < 7; i++) {
 			row = json_object_array_get_idx(tab, i);
@@ -521,9 +500,9 @@ START_TEST(test_frame_loss)
 		/* p = 50: within the bucket + queue slack, at most 0.01 % */
 		ck_assert(num(json_object_array_get_idx(tab, 5), "loss_pct") <=
 			  0.01);
-		ck_assert_str_eq(str(entry(doc, s), "stop"),
+		ck_assert_str_eq(str(r2544_check_entry(doc, s), "stop"),
 				 "two successive zero-loss trials");
-		ck_assert_str_eq(str(entry(doc, s), "result"), "ok");
+		ck_assert_str_eq(str(r2544_check_entry(doc, s), "result"), "ok");
 	}
 	ck_assert(tj_has_deviation(doc, "AMB-17"));
 	json_object_put(doc);
@@ -531,8 +510,8 @@ START_TEST(test_frame_loss)
 	/* finer steps: 2.5 %, still from 100 % of the maximum rate */
 	p.flr_step_pct = 2.5;
 	sizes(&p, 512, 0);
-	doc = run(RFC2544_FRAME_LOSS, be, &p);
-	tab = get(entry(doc, 0), "table");
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	tab = get(r2544_check_entry(doc, 0), "table");
 	/* 100 .. 50 in 2.5 steps = 21 trials, then 47.5 zero: stop */
 	ck_assert_uint_eq(json_object_array_length(tab), 22);
 	json_object_put(doc);
@@ -545,15 +524,15 @@ START_TEST(test_frame_loss)
 	sp.generator_max_fps = 0.001;
 	be = mk(&sp);
 	p.flr_step_pct = 10;
-	doc = run(RFC2544_FRAME_LOSS, be, &p);
-	tab = get(entry(doc, 0), "table");
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	tab = get(r2544_check_entry(doc, 0), "table");
 	ck_assert_uint_eq(json_object_array_length(tab), 10);
 	for (i = 0; i < 10; i++) {
 		row = json_object_array_get_idx(tab, i);
 		ck_assert_uint_eq((uint64_t)num(row, "tx"), 0);
 		ck_assert_ptr_null(get(row, "loss_pct"));
 	}
-	ck_assert_str_eq(str(entry(doc, 0), "result"), "incomplete: 10 of 10 "
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), "incomplete: 10 of 10 "
 			 "trials sent no frames (loss_pct null)");
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -590,10 +569,10 @@ START_TEST(test_frame_loss_cancelled)
 			 -ECANCELED);
 	ck_assert_ptr_nonnull(doc);
 	bm_test_keep_result(doc, "rfc2544.frame-loss-cancelled");
-	ck_assert_uint_eq(json_object_array_length(get(entry(doc, 0), "table")),
+	ck_assert_uint_eq(json_object_array_length(get(r2544_check_entry(doc, 0), "table")),
 			  2);
-	ck_assert_str_eq(str(entry(doc, 0), "stop"), "cancelled");
-	ck_assert_str_eq(str(entry(doc, 0), "result"), "incomplete: cancelled");
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "stop"), "cancelled");
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), "incomplete: cancelled");
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -612,8 +591,8 @@ START_TEST(test_back_to_back)
 	be = mk(&sp);
 	rfc2544_params_default(&p, RFC2544_BACK_TO_BACK);
 	sizes(&p, 512, 0);
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions"), 50);
 	/* issue 13: the achieved intensity is stated; the sim's generator
@@ -635,8 +614,8 @@ START_TEST(test_back_to_back)
 	be = mk(&sp);
 	p.topology = BM_TOPO_PAIR_BIDIR;
 	p.b2b_repetitions = 2;
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq(num(e, "mean_frames"), 104);
 	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 100.0, 1e-6);
 	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 100.0, 1e-6);
@@ -650,8 +629,8 @@ START_TEST(test_back_to_back)
 	 * failing, not "every burst lost frames" */
 	sp.generator_max_fps = 0.5 * bm_fps_max(1e9, 512);
 	be = mk(&sp);
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 50.0, 1e-6);
 	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 50.0, 1e-6);
 	ck_assert_uint_gt((uint64_t)num(e, "bursts_generator_limited"), 0);
@@ -666,8 +645,8 @@ START_TEST(test_back_to_back)
 	be = mk(&sp);
 	p.b2b_burst_max = 100000;
 	p.b2b_repetitions = 5;
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	ck_assert_double_eq(num(entry(doc, 0), "mean_frames"), 103);
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	ck_assert_double_eq(num(r2544_check_entry(doc, 0), "mean_frames"), 103);
 	json_object_put(doc);
 	bm_sim_free(be);
 
@@ -678,8 +657,8 @@ START_TEST(test_back_to_back)
 	sp.max_frame_size = 256;
 	be = mk(&sp);
 	p.b2b_repetitions = 2;
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq(num(e, "max_frames"), 0);
 	ck_assert_str_eq(str(e, "result"), "no loss-free burst: every burst "
 			 "of 1 frame or more lost frames");
@@ -691,8 +670,8 @@ START_TEST(test_back_to_back)
 	bm_sim_params_default(&sp);
 	be = mk(&sp);
 	p.b2b_burst_max = 0;
-	doc = run(RFC2544_BACK_TO_BACK, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"), ">= burst_max");
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), ">= burst_max");
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 1);
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -713,8 +692,8 @@ START_TEST(test_recovery)
 	rfc2544_params_default(&p, RFC2544_RECOVERY);
 	sizes(&p, 512, 0);
 	p.rec_repetitions = 3;
-	doc = run(RFC2544_RECOVERY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_double_eq_tol(num(e, "overload_fps"),
 				1.1 * num(e, "throughput_fps"), 1e-6);
@@ -738,8 +717,8 @@ START_TEST(test_recovery)
 	sp.outage_ref = BM_SIM_OUTAGE_STEP;
 	be = mk(&sp);
 	p.throughput_fps[0] = 70488.7;	/* as measured in (a) */
-	doc = run(RFC2544_RECOVERY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "overload_fps"), 77537.57, 0.01);
 	ck_assert_double_eq_tol(num(e, "reduced_fps"), 38768.785, 0.01);
 	ck_assert_double_eq_tol(num(e, "recovery_s"), 1.5, 0.020);
@@ -758,8 +737,8 @@ START_TEST(test_recovery)
 	sp.outage_s = 20.0;
 	sp.outage_at_s = 5.0;
 	be = mk(&sp);
-	doc = run(RFC2544_RECOVERY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "not recovered within 10 s");
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions_not_recovered"), 3);
 	ck_assert_ptr_null(get(e, "recovery_s"));	/* null */
@@ -771,8 +750,8 @@ START_TEST(test_recovery)
 	sp.outage_s = 0.0;
 	be = mk(&sp);
 	p.throughput_fps[0] = 0.5 * 70488.7;
-	doc = run(RFC2544_RECOVERY, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"),
 			 "not measured: the overload caused no loss");
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions_without_loss"), 3);
@@ -785,8 +764,8 @@ START_TEST(test_recovery)
 	bm_sim_params_default(&sp);
 	be = mk(&sp);
 	p.throughput_fps[0] = 0;
-	doc = run(RFC2544_RECOVERY, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"),
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"),
 			 "not applicable: overload not achievable");
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -799,8 +778,8 @@ START_TEST(test_recovery)
 	p.rec_repetitions = 1;
 	p.search = BM_SEARCH_MLR;
 	p.mlr_timeout_s = 30.0;
-	doc = run(RFC2544_RECOVERY, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"), "not measured: mlr: "
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), "not measured: mlr: "
 			 "timed out after 30 s, partial bounds only");
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -808,8 +787,8 @@ START_TEST(test_recovery)
 	sp.random_loss = 0.001;
 	be = mk(&sp);
 	p.search = BM_SEARCH_BINARY;
-	doc = run(RFC2544_RECOVERY, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"),
+	doc = r2544_check_run(RFC2544_RECOVERY, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"),
 			 "not measured: throughput < r_min");
 	json_object_put(doc);
 	bm_sim_free(be);
@@ -889,8 +868,8 @@ START_TEST(test_reset)
 
 	p.reset_hook = bm_sim_reset_hook;
 	p.reset_ctx = be;
-	doc = run(RFC2544_RESET, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_double_eq_tol(num(e, "throughput_fps"), 1488095.24, 0.01);
 	ck_assert_double_eq_tol(num(e, "reset_s"), 3.0, 0.1);
@@ -904,8 +883,8 @@ START_TEST(test_reset)
 	be = mk(&sp);
 	p.reset_ctx = be;
 	p.reset_type = RFC2544_RESET_POWER;
-	doc = run(RFC2544_RESET, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_double_eq_tol(num(e, "reset_s"), 33.0, 1.0);
 	ck_assert_str_eq(str(e, "reset_type"), "power");
 	json_object_put(doc);
@@ -917,8 +896,8 @@ START_TEST(test_reset)
 	sp.reset_outage_s = 55.0;
 	be = mk(&sp);
 	p.reset_ctx = be;
-	doc = run(RFC2544_RESET, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"),
 			 "reset longer than the trial window: give a longer "
 			 "trial_duration_s");
@@ -937,8 +916,8 @@ START_TEST(test_reset)
 	bm_sim_params_default(&sp);
 	be = mk(&sp);
 	p.reset_ctx = be;
-	doc = run(RFC2544_RESET, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"), "no reset observed");
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), "no reset observed");
 	json_object_put(doc);
 	bm_sim_free(be);
 }

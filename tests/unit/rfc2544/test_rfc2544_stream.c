@@ -28,6 +28,7 @@
 #include "bm_sim.h"
 #include "keep_result.h"
 #include "rfc2544.h"
+#include "rfc2544_check.h"
 
 #define LINE	100e6
 #define EGRESS	30e6
@@ -48,27 +49,6 @@ static struct bm_backend *egress_dut(double egress_bps, uint64_t q)
 	sp.ports[1].egress_bps = egress_bps;
 	sp.ports[1].queue_frames = q;
 	return sim_ports_new(&sp, 2, "t");
-}
-
-static json_object *run(enum rfc2544_test t, struct bm_backend *be,
-			const struct rfc2544_params *p)
-{
-	struct bm_error err = { "" };
-	json_object *doc = NULL;
-	int ret = rfc2544_run(t, be, p, NULL, NULL, &doc, &err);
-
-	ck_assert_msg(ret == 0, "%s: %s", rfc2544_name(t), err.msg);
-	ck_assert_ptr_nonnull(doc);
-	bm_test_keep_result(doc, rfc2544_name(t));
-	return doc;
-}
-
-static json_object *entry(json_object *doc, size_t i)
-{
-	json_object *a = tj_get(tj_get(doc, "results"), "per_size");
-
-	ck_assert_uint_gt(json_object_array_length(a), i);
-	return json_object_array_get_idx(a, i);
 }
 
 static const char *str(json_object *o, const char *key)
@@ -99,9 +79,9 @@ START_TEST(test_bursty_throughput)
 	p.burst_sizes[0] = 16;
 	p.burst_sizes[1] = 64;
 	p.n_bursts = 2;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
 
-	e = entry(doc, 0);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_uint_eq(tj_num(e, "frame_size"), 512);
 	ck_assert_uint_eq(tj_num(e, "burst_frames"), 16);
 	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
@@ -120,7 +100,7 @@ START_TEST(test_bursty_throughput)
 	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "in bursts of 16 "
 				     "frames"));
 
-	e = entry(doc, 1);
+	e = r2544_check_entry(doc, 1);
 	ck_assert_uint_eq(tj_num(e, "burst_frames"), 64);
 	ck_assert_str_eq(str(e, "result"), "not measured: throughput < r_min");
 	ck_assert_ptr_null(tj_get(e, "throughput_fps"));
@@ -150,16 +130,16 @@ START_TEST(test_bursty_throughput)
 	 * at any rate; a constant stream at E would have passed */
 	be = egress_dut(EGRESS, 10);
 	p.n_bursts = 1;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	ck_assert_str_eq(str(entry(doc, 0), "result"),
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"),
 			 "not measured: throughput < r_min");
 	json_object_put(doc);
 	p.n_bursts = 0;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	ck_assert_msg(fabs(tj_num(entry(doc, 0), "throughput_fps") / E512 - 1) <
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_msg(fabs(tj_num(r2544_check_entry(doc, 0), "throughput_fps") / E512 - 1) <
 		      0.002, "constant stream: %.3f fps",
-		      tj_num(entry(doc, 0), "throughput_fps"));
-	ck_assert_ptr_null(json_object_object_get(entry(doc, 0), "stream_type"));
+		      tj_num(r2544_check_entry(doc, 0), "throughput_fps"));
+	ck_assert_ptr_null(json_object_object_get(r2544_check_entry(doc, 0), "stream_type"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -186,8 +166,8 @@ START_TEST(test_bursty_frame_loss)
 	p.flr_trial_s = 1.0;
 	p.burst_sizes[0] = 16;
 	p.n_bursts = 1;
-	doc = run(RFC2544_FRAME_LOSS, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "stream_type"), "bursty(16)");
 	ck_assert_str_eq(str(e, "stop"), "two successive zero-loss trials");
 	tab = tj_get(e, "table");
@@ -237,10 +217,10 @@ START_TEST(test_imix_throughput)
 	json_object_put(o);
 	ck_assert_uint_eq(p.n_imix, 3);
 	ck_assert_double_eq_tol(rfc2544_imix_mean(&p), m, 1e-9);
-	doc = run(RFC2544_THROUGHPUT, be, &p);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
 	ck_assert_uint_eq(json_object_array_length(
 		tj_get(tj_get(doc, "results"), "per_size")), 1);
-	e = entry(doc, 0);
+	e = r2544_check_entry(doc, 0);
 	ck_assert(!json_object_object_get_ex(e, "frame_size", NULL));
 	ck_assert_str_eq(str(e, "imix"), "64:7,594:4,1518:1");
 	ck_assert_str_eq(str(e, "stream_type"), "imix");
@@ -344,8 +324,8 @@ START_TEST(test_broadcast_throughput)
 
 	thr_params(&p, 512);
 	p.broadcast_pct = 1.0;
-	doc = run(RFC2544_THROUGHPUT, be, &p);
-	e = entry(doc, 0);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "stream_type"), "broadcast 1 %");
 	ck_assert_double_eq(tj_num(e, "broadcast_pct"), 1.0);
 	ck_assert_str_eq(str(e, "result"), "ok");
@@ -390,8 +370,8 @@ START_TEST(test_broadcast_throughput)
 	p.n_sizes = 1;
 	p.flr_trial_s = 1.0;
 	p.broadcast_pct = 2.0;
-	doc = run(RFC2544_FRAME_LOSS, be, &p);
-	e = json_object_array_get_idx(tj_get(entry(doc, 0), "table"), 0);
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	e = json_object_array_get_idx(tj_get(r2544_check_entry(doc, 0), "table"), 0);
 	r = tj_num(e, "rate_fps");
 	ck_assert_uint_eq(tj_num(e, "tx"), llround(0.98 * r));
 	ck_assert_uint_eq(tj_num(e, "broadcast_tx"), llround(0.02 * r));
