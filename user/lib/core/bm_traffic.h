@@ -25,6 +25,9 @@
 /* 64-port full mesh = 4032 streams; the module's table holds 8191. */
 #define BM_TRAFFIC_MAX_STREAMS	8191
 #define BM_TRAFFIC_MAX_IMIX	64
+/* Frames a stream's per-frame log may hold, each direction (the module's
+ * BMGEN_MAX_LOG_FRAMES). */
+#define BM_TRAFFIC_MAX_LOG	(1U << 20)
 
 /*
  * One tester port.  host names the tester host whose bmd owns the port
@@ -93,6 +96,16 @@ struct bm_stream_spec {
 					 * that the port's frames go round
 					 * robin over its destinations (RFC
 					 * 2544 §16, REQ-GEN-2 mode 6) */
+	/* BM_STREAM_BURSTS: the size of each burst's last frame, so that a
+	 * burst carries an exact number of bytes (REQ-GEN-2.4, TM-CAP-SL:
+	 * 64,000 B = 42 x 1518 + 244); 0 = the stream's frame size.  Not
+	 * with imix. */
+	uint32_t burst_last_size;
+	/* Log the first log_frames frames the stream sends (their tx times)
+	 * and receives (struct bm_frame_rec): what MODEL-TB needs as its
+	 * actual tx times and TM-MET-SBB/SBI as arrival times; 0 = none,
+	 * at most BM_TRAFFIC_MAX_LOG. */
+	uint32_t log_frames;
 };
 
 struct bm_traffic {
@@ -104,10 +117,36 @@ struct bm_traffic {
 	uint32_t imix[BM_TRAFFIC_MAX_IMIX];
 };
 
+/* One received frame of a stream's log, in arrival order. */
+struct bm_frame_rec {
+	uint64_t seq;
+	double tx_s, rx_s;		/* from the trial start */
+	uint32_t size;			/* F as received (with FCS) */
+	uint8_t dscp;			/* as received: re-marked or not */
+	uint8_t pcp;			/* 0 when untagged */
+	bool tagged;			/* arrived with a VLAN tag */
+};
+
 /* Per stream (REQ-TRIAL-3, RFC 8238 §2); times in s from the trial start,
  * negative when the event did not happen (nothing sent or received). */
 struct bm_stream_result {
 	uint64_t intended, sent, received, lost, reordered, duplicated;
+	/* Bytes sent and received (F with FCS, all frames incl. duplicates
+	 * on rx) as the generator and receiver counted them. */
+	uint64_t tx_bytes, rx_bytes;
+	/* Received frames by DSCP and by VLAN PCP (REQ-RX-5: re-marked,
+	 * yellow, frames told from green ones); rx_untagged counts frames
+	 * that arrived without a VLAN tag, not in rx_pcp. */
+	uint64_t rx_dscp[64], rx_pcp[8], rx_untagged;
+	/* The generator's largest lateness for this stream: frames of paced
+	 * streams, burst starts of bursts (s; 0 = on time or unknown). */
+	double tx_late_max_s;
+	/* The per-frame log (spec log_frames): tx_log_s[i] is the tx time
+	 * of frame seq i, i < n_tx_log; rx_log the first n_rx_log frames
+	 * received.  Owned; bm_traffic_result_free() frees them. */
+	size_t n_tx_log, n_rx_log;
+	double *tx_log_s;
+	struct bm_frame_rec *rx_log;
 	double first_tx_s, last_tx_s, first_rx_s, last_rx_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	double ipdv_max_ns;		/* largest |IPDV| (RFC 3393); 0 when

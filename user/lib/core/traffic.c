@@ -369,6 +369,17 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 	ret = check_frame(s, who, err);
 	if (ret)
 		return ret;
+	if (s->burst_last_size && (s->pattern != BM_STREAM_BURSTS ||
+				   s->imix))
+		return bm_errorf(err, "%s: a burst's last frame size needs "
+				 "bursts of one frame size", who);
+	if (s->burst_last_size && !size_ok(s->burst_last_size))
+		return bm_errorf(err, "%s: last frame size %u outside %d..%d",
+				 who, s->burst_last_size, BM_SIZE_MIN,
+				 BM_SIZE_MAX);
+	if (s->log_frames > BM_TRAFFIC_MAX_LOG)
+		return bm_errorf(err, "%s: a log of %u frames (at most %u)",
+				 who, s->log_frames, BM_TRAFFIC_MAX_LOG);
 	rate = t->ports[s->tx_port].line_rate_bps;
 	ret = check_pattern(s, size, rate, who, err);
 	if (ret)
@@ -738,8 +749,14 @@ struct bm_traffic_result *bm_traffic_result_new(const struct bm_traffic *t)
 
 void bm_traffic_result_free(struct bm_traffic_result *r)
 {
+	unsigned int i;
+
 	if (!r)
 		return;
+	for (i = 0; r->streams && i < r->n_streams; i++) {
+		free(r->streams[i].tx_log_s);
+		free(r->streams[i].rx_log);
+	}
 	free(r->ports);
 	free(r->streams);
 	free(r);
