@@ -66,7 +66,12 @@ struct bm_rx_state {
 	s64 ipdv_min, ipdv_max, ipdv_sum;
 	u64 tag_lat_ns;
 	u64 seen_base;			/* lowest seq the window covers */
+	u64 untagged;			/* frames without a VLAN tag */
+	u64 log_n;			/* records in the stream's rx_log */
 	);
+	/* REQ-RX-5: frames by DSCP and by PCP (tagged frames only) */
+	u64 dscp[64];
+	u64 pcp[8];
 };
 
 struct bm_stream {
@@ -97,12 +102,21 @@ struct bm_stream {
 	u32 burst_len;
 	u64 burst_gap_ns;
 	u32 burst_count;
+	u64 burst_period_ns;		/* start to start; 0 = burst_gap_ns */
+	u32 burst_last_size;		/* F of a burst's last frame; 0 = F */
 	u64 start_ns;
 	bool learn;
 	int cpu;
 	u32 tx_mode;
 	bool tag;
 	u64 tag_seq;
+	/* the frame log of the last trial (BMGEN_A_STREAM_LOG_FRAMES):
+	 * tx_log[seq] for seq < log_frames, written by the kthread; rx_log
+	 * in arrival order, rx.log_n records, written under rx.lock
+	 */
+	u32 log_frames;
+	u64 *tx_log;
+	struct bmgen_log_rx *rx_log;
 	/* frame template: headers + fill for max_frame (without FCS) */
 	u8 *tmpl;
 	u32 hdr_len;			/* offset of the TPLD in the frame */

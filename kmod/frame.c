@@ -21,6 +21,12 @@
 /* Frame size F of the frame with sequence number seq. */
 u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq)
 {
+	if (s->burst_last_size) {
+		u64 k = seq;
+
+		return do_div(k, s->burst_len) == s->burst_len - 1 ?
+		       s->burst_last_size : s->frame_size;
+	}
 	if (!s->n_imix)
 		return s->frame_size;
 	return s->imix[do_div(seq, s->n_imix)];
@@ -47,7 +53,12 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 	struct ethhdr *eth;
 	u8 *t;
 
-	s->max_frame = s->frame_size;
+	s->max_frame = max(s->frame_size, s->burst_last_size);
+	if (s->burst_last_size && s->burst_last_size < min) {
+		NL_SET_ERR_MSG(extack,
+			       "a burst's last frame is too small for the headers and the test header");
+		return -EINVAL;
+	}
 	for (i = 0; i < s->n_imix; i++) {
 		if (s->imix[i] < min) {
 			NL_SET_ERR_MSG(extack,

@@ -73,9 +73,19 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_CPU] = { .type = NLA_U32 },
 	[BMGEN_A_STREAM_TX_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_TX_QDISC),
 	[BMGEN_A_STREAM_LATENCY_TAG_SEQ] = { .type = NLA_U64 },
+	[BMGEN_A_STREAM_BURST_PERIOD_NS] = NLA_POLICY_MIN(NLA_U64, 1000),
+	[BMGEN_A_STREAM_BURST_LAST_SIZE] = NLA_POLICY_RANGE(NLA_U32,
+							    BMGEN_MIN_FRAME,
+							    BMGEN_MAX_FRAME),
+	[BMGEN_A_STREAM_LOG_FRAMES] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_STREAM_ID] = NLA_POLICY_RANGE(NLA_U32, 1, BMGEN_MAX_STREAMS - 1),
+};
+
+static const struct nla_policy bm_log_policy[BMGEN_A_MAX + 1] = {
 	BM_POLICY_VERSION,
 	[BMGEN_A_STREAM_ID] = NLA_POLICY_RANGE(NLA_U32, 1, BMGEN_MAX_STREAMS - 1),
 };
@@ -522,8 +532,31 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 					    "burst gap longer than an hour");
 			return -ERANGE;
 		}
+		if (a[BMGEN_A_STREAM_BURST_PERIOD_NS] &&
+		    a[BMGEN_A_STREAM_BURST_GAP_NS]) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_PERIOD_NS],
+					    "a burst period (start to start) or a gap (end to start), not both");
+			return -EINVAL;
+		}
+		s->burst_period_ns = bm_get_u64(a, BMGEN_A_STREAM_BURST_PERIOD_NS, 0);
+		if (s->burst_period_ns > BM_MAX_DELAY_NS) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_PERIOD_NS],
+					    "burst period longer than an hour");
+			return -ERANGE;
+		}
+		if (a[BMGEN_A_STREAM_BURST_LAST_SIZE]) {
+			if (s->n_imix) {
+				NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_LAST_SIZE],
+						    "a burst's last frame size needs one frame size, not an IMIX");
+				return -EINVAL;
+			}
+			s->burst_last_size =
+				nla_get_u32(a[BMGEN_A_STREAM_BURST_LAST_SIZE]);
+		}
 	} else if (a[BMGEN_A_STREAM_BURST_LEN] || a[BMGEN_A_STREAM_BURST_GAP_NS] ||
-		   a[BMGEN_A_STREAM_BURST_COUNT]) {
+		   a[BMGEN_A_STREAM_BURST_COUNT] ||
+		   a[BMGEN_A_STREAM_BURST_PERIOD_NS] ||
+		   a[BMGEN_A_STREAM_BURST_LAST_SIZE]) {
 		NL_SET_ERR_MSG_MOD(extack, "burst attributes need the burst pattern");
 		return -EINVAL;
 	}
@@ -547,6 +580,14 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	}
 	s->tx_mode = a[BMGEN_A_STREAM_TX_MODE] ?
 		nla_get_u32(a[BMGEN_A_STREAM_TX_MODE]) : BMGEN_TX_DIRECT;
+	if (a[BMGEN_A_STREAM_LOG_FRAMES]) {
+		s->log_frames = nla_get_u32(a[BMGEN_A_STREAM_LOG_FRAMES]);
+		if (s->log_frames > BMGEN_MAX_LOG_FRAMES) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_LOG_FRAMES],
+					    "a log of more than 2^20 frames");
+			return -ERANGE;
+		}
+	}
 	s->tag = !!a[BMGEN_A_STREAM_LATENCY_TAG_SEQ];
 	s->tag_seq = bm_get_u64(a, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 0);
 	/* a tag that is never sent would report no latency, silently */
@@ -711,18 +752,33 @@ static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
 #define BM_PUT64(skb, type, v) \
 	nla_put_u64_64bit(skb, type, v, BMGEN_STATS_PAD)
 
+/* Frames by DSCP (64) and by PCP (8), copied together under the rx lock. */
+struct bm_rx_classes {
+	u64 dscp[64];
+	u64 pcp[8];
+};
+
 /* Stats of s into a BMGEN_A_STATS nest; rx copied under the rx lock. */
 static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 {
-	struct bm_rx_state rx;
+	typeof(s->rx.stats) rx;
+	struct bm_rx_classes *cls;
 	struct nlattr *nest;
+	u64 log_tx;
+	int ret = -EMSGSIZE;
 
+	cls = kmalloc(sizeof(*cls), GFP_KERNEL);
+	if (!cls)
+		return -ENOMEM;
 	spin_lock_bh(&s->rx.lock);
-	rx = s->rx;
+	rx = s->rx.stats;
+	memcpy(cls->dscp, s->rx.dscp, sizeof(cls->dscp));
+	memcpy(cls->pcp, s->rx.pcp, sizeof(cls->pcp));
 	spin_unlock_bh(&s->rx.lock);
+	log_tx = min_t(u64, READ_ONCE(s->tx_frames), s->log_frames);
 	nest = nla_nest_start(skb, BMGEN_A_STATS);
 	if (!nest)
-		return -EMSGSIZE;
+		goto out;
 	if (nla_put_u32(skb, BMGEN_STATS_STREAM_ID, s->id) ||
 	    nla_put_u32(skb, BMGEN_STATS_TS_SOURCE, BMGEN_TS_SW) ||
 	    nla_put_u32(skb, BMGEN_STATS_TS_CLOCK, CLOCK_MONOTONIC) ||
@@ -766,12 +822,20 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    BM_PUT64(skb, BMGEN_STATS_IPDV_MAX_NS, rx.ipdv_count ? rx.ipdv_max : 0) ||
 	    BM_PUT64(skb, BMGEN_STATS_IPDV_SUM_NS, rx.ipdv_sum) ||
 	    BM_PUT64(skb, BMGEN_STATS_TAG_LAT_NS, rx.tag_lat_ns) ||
-	    BM_PUT64(skb, BMGEN_STATS_RX_CPU_SPLIT, rx.cpu_split)) {
+	    BM_PUT64(skb, BMGEN_STATS_RX_CPU_SPLIT, rx.cpu_split) ||
+	    nla_put(skb, BMGEN_STATS_RX_DSCP, sizeof(cls->dscp), cls->dscp) ||
+	    nla_put(skb, BMGEN_STATS_RX_PCP, sizeof(cls->pcp), cls->pcp) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_UNTAGGED, rx.untagged) ||
+	    BM_PUT64(skb, BMGEN_STATS_LOG_TX, log_tx) ||
+	    BM_PUT64(skb, BMGEN_STATS_LOG_RX, rx.log_n)) {
 		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+		goto out;
 	}
 	nla_nest_end(skb, nest);
-	return 0;
+	ret = 0;
+out:
+	kfree(cls);
+	return ret;
 }
 
 #define BM_HIST_CHUNK 256
@@ -855,6 +919,88 @@ out:
 	return skb->len;
 }
 
+/* Records per LOG_GET message: 32 B each, well inside a dump skb. */
+#define BM_LOG_CHUNK 64
+
+/*
+ * The frame log of one stream of the caller's namespace: its tx records
+ * (seq order), then its rx records (arrival order), in chunks.  args[0] =
+ * direction, args[1] = next record.  The log is read as the last trial
+ * left it; while a trial runs, it is refused (the kthread and the rx
+ * handler are writing it).
+ */
+static int bm_nl_log_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct bm_stream *s;
+	u64 n[2], i;
+	void *hdr;
+	int ret;
+	u32 id;
+
+	if (!di->attrs[BMGEN_A_STREAM_ID]) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "a log dump needs a stream id");
+		return -EINVAL;
+	}
+	id = nla_get_u32(di->attrs[BMGEN_A_STREAM_ID]);
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_dump_begin(cb);
+	if (ret)
+		goto unlock;
+	if (bm_trial_busy()) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the log cannot be read while a trial runs");
+		ret = -EBUSY;
+		goto unlock;
+	}
+	s = rcu_dereference_protected(bm_streams[id],
+				      lockdep_is_held(&bm_cfg_lock));
+	if (!s || !net_eq(s->net, net)) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "no such stream");
+		ret = -ENOENT;
+		goto unlock;
+	}
+	if (!s->log_frames) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the stream keeps no log (STREAM_LOG_FRAMES)");
+		ret = -ENODATA;
+		goto unlock;
+	}
+	n[BMGEN_LOG_TX] = min_t(u64, s->tx_frames, s->log_frames);
+	n[BMGEN_LOG_RX] = min_t(u64, s->rx.log_n, s->log_frames);
+	for (; cb->args[0] <= BMGEN_LOG_RX; cb->args[0]++, cb->args[1] = 0) {
+		u32 dir = cb->args[0], size;
+		const void *base;
+
+		size = dir == BMGEN_LOG_TX ? sizeof(*s->tx_log) :
+					     sizeof(*s->rx_log);
+		base = dir == BMGEN_LOG_TX ? (const void *)s->tx_log :
+					     (const void *)s->rx_log;
+		for (i = cb->args[1]; i < n[dir]; i += BM_LOG_CHUNK) {
+			u64 k = min_t(u64, BM_LOG_CHUNK, n[dir] - i);
+
+			hdr = bm_dump_put(skb, cb, BMGEN_CMD_LOG_GET);
+			if (!hdr)
+				goto full;
+			if (nla_put_u32(skb, BMGEN_A_STREAM_ID, s->id) ||
+			    nla_put_u32(skb, BMGEN_A_LOG_DIR, dir) ||
+			    nla_put_u64_64bit(skb, BMGEN_A_LOG_OFFSET, i,
+					      BMGEN_A_PAD) ||
+			    nla_put(skb, BMGEN_A_LOG_RECORDS, k * size,
+				    base + i * size)) {
+				genlmsg_cancel(skb, hdr);
+				goto full;
+			}
+			genlmsg_end(skb, hdr);
+			cb->args[1] = i + k;
+		}
+	}
+full:
+	ret = skb->len;
+unlock:
+	mutex_unlock(&bm_cfg_lock);
+	return ret;
+}
+
 static const struct genl_ops bm_ops[] = {
 	{
 		.cmd = BMGEN_CMD_STATUS_GET,
@@ -911,6 +1057,11 @@ static const struct genl_ops bm_ops[] = {
 		.cmd = BMGEN_CMD_STATS_GET,
 		.dumpit = bm_nl_stats_dump,
 		.policy = bm_stream_del_policy,
+		.maxattr = BMGEN_A_MAX,
+	}, {
+		.cmd = BMGEN_CMD_LOG_GET,
+		.dumpit = bm_nl_log_dump,
+		.policy = bm_log_policy,
 		.maxattr = BMGEN_A_MAX,
 	},
 };

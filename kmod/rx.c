@@ -12,6 +12,7 @@
 #include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/udp.h>
+#include <net/dsfield.h>
 #include <net/ip.h>
 
 #include "bmgen.h"
@@ -33,10 +34,11 @@ static u64 bm_get48(const u8 *p)
 }
 
 /*
- * Find the TPLD of skb (data at the network header).  Returns its offset
- * from skb->data, or -1 if skb is not a bmgen test frame.
+ * Find the TPLD of skb (data at the network header) and the frame's DSCP.
+ * Returns its offset from skb->data, or -1 if skb is not a bmgen test
+ * frame.
  */
-static int bm_rx_tpld_offset(struct sk_buff *skb)
+static int bm_rx_tpld_offset(struct sk_buff *skb, u8 *dscp)
 {
 	struct udphdr _uh, *uh;
 	int off;
@@ -48,12 +50,14 @@ static int bm_rx_tpld_offset(struct sk_buff *skb)
 		    (ih->frag_off & htons(IP_MF | IP_OFFSET)))
 			return -1;
 		off = ih->ihl * 4;
+		*dscp = ih->tos >> 2;
 	} else if (skb->protocol == htons(ETH_P_IPV6)) {
 		struct ipv6hdr _ih, *ih = skb_header_pointer(skb, 0, sizeof(_ih), &_ih);
 
 		if (!ih || ih->nexthdr != IPPROTO_UDP)
 			return -1;
 		off = sizeof(*ih);
+		*dscp = ipv6_get_dsfield(ih) >> 2;
 	} else {
 		return -1;
 	}
@@ -146,11 +150,13 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	struct bm_rx_state *rx;
 	struct bm_stream *s;
 	u64 now, seq, rel, tx_ts;
+	bool tagged;
 	u32 id, f;
+	u8 dscp = 0;
 	int off;
 
 	now = ktime_get_ns();
-	off = bm_rx_tpld_offset(skb);
+	off = bm_rx_tpld_offset(skb, &dscp);
 	if (off < 0)
 		goto other;
 	tp = skb_header_pointer(skb, off, sizeof(_tp), &_tp);
@@ -173,8 +179,8 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	seq = bm_get48(tp->seq);
 	tx_ts = bm_get48(tp->tx_ts);
 	/* F as sent: the L2 header was pulled, a VLAN tag may be in the skb */
-	f = skb->len + ETH_HLEN + ETH_FCS_LEN +
-	    (skb_vlan_tag_present(skb) ? VLAN_HLEN : 0);
+	tagged = skb_vlan_tag_present(skb);
+	f = skb->len + ETH_HLEN + ETH_FCS_LEN + (tagged ? VLAN_HLEN : 0);
 	rel = now - READ_ONCE(bm_trial.epoch_ns);
 	rx = &s->rx;
 	spin_lock(&rx->lock);
@@ -188,6 +194,25 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 		rx->cpu_split++;
 	rx->frames++;
 	rx->bytes += f;
+	/* re-marked (yellow) frames told from green ones (REQ-RX-5) */
+	rx->dscp[dscp]++;
+	if (tagged)
+		rx->pcp[skb_vlan_tag_get_prio(skb)]++;
+	else
+		rx->untagged++;
+	if (rx->log_n < s->log_frames) {
+		struct bmgen_log_rx *r = &s->rx_log[rx->log_n++];
+
+		r->seq = seq;
+		r->tx_ns = tx_ts;
+		r->rx_ns = rel;
+		r->len = f;
+		r->dscp = dscp;
+		r->pcp = tagged ? skb_vlan_tag_get_prio(skb) : 0;
+		r->flags = (tagged ? BMGEN_LOG_F_TAGGED : 0) |
+			   (tp->flags & BMGEN_TPLD_F_TS ? BMGEN_LOG_F_TS : 0);
+		r->reserved = 0;
+	}
 	if (!READ_ONCE(rx_analysis)) {
 		if (rx->frames == 1)
 			rx->first_ns = rel;

@@ -31,7 +31,8 @@ static u64 bm_stream_mem;	/* bytes, under bm_cfg_lock */
 static size_t bm_stream_mem_of(const struct bm_stream *s)
 {
 	return sizeof(*s) + BITS_TO_LONGS(BM_DUP_WINDOW) * sizeof(long) +
-	       BMGEN_HIST_BUCKETS * sizeof(u64) + s->max_frame;
+	       BMGEN_HIST_BUCKETS * sizeof(u64) + s->max_frame +
+	       (size_t)s->log_frames * (sizeof(u64) + sizeof(struct bmgen_log_rx));
 }
 
 /* Zero the receive analysis of s for a new trial. */
@@ -48,6 +49,8 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	rx->ipdv_max = S64_MIN;
 	bitmap_zero(rx->seen, BM_DUP_WINDOW);
 	memset(rx->hist, 0, BMGEN_HIST_BUCKETS * sizeof(*rx->hist));
+	memset(rx->dscp, 0, sizeof(rx->dscp));
+	memset(rx->pcp, 0, sizeof(rx->pcp));
 	spin_unlock_irqrestore(&rx->lock, flags);
 	s->tx_frames = 0;
 	s->tx_bytes = 0;
@@ -69,6 +72,8 @@ void bm_stream_free(struct bm_stream *s)
 	kvfree(s->tmpl);
 	bitmap_free(s->rx.seen);
 	kvfree(s->rx.hist);
+	kvfree(s->tx_log);
+	kvfree(s->rx_log);
 	kfree(s);
 }
 
@@ -132,6 +137,14 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	s->rx.hist = kvcalloc(BMGEN_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
 	if (!s->rx.seen || !s->rx.hist)
 		return -ENOMEM;	/* caller frees s */
+	if (s->log_frames) {
+		s->tx_log = kvcalloc(s->log_frames, sizeof(*s->tx_log),
+				     GFP_KERNEL);
+		s->rx_log = kvcalloc(s->log_frames, sizeof(*s->rx_log),
+				     GFP_KERNEL);
+		if (!s->tx_log || !s->rx_log)
+			return -ENOMEM;	/* caller frees s */
+	}
 	bm_stream_rx_reset(s);
 	rcu_assign_pointer(bm_streams[s->id], s);
 	bm_nstreams++;

@@ -84,7 +84,21 @@ static void bm_note_lateness(struct bm_stream *s,
 {
 	u64 late;
 
-	if (!s->rate_ufps || s->pattern == BMGEN_PAT_BURST || ts <= c->next_ns)
+	if (s->pattern == BMGEN_PAT_BURST) {
+		/* a burst has a schedule only for its start, and only when
+		 * bursts are spaced start to start (RFC 7640 Ti)
+		 */
+		if (!s->burst_period_ns || c->k % s->burst_len ||
+		    ts <= c->next_ns)
+			return;
+		late = ts - c->next_ns;
+		if (late > s->tx_late_max_ns)
+			s->tx_late_max_ns = late;
+		if (late > s->burst_period_ns)
+			s->tx_late_frames++;
+		return;
+	}
+	if (!s->rate_ufps || ts <= c->next_ns)
 		return;
 	late = ts - c->next_ns;
 	if (late > s->tx_late_max_ns)
@@ -120,8 +134,16 @@ static void bm_cursor_advance(struct bm_tx_cursor *c, u64 now)
 
 	c->k++;
 	if (s->pattern == BMGEN_PAT_BURST) {
-		/* back to back inside a burst; the gap runs end to start */
-		c->next_ns = (c->k % s->burst_len) ? 0 : now + s->burst_gap_ns;
+		/* back to back inside a burst; the next burst starts a
+		 * period after this one's start, or a gap after its end
+		 */
+		if (c->k % s->burst_len)
+			c->next_ns = 0;
+		else if (s->burst_period_ns)
+			c->next_ns = s->start_ns + div64_u64(c->k, s->burst_len) *
+				     s->burst_period_ns;
+		else
+			c->next_ns = now + s->burst_gap_ns;
 		return;
 	}
 	c->prev_ns = c->next_ns;
@@ -195,6 +217,8 @@ static void bm_sent(struct bm_tx_cursor *c, u32 size, u64 ts)
 {
 	struct bm_stream *s = c->s;
 
+	if (c->k < s->log_frames)
+		s->tx_log[c->k] = ts;
 	if (!s->tx_frames)
 		s->tx_first_ns = ts;
 	s->tx_last_ns = ts;

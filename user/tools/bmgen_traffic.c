@@ -28,6 +28,8 @@ static void usage(FILE *f)
 		"                     [--load PCT] [--duration S] [--line-rate BPS]\n"
 		"                     [--j J] [--shift S] [--dut-ports N] [--bidir]\n"
 		"                     [--no-learning] [--learning-pause S] [--drain S]\n"
+		"                     [--bursts LEN,COUNT,PERIOD_S[,LAST_SIZE]]\n"
+		"                     [--dscp D] [--vlan ID[,PCP]] [--log N]\n"
 		"                     [--sim[=JSON]]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
@@ -96,10 +98,97 @@ static int build(struct bm_traffic *t, const char *topo, double load,
 	return ret;
 }
 
+/* What --bursts, --dscp, --vlan and --log give every stream. */
+struct stream_opts {
+	uint32_t burst_len, burst_count, last_size;
+	double period_s;
+	int dscp;			/* -1: leave */
+	int vlan_id, pcp;		/* vlan_id -1: untagged */
+	uint32_t log;
+};
+
+/* Parse "LEN,COUNT,PERIOD_S[,LAST_SIZE]"; 0 or -1. */
+static int parse_bursts(const char *arg, struct stream_opts *o)
+{
+	unsigned int len, count, last = 0;
+	double period;
+	int n, used = 0;
+
+	n = sscanf(arg, "%u,%u,%lf%n,%u%n", &len, &count, &period, &used,
+		   &last, &used);
+	if (n < 3 || arg[used] || !len || !count || !(period > 0) ||
+	    (n == 4 && (last < 64 || last > 9216)))
+		return -1;
+	o->burst_len = len;
+	o->burst_count = count;
+	o->period_s = period;
+	o->last_size = n == 4 ? last : 0;
+	return 0;
+}
+
+static void apply_stream_opts(struct bm_traffic *t, const struct stream_opts *o)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams; k++) {
+		struct bm_stream_spec *s = &t->streams[k];
+
+		if (o->burst_len) {
+			s->pattern = BM_STREAM_BURSTS;
+			s->burst_len = o->burst_len;
+			s->burst_count = o->burst_count;
+			s->burst_period_s = o->period_s;
+			s->burst_last_size = o->last_size;
+		}
+		if (o->dscp >= 0)
+			s->frame.dscp = (uint8_t)o->dscp;
+		if (o->vlan_id >= 0) {
+			s->frame.vlan_id = o->vlan_id;
+			s->frame.pcp = (uint8_t)o->pcp;
+		}
+		s->log_frames = o->log;
+	}
+}
+
+/* "d:n,d:n" of the non-zero counters of v[n] into buf. */
+static const char *counts(const uint64_t *v, unsigned int n, char *buf,
+			  size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '-';
+	buf[1] = 0;
+	for (i = 0; i < n && off + 32 < len; i++)
+		if (v[i])
+			off += snprintf(buf + off, len - off, "%s%u:%llu",
+					off ? "," : "", i,
+					(unsigned long long)v[i]);
+	return buf;
+}
+
+static void print_log(unsigned int k, const struct bm_stream_result *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_tx_log; i++)
+		printf("log stream=%u dir=tx seq=%zu tx_s=%.9f\n", k, i,
+		       s->tx_log_s[i]);
+	for (i = 0; i < s->n_rx_log; i++) {
+		const struct bm_frame_rec *f = &s->rx_log[i];
+
+		printf("log stream=%u dir=rx seq=%llu tx_s=%.9f rx_s=%.9f "
+		       "size=%u dscp=%u pcp=%u tagged=%d\n", k,
+		       (unsigned long long)f->seq, f->tx_s, f->rx_s, f->size,
+		       f->dscp, f->pcp, f->tagged);
+	}
+}
+
 static void print_result(const struct bm_traffic *t,
 			 const struct bm_traffic_result *r,
 			 const struct bm_trial_result *sum, double wall_s)
 {
+	char dscp[1024], pcp[256];
 	unsigned int k;
 
 	for (k = 0; k < r->n_streams; k++) {
@@ -108,7 +197,9 @@ static void print_result(const struct bm_traffic *t,
 		printf("stream=%u tx=%s rx=%s intended=%llu sent=%llu "
 		       "received=%llu lost=%llu reordered=%llu duplicated=%llu "
 		       "first_tx_s=%.6f last_tx_s=%.6f first_rx_s=%.6f "
-		       "last_rx_s=%.6f lat_mean_ns=%.0f lat_max_ns=%.0f\n", k,
+		       "last_rx_s=%.6f lat_mean_ns=%.0f lat_max_ns=%.0f "
+		       "tx_bytes=%llu rx_bytes=%llu untagged=%llu dscp=%s pcp=%s "
+		       "tx_late_max_s=%.6f log_tx=%zu log_rx=%zu\n", k,
 		       t->ports[t->streams[k].tx_port].name,
 		       t->ports[t->streams[k].rx_port].name,
 		       (unsigned long long)s->intended,
@@ -118,8 +209,16 @@ static void print_result(const struct bm_traffic *t,
 		       (unsigned long long)s->reordered,
 		       (unsigned long long)s->duplicated, s->first_tx_s,
 		       s->last_tx_s, s->first_rx_s, s->last_rx_s,
-		       s->latency.mean_ns, s->latency.max_ns);
+		       s->latency.mean_ns, s->latency.max_ns,
+		       (unsigned long long)s->tx_bytes,
+		       (unsigned long long)s->rx_bytes,
+		       (unsigned long long)s->rx_untagged,
+		       counts(s->rx_dscp, 64, dscp, sizeof(dscp)),
+		       counts(s->rx_pcp, 8, pcp, sizeof(pcp)),
+		       s->tx_late_max_s, s->n_tx_log, s->n_rx_log);
 	}
+	for (k = 0; k < r->n_streams; k++)
+		print_log(k, &r->streams[k]);
 	for (k = 0; k < r->n_ports; k++) {
 		const struct bm_port_result *p = &r->ports[k];
 
@@ -169,6 +268,10 @@ int main(int argc, char **argv)
 		{ "sim", optional_argument, NULL, 'm' },
 		{ "plan", required_argument, NULL, 'P' },
 		{ "vlan-base", required_argument, NULL, 'V' },
+		{ "bursts", required_argument, NULL, 'B' },
+		{ "dscp", required_argument, NULL, 'Q' },
+		{ "vlan", required_argument, NULL, 'T' },
+		{ "log", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -184,6 +287,7 @@ int main(int argc, char **argv)
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	struct bm_error err = { { 0 } };
+	struct stream_opts so = { .dscp = -1, .vlan_id = -1 };
 	uint32_t size = 512;
 	int c, ret = 1;
 
@@ -235,6 +339,33 @@ int main(int argc, char **argv)
 				return bad("learning pause", optarg);
 			break;
 		case 'm': sim = true; sim_json = optarg; break;
+		case 'B':
+			if (parse_bursts(optarg, &so))
+				return bad("bursts (LEN,COUNT,PERIOD_S[,LAST_SIZE])", optarg);
+			break;
+		case 'Q':
+			if (parse_double(optarg, &v) || v < 0 || v > 63 ||
+			    v != floor(v))
+				return bad("DSCP (0..63)", optarg);
+			so.dscp = (int)v;
+			break;
+		case 'T': {
+			int n, used = 0;
+
+			so.pcp = 0;
+			n = sscanf(optarg, "%d%n,%d%n", &so.vlan_id, &used,
+				   &so.pcp, &used);
+			if (n < 1 || optarg[used] || so.vlan_id < 0 ||
+			    so.vlan_id > 4094 || so.pcp < 0 || so.pcp > 7)
+				return bad("VLAN (ID[,PCP])", optarg);
+			break;
+		}
+		case 'G':
+			if (parse_double(optarg, &v) || v < 1 ||
+			    v > BM_TRAFFIC_MAX_LOG || v != floor(v))
+				return bad("log frames", optarg);
+			so.log = (uint32_t)v;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -257,6 +388,12 @@ int main(int argc, char **argv)
 	bm_traffic_init(t);
 	if (add_ports(t, ports, rate, &err) ||
 	    build(t, topo, load, j, shift, dut_ports, bidir, &err) < 0) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
+		ret = 2;
+		goto out;
+	}
+	apply_stream_opts(t, &so);
+	if (bm_traffic_check(t, size, &err)) {
 		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
 		ret = 2;
 		goto out;

@@ -36,6 +36,7 @@
 #define BMGEN_MAX_BURST		(1U << 24)
 #define BMGEN_MAX_FLOWS		65536
 #define BMGEN_FRAME_HEAD_MAX	128
+#define BMGEN_MAX_LOG_FRAMES	(1U << 20)
 
 /*
  * The test payload header (SPEC PLAT-FRAME REQ-FRM-2), 18 bytes at the start
@@ -71,6 +72,10 @@ enum bmgen_cmd {
 	BMGEN_CMD_STATS_GET,	/* dump: one message per stream of the
 				 * caller's netns (+ histogram) */
 	BMGEN_CMD_TRIAL_EVENT,	/* notification on BMGEN_MCGRP_EVENTS */
+	/* ABI v1, appended */
+	BMGEN_CMD_LOG_GET,	/* dump: STREAM_ID; the stream's frame log
+				 * (STREAM_LOG_FRAMES) of the last trial in
+				 * chunks: LOG_DIR, LOG_OFFSET, LOG_RECORDS */
 	__BMGEN_CMD_MAX
 };
 #define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)
@@ -181,6 +186,24 @@ enum bmgen_attr {
 					 * stream's frame 0 as it leaves, with
 					 * tx_ts 0 (RFC 2544 §7: the report
 					 * names the exact frame) */
+	BMGEN_A_STREAM_BURST_PERIOD_NS,	/* u64: burst k starts at START_NS +
+					 * k * period (start to start, RFC
+					 * 7640 Ti); instead of BURST_GAP_NS;
+					 * at least 1 us */
+	BMGEN_A_STREAM_BURST_LAST_SIZE,	/* u32: F of each burst's last frame
+					 * (byte-exact bursts, SPEC REQ-GEN-
+					 * 2.4); not with IMIX */
+	BMGEN_A_STREAM_LOG_FRAMES,	/* u32: log the tx time of frames
+					 * seq < n and the first n frames
+					 * received (BMGEN_CMD_LOG_GET); at
+					 * most BMGEN_MAX_LOG_FRAMES */
+	BMGEN_A_LOG_DIR,		/* u32: enum bmgen_log_dir */
+	BMGEN_A_LOG_OFFSET,		/* u64: index of the chunk's first
+					 * record */
+	BMGEN_A_LOG_RECORDS,		/* binary: __u64 tx ns (BMGEN_LOG_TX,
+					 * record i = seq i) or struct
+					 * bmgen_log_rx[] (BMGEN_LOG_RX, in
+					 * arrival order) */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -237,9 +260,36 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_TS_CLOCK,		/* u32: clockid of the timestamps:
 					 * CLOCK_MONOTONIC for sw; both ends
 					 * of a latency use the same clock */
+	/* appended for RFC 7640 (SPEC REQ-RX-5, TM-MET-SBB/SBI) */
+	BMGEN_STATS_RX_DSCP,		/* binary: __u64[64] frames by DSCP */
+	BMGEN_STATS_RX_PCP,		/* binary: __u64[8] tagged frames by
+					 * VLAN PCP */
+	BMGEN_STATS_RX_UNTAGGED,	/* u64: frames without a VLAN tag */
+	BMGEN_STATS_LOG_TX,		/* u64: tx log records (frames sent
+					 * with seq < LOG_FRAMES) */
+	BMGEN_STATS_LOG_RX,		/* u64: rx log records */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
+
+enum bmgen_log_dir {
+	BMGEN_LOG_TX,
+	BMGEN_LOG_RX,
+};
+
+/* One received frame of a stream's log (BMGEN_LOG_RX), host byte order. */
+struct bmgen_log_rx {
+	__u64 seq;
+	__u64 tx_ns;		/* rel. to the trial epoch, from the TPLD */
+	__u64 rx_ns;		/* rel. to the trial epoch */
+	__u32 len;		/* F as received, with FCS */
+	__u8 dscp;
+	__u8 pcp;
+	__u8 flags;		/* BMGEN_LOG_F_* */
+	__u8 reserved;
+};
+#define BMGEN_LOG_F_TAGGED	0x1	/* arrived with a VLAN tag */
+#define BMGEN_LOG_F_TS		0x2	/* tx_ns valid */
 
 /*
  * The latency histogram is log-linear: 2^BMGEN_HIST_SUB_BITS buckets per

@@ -162,7 +162,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	const struct bm_port_spec *rx = &t->ports[ss->rx_port];
 	const struct bm_frame_template *fr = &ss->frame;
 	struct bm_genl_stream s;
-	double fps = bm_stream_fps(t, ss, f), frame_s;
+	double fps = bm_stream_fps(t, ss, f);
 	uint32_t size;
 	unsigned int i;
 
@@ -189,14 +189,15 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 		s.tag_seq = (uint64_t)ss->tag_seq;
 	}
 	if (ss->pattern == BM_STREAM_BURSTS) {
-		/* the module spaces bursts end to start; the spec start to
-		 * start (REQ-GEN-2 mode 3 allows either) */
-		frame_s = (size + 20) * 8.0 / tx->line_rate_bps;
+		/* start to start, as the spec (RFC 7640 Ti): a late burst
+		 * does not push the ones after it */
 		s.pattern = BMGEN_PAT_BURST;
 		s.burst_len = ss->burst_len;
 		s.burst_count = ss->burst_count;
-		s.burst_gap_ns = (uint64_t)llround(
-			fmax(0, ss->burst_period_s - ss->burst_len * frame_s) * 1e9);
+		s.burst_last_size = ss->burst_last_size;
+		if (ss->burst_count > 1)
+			s.burst_period_ns = (uint64_t)llround(
+				fmax(1e-6, ss->burst_period_s) * 1e9);
 	} else {
 		s.pattern = BMGEN_PAT_COUNT;
 		s.count = intended;
@@ -214,6 +215,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	s.dscp = fr->dscp;
 	s.udp_src = fr->udp_src;
 	s.udp_dst = fr->udp_dst;
+	s.log_frames = ss->log_frames;
 	if (s.ip_version == 4) {
 		static const uint8_t zero[4];
 
@@ -256,6 +258,55 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	r->ipdv_max_ns = st->ipdv_count ?
 		fmax(fabs((double)st->ipdv_min_ns), fabs((double)st->ipdv_max_ns)) : 0;
 	r->pdv_ns = st->lat_count ? (double)(st->lat_max_ns - st->lat_min_ns) : 0;
+	r->tx_bytes = st->tx_bytes;
+	r->rx_bytes = st->rx_bytes;
+	memcpy(r->rx_dscp, st->rx_dscp, sizeof(r->rx_dscp));
+	memcpy(r->rx_pcp, st->rx_pcp, sizeof(r->rx_pcp));
+	r->rx_untagged = st->rx_untagged;
+	r->tx_late_max_s = st->tx_late_max_ns / 1e9;
+}
+
+/* Read stream id's frame log (spec log_frames) into r. */
+static int bm_stream_log(struct bm_genl_backend *b, uint32_t id,
+			 uint32_t cap, struct bm_stream_result *r,
+			 struct bm_error *err)
+{
+	struct bmgen_log_rx *rx;
+	uint64_t *tx;
+	size_t ntx = 0, nrx = 0, i;
+	int ret;
+
+	tx = calloc(cap, sizeof(*tx));
+	rx = calloc(cap, sizeof(*rx));
+	r->tx_log_s = calloc(cap, sizeof(*r->tx_log_s));
+	r->rx_log = calloc(cap, sizeof(*r->rx_log));
+	if (!tx || !rx || !r->tx_log_s || !r->rx_log) {
+		bm_errorf(err, "out of memory for a log of %u frames", cap);
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = bm_genl_log_get(b->g, id, cap, tx, &ntx, rx, &nrx, err);
+	if (ret)
+		goto out;
+	for (i = 0; i < ntx; i++)
+		r->tx_log_s[i] = tx[i] / 1e9;
+	for (i = 0; i < nrx; i++) {
+		struct bm_frame_rec *f = &r->rx_log[i];
+
+		f->seq = rx[i].seq;
+		f->tx_s = rx[i].flags & BMGEN_LOG_F_TS ? rx[i].tx_ns / 1e9 : -1;
+		f->rx_s = rx[i].rx_ns / 1e9;
+		f->size = rx[i].len;
+		f->dscp = rx[i].dscp;
+		f->pcp = rx[i].pcp;
+		f->tagged = rx[i].flags & BMGEN_LOG_F_TAGGED;
+	}
+	r->n_tx_log = ntx;
+	r->n_rx_log = nrx;
+out:
+	free(tx);
+	free(rx);
+	return ret;
 }
 
 static int bm_traffic_collect(struct bm_genl_backend *b,
@@ -278,6 +329,14 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		if (ret)
 			break;
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
+		if (t->streams[k].log_frames) {
+			ret = bm_stream_log(b, k + 1, t->streams[k].log_frames,
+					    &tr->streams[k], err);
+			if (ret) {
+				bm_genl_stats_free(&st);
+				break;
+			}
+		}
 		bm_genl_stats_merge(&sum, &st);
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,

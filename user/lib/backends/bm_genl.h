@@ -67,6 +67,9 @@ struct bm_genl_stream {
 	uint64_t count;
 	uint32_t burst_len, burst_count;
 	uint64_t burst_gap_ns;
+	uint64_t burst_period_ns;	/* start to start; 0 = burst_gap_ns */
+	uint32_t burst_last_size;	/* F of a burst's last frame; 0 = F */
+	uint32_t log_frames;		/* frame log (BMGEN_CMD_LOG_GET) */
 	uint64_t start_ns;
 	uint32_t flows;
 	uint8_t dscp;
@@ -124,6 +127,8 @@ struct bm_genl_stats {
 	int64_t ipdv_min_ns, ipdv_max_ns, ipdv_sum_ns;
 	uint64_t tag_lat_ns;
 	uint64_t rx_cpu_split;
+	uint64_t rx_dscp[64], rx_pcp[8], rx_untagged;	/* REQ-RX-5 */
+	uint64_t log_tx, log_rx;	/* frame log records */
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
 };
 
@@ -143,6 +148,17 @@ void bm_genl_stats_merge(struct bm_genl_stats *sum,
  * module gives none. */
 int bm_genl_stream_frame_head(struct bm_genl *g, uint32_t id, uint8_t *buf,
 			      size_t *len, struct bm_error *err);
+
+/*
+ * Read stream id's frame log of the last trial: tx[i] = tx time (ns from
+ * the epoch) of frame seq i for i < *ntx, rx[] the first *nrx frames
+ * received; at most cap records each (the stream's log_frames).  0, or
+ * -errno with err set (-ENODATA: the stream keeps no log).
+ */
+struct bmgen_log_rx;
+int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
+		    size_t *ntx, struct bmgen_log_rx *rx, size_t *nrx,
+		    struct bm_error *err);
 
 /* Latency summary (mean, stddev, percentiles) from module statistics. */
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);

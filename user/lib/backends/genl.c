@@ -317,9 +317,19 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_COUNT, s->count);
 	if (s->pattern == BMGEN_PAT_BURST) {
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, s->burst_len);
-		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, s->burst_gap_ns);
+		if (s->burst_period_ns)
+			mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_PERIOD_NS,
+					 s->burst_period_ns);
+		else
+			mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS,
+					 s->burst_gap_ns);
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_COUNT, s->burst_count);
+		if (s->burst_last_size)
+			mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE,
+					 s->burst_last_size);
 	}
+	if (s->log_frames)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LOG_FRAMES, s->log_frames);
 	if (s->start_ns)
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_START_NS, s->start_ns);
 	if (s->flows > 1)
@@ -388,12 +398,32 @@ int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err)
 			    &req);
 }
 
+/* Copy a binary counter array attribute into dst[n] (short: the rest 0). */
+static void bm_genl_counters(uint64_t *dst, size_t n, const struct nlattr *a)
+{
+	size_t len = mnl_attr_get_payload_len(a);
+
+	memset(dst, 0, n * sizeof(*dst));
+	memcpy(dst, mnl_attr_get_payload(a),
+	       len < n * sizeof(*dst) ? len - len % sizeof(*dst) :
+					n * sizeof(*dst));
+}
+
 static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 {
-	uint64_t v = mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
-		     mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) :
-		     mnl_attr_get_u8(a);
+	uint64_t v;
 
+	switch (mnl_attr_get_type(a)) {
+	case BMGEN_STATS_RX_DSCP:
+		bm_genl_counters(st->rx_dscp, 64, a);
+		return;
+	case BMGEN_STATS_RX_PCP:
+		bm_genl_counters(st->rx_pcp, 8, a);
+		return;
+	}
+	v = mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
+	    mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) :
+	    mnl_attr_get_u8(a);
 	switch (mnl_attr_get_type(a)) {
 	case BMGEN_STATS_STREAM_ID: st->stream_id = v; break;
 	case BMGEN_STATS_TS_SOURCE: st->ts_source = v; break;
@@ -436,6 +466,9 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_IPDV_SUM_NS: st->ipdv_sum_ns = (int64_t)v; break;
 	case BMGEN_STATS_TAG_LAT_NS: st->tag_lat_ns = v; break;
 	case BMGEN_STATS_RX_CPU_SPLIT: st->rx_cpu_split = v; break;
+	case BMGEN_STATS_RX_UNTAGGED: st->rx_untagged = v; break;
+	case BMGEN_STATS_LOG_TX: st->log_tx = v; break;
+	case BMGEN_STATS_LOG_RX: st->log_rx = v; break;
 	}
 }
 
@@ -554,6 +587,70 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 	}
 	if (ret)
 		bm_genl_stats_free(st);
+	return ret;
+}
+
+struct bm_genl_log_ctx {
+	uint32_t id;
+	size_t cap;
+	uint64_t *tx;
+	struct bmgen_log_rx *rx;
+	size_t ntx, nrx;
+};
+
+static int bm_genl_log_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_genl_log_ctx *c = req->data;
+	const struct nlattr *a, *rec = NULL;
+	uint32_t id = 0, dir = UINT32_MAX;
+	uint64_t off = 0;
+	size_t size, n;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case BMGEN_A_STREAM_ID: id = mnl_attr_get_u32(a); break;
+		case BMGEN_A_LOG_DIR: dir = mnl_attr_get_u32(a); break;
+		case BMGEN_A_LOG_OFFSET: off = mnl_attr_get_u64(a); break;
+		case BMGEN_A_LOG_RECORDS: rec = a; break;
+		}
+	}
+	if (id != c->id || !rec || dir > BMGEN_LOG_RX)
+		return MNL_CB_OK;
+	size = dir == BMGEN_LOG_TX ? sizeof(*c->tx) : sizeof(*c->rx);
+	n = mnl_attr_get_payload_len(rec) / size;
+	/* the module sends chunks in order; anything else is refused */
+	if (off != (dir == BMGEN_LOG_TX ? c->ntx : c->nrx) || off + n > c->cap) {
+		bm_errorf(req->err, "frame log of stream %u: chunk at %llu "
+			  "out of order or beyond %zu records", id,
+			  (unsigned long long)off, c->cap);
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	if (dir == BMGEN_LOG_TX) {
+		memcpy(c->tx + off, mnl_attr_get_payload(rec), n * size);
+		c->ntx += n;
+	} else {
+		memcpy(c->rx + off, mnl_attr_get_payload(rec), n * size);
+		c->nrx += n;
+	}
+	return MNL_CB_OK;
+}
+
+int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
+		    size_t *ntx, struct bmgen_log_rx *rx, size_t *nrx,
+		    struct bm_error *err)
+{
+	struct bm_genl_log_ctx c = { .id = id, .cap = cap, .tx = tx, .rx = rx };
+	struct bm_genl_req req = { bm_genl_log_cb, &c, err };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = bm_genl_msg(g, g->family, NLM_F_DUMP, BMGEN_CMD_LOG_GET);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
+	ret = bm_genl_talk(g, nlh, &req);
+	*ntx = c.ntx;
+	*nrx = c.nrx;
 	return ret;
 }
 
