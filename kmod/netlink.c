@@ -923,46 +923,60 @@ out:
 #define BM_LOG_CHUNK 64
 
 /*
+ * The stream a log dump reads, or an error with its extack: no id, no
+ * such stream in the caller's namespace, no log, or a trial running (the
+ * kthread and the rx handler are writing the log).  Needs bm_cfg_lock.
+ */
+static struct bm_stream *bm_log_stream(struct netlink_callback *cb,
+				       const struct net *net)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct bm_stream *s;
+
+	if (!di->attrs[BMGEN_A_STREAM_ID]) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "a log dump needs a stream id");
+		return ERR_PTR(-EINVAL);
+	}
+	if (bm_trial_busy()) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the log cannot be read while a trial runs");
+		return ERR_PTR(-EBUSY);
+	}
+	s = rcu_dereference_protected(
+		bm_streams[nla_get_u32(di->attrs[BMGEN_A_STREAM_ID])],
+		lockdep_is_held(&bm_cfg_lock));
+	if (!s || !net_eq(s->net, net)) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "no such stream");
+		return ERR_PTR(-ENOENT);
+	}
+	if (!s->log_frames) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the stream keeps no log (STREAM_LOG_FRAMES)");
+		return ERR_PTR(-ENODATA);
+	}
+	return s;
+}
+
+/*
  * The frame log of one stream of the caller's namespace: its tx records
  * (seq order), then its rx records (arrival order), in chunks.  args[0] =
  * direction, args[1] = next record.  The log is read as the last trial
- * left it; while a trial runs, it is refused (the kthread and the rx
- * handler are writing it).
+ * left it.  Errors, with their extack, come in the NLMSG_DONE of the
+ * first part; a change between two parts ends the dump with that error
+ * (and NLM_F_DUMP_INTR).
  */
 static int bm_nl_log_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	struct net *net = sock_net(skb->sk);
 	struct bm_stream *s;
 	u64 n[2], i;
 	void *hdr;
 	int ret;
-	u32 id;
 
-	if (!di->attrs[BMGEN_A_STREAM_ID]) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "a log dump needs a stream id");
-		return -EINVAL;
-	}
-	id = nla_get_u32(di->attrs[BMGEN_A_STREAM_ID]);
 	mutex_lock(&bm_cfg_lock);
 	ret = bm_dump_begin(cb);
 	if (ret)
 		goto unlock;
-	if (bm_trial_busy()) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "the log cannot be read while a trial runs");
-		ret = -EBUSY;
-		goto unlock;
-	}
-	s = rcu_dereference_protected(bm_streams[id],
-				      lockdep_is_held(&bm_cfg_lock));
-	if (!s || !net_eq(s->net, net)) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "no such stream");
-		ret = -ENOENT;
-		goto unlock;
-	}
-	if (!s->log_frames) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "the stream keeps no log (STREAM_LOG_FRAMES)");
-		ret = -ENODATA;
+	s = bm_log_stream(cb, sock_net(skb->sk));
+	if (IS_ERR(s)) {
+		ret = PTR_ERR(s);
 		goto unlock;
 	}
 	n[BMGEN_LOG_TX] = min_t(u64, s->tx_frames, s->log_frames);

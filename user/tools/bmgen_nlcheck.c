@@ -823,6 +823,35 @@ BUILD(b_burst_gap_hour)
 	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, HOUR_NS + 1);
 }
 STREAM_PUT(b_burst_attr_count, 64, BMGEN_A_STREAM_BURST_GAP_NS, 1000000)
+/* RFC 7640 additions: start-to-start bursts, byte-exact bursts, logs */
+BUILD(b_burst_period_and_gap)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS, 1000000);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_PERIOD_NS, 2000000);
+}
+BUILD(b_burst_period_999)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_PERIOD_NS, 999);
+}
+BUILD(b_burst_period_hour)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_PERIOD_NS, HOUR_NS + 1);
+}
+BUILD(b_burst_last_63)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE, 63);
+}
+STREAM_PUT(b_last_without_burst, 32, BMGEN_A_STREAM_BURST_LAST_SIZE, 244)
+STREAM_PUT(b_log_0, 32, BMGEN_A_STREAM_LOG_FRAMES, 0)
+STREAM_PUT(b_log_big, 32, BMGEN_A_STREAM_LOG_FRAMES, BMGEN_MAX_LOG_FRAMES + 1)
 STREAM_PUT(b_start_hour, 64, BMGEN_A_STREAM_START_NS, HOUR_NS + 1)
 STREAM_PUT(b_cpu_offline, 32, BMGEN_A_STREAM_CPU, 100000)
 STREAM_PUT(b_tx_mode_2, 32, BMGEN_A_STREAM_TX_MODE, BMGEN_TX_QDISC + 1)
@@ -858,6 +887,7 @@ BUILD(b_del_run) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id); }
 #define PGET	BMGEN_CMD_PORT_GET
 #define SGET	BMGEN_CMD_STREAM_GET
 #define XGET	BMGEN_CMD_STATS_GET
+#define LGET	BMGEN_CMD_LOG_GET
 #define RESV	"genlmsghdr.reserved field is not 0"
 #define HDRVER	"genlmsghdr.version is not 1"
 #define NLFLAGS	"ambiguous or reserved bits set in nlmsg_flags"
@@ -1011,6 +1041,18 @@ static const struct ncase cases[] = {
 	{ "burst_length_2p24_plus_1", P_IDLE, ADD, 0, b_burst_len_big, ERANGE, "burst longer than 2^24 frames", A(STREAM_BURST_LEN) },
 	{ "burst_gap_over_1h", P_IDLE, ADD, 0, b_burst_gap_hour, ERANGE, "burst gap longer than an hour", A(STREAM_BURST_GAP_NS) },
 	{ "burst_gap_without_burst", P_IDLE, ADD, 0, b_burst_attr_count, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "burst_period_and_gap", P_IDLE, ADD, 0, b_burst_period_and_gap, EINVAL, "not both", A(STREAM_BURST_PERIOD_NS) },
+	{ "burst_period_999_ns", P_IDLE, ADD, 0, b_burst_period_999, ERANGE, RANGE, A(STREAM_BURST_PERIOD_NS) },
+	{ "burst_period_over_1h", P_IDLE, ADD, 0, b_burst_period_hour, ERANGE, "burst period longer than an hour", A(STREAM_BURST_PERIOD_NS) },
+	{ "burst_last_size_63", P_IDLE, ADD, 0, b_burst_last_63, ERANGE, RANGE, A(STREAM_BURST_LAST_SIZE) },
+	{ "burst_last_size_without_burst", P_IDLE, ADD, 0, b_last_without_burst, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "log_frames_0", P_IDLE, ADD, 0, b_log_0, ERANGE, RANGE, A(STREAM_LOG_FRAMES) },
+	{ "log_frames_2p20_plus_1", P_IDLE, ADD, 0, b_log_big, ERANGE, "more than 2^20 frames", A(STREAM_LOG_FRAMES) },
+	{ "log_get_do", P_IDLE, LGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
+	{ "log_get_without_stream_id", P_IDLE, LGET, F_DUMP, b_nothing, EINVAL, "a log dump needs a stream id", NOATTR },
+	{ "log_get_no_such_stream", P_IDLE, LGET, F_DUMP, b_del_free, ENOENT, "no such stream", NOATTR },
+	{ "log_get_stream_without_log", P_IDLE, LGET, F_DUMP, b_del_sid, ENODATA, "keeps no log", NOATTR },
+	{ "log_get_while_running", P_RUNNING, LGET, F_DUMP, b_del_sid, EBUSY, "while a trial runs", NOATTR },
 	{ "start_over_1h", P_IDLE, ADD, 0, b_start_hour, ERANGE, "more than an hour after the epoch", A(STREAM_START_NS) },
 	{ "cpu_not_online", P_IDLE, ADD, 0, b_cpu_offline, EINVAL, "CPU is not online", A(STREAM_CPU) },
 	{ "tx_mode_2", P_IDLE, ADD, 0, b_tx_mode_2, ERANGE, RANGE, A(STREAM_TX_MODE) },

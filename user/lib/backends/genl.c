@@ -93,11 +93,35 @@ static int bm_genl_noop_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * NLMSG_DONE: the end of a dump, or, when its errno is negative, a dump
+ * the module ended with an error part of the way (libmnl ignores it: a
+ * dump cut short would read as a short but complete answer).
+ */
 static int bm_genl_done_cb(const struct nlmsghdr *nlh, void *data)
 {
-	(void)nlh;
-	(void)data;
-	return MNL_CB_STOP;
+	struct bm_genl_req *req = data;
+	const struct nlattr *a;
+	const char *msg = NULL;
+	int e;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(e))
+		return MNL_CB_STOP;
+	memcpy(&e, mnl_nlmsg_get_payload(nlh), sizeof(e));
+	if (e >= 0)
+		return MNL_CB_STOP;
+	/* the module's extack message follows the errno */
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		mnl_attr_for_each(a, nlh, sizeof(e)) {
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+				msg = mnl_attr_get_str(a);
+		}
+	}
+	if (req->err && !req->err->msg[0])
+		bm_errorf(req->err, "%s", msg ? msg : strerror(-e));
+	errno = -e;
+	return MNL_CB_ERROR;
 }
 
 /* Send nlh and run its replies through req; 0 or -errno with err set. */
