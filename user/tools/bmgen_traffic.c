@@ -19,6 +19,7 @@
 
 #include "bm_genl.h"
 #include "bm_sim.h"
+#include "bm_tm_model.h"
 #include "bm_traffic.h"
 
 static void usage(FILE *f)
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 		"                     [--no-learning] [--learning-pause S] [--drain S]\n"
 		"                     [--bursts LEN,COUNT,PERIOD_S[,LAST_SIZE]]\n"
 		"                     [--dscp D] [--vlan ID[,PCP]] [--log N]\n"
+		"                     [--model-tb CIR_BPS,CBS,OVERHEAD[,EDGE_S]]\n"
 		"                     [--sim[=JSON]]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
@@ -184,6 +186,66 @@ static void print_log(unsigned int k, const struct bm_stream_result *s)
 	}
 }
 
+/* --model-tb: a DUT-POL policer to replay the logged frames through. */
+struct model_tb {
+	double cir_bps, cbs, overhead, edge_s;
+};
+
+/*
+ * MODEL-TB (SPEC 5.3) fed with stream k's actual tx times: which frames
+ * a policer of m conforms, against which frames arrived (the rx log).
+ * A frame whose tokens were within the refill of edge_s of its size is
+ * an edge: the DUT sees it a little after it left, so either verdict is
+ * right there.  Prints one "model" line; mismatches outside edges mean
+ * bmgen's counts or schedule are wrong (or the DUT is no DUT-POL).
+ */
+static void print_model(unsigned int k, const struct bm_stream_spec *ss,
+			const struct bm_stream_result *s, uint32_t size,
+			const struct model_tb *m)
+{
+	size_t i, pass = 0, arrived = 0, mismatch = 0, edge = 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	bool *got = calloc(s->n_tx_log ? s->n_tx_log : 1, 1);
+	struct bm_tb tb;
+
+	if (!got)
+		return;
+	for (i = 0; i < s->n_rx_log; i++)
+		if (s->rx_log[i].seq < s->n_tx_log)
+			got[s->rx_log[i].seq] = true;
+	bm_tb_init(&tb, m->cir_bps, m->cbs);
+	for (i = 0; i < s->n_tx_log; i++) {
+		uint32_t f = size;
+		double a, margin;
+		bool ok;
+
+		if (ss->burst_last_size && ss->burst_len &&
+		    i % ss->burst_len == ss->burst_len - 1)
+			f = ss->burst_last_size;
+		a = f - 4 + m->overhead;
+		margin = bm_tb_tokens(&tb, s->tx_log_s[i]) - a;
+		ok = bm_tb_offer(&tb, s->tx_log_s[i], a);
+		pass += ok;
+		arrived += got[i];
+		if (ok == got[i])
+			continue;
+		if (fabs(margin) <= m->cir_bps / 8 * m->edge_s) {
+			edge++;
+			continue;
+		}
+		mismatch++;
+		if (i < first)
+			first = i;
+		last = i;
+	}
+	printf("model stream=%u frames=%zu model_pass=%zu arrived=%zu "
+	       "mismatch=%zu edge=%zu first_mismatch=%lld last_mismatch=%lld\n",
+	       k, s->n_tx_log, pass, arrived, mismatch, edge,
+	       mismatch ? (long long)first : -1LL,
+	       mismatch ? (long long)last : -1LL);
+	free(got);
+}
+
 static void print_result(const struct bm_traffic *t,
 			 const struct bm_traffic_result *r,
 			 const struct bm_trial_result *sum, double wall_s)
@@ -272,6 +334,7 @@ int main(int argc, char **argv)
 		{ "dscp", required_argument, NULL, 'Q' },
 		{ "vlan", required_argument, NULL, 'T' },
 		{ "log", required_argument, NULL, 'G' },
+		{ "model-tb", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -288,6 +351,7 @@ int main(int argc, char **argv)
 	struct bm_trial_result res;
 	struct bm_error err = { { 0 } };
 	struct stream_opts so = { .dscp = -1, .vlan_id = -1 };
+	struct model_tb mtb = { 0 };
 	uint32_t size = 512;
 	int c, ret = 1;
 
@@ -360,6 +424,19 @@ int main(int argc, char **argv)
 				return bad("VLAN (ID[,PCP])", optarg);
 			break;
 		}
+		case 'M': {
+			int n, used = 0;
+
+			mtb.edge_s = 100e-6;
+			n = sscanf(optarg, "%lf,%lf,%lf%n,%lf%n", &mtb.cir_bps,
+				   &mtb.cbs, &mtb.overhead, &used, &mtb.edge_s,
+				   &used);
+			if (n < 3 || optarg[used] || !(mtb.cir_bps > 0) ||
+			    !(mtb.cbs > 0) || !(mtb.edge_s >= 0) ||
+			    mtb.overhead < -64 || mtb.overhead > 256)
+				return bad("model (CIR_BPS,CBS,OVERHEAD[,EDGE_S])", optarg);
+			break;
+		}
 		case 'G':
 			if (parse_double(optarg, &v) || v < 1 ||
 			    v > BM_TRAFFIC_MAX_LOG || v != floor(v))
@@ -389,6 +466,11 @@ int main(int argc, char **argv)
 	if (add_ports(t, ports, rate, &err) ||
 	    build(t, topo, load, j, shift, dut_ports, bidir, &err) < 0) {
 		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
+		ret = 2;
+		goto out;
+	}
+	if (mtb.cir_bps > 0 && !so.log) {
+		fprintf(stderr, "bmgen-traffic: --model-tb needs --log\n");
 		ret = 2;
 		goto out;
 	}
@@ -449,6 +531,14 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	print_result(t, tr, &res, now_s() - t0);
+	if (mtb.cir_bps > 0) {
+		unsigned int k;
+
+		for (k = 0; k < t->n_streams; k++)
+			print_model(k, &t->streams[k], &tr->streams[k],
+				    t->streams[k].frame_size ?
+				    t->streams[k].frame_size : size, &mtb);
+	}
 	ret = 0;
 out:
 	if (be)

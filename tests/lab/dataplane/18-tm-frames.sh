@@ -21,6 +21,16 @@
 # DSCP 0, yellow at DSCP 10 and red as lost.  The model (42 green + 42
 # yellow per 84-frame burst when the burst is instantaneous) is printed,
 # not checked: a burst the guest spreads out refills the buckets.
+#
+# Part 3, DUT-POL (SPEC 5.2) on d2, 10 Mbit/s, CBS 64,000, overhead 4
+# (A = F): 20 bursts of exactly 64,000 B (compliant) and then of 65,000 B
+# (excess, 42 x 1518 + 1244), every Ti x 1.015 = 51.97 ms (SPEC TM-POL-1
+# with the CIR scaled to what the TCG guest forwards).  Truth: MODEL-TB
+# fed with the actual tx times of every frame (the tx log) gives each
+# frame's verdict, and the frames that arrived (the rx log) must be
+# exactly those, except frames within 100 us of refill of their size
+# (edges: the policer sees a frame a few us after its tx stamp); and
+# bmgen's lost = the police action's drops.
 bm_load
 topo_bridge 2
 BTR=/usr/sbin/bmgen-traffic
@@ -93,3 +103,30 @@ want=""
 [ $yellow -gt 0 ] && want="${want:+$want,}10:$yellow"
 check_eq "POL2: frames by DSCP (green at 0, yellow at 10)" "$(f dscp)" "${want:--}"
 check_eq "POL2: lost = red" "$(f lost)" "$red"
+
+# Part 3: DUT-POL on d2, MODEL-TB on the actual tx times
+$TC -n dut qdisc del dev d2 clsact
+$TC -n dut qdisc add dev d2 clsact || fail "clsact"
+$TC -n dut filter add dev d2 egress matchall \
+	action police rate 10mbit burst 64000 mtu 9216 overhead 4 conform-exceed drop/ok ||
+	fail "DUT-POL filter"
+pol_drops() {
+	$TC -n dut -s filter show dev d2 egress |
+		sed -n 's/.*Sent [0-9]* bytes [0-9]* pkt (dropped \([0-9]*\).*/\1/p' | head -n1
+}
+for step in compliant:244 excess:1244; do
+	name=${step%%:*} last=${step#*:}
+	d0=$(pol_drops)
+	$BTR --ports t1,t2 --topology pair --size 1518 --line-rate 1e9 \
+		--bursts 43,20,0.05197,$last --log 1000 --model-tb 10e6,64000,4 \
+		--drain 0.5 --no-learning > /tmp/tm4 2>&1 || { cat /tmp/tm4; fail "DUT-POL $name"; }
+	drops=$(($(pol_drops) - d0))
+	grep '^model ' /tmp/tm4
+	s=$(grep '^stream=0 ' /tmp/tm4 | tr ' ' '\n')
+	m=$(grep '^model stream=0 ' /tmp/tm4 | tr ' ' '\n')
+	g() { echo "$m" | sed -n "s/^$1=//p"; }
+	note "$name: sent $(f sent), lost $(f lost), generator lateness $(f tx_late_max_s) s"
+	check_eq "POL $name: logged frames" "$(g frames)" 860
+	check_eq "POL $name: lost = the policer's drops" "$(f lost)" "$drops"
+	check_eq "POL $name: frames MODEL-TB and the DUT disagree on (outside edges)" "$(g mismatch)" 0
+done
