@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		"                     [--no-learning] [--learning-pause S] [--drain S]\n"
 		"                     [--bursts LEN,COUNT,PERIOD_S[,LAST_SIZE]]\n"
 		"                     [--dscp D] [--vlan ID[,PCP]] [--log N]\n"
-		"                     [--model-tb CIR_BPS,CBS,OVERHEAD[,EDGE_S]]\n"
+		"                     [--model-tb CIR_BPS,CBS,OVERHEAD]\n"
+		"                     [--model-tbf RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD]\n"
 		"                     [--sim[=JSON]]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
@@ -186,53 +187,72 @@ static void print_log(unsigned int k, const struct bm_stream_result *s)
 	}
 }
 
+/* Size F of frame seq i of stream ss (byte-exact bursts end short). */
+static uint32_t frame_size_of(const struct bm_stream_spec *ss, uint32_t size,
+			      size_t i)
+{
+	if (ss->burst_last_size && ss->burst_len &&
+	    i % ss->burst_len == ss->burst_len - 1)
+		return ss->burst_last_size;
+	return size;
+}
+
 /* --model-tb: a DUT-POL policer to replay the logged frames through. */
 struct model_tb {
-	double cir_bps, cbs, overhead, edge_s;
+	double cir_bps, cbs, overhead;
 };
 
 /*
- * MODEL-TB (SPEC 5.3) fed with stream k's actual tx times: which frames
- * a policer of m conforms, against which frames arrived (the rx log).
- * A frame whose tokens were within the refill of edge_s of its size is
- * an edge: the DUT sees it a little after it left, so either verdict is
- * right there.  Prints one "model" line; mismatches outside edges mean
- * bmgen's counts or schedule are wrong (or the DUT is no DUT-POL).
+ * MODEL-TB (SPEC 5.3) fed with stream k's actual tx times: model_pass is
+ * its verdict with the policer seeing each frame as it leaves.  The DUT
+ * sees a frame somewhere between its tx time and its arrival (for a
+ * dropped frame, the next arrival), later when the guest is busy, so the
+ * DUT's verdicts are checked against two replays that take tokens only
+ * for frames that arrived: O takes them as early as the bucket allows
+ * (the most tokens any DUT timing leaves), P at the frame's arrival (the
+ * fewest; taking later never leaves more).  A frame that arrived although
+ * O lacks its tokens even at its arrival, or was dropped although P holds
+ * them at its tx time, is a mismatch: bmgen's counts or times are wrong
+ * there, or the DUT is no DUT-POL.  Frames whose verdict needed the
+ * DUT's delay are edges.  Prints one "model" line.
  */
 static void print_model(unsigned int k, const struct bm_stream_spec *ss,
 			const struct bm_stream_result *s, uint32_t size,
 			const struct model_tb *m)
 {
-	size_t i, pass = 0, arrived = 0, mismatch = 0, edge = 0;
+	size_t i, n = s->n_tx_log, pass = 0, arrived = 0, mismatch = 0;
+	size_t edge = 0;
 	uint64_t first = UINT64_MAX, last = 0;
-	bool *got = calloc(s->n_tx_log ? s->n_tx_log : 1, 1);
-	struct bm_tb tb;
+	double *rx = calloc(n ? n : 1, sizeof(*rx));
+	struct bm_tb tx, o, p;
 
-	if (!got)
+	if (!rx)
 		return;
+	for (i = 0; i < n; i++)
+		rx[i] = -1;
 	for (i = 0; i < s->n_rx_log; i++)
-		if (s->rx_log[i].seq < s->n_tx_log)
-			got[s->rx_log[i].seq] = true;
-	bm_tb_init(&tb, m->cir_bps, m->cbs);
-	for (i = 0; i < s->n_tx_log; i++) {
-		uint32_t f = size;
-		double a, margin;
-		bool ok;
+		if (s->rx_log[i].seq < n)
+			rx[s->rx_log[i].seq] = s->rx_log[i].rx_s;
+	bm_tb_init(&tx, m->cir_bps, m->cbs);
+	o = p = tx;
+	for (i = 0; i < n; i++) {
+		double a = frame_size_of(ss, size, i) - 4.0 + m->overhead;
+		double t = s->tx_log_s[i];
+		bool bad;
 
-		if (ss->burst_last_size && ss->burst_len &&
-		    i % ss->burst_len == ss->burst_len - 1)
-			f = ss->burst_last_size;
-		a = f - 4 + m->overhead;
-		margin = bm_tb_tokens(&tb, s->tx_log_s[i]) - a;
-		ok = bm_tb_offer(&tb, s->tx_log_s[i], a);
-		pass += ok;
-		arrived += got[i];
-		if (ok == got[i])
-			continue;
-		if (fabs(margin) <= m->cir_bps / 8 * m->edge_s) {
-			edge++;
-			continue;
+		pass += bm_tb_offer(&tx, t, a);
+		if (rx[i] >= 0) {
+			arrived++;
+			bad = bm_tb_tokens(&o, rx[i]) < a;
+			edge += !bad && bm_tb_tokens(&o, t) < a;
+			bm_tb_take(&o, fmin(bm_tb_ready(&o, t, a), rx[i]), a);
+			bm_tb_take(&p, rx[i], a);
+		} else {
+			bad = bm_tb_tokens(&p, t) >= a;
+			edge += !bad && bm_tb_tokens(&o, t) >= a;
 		}
+		if (!bad)
+			continue;
 		mismatch++;
 		if (i < first)
 			first = i;
@@ -240,10 +260,97 @@ static void print_model(unsigned int k, const struct bm_stream_spec *ss,
 	}
 	printf("model stream=%u frames=%zu model_pass=%zu arrived=%zu "
 	       "mismatch=%zu edge=%zu first_mismatch=%lld last_mismatch=%lld\n",
-	       k, s->n_tx_log, pass, arrived, mismatch, edge,
+	       k, n, pass, arrived, mismatch, edge,
 	       mismatch ? (long long)first : -1LL,
 	       mismatch ? (long long)last : -1LL);
-	free(got);
+	free(rx);
+}
+
+/* --model-tbf: a DUT-TBFB shaper (tbf + bfifo) to replay the log through. */
+struct model_tbf {
+	double rate_bps, burst, overhead;
+	uint64_t limit_bytes;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * MODEL-TBF (SPEC 5.3) fed with stream k's actual tx times: each frame's
+ * drop or departure, against the rx log.  Prints the frames whose fate
+ * differs, and for the frames both let through how much later they
+ * arrived than the model's departure (the DUT's timer and forwarding
+ * delay: p50, p99, max) and the egress rate over the first to the last
+ * departure and arrival (TM-MET-SR).
+ */
+static void print_model_tbf(unsigned int k, const struct bm_stream_spec *ss,
+			    const struct bm_stream_result *s, uint32_t size,
+			    const struct model_tbf *m)
+{
+	struct bm_tbf_cfg cfg = {
+		.rate_bps = m->rate_bps, .bucket_bytes = m->burst,
+		.limit_frames = UINT64_MAX, .limit_bytes = m->limit_bytes,
+	};
+	size_t n = s->n_tx_log, i, nd = 0, mismatch = 0, arrived = 0;
+	struct bm_tbf_frame *f = calloc(n ? n : 1, sizeof(*f));
+	double *rx = calloc(n ? n : 1, sizeof(*rx)), *d = NULL;
+	double dep0 = -1, dep1 = -1, rx0 = -1, rx1 = -1, bytes = 0;
+	long dropped;
+
+	if (!f || !rx)
+		goto out;
+	for (i = 0; i < n; i++)
+		rx[i] = -1;
+	for (i = 0; i < s->n_rx_log; i++)
+		if (s->rx_log[i].seq < n)
+			rx[s->rx_log[i].seq] = s->rx_log[i].rx_s;
+	for (i = 0; i < n; i++) {
+		uint32_t z = frame_size_of(ss, size, i);
+
+		f[i].t_s = s->tx_log_s[i];
+		f[i].a_bytes = z - 4 + m->overhead;
+		f[i].q_bytes = z - 4;
+		f[i].wire_bytes = z + 20;
+	}
+	dropped = bm_tbf_run(&cfg, f, n);
+	d = calloc(n ? n : 1, sizeof(*d));
+	if (dropped < 0 || !d)
+		goto out;
+	for (i = 0; i < n; i++) {
+		bool got = rx[i] >= 0, pass = f[i].dep_s >= 0;
+
+		arrived += got;
+		if (got != pass) {
+			mismatch++;
+			continue;
+		}
+		if (!pass)
+			continue;
+		d[nd++] = rx[i] - f[i].dep_s;
+		bytes += frame_size_of(ss, size, i);
+		if (dep0 < 0 || f[i].dep_s < dep0)
+			dep0 = f[i].dep_s;
+		dep1 = fmax(dep1, f[i].dep_s);
+		if (rx0 < 0 || rx[i] < rx0)
+			rx0 = rx[i];
+		rx1 = fmax(rx1, rx[i]);
+	}
+	qsort(d, nd, sizeof(*d), cmp_double);
+	printf("model_tbf stream=%u frames=%zu model_dropped=%ld arrived=%zu "
+	       "mismatch=%zu late_p50_s=%.6f late_p99_s=%.6f late_max_s=%.6f "
+	       "sr_model_bps=%.0f sr_rx_bps=%.0f\n", k, n, dropped, arrived,
+	       mismatch, nd ? d[nd / 2] : 0, nd ? d[nd * 99 / 100] : 0,
+	       nd ? d[nd - 1] : 0,
+	       dep1 > dep0 ? bytes * 8 / (dep1 - dep0) : 0,
+	       rx1 > rx0 ? bytes * 8 / (rx1 - rx0) : 0);
+out:
+	free(d);
+	free(f);
+	free(rx);
 }
 
 static void print_result(const struct bm_traffic *t,
@@ -335,6 +442,7 @@ int main(int argc, char **argv)
 		{ "vlan", required_argument, NULL, 'T' },
 		{ "log", required_argument, NULL, 'G' },
 		{ "model-tb", required_argument, NULL, 'M' },
+		{ "model-tbf", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -352,6 +460,7 @@ int main(int argc, char **argv)
 	struct bm_error err = { { 0 } };
 	struct stream_opts so = { .dscp = -1, .vlan_id = -1 };
 	struct model_tb mtb = { 0 };
+	struct model_tbf mtbf = { 0 };
 	uint32_t size = 512;
 	int c, ret = 1;
 
@@ -425,16 +534,27 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'M': {
-			int n, used = 0;
+			int used = 0;
 
-			mtb.edge_s = 100e-6;
-			n = sscanf(optarg, "%lf,%lf,%lf%n,%lf%n", &mtb.cir_bps,
-				   &mtb.cbs, &mtb.overhead, &used, &mtb.edge_s,
-				   &used);
-			if (n < 3 || optarg[used] || !(mtb.cir_bps > 0) ||
-			    !(mtb.cbs > 0) || !(mtb.edge_s >= 0) ||
-			    mtb.overhead < -64 || mtb.overhead > 256)
-				return bad("model (CIR_BPS,CBS,OVERHEAD[,EDGE_S])", optarg);
+			if (sscanf(optarg, "%lf,%lf,%lf%n", &mtb.cir_bps,
+				   &mtb.cbs, &mtb.overhead, &used) != 3 ||
+			    optarg[used] || !(mtb.cir_bps > 0) ||
+			    !(mtb.cbs > 0) || mtb.overhead < -64 ||
+			    mtb.overhead > 256)
+				return bad("model (CIR_BPS,CBS,OVERHEAD)", optarg);
+			break;
+		}
+		case 'F': {
+			double lim;
+			int used = 0;
+
+			if (sscanf(optarg, "%lf,%lf,%lf,%lf%n", &mtbf.rate_bps,
+				   &mtbf.burst, &lim, &mtbf.overhead, &used) != 4 ||
+			    optarg[used] || !(mtbf.rate_bps > 0) ||
+			    !(mtbf.burst > 0) || !(lim >= 1) || lim > 1e12 ||
+			    mtbf.overhead < -64 || mtbf.overhead > 256)
+				return bad("model (RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD)", optarg);
+			mtbf.limit_bytes = (uint64_t)lim;
 			break;
 		}
 		case 'G':
@@ -469,8 +589,8 @@ int main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	if (mtb.cir_bps > 0 && !so.log) {
-		fprintf(stderr, "bmgen-traffic: --model-tb needs --log\n");
+	if ((mtb.cir_bps > 0 || mtbf.rate_bps > 0) && !so.log) {
+		fprintf(stderr, "bmgen-traffic: a model needs --log\n");
 		ret = 2;
 		goto out;
 	}
@@ -538,6 +658,14 @@ int main(int argc, char **argv)
 			print_model(k, &t->streams[k], &tr->streams[k],
 				    t->streams[k].frame_size ?
 				    t->streams[k].frame_size : size, &mtb);
+	}
+	if (mtbf.rate_bps > 0) {
+		unsigned int k;
+
+		for (k = 0; k < t->n_streams; k++)
+			print_model_tbf(k, &t->streams[k], &tr->streams[k],
+					t->streams[k].frame_size ?
+					t->streams[k].frame_size : size, &mtbf);
 	}
 	ret = 0;
 out:
