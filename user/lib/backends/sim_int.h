@@ -62,6 +62,7 @@ struct sim_tm;
 
 /* The TM of egress o into *tm: NULL when o has none.  0 or -ENOMEM. */
 int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **tm);
+/* Release tm and the frames its bands still hold (NULL: nothing). */
 void sim_tm_free(struct sim_tm *tm);
 
 /* The policer at t (ticks): false when f exceeds (red: dropped); a
