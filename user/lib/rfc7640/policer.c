@@ -286,7 +286,7 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	dscp = json_object_new_array();
 	json_object_object_add(res, "compliant", comp);
 	json_object_object_add(res, "excess", exc);
-	json_object_object_add(res, "dscp", dscp);
+	json_object_object_add(res, "dscp_counts", dscp);
 	for (i = 0; i < p->c.tr && !ret; i++) {
 		for (k = 0; k < 2 && !ret; k++)
 			ret = pol_step(&x, p, ti, bursts, i + 1, &st[k]);
