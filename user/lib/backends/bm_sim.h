@@ -32,11 +32,27 @@
  * gives ingress port holb_port (-1: every port) one FIFO whose head waits
  * for its egress (DUT-HOLB-EMU), so that a congested egress blocks frames
  * to idle ones (R8239-HOLB).  Latency is first bit out of the tester to
- * last bit out of the DUT: base_latency_ns + queueing + service.  Of the
- * pair parameters, line_rate_bps, capacity_*, overhead_bytes,
+ * last bit out of the DUT: base_latency_ns + queueing + service.
+ *
+ * Traffic management (RFC 7640, issue 12; sim_tm.c): per egress port, in
+ * Linux's order, an optional policer (tc clsact egress, DUT-POL: one
+ * MODEL-TB bucket, exceed = drop; DUT-POL2 with eir_bps: buckets C then
+ * E, yellow re-marked to yellow_dscp, red dropped), then an optional tbf
+ * shaper (the head leaves when the line is free and the bucket holds
+ * A = F - 4 + overhead; DUT-TBF/TBFB), then either the FIFO above (its
+ * byte limit then counts skb->len = F - 4, bfifo) or a prio/ets scheduler
+ * of up to 16 bands classified by DSCP (strict bands in order, the rest
+ * by deficit round robin; DUT-SP, DUT-ETS), all on the egress line.  A
+ * receiver counts every frame by size, DSCP (as re-marked) and VLAN PCP,
+ * and logs the first log_frames frames of a stream (their tx times, and
+ * seq, times, size, DSCP, PCP as received): what MODEL-TB and MODEL-TBF
+ * (bm_tm_model.h) are fed with.  TM does not combine with the HOLB FIFO.
+ *
+ * Of the pair parameters, line_rate_bps, capacity_*, overhead_bytes,
  * bucket_bytes, curve, knee_fps, gradual_slope and capacity_noise do not
- * apply; random_loss, latency_jitter_ns, max_frame_size, the outages,
- * generator_max_fps (per tester port) and trial_overhead_s do.
+ * apply to N-port trials; random_loss, latency_jitter_ns, max_frame_size,
+ * the outages, generator_max_fps (per tester port) and trial_overhead_s
+ * do.
  */
 #ifndef BM_SIM_H
 #define BM_SIM_H
@@ -69,14 +85,63 @@ enum bm_sim_outage_ref {
 #define BM_SIM_MAX_QUEUE_BYTES	1000000000000000ULL	/* 1e15 */
 #define BM_SIM_MAX_HOLB_FRAMES	1000000
 
+/* Traffic management on an egress (RFC 7640, SPEC 5.2 DUT-POL .. ETS). */
+#define BM_SIM_MAX_BANDS	16
+#define BM_SIM_TM_MIN_BUCKET	64	/* bytes: no frame is smaller */
+#define BM_SIM_BAND_DEFAULT	0xff	/* band_of[]: not listed, last band */
+#define BM_SIM_YELLOW_DSCP	10	/* AF11, DUT-POL2's re-mark */
+#define BM_SIM_BAND_QUEUE	1000	/* pfifo of txqueuelen frames */
+#define BM_SIM_ETS_QUANTUM	1514	/* [PROPOSED] Linux's MTU 1500 + 14 */
+
+/* A tc clsact egress policer (DUT-POL, DUT-POL2); cir_bps 0: none. */
+struct bm_sim_policer {
+	double cir_bps, cbs_bytes;	/* bucket C */
+	double eir_bps, ebs_bytes;	/* bucket E; eir_bps 0: one rate, two
+					 * colours, exceed = drop */
+	int overhead;			/* A = F - 4 + overhead (4: l2) */
+	int yellow_dscp;		/* what a yellow frame is re-marked to */
+};
+
+/* A tbf at the egress root (DUT-TBF, DUT-TBFB); rate_bps 0: none. */
+struct bm_sim_shaper {
+	double rate_bps, bucket_bytes;
+	int overhead;			/* A = F - 4 + overhead */
+};
+
+enum bm_sim_sched_kind {
+	BM_SIM_SCHED_NONE = 0,		/* one FIFO */
+	BM_SIM_SCHED_PRIO,		/* every band strict (DUT-SP) */
+	BM_SIM_SCHED_ETS,		/* strict bands, then DRR (DUT-ETS) */
+};
+
+/* One band: a tail-drop queue (pfifo / bfifo of skb->len = F - 4). */
+struct bm_sim_band {
+	bool strict;
+	uint32_t quantum;		/* DRR bytes of a non-strict ets band */
+	uint32_t queue_frames;		/* the committed head not counted */
+	uint64_t queue_bytes;		/* 0: no byte limit */
+};
+
+/* A prio or ets qdisc below the shaper (or alone on the line). */
+struct bm_sim_sched {
+	enum bm_sim_sched_kind kind;
+	unsigned int n_bands;
+	uint8_t band_of[64];		/* DSCP -> band, BM_SIM_BAND_DEFAULT */
+	struct bm_sim_band bands[BM_SIM_MAX_BANDS];
+};
+
 /* The DUT side of one port of an N-port trial (index = bm_traffic port). */
 struct bm_sim_port {
 	double egress_bps;		/* egress line rate; 0 = the port's */
 	uint64_t queue_frames;		/* frames waiting for the egress,
 					 * the one on the line not counted;
 					 * BM_SIM_QUEUE_DEFAULT = buffer_frames */
-	uint64_t queue_bytes;		/* and their bytes (F, with FCS);
+	uint64_t queue_bytes;		/* and their bytes (F, with FCS; with
+					 * a shaper skb->len = F - 4, bfifo);
 					 * 0 = no byte limit */
+	struct bm_sim_policer policer;
+	struct bm_sim_shaper shaper;
+	struct bm_sim_sched sched;
 };
 
 /* When the head of a holb ingress FIFO may leave it for its egress. */
@@ -134,8 +199,10 @@ int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err);
  * Parse a JSON object (keys as the struct fields, enums as strings:
  * "curve": "cliff"|"gradual", "outage_ref": "start"|"step", "holb_mode":
  * "idle"|"room"; "ports": [{"port": i, "egress_bps": x, "queue_frames": n,
- * "queue_bytes": n}, ...] sets the overrides of the ports it names) on top
- * of the values already in *p.  Unknown keys, wrong types and out-of-range values
+ * "queue_bytes": n, "policer": {...}, "shaper": {...}, "scheduler":
+ * {...}}, ...] sets the overrides of the ports it names; a TM object
+ * replaces that stage whole, see Documentation/trials.md) on top of the
+ * values already in *p.  Unknown keys, wrong types and out-of-range values
  * are rejected with -EINVAL and a one-line reason naming the key.
  */
 int bm_sim_params_from_json(json_object *obj, struct bm_sim_params *p,

@@ -126,8 +126,12 @@ void bm_sim_params_default(struct bm_sim_params *p)
 	p->seed = 1;
 	p->curve = BM_SIM_CLIFF;
 	p->outage_ref = BM_SIM_OUTAGE_START;
-	for (i = 0; i < BM_TRAFFIC_MAX_PORTS; i++)
+	for (i = 0; i < BM_TRAFFIC_MAX_PORTS; i++) {
 		p->ports[i].queue_frames = BM_SIM_QUEUE_DEFAULT;
+		p->ports[i].policer.yellow_dscp = BM_SIM_YELLOW_DSCP;
+		memset(p->ports[i].sched.band_of, BM_SIM_BAND_DEFAULT,
+		       sizeof(p->ports[i].sched.band_of));
+	}
 	p->holb_port = -1;
 	p->holb_mode = BM_SIM_HOLB_IDLE;
 }
@@ -149,12 +153,101 @@ double bm_sim_capacity_fps(const struct bm_sim_params *p, uint32_t frame_size)
 	return 1e6 * bm_fps_max(p->line_rate_bps, frame_size);
 }
 
+static bool rate_ok(double bps)
+{
+	return bps >= 0.0 && bps <= 1e13;
+}
+
+static bool bucket_ok(double rate, double bytes)
+{
+	return rate == 0.0 || (bytes >= BM_SIM_TM_MIN_BUCKET && bytes <= 1e12);
+}
+
+static bool overhead_ok(int o)
+{
+	return o >= -60 && o <= 1000;
+}
+
+/* Port i's policer and shaper; limits as in sim_json.c. */
+static int check_policer_shaper(const struct bm_sim_port *pt, unsigned int i,
+				struct bm_error *err)
+{
+	const struct bm_sim_policer *po = &pt->policer;
+	const struct bm_sim_shaper *sh = &pt->shaper;
+
+	if (!rate_ok(po->cir_bps) || !rate_ok(po->eir_bps))
+		return bm_errorf(err, "sim: port %u: policer: cir_bps and "
+				 "eir_bps must be in [0, 1e13]", i);
+	if (!bucket_ok(po->cir_bps, po->cbs_bytes))
+		return bm_errorf(err, "sim: port %u: policer: cbs_bytes must "
+				 "be in [%d, 1e12]", i, BM_SIM_TM_MIN_BUCKET);
+	if (po->eir_bps > 0 && (po->cir_bps == 0.0 ||
+				!bucket_ok(po->eir_bps, po->ebs_bytes)))
+		return bm_errorf(err, "sim: port %u: policer: eir_bps needs "
+				 "cir_bps and ebs_bytes in [%d, 1e12]", i,
+				 BM_SIM_TM_MIN_BUCKET);
+	if (!overhead_ok(po->overhead) || !overhead_ok(sh->overhead))
+		return bm_errorf(err, "sim: port %u: overhead must be in "
+				 "[-60, 1000]", i);
+	if (po->yellow_dscp < 0 || po->yellow_dscp > 63)
+		return bm_errorf(err, "sim: port %u: policer: yellow_dscp must "
+				 "be in [0, 63]", i);
+	if (!rate_ok(sh->rate_bps) || !bucket_ok(sh->rate_bps,
+						  sh->bucket_bytes))
+		return bm_errorf(err, "sim: port %u: shaper: rate_bps must be "
+				 "in [0, 1e13], bucket_bytes in [%d, 1e12]", i,
+				 BM_SIM_TM_MIN_BUCKET);
+	return 0;
+}
+
+/* Port i's scheduler. */
+static int check_sched(const struct bm_sim_port *pt, unsigned int i,
+		       struct bm_error *err)
+{
+	const struct bm_sim_sched *s = &pt->sched;
+	unsigned int b, d;
+
+	if (s->kind == BM_SIM_SCHED_NONE)
+		return 0;
+	if (s->kind != BM_SIM_SCHED_PRIO && s->kind != BM_SIM_SCHED_ETS)
+		return bm_errorf(err, "sim: port %u: scheduler: kind must be "
+				 "prio or ets", i);
+	if (s->n_bands < 1 || s->n_bands > BM_SIM_MAX_BANDS)
+		return bm_errorf(err, "sim: port %u: scheduler: %u bands, "
+				 "expected 1..%d", i, s->n_bands,
+				 BM_SIM_MAX_BANDS);
+	for (d = 0; d < 64; d++)
+		if (s->band_of[d] != BM_SIM_BAND_DEFAULT &&
+		    s->band_of[d] >= s->n_bands)
+			return bm_errorf(err, "sim: port %u: scheduler: DSCP "
+					 "%u in band %u of %u", i, d,
+					 s->band_of[d], s->n_bands);
+	for (b = 0; s->kind == BM_SIM_SCHED_ETS && b < s->n_bands; b++)
+		if (!s->bands[b].strict && !s->bands[b].quantum)
+			return bm_errorf(err, "sim: port %u: scheduler: "
+					 "bands[%u]: quantum 0 in a non-strict "
+					 "ets band", i, b);
+	/* the bands are the queues: one FIFO limit would say nothing */
+	if (pt->queue_frames != BM_SIM_QUEUE_DEFAULT || pt->queue_bytes)
+		return bm_errorf(err, "sim: port %u: queue_frames and "
+				 "queue_bytes: a port with a scheduler queues "
+				 "per band (bands[i].queue_frames)", i);
+	return 0;
+}
+
+static bool has_tm(const struct bm_sim_port *pt)
+{
+	return pt->policer.cir_bps > 0 || pt->shaper.rate_bps > 0 ||
+	       pt->sched.kind != BM_SIM_SCHED_NONE;
+}
+
 /* The N-port fields (sim_traffic.c); limits as in sim_json.c. */
 static int sim_params_check_ports(const struct bm_sim_params *p,
 				  struct bm_error *err)
 {
 	const struct bm_sim_port *pt;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < BM_TRAFFIC_MAX_PORTS; i++) {
 		pt = &p->ports[i];
@@ -168,6 +261,16 @@ static int sim_params_check_ports(const struct bm_sim_params *p,
 		if (pt->queue_bytes > BM_SIM_MAX_QUEUE_BYTES)
 			return bm_errorf(err, "sim: port %u: queue_bytes too "
 					 "large", i);
+		ret = check_policer_shaper(pt, i, err);
+		if (!ret)
+			ret = check_sched(pt, i, err);
+		if (ret)
+			return ret;
+		/* a FIFO head that retries would be policed twice */
+		if (p->holb_fifo_frames && has_tm(pt))
+			return bm_errorf(err, "sim: holb_fifo_frames: not with "
+					 "a policer, shaper or scheduler (port "
+					 "%u)", i);
 	}
 	if (p->shared_buffer_bytes > BM_SIM_MAX_QUEUE_BYTES)
 		return bm_errorf(err, "sim: shared_buffer_bytes too large");

@@ -45,6 +45,53 @@ size_t sim_windows(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		   double step_at_s, struct win *wins,
 		   struct bm_trial_result *res);
 
+/* --- the N-port model's traffic management (sim_tm.c) --------------- */
+
+#define SIM_TPS		1e13		/* ticks per second */
+
+/* A frame inside the DUT. */
+struct sim_frame {
+	int64_t tx;			/* ticks: its first bit left */
+	uint32_t stream, seq;		/* seq: the stream's frame index */
+	uint32_t size;			/* F, with FCS */
+	uint8_t dscp;			/* as it is now: a policer re-marks */
+};
+
+/* The policer, shaper and scheduler of one DUT egress. */
+struct sim_tm;
+
+/* The TM of egress o into *tm: NULL when o has none.  0 or -ENOMEM. */
+int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **tm);
+void sim_tm_free(struct sim_tm *tm);
+
+/* The policer at t (ticks): false when f exceeds (red: dropped); a
+ * yellow frame has its DSCP re-marked.  No policer: true. */
+bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f);
+
+/* Has the egress a shaper? */
+bool sim_tm_shaped(const struct sim_tm *tm);
+/* The first tick >= t at which the shaper's bucket holds a frame of size
+ * bytes (INT64_MAX: never, it is larger than the bucket); t without a
+ * shaper. */
+int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size);
+/* A frame of size bytes leaves the shaper at t: its tokens go. */
+void sim_tm_take(struct sim_tm *tm, int64_t t, uint32_t size);
+/* The shaper's rate in bytes of F per tick, for bounds (0: none). */
+double sim_tm_bytes_per_tick(const struct sim_tm *tm);
+
+/* Has the egress a scheduler (its bands replace the FIFO)? */
+bool sim_tm_scheduled(const struct sim_tm *tm);
+/* f joins its band: 1, 0 when the band is full (tail drop), -ENOMEM. */
+int sim_tm_enqueue(struct sim_tm *tm, const struct sim_frame *f);
+/* The frame the scheduler sends next into *f, false when none waits.  It
+ * is committed (tbf's peek): it stays the head until sim_tm_pop, even if
+ * a frame of a higher band arrives meanwhile. */
+bool sim_tm_head(struct sim_tm *tm, struct sim_frame *f);
+/* The committed head has gone to the line. */
+void sim_tm_pop(struct sim_tm *tm);
+/* Frames the bands may hold at once (for bounds; UINT64_MAX: no limit). */
+uint64_t sim_tm_capacity(const struct sim_tm *tm);
+
 /* Run spec->traffic on the N-port model (sim_traffic.c); as run_trial. */
 int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    struct bm_trial_result *res, struct bm_error *err);

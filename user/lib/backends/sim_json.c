@@ -21,12 +21,240 @@ struct sim_port_entry {
 	{ #name, type, offsetof(struct sim_port_entry, v.name), lo, hi, fl, \
 	  0, NULL, NULL }
 
+/* --- traffic management: "policer", "shaper", "scheduler" ----------- */
+
+/* Rejects an object without key (tables cannot say "required"). */
+static int need(json_object *o, const char *what, const char *key,
+		struct bm_error *err)
+{
+	if (json_object_object_get_ex(o, key, NULL))
+		return 0;
+	return bm_errorf(err, "%s: %s: missing", what, key);
+}
+
+#define POL_K(name, type, lo, hi, fl) \
+	{ #name, type, offsetof(struct bm_sim_policer, name), lo, hi, fl, 0, \
+	  NULL, NULL }
+
+static const struct bm_jkey policer_keys[] = {
+	POL_K(cir_bps, BM_J_DOUBLE, 0, 1e13, BM_JK_MIN_EXCL),
+	POL_K(cbs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
+	POL_K(eir_bps, BM_J_DOUBLE, 0, 1e13, 0),
+	POL_K(ebs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
+	POL_K(overhead, BM_J_INT, -60, 1000, 0),
+	POL_K(yellow_dscp, BM_J_INT, 0, 63, 0),
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+/* "policer": {"cir_bps": x, "cbs_bytes": n, ...}: a whole policer. */
+static int parse_policer(json_object *v, void *base, const char *key,
+			 struct bm_error *err)
+{
+	struct sim_port_entry *e = base;
+	struct bm_sim_policer x = { .yellow_dscp = BM_SIM_YELLOW_DSCP };
+	bool two;
+
+	if (bm_json_parse_keys(v, policer_keys, 0, &x, key, err) ||
+	    need(v, key, "cir_bps", err) || need(v, key, "cbs_bytes", err))
+		return -1;
+	two = x.eir_bps > 0;
+	if (two && need(v, key, "ebs_bytes", err))
+		return -1;
+	if (!two && json_object_object_get_ex(v, "ebs_bytes", NULL))
+		return bm_errorf(err, "%s: ebs_bytes: needs eir_bps > 0", key);
+	if (!two && json_object_object_get_ex(v, "yellow_dscp", NULL))
+		return bm_errorf(err, "%s: yellow_dscp: needs eir_bps > 0",
+				 key);
+	e->v.policer = x;
+	return 0;
+}
+
+#define SHP_K(name, type, lo, hi, fl) \
+	{ #name, type, offsetof(struct bm_sim_shaper, name), lo, hi, fl, 0, \
+	  NULL, NULL }
+
+static const struct bm_jkey shaper_keys[] = {
+	SHP_K(rate_bps, BM_J_DOUBLE, 0, 1e13, BM_JK_MIN_EXCL),
+	SHP_K(bucket_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
+	SHP_K(overhead, BM_J_INT, -60, 1000, 0),
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+/* "shaper": {"rate_bps": x, "bucket_bytes": b, "overhead": o}. */
+static int parse_shaper(json_object *v, void *base, const char *key,
+			struct bm_error *err)
+{
+	struct sim_port_entry *e = base;
+	struct bm_sim_shaper x = { 0 };
+
+	if (bm_json_parse_keys(v, shaper_keys, 0, &x, key, err) ||
+	    need(v, key, "rate_bps", err) || need(v, key, "bucket_bytes", err))
+		return -1;
+	e->v.shaper = x;
+	return 0;
+}
+
+static const char *const sched_kind_names[] = { "prio", "ets", NULL };
+
+/* One band being parsed: the band and the DSCPs it lists. */
+struct band_entry {
+	struct bm_sim_band b;
+	uint64_t dscp;			/* bit d: DSCP d */
+};
+
+/* "dscp": [46, 10, ...]: distinct integers 0..63, possibly none. */
+static int parse_dscps(json_object *v, void *base, const char *key,
+		       struct bm_error *err)
+{
+	struct band_entry *be = base;
+	json_object *x;
+	size_t i, n;
+	int64_t d;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of DSCPs", key);
+	be->dscp = 0;
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		x = json_object_array_get_idx(v, i);
+		if (json_object_get_type(x) != json_type_int)
+			return bm_errorf(err, "%s[%zu]: expected an integer",
+					 key, i);
+		d = json_object_get_int64(x);
+		if (d < 0 || d > 63)
+			return bm_errorf(err, "%s[%zu]: DSCP %lld outside 0..63",
+					 key, i, (long long)d);
+		if (be->dscp & (1ULL << d))
+			return bm_errorf(err, "%s[%zu]: DSCP %lld given twice",
+					 key, i, (long long)d);
+		be->dscp |= 1ULL << d;
+	}
+	return 0;
+}
+
+#define BAND_K(name, type, lo, hi, fl) \
+	{ #name, type, offsetof(struct band_entry, b.name), lo, hi, fl, 0, \
+	  NULL, NULL }
+
+static const struct bm_jkey band_keys[] = {
+	{ "dscp", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_dscps },
+	BAND_K(strict, BM_J_BOOL, 0, 0, 0),
+	BAND_K(quantum, BM_J_U32, 1, 1e8, 0),
+	BAND_K(queue_frames, BM_J_U32, 0, 1e9, 0),
+	BAND_K(queue_bytes, BM_J_U64, 0, 1e15, 0),
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+/* Band i of a kind scheduler from object o into s; key names the
+ * scheduler in messages. */
+static int parse_band(json_object *o, enum bm_sim_sched_kind kind,
+		      unsigned int i, struct bm_sim_sched *s, const char *key,
+		      struct bm_error *err)
+{
+	struct band_entry be = { .b = { .queue_frames = BM_SIM_BAND_QUEUE } };
+	bool strict_given, quantum_given;
+	char what[48];
+	unsigned int d;
+
+	snprintf(what, sizeof(what), "%.20s: bands[%u]", key, i);
+	if (json_object_get_type(o) != json_type_object)
+		return bm_errorf(err, "%s: expected an object", what);
+	if (bm_json_parse_keys(o, band_keys, 0, &be, what, err))
+		return -1;
+	strict_given = json_object_object_get_ex(o, "strict", NULL);
+	quantum_given = json_object_object_get_ex(o, "quantum", NULL);
+	if (kind == BM_SIM_SCHED_PRIO && (strict_given || quantum_given))
+		return bm_errorf(err, "%s: %s: not for prio, whose bands are "
+				 "all strict", what,
+				 strict_given ? "strict" : "quantum");
+	if (kind == BM_SIM_SCHED_PRIO)
+		be.b.strict = true;
+	if (be.b.strict && quantum_given)
+		return bm_errorf(err, "%s: quantum: not for a strict band",
+				 what);
+	if (!be.b.strict && !quantum_given)
+		be.b.quantum = BM_SIM_ETS_QUANTUM;
+	for (d = 0; d < 64; d++) {
+		if (!(be.dscp & (1ULL << d)))
+			continue;
+		if (s->band_of[d] != BM_SIM_BAND_DEFAULT)
+			return bm_errorf(err, "%s: dscp: DSCP %u is already in "
+					 "band %u", what, d, s->band_of[d]);
+		s->band_of[d] = (uint8_t)i;
+	}
+	s->bands[i] = be.b;
+	return 0;
+}
+
+/* The scheduler object while its keys are read, before "bands". */
+struct sched_entry {
+	int kind;
+	json_object *bands;
+};
+
+static int keep_bands(json_object *v, void *base, const char *key,
+		      struct bm_error *err)
+{
+	struct sched_entry *se = base;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of objects", key);
+	se->bands = v;
+	return 0;
+}
+
+static const struct bm_jkey sched_keys[] = {
+	{ "kind", BM_J_ENUM, offsetof(struct sched_entry, kind), 0, 0, 0, 0,
+	  sched_kind_names, NULL },
+	{ "bands", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, keep_bands },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+/*
+ * "scheduler": {"kind": "prio"|"ets", "bands": [{"dscp": [46], "strict":
+ * true}, {"dscp": [10], "quantum": 3000}, ...]}: bands in order, a DSCP
+ * no band lists goes to the last.
+ */
+static int parse_scheduler(json_object *v, void *base, const char *key,
+			   struct bm_error *err)
+{
+	struct sim_port_entry *e = base;
+	struct sched_entry se = { -1, NULL };
+	struct bm_sim_sched s;
+	size_t i, n;
+	int ret;
+
+	if (bm_json_parse_keys(v, sched_keys, 0, &se, key, err) ||
+	    need(v, key, "kind", err) || need(v, key, "bands", err))
+		return -1;
+	memset(&s, 0, sizeof(s));
+	memset(s.band_of, BM_SIM_BAND_DEFAULT, sizeof(s.band_of));
+	/* the names start at "prio" */
+	s.kind = (enum bm_sim_sched_kind)(se.kind + 1);
+	n = json_object_array_length(se.bands);
+	if (n < 1 || n > BM_SIM_MAX_BANDS)
+		return bm_errorf(err, "%s: bands: %zu bands, expected 1..%d",
+				 key, n, BM_SIM_MAX_BANDS);
+	s.n_bands = (unsigned int)n;
+	for (i = 0; i < n; i++) {
+		ret = parse_band(json_object_array_get_idx(se.bands, i),
+				 s.kind, (unsigned int)i, &s, key, err);
+		if (ret)
+			return -1;
+	}
+	e->v.sched = s;
+	return 0;
+}
+
 static const struct bm_jkey port_keys[] = {
 	{ "port", BM_J_INT, offsetof(struct sim_port_entry, port), 0,
 	  BM_TRAFFIC_MAX_PORTS - 1, 0, 0, NULL, NULL },
 	PORT_K(egress_bps, BM_J_DOUBLE, 0, 1e13, 0),
 	PORT_K(queue_frames, BM_J_U64, 0, 1e12, 0),
 	PORT_K(queue_bytes, BM_J_U64, 0, 1e15, 0),
+	{ "policer", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_policer },
+	{ "shaper", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_shaper },
+	{ "scheduler", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_scheduler },
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

@@ -40,6 +40,17 @@
  * or late, hence lost, when it arrives after the drain wait (drain_s after
  * duration_s or the last scheduled frame, whichever is later).
  *
+ * TM (RFC 7640; sim_tm.c has the stages).  A frame that reaches egress e
+ * meets its policer first (dropped or re-marked).  With a shaper, the
+ * FIFO's head also waits for the shaper's tokens, a frame that would wait
+ * is what counts against queue_frames, and byte limits count F - 4 (tbf +
+ * pfifo/bfifo, MODEL-TBF): in order, so its departure is still known on
+ * arrival.  With a scheduler the bands replace the FIFO, and the egress
+ * is driven by EV_SERVE events: when its line is free the scheduler picks
+ * (and commits) a head, which starts when the shaper allows.  The
+ * receiver counts each frame's bytes, DSCP and PCP and logs the first
+ * log_frames of a stream in arrival order, with the seq it carries.
+ *
  * HOLB (DUT-HOLB-EMU, R8239-HOLB).  With holb_fifo_frames = D > 0 the
  * frames of ingress port holb_port (-1: of every port) wait in one FIFO of
  * D frames in arrival order; an arrival to a full FIFO is dropped.  The
@@ -49,9 +60,10 @@
  * whatever its egress.
  *
  * One instant.  Events at one instant go in this order: frames leaving
- * egress queues for their lines (room frees up), frames arriving from the
- * tester, FIFO heads (a direct arrival takes what freed up before a head
- * that waits, as port B writes straight to E2 in DUT-HOLB-EMU).  Frames
+ * egress queues and bands for their lines (room frees up), frames
+ * arriving from the tester, FIFO heads (a direct arrival takes what freed
+ * up before a head that waits, as port B writes straight to E2 in
+ * DUT-HOLB-EMU).  Frames
  * that reach one egress at one instant are admitted round robin over their
  * ingress ports: at each contested instant the port after the previous
  * one's first goes first, so that equal synchronised streams lose equally.
@@ -65,16 +77,18 @@
  * phases.
  *
  * Cost and bounds.  One event heap over the ports (tester departures,
- * egress queue departures, FIFO retries) and one heap of streams per
- * tester port: O(log) per frame and no memory per frame of the trial.  The
- * queues hold what the DUT buffers, at most 2^23 frames at once; a trial of
+ * egress queue departures, scheduler services, FIFO retries) and one heap
+ * of streams per tester port: O(log) per frame (+ the bands) and no memory
+ * per frame of the trial but the logs asked for.  The queues hold what
+ * the DUT buffers, at most 2^23 frames at once; a trial of
  * more than 10^8 frames or of more than a week of simulated time is
  * refused.  Latency percentiles come from a log-linear histogram per
  * stream, 256 buckets per octave of (wait + egress frame time): a
  * percentile is within 0.2 % of that part of the latency (exact when all
  * samples are equal); count, min, mean, max, stddev, IPDV and PDV are
- * exact.  No frame is reordered or duplicated: a stream has one ingress
- * and one egress FIFO.
+ * exact.  No frame is duplicated, and none is reordered but by a
+ * scheduler whose policer re-marks part of a stream into another band
+ * (counted per RFC 4737: a frame behind a higher seq).
  */
 #include <errno.h>
 #include <math.h>
@@ -86,7 +100,7 @@
 #include "bm_traffic.h"
 #include "sim_int.h"
 
-#define TPS		1e13		/* ticks per second */
+#define TPS		SIM_TPS		/* ticks per second */
 #define TICKS_NS	1e4		/* ticks per ns */
 #define L1_EXTRA	20		/* preamble, SFD, gap (SPEC F-1) */
 /* The fuzzers' build (make fuzz) lowers it: a mutated duration must cost
@@ -237,11 +251,17 @@ static bool lat_add(struct lat_acc *a, int64_t v)
 /* --- the model's state ---------------------------------------------- */
 
 /* A frame in a queue (t = leaves for the line, a = bytes, b = from the
- * pool) or in an ingress FIFO (t = tx time, a = stream, b = size). */
+ * pool) or in an ingress FIFO (t = tx time, a = stream | size << 13,
+ * b = seq: 16 bytes a frame, up to 2^23 of them). */
 struct slot {
 	int64_t t;
 	uint32_t a, b;
 };
+
+#define FIFO_STREAM_BITS	13
+#define FIFO_STREAM_MASK	((1U << FIFO_STREAM_BITS) - 1)
+_Static_assert(BM_TRAFFIC_MAX_STREAMS <= 1 << FIFO_STREAM_BITS,
+	       "a stream index fits a FIFO slot");
 
 struct ring {
 	struct slot *v;
@@ -260,10 +280,15 @@ struct tstream {
 	int64_t period_int;
 	int64_t cum;			/* BURSTS: k's offset in burst */
 	int64_t sched_last;
-	/* what happened */
+	/* what happened; counts by size, DSCP, PCP and the logs straight
+	 * into the stream's result */
+	struct bm_stream_result *r;
 	uint64_t sent, rcvd;
 	int64_t tx_first, tx_last, rx_first, rx_last;
 	int64_t gap, gap_at;		/* longest rx gap and its start */
+	int64_t late_max;		/* ticks behind schedule, at most */
+	uint32_t log_cap;		/* frames each log holds */
+	uint64_t rx_next;		/* highest seq received + 1 */
 	struct lat_acc lat;
 };
 
@@ -280,6 +305,10 @@ struct tport {
 	uint64_t df, db;		/* dedicated frames, bytes used */
 	int64_t efree;			/* the line is busy until then */
 	unsigned int rr;		/* round robin over ingress ports */
+	struct sim_tm *tm;		/* policer, shaper, scheduler: NULL */
+	uint32_t uncounted;		/* 4 with a shaper: byte limits count
+					 * skb->len (bfifo), else F */
+	bool serving;			/* scheduler: an EV_SERVE is due */
 	/* DUT ingress FIFO (holb) */
 	bool holb, blocked;
 	struct ring fifo;
@@ -287,21 +316,16 @@ struct tport {
 	int64_t since, retry_at;	/* head blocked since; retry (-1) */
 };
 
-enum { EV_DEPART, EV_TX, EV_HOL };	/* the order within one instant */
+/* The order within one instant: room frees up before arrivals. */
+enum { EV_DEPART, EV_SERVE, EV_TX, EV_HOL };
 
 struct ev {
 	int64_t t, tie;
 	unsigned int type, idx;
 };
 
-struct frame {
-	int64_t tx;
-	unsigned int stream;
-	uint32_t size;
-};
-
 struct arrival {
-	struct frame f;
+	struct sim_frame f;
 	unsigned int in, out, rank;
 };
 
@@ -465,6 +489,11 @@ static int64_t l1_ticks(uint32_t size, double tpb)
 static uint32_t frame_size(const struct tsim *S, const struct tstream *s,
 			   uint64_t k)
 {
+	const struct bm_stream_spec *ss = s->ss;
+
+	if (ss->burst_last_size && ss->pattern == BM_STREAM_BURSTS &&
+	    k % ss->burst_len == ss->burst_len - 1)
+		return ss->burst_last_size;
 	return s->size ? s->size : S->t->imix[k % S->t->n_imix];
 }
 
@@ -498,21 +527,28 @@ static bool stream_next(struct tstream *s, uint32_t size, double tpb)
 }
 
 /* Port i sends its next frame at t (the TX event); the frame. */
-static struct frame emit(struct tsim *S, unsigned int i, int64_t t)
+static struct sim_frame emit(struct tsim *S, unsigned int i, int64_t t)
 {
 	struct tport *P = &S->port[i];
 	unsigned int x = P->sh[0];
 	struct tstream *s = &S->s[x];
+	const struct bm_stream_spec *ss = s->ss;
 	uint32_t size = frame_size(S, s, s->k);
-	struct frame f = { t, x, size };
+	struct sim_frame f = { t, x, (uint32_t)s->k, size, ss->frame.dscp };
 	int64_t late = t - s->next, busy = l1_ticks(size, P->tpb);
-	double nominal = s->ss->pattern == BM_STREAM_BURSTS ? (double)busy :
-			 s->iv;
+	bool bursts = ss->pattern == BM_STREAM_BURSTS;
+	double nominal = bursts ? (double)busy : s->iv;
 
 	if (late > S->late_max)
 		S->late_max = late;
 	if ((double)late > nominal)
 		S->late_frames++;
+	/* the stream's lateness: every frame, or each burst's start */
+	if (late > s->late_max && (!bursts || !(s->k % ss->burst_len)))
+		s->late_max = late;
+	if (s->k < s->log_cap)
+		s->r->tx_log_s[s->k] = (double)t / TPS;
+	s->r->tx_bytes += size;
 	if (!s->sent)
 		s->tx_first = t;
 	s->tx_last = t;
@@ -534,8 +570,40 @@ static struct frame emit(struct tsim *S, unsigned int i, int64_t t)
 
 /* --- DUT side ------------------------------------------------------- */
 
+/* What the receiver counts of a frame of s that arrived at rx. */
+static void count_rx(struct tstream *s, const struct sim_frame *f, int64_t rx)
+{
+	const struct bm_frame_template *ft = &s->ss->frame;
+	struct bm_stream_result *r = s->r;
+	bool tagged = ft->vlan_id >= 0;
+	struct bm_frame_rec *x;
+
+	/* RFC 4737: behind a frame that came before it (a re-marked frame
+	 * in another band can overtake) */
+	if (f->seq < s->rx_next)
+		r->reordered++;
+	else
+		s->rx_next = (uint64_t)f->seq + 1;
+	r->rx_bytes += f->size;
+	r->rx_dscp[f->dscp & 63]++;
+	if (tagged)
+		r->rx_pcp[ft->pcp & 7]++;
+	else
+		r->rx_untagged++;
+	if (r->n_rx_log < s->log_cap) {
+		x = &r->rx_log[r->n_rx_log++];
+		x->seq = f->seq;
+		x->tx_s = (double)f->tx / TPS;
+		x->rx_s = (double)rx / TPS;
+		x->size = f->size;
+		x->dscp = f->dscp;
+		x->pcp = tagged ? ft->pcp : 0;
+		x->tagged = tagged;
+	}
+}
+
 /* The frame leaves egress line at end: received, or lost on the way. */
-static void deliver(struct tsim *S, const struct frame *f, int64_t end)
+static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 {
 	struct tstream *s = &S->s[f->stream];
 	int64_t rx = end + S->base;
@@ -547,6 +615,7 @@ static void deliver(struct tsim *S, const struct frame *f, int64_t end)
 		S->late++;
 		return;
 	}
+	count_rx(s, f, rx);
 	if (!s->rcvd) {
 		s->rx_first = rx;
 	} else if (rx - s->rx_last > s->gap) {
@@ -560,43 +629,109 @@ static void deliver(struct tsim *S, const struct frame *f, int64_t end)
 		fail(S, -ENOMEM);
 }
 
-/* Egress e takes f at t: straight to its line, into its queue, or not
- * (false: no room). */
-static bool admit(struct tsim *S, unsigned int e, const struct frame *f,
+/*
+ * Scheduler egress e at t: when its line is free, the scheduler's head
+ * (committed) starts if the shaper lets it, else the egress comes back when
+ * the shaper will; after a frame, when the line is free again.
+ */
+static void serve(struct tsim *S, unsigned int e, int64_t t)
+{
+	struct tport *E = &S->port[e];
+	struct sim_frame f;
+	int64_t start;
+
+	E->serving = true;
+	if (E->efree > t) {
+		ev_push(S, E->efree, EV_SERVE, 0, e);
+		return;
+	}
+	while (sim_tm_head(E->tm, &f)) {
+		start = sim_tm_ready(E->tm, t, f.size);
+		if (start > t && start != INT64_MAX) {
+			ev_push(S, start, EV_SERVE, 0, e);
+			return;
+		}
+		sim_tm_pop(E->tm);
+		S->queued--;
+		if (start == INT64_MAX)
+			continue;	/* beyond the bucket: tbf drops it */
+		sim_tm_take(E->tm, t, f.size);
+		E->efree = t + l1_ticks(f.size, E->etpb);
+		deliver(S, &f, E->efree);
+		ev_push(S, E->efree, EV_SERVE, 0, e);
+		return;
+	}
+	E->serving = false;
+}
+
+/* Scheduler egress e takes f at t into its band; false: the band is full. */
+static bool sched_admit(struct tsim *S, unsigned int e,
+			const struct sim_frame *f, int64_t t)
+{
+	struct tport *E = &S->port[e];
+	int ret;
+
+	if (S->queued >= MAX_QUEUED) {
+		fail(S, -E2BIG);
+		return true;
+	}
+	ret = sim_tm_enqueue(E->tm, f);
+	if (ret < 0)
+		fail(S, -ENOMEM);
+	if (ret <= 0)
+		return ret < 0;
+	S->queued++;
+	if (!E->serving)
+		serve(S, e, t);
+	return true;
+}
+
+/* Egress e takes f at t: its policer drops it, or it goes straight to the
+ * line, or into its queue, or not (false: no room). */
+static bool admit(struct tsim *S, unsigned int e, const struct sim_frame *in,
 		  int64_t t)
 {
 	struct tport *E = &S->port[e];
+	struct sim_frame f = *in;
+	uint32_t pool = 0, bytes;
 	int64_t start;
-	uint32_t pool = 0;
 
-	if (!E->q.n && E->efree <= t) {
-		start = t;
-	} else {
-		if (E->df >= E->qf || (E->qb && E->db + f->size > E->qb)) {
-			if (S->pool_used + f->size > S->pool)
+	if (!sim_tm_police(E->tm, t, &f))
+		return true;		/* red: gone before the queue */
+	if (sim_tm_scheduled(E->tm))
+		return sched_admit(S, e, &f, t);
+	/* FIFO: the head leaves when the line is free and, with a shaper,
+	 * the bucket holds its bytes; in order, so the time is known now */
+	start = sim_tm_ready(E->tm, E->efree > t ? E->efree : t, f.size);
+	if (start == INT64_MAX)
+		return true;		/* beyond the bucket: tbf drops it */
+	if (E->q.n || start > t) {
+		bytes = f.size - E->uncounted;
+		if (E->df >= E->qf || (E->qb && E->db + bytes > E->qb)) {
+			if (S->pool_used + bytes > S->pool)
 				return false;
 			pool = 1;
 		}
-		start = E->efree;
-		ring_push(S, &E->q, (struct slot){ start, f->size, pool });
+		ring_push(S, &E->q, (struct slot){ start, bytes, pool });
 		if (S->err)
 			return true;
 		if (pool) {
-			S->pool_used += f->size;
+			S->pool_used += bytes;
 		} else {
 			E->df++;
-			E->db += f->size;
+			E->db += bytes;
 		}
 		if (E->q.n == 1)
 			ev_push(S, start, EV_DEPART, 0, e);
 	}
-	E->efree = start + l1_ticks(f->size, E->etpb);
-	deliver(S, f, E->efree);
+	sim_tm_take(E->tm, start, f.size);
+	E->efree = start + l1_ticks(f.size, E->etpb);
+	deliver(S, &f, E->efree);
 	return true;
 }
 
 /* May the head of a FIFO go to egress e now?  Then it has gone. */
-static bool hol_move(struct tsim *S, unsigned int e, const struct frame *f,
+static bool hol_move(struct tsim *S, unsigned int e, const struct sim_frame *f,
 		     int64_t t)
 {
 	const struct tport *E = &S->port[e];
@@ -635,16 +770,32 @@ static void hol_block(struct tsim *S, unsigned int i, unsigned int e,
 		hol_retry(S, i, E->efree > t ? E->efree : t);
 }
 
+/* A frame into an ingress FIFO slot and back: no policer has re-marked
+ * it yet, so its DSCP is its stream's. */
+static struct slot fifo_slot(const struct sim_frame *f)
+{
+	return (struct slot){ f->tx, f->stream | f->size << FIFO_STREAM_BITS,
+			      f->seq };
+}
+
+static struct sim_frame fifo_frame(const struct tsim *S, const struct slot *h)
+{
+	unsigned int x = h->a & FIFO_STREAM_MASK;
+
+	return (struct sim_frame){ h->t, x, h->b, h->a >> FIFO_STREAM_BITS,
+				   S->s[x].ss->frame.dscp };
+}
+
 static void hol_drain(struct tsim *S, unsigned int i, int64_t t)
 {
 	struct tport *P = &S->port[i];
 	bool moved = false;
 	struct slot *h;
-	struct frame f;
+	struct sim_frame f;
 
 	while (P->fifo.n && !S->err) {
 		h = ring_front(&P->fifo);
-		f = (struct frame){ h->t, h->a, h->b };
+		f = fifo_frame(S, h);
 		if (!hol_move(S, S->s[f.stream].rx, &f, t)) {
 			hol_block(S, i, S->s[f.stream].rx, t, moved);
 			return;
@@ -682,12 +833,12 @@ static bool in_outage(const struct tsim *S, int64_t t)
 }
 
 /* f reaches the DUT on ingress port i at t. */
-static void arrive(struct tsim *S, unsigned int i, const struct frame *f,
+static void arrive(struct tsim *S, unsigned int i, const struct sim_frame *f,
 		   int64_t t)
 {
 	struct tport *P = &S->port[i];
 	unsigned int e = S->s[f->stream].rx;
-	struct slot x = { f->tx, f->stream, f->size };
+	struct slot x = fifo_slot(f);
 
 	if (S->p->max_frame_size && f->size > S->p->max_frame_size)
 		return;
@@ -769,7 +920,8 @@ static uint32_t max_size(const struct tsim *S, const struct tstream *s)
 	unsigned int i;
 
 	if (s->size)
-		return s->size;
+		return s->size > s->ss->burst_last_size ? s->size :
+		       s->ss->burst_last_size;
 	for (i = 0; i < S->t->n_imix; i++)
 		if (S->t->imix[i] > m)
 			m = S->t->imix[i];
@@ -812,7 +964,7 @@ static double stream_plan(const struct tsim *S, const struct tstream *s,
  */
 static int plan(struct tsim *S, double *sched_end, struct bm_error *err)
 {
-	double frames = 0, tx_end = 0, drain = 0, n, e = 0, cap, busy;
+	double frames = 0, tx_end = 0, drain = 0, n, e = 0, cap, busy, per, bpt;
 	double port_end[BM_TRAFFIC_MAX_PORTS] = { 0 };
 	double to[BM_TRAFFIC_MAX_PORTS] = { 0 };
 	uint32_t big[BM_TRAFFIC_MAX_PORTS] = { 0 };
@@ -849,10 +1001,17 @@ static int plan(struct tsim *S, double *sched_end, struct bm_error *err)
 		tx_end = fmax(tx_end, port_end[i]);
 		if (!to[i])
 			continue;
-		/* what the egress may still hold when its last frame came */
-		cap = (double)E->qf + (double)S->pool / 64.0 +
+		/* what the egress may still hold when its last frame came,
+		 * each at the line's or the shaper's pace (overhead <= 1000) */
+		cap = sim_tm_scheduled(E->tm) ?
+		      (double)sim_tm_capacity(E->tm) :
+		      (double)E->qf + (double)S->pool / 64.0 +
 		      (double)S->hol_d * S->nhol + 1.0;
-		drain += fmin(to[i], cap) * l1_ticks(big[i], E->etpb) / TPS;
+		per = (double)l1_ticks(big[i], E->etpb);
+		bpt = sim_tm_bytes_per_tick(E->tm);
+		if (bpt > 0)
+			per = fmax(per, (big[i] + 1000.0) / bpt);
+		drain += fmin(to[i], cap) * per / TPS;
 	}
 	if (!(tx_end + drain <= MAX_SPAN_S))
 		return bm_errorf(err, "sim: the traffic would run for more "
@@ -905,6 +1064,11 @@ static int setup(struct tsim *S, struct bm_error *err)
 		P->qf = o->queue_frames != BM_SIM_QUEUE_DEFAULT ?
 			o->queue_frames : p->buffer_frames;
 		P->qb = o->queue_bytes;
+		if (sim_tm_new(o, &P->tm)) {
+			bm_errorf(err, "sim: out of memory");
+			return -ENOMEM;
+		}
+		P->uncounted = sim_tm_shaped(P->tm) ? 4 : 0;
 		P->retry_at = -1;
 		P->holb = S->hol_d && (p->holb_port < 0 ||
 				       p->holb_port == (int)i);
@@ -973,6 +1137,9 @@ static void run(struct tsim *S)
 		case EV_DEPART:
 			on_depart(S, ev.idx, ev.t);
 			break;
+		case EV_SERVE:
+			serve(S, ev.idx, ev.t);
+			break;
 		case EV_TX:
 			on_tx(S, &ev);
 			break;
@@ -1025,14 +1192,14 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		const struct tstream *s = &S->s[i];
 		struct bm_stream_result *r = &tr->streams[i];
 
-		memset(r, 0, sizeof(*r));
+		/* zeroed by reset_results; the counts by size, DSCP and PCP,
+		 * the reordered frames and the logs came in on the way */
 		r->intended = s->n;
 		r->sent = s->sent;
 		r->received = s->rcvd;
 		r->lost = s->sent - s->rcvd;
-		/* a FIFO per egress and per ingress keeps every stream in
-		 * order, and nothing is copied */
-		r->reordered = r->duplicated = 0;
+		r->n_tx_log = s->sent < s->log_cap ? s->sent : s->log_cap;
+		r->tx_late_max_s = s->late_max > 0 ? s->late_max / TPS : 0;
 		r->first_tx_s = secs(s->tx_first);
 		r->last_tx_s = secs(s->tx_last);
 		r->first_rx_s = secs(s->rx_first);
@@ -1090,6 +1257,35 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 	snprintf(res->ts_source, sizeof(res->ts_source), "sim");
 }
 
+/*
+ * Zero each stream's result in tr (freeing the logs of an earlier trial)
+ * and give it logs of log_frames frames, at most its frame count; point
+ * the streams at them.  0 or -ENOMEM.
+ */
+static int reset_results(struct tsim *S, struct bm_traffic_result *tr)
+{
+	unsigned int i;
+
+	for (i = 0; i < S->ns; i++) {
+		struct tstream *s = &S->s[i];
+		struct bm_stream_result *r = &tr->streams[i];
+		uint64_t cap = s->ss->log_frames;
+
+		free(r->tx_log_s);
+		free(r->rx_log);
+		memset(r, 0, sizeof(*r));
+		s->r = r;
+		s->log_cap = (uint32_t)(cap < s->n ? cap : s->n);
+		if (!s->log_cap)
+			continue;
+		r->tx_log_s = calloc(s->log_cap, sizeof(*r->tx_log_s));
+		r->rx_log = calloc(s->log_cap, sizeof(*r->rx_log));
+		if (!r->tx_log_s || !r->rx_log)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static void teardown(struct tsim *S)
 {
 	unsigned int i;
@@ -1099,6 +1295,7 @@ static void teardown(struct tsim *S)
 	for (i = 0; S->port && i < S->np; i++) {
 		free(S->port[i].q.v);
 		free(S->port[i].fifo.v);
+		sim_tm_free(S->port[i].tm);
 	}
 	hist_free(&S->all);
 	free(S->s);
@@ -1151,6 +1348,10 @@ int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 			bm_errorf(err, "sim: out of memory");
 			ret = -ENOMEM;
 		}
+	}
+	if (!ret && reset_results(&S, tr)) {
+		bm_errorf(err, "sim: out of memory");
+		ret = -ENOMEM;
 	}
 	if (ret)
 		goto out;

@@ -279,7 +279,8 @@ void bm_traffic_result_free(struct bm_traffic_result *r);
  * stream's tx port, rx and lost to its rx port, loads over span_s) and
  * the trial totals in *sum (counts, earliest/latest events, latency of
  * all streams together).  Backends call it after filling the streams.
- * Bytes of imix streams are estimated from the table's mean size.  In
+ * Port bytes are the streams' tx_bytes / rx_bytes where the backend
+ * counted them, else estimated (imix from the table's mean size).  In
  * *sum it sets only intended, attempted, received, lost, duplicate,
  * reordered, first_rx_s and last_rx_s (-1 when nothing arrived),
  * actual_duration_s (0 when nothing was sent) and latency: count, min,

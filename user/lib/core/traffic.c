@@ -781,6 +781,15 @@ static uint64_t frame_bytes(const struct bm_traffic *t,
 	       (uint64_t)llround((double)(n % t->n_imix) * sum / t->n_imix);
 }
 
+/* The bytes of n frames the backend counted (exact: a burst's last size,
+ * which imix frames), else as frame_bytes() estimates them. */
+static uint64_t stream_bytes(const struct bm_traffic *t,
+			     const struct bm_stream_spec *s,
+			     uint32_t frame_size, uint64_t n, uint64_t counted)
+{
+	return counted || !n ? counted : frame_bytes(t, s, frame_size, n);
+}
+
 static double l1_pct(uint64_t bytes, uint64_t frames, double span_s,
 		     double line_rate_bps)
 {
@@ -860,14 +869,15 @@ void bm_traffic_result_sum(const struct bm_traffic *t, uint32_t frame_size,
 			struct bm_port_result *p = &r->ports[s->tx_port];
 
 			p->tx_frames += x->sent;
-			p->tx_bytes += frame_bytes(t, s, frame_size, x->sent);
+			p->tx_bytes += stream_bytes(t, s, frame_size, x->sent,
+						    x->tx_bytes);
 		}
 		if (s->rx_port < np) {
 			struct bm_port_result *p = &r->ports[s->rx_port];
 
 			p->rx_frames += x->received;
-			p->rx_bytes += frame_bytes(t, s, frame_size,
-						   x->received);
+			p->rx_bytes += stream_bytes(t, s, frame_size,
+						    x->received, x->rx_bytes);
 			p->lost += x->lost;
 		}
 		sum->intended += x->intended;

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traffic management on a DUT egress of the N-port simulated DUT (RFC
+ * 7640, SPEC 5.2): the stages a frame meets in Linux, in that order.
+ *
+ * Policer (DUT-POL, DUT-POL2): tc clsact egress, before the queue, at the
+ * instant the frame reaches the egress.  A = F - 4 + overhead bytes;
+ * MODEL-TB (bm_tb): one bucket, exceed = drop; with eir_bps, bucket C
+ * then E, colour-blind: green passes as sent, yellow passes re-marked to
+ * yellow_dscp, red is dropped.  An exceeding frame leaves a bucket as it
+ * was (act_police).
+ *
+ * Shaper (DUT-TBF, DUT-TBFB): tbf at the root.  The head of the egress
+ * queue leaves when the line is free and the bucket holds A = F - 4 +
+ * overhead bytes; a frame whose A exceeds the bucket is dropped, as tbf
+ * drops what its burst cannot carry.  The bucket is a bm_tb in seconds,
+ * so that it charges what MODEL-TBF charges; its times are rounded up to
+ * whole ticks.
+ *
+ * Scheduler (DUT-SP, DUT-ETS): prio or ets below the tbf.  A frame goes to
+ * the band that lists its DSCP (as re-marked), else to the last band; each
+ * band is a tail-drop pfifo (queue_frames) and/or bfifo (queue_bytes of
+ * skb->len = F - 4).  Strict bands go first, in band order; the others
+ * share what is left by deficit round robin with quanta in bytes of F - 4
+ * (sch_ets: a band that becomes busy joins the round's tail with one
+ * quantum; the front band sends while its head fits its deficit, else it
+ * gains a quantum and goes to the tail).  The frame chosen is committed:
+ * tbf peeks its child, so a frame of a higher band that arrives while the
+ * head waits for tokens waits behind it.  The committed head has left its
+ * band and no longer counts against the band's limits, as in Linux.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_tm_model.h"
+#include "sim_int.h"
+
+/* Frames of one band, in order. */
+struct band {
+	struct sim_frame *v;
+	size_t head, n, cap;		/* cap a power of two */
+	uint64_t bytes;			/* F - 4 of each */
+	int64_t deficit;
+	bool strict, active;
+	uint32_t quantum, limit_frames;
+	uint64_t limit_bytes;
+};
+
+struct sim_tm {
+	/* policer */
+	bool police, two_rate;
+	struct bm_tb2 pol;
+	int pol_over;
+	uint8_t yellow;
+	/* shaper */
+	bool shape;
+	struct bm_tb shaper;
+	int shp_over;
+	/* scheduler */
+	unsigned int n_bands;
+	uint8_t band_of[64];
+	struct band band[BM_SIM_MAX_BANDS];
+	unsigned int drr[BM_SIM_MAX_BANDS], drr_head, drr_n;
+	bool have_head;
+	struct sim_frame head;
+};
+
+/* Bytes a bucket charges for F with overhead o (at least one). */
+static double charged(uint32_t size, int o)
+{
+	double a = (double)size - 4.0 + o;
+
+	return a < 1.0 ? 1.0 : a;
+}
+
+int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **out)
+{
+	const struct bm_sim_policer *po = &o->policer;
+	const struct bm_sim_sched *sc = &o->sched;
+	struct sim_tm *tm;
+	unsigned int b, d;
+
+	*out = NULL;
+	if (!(po->cir_bps > 0) && !(o->shaper.rate_bps > 0) &&
+	    sc->kind == BM_SIM_SCHED_NONE)
+		return 0;
+	tm = calloc(1, sizeof(*tm));
+	if (!tm)
+		return -ENOMEM;
+	if (po->cir_bps > 0) {
+		tm->police = true;
+		tm->two_rate = po->eir_bps > 0;
+		bm_tb2_init(&tm->pol, po->cir_bps, po->cbs_bytes,
+			    po->eir_bps, po->ebs_bytes);
+		tm->pol_over = po->overhead;
+		tm->yellow = (uint8_t)po->yellow_dscp;
+	}
+	if (o->shaper.rate_bps > 0) {
+		tm->shape = true;
+		bm_tb_init(&tm->shaper, o->shaper.rate_bps,
+			   o->shaper.bucket_bytes);
+		tm->shp_over = o->shaper.overhead;
+	}
+	if (sc->kind != BM_SIM_SCHED_NONE) {
+		tm->n_bands = sc->n_bands;
+		for (d = 0; d < 64; d++)
+			tm->band_of[d] = sc->band_of[d] < sc->n_bands ?
+					 sc->band_of[d] :
+					 (uint8_t)(sc->n_bands - 1);
+		for (b = 0; b < sc->n_bands; b++) {
+			const struct bm_sim_band *x = &sc->bands[b];
+			struct band *y = &tm->band[b];
+
+			y->strict = sc->kind == BM_SIM_SCHED_PRIO || x->strict;
+			y->quantum = x->quantum;
+			y->limit_frames = x->queue_frames;
+			y->limit_bytes = x->queue_bytes;
+		}
+	}
+	*out = tm;
+	return 0;
+}
+
+void sim_tm_free(struct sim_tm *tm)
+{
+	unsigned int b;
+
+	if (!tm)
+		return;
+	for (b = 0; b < tm->n_bands; b++)
+		free(tm->band[b].v);
+	free(tm);
+}
+
+bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f)
+{
+	double a, ts;
+
+	if (!tm || !tm->police)
+		return true;
+	a = charged(f->size, tm->pol_over);
+	ts = (double)t / SIM_TPS;
+	if (!tm->two_rate)
+		return bm_tb_offer(&tm->pol.c, ts, a);
+	switch (bm_tb2_offer(&tm->pol, ts, a)) {
+	case BM_GREEN:
+		return true;
+	case BM_YELLOW:
+		f->dscp = tm->yellow;
+		return true;
+	case BM_RED:
+		break;
+	}
+	return false;
+}
+
+bool sim_tm_shaped(const struct sim_tm *tm)
+{
+	return tm && tm->shape;
+}
+
+int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size)
+{
+	double r, x;
+
+	if (!sim_tm_shaped(tm))
+		return t;
+	r = bm_tb_ready(&tm->shaper, (double)t / SIM_TPS,
+			charged(size, tm->shp_over));
+	if (!isfinite(r))
+		return INT64_MAX;
+	/* a hair past a tick from rounding seconds is that tick */
+	x = ceil(r * SIM_TPS - 0.05);
+	if (!(x < 9e18))
+		return INT64_MAX;
+	return (int64_t)x > t ? (int64_t)x : t;
+}
+
+void sim_tm_take(struct sim_tm *tm, int64_t t, uint32_t size)
+{
+	if (sim_tm_shaped(tm))
+		bm_tb_take(&tm->shaper, (double)t / SIM_TPS,
+			   charged(size, tm->shp_over));
+}
+
+double sim_tm_bytes_per_tick(const struct sim_tm *tm)
+{
+	return sim_tm_shaped(tm) ? tm->shaper.rho / SIM_TPS : 0;
+}
+
+bool sim_tm_scheduled(const struct sim_tm *tm)
+{
+	return tm && tm->n_bands;
+}
+
+/* skb->len: what a qdisc counts of F. */
+static uint32_t skb_len(uint32_t size)
+{
+	return size > 4 ? size - 4 : 0;
+}
+
+int sim_tm_enqueue(struct sim_tm *tm, const struct sim_frame *f)
+{
+	struct band *b = &tm->band[tm->band_of[f->dscp & 63]];
+	uint32_t len = skb_len(f->size);
+	struct sim_frame *v;
+	size_t i, cap;
+
+	if (b->n >= b->limit_frames ||
+	    (b->limit_bytes && b->bytes + len > b->limit_bytes))
+		return 0;
+	if (b->n == b->cap) {
+		cap = b->cap ? 2 * b->cap : 16;
+		v = malloc(cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < b->n; i++)
+			v[i] = b->v[(b->head + i) & (b->cap - 1)];
+		free(b->v);
+		b->v = v;
+		b->cap = cap;
+		b->head = 0;
+	}
+	b->v[(b->head + b->n) & (b->cap - 1)] = *f;
+	b->n++;
+	b->bytes += len;
+	if (!b->strict && !b->active) {
+		b->active = true;
+		b->deficit = b->quantum;
+		tm->drr[(tm->drr_head + tm->drr_n) % BM_SIM_MAX_BANDS] =
+			(unsigned int)(b - tm->band);
+		tm->drr_n++;
+	}
+	return 1;
+}
+
+static struct sim_frame *band_front(struct band *b)
+{
+	return &b->v[b->head];
+}
+
+static void band_pop(struct band *b, struct sim_frame *f)
+{
+	*f = *band_front(b);
+	b->head = (b->head + 1) & (b->cap - 1);
+	b->n--;
+	b->bytes -= skb_len(f->size);
+}
+
+/* Deficit round robin over the busy non-strict bands. */
+static bool drr_next(struct sim_tm *tm, struct sim_frame *f)
+{
+	struct band *b;
+	uint32_t len;
+
+	while (tm->drr_n) {
+		b = &tm->band[tm->drr[tm->drr_head]];
+		len = skb_len(band_front(b)->size);
+		if (len <= b->deficit) {
+			b->deficit -= len;
+			band_pop(b, f);
+			if (!b->n) {
+				b->active = false;
+				tm->drr_head = (tm->drr_head + 1) %
+					       BM_SIM_MAX_BANDS;
+				tm->drr_n--;
+			}
+			return true;
+		}
+		b->deficit += b->quantum;
+		tm->drr[(tm->drr_head + tm->drr_n) % BM_SIM_MAX_BANDS] =
+			tm->drr[tm->drr_head];
+		tm->drr_head = (tm->drr_head + 1) % BM_SIM_MAX_BANDS;
+	}
+	return false;
+}
+
+bool sim_tm_head(struct sim_tm *tm, struct sim_frame *f)
+{
+	unsigned int b;
+
+	if (!tm->have_head) {
+		for (b = 0; b < tm->n_bands; b++) {
+			if (tm->band[b].strict && tm->band[b].n) {
+				band_pop(&tm->band[b], &tm->head);
+				break;
+			}
+		}
+		if (b == tm->n_bands && !drr_next(tm, &tm->head))
+			return false;
+		tm->have_head = true;
+	}
+	*f = tm->head;
+	return true;
+}
+
+void sim_tm_pop(struct sim_tm *tm)
+{
+	tm->have_head = false;
+}
+
+uint64_t sim_tm_capacity(const struct sim_tm *tm)
+{
+	uint64_t n = 1, x;
+	unsigned int b;
+
+	for (b = 0; b < tm->n_bands; b++) {
+		x = tm->band[b].limit_frames;
+		if (tm->band[b].limit_bytes && tm->band[b].limit_bytes / 60 < x)
+			x = tm->band[b].limit_bytes / 60;
+		n += x;
+	}
+	return n;
+}
