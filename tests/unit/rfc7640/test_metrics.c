@@ -330,7 +330,16 @@ START_TEST(train_rule)
 	ck_assert_double_eq_tol(tr.sbi_median_s, 1.2 * T_WIRE, 1e-15);
 	ck_assert_int_eq(tm_trains_of(a, 2, TM_ACCT_L2, 1e9, 2e-6, &tr), 0);
 	ck_assert_uint_eq(tr.trains, 1);
-	/* the wire time is the previous frame's: 64 B then 1518 B */
+	/* the wire time is the larger frame's: a 64 B frame then a 1518 B
+	 * one, first-bit stamps (the 64 B frame's wire time apart) and
+	 * last-bit stamps (the 1518 B frame's) */
+	a[0] = (struct tm_arrival){ 0, 64, 0 };
+	a[1] = (struct tm_arrival){ T_WIRE, 1518, 0 };
+	ck_assert_int_eq(tm_trains_of(a, 2, TM_ACCT_L2, 1e9, 0, &tr), 0);
+	ck_assert_uint_eq(tr.trains, 1);
+	a[1].rx_s = 1.2 * T_WIRE;
+	ck_assert_int_eq(tm_trains_of(a, 2, TM_ACCT_L2, 1e9, 0, &tr), 0);
+	ck_assert_uint_eq(tr.trains, 2);
 	a[0] = (struct tm_arrival){ 0, 64, 0 };
 	a[1] = (struct tm_arrival){ 84 * 8e-9, 1518, 0 };
 	a[2] = (struct tm_arrival){ 84 * 8e-9 + 1.05 * T_WIRE, 64, 1 };

@@ -304,7 +304,7 @@ int tm_shp_run(struct bm_backend *be, const struct tm_shp_params *p,
 	dev = json_object_new_array();
 	json_object_array_add(dev, json_object_new_string(
 		"Ti = IQ x 8 / SR (AMB-45); trains: inter-arrival <= 1.1 x "
-		"the previous frame's wire time + ts accuracy (AMB-39); SBI "
+		"the larger frame's wire time + ts accuracy (AMB-39); SBI "
 		"start to start"));
 	json_object_array_add(dev, json_object_new_string(
 		"SR_busy per burst: its bytes after the first frame over its "

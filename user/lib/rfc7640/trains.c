@@ -2,10 +2,15 @@
 /*
  * The shaper's trains (TM-MET-SBB, -SBI, SR_busy; tm_metrics.h).  The
  * draft's "back-to-back" frames "respect the mandatory inter-frame gap":
- * at the egress they arrive one wire time of the frame before apart.  The
- * train rule of AMB-39 allows 10 % and the timestamps' accuracy on top,
- * so that a train is not cut by jitter, while a shaper's CBR frames, one
- * A x 8 / SR apart, are trains of one frame each.
+ * at the egress they arrive one wire time apart: of the frame before when
+ * the receive timestamp is taken at the first bit (REQ-TS-1), of the frame
+ * itself when it is taken at the last (a software receive stamp, the
+ * simulated DUT).  The rule of AMB-39 (t_wire of the previous frame) is
+ * applied with the larger of the two frames' wire times, which is the
+ * previous one's for first-bit stamps of equal frames and never cuts a
+ * back-to-back pair under either convention; 10 % and the timestamps'
+ * accuracy on top keep jitter from cutting a train, while a shaper's CBR
+ * frames, one A x 8 / SR apart, are trains of one frame each.
  */
 #include <errno.h>
 #include <math.h>
@@ -108,7 +113,8 @@ int tm_trains_of(struct tm_arrival *a, size_t n, enum tm_acct acct,
 	bytes[0] = (double)a[0].size + d;
 	for (i = 1; i < n; i++) {
 		gap = a[i].rx_s - a[i - 1].rx_s;
-		wire = ((double)a[i - 1].size + 20.0) * 8.0 / line_rate_bps;
+		wire = ((double)(a[i - 1].size > a[i].size ? a[i - 1].size :
+				 a[i].size) + 20.0) * 8.0 / line_rate_bps;
 		if (gap > 1.1 * wire + ts_acc_s) {
 			k++;
 			start[k] = a[i].rx_s;
