@@ -598,6 +598,59 @@ START_TEST(shaper)
 }
 END_TEST
 
+/*
+ * TM-QS-CAP-1 acceptance: DUT-SP behind 100 Mbit/s on port 3; ports 1
+ * and 2 each send EF 20 Mbit/s and BE 50 Mbit/s: EF 20 +- 0.5 Mbit/s a
+ * port with LP 0, BE 30 / 30 Mbit/s +- 10 % (the 60 left shared).
+ */
+START_TEST(queue_capacity)
+{
+	struct bm_backend *be = sim(3, 1e9, 2, "\"shaper\": {\"rate_bps\": "
+				    "1e8, \"bucket_bytes\": 3200, \"overhead\":"
+				    " 4}, \"scheduler\": {\"kind\": \"prio\", "
+				    "\"bands\": [{\"dscp\": [46]}, {\"dscp\": "
+				    "[]}, {\"dscp\": []}]}");
+	json_object *doc, *r, *cfg;
+	size_t i;
+
+	doc = run("rfc7640.queue-capacity", "{\"tr\": 2, \"td_s\": 2, "
+		  "\"drain_s\": 0.01}", be);
+	cfg = res(doc, "test_configuration");
+	ck_assert_double_eq(tj_num(cfg, "ingress_ports_active"), 2);
+	ck_assert_uint_eq(json_object_array_length(tj_get(cfg, "ingress")), 2);
+	ck_assert_str_eq(json_object_get_string(tj_get(cfg, "egress_port")),
+			 "p3");
+	/* 2 runs x 2 ports x 2 classes */
+	ck_assert_uint_eq(json_object_array_length(res(doc, "streams")), 8);
+	for (i = 0; i < 8; i++) {
+		r = row(doc, "streams", i);
+		if (tj_num(r, "dscp") == 46) {
+			ck_assert_double_eq(tj_num(r, "lp"), 0);
+			ck_assert_double_eq_tol(tj_num(r, "throughput_bps"),
+						20e6, 0.5e6);
+		} else {
+			ck_assert_double_eq_tol(tj_num(r, "throughput_bps"),
+						30e6, 3e6);
+			ck_assert_double_eq_tol(tj_num(r, "share_pct"), 50,
+						5);
+		}
+	}
+	r = row(doc, "fairness", 1);
+	ck_assert_double_eq(tj_num(r, "dscp"), 0);
+	ck_assert_double_eq_tol(tj_num(r, "throughput_bps"), 60e6, 1.2e6);
+	ck_assert_double_eq(tj_num(r, "fair_share_pct"), 50);
+	ck_assert_double_eq(stat_mean(doc, "dscp46_lp"), 0);
+	ck_assert_double_eq_tol(stat_mean(doc, "dscp46_throughput_bps"), 40e6,
+				1e6);
+	/* the bursts of QL / 2 from each port together */
+	ck_assert_double_eq(tj_num(cfg, "burst_per_port_bytes"), 16000);
+	ck_assert_uint_eq(json_object_array_length(res(doc, "bursts")), 4);
+	ck_assert(tj_has_deviation(doc, "AMB-43"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* Refusals, each naming what is wrong in one line. */
 START_TEST(failure_paths)
 {
@@ -628,6 +681,12 @@ START_TEST(failure_paths)
 		  "low_dscp: the classes need two DSCPs");
 	run_fails("rfc7640.queue", "{\"tr\": 0}", be, "rfc7640.queue: tr: "
 		  "must be in [1, 100]");
+	run_fails("rfc7640.queue-capacity", "{\"class_dscps\": [46, 10, 0]}",
+		  be, "class_rates_bps: 2 rates for 3 classes");
+	run_fails("rfc7640.queue-capacity", "{\"class_dscps\": [46, 46]}",
+		  be, "class_dscps[1]: DSCP 46 given twice");
+	run_fails("rfc7640.queue-capacity", NULL, be, "rfc7640.queue-capacity "
+		  "needs 3 to 256 ports, 2 given");
 	three = sim(3, 1e9, -1, NULL);
 	run_fails("rfc7640.policer", NULL, three, "rfc7640.policer needs "
 		  "exactly 2 ports (ingress and egress), 3 given");
@@ -663,6 +722,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, hunt_failures);
 	tcase_add_test(tc, queue_bursts_hunt);
 	tcase_add_test(tc, queue_classes);
+	tcase_add_test(tc, queue_capacity);
 	tcase_add_test(tc, shaper);
 	tcase_add_test(tc, failure_paths);
 	suite_add_tcase(s, tc);

@@ -722,6 +722,7 @@ TM_HOOKS(tm_hunt, struct tm_hunt_params)
 TM_HOOKS(tm_pol, struct tm_pol_params)
 TM_HOOKS(tm_qs, struct tm_qs_params)
 TM_HOOKS(tm_shp, struct tm_shp_params)
+TM_HOOKS(tm_qcap, struct tm_qcap_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -874,6 +875,12 @@ static const struct bm_procedure_info registry[] = {
 	       "OOS, PDV, SR, SBB, SBI at the egress",
 	       "TM-SHP-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10"),
+	TM_ROW(tm_qcap, "rfc7640.queue-capacity", 3, "td_s",
+	       "RFC 7640 §6.2.2.1.1 queues of one egress, strict priority: "
+	       "every other port sends each class; throughput and share per "
+	       "ingress stream",
+	       "TM-QS-CAP-1, TM-QS-1, TM-MET-SL, AMB-43, REQ-TM-1, "
+	       "REQ-TM-3"),
 	{ .name = NULL },
 };
 

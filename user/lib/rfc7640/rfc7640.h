@@ -231,6 +231,45 @@ int tm_qs_run(struct bm_backend *be, const struct tm_qs_params *p,
 	      bm_progress_fn progress, void *ctx, json_object **result,
 	      struct bm_error *err);
 
+/* --- TM-QS-CAP-1 --------------------------------------------------------- */
+
+#define TM_MAX_CLASSES	8	/* "typically 8 per port" (TM §6.2.2) */
+
+struct tm_qcap_params {
+	uint64_t ql;			/* 32 KB [PROPOSED] */
+	double bb_bps;			/* 100 Mbit/s [PROPOSED] */
+	int scheduler;			/* enum tm_sched, sp */
+	unsigned int dscps[TM_MAX_CLASSES];	/* one queue each */
+	size_t n_classes;
+	double rates_bps[TM_MAX_CLASSES];	/* per ingress port */
+	size_t n_rates;
+	bool bursts;			/* TM-QS-1's bursts from every port */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_qcap_keys[];
+
+/* Fill *p with the defaults of TM-QS-CAP-1. */
+void tm_qcap_defaults(struct tm_qcap_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_qcap_params_json(const struct tm_qcap_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
+
+/* The trials TM-QS-CAP-1 with p runs. */
+double tm_qcap_max_trials(const struct tm_qcap_params *p);
+
+/*
+ * Run TM-QS-CAP-1 on the backend's ports (>= 3): every port but the last
+ * sends to the last, the bursts of TM-QS-1 shared out and one CBR stream
+ * per class.  Result and errors as tm_hunt_run().
+ */
+int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
 /* --- TM-SHP-1 ------------------------------------------------------------- */
 
 struct tm_shp_params {
