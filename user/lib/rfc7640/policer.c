@@ -29,7 +29,7 @@
 #include "bm_result.h"
 #include "rfc7640_int.h"
 
-static const char *const ti_formula_names[] = { "amb41", "draft", NULL };
+const char *const tm_ti_formula_names[] = { "amb41", "draft", NULL };
 
 #define PO(f)	offsetof(struct tm_pol_params, f)
 
@@ -47,7 +47,7 @@ const struct bm_param tm_pol_keys[] = {
 	  "bytes the excess step adds to each burst (TM §6.1.1: 1000, "
 	  "recorded)", NULL },
 	{ { "ti_formula", BM_J_ENUM, PO(ti_formula), 0, 0, 0, 0,
-	    ti_formula_names, NULL }, "", "amb41: Ti = max(CBS x 8 / CIR, EBS "
+	    tm_ti_formula_names, NULL }, "", "amb41: Ti = max(CBS x 8 / CIR, EBS "
 	  "x 8 / EIR) (AMB-41); draft: CBS x 8 / CIR as written", NULL },
 	TM_TD_KEYS(PO, "§6.1.1: 60"),
 	TM_COMMON_KEYS(PO),
@@ -76,7 +76,7 @@ json_object *tm_pol_params_json(const struct tm_pol_params *p)
 	bm_json_add_u64(o, "cbs", p->cbs);
 	bm_json_add_u64(o, "ebs", p->ebs);
 	bm_json_add_u64(o, "excess", p->excess);
-	bm_json_add_str(o, "ti_formula", ti_formula_names[p->ti_formula]);
+	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
 	tm_common_json(o, &p->c, true);
 	return o;
 }
@@ -89,13 +89,21 @@ int tm_pol_check(const struct tm_pol_params *p, struct bm_error *err)
 	return 0;
 }
 
+/* Ti of one policer: AMB-41's or the draft's, times 1 + margin. */
+static double ti_of(double cir, uint64_t cbs, double eir, uint64_t ebs,
+		    int formula, double margin_pct)
+{
+	double ti = (double)cbs * 8.0 / cir;
+
+	if (formula == TM_TI_AMB41 && ebs && eir > 0)
+		ti = fmax(ti, (double)ebs * 8.0 / eir);
+	return ti * (1.0 + margin_pct / 100.0);
+}
+
 double tm_pol_ti_s(const struct tm_pol_params *p)
 {
-	double ti = (double)p->cbs * 8.0 / p->cir_bps;
-
-	if (p->ti_formula == TM_TI_AMB41 && p->ebs && p->eir_bps > 0)
-		ti = fmax(ti, (double)p->ebs * 8.0 / p->eir_bps);
-	return ti * (1.0 + p->c.ti_margin_pct / 100.0);
+	return ti_of(p->cir_bps, p->cbs, p->eir_bps, p->ebs, p->ti_formula,
+		     p->c.ti_margin_pct);
 }
 
 double tm_pol_max_trials(const struct tm_pol_params *p)
@@ -103,61 +111,89 @@ double tm_pol_max_trials(const struct tm_pol_params *p)
 	return 2.0 * p->c.tr;
 }
 
-/* One step of one run. */
-struct step {
-	const char *name;		/* "compliant", "excess" */
-	struct tm_burst b;
-	struct tm_flow_metrics m;
-	double taken;			/* accounted bytes per burst dropped or
-					 * re-marked: not passed green */
-};
+const char *const tm_pol_step_names[2] = { "compliant", "excess" };
 
-static int pol_step(struct tm_ctx *x, const struct tm_pol_params *p,
-		    double ti, uint32_t bursts, unsigned int test,
-		    struct step *s)
+int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
+		      uint64_t excess, int formula)
+{
+	int ret;
+
+	pp->ti_s = ti_of(pp->cir_bps, pp->cbs, pp->eir_bps, pp->ebs, formula,
+			 x->c->ti_margin_pct);
+	ret = tm_plan(x, pp->cbs + pp->ebs, "cbs", &pp->st[0].b);
+	if (!ret)
+		ret = tm_plan(x, pp->cbs + pp->ebs + excess, "excess",
+			      &pp->st[1].b);
+	if (!ret)
+		ret = tm_ti_fits(x, &pp->st[1].b, pp->ti_s, "Ti");
+	if (!ret && x->c->td_s < pp->ti_s)
+		ret = bm_errorf(x->err, "%s: td_s: %g s is shorter than one "
+				"Ti (%.6g s)", x->name, x->c->td_s, pp->ti_s);
+	pp->bursts = tm_bursts_in(x->c->td_s, pp->ti_s);
+	return ret;
+}
+
+int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
+		    int k, unsigned int test)
 {
 	struct bm_traffic_result *r = NULL;
+	struct tm_flow f[BM_TRAFFIC_MAX_PORTS / 2];
 	struct bm_trial_result res;
 	struct bm_traffic t;
-	struct tm_flow f;
 	char reason[96];
+	struct tm_pol_step *s;
+	unsigned int i;
 	double green;
 	int ret;
 
 	ret = tm_traffic(x, &t);
-	if (!ret)
-		ret = tm_add_bursts(x, &t, 0, 1, (uint8_t)p->c.dscp, &s->b,
-				    bursts, ti, 0.0, true, &f);
+	for (i = 0; i < n && !ret; i++)
+		ret = tm_add_bursts(x, &t, pp[i].tx, pp[i].rx,
+				    (uint8_t)x->c->dscp, &pp[i].st[k].b,
+				    pp[i].bursts, pp[i].ti_s, 0.0, true, &f[i]);
 	if (ret)
 		goto out;
 	snprintf(reason, sizeof(reason), "run %u: %s, %u bursts of %llu B "
-		 "every %.6g s", test, s->name, bursts,
-		 (unsigned long long)s->b.nominal, ti);
-	ret = tm_trial(x, &t, p->c.td_s, s->name, reason, &r, &res);
+		 "every %.6g s%s", test, tm_pol_step_names[k], pp[0].bursts,
+		 (unsigned long long)pp[0].st[k].b.nominal, pp[0].ti_s,
+		 n > 1 ? " (port pair 1)" : "");
+	ret = tm_trial(x, &t, x->c->td_s, tm_pol_step_names[k], reason, &r,
+		       &res);
+	for (i = 0; i < n && !ret; i++) {
+		s = &pp[i].st[k];
+		ret = tm_metrics(x, &t, r, &f[i], &s->m);
+		if (ret)
+			break;
+		/* green: arrived with the DSCP sent; bytes from the log,
+		 * frames (of the burst's mean size) where the log did not
+		 * hold all */
+		green = s->m.rx_bytes - s->m.remarked_bytes;
+		if (!isfinite(green))
+			green = s->m.rx_bytes * (double)(s->m.received -
+							 s->m.remarked_frames) /
+				fmax(1.0, (double)s->m.received);
+		s->taken = (s->m.tx_bytes - green) / (double)pp[i].bursts;
+	}
 	if (!ret)
-		ret = tm_metrics(x, &t, r, &f, &s->m);
-	if (ret)
-		goto out;
-	tm_keep_logs(x, test, s->name, &t, r);
-	/* green: arrived with the DSCP sent; bytes from the log, frames
-	 * (of the burst's mean size) where the log did not hold all */
-	green = s->m.rx_bytes - s->m.remarked_bytes;
-	if (!isfinite(green))
-		green = s->m.rx_bytes * (double)(s->m.received -
-						 s->m.remarked_frames) /
-			fmax(1.0, (double)s->m.received);
-	s->taken = (s->m.tx_bytes - green) / (double)bursts;
+		tm_keep_logs(x, test, tm_pol_step_names[k], &t, r);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
 	return ret;
 }
 
-static json_object *step_row(const struct step *s, unsigned int test,
-			     double bursts)
+bool tm_pol_excess_taken(const struct tm_pol_pair *pp)
 {
-	const struct tm_flow_metrics *m = &s->m;
+	/* more taken per burst than from the compliant bursts */
+	return pp->st[1].taken > pp->st[0].taken + 0.5;
+}
+
+json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
+			     unsigned int test)
+{
+	const struct tm_flow_metrics *m = &pp->st[k].m;
 	json_object *o = json_object_new_object();
+	double bursts = pp->bursts;
 
 	bm_json_add_u64(o, "test", test);
 	/* TM-MET-BSA: what every burst of the step got through */
@@ -176,12 +212,14 @@ static json_object *step_row(const struct step *s, unsigned int test,
 	bm_json_add_u64(o, "remarked_frames", m->remarked_frames);
 	bm_json_add_double(o, "remarked_per_burst_bytes",
 			   m->remarked_bytes / bursts);
+	if (k == 1)
+		bm_json_add_bool(o, "excess_dropped_or_remarked",
+				 tm_pol_excess_taken(pp));
 	return o;
 }
 
-/* What the DUT did with the excess, over the runs (TM §6.1.1 MUST). */
-static const char *excess_outcome(unsigned int taken, unsigned int n,
-				  char *buf, size_t len)
+const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
+			   size_t len)
 {
 	if (taken == n)
 		return "excess dropped or re-marked";
@@ -193,7 +231,7 @@ static const char *excess_outcome(unsigned int taken, unsigned int n,
 }
 
 static json_object *pol_config(const struct tm_pol_params *p,
-			       const struct step *st, double ti,
+			       const struct tm_pol_step *st, double ti,
 			       uint32_t bursts, double line)
 {
 	json_object *cfg = json_object_new_object();
@@ -245,12 +283,13 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	       struct bm_error *err)
 {
 	double v[N_STATS][TM_MAX_TR];
-	json_object *res, *comp, *exc, *dscp, *stats, *dev, *row;
-	struct step st[2] = { { .name = "compliant" }, { .name = "excess" } };
-	unsigned int i, k, n = 0, taken = 0;
+	json_object *res, *comp, *exc, *dscp, *stats, *dev;
+	struct tm_pol_pair pp = { .tx = 0, .rx = 1, .cir_bps = p->cir_bps,
+				  .eir_bps = p->eir_bps, .cbs = p->cbs,
+				  .ebs = p->ebs };
+	struct tm_pol_step *st = pp.st;
+	unsigned int i, k, n = 0;
 	struct tm_ctx x;
-	double ti;
-	uint32_t bursts;
 	char buf[64];
 	int ret;
 
@@ -261,24 +300,14 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 				  progress, ctx, err);
 	if (ret)
 		return ret;
-	ti = tm_pol_ti_s(p);
-	ret = tm_plan(&x, p->cbs + p->ebs, "cbs", &st[0].b);
-	if (!ret)
-		ret = tm_plan(&x, p->cbs + p->ebs + p->excess, "excess",
-			      &st[1].b);
-	if (!ret)
-		ret = tm_ti_fits(&x, &st[1].b, ti, "Ti");
-	if (!ret && p->c.td_s < ti)
-		ret = bm_errorf(err, "rfc7640.policer: td_s: %g s is shorter "
-				"than one Ti (%.6g s)", p->c.td_s, ti);
+	ret = tm_pol_pair_setup(&x, &pp, p->excess, p->ti_formula);
 	if (ret) {
 		json_object_put(x.frame_logs);
 		return ret;
 	}
-	bursts = tm_bursts_in(p->c.td_s, ti);
 	res = json_object_new_object();
 	json_object_object_add(res, "test_configuration",
-			       pol_config(p, st, ti, bursts,
+			       pol_config(p, st, pp.ti_s, pp.bursts,
 					  be->line_rate_bps));
 	json_object_object_add(res, "dut_configuration", pol_dut(p));
 	comp = json_object_new_array();
@@ -289,18 +318,15 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	json_object_object_add(res, "dscp_counts", dscp);
 	for (i = 0; i < p->c.tr && !ret; i++) {
 		for (k = 0; k < 2 && !ret; k++)
-			ret = pol_step(&x, p, ti, bursts, i + 1, &st[k]);
+			ret = tm_pol_step_run(&x, &pp, 1, (int)k, i + 1);
 		if (ret)
 			break;
-		json_object_array_add(comp, step_row(&st[0], i + 1, bursts));
-		row = step_row(&st[1], i + 1, bursts);
-		/* more taken per burst than from the compliant bursts */
-		bm_json_add_bool(row, "excess_dropped_or_remarked",
-				 st[1].taken > st[0].taken + 0.5);
-		taken += st[1].taken > st[0].taken + 0.5;
-		json_object_array_add(exc, row);
+		json_object_array_add(comp, tm_pol_step_row(&pp, 0, i + 1));
+		json_object_array_add(exc, tm_pol_step_row(&pp, 1, i + 1));
+		pp.taken_runs += tm_pol_excess_taken(&pp);
 		for (k = 0; k < 2; k++)
-			tm_dscp_rows(dscp, i + 1, st[k].name, &st[k].m);
+			tm_dscp_rows(dscp, i + 1, tm_pol_step_names[k],
+				     &st[k].m);
 		v[S_BSA][n] = st[0].m.bursts_analysed ?
 			      st[0].m.egress_min_bytes : NAN;
 		v[S_LP][n] = (double)st[0].m.lost;
@@ -310,8 +336,9 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 		v[X_BSA][n] = st[1].m.bursts_analysed ?
 			      st[1].m.egress_min_bytes : NAN;
 		v[X_LP][n] = (double)st[1].m.lost;
-		v[X_DROP][n] = (st[1].m.tx_bytes - st[1].m.rx_bytes) / bursts;
-		v[X_REMARK][n] = st[1].m.remarked_bytes / bursts;
+		v[X_DROP][n] = (st[1].m.tx_bytes - st[1].m.rx_bytes) /
+			       pp.bursts;
+		v[X_REMARK][n] = st[1].m.remarked_bytes / pp.bursts;
 		n++;
 	}
 	stats = json_object_new_object();
@@ -320,22 +347,29 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	json_object_object_add(res, "statistics", stats);
 	if (n)
 		bm_json_add_str(res, "excess_outcome",
-				excess_outcome(taken, n, buf, sizeof(buf)));
+				tm_pol_outcome(pp.taken_runs, n, buf,
+					       sizeof(buf)));
 	json_object_object_add(res, "measurement", tm_measurement_json(&x));
 	if (x.frame_logs)
 		json_object_object_add(res, "frame_logs", x.frame_logs);
 	dev = json_object_new_array();
-	json_object_array_add(dev, json_object_new_string(
-		"compliant bursts of CBS + EBS (TM §6.1.1 step 3, not step 2's "
-		"CBS; AMB-41)"));
-	if (p->ti_formula == TM_TI_DRAFT && p->ebs)
-		json_object_array_add(dev, json_object_new_string(
-			"Ti = CBS x 8 / CIR (--ti-formula draft) with EBS > "
-			"0: the EBS bucket may be offered more than EIR"));
-	tm_deviations(&x, dev, true);
+	tm_pol_deviations(&x, dev, p->ti_formula, p->ebs > 0);
 	*result = bm_result_envelope("rfc7640.policer", "TM-POL-1",
 				     tm_pol_params_json(p), &x.log, NULL, res,
 				     dev, be);
 	tm_ctx_free(&x);
 	return ret;
+}
+
+void tm_pol_deviations(const struct tm_ctx *x, json_object *dev, int formula,
+		       bool ebs)
+{
+	json_object_array_add(dev, json_object_new_string(
+		"compliant bursts of CBS + EBS (TM §6.1.1 step 3, not step 2's "
+		"CBS; AMB-41)"));
+	if (formula == TM_TI_DRAFT && ebs)
+		json_object_array_add(dev, json_object_new_string(
+			"Ti = CBS x 8 / CIR (--ti-formula draft) with EBS > "
+			"0: the EBS bucket may be offered more than EIR"));
+	tm_deviations(x, dev, true);
 }

@@ -171,6 +171,60 @@ int tm_plan(struct tm_ctx *x, uint64_t bytes, const char *key,
  * _last_frame_size (and _resized when true). */
 void tm_plan_json(json_object *o, const char *prefix, const struct tm_burst *b);
 
+/* --- the policer's steps, for one port pair or many (TM-POL-1, -CAP-2) --- */
+
+/* "amb41", "draft" (enum tm_ti_formula). */
+extern const char *const tm_ti_formula_names[];
+
+/* "compliant", "excess": the steps in order. */
+extern const char *const tm_pol_step_names[2];
+
+/* One step of one run of one policer. */
+struct tm_pol_step {
+	struct tm_burst b;
+	struct tm_flow_metrics m;
+	double taken;			/* accounted bytes per burst dropped or
+					 * re-marked: not passed green */
+};
+
+/* One policed port pair: its DUT values, Ti and bursts, its two steps. */
+struct tm_pol_pair {
+	unsigned int tx, rx;
+	double cir_bps, eir_bps;
+	uint64_t cbs, ebs;
+	double ti_s;
+	uint32_t bursts;		/* per step */
+	struct tm_pol_step st[2];
+	unsigned int taken_runs;	/* runs whose excess was taken */
+};
+
+/* Plans, Ti and bursts of pp for excess and formula; 0 or -EINVAL
+ * (a burst under a frame, Ti too short for the line or Td). */
+int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
+		      uint64_t excess, int formula);
+
+/* Run step k (0 compliant, 1 excess) of run test for the n pairs pp
+ * together, one trial; each pair's metrics and taken bytes filled. */
+int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
+		    int k, unsigned int test);
+
+/* Did the excess step take more per burst than the compliant one? */
+bool tm_pol_excess_taken(const struct tm_pol_pair *pp);
+
+/* The result row of pp's step k in run test. */
+json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
+			     unsigned int test);
+
+/* The excess outcome over n runs of which taken took it (TM §6.1.1 MUST
+ * verify), in buf when mixed. */
+const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
+			   size_t len);
+
+/* The policer's deviations: AMB-41, the draft's Ti with EBS, the
+ * common ones. */
+void tm_pol_deviations(const struct tm_ctx *x, json_object *dev, int formula,
+		       bool ebs);
+
 /* What one hunt found (TM-BURST-HUNT steps 1-3). */
 struct tm_hunt_out {
 	const char *outcome;		/* "target passed", "hunted", "< min" */
