@@ -306,6 +306,99 @@ START_TEST(policer_absent)
 }
 END_TEST
 
+/* The excess BSA of a standalone TM-POL-1 of cir/cbs on the sim. */
+static double standalone_excess_bsa(double cir, const char *cbs)
+{
+	char tm[160], js[256];
+	struct bm_backend *be;
+	json_object *doc;
+	double bsa;
+
+	snprintf(tm, sizeof(tm), "\"policer\": {\"cir_bps\": %g, "
+		 "\"cbs_bytes\": %s, \"overhead\": 4}", cir, cbs);
+	be = sim(2, 1e11, 1, tm);
+	snprintf(js, sizeof(js), "{\"cir_bps\": %g, \"cbs\": %s, "
+		 "\"ti_margin_pct\": 1.5, \"tr\": 1, \"td_s\": 1, "
+		 "\"drain_s\": 0.01}", cir, cbs);
+	doc = run("rfc7640.policer", js, be);
+	bsa = tj_num(row(doc, "excess", 0), "bsa_bytes");
+	json_object_put(doc);
+	bm_sim_free(be);
+	return bsa;
+}
+
+/*
+ * TM-POL-CAP-2 acceptance: 4 ports, pairs 1 -> 2 and 3 -> 4, policers on
+ * 2 (100 Mbit/s, 64,000 B) and 4 (50 Mbit/s, 32,000 B), all active: each
+ * egress's result equals its standalone TM-POL-1 result (LP 0, BSA =
+ * CBS; the excess step as alone: 63,756 and 31,878 B).
+ */
+START_TEST(policer_ports)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	json_object *doc, *o, *r;
+	const char *eg;
+	size_t i;
+
+	o = json_tokener_parse("{\"line_rate_bps\": 1e11, \"ports\": ["
+			       "{\"port\": 1, \"policer\": " POL_100M "},"
+			       "{\"port\": 3, \"policer\": {\"cir_bps\": "
+			       "50e6, \"cbs_bytes\": 32000, \"overhead\": "
+			       "4}}]}");
+	ck_assert_ptr_nonnull(o);
+	bm_sim_params_default(&sp);
+	ck_assert_msg(bm_sim_params_from_json(o, &sp, &err) == 0, "%s",
+		      err.msg);
+	json_object_put(o);
+	be = sim_ports_new(&sp, 4, "p");
+	doc = run("rfc7640.policer-ports", "{\"pair_cir_bps\": [100e6, 50e6],"
+		  " \"pair_cbs\": [\"64KB\", \"32KB\"], \"ti_margin_pct\": "
+		  "1.5, " FAST "}", be);
+	ck_assert_uint_eq(json_object_array_length(tj_get(res(doc,
+		"dut_configuration"), "ports")), 2);
+	ck_assert_double_eq_tol(tj_num(json_object_array_get_idx(tj_get(
+		res(doc, "dut_configuration"), "ports"), 1), "ti_s"),
+		32000 * 8 / 50e6 * 1.015, 1e-12);
+	/* 2 runs x 2 pairs */
+	ck_assert_uint_eq(json_object_array_length(res(doc, "compliant")), 4);
+	for (i = 0; i < 4; i++) {
+		r = row(doc, "compliant", i);
+		eg = json_object_get_string(tj_get(r, "egress"));
+		ck_assert_double_eq(tj_num(r, "lp"), 0);
+		ck_assert_double_eq(tj_num(r, "bsa_bytes"),
+				    !strcmp(eg, "p2") ? 64000 : 32000);
+		r = row(doc, "excess", i);
+		ck_assert_str_eq(json_object_get_string(tj_get(r, "egress")),
+				 eg);
+		ck_assert_double_eq(tj_num(r, "bsa_bytes"), !strcmp(eg, "p2") ?
+				    standalone_excess_bsa(100e6, "64000") :
+				    standalone_excess_bsa(50e6, "32000"));
+	}
+	ck_assert_double_eq(tj_num(row(doc, "excess", 1), "bsa_bytes"),
+			    21 * 1518);
+	ck_assert_str_eq(json_object_get_string(tj_get(json_object_array_get_idx(
+		res(doc, "excess_outcomes"), 1), "outcome")),
+		"excess dropped or re-marked");
+	ck_assert_double_eq(stat_mean(doc, "p4_compliant_bsa_bytes"), 32000);
+	json_object_put(doc);
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [1, 2, 3]}", be,
+		  "pair_cbs: 3 values for 2 port pairs");
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [1000, 2000], "
+		  "\"pair_cir_bps\": [1e6, 2e6, 3e6]}", be,
+		  "the pair_* arrays have 1 or 3 values each");
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [\"1 kb\"]}", be,
+		  "pair_cbs[0]: unknown unit");
+	run_fails("rfc7640.policer-ports", "{\"pair_ebs\": [1000]}", be,
+		  "pair_ebs[0]: an EBS needs an EIR");
+	bm_sim_free(be);
+	be = sim(3, 1e11, -1, NULL);
+	run_fails("rfc7640.policer-ports", NULL, be, "the ports go in pairs");
+	bm_sim_free(be);
+}
+END_TEST
+
 /*
  * TM-BURST-HUNT acceptance, exact mode: the target 64,000 B passes (BSA
  * 64,000); with verify, 65,000 B fails: first_fail 65,000.
@@ -717,6 +810,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, policer_model_tb);
 	tcase_add_test(tc, policer_two_rate);
 	tcase_add_test(tc, policer_absent);
+	tcase_add_test(tc, policer_ports);
 	tcase_add_test(tc, hunt_exact_verify);
 	tcase_add_test(tc, hunt_whole);
 	tcase_add_test(tc, hunt_failures);

@@ -723,6 +723,7 @@ TM_HOOKS(tm_pol, struct tm_pol_params)
 TM_HOOKS(tm_qs, struct tm_qs_params)
 TM_HOOKS(tm_shp, struct tm_shp_params)
 TM_HOOKS(tm_qcap, struct tm_qcap_params)
+TM_HOOKS(tm_polp, struct tm_polp_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -865,6 +866,12 @@ static const struct bm_procedure_info registry[] = {
 	       "Ti, then excess bursts; BSA, LP, OOS, PD, PDV, re-marking",
 	       "TM-POL-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10, REQ-RX-5"),
+	TM_ROW(tm_polp, "rfc7640.policer-ports", 2, "td_s",
+	       "RFC 7640 §6.1.2.2 a policer on every port, all ports "
+	       "active: the policer test on port pairs 1 -> 2, 3 -> 4, ... "
+	       "at once",
+	       "TM-POL-CAP-2, TM-POL-1, TM-MET-SL, REQ-TM-1, REQ-TM-3, "
+	       "REQ-TM-10"),
 	TM_ROW(tm_qs, "rfc7640.queue", 2, "td_s",
 	       "RFC 7640 §6.2.1.1 queue and scheduler: QL bursts every "
 	       "QL x 8 / BB, and two classes above BB (2 or 3 ports)",

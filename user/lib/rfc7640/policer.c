@@ -189,13 +189,17 @@ bool tm_pol_excess_taken(const struct tm_pol_pair *pp)
 }
 
 json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
-			     unsigned int test)
+			     unsigned int test, const char *in, const char *eg)
 {
 	const struct tm_flow_metrics *m = &pp->st[k].m;
 	json_object *o = json_object_new_object();
 	double bursts = pp->bursts;
 
 	bm_json_add_u64(o, "test", test);
+	if (in)
+		bm_json_add_str(o, "ingress", in);
+	if (eg)
+		bm_json_add_str(o, "egress", eg);
 	/* TM-MET-BSA: what every burst of the step got through */
 	bm_json_add_double(o, "bsa_bytes", m->bursts_analysed ?
 			   m->egress_min_bytes : NAN);
@@ -321,8 +325,8 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 			ret = tm_pol_step_run(&x, &pp, 1, (int)k, i + 1);
 		if (ret)
 			break;
-		json_object_array_add(comp, tm_pol_step_row(&pp, 0, i + 1));
-		json_object_array_add(exc, tm_pol_step_row(&pp, 1, i + 1));
+		json_object_array_add(comp, tm_pol_step_row(&pp, 0, i + 1, NULL, NULL));
+		json_object_array_add(exc, tm_pol_step_row(&pp, 1, i + 1, NULL, NULL));
 		pp.taken_runs += tm_pol_excess_taken(&pp);
 		for (k = 0; k < 2; k++)
 			tm_dscp_rows(dscp, i + 1, tm_pol_step_names[k],

@@ -183,6 +183,43 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	       bm_progress_fn progress, void *ctx, json_object **result,
 	       struct bm_error *err);
 
+/* --- TM-POL-CAP-2 -------------------------------------------------------- */
+
+#define TM_MAX_PAIRS	(256 / 2)	/* port pairs of the most ports */
+
+/* Per pair values: one for every pair (n_* = 1) or one per pair. */
+struct tm_polp_params {
+	double cir_bps[TM_MAX_PAIRS], eir_bps[TM_MAX_PAIRS];
+	double cbs[TM_MAX_PAIRS], ebs[TM_MAX_PAIRS];	/* bytes */
+	size_t n_cir_bps, n_eir_bps, n_cbs, n_ebs;
+	uint64_t excess;		/* 1000 B */
+	int ti_formula;			/* enum tm_ti_formula */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_polp_keys[];
+
+/* Fill *p with the defaults of TM-POL-CAP-2. */
+void tm_polp_defaults(struct tm_polp_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_polp_params_json(const struct tm_polp_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_polp_check(const struct tm_polp_params *p, struct bm_error *err);
+
+/* The trials TM-POL-CAP-2 with p runs: two steps a run. */
+double tm_polp_max_trials(const struct tm_polp_params *p);
+
+/*
+ * Run TM-POL-CAP-2 on the backend's ports in pairs (1 -> 2, 3 -> 4, ...),
+ * a policer at each pair's egress: TM-POL-1's steps for every pair at
+ * once, results per egress port.  Result and errors as tm_hunt_run().
+ */
+int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
 /* --- TM-QS-1 -------------------------------------------------------------- */
 
 /* The scheduling technique the DUT was configured with (reported). */

@@ -211,9 +211,10 @@ int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
 /* Did the excess step take more per burst than the compliant one? */
 bool tm_pol_excess_taken(const struct tm_pol_pair *pp);
 
-/* The result row of pp's step k in run test. */
+/* The result row of pp's step k in run test, naming its ingress and
+ * egress ports when in and eg are not NULL. */
 json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
-			     unsigned int test);
+			     unsigned int test, const char *in, const char *eg);
 
 /* The excess outcome over n runs of which taken took it (TM §6.1.1 MUST
  * verify), in buf when mixed. */
