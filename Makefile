@@ -31,15 +31,16 @@ CFLAGS ?= -O2 -g
 # libbm, one folder per layer (HACKING.md): a file sees the headers of its
 # own folder and of the layers its folder may include, and no others, so
 # that an include across the rule fails the build.
-LIB_LAYERS := core backends searches rfc2544 rfc8239 procedures protocol daemon
+LIB_LAYERS := core backends searches rfc2544 rfc8239 rfc7640 procedures protocol daemon
 LAYER_core :=
 LAYER_backends := core
 LAYER_searches := core
 LAYER_rfc2544 := core searches
 LAYER_rfc8239 := core searches
-LAYER_procedures := core searches rfc2544 rfc8239
+LAYER_rfc7640 := core searches
+LAYER_procedures := core searches rfc2544 rfc8239 rfc7640
 LAYER_protocol := core
-LAYER_daemon := core backends searches rfc2544 rfc8239 procedures protocol
+LAYER_daemon := core backends searches rfc2544 rfc8239 rfc7640 procedures protocol
 LIB_INC := $(LIB_LAYERS:%=-Iuser/lib/%)
 layer_inc = $(foreach l,$(1) $(LAYER_$(1)),-Iuser/lib/$(l))
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \

@@ -22,6 +22,8 @@ enum bm_jtype {
 	BM_J_INT,	/* int, JSON integer */
 	BM_J_BOOL,	/* bool */
 	BM_J_ENUM,	/* int, JSON string from names[] (index) */
+	BM_J_BYTES,	/* uint64_t bytes: a JSON integer, or a string with
+			 * a unit B, kB, KB, KiB, MB, MiB (REQ-UNIT-3) */
 	BM_J_CUSTOM,	/* parse() does the work */
 };
 
@@ -74,8 +76,8 @@ int bm_json_parse_params(json_object *obj, const struct bm_param *keys,
 const struct bm_param *bm_json_find_param(const struct bm_param *keys,
 					  unsigned int mask, const char *key);
 
-/* Schema type of a parameter: "number", "integer", "boolean", "enum", or
- * the custom type; never NULL. */
+/* Schema type of a parameter: "number", "integer", "boolean", "enum",
+ * "bytes", or the custom type; never NULL. */
 const char *bm_json_param_type(const struct bm_param *k);
 
 /*

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bm_json.h"
+#include "bm_units.h"
 
 bool bm_json_number(json_object *v, double *out)
 {
@@ -28,6 +29,17 @@ static int range_check(const struct bm_jkey *k, double x, const char *what,
 	return bm_errorf(err, "%s: %s: must be in %c%g, %g%c, got %g", what,
 			 k->key, (k->flags & BM_JK_MIN_EXCL) ? '(' : '[', k->min,
 			 k->max, (k->flags & BM_JK_MAX_EXCL) ? ')' : ']', x);
+}
+
+/* Prefix err's reason with "what: key: "; -EINVAL. */
+static int prefix(struct bm_error *err, const char *what, const char *key)
+{
+	char tmp[sizeof(err->msg)];
+
+	if (!err)
+		return -EINVAL;
+	memcpy(tmp, err->msg, sizeof(tmp));
+	return bm_errorf(err, "%s: %s: %s", what, key, tmp);
 }
 
 static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
@@ -103,6 +115,31 @@ static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
 				 k->names[1] ? " or \"" : "",
 				 k->names[1] ? k->names[1] : "",
 				 k->names[1] ? "\" ..." : "");
+	case BM_J_BYTES: {
+		uint64_t u;
+
+		if (t == json_type_string) {
+			if (bm_bytes_parse(json_object_get_string(v), &u, err))
+				return prefix(err, what, k->key);
+			x = (double)u;
+		} else if (t == json_type_int || t == json_type_double) {
+			/* 1e6 is a JSON number too; a fraction is no byte count */
+			if (!bm_json_number(v, &x) || x != floor(x) || x < 0 ||
+			    x > (double)BM_BYTES_MAX)
+				return bm_errorf(err, "%s: %s: expected a whole "
+						 "number of bytes", what,
+						 k->key);
+			u = (uint64_t)x;
+		} else {
+			return bm_errorf(err, "%s: %s: expected bytes (a number "
+					 "or a string such as \"64KB\")", what,
+					 k->key);
+		}
+		if (range_check(k, x, what, err))
+			return -EINVAL;
+		memcpy(field, &u, sizeof(u));
+		return 0;
+	}
 	case BM_J_CUSTOM:
 		if (!k->parse(v, base, k->key, err))
 			return 0;
@@ -197,6 +234,8 @@ const char *bm_json_param_type(const struct bm_param *k)
 		return "boolean";
 	case BM_J_ENUM:
 		return "enum";
+	case BM_J_BYTES:
+		return "bytes";
 	case BM_J_CUSTOM:
 		break;
 	}

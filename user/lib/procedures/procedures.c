@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The procedure registry of bm_procedure.h: the six RFC 2544 benchmarks
- * and a standalone MLRsearch, each run by name with strictly validated
- * JSON parameters (Documentation/procedures-rfc2544.md,
- * procedures-mlrsearch.md).  The table at the end is the only place that
+ * The procedure registry of bm_procedure.h: the RFC 2544 benchmarks, a
+ * standalone MLRsearch, the RFC 8239 / 8238 and the RFC 7640 procedures,
+ * each run by name with strictly validated JSON parameters
+ * (Documentation/procedures-*.md).  The table at the end is the only place that
  * knows procedures by name.
  */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "bm_search.h"
 #include "rfc2544.h"
 #include "rfc8239.h"
+#include "rfc7640.h"
 #include "reset_command.h"
 
 #define MLR_MAX_TARGETS	16
@@ -659,6 +660,77 @@ static int cal_run(const struct bm_procedure_info *pi, json_object *params,
 	return r8238_calibrate_run(be, &p, progress, ctx, result, err);
 }
 
+/* --- RFC 7640 (traffic management) --------------------------------------- */
+
+/*
+ * The hooks of one RFC 7640 procedure: parse = its defaults, the table,
+ * its cross-key checks; the rest as the other families'.  T is the
+ * params type, P the function prefix (tm_hunt, tm_pol, ...).
+ */
+#define TM_HOOKS(P, T) \
+static int P##_parse(const struct bm_procedure_info *pi, \
+		     json_object *params, T *p, struct bm_error *err) \
+{ \
+	int ret; \
+	P##_defaults(p); \
+	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name, \
+				   err); \
+	return ret ? ret : P##_check(p, err); \
+} \
+static int P##_validate(const struct bm_procedure_info *pi, \
+			json_object *params, double line, \
+			struct bm_error *err) \
+{ \
+	T p; \
+	(void)line; \
+	return P##_parse(pi, params, &p, err); \
+} \
+static json_object *P##_defaults_json(const struct bm_procedure_info *pi) \
+{ \
+	T p; \
+	(void)pi; \
+	P##_defaults(&p); \
+	return P##_params_json(&p); \
+} \
+static int P##_bound(const struct bm_procedure_info *pi, \
+		     json_object *params, double line, unsigned int n_ports, \
+		     double *n, struct bm_error *err) \
+{ \
+	T p; \
+	int ret; \
+	(void)line; \
+	(void)n_ports; \
+	ret = P##_parse(pi, params, &p, err); \
+	if (!ret) \
+		*n = P##_max_trials(&p); \
+	return ret; \
+} \
+static int P##_run_proc(const struct bm_procedure_info *pi, \
+			json_object *params, struct bm_backend *be, \
+			bm_progress_fn progress, void *ctx, \
+			json_object **result, struct bm_error *err) \
+{ \
+	T p; \
+	int ret; \
+	ret = P##_parse(pi, params, &p, err); \
+	if (ret) \
+		return ret; \
+	return P##_run(be, &p, progress, ctx, result, err); \
+}
+
+TM_HOOKS(tm_hunt, struct tm_hunt_params)
+TM_HOOKS(tm_pol, struct tm_pol_params)
+TM_HOOKS(tm_qs, struct tm_qs_params)
+TM_HOOKS(tm_shp, struct tm_shp_params)
+TM_HOOKS(tm_qcap, struct tm_qcap_params)
+TM_HOOKS(tm_polp, struct tm_polp_params)
+
+#define TM_ROW(P, nm, need, dur, sum, ids) { \
+	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
+	.keys = P##_keys, .duration_key = dur, .sizes_key = "frame_size", \
+	.validate = P##_validate, .defaults = P##_defaults_json, \
+	.max_trials = P##_bound, .run = P##_run_proc }
+
 /* --- the registry -------------------------------------------------------- */
 
 /* Every RFC 2544 test: two ports (SPEC 12, R2544-*: 1 tx + 1 rx), the
@@ -784,6 +856,38 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = NULL, .sizes_key = "frame_sizes",
 	  .validate = cal_validate, .defaults = cal_defaults_json,
 	  .max_trials = cal_max_trials, .run = cal_run },
+	TM_ROW(tm_hunt, "rfc7640.burst-hunt", 2, NULL,
+	       "RFC 7640 §5.1.1 burst hunt: the largest burst a policer or "
+	       "queue passes without loss (BSA)",
+	       "TM-BURST-HUNT, TM-MET-BSA, TM-CAP-SL, REQ-GEN-2.4, "
+	       "REQ-UNIT-1"),
+	TM_ROW(tm_pol, "rfc7640.policer", 2, "td_s",
+	       "RFC 7640 §6.1.1 policer: compliant CBS + EBS bursts every "
+	       "Ti, then excess bursts; BSA, LP, OOS, PD, PDV, re-marking",
+	       "TM-POL-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
+	       "REQ-TM-10, REQ-RX-5"),
+	TM_ROW(tm_polp, "rfc7640.policer-ports", 2, "td_s",
+	       "RFC 7640 §6.1.2.2 a policer on every port, all ports "
+	       "active: the policer test on port pairs 1 -> 2, 3 -> 4, ... "
+	       "at once",
+	       "TM-POL-CAP-2, TM-POL-1, TM-MET-SL, REQ-TM-1, REQ-TM-3, "
+	       "REQ-TM-10"),
+	TM_ROW(tm_qs, "rfc7640.queue", 2, "td_s",
+	       "RFC 7640 §6.2.1.1 queue and scheduler: QL bursts every "
+	       "QL x 8 / BB, and two classes above BB (2 or 3 ports)",
+	       "TM-QS-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
+	       "REQ-TM-10"),
+	TM_ROW(tm_shp, "rfc7640.shaper", 2, "td_s",
+	       "RFC 7640 §6.3.1.1 shaper: IQ bursts every IQ x 8 / SR; LP, "
+	       "OOS, PDV, SR, SBB, SBI at the egress",
+	       "TM-SHP-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
+	       "REQ-TM-10"),
+	TM_ROW(tm_qcap, "rfc7640.queue-capacity", 3, "td_s",
+	       "RFC 7640 §6.2.2.1.1 queues of one egress, strict priority: "
+	       "every other port sends each class; throughput and share per "
+	       "ingress stream",
+	       "TM-QS-CAP-1, TM-QS-1, TM-MET-SL, AMB-43, REQ-TM-1, "
+	       "REQ-TM-3"),
 	{ .name = NULL },
 };
 

@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RFC 7640 procedures against the simulated DUT's policer, tbf shaper
+ * and prio scheduler, with the SPEC acceptance set-ups' closed-form truth
+ * (MODEL-TB, MODEL-TBF of core/bm_tm_model.h where the numbers depend on
+ * the line's spacing), and their failure paths.  DUT-TBFB's queue is a
+ * bfifo only: queue_frames is set past any burst.
+ *
+ * The notional line: 100 Gbit/s makes a burst near-instant (LAB-V, tau ->
+ * 0: a 64,000 B bucket at 100 Mbit/s passes 42 frames of 1518 B = 63,756
+ * B, the draft's "63 KB"); 1 Gbit/s is LAB-P's spacing, where the bucket
+ * refills during a burst.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bm_procedure.h"
+#include "bm_sim.h"
+#include "bm_tm_model.h"
+#include "check_util.h"
+#include "keep_result.h"
+#include "rfc7640_int.h"
+
+#define POL_100M	"{\"cir_bps\": 100e6, \"cbs_bytes\": 64000, " \
+			"\"overhead\": 4}"
+
+/* A sim of n ports at line bit/s whose port `port` (0-based) carries
+ * the JSON members tm ("policer": ..., "shaper": ...). */
+static struct bm_backend *sim(unsigned int n, double line, int port,
+			      const char *tm)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	json_object *o;
+	char js[1024];
+
+	if (port >= 0)
+		snprintf(js, sizeof(js), "{\"line_rate_bps\": %g, \"ports\": "
+			 "[{\"port\": %d, %s}]}", line, port, tm);
+	else
+		snprintf(js, sizeof(js), "{\"line_rate_bps\": %g}", line);
+	o = json_tokener_parse(js);
+	ck_assert_msg(o, "bad sim JSON %s", js);
+	bm_sim_params_default(&p);
+	ck_assert_msg(bm_sim_params_from_json(o, &p, &err) == 0, "%s: %s", js,
+		      err.msg);
+	json_object_put(o);
+	return sim_ports_new(&p, n, "p");
+}
+
+/* Run proc with params js on be; the document, kept for the schema. */
+static json_object *run(const char *proc, const char *js,
+			struct bm_backend *be)
+{
+	json_object *p = js ? json_tokener_parse(js) : NULL, *doc = NULL;
+	struct bm_error err = { "" };
+	double bound = 0;
+	int ret;
+
+	ck_assert_msg(!js || p, "bad params %s", js);
+	ret = bm_procedure_run(proc, p, be, NULL, NULL, &doc, &err);
+	ck_assert_msg(ret == 0, "%s %s: %s", proc, js ? js : "", err.msg);
+	ck_assert_ptr_nonnull(doc);
+	/* issue 16: the bound bmd checks up front holds */
+	ck_assert_int_eq(bm_procedure_max_trials(proc, p, be->line_rate_bps,
+						 be->n_ports, &bound, &err), 0);
+	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= bound,
+		      "%zu trials, bound %g",
+		      json_object_array_length(tj_get(doc, "trials")), bound);
+	json_object_put(p);
+	bm_test_keep_result(doc, proc);
+	return doc;
+}
+
+/* proc with params js on be fails, the reason containing needle. */
+static void run_fails(const char *proc, const char *js, struct bm_backend *be,
+		      const char *needle)
+{
+	json_object *p = js ? json_tokener_parse(js) : NULL, *doc = NULL;
+	struct bm_error err = { "" };
+
+	ck_assert_int_lt(bm_procedure_run(proc, p, be, NULL, NULL, &doc, &err),
+			 0);
+	ck_assert_msg(strstr(err.msg, needle), "%s: '%s' lacks '%s'", proc,
+		      err.msg, needle);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	json_object_put(doc);
+	json_object_put(p);
+}
+
+static json_object *res(json_object *doc, const char *key)
+{
+	return tj_get(tj_get(doc, "results"), key);
+}
+
+static json_object *row(json_object *doc, const char *key, size_t i)
+{
+	json_object *a = res(doc, key);
+
+	ck_assert_uint_gt(json_object_array_length(a), i);
+	return json_object_array_get_idx(a, i);
+}
+
+static double stat_mean(json_object *doc, const char *key)
+{
+	return tj_num(tj_get(res(doc, "statistics"), key), "mean");
+}
+
+/* Frames of every dscp row of a step, summed over the runs. */
+static double dscp_frames(json_object *doc, const char *step, int dscp)
+{
+	json_object *a = res(doc, "dscp_counts"), *r;
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		r = json_object_array_get_idx(a, i);
+		if (!strcmp(json_object_get_string(tj_get(r, "step")), step) &&
+		    json_object_get_int(tj_get(r, "dscp")) == dscp)
+			n += tj_num(r, "frames");
+	}
+	return n;
+}
+
+#define FAST	"\"tr\": 2, \"td_s\": 1, \"drain_s\": 0.01, " \
+		"\"learning\": false"
+
+/*
+ * TM-POL-1 acceptance (a) and (b) on a near-instant line: compliant
+ * bursts of 64,000 B every 5.12 ms x 1.015 pass whole (LP 0, BSA 64,000,
+ * OOS 0); excess bursts of 65,000 B lose their 1,244 B remainder frame:
+ * 63,756 B a burst, LP = 1 frame a burst.
+ */
+START_TEST(policer_single_rate)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": " POL_100M);
+	json_object *doc, *c, *x, *cfg;
+	double bursts;
+	int i;
+
+	doc = run("rfc7640.policer", "{\"cir_bps\": 100e6, \"cbs\": \"64KB\", "
+		  "\"ti_margin_pct\": 1.5, " FAST "}", be);
+	cfg = res(doc, "test_configuration");
+	ck_assert_double_eq_tol(tj_num(cfg, "ti_s"), 5.12e-3 * 1.015, 1e-12);
+	bursts = floor(1.0 / (5.12e-3 * 1.015));
+	ck_assert_double_eq(tj_num(cfg, "bursts_per_step"), bursts);
+	ck_assert_double_eq(tj_num(cfg, "compliant_burst_frames"), 43);
+	ck_assert_double_eq(tj_num(cfg, "excess_burst_bytes"), 65000);
+	for (i = 0; i < 2; i++) {
+		c = row(doc, "compliant", i);
+		ck_assert_double_eq(tj_num(c, "lp"), 0);
+		ck_assert_double_eq(tj_num(c, "oos"), 0);
+		ck_assert_double_eq(tj_num(c, "bsa_bytes"), 64000);
+		ck_assert_double_eq(tj_num(c, "bursts"), bursts);
+		ck_assert(tj_num(c, "pd_min_s") > 0);
+		ck_assert(tj_num(c, "pd_max_s") >= tj_num(c, "pd_mean_s"));
+		ck_assert(tj_num(c, "pdv_s") >= 0);
+		x = row(doc, "excess", i);
+		ck_assert_double_eq(tj_num(x, "bsa_bytes"), 63756);
+		ck_assert_double_eq(tj_num(x, "egress_max_bytes"), 63756);
+		ck_assert_double_eq(tj_num(x, "lp"), bursts);
+		ck_assert_double_eq(tj_num(x, "dropped_per_burst_bytes"), 1244);
+		ck_assert_double_eq(tj_num(x, "remarked_per_burst_bytes"), 0);
+		ck_assert(json_object_get_boolean(tj_get(
+			x, "excess_dropped_or_remarked")));
+	}
+	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
+			 "excess dropped or re-marked");
+	ck_assert_double_eq(stat_mean(doc, "compliant_bsa_bytes"), 64000);
+	ck_assert_double_eq(stat_mean(doc, "excess_bsa_bytes"), 63756);
+	ck_assert_double_eq(tj_num(tj_get(res(doc, "statistics"),
+					  "excess_lp"), "n"), 2);
+	/* the MUSTs of the report: the loss wait, the excess, Tr and Td */
+	ck_assert_double_eq(tj_num(res(doc, "measurement"), "loss_wait_s"),
+			    0.01);
+	ck_assert_double_eq(tj_num(cfg, "excess_bytes"), 1000);
+	ck_assert_double_eq(tj_num(res(doc, "dut_configuration"),
+				   "cbs_bytes"), 64000);
+	ck_assert(tj_has_deviation(doc, "below the 60 s"));
+	ck_assert(tj_has_deviation(doc, "AMB-41"));
+	/* 2 runs x 2 steps */
+	ck_assert_uint_eq(json_object_array_length(tj_get(doc, "trials")), 4);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * On a 1 Gbit/s line the bucket refills during a burst: what gets through
+ * is MODEL-TB fed with the trial's own tx times (log_frames), burst by
+ * burst.  Excess 8,000 B: 72,000 B bursts of 48 frames.
+ */
+START_TEST(policer_model_tb)
+{
+	struct bm_backend *be = sim(2, 1e9, 1, "\"policer\": " POL_100M);
+	json_object *doc, *logs, *l, *tx, *x;
+	struct tm_burst b;
+	struct bm_tb tb;
+	struct bm_error err = { "" };
+	double pass, min_pass = INFINITY;
+	size_t i, k, n;
+
+	ck_assert_int_eq(tm_burst_plan(72000, 1518, TM_ACCT_L2, TM_BURST_EXACT,
+				       &b, &err), 0);
+	doc = run("rfc7640.policer", "{\"excess\": 8000, \"ti_margin_pct\": "
+		  "1.5, \"log_frames\": 1000000, \"tr\": 1, \"td_s\": 0.2, "
+		  "\"drain_s\": 0.01, \"learning\": false}", be);
+	logs = res(doc, "frame_logs");
+	/* compliant stream then excess stream */
+	ck_assert_uint_eq(json_object_array_length(logs), 2);
+	l = json_object_array_get_idx(logs, 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(l, "step")), "excess");
+	tx = tj_get(l, "tx_s");
+	n = json_object_array_length(tx);
+	ck_assert_uint_eq(n % b.frames, 0);
+	bm_tb_init(&tb, 100e6, 64000);
+	for (i = 0; i < n; i += b.frames) {
+		pass = 0;
+		for (k = 0; k < b.frames; k++)
+			if (bm_tb_offer(&tb, json_object_get_double(
+				json_object_array_get_idx(tx, i + k)),
+				tm_burst_frame_size(&b, k)))
+				pass += tm_burst_frame_size(&b, k);
+		min_pass = fmin(min_pass, pass);
+	}
+	x = row(doc, "excess", 0);
+	ck_assert_double_eq(tj_num(x, "bsa_bytes"), min_pass);
+	/* MODEL-TB's closed form: 46 frames of 1518 B at 12.304 us */
+	ck_assert_uint_eq(bm_tb_burst_max(64000, 1518, 12.5e6, 12.304e-6), 46);
+	ck_assert(min_pass > 64000 && min_pass < 72000);
+	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
+			 "excess dropped or re-marked");
+	/* the rx log is [seq, tx_s, rx_s, size, dscp] a frame */
+	ck_assert_uint_eq(json_object_array_length(json_object_array_get_idx(
+		tj_get(l, "rx"), 0)), 5);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-POL-1 acceptance (c), DUT-POL2 with frame-aligned buckets of 63,756
+ * B: compliant bursts of 127,512 B (84 frames) pass, 42 green (DSCP 0)
+ * and 42 yellow (re-marked to 10) a burst; excess bursts of 128,512 B
+ * lose their 1,000 B red frame: 127,512 B a burst.
+ */
+START_TEST(policer_two_rate)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": {\"cir_bps\": "
+				    "100e6, \"cbs_bytes\": 63756, \"eir_bps\": "
+				    "100e6, \"ebs_bytes\": 63756, \"overhead\":"
+				    " 4, \"yellow_dscp\": 10}");
+	json_object *doc, *c, *x;
+	double bursts;
+
+	doc = run("rfc7640.policer", "{\"cbs\": 63756, \"eir_bps\": 100e6, "
+		  "\"ebs\": 63756, \"ti_margin_pct\": 1.5, " FAST "}", be);
+	bursts = tj_num(res(doc, "test_configuration"), "bursts_per_step");
+	ck_assert_double_eq_tol(tj_num(res(doc, "test_configuration"), "ti_s"),
+				63756 * 8 / 100e6 * 1.015, 1e-12);
+	c = row(doc, "compliant", 0);
+	ck_assert_double_eq(tj_num(c, "lp"), 0);
+	ck_assert_double_eq(tj_num(c, "bsa_bytes"), 127512);
+	ck_assert_double_eq(tj_num(c, "remarked_per_burst_bytes"), 63756);
+	ck_assert_double_eq(dscp_frames(doc, "compliant", 0), 2 * 42 * bursts);
+	ck_assert_double_eq(dscp_frames(doc, "compliant", 10), 2 * 42 * bursts);
+	x = row(doc, "excess", 1);
+	ck_assert_double_eq(tj_num(x, "bsa_bytes"), 127512);
+	ck_assert_double_eq(tj_num(x, "lp"), bursts);
+	ck_assert_double_eq(tj_num(x, "dropped_per_burst_bytes"), 1000);
+	ck_assert_double_eq(tj_num(x, "remarked_per_burst_bytes"), 63756);
+	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
+			 "excess dropped or re-marked");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* TM-POL-1 acceptance (d): no policer at all, the excess step loses
+ * nothing and the result says the excess was not dropped or re-marked;
+ * a burst of 42 x 1518 + 30 B goes as 41 full frames and 774 + 774 B
+ * (REQ-GEN-2.4) and arrives whole. */
+START_TEST(policer_absent)
+{
+	struct bm_backend *be = sim(2, 1e11, -1, NULL);
+	json_object *doc, *x, *cfg;
+
+	doc = run("rfc7640.policer", "{\"cbs\": 63786, " FAST "}", be);
+	cfg = res(doc, "test_configuration");
+	ck_assert_double_eq(tj_num(cfg, "compliant_burst_penult_frame_size"),
+			    774);
+	ck_assert_double_eq(tj_num(row(doc, "compliant", 0), "bsa_bytes"),
+			    63786);
+	x = row(doc, "excess", 0);
+	ck_assert_double_eq(tj_num(x, "lp"), 0);
+	ck_assert_double_eq(tj_num(x, "bsa_bytes"), 64786);
+	ck_assert(!json_object_get_boolean(tj_get(
+		x, "excess_dropped_or_remarked")));
+	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
+			 "excess was not dropped or re-marked");
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* The excess BSA of a standalone TM-POL-1 of cir/cbs on the sim. */
+static double standalone_excess_bsa(double cir, const char *cbs)
+{
+	char tm[160], js[256];
+	struct bm_backend *be;
+	json_object *doc;
+	double bsa;
+
+	snprintf(tm, sizeof(tm), "\"policer\": {\"cir_bps\": %g, "
+		 "\"cbs_bytes\": %s, \"overhead\": 4}", cir, cbs);
+	be = sim(2, 1e11, 1, tm);
+	snprintf(js, sizeof(js), "{\"cir_bps\": %g, \"cbs\": %s, "
+		 "\"ti_margin_pct\": 1.5, \"tr\": 1, \"td_s\": 1, "
+		 "\"drain_s\": 0.01}", cir, cbs);
+	doc = run("rfc7640.policer", js, be);
+	bsa = tj_num(row(doc, "excess", 0), "bsa_bytes");
+	json_object_put(doc);
+	bm_sim_free(be);
+	return bsa;
+}
+
+/*
+ * TM-POL-CAP-2 acceptance: 4 ports, pairs 1 -> 2 and 3 -> 4, policers on
+ * 2 (100 Mbit/s, 64,000 B) and 4 (50 Mbit/s, 32,000 B), all active: each
+ * egress's result equals its standalone TM-POL-1 result (LP 0, BSA =
+ * CBS; the excess step as alone: 63,756 and 31,878 B).
+ */
+START_TEST(policer_ports)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	json_object *doc, *o, *r;
+	const char *eg;
+	size_t i;
+
+	o = json_tokener_parse("{\"line_rate_bps\": 1e11, \"ports\": ["
+			       "{\"port\": 1, \"policer\": " POL_100M "},"
+			       "{\"port\": 3, \"policer\": {\"cir_bps\": "
+			       "50e6, \"cbs_bytes\": 32000, \"overhead\": "
+			       "4}}]}");
+	ck_assert_ptr_nonnull(o);
+	bm_sim_params_default(&sp);
+	ck_assert_msg(bm_sim_params_from_json(o, &sp, &err) == 0, "%s",
+		      err.msg);
+	json_object_put(o);
+	be = sim_ports_new(&sp, 4, "p");
+	doc = run("rfc7640.policer-ports", "{\"pair_cir_bps\": [100e6, 50e6],"
+		  " \"pair_cbs\": [\"64KB\", \"32KB\"], \"ti_margin_pct\": "
+		  "1.5, " FAST "}", be);
+	ck_assert_uint_eq(json_object_array_length(tj_get(res(doc,
+		"dut_configuration"), "ports")), 2);
+	ck_assert_double_eq_tol(tj_num(json_object_array_get_idx(tj_get(
+		res(doc, "dut_configuration"), "ports"), 1), "ti_s"),
+		32000 * 8 / 50e6 * 1.015, 1e-12);
+	/* 2 runs x 2 pairs */
+	ck_assert_uint_eq(json_object_array_length(res(doc, "compliant")), 4);
+	for (i = 0; i < 4; i++) {
+		r = row(doc, "compliant", i);
+		eg = json_object_get_string(tj_get(r, "egress"));
+		ck_assert_double_eq(tj_num(r, "lp"), 0);
+		ck_assert_double_eq(tj_num(r, "bsa_bytes"),
+				    !strcmp(eg, "p2") ? 64000 : 32000);
+		r = row(doc, "excess", i);
+		ck_assert_str_eq(json_object_get_string(tj_get(r, "egress")),
+				 eg);
+		ck_assert_double_eq(tj_num(r, "bsa_bytes"), !strcmp(eg, "p2") ?
+				    standalone_excess_bsa(100e6, "64000") :
+				    standalone_excess_bsa(50e6, "32000"));
+	}
+	ck_assert_double_eq(tj_num(row(doc, "excess", 1), "bsa_bytes"),
+			    21 * 1518);
+	ck_assert_str_eq(json_object_get_string(tj_get(json_object_array_get_idx(
+		res(doc, "excess_outcomes"), 1), "outcome")),
+		"excess dropped or re-marked");
+	ck_assert_double_eq(stat_mean(doc, "p4_compliant_bsa_bytes"), 32000);
+	json_object_put(doc);
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [1, 2, 3]}", be,
+		  "pair_cbs: 3 values for 2 port pairs");
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [1000, 2000], "
+		  "\"pair_cir_bps\": [1e6, 2e6, 3e6]}", be,
+		  "the pair_* arrays have 1 or 3 values each");
+	run_fails("rfc7640.policer-ports", "{\"pair_cbs\": [\"1 kb\"]}", be,
+		  "pair_cbs[0]: unknown unit");
+	run_fails("rfc7640.policer-ports", "{\"pair_ebs\": [1000]}", be,
+		  "pair_ebs[0]: an EBS needs an EIR");
+	bm_sim_free(be);
+	be = sim(3, 1e11, -1, NULL);
+	run_fails("rfc7640.policer-ports", NULL, be, "the ports go in pairs");
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-BURST-HUNT acceptance, exact mode: the target 64,000 B passes (BSA
+ * 64,000); with verify, 65,000 B fails: first_fail 65,000.
+ */
+START_TEST(hunt_exact_verify)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": " POL_100M);
+	json_object *doc, *r;
+
+	doc = run("rfc7640.burst-hunt", "{\"verify_policer\": true, "
+		  "\"rate_bps\": 100e6, \"drain_s\": 0.01, \"learning\": "
+		  "false}", be);
+	r = row(doc, "runs", 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(r, "outcome")),
+			 "target passed");
+	ck_assert_double_eq(tj_num(r, "bsa_bytes"), 64000);
+	ck_assert_double_eq(tj_num(r, "bsa_actual_bytes"), 64000);
+	ck_assert_double_eq(tj_num(r, "first_fail_bytes"), 65000);
+	ck_assert_double_eq(tj_num(r, "bursts"), 2);
+	ck_assert(tj_num(r, "bsa_pdv_mean_s") >= 0);
+	ck_assert(strstr(json_object_get_string(tj_get(r, "verify")),
+			 "enforced"));
+	/* recover wait: 2 x 64,000 x 8 / 100 Mbit/s is below 2 s */
+	ck_assert_double_eq(tj_num(res(doc, "test_configuration"),
+				   "recover_wait_s"), 2.0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * Whole mode: 64,000 B is 43 frames = 65,274 B and fails; the hunt from
+ * 1 KB in 1 KB steps ends at BSA 63,000 nominal = 42 frames = 63,756 B
+ * actual, the draft's "63 KB" (and MODEL-TB's 42 frames as tau -> 0).
+ */
+START_TEST(hunt_whole)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": " POL_100M);
+	json_object *doc, *r;
+
+	doc = run("rfc7640.burst-hunt", "{\"burst_mode\": \"whole\", "
+		  "\"tr\": 2, \"drain_s\": 0.01, \"learning\": false}", be);
+	r = row(doc, "runs", 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(r, "outcome")),
+			 "hunted");
+	ck_assert_double_eq(tj_num(r, "bsa_bytes"), 63000);
+	ck_assert_double_eq(tj_num(r, "bsa_actual_bytes"), 63756);
+	ck_assert_double_eq(tj_num(r, "bsa_frames"), 42);
+	ck_assert_double_eq(tj_num(r, "first_fail_bytes"), 64000);
+	ck_assert_double_eq(tj_num(r, "first_fail_actual_bytes"), 65274);
+	/* the target, then 1 KB .. 63 KB */
+	ck_assert_double_eq(tj_num(r, "bursts"), 64);
+	ck_assert_uint_eq(bm_tb_burst_max(64000, 1518, 12.5e6, 1538 * 8 / 1e11),
+			  42);
+	ck_assert_double_eq(stat_mean(doc, "bsa_actual_bytes"), 63756);
+	ck_assert_double_eq(tj_num(tj_get(res(doc, "statistics"),
+					  "bsa_bytes"), "stddev"), 0);
+	ck_assert_uint_eq(json_object_array_length(res(doc, "bursts")), 128);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* A hunt whose smallest burst already loses: BSA 0, "< min"; and a
+ * verification that never loses: the policer does not enforce. */
+START_TEST(hunt_failures)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": {\"cir_bps\": "
+				    "1e6, \"cbs_bytes\": 500, \"overhead\": 4}");
+	json_object *doc, *r;
+
+	doc = run("rfc7640.burst-hunt", "{\"target\": \"4KB\", \"drain_s\": "
+		  "0.01, \"learning\": false}", be);
+	r = row(doc, "runs", 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(r, "outcome")), "< min");
+	ck_assert_double_eq(tj_num(r, "bsa_bytes"), 0);
+	ck_assert(json_object_is_type(tj_get(r, "bsa_pdv_s"), json_type_null));
+	ck_assert_double_eq(tj_num(r, "first_fail_bytes"), 1000);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	be = sim(2, 1e11, -1, NULL);
+	doc = run("rfc7640.burst-hunt", "{\"verify_policer\": true, "
+		  "\"verify_max\": \"70KB\", \"drain_s\": 0.01}", be);
+	r = row(doc, "runs", 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(r, "verify")),
+			 "policer not enforcing at the configured burst");
+	ck_assert_double_eq(tj_num(r, "largest_pass_bytes"), 70000);
+	ck_assert(json_object_is_type(tj_get(r, "first_fail_bytes"),
+				      json_type_null));
+	ck_assert_double_eq(tj_num(r, "bursts"), 7);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+#define TBFB_100M	"\"shaper\": {\"rate_bps\": 1e8, \"bucket_bytes\": " \
+			"1600, \"overhead\": 4}, \"queue_bytes\": 32000, " \
+			"\"queue_frames\": 1000000"
+
+/* MODEL-TBF: does one burst of b at the spacing of a line of line bit/s
+ * pass DUT-TBFB(100 Mbit/s, 1600, 32,000 B) on an egress of that line? */
+static bool tbfb_passes(const struct tm_burst *b, double line)
+{
+	struct bm_tbf_cfg cfg = { .rate_bps = 1e8, .bucket_bytes = 1600,
+				  .limit_frames = UINT64_MAX,
+				  .limit_bytes = 32000, .line_bps = line };
+	struct bm_tbf_frame f[64];
+	double t = 0;
+	uint64_t k;
+
+	ck_assert_uint_le(b->frames, 64);
+	for (k = 0; k < b->frames; k++) {
+		uint32_t s = tm_burst_frame_size(b, k);
+
+		f[k] = (struct bm_tbf_frame){ .t_s = t, .a_bytes = s,
+					      .q_bytes = s - 4,
+					      .wire_bytes = s + 20 };
+		t += (s + 20) * 8 / line;
+	}
+	return bm_tbf_run(&cfg, f, b->frames) == 0;
+}
+
+/*
+ * TM-QS-1 acceptance (a) on LAB-V's near-instant line: 32,000 B bursts
+ * every 2.56 ms x 1.015 into a 100 Mbit/s tbf with a 32,000 B bfifo: LP
+ * 0, PD max (32,000 - 1,600) x 8 / 10^8 = 2.43 ms (+ 0.3 ms).  (b): the
+ * hunt with verify ends where MODEL-TBF does (about 33 KB).
+ */
+START_TEST(queue_bursts_hunt)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, TBFB_100M);
+	struct bm_error err = { "" };
+	json_object *doc, *r, *h;
+	struct tm_burst b;
+	uint64_t x = 32000;
+
+	doc = run("rfc7640.queue", "{\"classes\": false, \"hunt\": true, "
+		  "\"ti_margin_pct\": 1.5, " FAST "}", be);
+	r = row(doc, "bursts", 0);
+	ck_assert_double_eq(tj_num(r, "lp"), 0);
+	ck_assert_double_eq(tj_num(r, "oos"), 0);
+	ck_assert_double_eq(tj_num(r, "bsa_bytes"), 32000);
+	ck_assert_msg(tj_num(r, "pd_max_s") > 2.43e-3 - 0.02e-3 &&
+		      tj_num(r, "pd_max_s") < 2.43e-3 + 0.3e-3, "PD max %g",
+		      tj_num(r, "pd_max_s"));
+	ck_assert_str_eq(json_object_get_string(tj_get(res(doc,
+		"dut_configuration"), "scheduler")), "fifo");
+	/* the truth: the largest 1 KB step MODEL-TBF passes */
+	for (;;) {
+		ck_assert_int_eq(tm_burst_plan(x + 1000, 1518, TM_ACCT_L2,
+					       TM_BURST_EXACT, &b, &err), 0);
+		if (!tbfb_passes(&b, 1e11))
+			break;
+		x += 1000;
+	}
+	ck_assert_msg(x >= 32000 && x <= 35000, "MODEL-TBF %llu",
+		      (unsigned long long)x);
+	h = row(doc, "hunt", 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(h, "outcome")),
+			 "target passed");
+	ck_assert_double_eq(tj_num(h, "largest_pass_bytes"), x);
+	ck_assert_double_eq(tj_num(h, "first_fail_bytes"), x + 1000);
+	ck_assert(json_object_object_get_ex(res(doc, "statistics"),
+					    "hunt_largest_pass_bytes", NULL));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-QS-1 acceptance (c): DUT-SP behind a 100 Mbit/s tbf on port 3, EF
+ * 60 Mbit/s from port 1 and BE 60 Mbit/s from port 2: EF loses nothing,
+ * its PD p99 <= 1 ms; BE gets the other 40 Mbit/s (+- 2 %), 33 % lost.
+ */
+START_TEST(queue_classes)
+{
+	struct bm_backend *be = sim(3, 1e9, 2, "\"shaper\": {\"rate_bps\": "
+				    "1e8, \"bucket_bytes\": 3200, \"overhead\":"
+				    " 4}, \"scheduler\": {\"kind\": \"prio\", "
+				    "\"bands\": [{\"dscp\": [46]}, {\"dscp\": "
+				    "[]}, {\"dscp\": []}]}");
+	json_object *doc, *hi, *lo;
+
+	doc = run("rfc7640.queue", "{\"scheduler\": \"sp\", \"high_bps\": 60e6,"
+		  " \"low_bps\": 60e6, \"tr\": 1, \"td_s\": 2, \"drain_s\": "
+		  "0.01}", be);
+	hi = row(doc, "classes", 0);
+	lo = row(doc, "classes", 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(hi, "class")), "high");
+	ck_assert_str_eq(json_object_get_string(tj_get(hi, "ingress")), "p1");
+	ck_assert_str_eq(json_object_get_string(tj_get(lo, "ingress")), "p2");
+	ck_assert_double_eq(tj_num(hi, "dscp"), 46);
+	ck_assert_double_eq(tj_num(hi, "lp"), 0);
+	ck_assert_msg(tj_num(hi, "pd_p99_s") <= 1e-3, "EF p99 %g",
+		      tj_num(hi, "pd_p99_s"));
+	ck_assert_double_eq_tol(tj_num(hi, "throughput_bps"), 60e6, 0.01 * 60e6);
+	ck_assert_double_eq_tol(tj_num(lo, "throughput_bps"), 40e6, 0.02 * 40e6);
+	ck_assert_double_eq_tol(tj_num(lo, "loss_pct"), 100.0 / 3, 2.0);
+	ck_assert_double_eq_tol(tj_num(lo, "offered_bps"), 60e6, 0.01 * 60e6);
+	ck_assert_double_eq(tj_num(tj_get(res(doc, "statistics"),
+					  "high_lp"), "max"), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * SR_busy's truth for one burst of b into DUT-TBFB(50 Mbit/s, 32,000 B,
+ * 600,000 B) on 1 Gbit/s, a full bucket: MODEL-TBF's departures, each
+ * frame received at its last bit (the simulated DUT's stamp): the bytes
+ * after the first frame over the first to the last arrival.  The bucket
+ * refills in the 5.12 ms the shaper idles before the next burst, so every
+ * burst starts with a 22-frame train and SR_busy is above SR.
+ */
+static double sr_busy_truth(const struct tm_burst *b)
+{
+	struct bm_tbf_cfg cfg = { .rate_bps = 5e7, .bucket_bytes = 32000,
+				  .limit_frames = UINT64_MAX,
+				  .limit_bytes = 600000, .line_bps = 1e9 };
+	static struct bm_tbf_frame f[400];
+	double t = 0, first, last;
+	uint64_t k, n = b->frames;
+
+	ck_assert_uint_le(n, 400);
+	for (k = 0; k < n; k++) {
+		uint32_t s = tm_burst_frame_size(b, k);
+
+		f[k] = (struct bm_tbf_frame){ .t_s = t, .a_bytes = s,
+					      .q_bytes = s - 4,
+					      .wire_bytes = s + 20 };
+		t += (s + 20) * 8 / 1e9;
+	}
+	ck_assert_int_eq(bm_tbf_run(&cfg, f, n), 0);
+	first = f[0].dep_s + f[0].wire_bytes * 8 / 1e9;
+	last = f[n - 1].dep_s + f[n - 1].wire_bytes * 8 / 1e9;
+	return (b->actual - tm_burst_frame_size(b, 0)) * 8.0 / (last - first);
+}
+
+/*
+ * TM-SHP-1 acceptance: DUT-TBFB(SR 50 Mbit/s, b 32,000, L 600,000, o 4),
+ * exact 512,000 B bursts every 81.92 ms for 30 s: LP 0, OOS 0, SR 50
+ * Mbit/s +- 1 %, the first train 32,000 B +- 1 frame, median SBB one
+ * frame, median SBI 1518 x 8 / 5e7 = 242.88 us +- 5 %; SR_busy as
+ * MODEL-TBF has it (+- 1 %), 53 Mbit/s: "about 50" with the bucket's
+ * head start of every burst.
+ */
+START_TEST(shaper)
+{
+	struct bm_backend *be = sim(2, 1e9, 1, "\"shaper\": {\"rate_bps\": "
+				    "5e7, \"bucket_bytes\": 32000, "
+				    "\"overhead\": 4}, \"queue_bytes\": 600000, "
+				    "\"queue_frames\": 1000000");
+	struct bm_error err = { "" };
+	json_object *doc, *r;
+	struct tm_burst b;
+	double busy;
+	int i;
+
+	ck_assert_int_eq(tm_burst_plan(512000, 1518, TM_ACCT_L2,
+				       TM_BURST_EXACT, &b, &err), 0);
+	busy = sr_busy_truth(&b);
+	ck_assert_msg(busy > 52e6 && busy < 55e6, "truth %g", busy);
+	doc = run("rfc7640.shaper", "{\"tr\": 2, \"drain_s\": 0.2, "
+		  "\"learning\": false}", be);
+	ck_assert_double_eq_tol(tj_num(res(doc, "test_configuration"), "ti_s"),
+				81.92e-3, 1e-12);
+	ck_assert_double_eq(tj_num(res(doc, "test_configuration"),
+				   "burst_frames"), 338);
+	for (i = 0; i < 2; i++) {
+		r = row(doc, "runs", i);
+		ck_assert_double_eq(tj_num(r, "lp"), 0);
+		ck_assert_double_eq(tj_num(r, "oos"), 0);
+		ck_assert_double_eq_tol(tj_num(r, "sr_bps"), 50e6, 0.5e6);
+		ck_assert_double_eq_tol(tj_num(r, "sbb_first_bytes"), 32000,
+					1518);
+		ck_assert_double_eq(tj_num(r, "sbb_median_bytes"), 1518);
+		ck_assert_double_eq_tol(tj_num(r, "sbi_median_s"), 242.88e-6,
+					0.05 * 242.88e-6);
+		ck_assert_double_eq_tol(tj_num(r, "sr_busy_bps"), busy,
+					0.01 * busy);
+		ck_assert(!json_object_get_boolean(tj_get(r,
+							  "low_confidence")));
+		ck_assert(tj_num(r, "pdv_s") > 0.07);
+	}
+	ck_assert_double_eq_tol(stat_mean(doc, "sr_bps"), 50e6, 0.5e6);
+	ck_assert(tj_has_deviation(doc, "AMB-39"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-QS-CAP-1 acceptance: DUT-SP behind 100 Mbit/s on port 3; ports 1
+ * and 2 each send EF 20 Mbit/s and BE 50 Mbit/s: EF 20 +- 0.5 Mbit/s a
+ * port with LP 0, BE 30 / 30 Mbit/s +- 10 % (the 60 left shared).
+ */
+START_TEST(queue_capacity)
+{
+	struct bm_backend *be = sim(3, 1e9, 2, "\"shaper\": {\"rate_bps\": "
+				    "1e8, \"bucket_bytes\": 3200, \"overhead\":"
+				    " 4}, \"scheduler\": {\"kind\": \"prio\", "
+				    "\"bands\": [{\"dscp\": [46]}, {\"dscp\": "
+				    "[]}, {\"dscp\": []}]}");
+	json_object *doc, *r, *cfg;
+	size_t i;
+
+	doc = run("rfc7640.queue-capacity", "{\"tr\": 2, \"td_s\": 2, "
+		  "\"drain_s\": 0.01}", be);
+	cfg = res(doc, "test_configuration");
+	ck_assert_double_eq(tj_num(cfg, "ingress_ports_active"), 2);
+	ck_assert_uint_eq(json_object_array_length(tj_get(cfg, "ingress")), 2);
+	ck_assert_str_eq(json_object_get_string(tj_get(cfg, "egress_port")),
+			 "p3");
+	/* 2 runs x 2 ports x 2 classes */
+	ck_assert_uint_eq(json_object_array_length(res(doc, "streams")), 8);
+	for (i = 0; i < 8; i++) {
+		r = row(doc, "streams", i);
+		if (tj_num(r, "dscp") == 46) {
+			ck_assert_double_eq(tj_num(r, "lp"), 0);
+			ck_assert_double_eq_tol(tj_num(r, "throughput_bps"),
+						20e6, 0.5e6);
+		} else {
+			ck_assert_double_eq_tol(tj_num(r, "throughput_bps"),
+						30e6, 3e6);
+			ck_assert_double_eq_tol(tj_num(r, "share_pct"), 50,
+						5);
+		}
+	}
+	r = row(doc, "fairness", 1);
+	ck_assert_double_eq(tj_num(r, "dscp"), 0);
+	ck_assert_double_eq_tol(tj_num(r, "throughput_bps"), 60e6, 1.2e6);
+	ck_assert_double_eq(tj_num(r, "fair_share_pct"), 50);
+	ck_assert_double_eq(stat_mean(doc, "dscp46_lp"), 0);
+	ck_assert_double_eq_tol(stat_mean(doc, "dscp46_throughput_bps"), 40e6,
+				1e6);
+	/* the bursts of QL / 2 from each port together */
+	ck_assert_double_eq(tj_num(cfg, "burst_per_port_bytes"), 16000);
+	ck_assert_uint_eq(json_object_array_length(res(doc, "bursts")), 4);
+	ck_assert(tj_has_deviation(doc, "AMB-43"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Refusals, each naming what is wrong in one line. */
+START_TEST(failure_paths)
+{
+	struct bm_backend *be = sim(2, 1e8, -1, NULL), *three;
+	struct bm_error err = { "" };
+	json_object *p;
+
+	/* a 100 Mbit/s line cannot carry 64,000 B every 5.12 ms */
+	run_fails("rfc7640.policer", NULL, be, "Ti = 0.00512 s is shorter "
+		  "than one burst");
+	run_fails("rfc7640.policer", "{\"ebs\": 1000}", be,
+		  "rfc7640.policer: ebs: an EBS needs eir_bps > 0");
+	run_fails("rfc7640.policer", "{\"cir_bps\": 1e6, \"td_s\": 0.1}", be,
+		  "td_s: 0.1 s is shorter than one Ti (0.512 s)");
+	run_fails("rfc7640.burst-hunt", "{\"min\": \"70KB\"}", be,
+		  "min: 70000 B is above the target 64000 B");
+	run_fails("rfc7640.burst-hunt", "{\"min\": 10}", be,
+		  "rfc7640.burst-hunt: min: a burst of 10 B is less than one "
+		  "64 B frame");
+	run_fails("rfc7640.burst-hunt", "{\"target\": \"64 kb\"}", be,
+		  "rfc7640.burst-hunt: target: unknown unit");
+	run_fails("rfc7640.burst-hunt", "{\"verify_policer\": true, "
+		  "\"verify_max\": 64500}", be, "verify_max: 64500 B leaves no "
+		  "verification step");
+	run_fails("rfc7640.shaper", "{\"burst\": \"600KB\"}", be,
+		  "burst: 600000 B exceeds the ingress queue");
+	run_fails("rfc7640.queue", "{\"low_dscp\": 46}", be,
+		  "low_dscp: the classes need two DSCPs");
+	run_fails("rfc7640.queue", "{\"tr\": 0}", be, "rfc7640.queue: tr: "
+		  "must be in [1, 100]");
+	run_fails("rfc7640.queue-capacity", "{\"class_dscps\": [46, 10, 0]}",
+		  be, "class_rates_bps: 2 rates for 3 classes");
+	run_fails("rfc7640.queue-capacity", "{\"class_dscps\": [46, 46]}",
+		  be, "class_dscps[1]: DSCP 46 given twice");
+	run_fails("rfc7640.queue-capacity", NULL, be, "rfc7640.queue-capacity "
+		  "needs 3 to 256 ports, 2 given");
+	three = sim(3, 1e9, -1, NULL);
+	run_fails("rfc7640.policer", NULL, three, "rfc7640.policer needs "
+		  "exactly 2 ports (ingress and egress), 3 given");
+	bm_sim_free(three);
+	three = sim(4, 1e9, -1, NULL);
+	run_fails("rfc7640.queue", NULL, three, "rfc7640.queue needs 2 to 3 "
+		  "ports, 4 given");
+	bm_sim_free(three);
+	/* parameters are validated before any trial */
+	ck_assert_uint_eq(be->trials, 0);
+	p = json_tokener_parse("{\"cbs\": 1.5}");
+	ck_assert_int_eq(bm_procedure_validate("rfc7640.policer", p, 1e9, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, "rfc7640.policer: cbs: expected a whole "
+			 "number of bytes");
+	json_object_put(p);
+	bm_sim_free(be);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("rfc7640");
+	TCase *tc = tcase_create("rfc7640");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, policer_single_rate);
+	tcase_add_test(tc, policer_model_tb);
+	tcase_add_test(tc, policer_two_rate);
+	tcase_add_test(tc, policer_absent);
+	tcase_add_test(tc, policer_ports);
+	tcase_add_test(tc, hunt_exact_verify);
+	tcase_add_test(tc, hunt_whole);
+	tcase_add_test(tc, hunt_failures);
+	tcase_add_test(tc, queue_bursts_hunt);
+	tcase_add_test(tc, queue_classes);
+	tcase_add_test(tc, queue_capacity);
+	tcase_add_test(tc, shaper);
+	tcase_add_test(tc, failure_paths);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(suite());
+}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TM §6.1.2.2 a single policer on every physical port, all ports active
+ * (SPEC TM-POL-CAP-2): "the procedure is identical to 6.1.1, the
+ * configured parameters must be reported per port and the test report
+ * must include results per measured egress port".
+ *
+ * The job's ports in pairs, 1 -> 2, 3 -> 4, ...: the egress of each pair
+ * has its own policer (pair_cir_bps, pair_cbs, pair_eir_bps, pair_ebs: one
+ * value for every pair, or one per pair).  Each run is TM-POL-1's
+ * compliant step and then its excess step, every pair bursting at once
+ * with its own Ti, and per pair the rows TM-POL-1 gives its one pair.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_json.h"
+#include "bm_result.h"
+#include "bm_units.h"
+#include "rfc7640_int.h"
+
+/* An array of 1 .. TM_MAX_PAIRS numbers (bytes: integers or unit
+ * strings) into out, its length in *n. */
+static int parse_array(json_object *v, const char *key, bool bytes,
+		       double lo, double *out, size_t *n,
+		       struct bm_error *err)
+{
+	char why[sizeof(err->msg)];
+	size_t len, i;
+	uint64_t u;
+	double x;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array (one value for "
+				 "every pair, or one per pair)", key);
+	len = json_object_array_length(v);
+	if (!len || len > TM_MAX_PAIRS)
+		return bm_errorf(err, "%s: expected 1 to %d values", key,
+				 TM_MAX_PAIRS);
+	for (i = 0; i < len; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (bytes && json_object_is_type(e, json_type_string)) {
+			if (bm_bytes_parse(json_object_get_string(e), &u,
+					   err)) {
+				memcpy(why, err->msg, sizeof(why));
+				return bm_errorf(err, "%s[%zu]: %s", key, i,
+						 why);
+			}
+			x = (double)u;
+		} else if (!bm_json_number(e, &x) ||
+			   (bytes && x != floor(x))) {
+			return bm_errorf(err, "%s[%zu]: expected %s", key, i,
+					 bytes ? "a whole number of bytes" :
+					 "a number");
+		}
+		if (x < lo || x > (bytes ? 1e12 : 1e13))
+			return bm_errorf(err, "%s[%zu]: %g outside [%g, %g]",
+					 key, i, x, lo, bytes ? 1e12 : 1e13);
+		out[i] = x;
+	}
+	*n = len;
+	return 0;
+}
+
+#define ARRAY_KEY(name, bytes, lo) \
+static int parse_##name(json_object *v, void *base, const char *key, \
+			struct bm_error *err) \
+{ \
+	struct tm_polp_params *p = base; \
+	return parse_array(v, key, bytes, lo, p->name, &p->n_##name, err); \
+}
+ARRAY_KEY(cir_bps, false, 1)
+ARRAY_KEY(eir_bps, false, 0)
+ARRAY_KEY(cbs, true, 1)
+ARRAY_KEY(ebs, true, 0)
+
+#define PO(f)	offsetof(struct tm_polp_params, f)
+
+const struct bm_param tm_polp_keys[] = {
+	{ { "pair_cir_bps", BM_J_CUSTOM, 0, 1, 1e13, 0, 0, NULL,
+	    parse_cir_bps }, "bit/s", "each egress policer's CIR: one for "
+	  "every pair or one per pair [PROPOSED 100 Mbit/s]", "number array" },
+	{ { "pair_cbs", BM_J_CUSTOM, 0, 1, 1e12, 0, 0, NULL, parse_cbs }, "B",
+	  "each policer's CBS [PROPOSED 64KB]", "bytes array" },
+	{ { "pair_eir_bps", BM_J_CUSTOM, 0, 0, 1e13, 0, 0, NULL,
+	    parse_eir_bps }, "bit/s", "each policer's EIR (0: single rate)",
+	  "number array" },
+	{ { "pair_ebs", BM_J_CUSTOM, 0, 0, 1e12, 0, 0, NULL, parse_ebs }, "B",
+	  "each policer's EBS (0: single rate)", "bytes array" },
+	{ { "excess", BM_J_BYTES, PO(excess), 1, 1e12, 0, 0, NULL, NULL }, "B",
+	  "bytes the excess step adds to every burst (1000, recorded)", NULL },
+	{ { "ti_formula", BM_J_ENUM, PO(ti_formula), 0, 0, 0, 0,
+	    tm_ti_formula_names, NULL }, "", "amb41 (AMB-41) or draft, as "
+	  "rfc7640.policer", NULL },
+	TM_TD_KEYS(PO, "§6.1.1: 60"),
+	TM_COMMON_KEYS(PO),
+	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+void tm_polp_defaults(struct tm_polp_params *p)
+{
+	*p = (struct tm_polp_params){
+		.cir_bps = { 100e6 },		/* [PROPOSED] the draft's */
+		.n_cir_bps = 1,
+		.cbs = { 64000 },		/* [PROPOSED] */
+		.n_cbs = 1,
+		.n_eir_bps = 1,
+		.n_ebs = 1,
+		.excess = 1000,
+	};
+	tm_common_defaults(&p->c, 60.0);
+}
+
+static json_object *array_json(const double *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_double(v[i]));
+	return a;
+}
+
+json_object *tm_polp_params_json(const struct tm_polp_params *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pair_cir_bps",
+			       array_json(p->cir_bps, p->n_cir_bps));
+	json_object_object_add(o, "pair_cbs", array_json(p->cbs, p->n_cbs));
+	json_object_object_add(o, "pair_eir_bps",
+			       array_json(p->eir_bps, p->n_eir_bps));
+	json_object_object_add(o, "pair_ebs", array_json(p->ebs, p->n_ebs));
+	bm_json_add_u64(o, "excess", p->excess);
+	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
+	tm_common_json(o, &p->c, true);
+	return o;
+}
+
+/* Value i of an array of n: its own, or the one for every pair. */
+static double at(const double *v, size_t n, size_t i)
+{
+	return n == 1 ? v[0] : v[i];
+}
+
+int tm_polp_check(const struct tm_polp_params *p, struct bm_error *err)
+{
+	size_t n = p->n_cir_bps, i;
+
+	if (p->n_cbs > n)
+		n = p->n_cbs;
+	if (p->n_eir_bps > n)
+		n = p->n_eir_bps;
+	if (p->n_ebs > n)
+		n = p->n_ebs;
+	if ((p->n_cbs != 1 && p->n_cbs != n) ||
+	    (p->n_cir_bps != 1 && p->n_cir_bps != n) ||
+	    (p->n_eir_bps != 1 && p->n_eir_bps != n) ||
+	    (p->n_ebs != 1 && p->n_ebs != n))
+		return bm_errorf(err, "rfc7640.policer-ports: pair_cbs: the "
+				 "pair_* arrays have 1 or %zu values each", n);
+	for (i = 0; i < n; i++)
+		if (at(p->ebs, p->n_ebs, i) > 0 &&
+		    !(at(p->eir_bps, p->n_eir_bps, i) > 0))
+			return bm_errorf(err, "rfc7640.policer-ports: "
+					 "pair_ebs[%zu]: an EBS needs an EIR",
+					 i);
+	return 0;
+}
+
+double tm_polp_max_trials(const struct tm_polp_params *p)
+{
+	return 2.0 * p->c.tr;
+}
+
+/* The pairs of be's ports with p's values; 0 or -EINVAL. */
+static int polp_pairs(struct tm_ctx *x, const struct tm_polp_params *p,
+		      struct tm_pol_pair *pp, unsigned int n)
+{
+	size_t longest = p->n_cir_bps;
+	unsigned int i;
+	int ret = 0;
+
+	if (p->n_cbs > longest)
+		longest = p->n_cbs;
+	if (p->n_eir_bps > longest)
+		longest = p->n_eir_bps;
+	if (p->n_ebs > longest)
+		longest = p->n_ebs;
+	if (longest > 1 && longest != n)
+		return bm_errorf(x->err, "%s: pair_cbs: %zu values for %u port "
+				 "pairs", x->name, longest, n);
+	for (i = 0; i < n && !ret; i++) {
+		pp[i] = (struct tm_pol_pair){
+			.tx = 2 * i, .rx = 2 * i + 1,
+			.cir_bps = at(p->cir_bps, p->n_cir_bps, i),
+			.eir_bps = at(p->eir_bps, p->n_eir_bps, i),
+			.cbs = (uint64_t)at(p->cbs, p->n_cbs, i),
+			.ebs = (uint64_t)at(p->ebs, p->n_ebs, i),
+		};
+		ret = tm_pol_pair_setup(x, &pp[i], p->excess, p->ti_formula);
+	}
+	return ret;
+}
+
+static json_object *polp_config(const struct tm_ctx *x,
+				const struct tm_polp_params *p, unsigned int n)
+{
+	json_object *cfg = json_object_new_object();
+
+	bm_json_add_u64(cfg, "tr", p->c.tr);
+	bm_json_add_double(cfg, "td_s", p->c.td_s);
+	bm_json_add_str(cfg, "mode", "color-blind");
+	bm_json_add_str(cfg, "ti_formula", p->ti_formula == TM_TI_AMB41 ?
+			"max(CBS x 8 / CIR, EBS x 8 / EIR) (AMB-41)" :
+			"CBS x 8 / CIR (the draft's)");
+	bm_json_add_double(cfg, "ti_margin_pct", p->c.ti_margin_pct);
+	bm_json_add_u64(cfg, "excess_bytes", p->excess);
+	bm_json_add_u64(cfg, "frame_size", p->c.frame_size);
+	bm_json_add_str(cfg, "accounting", tm_acct_names[p->c.accounting]);
+	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[p->c.burst_mode]);
+	bm_json_add_u64(cfg, "port_pairs", n);
+	bm_json_add_double(cfg, "burst_rate_bps", x->be->line_rate_bps);
+	return cfg;
+}
+
+/* TM §6.1.2.2 MUST: the configured parameters per port. */
+static json_object *polp_dut(const struct tm_ctx *x,
+			     const struct tm_pol_pair *pp, unsigned int n)
+{
+	json_object *dut = json_object_new_object(), *a = json_object_new_array();
+	json_object *o;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		o = json_object_new_object();
+		bm_json_add_str(o, "ingress", x->be->port_names[pp[i].tx]);
+		bm_json_add_str(o, "egress", x->be->port_names[pp[i].rx]);
+		bm_json_add_double(o, "cir_bps", pp[i].cir_bps);
+		bm_json_add_double(o, "eir_bps", pp[i].eir_bps);
+		bm_json_add_u64(o, "cbs_bytes", pp[i].cbs);
+		bm_json_add_u64(o, "ebs_bytes", pp[i].ebs);
+		bm_json_add_double(o, "ti_s", pp[i].ti_s);
+		bm_json_add_u64(o, "bursts_per_step", pp[i].bursts);
+		tm_plan_json(o, "compliant_burst", &pp[i].st[0].b);
+		tm_plan_json(o, "excess_burst", &pp[i].st[1].b);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(dut, "ports", a);
+	return dut;
+}
+
+/* Name the ports of pair pp on the rows appended to a since from. */
+static void name_rows(const struct tm_ctx *x, const struct tm_pol_pair *pp,
+		      json_object *a, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+
+		bm_json_add_str(o, "ingress", x->be->port_names[pp->tx]);
+		bm_json_add_str(o, "egress", x->be->port_names[pp->rx]);
+	}
+}
+
+/* Per pair: compliant BSA and LP, excess BSA and LP. */
+#define POLP_STATS	4
+
+/* One run: every pair's rows and statistics. */
+static int polp_run_once(struct tm_ctx *x, struct tm_pol_pair *pp,
+			 unsigned int n, unsigned int test, json_object *res,
+			 double (*v)[POLP_STATS][TM_MAX_TR], unsigned int run)
+{
+	json_object *comp = json_object_object_get(res, "compliant");
+	json_object *exc = json_object_object_get(res, "excess");
+	json_object *dscp = json_object_object_get(res, "dscp_counts");
+	unsigned int i;
+	int k, ret = 0;
+	size_t from;
+
+	for (k = 0; k < 2 && !ret; k++)
+		ret = tm_pol_step_run(x, pp, n, k, test);
+	for (i = 0; i < n && !ret; i++) {
+		const struct tm_pol_step *st = pp[i].st;
+
+		for (k = 0; k < 2; k++)
+			json_object_array_add(k ? exc : comp, tm_pol_step_row(
+				&pp[i], k, test, x->be->port_names[pp[i].tx],
+				x->be->port_names[pp[i].rx]));
+		from = json_object_array_length(dscp);
+		for (k = 0; k < 2; k++)
+			tm_dscp_rows(dscp, test, tm_pol_step_names[k],
+				     &st[k].m);
+		name_rows(x, &pp[i], dscp, from);
+		pp[i].taken_runs += tm_pol_excess_taken(&pp[i]);
+		v[i][0][run] = st[0].m.bursts_analysed ?
+			       st[0].m.egress_min_bytes : NAN;
+		v[i][1][run] = (double)st[0].m.lost;
+		v[i][2][run] = st[1].m.bursts_analysed ?
+			       st[1].m.egress_min_bytes : NAN;
+		v[i][3][run] = (double)st[1].m.lost;
+	}
+	return ret;
+}
+
+static const char *const polp_stat_names[POLP_STATS] = {
+	"compliant_bsa_bytes", "compliant_lp", "excess_bsa_bytes",
+	"excess_lp",
+};
+
+int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err)
+{
+	double (*v)[POLP_STATS][TM_MAX_TR] = NULL;
+	json_object *res, *stats, *outs, *o, *dev;
+	struct tm_pol_pair *pp = NULL;
+	unsigned int i, k, n, runs = 0;
+	struct tm_ctx x;
+	char name[96], buf[64];
+	bool ebs = false;
+	int ret;
+
+	*result = NULL;
+	ret = tm_polp_check(p, err);
+	if (!ret)
+		ret = tm_ctx_init(&x, "rfc7640.policer-ports", be, &p->c, 2,
+				  BM_TRAFFIC_MAX_PORTS, progress, ctx, err);
+	if (ret)
+		return ret;
+	n = be->n_ports / 2;
+	if (be->n_ports % 2)
+		ret = bm_errorf(err, "rfc7640.policer-ports: the ports go in "
+				"pairs (ingress, egress), %u given",
+				be->n_ports);
+	if (!ret) {
+		pp = calloc(n, sizeof(*pp));
+		v = calloc(n, sizeof(*v));
+		if (!pp || !v) {
+			bm_errorf(err, "out of memory");
+			ret = -ENOMEM;
+		}
+	}
+	if (!ret)
+		ret = polp_pairs(&x, p, pp, n);
+	if (ret) {
+		free(pp);
+		free(v);
+		json_object_put(x.frame_logs);
+		return ret;
+	}
+	res = json_object_new_object();
+	json_object_object_add(res, "test_configuration",
+			       polp_config(&x, p, n));
+	json_object_object_add(res, "dut_configuration", polp_dut(&x, pp, n));
+	json_object_object_add(res, "compliant", json_object_new_array());
+	json_object_object_add(res, "excess", json_object_new_array());
+	json_object_object_add(res, "dscp_counts", json_object_new_array());
+	for (i = 0; i < p->c.tr && !ret; i++) {
+		ret = polp_run_once(&x, pp, n, i + 1, res, v, runs);
+		if (!ret)
+			runs++;
+	}
+	stats = json_object_new_object();
+	outs = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < POLP_STATS; k++) {
+			snprintf(name, sizeof(name), "%s_%s",
+				 be->port_names[pp[i].rx], polp_stat_names[k]);
+			tm_stat(stats, name, v[i][k], runs);
+		}
+		o = json_object_new_object();
+		bm_json_add_str(o, "egress", be->port_names[pp[i].rx]);
+		bm_json_add_str(o, "outcome", runs ? tm_pol_outcome(
+			pp[i].taken_runs, runs, buf, sizeof(buf)) : NULL);
+		json_object_array_add(outs, o);
+		ebs |= pp[i].ebs > 0;
+	}
+	json_object_object_add(res, "statistics", stats);
+	json_object_object_add(res, "excess_outcomes", outs);
+	json_object_object_add(res, "measurement", tm_measurement_json(&x));
+	if (x.frame_logs)
+		json_object_object_add(res, "frame_logs", x.frame_logs);
+	dev = json_object_new_array();
+	tm_pol_deviations(&x, dev, p->ti_formula, ebs);
+	*result = bm_result_envelope("rfc7640.policer-ports", "TM-POL-CAP-2",
+				     tm_polp_params_json(p), &x.log, NULL, res,
+				     dev, be);
+	tm_ctx_free(&x);
+	free(pp);
+	free(v);
+	return ret;
+}

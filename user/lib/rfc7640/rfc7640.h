@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RFC 7640 (draft-ietf-bmwg-traffic-management-06) stateless procedures
+ * (SPEC §9): the burst hunt (TM-BURST-HUNT), the policer (TM-POL-1), the
+ * queue and scheduler (TM-QS-1) and the shaper (TM-SHP-1), with the byte
+ * accounting and byte-exact bursts of SPEC §2.2 and REQ-GEN-2.4 and the
+ * stateless metrics of TM-MET-SL.  Every procedure runs Tr times and
+ * reports the repeatability block over the runs (REQ-TM-3); none gives a
+ * verdict (REQ-TM-1).  Documentation/procedures-rfc7640.md has the
+ * interpretations taken.
+ */
+#ifndef RFC7640_H
+#define RFC7640_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bm_json.h"
+#include "bm_trial.h"
+
+/* --- accounting and bursts (SPEC §2.2, REQ-GEN-2.4) ---------------------- */
+
+/* The bytes a frame of size F counts for (REQ-UNIT-1). */
+enum tm_acct {
+	TM_ACCT_L1 = 0,			/* F + 20: preamble, SFD, IFG */
+	TM_ACCT_L2,			/* F (AMB-01: the default) */
+	TM_ACCT_L2NOFCS,		/* F - 4: what Linux's skb->len is */
+	TM_ACCT_L3,			/* F - 18: IP total length, untagged */
+};
+
+/* "l1", "l2", "l2nofcs", "l3", NULL-terminated (enum tm_acct order). */
+extern const char *const tm_acct_names[];
+
+/* How a byte count becomes frames (AMB-07). */
+enum tm_burst_mode {
+	TM_BURST_EXACT = 0,		/* full frames + a remainder frame */
+	TM_BURST_WHOLE,			/* ceil(bytes / A(F)) full frames */
+};
+
+extern const char *const tm_burst_mode_names[];
+
+/* Bytes a frame of F counts for in mode m minus F: +20, 0, -4, -18. */
+int tm_acct_delta(enum tm_acct m);
+
+/* Accounted bytes A(F) of one frame of size F in mode m. */
+double tm_acct_bytes(uint32_t frame_size, enum tm_acct m);
+
+/*
+ * A burst of a number of bytes as frames: frames - 2 full frames of F,
+ * then penult_size and last_size (both F when nothing was resized; with
+ * one frame only last_size counts).  actual is its accounted bytes.
+ */
+struct tm_burst {
+	uint64_t nominal;		/* the bytes asked for */
+	uint32_t frame_size;		/* F of the full frames */
+	uint64_t frames;
+	uint32_t penult_size, last_size;
+	uint64_t actual;		/* accounted bytes actually sent */
+	bool resized;			/* REQ-GEN-2.4: a remainder under 64 B
+					 * went into the last frames */
+};
+
+/*
+ * The burst of bytes B at frame size F in accounting mode m (REQ-GEN-2.4):
+ * exact: n = floor(B / A) full frames and one remainder frame of the
+ * accounted remainder r; a remainder frame under 64 B is merged with the
+ * last full frame and the two are split evenly (both >= 64 B, <= F), or,
+ * where that pair would be under 128 B (F < 128), become one frame of
+ * F + r; the total stays exact.  whole: ceil(B / A) full frames.
+ * 0, or -EINVAL with one line in err when no frames of >= 64 B make B
+ * (B under one 64 B frame) or B is 0.
+ */
+int tm_burst_plan(uint64_t bytes, uint32_t frame_size, enum tm_acct m,
+		  enum tm_burst_mode mode, struct tm_burst *b,
+		  struct bm_error *err);
+
+/* Bytes of frame k (0-based) of burst b, F with FCS. */
+uint32_t tm_burst_frame_size(const struct tm_burst *b, uint64_t k);
+
+/* Time in s the burst takes at line_rate_bps, back to back (F + 20 each). */
+double tm_burst_time_s(const struct tm_burst *b, double line_rate_bps);
+
+/* --- what every procedure has -------------------------------------------- */
+
+/* Ti formula of the policer (AMB-41). */
+enum tm_ti_formula {
+	TM_TI_AMB41 = 0,		/* max(CBS x 8 / CIR, EBS x 8 / EIR) */
+	TM_TI_DRAFT,			/* CBS x 8 / CIR, as the draft writes */
+};
+
+struct tm_common {
+	uint32_t frame_size;		/* 1518 [PROPOSED]: the draft names none */
+	int accounting;			/* enum tm_acct; l2 (AMB-01) */
+	int burst_mode;			/* enum tm_burst_mode; exact (AMB-07) */
+	unsigned int tr;		/* Tr: runs (TM §6, 10) */
+	double td_s;			/* Td: per section (AMB-42) */
+	double ti_margin_pct;		/* REQ-TM-10: Ti x (1 + margin) */
+	double drain_s;			/* the loss wait threshold (TM-MET-LP) */
+	bool learning;			/* learning frames before the first trial */
+	double learning_pause_s;	/* < 0: the backend's (2 s) */
+	unsigned int dscp;		/* DSCP of the test frames, 0 */
+	double cal_pd_ns;		/* REQ-TS-5: the tester's own PD, 0 none */
+	double cal_pdv_ns;		/* the tester's own PDV (p99), 0 none */
+	uint32_t log_frames;		/* first N frames of each stream per trial
+					 * copied into the result, 0 none */
+};
+
+#define TM_MAX_TR	100
+
+/* --- TM-BURST-HUNT -------------------------------------------------------- */
+
+struct tm_hunt_params {
+	uint64_t target;		/* the function's burst parameter */
+	uint64_t min, step;		/* 1 KB each (TM §5.1.1, [PROPOSED]) */
+	bool verify_policer;		/* after a pass, +step until a loss */
+	uint64_t verify_max;		/* 0: target + 16 KB [PROPOSED] */
+	double rate_bps;		/* refill (CIR) or drain (BB) rate; 0 =
+					 * not known */
+	double recover_wait_s;		/* < 0: max(2 s, 2 x B x 8 / rate) */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_hunt_keys[];
+
+/* Fill *p with the defaults of TM-BURST-HUNT. */
+void tm_hunt_defaults(struct tm_hunt_params *p);
+
+/* New JSON object with every parameter of p (the result's "params"). */
+json_object *tm_hunt_params_json(const struct tm_hunt_params *p);
+
+/* Cross-key checks after parsing: 0 or -EINVAL with one line naming the
+ * key. */
+int tm_hunt_check(const struct tm_hunt_params *p, struct bm_error *err);
+
+/* The most trials a hunt with p may run: every step of every run. */
+double tm_hunt_max_trials(const struct tm_hunt_params *p);
+
+/*
+ * Run TM-BURST-HUNT on the backend's two ports (port 0 sends, port 1
+ * receives), Tr times.  0 or -ECANCELED with *result the result document
+ * (partial when cancelled); -errno with err set and *result NULL or
+ * partial.
+ */
+int tm_hunt_run(struct bm_backend *be, const struct tm_hunt_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
+/* --- TM-POL-1 ------------------------------------------------------------- */
+
+struct tm_pol_params {
+	double cir_bps, eir_bps;	/* the DUT's, 100 Mbit/s and 0 */
+	uint64_t cbs, ebs;		/* the DUT's, 64 KB and 0 */
+	uint64_t excess;		/* 1000 B (TM §6.1.1) */
+	int ti_formula;			/* enum tm_ti_formula */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_pol_keys[];
+
+/* Fill *p with the defaults of TM-POL-1. */
+void tm_pol_defaults(struct tm_pol_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_pol_params_json(const struct tm_pol_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_pol_check(const struct tm_pol_params *p, struct bm_error *err);
+
+/* Ti in s of p: AMB-41 or the draft's formula, times 1 + margin. */
+double tm_pol_ti_s(const struct tm_pol_params *p);
+
+/* The trials TM-POL-1 with p runs: two steps a run. */
+double tm_pol_max_trials(const struct tm_pol_params *p);
+
+/*
+ * Run TM-POL-1 on the backend's two ports: per run a compliant step
+ * (bursts of CBS + EBS every Ti for Td) and an excess step (CBS + EBS +
+ * excess).  Result and errors as tm_hunt_run().
+ */
+int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
+	       bm_progress_fn progress, void *ctx, json_object **result,
+	       struct bm_error *err);
+
+/* --- TM-POL-CAP-2 -------------------------------------------------------- */
+
+#define TM_MAX_PAIRS	(256 / 2)	/* port pairs of the most ports */
+
+/* Per pair values: one for every pair (n_* = 1) or one per pair. */
+struct tm_polp_params {
+	double cir_bps[TM_MAX_PAIRS], eir_bps[TM_MAX_PAIRS];
+	double cbs[TM_MAX_PAIRS], ebs[TM_MAX_PAIRS];	/* bytes */
+	size_t n_cir_bps, n_eir_bps, n_cbs, n_ebs;
+	uint64_t excess;		/* 1000 B */
+	int ti_formula;			/* enum tm_ti_formula */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_polp_keys[];
+
+/* Fill *p with the defaults of TM-POL-CAP-2. */
+void tm_polp_defaults(struct tm_polp_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_polp_params_json(const struct tm_polp_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_polp_check(const struct tm_polp_params *p, struct bm_error *err);
+
+/* The trials TM-POL-CAP-2 with p runs: two steps a run. */
+double tm_polp_max_trials(const struct tm_polp_params *p);
+
+/*
+ * Run TM-POL-CAP-2 on the backend's ports in pairs (1 -> 2, 3 -> 4, ...),
+ * a policer at each pair's egress: TM-POL-1's steps for every pair at
+ * once, results per egress port.  Result and errors as tm_hunt_run().
+ */
+int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
+/* --- TM-QS-1 -------------------------------------------------------------- */
+
+/* The scheduling technique the DUT was configured with (reported). */
+enum tm_sched {
+	TM_SCHED_FIFO = 0,
+	TM_SCHED_SP,
+	TM_SCHED_WFQ,
+	TM_SCHED_OTHER,
+};
+
+struct tm_qs_params {
+	uint64_t ql;			/* queue length, 32 KB */
+	double bb_bps;			/* bottleneck bandwidth, 100 Mbit/s */
+	int scheduler;			/* enum tm_sched */
+	bool hunt;			/* also hunt the queue (TM-BURST-HUNT
+					 * with target QL and verify) */
+	bool classes;			/* the scheduling characterisation */
+	double high_bps, low_bps;	/* 0: 60 % of BB each [PROPOSED] */
+	unsigned int high_dscp;		/* 46 (EF) */
+	unsigned int low_dscp;		/* 0 (BE) */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_qs_keys[];
+
+/* Fill *p with the defaults of TM-QS-1. */
+void tm_qs_defaults(struct tm_qs_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_qs_params_json(const struct tm_qs_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_qs_check(const struct tm_qs_params *p, struct bm_error *err);
+
+/* The most trials TM-QS-1 with p runs. */
+double tm_qs_max_trials(const struct tm_qs_params *p);
+
+/*
+ * Run TM-QS-1 on the backend's 2 or 3 ports (the last is the egress):
+ * bursts of QL every QL x 8 / BB from port 0, optionally the hunt, and
+ * the characterisation: a high class from port 0 and a low class from
+ * port 1 (3 ports) or port 0 (2 ports), together above BB.  Result and
+ * errors as tm_hunt_run().
+ */
+int tm_qs_run(struct bm_backend *be, const struct tm_qs_params *p,
+	      bm_progress_fn progress, void *ctx, json_object **result,
+	      struct bm_error *err);
+
+/* --- TM-QS-CAP-1 --------------------------------------------------------- */
+
+#define TM_MAX_CLASSES	8	/* "typically 8 per port" (TM §6.2.2) */
+
+struct tm_qcap_params {
+	uint64_t ql;			/* 32 KB [PROPOSED] */
+	double bb_bps;			/* 100 Mbit/s [PROPOSED] */
+	int scheduler;			/* enum tm_sched, sp */
+	unsigned int dscps[TM_MAX_CLASSES];	/* one queue each */
+	size_t n_classes;
+	double rates_bps[TM_MAX_CLASSES];	/* per ingress port */
+	size_t n_rates;
+	bool bursts;			/* TM-QS-1's bursts from every port */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_qcap_keys[];
+
+/* Fill *p with the defaults of TM-QS-CAP-1. */
+void tm_qcap_defaults(struct tm_qcap_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_qcap_params_json(const struct tm_qcap_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
+
+/* The trials TM-QS-CAP-1 with p runs. */
+double tm_qcap_max_trials(const struct tm_qcap_params *p);
+
+/*
+ * Run TM-QS-CAP-1 on the backend's ports (>= 3): every port but the last
+ * sends to the last, the bursts of TM-QS-1 shared out and one CBR stream
+ * per class.  Result and errors as tm_hunt_run().
+ */
+int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
+/* --- TM-SHP-1 ------------------------------------------------------------- */
+
+struct tm_shp_params {
+	uint64_t iq;			/* ingress queue (QL), 512,000 B */
+	double sr_bps;			/* shaper rate, 50 Mbit/s */
+	uint64_t bc, be;		/* 32,000 B each, reported */
+	uint64_t burst;			/* 0: IQ; never above IQ */
+	bool single;			/* one burst, then stop */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_shp_keys[];
+
+/* Fill *p with the defaults of TM-SHP-1. */
+void tm_shp_defaults(struct tm_shp_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_shp_params_json(const struct tm_shp_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_shp_check(const struct tm_shp_params *p, struct bm_error *err);
+
+/* The trials TM-SHP-1 with p runs: one a run. */
+double tm_shp_max_trials(const struct tm_shp_params *p);
+
+/*
+ * Run TM-SHP-1 on the backend's two ports: bursts of IQ every IQ x 8 / SR
+ * for Td (or one burst), LP, OOS, PDV, SR, SR_busy, SBB and SBI at the
+ * egress.  Result and errors as tm_hunt_run().
+ */
+int tm_shp_run(struct bm_backend *be, const struct tm_shp_params *p,
+	       bm_progress_fn progress, void *ctx, json_object **result,
+	       struct bm_error *err);
+
+#endif /* RFC7640_H */

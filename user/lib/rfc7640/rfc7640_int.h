@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the RFC 7640 procedures share inside user/lib/rfc7640: the keys,
+ * defaults and JSON of struct tm_common, the burst and CBR flows over a
+ * backend's ports, one trial, and the parts of the result every procedure
+ * has (the measurement block, the statistics over Tr runs, the frame logs
+ * and the deviations).
+ */
+#ifndef RFC7640_INT_H
+#define RFC7640_INT_H
+
+#include "bm_traffic.h"
+#include "rfc7640.h"
+#include "tm_metrics.h"
+
+/*
+ * The key rows of struct tm_common in a parameter table; OFF is the
+ * table's offsetof macro.  TM_COMMON_KEYS: frame and accounting, runs,
+ * waits, timestamps and logs; TM_TD_KEYS: Td (the help names the
+ * section's default) and the Ti margin.
+ */
+#define TM_COMMON_KEYS(OFF) \
+	{ { "frame_size", BM_J_U32, OFF(c.frame_size), 64, 9216, 0, 0, NULL, \
+	    NULL }, "B", "frame size F with FCS [PROPOSED 1518: the draft " \
+	  "names none]", NULL }, \
+	{ { "accounting", BM_J_ENUM, OFF(c.accounting), 0, 0, 0, 0, \
+	    tm_acct_names, NULL }, "", "bytes a frame counts for: l1 F+20, " \
+	  "l2 F (AMB-01), l2nofcs F-4, l3 F-18", NULL }, \
+	{ { "burst_mode", BM_J_ENUM, OFF(c.burst_mode), 0, 0, 0, 0, \
+	    tm_burst_mode_names, NULL }, "", "exact: a remainder frame makes " \
+	  "the bytes exact (AMB-07); whole: ceil(bytes / A(F)) frames", \
+	  NULL }, \
+	{ { "tr", BM_J_UINT, OFF(c.tr), 1, TM_MAX_TR, 0, 0, NULL, NULL }, "", \
+	  "Tr: test runs, statistics over them (TM §6, REQ-TM-3)", NULL }, \
+	{ { "drain_s", BM_J_DOUBLE, OFF(c.drain_s), 0, 60, 0, 0, NULL, \
+	    NULL }, "s", "loss wait threshold after each trial, reported " \
+	  "(TM-MET-LP: 2 s)", NULL }, \
+	{ { "learning", BM_J_BOOL, OFF(c.learning), 0, 0, 0, 0, NULL, NULL }, \
+	  "", "learning frames before the first trial (RFC 2544 §23b)", \
+	  NULL }, \
+	{ { "learning_pause_s", BM_J_DOUBLE, OFF(c.learning_pause_s), 0, 60, \
+	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait after the learning " \
+	  "frames (unset: the backend's, 2 s)", NULL }, \
+	{ { "dscp", BM_J_UINT, OFF(c.dscp), 0, 63, 0, 0, NULL, NULL }, "", \
+	  "DSCP of the test frames; others on arrival count as re-marked", \
+	  NULL }, \
+	{ { "cal_pd_ns", BM_J_DOUBLE, OFF(c.cal_pd_ns), 0, 1e9, 0, 0, NULL, \
+	    NULL }, "ns", "the tester's own PD (rfc8238.calibrate's " \
+	  "cal_constant_ns), subtracted from PD (REQ-TS-5); 0: none", NULL }, \
+	{ { "cal_pdv_ns", BM_J_DOUBLE, OFF(c.cal_pdv_ns), 0, 1e9, 0, 0, NULL, \
+	    NULL }, "ns", "the tester's own PDV (rfc8238.calibrate's " \
+	  "accuracy_ns), subtracted from PDV (REQ-TS-5); 0: none", NULL }, \
+	{ { "log_frames", BM_J_U32, OFF(c.log_frames), 0, \
+	    BM_TRAFFIC_MAX_LOG, 0, 0, NULL, NULL }, "frames", "copy the " \
+	  "per-frame log of each stream's first N frames per trial into " \
+	  "results.frame_logs (MODEL-TB's tx times); 0: none", NULL }
+
+#define TM_TD_KEYS(OFF, td) \
+	{ { "td_s", BM_J_DOUBLE, OFF(c.td_s), 0, 86400, BM_JK_MIN_EXCL, 0, \
+	    NULL, NULL }, "s", "Td: test duration (" td "; AMB-42, a " \
+	  "warning below 60 s)", NULL }, \
+	{ { "ti_margin_pct", BM_J_DOUBLE, OFF(c.ti_margin_pct), 0, 1000, 0, \
+	    0, NULL, NULL }, "%", "Ti x (1 + margin): extra spacing of the " \
+	  "bursts, reported (REQ-TM-10)", NULL }
+
+/* Fill *c with the defaults: 1518 B, l2, exact, Tr 10, Td td_s, 2 s. */
+void tm_common_defaults(struct tm_common *c, double td_s);
+
+/* Add c's keys to o; with_td: td_s and ti_margin_pct too. */
+void tm_common_json(json_object *o, const struct tm_common *c, bool with_td);
+
+/* One run of a procedure. */
+struct tm_ctx {
+	const char *name;		/* "rfc7640.policer", for messages */
+	struct bm_backend *be;
+	const struct tm_common *c;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	bool learned;			/* learning frames went out */
+	char ts_source[16];		/* of the last trial */
+	bool sw_ts;			/* a trial had software timestamps */
+	bool partial_log;		/* a burst analysis saw fewer bursts */
+	json_object *frame_logs;	/* results.frame_logs, or NULL */
+};
+
+/* Set up *x for procedure name on be; 0, or -EINVAL when be's ports are
+ * not min_ports .. max_ports. */
+int tm_ctx_init(struct tm_ctx *x, const char *name, struct bm_backend *be,
+		const struct tm_common *c, unsigned int min_ports,
+		unsigned int max_ports, bm_progress_fn progress, void *ctx,
+		struct bm_error *err);
+
+/* Release what *x holds (the trial log; frame_logs is the result's). */
+void tm_ctx_free(struct tm_ctx *x);
+
+/* Zero *t and add the backend's ports, each at its line rate. */
+int tm_traffic(struct tm_ctx *x, struct bm_traffic *t);
+
+/* The per-frame log a stream of total frames needs when analysed
+ * (analyse) or only copied: capped at BM_TRAFFIC_MAX_LOG. */
+uint32_t tm_log_size(const struct tm_ctx *x, uint64_t total, bool analyse);
+
+/*
+ * Add flow f: count bursts of b from port tx to rx every period_s from
+ * start_s, DSCP dscp, each stream logging log frames (tm_log_size()).
+ * A resized burst goes as two pieces (tm_flow).  0 or -errno, err set.
+ */
+int tm_add_bursts(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
+		  unsigned int rx, uint8_t dscp, const struct tm_burst *b,
+		  uint32_t count, double period_s, double start_s, bool analyse,
+		  struct tm_flow *f);
+
+/* Add flow f: CBR of frame size F at fps from tx to rx with dscp. */
+int tm_add_cbr(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
+	       unsigned int rx, uint8_t dscp, uint32_t frame_size, double fps,
+	       struct tm_flow *f);
+
+/*
+ * Run t for duration_s (latency on, the loss wait of c, learning before
+ * the procedure's first trial), logged under phase and reason; *r the
+ * stream results (the caller frees it).  0, -ECANCELED, or -errno.
+ */
+int tm_trial(struct tm_ctx *x, struct bm_traffic *t, double duration_s,
+	     const char *phase, const char *reason,
+	     struct bm_traffic_result **r, struct bm_trial_result *res);
+
+/* The metrics of flow f, calibrated (REQ-TS-5); notes a partial log. */
+int tm_metrics(struct tm_ctx *x, const struct bm_traffic *t,
+	       const struct bm_traffic_result *r, const struct tm_flow *f,
+	       struct tm_flow_metrics *m);
+
+/* With c->log_frames, add every stream's first log_frames frames of run
+ * test's step to x->frame_logs. */
+void tm_keep_logs(struct tm_ctx *x, unsigned int test, const char *step,
+		  const struct bm_traffic *t, const struct bm_traffic_result *r);
+
+/* Add LP, OOS, PD (min, mean, max in s) and PDV (p99, s) of m to o. */
+void tm_metrics_json(json_object *o, const struct tm_flow_metrics *m);
+
+/* Append to a one row {test, step, dscp, frames, bytes} per DSCP that
+ * frames of m arrived with (REQ-RX-5). */
+void tm_dscp_rows(json_object *a, unsigned int test, const char *step,
+		  const struct tm_flow_metrics *m);
+
+/* Add the repeatability block of x[0..n-1] as stats.name. */
+void tm_stat(json_object *stats, const char *name, const double *v, size_t n);
+
+/* The measurement block: loss wait, PD event, timestamps, calibration. */
+json_object *tm_measurement_json(const struct tm_ctx *x);
+
+/* Deviations every procedure may have: Td (with_td), Tr, calibration,
+ * partial logs, accounting and burst mode in effect. */
+void tm_deviations(const struct tm_ctx *x, json_object *dev, bool with_td);
+
+/* Bursts of period ti_s in td_s: floor(td / ti), at least 1. */
+uint32_t tm_bursts_in(double td_s, double ti_s);
+
+/* 0 when bursts of b every ti_s fit at the line; else -EINVAL naming
+ * what (e.g. "Ti = CBS x 8 / CIR"). */
+int tm_ti_fits(struct tm_ctx *x, const struct tm_burst *b, double ti_s,
+	       const char *what);
+
+/* The burst plan of bytes with c's frame size and modes; key names the
+ * parameter in the message. */
+int tm_plan(struct tm_ctx *x, uint64_t bytes, const char *key,
+	    struct tm_burst *b);
+
+/* Add the plan's fields to o as PREFIX_bytes, _actual_bytes, _frames,
+ * _last_frame_size (and _resized when true). */
+void tm_plan_json(json_object *o, const char *prefix, const struct tm_burst *b);
+
+/* --- the policer's steps, for one port pair or many (TM-POL-1, -CAP-2) --- */
+
+/* "amb41", "draft" (enum tm_ti_formula). */
+extern const char *const tm_ti_formula_names[];
+
+/* "compliant", "excess": the steps in order. */
+extern const char *const tm_pol_step_names[2];
+
+/* One step of one run of one policer. */
+struct tm_pol_step {
+	struct tm_burst b;
+	struct tm_flow_metrics m;
+	double taken;			/* accounted bytes per burst dropped or
+					 * re-marked: not passed green */
+};
+
+/* One policed port pair: its DUT values, Ti and bursts, its two steps. */
+struct tm_pol_pair {
+	unsigned int tx, rx;
+	double cir_bps, eir_bps;
+	uint64_t cbs, ebs;
+	double ti_s;
+	uint32_t bursts;		/* per step */
+	struct tm_pol_step st[2];
+	unsigned int taken_runs;	/* runs whose excess was taken */
+};
+
+/* Plans, Ti and bursts of pp for excess and formula; 0 or -EINVAL
+ * (a burst under a frame, Ti too short for the line or Td). */
+int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
+		      uint64_t excess, int formula);
+
+/* Run step k (0 compliant, 1 excess) of run test for the n pairs pp
+ * together, one trial; each pair's metrics and taken bytes filled. */
+int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
+		    int k, unsigned int test);
+
+/* Did the excess step take more per burst than the compliant one? */
+bool tm_pol_excess_taken(const struct tm_pol_pair *pp);
+
+/* The result row of pp's step k in run test, naming its ingress and
+ * egress ports when in and eg are not NULL. */
+json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
+			     unsigned int test, const char *in, const char *eg);
+
+/* The excess outcome over n runs of which taken took it (TM §6.1.1 MUST
+ * verify), in buf when mixed. */
+const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
+			   size_t len);
+
+/* The policer's deviations: AMB-41, the draft's Ti with EBS, the
+ * common ones. */
+void tm_pol_deviations(const struct tm_ctx *x, json_object *dev, int formula,
+		       bool ebs);
+
+/* What one hunt found (TM-BURST-HUNT steps 1-3). */
+struct tm_hunt_out {
+	const char *outcome;		/* "target passed", "hunted", "< min" */
+	const char *verify;		/* verify_policer's outcome, or NULL */
+	struct tm_burst bsa;		/* nominal 0: none (< min) */
+	struct tm_flow_metrics bsa_m;	/* the BSA burst's metrics */
+	uint64_t largest_pass;		/* the largest burst that passed */
+	struct tm_burst first_fail;	/* nominal 0: none */
+	unsigned int bursts;		/* sent */
+};
+
+/* The recover wait of a burst of actual accounted bytes under p. */
+double tm_hunt_recover_s(const struct tm_hunt_params *p, double bytes);
+
+/*
+ * One hunt of p from port tx to rx, run `test` (1-based), its bursts
+ * added as rows to steps (NULL: not kept).  0, -ECANCELED or -errno with
+ * x->err set.
+ */
+int tm_hunt_once(struct tm_ctx *x, const struct tm_hunt_params *p,
+		 unsigned int tx, unsigned int rx, unsigned int test,
+		 json_object *steps, struct tm_hunt_out *o);
+
+#endif /* RFC7640_INT_H */

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stateless metrics of TM-MET-SL from a trial's stream results: LP,
+ * OOS, PD, PDV, the bytes each burst got through the egress (BSA), the
+ * DSCP each frame arrived with (re-marked or not), and the shaper's
+ * trains (SR, SR_busy, SBB, SBI).  Pure functions of the results, so that
+ * unit tests feed them synthetic logs with a hand-computed truth.
+ */
+#ifndef TM_METRICS_H
+#define TM_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bm_traffic.h"
+#include "rfc7640.h"
+
+/*
+ * One flow of a trial: the streams first .. first + n - 1 of its traffic
+ * that carry it.  A burst of REQ-GEN-2.4 whose last two frames were
+ * resized goes as two streams (pieces) whose bursts follow each other
+ * back to back: per_burst[i] frames of piece i make one burst.  CBR flows
+ * have per_burst 0.
+ */
+struct tm_flow {
+	unsigned int first, n;
+	uint32_t per_burst[2];
+	uint64_t bursts;		/* bursts each piece sends */
+	uint8_t dscp;			/* as sent */
+};
+
+struct tm_flow_metrics {
+	uint8_t dscp;			/* as sent */
+	uint64_t sent, received, lost, reordered;	/* LP = lost, OOS */
+	double tx_bytes, rx_bytes;	/* accounted (tm_acct) */
+	/* PD (rx - tx) in ns: min, mean, p99, max; pdv = p99 - min (RFC
+	 * 5481 PDV at the 99th percentile), pdv_mean = mean - min; NAN
+	 * when no latency was measured */
+	uint64_t pd_count;
+	double pd_min_ns, pd_mean_ns, pd_p99_ns, pd_max_ns;
+	double pdv_ns, pdv_mean_ns;
+	/* frames by DSCP as received (REQ-RX-5), and their accounted bytes
+	 * from the frame log (NAN each when the log does not hold every
+	 * frame received) */
+	uint64_t rx_dscp[64];
+	double rx_dscp_bytes[64];
+	uint64_t remarked_frames;	/* DSCP != dscp sent */
+	double remarked_bytes;		/* NAN without a whole log */
+	/* bursts: from the log, bursts_analysed of them (every burst when
+	 * the log holds every frame) */
+	uint64_t bursts, bursts_analysed, bursts_with_loss;
+	double egress_min_bytes, egress_mean_bytes, egress_max_bytes;
+	bool log_complete;		/* the log holds every frame received */
+};
+
+/*
+ * The metrics of flow f in trial results r of traffic t, bytes accounted
+ * in mode acct.  0, or -EIO with one line in err when the backend left
+ * out what the metrics need (byte counts, DSCP counts, or the frame log
+ * of a burst flow that asked for one): never a silent 0.
+ */
+int tm_flow_metrics(const struct bm_traffic *t,
+		    const struct bm_traffic_result *r, const struct tm_flow *f,
+		    enum tm_acct acct, struct tm_flow_metrics *m,
+		    struct bm_error *err);
+
+/*
+ * REQ-TS-5: subtract the tester's own PD (cal_pd_ns, from every PD
+ * statistic) and PDV (cal_pdv_ns, from pdv and pdv_mean, never below 0);
+ * 0 = no calibration of that kind.
+ */
+void tm_flow_calibrate(struct tm_flow_metrics *m, double cal_pd_ns,
+		       double cal_pdv_ns);
+
+/* The p-th percentile (0 < p <= 100) of x[0..n-1], sorted ascending, by
+ * nearest rank: x[ceil(p / 100 x n) - 1]; NAN when n is 0. */
+double tm_percentile(const double *x, size_t n, double p);
+
+/* One received frame, for the trains. */
+struct tm_arrival {
+	double rx_s;
+	uint32_t size;			/* F */
+	uint64_t burst;			/* the burst it was sent in */
+};
+
+/* The shaper's output (TM-MET-SR, -SBB, -SBI). */
+struct tm_trains {
+	uint64_t frames, trains;
+	double first_bytes;		/* the first train after idle */
+	double median_bytes, p99_bytes, max_bytes;
+	double sbi_median_s, sbi_p1_s, sbi_p99_s;	/* NAN: < 2 trains */
+	double sr_busy_bps;		/* mean over the drained bursts */
+	uint64_t busy_bursts;		/* bursts with >= 2 frames */
+};
+
+/*
+ * The trains of arrivals a[0..n-1] (in arrival order, sorted here by
+ * rx_s) on an egress of line_rate_bps (AMB-39): a frame belongs to the
+ * train of the one before it when it arrived at most
+ * 1.1 x (F_prev + 20) x 8 / line + ts_acc_s after it.  SBB in bytes
+ * accounted in acct; SBI start to start of consecutive trains; SR_busy
+ * per burst of more than one frame: its bytes after its first frame over
+ * the time from its first to its last arrival, the mean over the bursts.
+ * 0, or -ENOMEM.
+ */
+int tm_trains_of(struct tm_arrival *a, size_t n, enum tm_acct acct,
+		 double line_rate_bps, double ts_acc_s, struct tm_trains *tr);
+
+#endif /* TM_METRICS_H */
