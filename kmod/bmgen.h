@@ -89,6 +89,13 @@ struct bm_stream {
 	bool vlan;
 	u16 vlan_id;
 	u8 vlan_pcp;
+	u16 vlan_tpid;			/* outer tag: ETH_P_8021Q or _8021AD */
+	bool vlan2;			/* inner 802.1Q tag (QinQ) */
+	u16 vlan2_id;
+	u8 vlan2_pcp;
+	u32 mpls[BMGEN_MAX_MPLS];	/* label stack entries, host order */
+	u32 n_mpls;
+	u32 l3off;			/* offset of the IP header */
 	u8 ip_version;
 	__be32 src_ip4, dst_ip4;
 	struct in6_addr src_ip6, dst_ip6;

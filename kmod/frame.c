@@ -10,6 +10,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/math64.h>
+#include <linux/mpls.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
 #include <linux/vmalloc.h>
@@ -38,8 +39,54 @@ static u32 bm_stream_min_frame(const struct bm_stream *s)
 	u32 l3 = s->ip_version == 6 ? sizeof(struct ipv6hdr) :
 				      sizeof(struct iphdr);
 
-	return ETH_HLEN + (s->vlan ? VLAN_HLEN : 0) + l3 +
-	       sizeof(struct udphdr) + BMGEN_TPLD_LEN + ETH_FCS_LEN;
+	return ETH_HLEN + (s->vlan ? VLAN_HLEN : 0) + (s->vlan2 ? VLAN_HLEN : 0) +
+	       s->n_mpls * 4 + l3 + sizeof(struct udphdr) + BMGEN_TPLD_LEN +
+	       ETH_FCS_LEN;
+}
+
+/*
+ * Write the L2 header of s into t: Ethernet, the outer tag (802.1Q or
+ * 802.1ad), an inner 802.1Q tag, MPLS labels (REQ-TM-5); each header's
+ * EtherType names the next.  Returns the offset of the IP header.
+ */
+static u32 bm_frame_encap(const struct bm_stream *s, u8 *t)
+{
+	__be16 ip = htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+	__be16 *proto = &((struct ethhdr *)t)->h_proto;
+	u32 off = ETH_HLEN, i;
+
+	if (s->vlan) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(t + off);
+
+		*proto = htons(s->vlan_tpid);
+		vh->h_vlan_TCI = htons((s->vlan_pcp << VLAN_PRIO_SHIFT) |
+				       s->vlan_id);
+		proto = &vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	if (s->vlan2) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(t + off);
+
+		*proto = htons(ETH_P_8021Q);
+		vh->h_vlan_TCI = htons((s->vlan2_pcp << VLAN_PRIO_SHIFT) |
+				       s->vlan2_id);
+		proto = &vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	if (s->n_mpls) {
+		*proto = htons(ETH_P_MPLS_UC);
+		for (i = 0; i < s->n_mpls; i++) {
+			u32 e = s->mpls[i] & ~MPLS_LS_S_MASK;
+
+			if (i == s->n_mpls - 1)
+				e |= 1U << MPLS_LS_S_SHIFT;
+			*(__be32 *)(t + off) = htonl(e);
+			off += 4;
+		}
+		return off;
+	}
+	*proto = ip;
+	return off;
 }
 
 /*
@@ -80,19 +127,7 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 	eth = (struct ethhdr *)t;
 	ether_addr_copy(eth->h_dest, s->dst_mac);
 	ether_addr_copy(eth->h_source, s->src_mac);
-	l3off = ETH_HLEN;
-	if (s->vlan) {
-		struct vlan_hdr *vh = (struct vlan_hdr *)(t + ETH_HLEN);
-
-		eth->h_proto = htons(ETH_P_8021Q);
-		vh->h_vlan_TCI = htons((s->vlan_pcp << VLAN_PRIO_SHIFT) |
-				       s->vlan_id);
-		vh->h_vlan_encapsulated_proto =
-			htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
-		l3off += VLAN_HLEN;
-	} else {
-		eth->h_proto = htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
-	}
+	l3off = bm_frame_encap(s, t);
 	if (s->ip_version == 6) {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)(t + l3off);
 
@@ -122,6 +157,7 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 	payload = len - s->hdr_len;
 	for (i = BMGEN_TPLD_LEN; i < payload; i++)
 		t[s->hdr_len + i] = i & 0xff;
+	s->l3off = l3off;
 	s->tmpl = t;
 	return 0;
 }
@@ -141,7 +177,7 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 			       u64 seq, u32 *size)
 {
 	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
-	u32 l3off = ETH_HLEN + (s->vlan ? VLAN_HLEN : 0);
+	u32 l3off = s->l3off;
 	u32 udpoff = s->hdr_len - sizeof(struct udphdr);
 	struct bmgen_tpld *tp;
 	struct udphdr *uh;

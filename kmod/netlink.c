@@ -78,6 +78,11 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 							    BMGEN_MIN_FRAME,
 							    BMGEN_MAX_FRAME),
 	[BMGEN_A_STREAM_LOG_FRAMES] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_VLAN_TPID] = { .type = NLA_U16 },
+	[BMGEN_A_STREAM_VLAN2_ID] = NLA_POLICY_MAX(NLA_U16, 4094),
+	[BMGEN_A_STREAM_VLAN2_PCP] = NLA_POLICY_MAX(NLA_U8, 7),
+	[BMGEN_A_STREAM_MPLS] = { .type = NLA_BINARY,
+				  .len = BMGEN_MAX_MPLS * sizeof(u32) },
 };
 
 static const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
@@ -440,6 +445,55 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 			return -EINVAL;
 		}
 		s->vlan_pcp = nla_get_u8(a[BMGEN_A_STREAM_VLAN_PCP]);
+	}
+	s->vlan_tpid = ETH_P_8021Q;
+	if (a[BMGEN_A_STREAM_VLAN_TPID]) {
+		s->vlan_tpid = nla_get_u16(a[BMGEN_A_STREAM_VLAN_TPID]);
+		if (!s->vlan) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_VLAN_TPID],
+					    "a TPID needs a VLAN id");
+			return -EINVAL;
+		}
+		if (s->vlan_tpid != ETH_P_8021Q && s->vlan_tpid != ETH_P_8021AD) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_VLAN_TPID],
+					    "TPID must be 0x8100 (802.1Q) or 0x88a8 (802.1ad)");
+			return -EINVAL;
+		}
+	}
+	s->vlan2 = !!a[BMGEN_A_STREAM_VLAN2_ID];
+	if (s->vlan2) {
+		if (!s->vlan) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_VLAN2_ID],
+					    "an inner VLAN needs an outer one (VLAN_ID)");
+			return -EINVAL;
+		}
+		s->vlan2_id = nla_get_u16(a[BMGEN_A_STREAM_VLAN2_ID]);
+	}
+	if (a[BMGEN_A_STREAM_VLAN2_PCP]) {
+		if (!s->vlan2) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_VLAN2_PCP],
+					    "an inner PCP needs an inner VLAN id");
+			return -EINVAL;
+		}
+		s->vlan2_pcp = nla_get_u8(a[BMGEN_A_STREAM_VLAN2_PCP]);
+	}
+	if (a[BMGEN_A_STREAM_MPLS]) {
+		u32 i, n = nla_len(a[BMGEN_A_STREAM_MPLS]);
+
+		if (!n || n % sizeof(u32)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_MPLS],
+					    "MPLS must be 1 or 2 u32 label stack entries");
+			return -EINVAL;
+		}
+		s->n_mpls = n / sizeof(u32);
+		memcpy(s->mpls, nla_data(a[BMGEN_A_STREAM_MPLS]), n);
+		for (i = 0; i < s->n_mpls; i++) {
+			if ((s->mpls[i] >> 12) < 16) {
+				NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_MPLS],
+						    "MPLS labels 0..15 are reserved");
+				return -EINVAL;
+			}
+		}
 	}
 	s->ip_version = a[BMGEN_A_STREAM_IP_VERSION] ?
 		nla_get_u8(a[BMGEN_A_STREAM_IP_VERSION]) : 4;

@@ -11,6 +11,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
+#include <linux/mpls.h>
 #include <linux/udp.h>
 #include <net/dsfield.h>
 #include <net/ip.h>
@@ -38,25 +39,68 @@ static u64 bm_get48(const u8 *p)
  * Returns its offset from skb->data, or -1 if skb is not a bmgen test
  * frame.
  */
+/*
+ * Skip what REQ-TM-5 may put before the IP header once the stack took the
+ * outer tag: an inner VLAN tag and up to BMGEN_MAX_MPLS labels.  Returns
+ * the IP header's offset and its EtherType in *proto, or -1.
+ */
+static int bm_rx_l3_offset(struct sk_buff *skb, __be16 *proto)
+{
+	struct vlan_hdr _vh, *vh;
+	__be32 _e, *e;
+	int off = 0, i;
+	u8 _v, *v;
+
+	*proto = skb->protocol;
+	if (eth_type_vlan(*proto)) {
+		vh = skb_header_pointer(skb, 0, sizeof(_vh), &_vh);
+		if (!vh)
+			return -1;
+		*proto = vh->h_vlan_encapsulated_proto;
+		off = VLAN_HLEN;
+	}
+	if (*proto != htons(ETH_P_MPLS_UC))
+		return off;
+	for (i = 0; i < BMGEN_MAX_MPLS; i++) {
+		e = skb_header_pointer(skb, off, sizeof(_e), &_e);
+		if (!e)
+			return -1;
+		off += 4;
+		if (ntohl(*e) & MPLS_LS_S_MASK)
+			break;
+	}
+	if (i == BMGEN_MAX_MPLS)
+		return -1;	/* deeper than the stacks bmgen sends */
+	v = skb_header_pointer(skb, off, sizeof(_v), &_v);
+	if (!v)
+		return -1;
+	*proto = (*v >> 4) == 6 ? htons(ETH_P_IPV6) : htons(ETH_P_IP);
+	return off;
+}
+
 static int bm_rx_tpld_offset(struct sk_buff *skb, u8 *dscp)
 {
 	struct udphdr _uh, *uh;
-	int off;
+	__be16 proto;
+	int off, l3;
 
-	if (skb->protocol == htons(ETH_P_IP)) {
-		struct iphdr _ih, *ih = skb_header_pointer(skb, 0, sizeof(_ih), &_ih);
+	l3 = bm_rx_l3_offset(skb, &proto);
+	if (l3 < 0)
+		return -1;
+	if (proto == htons(ETH_P_IP)) {
+		struct iphdr _ih, *ih = skb_header_pointer(skb, l3, sizeof(_ih), &_ih);
 
 		if (!ih || ih->ihl < 5 || ih->protocol != IPPROTO_UDP ||
 		    (ih->frag_off & htons(IP_MF | IP_OFFSET)))
 			return -1;
-		off = ih->ihl * 4;
+		off = l3 + ih->ihl * 4;
 		*dscp = ih->tos >> 2;
-	} else if (skb->protocol == htons(ETH_P_IPV6)) {
-		struct ipv6hdr _ih, *ih = skb_header_pointer(skb, 0, sizeof(_ih), &_ih);
+	} else if (proto == htons(ETH_P_IPV6)) {
+		struct ipv6hdr _ih, *ih = skb_header_pointer(skb, l3, sizeof(_ih), &_ih);
 
 		if (!ih || ih->nexthdr != IPPROTO_UDP)
 			return -1;
-		off = sizeof(*ih);
+		off = l3 + sizeof(*ih);
 		*dscp = ipv6_get_dsfield(ih) >> 2;
 	} else {
 		return -1;

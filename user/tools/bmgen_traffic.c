@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		"                     [--no-learning] [--learning-pause S] [--drain S]\n"
 		"                     [--bursts LEN,COUNT,PERIOD_S[,LAST_SIZE]]\n"
 		"                     [--dscp D] [--vlan ID[,PCP]] [--log N]\n"
+		"                     [--tpid 0x8100|0x88a8] [--vlan2 ID[,PCP]]\n"
+		"                     [--mpls LABEL[,LABEL]]\n"
 		"                     [--model-tb CIR_BPS,CBS,OVERHEAD]\n"
 		"                     [--model-tbf RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD]\n"
 		"                     [--sim[=JSON]]\n"
@@ -107,6 +109,9 @@ struct stream_opts {
 	double period_s;
 	int dscp;			/* -1: leave */
 	int vlan_id, pcp;		/* vlan_id -1: untagged */
+	uint16_t tpid;
+	int vlan2_id, pcp2;		/* vlan2_id -1: no inner tag */
+	uint32_t mpls[2], n_mpls;
 	uint32_t log;
 };
 
@@ -149,6 +154,14 @@ static void apply_stream_opts(struct bm_traffic *t, const struct stream_opts *o)
 			s->frame.vlan_id = o->vlan_id;
 			s->frame.pcp = (uint8_t)o->pcp;
 		}
+		s->frame.tpid = o->tpid;
+		if (o->vlan2_id >= 0) {
+			s->frame.have_vlan2 = true;
+			s->frame.vlan2_id = (uint16_t)o->vlan2_id;
+			s->frame.pcp2 = (uint8_t)o->pcp2;
+		}
+		s->frame.n_mpls = (uint8_t)o->n_mpls;
+		memcpy(s->frame.mpls, o->mpls, sizeof(o->mpls));
 		s->log_frames = o->log;
 	}
 }
@@ -344,11 +357,12 @@ static void print_model_tbf(unsigned int k, const struct bm_stream_spec *ss,
 	qsort(d, nd, sizeof(*d), cmp_double);
 	printf("model_tbf stream=%u frames=%zu model_dropped=%ld arrived=%zu "
 	       "mismatch=%zu late_p50_s=%.6f late_p99_s=%.6f late_max_s=%.6f "
-	       "sr_model_bps=%.0f sr_rx_bps=%.0f\n", k, n, dropped, arrived,
-	       mismatch, nd ? d[nd / 2] : 0, nd ? d[nd * 99 / 100] : 0,
-	       nd ? d[nd - 1] : 0,
+	       "sr_model_bps=%.0f sr_rx_bps=%.0f span_s=%.6f\n", k, n,
+	       dropped, arrived, mismatch, nd ? d[nd / 2] : 0,
+	       nd ? d[nd * 99 / 100] : 0, nd ? d[nd - 1] : 0,
 	       dep1 > dep0 ? bytes * 8 / (dep1 - dep0) : 0,
-	       rx1 > rx0 ? bytes * 8 / (rx1 - rx0) : 0);
+	       rx1 > rx0 ? bytes * 8 / (rx1 - rx0) : 0,
+	       dep1 > dep0 ? dep1 - dep0 : 0);
 out:
 	free(d);
 	free(f);
@@ -445,6 +459,9 @@ int main(int argc, char **argv)
 		{ "log", required_argument, NULL, 'G' },
 		{ "model-tb", required_argument, NULL, 'M' },
 		{ "model-tbf", required_argument, NULL, 'F' },
+		{ "tpid", required_argument, NULL, 'I' },
+		{ "vlan2", required_argument, NULL, 'W' },
+		{ "mpls", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -460,7 +477,7 @@ int main(int argc, char **argv)
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	struct bm_error err = { { 0 } };
-	struct stream_opts so = { .dscp = -1, .vlan_id = -1 };
+	struct stream_opts so = { .dscp = -1, .vlan_id = -1, .vlan2_id = -1 };
 	struct model_tb mtb = { 0 };
 	struct model_tbf mtbf = { 0 };
 	uint32_t size = 512;
@@ -557,6 +574,41 @@ int main(int argc, char **argv)
 			    mtbf.overhead < -64 || mtbf.overhead > 256)
 				return bad("model (RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD)", optarg);
 			mtbf.limit_bytes = (uint64_t)lim;
+			break;
+		}
+		case 'I': {
+			unsigned int tpid;
+			int used = 0;
+
+			if (sscanf(optarg, "%x%n", &tpid, &used) != 1 ||
+			    optarg[used] || (tpid != 0x8100 && tpid != 0x88a8))
+				return bad("TPID (0x8100 or 0x88a8)", optarg);
+			so.tpid = (uint16_t)tpid;
+			break;
+		}
+		case 'W': {
+			int n, used = 0;
+
+			so.pcp2 = 0;
+			n = sscanf(optarg, "%d%n,%d%n", &so.vlan2_id, &used,
+				   &so.pcp2, &used);
+			if (n < 1 || optarg[used] || so.vlan2_id < 0 ||
+			    so.vlan2_id > 4094 || so.pcp2 < 0 || so.pcp2 > 7)
+				return bad("inner VLAN (ID[,PCP])", optarg);
+			break;
+		}
+		case 'X': {
+			unsigned int l1, l2;
+			int n, used = 0;
+
+			n = sscanf(optarg, "%u%n,%u%n", &l1, &used, &l2, &used);
+			if (n < 1 || optarg[used] || l1 < 16 || l1 > 1048575 ||
+			    (n == 2 && (l2 < 16 || l2 > 1048575)))
+				return bad("MPLS labels (16..1048575, one or two)", optarg);
+			/* TC 0, TTL 64 */
+			so.mpls[0] = l1 << 12 | 64;
+			so.mpls[1] = n == 2 ? (l2 << 12 | 64) : 0;
+			so.n_mpls = (uint32_t)n;
 			break;
 		}
 		case 'G':

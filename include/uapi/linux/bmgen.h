@@ -37,6 +37,7 @@
 #define BMGEN_MAX_FLOWS		65536
 #define BMGEN_FRAME_HEAD_MAX	128
 #define BMGEN_MAX_LOG_FRAMES	(1U << 20)
+#define BMGEN_MAX_MPLS		2
 
 /*
  * The test payload header (SPEC PLAT-FRAME REQ-FRM-2), 18 bytes at the start
@@ -204,6 +205,19 @@ enum bmgen_attr {
 					 * record i = seq i) or struct
 					 * bmgen_log_rx[] (BMGEN_LOG_RX, in
 					 * arrival order) */
+	/* encapsulations of RFC 7640 (SPEC TM-CAP-SL REQ-TM-5) */
+	BMGEN_A_STREAM_VLAN_TPID,	/* u16: the outer tag's TPID, 0x8100
+					 * (802.1Q, default) or 0x88a8
+					 * (802.1ad); needs VLAN_ID */
+	BMGEN_A_STREAM_VLAN2_ID,	/* u16: 0..4094, an inner 802.1Q tag
+					 * (QinQ); needs VLAN_ID */
+	BMGEN_A_STREAM_VLAN2_PCP,	/* u8: 0..7, needs VLAN2_ID */
+	BMGEN_A_STREAM_MPLS,		/* binary: __u32[1..BMGEN_MAX_MPLS]
+					 * label stack entries, host order,
+					 * label << 12 | TC << 9 | TTL; the
+					 * module sets bottom of stack on the
+					 * last (EtherType 0x8847, IPv4/6
+					 * after it) */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

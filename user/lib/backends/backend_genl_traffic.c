@@ -211,6 +211,13 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	}
 	s.vlan_id = fr->vlan_id;
 	s.vlan_pcp = fr->pcp;
+	s.vlan_tpid = fr->tpid;
+	if (fr->have_vlan2) {
+		s.vlan2_id = fr->vlan2_id;
+		s.vlan2_pcp = fr->pcp2;
+	}
+	s.n_mpls = fr->n_mpls;
+	memcpy(s.mpls, fr->mpls, sizeof(s.mpls));
 	s.ip_version = fr->ip_version ? fr->ip_version : 4;
 	s.dscp = fr->dscp;
 	s.udp_src = fr->udp_src;

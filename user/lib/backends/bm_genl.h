@@ -76,6 +76,11 @@ struct bm_genl_stream {
 	uint8_t ip_version;
 	int vlan_id;			/* -1 = untagged */
 	uint8_t vlan_pcp;
+	uint16_t vlan_tpid;		/* 0 = 0x8100 */
+	int vlan2_id;			/* -1 = no inner tag */
+	uint8_t vlan2_pcp;
+	uint32_t mpls[2];		/* label stack entries */
+	uint32_t n_mpls;
 	uint32_t tx_mode;
 	int cpu;			/* -1 = round robin */
 	int learn;

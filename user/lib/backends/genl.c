@@ -315,6 +315,7 @@ void bm_genl_stream_init(struct bm_genl_stream *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->vlan_id = -1;
+	s->vlan2_id = -1;
 	s->cpu = -1;
 	s->pattern = BMGEN_PAT_CONTINUOUS;
 }
@@ -365,7 +366,19 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 	if (s->vlan_id >= 0) {
 		mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, s->vlan_id);
 		mnl_attr_put_u8(nlh, BMGEN_A_STREAM_VLAN_PCP, s->vlan_pcp);
+		if (s->vlan_tpid)
+			mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_TPID,
+					 s->vlan_tpid);
+		if (s->vlan2_id >= 0) {
+			mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN2_ID,
+					 s->vlan2_id);
+			mnl_attr_put_u8(nlh, BMGEN_A_STREAM_VLAN2_PCP,
+					s->vlan2_pcp);
+		}
 	}
+	if (s->n_mpls)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_MPLS,
+			     s->n_mpls * sizeof(uint32_t), s->mpls);
 	if (s->tx_mode)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
 	if (s->cpu >= 0)

@@ -69,6 +69,16 @@ struct bm_frame_template {
 					 * IPv4 in the first four bytes */
 	uint8_t dscp;			/* 0..63 */
 	uint16_t udp_src, udp_dst;	/* 0: 49184 and 7 (RFC 2544 C.2.6.4) */
+	/* RFC 7640 encapsulations (REQ-TM-5): the outer tag's TPID (0 =
+	 * 0x8100; 0x88a8 for 802.1ad), an inner 802.1Q tag (QinQ) under
+	 * the vlan_id tag, and 0..2 MPLS label stack entries (label << 12 |
+	 * TC << 9 | TTL; bottom of stack is set on the last) before IP. */
+	uint16_t tpid;
+	bool have_vlan2;
+	uint16_t vlan2_id;
+	uint8_t pcp2;
+	uint8_t n_mpls;
+	uint32_t mpls[2];
 };
 
 struct bm_stream_spec {

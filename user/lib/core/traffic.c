@@ -262,6 +262,22 @@ static int check_frame(const struct bm_stream_spec *s, const char *who,
 	if (f->dscp > 63)
 		return bm_errorf(err, "%s: DSCP %u outside 0..63", who,
 				 f->dscp);
+	if (f->tpid && f->tpid != 0x8100 && f->tpid != 0x88a8)
+		return bm_errorf(err, "%s: TPID 0x%04x (0x8100 or 0x88a8)",
+				 who, f->tpid);
+	if ((f->tpid || f->have_vlan2) && f->vlan_id < 0)
+		return bm_errorf(err, "%s: a TPID or an inner VLAN without a "
+				 "VLAN tag", who);
+	if (f->have_vlan2 && (f->vlan2_id > 4094 || f->pcp2 > 7))
+		return bm_errorf(err, "%s: inner VLAN %u / PCP %u outside "
+				 "0..4094 / 0..7", who, f->vlan2_id, f->pcp2);
+	if (f->n_mpls > 2)
+		return bm_errorf(err, "%s: %u MPLS labels (at most 2)", who,
+				 f->n_mpls);
+	for (unsigned int i = 0; i < f->n_mpls; i++)
+		if ((f->mpls[i] >> 12) < 16)
+			return bm_errorf(err, "%s: MPLS label %u is reserved "
+					 "(0..15)", who, f->mpls[i] >> 12);
 	if (f->ip_version != 0 && f->ip_version != 4 && f->ip_version != 6)
 		return bm_errorf(err, "%s: IP version %u (4 or 6)", who,
 				 f->ip_version);
