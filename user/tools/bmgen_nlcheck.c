@@ -850,6 +850,47 @@ BUILD(b_burst_last_63)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE, 63);
 }
 STREAM_PUT(b_last_without_burst, 32, BMGEN_A_STREAM_BURST_LAST_SIZE, 244)
+STREAM_PUT(b_tpid_untagged, 16, BMGEN_A_STREAM_VLAN_TPID, 0x88a8)
+BUILD(b_tpid_bad)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, 5);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_TPID, 0x9100);
+}
+STREAM_PUT(b_vlan2_untagged, 16, BMGEN_A_STREAM_VLAN2_ID, 7)
+BUILD(b_vlan2_4095)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, 5);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN2_ID, 4095);
+}
+BUILD(b_vlan2_pcp_alone)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_VLAN_ID, 5);
+	mnl_attr_put_u8(nlh, BMGEN_A_STREAM_VLAN2_PCP, 3);
+}
+BUILD(b_mpls_3)
+{
+	uint32_t v[3] = { 100 << 12, 200 << 12, 300 << 12 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_MPLS, sizeof(v), v);
+}
+BUILD(b_mpls_6_bytes)
+{
+	uint8_t v[6] = { 0 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_MPLS, sizeof(v), v);
+}
+BUILD(b_mpls_reserved)
+{
+	uint32_t v[1] = { 3 << 12 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_MPLS, sizeof(v), v);
+}
 STREAM_PUT(b_log_0, 32, BMGEN_A_STREAM_LOG_FRAMES, 0)
 STREAM_PUT(b_log_big, 32, BMGEN_A_STREAM_LOG_FRAMES, BMGEN_MAX_LOG_FRAMES + 1)
 STREAM_PUT(b_start_hour, 64, BMGEN_A_STREAM_START_NS, HOUR_NS + 1)
@@ -1046,6 +1087,14 @@ static const struct ncase cases[] = {
 	{ "burst_period_over_1h", P_IDLE, ADD, 0, b_burst_period_hour, ERANGE, "burst period longer than an hour", A(STREAM_BURST_PERIOD_NS) },
 	{ "burst_last_size_63", P_IDLE, ADD, 0, b_burst_last_63, ERANGE, RANGE, A(STREAM_BURST_LAST_SIZE) },
 	{ "burst_last_size_without_burst", P_IDLE, ADD, 0, b_last_without_burst, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "vlan_tpid_without_vlan", P_IDLE, ADD, 0, b_tpid_untagged, EINVAL, "a TPID needs a VLAN id", A(STREAM_VLAN_TPID) },
+	{ "vlan_tpid_0x9100", P_IDLE, ADD, 0, b_tpid_bad, EINVAL, "TPID must be 0x8100 (802.1Q) or 0x88a8 (802.1ad)", A(STREAM_VLAN_TPID) },
+	{ "vlan2_without_vlan", P_IDLE, ADD, 0, b_vlan2_untagged, EINVAL, "an inner VLAN needs an outer one", A(STREAM_VLAN2_ID) },
+	{ "vlan2_id_4095", P_IDLE, ADD, 0, b_vlan2_4095, ERANGE, RANGE, A(STREAM_VLAN2_ID) },
+	{ "vlan2_pcp_without_vlan2", P_IDLE, ADD, 0, b_vlan2_pcp_alone, EINVAL, "an inner PCP needs an inner VLAN id", A(STREAM_VLAN2_PCP) },
+	{ "mpls_3_labels", P_IDLE, ADD, 0, b_mpls_3, ERANGE, POLICY, A(STREAM_MPLS) },
+	{ "mpls_6_bytes", P_IDLE, ADD, 0, b_mpls_6_bytes, EINVAL, "MPLS must be 1 or 2 u32 label stack entries", A(STREAM_MPLS) },
+	{ "mpls_label_3_reserved", P_IDLE, ADD, 0, b_mpls_reserved, EINVAL, "MPLS labels 0..15 are reserved", A(STREAM_MPLS) },
 	{ "log_frames_0", P_IDLE, ADD, 0, b_log_0, ERANGE, RANGE, A(STREAM_LOG_FRAMES) },
 	{ "log_frames_2p20_plus_1", P_IDLE, ADD, 0, b_log_big, ERANGE, "more than 2^20 frames", A(STREAM_LOG_FRAMES) },
 	{ "log_get_do", P_IDLE, LGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
