@@ -153,9 +153,11 @@ static int shp_once(struct tm_ctx *x, const struct tm_shp_params *p,
 	/* TM-MET-SR: the egress bits over the test interval */
 	o->sr_bps = o->m.rx_bytes * 8.0 / p->c.td_s;
 	a = arrivals(r, &f, &n);
-	/* AMB-39: the timestamps' accuracy, where the backend knows it */
+	/* AMB-39: the timestamps' accuracy, where the backend knows it,
+	 * else the calibration's (cal_pdv_ns: p99 - min of the tester's own
+	 * loopback FF, R8238-CAL), which is what software stamps are worth */
 	acc = x->be->ts_accuracy && isfinite(x->be->ts_accuracy_ns) ?
-	      x->be->ts_accuracy_ns * 1e-9 : 0.0;
+	      x->be->ts_accuracy_ns * 1e-9 : p->c.cal_pdv_ns * 1e-9;
 	if (!a || tm_trains_of(a, n, p->c.accounting, x->be->line_rate_bps,
 			       acc, &o->tr)) {
 		bm_errorf(x->err, "out of memory");
