@@ -81,6 +81,10 @@ void procedure_print(json_object *proc);
  */
 json_object *profile_read(const char *path, char *why, size_t size);
 
+/* The value of --param KEY=VALUE: JSON when all of VALUE is JSON, else
+ * the string (so "64KB" stays "64KB", never the number 64). */
+json_object *profile_param_value(const char *s);
+
 /* The whole file at path, NUL-terminated, at most max bytes; NULL with a
  * one-line reason in why. */
 char *file_read(const char *path, size_t max, size_t *len, char *why,

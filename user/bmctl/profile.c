@@ -267,3 +267,28 @@ json_object *profile_read(const char *path, char *why, size_t size)
 	}
 	return o;
 }
+
+/* A value of --param: JSON when all of it parses as JSON, else a string,
+ * so that "search=mlr", "frame_sizes=[64,128]" and "cbs=64KB" all do what
+ * they say (json_tokener_parse alone reads "64KB" as 64 and drops the
+ * rest). */
+json_object *profile_param_value(const char *s)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = strlen(s);
+	json_object *v = NULL;
+
+	if (tok) {
+		/* with its NUL, so that a bare number ends there */
+		v = json_tokener_parse_ex(tok, s, (int)len + 1);
+		if (json_tokener_get_error(tok) != json_tokener_success ||
+		    json_tokener_get_parse_end(tok) < len) {
+			json_object_put(v);
+			v = NULL;
+		}
+		json_tokener_free(tok);
+	}
+	if (v || !strcmp(s, "null"))
+		return v;
+	return json_object_new_string(s);
+}

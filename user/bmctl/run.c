@@ -415,17 +415,6 @@ static json_object *parse_sizes(const char *s)
 	}
 }
 
-/* A value of --param: JSON when it parses as JSON, else a string, so that
- * "search=mlr" and "frame_sizes=[64,128]" both do what they say. */
-static json_object *param_value(const char *s)
-{
-	json_object *v = json_tokener_parse(s);
-
-	if (v || !strcmp(s, "null"))
-		return v;
-	return json_object_new_string(s);
-}
-
 /* Match "--name VALUE" or "--name=VALUE" at argv[*i]; *val set. */
 static int opt_value(int argc, char **argv, int *i, const char *name,
 		     const char **val)
@@ -635,7 +624,7 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 				return usage_error("bad --param '%s' (KEY=VALUE or @FILE)", v);
 			snprintf(key, sizeof(key), "%.*s", (int)(eq - v), v);
 			json_object_object_add(a->params, key,
-						param_value(eq + 1));
+						profile_param_value(eq + 1));
 		} else if ((r = opt_value(argc, argv, &i, "--sim", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;

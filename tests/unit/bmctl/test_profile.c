@@ -118,6 +118,42 @@ START_TEST(yaml_alias_bomb_refused)
 END_TEST
 #endif
 
+/* --param values: JSON only when the whole value is JSON; "64KB" once
+ * went to bmd as the number 64 (json_tokener_parse stops at "KB"). */
+START_TEST(param_values_whole)
+{
+	static const struct {
+		const char *in;
+		enum json_type type;
+		const char *out;	/* as JSON */
+	} v[] = {
+		{ "64KB", json_type_string, "\"64KB\"" },
+		{ "64 KB", json_type_string, "\"64 KB\"" },
+		{ "10G", json_type_string, "\"10G\"" },
+		{ "64000", json_type_int, "64000" },
+		{ "5e5", json_type_double, "5e5" },
+		{ "[64,128]", json_type_array, "[ 64, 128 ]" },
+		{ "true", json_type_boolean, "true" },
+		{ "mlr", json_type_string, "\"mlr\"" },
+		{ "\"64KB\"", json_type_string, "\"64KB\"" },
+		{ "[64,128", json_type_string, "\"[64,128\"" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		json_object *o = profile_param_value(v[i].in);
+
+		ck_assert_msg(o && json_object_get_type(o) == v[i].type,
+			      "%s: type %d", v[i].in,
+			      o ? (int)json_object_get_type(o) : -1);
+		ck_assert_str_eq(json_object_to_json_string_ext(o,
+				 JSON_C_TO_STRING_SPACED), v[i].out);
+		json_object_put(o);
+	}
+	ck_assert_ptr_null(profile_param_value("null"));
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("bmctl-profile");
@@ -126,6 +162,7 @@ static Suite *profile_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, object_read);
 	tcase_add_test(tc, null_profile_says_why);
+	tcase_add_test(tc, param_values_whole);
 #ifdef BM_HAVE_YAML
 	tcase_add_test(tc, yaml_alias_bomb_refused);
 #endif
