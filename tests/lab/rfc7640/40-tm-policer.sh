@@ -28,8 +28,8 @@ pol_drops() {
 }
 bmd_start
 POL="rfc7640 policer --line-rate 1G --port t1 --port t2 $LEARN_FAST
-	--param cir_bps=10e6 --param cbs=64000 --param ti_margin_pct=15
-	--param excess=16000 --param td_s=1.2 --param tr=2 --param drain_s=0.5"
+	--param cir_bps=10e6 --param cbs=64KB --param ti_margin_pct=15
+	--param excess=16KB --param td_s=1.2 --param tr=2 --param drain_s=0.5"
 
 # the "compliant"/"excess" rows of a result: "test lp bsa_bytes"
 rows() {

@@ -64,22 +64,7 @@ static struct bm_traffic_result *run(struct bm_backend *be,
 				     const struct bm_traffic *t, double d,
 				     struct bm_trial_result *r)
 {
-	struct bm_traffic_result *tr = bm_traffic_result_new(t);
-	struct bm_error err = { "" };
-	struct bm_trial_spec s;
-
-	ck_assert_ptr_nonnull(tr);
-	memset(&s, 0, sizeof(s));
-	s.frame_size = F;
-	s.duration_s = d;
-	s.latency = true;
-	s.drain_s = -1;
-	s.learning_pause_s = -1;
-	s.traffic = t;
-	s.traffic_res = tr;
-	ck_assert_msg(bm_run_trial(be, &s, r, &err) == 0, "trial: %s",
-		      err.msg);
-	return tr;
+	return sim_check_traffic(be, t, F, d, r);
 }
 
 /* One burst of n frames at line rate from port tx to rx from start_s. */

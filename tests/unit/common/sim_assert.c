@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "bm_sim.h"
+#include "bm_traffic.h"
 #include "sim_assert.h"
 
 void sim_json_rejects(const char *js, const char *needle)
@@ -20,4 +21,27 @@ void sim_json_rejects(const char *js, const char *needle)
 	ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg,
 		      needle);
 	json_object_put(o);
+}
+
+struct bm_traffic_result *sim_check_traffic(struct bm_backend *be,
+					  const struct bm_traffic *t,
+					  uint32_t frame_size, double d,
+					  struct bm_trial_result *r)
+{
+	struct bm_traffic_result *tr = bm_traffic_result_new(t);
+	struct bm_error err = { "" };
+	struct bm_trial_spec s;
+
+	ck_assert_ptr_nonnull(tr);
+	memset(&s, 0, sizeof(s));
+	s.frame_size = frame_size;
+	s.duration_s = d;
+	s.latency = true;
+	s.drain_s = -1;
+	s.learning_pause_s = -1;
+	s.traffic = t;
+	s.traffic_res = tr;
+	ck_assert_msg(bm_run_trial(be, &s, r, &err) == 0, "trial: %s",
+		      err.msg);
+	return tr;
 }

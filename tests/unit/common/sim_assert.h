@@ -3,8 +3,22 @@
 #ifndef SIM_ASSERT_H
 #define SIM_ASSERT_H
 
+#include <stdint.h>
+
 /* The simulator refuses the JSON parameters js with a message that
  * contains needle (a Check assertion: fails the test otherwise). */
 void sim_json_rejects(const char *js, const char *needle);
+
+struct bm_backend;
+struct bm_traffic;
+struct bm_trial_result;
+
+/* Run N-port traffic t on be for d s at trial frame size F, with latency
+ * and the default waits; its per-stream results (the caller frees them;
+ * a failed trial fails the test). */
+struct bm_traffic_result *sim_check_traffic(struct bm_backend *be,
+					  const struct bm_traffic *t,
+					  uint32_t frame_size, double d,
+					  struct bm_trial_result *r);
 
 #endif /* SIM_ASSERT_H */

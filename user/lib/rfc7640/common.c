@@ -229,6 +229,23 @@ int tm_metrics(struct tm_ctx *x, const struct bm_traffic *t,
 	return 0;
 }
 
+int tm_trial_flows(struct tm_ctx *x, struct bm_traffic *t, double duration_s,
+		   const char *phase, const char *reason, unsigned int test,
+		   const struct tm_flow *f, struct tm_flow_metrics *m,
+		   unsigned int n, struct bm_traffic_result **r)
+{
+	struct bm_trial_result res;
+	unsigned int i;
+	int ret;
+
+	ret = tm_trial(x, t, duration_s, phase, reason, r, &res);
+	for (i = 0; i < n && !ret; i++)
+		ret = tm_metrics(x, t, *r, &f[i], &m[i]);
+	if (!ret)
+		tm_keep_logs(x, test, phase, t, *r);
+	return ret;
+}
+
 void tm_keep_logs(struct tm_ctx *x, unsigned int test, const char *step,
 		  const struct bm_traffic *t, const struct bm_traffic_result *r)
 {

@@ -141,7 +141,6 @@ static int qs_bursts(struct tm_ctx *x, const struct tm_qs_params *p,
 		     unsigned int test, struct tm_flow_metrics *m)
 {
 	struct bm_traffic_result *r = NULL;
-	struct bm_trial_result res;
 	struct bm_traffic t;
 	struct tm_flow f;
 	char reason[96];
@@ -156,11 +155,8 @@ static int qs_bursts(struct tm_ctx *x, const struct tm_qs_params *p,
 		goto out;
 	snprintf(reason, sizeof(reason), "run %u: %u bursts of %llu B every "
 		 "%.6g s", test, bursts, (unsigned long long)b->nominal, ti);
-	ret = tm_trial(x, &t, p->c.td_s, "bursts", reason, &r, &res);
-	if (!ret)
-		ret = tm_metrics(x, &t, r, &f, m);
-	if (!ret)
-		tm_keep_logs(x, test, "bursts", &t, r);
+	ret = tm_trial_flows(x, &t, p->c.td_s, "bursts", reason, test, &f, m,
+			     1, &r);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
@@ -174,11 +170,10 @@ static int qs_classes(struct tm_ctx *x, const struct tm_qs_params *p,
 	double a = tm_acct_bytes(p->c.frame_size, p->c.accounting) * 8.0;
 	unsigned int eg = x->be->n_ports - 1, low_in = eg > 1 ? 1 : 0;
 	struct bm_traffic_result *r = NULL;
-	struct bm_trial_result res;
 	struct bm_traffic t;
 	struct tm_flow f[2];
 	char reason[96];
-	int ret, k;
+	int ret;
 
 	ret = tm_traffic(x, &t);
 	if (!ret)
@@ -192,11 +187,8 @@ static int qs_classes(struct tm_ctx *x, const struct tm_qs_params *p,
 	snprintf(reason, sizeof(reason), "run %u: classes %.4g + %.4g bit/s "
 		 "into BB %.4g bit/s", test, high_bps(p), low_bps(p),
 		 p->bb_bps);
-	ret = tm_trial(x, &t, p->c.td_s, "classes", reason, &r, &res);
-	for (k = 0; k < 2 && !ret; k++)
-		ret = tm_metrics(x, &t, r, &f[k], &m[k]);
-	if (!ret)
-		tm_keep_logs(x, test, "classes", &t, r);
+	ret = tm_trial_flows(x, &t, p->c.td_s, "classes", reason, test, f, m,
+			     2, &r);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);

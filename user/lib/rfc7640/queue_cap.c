@@ -174,7 +174,6 @@ static int qc_bursts(struct tm_ctx *x, const struct tm_qcap_params *p,
 	unsigned int n_in = x->be->n_ports - 1, i;
 	struct tm_flow f[BM_TRAFFIC_MAX_PORTS];
 	struct bm_traffic_result *r = NULL;
-	struct bm_trial_result res;
 	struct bm_traffic t;
 	char reason[96];
 	int ret;
@@ -187,11 +186,8 @@ static int qc_bursts(struct tm_ctx *x, const struct tm_qcap_params *p,
 		goto out;
 	snprintf(reason, sizeof(reason), "run %u: %u x %llu B bursts every "
 		 "%.6g s", test, n_in, (unsigned long long)b->nominal, ti);
-	ret = tm_trial(x, &t, p->c.td_s, "bursts", reason, &r, &res);
-	for (i = 0; i < n_in && !ret; i++)
-		ret = tm_metrics(x, &t, r, &f[i], &m[i]);
-	if (!ret)
-		tm_keep_logs(x, test, "bursts", &t, r);
+	ret = tm_trial_flows(x, &t, p->c.td_s, "bursts", reason, test, f, m,
+			     n_in, &r);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
@@ -206,7 +202,6 @@ static int qc_classes(struct tm_ctx *x, const struct tm_qcap_params *p,
 	unsigned int n_in = x->be->n_ports - 1, i, k, nc = p->n_classes;
 	struct bm_traffic_result *r = NULL;
 	struct tm_flow *f = NULL;
-	struct bm_trial_result res;
 	struct bm_traffic t;
 	char reason[96];
 	int ret;
@@ -232,11 +227,8 @@ static int qc_classes(struct tm_ctx *x, const struct tm_qcap_params *p,
 		goto out;
 	snprintf(reason, sizeof(reason), "run %u: %u ingress ports x %u "
 		 "classes", test, n_in, nc);
-	ret = tm_trial(x, &t, p->c.td_s, "classes", reason, &r, &res);
-	for (i = 0; i < n_in * nc && !ret; i++)
-		ret = tm_metrics(x, &t, r, &f[i], &m[i]);
-	if (!ret)
-		tm_keep_logs(x, test, "classes", &t, r);
+	ret = tm_trial_flows(x, &t, p->c.td_s, "classes", reason, test, f, m,
+			     n_in * nc, &r);
 out:
 	free(f);
 	bm_traffic_result_free(r);

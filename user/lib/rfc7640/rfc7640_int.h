@@ -131,6 +131,16 @@ int tm_metrics(struct tm_ctx *x, const struct bm_traffic *t,
 	       const struct bm_traffic_result *r, const struct tm_flow *f,
 	       struct tm_flow_metrics *m);
 
+/*
+ * tm_trial, then the metrics of flows f[0..n) into m[0..n) and, with
+ * c->log_frames, the logs of run test's phase: what every step of a
+ * procedure does with its traffic.  *r as tm_trial's.
+ */
+int tm_trial_flows(struct tm_ctx *x, struct bm_traffic *t, double duration_s,
+		   const char *phase, const char *reason, unsigned int test,
+		   const struct tm_flow *f, struct tm_flow_metrics *m,
+		   unsigned int n, struct bm_traffic_result **r);
+
 /* With c->log_frames, add every stream's first log_frames frames of run
  * test's step to x->frame_logs. */
 void tm_keep_logs(struct tm_ctx *x, unsigned int test, const char *step,

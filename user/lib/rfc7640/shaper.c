@@ -127,7 +127,6 @@ static int shp_once(struct tm_ctx *x, const struct tm_shp_params *p,
 {
 	struct bm_traffic_result *r = NULL;
 	struct tm_arrival *a = NULL;
-	struct bm_trial_result res;
 	struct bm_traffic t;
 	struct tm_flow f;
 	char reason[96];
@@ -144,12 +143,10 @@ static int shp_once(struct tm_ctx *x, const struct tm_shp_params *p,
 	snprintf(reason, sizeof(reason), "run %u: %u burst%s of %llu B every "
 		 "%.6g s", test, bursts, bursts > 1 ? "s" : "",
 		 (unsigned long long)b->nominal, ti);
-	ret = tm_trial(x, &t, p->c.td_s, "shaper", reason, &r, &res);
-	if (!ret)
-		ret = tm_metrics(x, &t, r, &f, &o->m);
+	ret = tm_trial_flows(x, &t, p->c.td_s, "shaper", reason, test, &f,
+			     &o->m, 1, &r);
 	if (ret)
 		goto out;
-	tm_keep_logs(x, test, "shaper", &t, r);
 	/* TM-MET-SR: the egress bits over the test interval */
 	o->sr_bps = o->m.rx_bytes * 8.0 / p->c.td_s;
 	a = arrivals(r, &f, &n);
