@@ -15,7 +15,12 @@
 # it leaves the tester).  Truth: the loss-free burst's frames per egress
 # are <= C(T_ok) and the lossy burst's > C(T_lossy), each +-1 frame: the
 # tx stamp and the enqueue are a few us apart in the TCG guest, and a
-# token can arrive in between.
+# token can arrive in between.  A lossy burst that took longer than the
+# bucket's time (b / rho = 12.8 ms; the generator held up by the host)
+# may also have met a tbf whose timer stalled longer than that, which
+# loses the tokens beyond b: its bound is lower by ceil((T - 12.8 ms) x
+# rho / A) frames (a check on a busy host saw 106 frames lossy over
+# 17.28 ms, C(T) = 107: one token's worth lost).
 # In iteration j the N-j ingress ports send burst n round robin over the
 # j egress ports (AMB-31), so the busiest egress takes (N-j) ceil(n/j).
 #
@@ -65,7 +70,13 @@ check_reps() {
 			b = per_egress(bad); cb = C($2)
 			printf "note: j=%d rep %d: %d per port (%d at the egress, C = %d over %.2f ms), lossy %d (%d, C = %d over %.2f ms), sync %s %%, intensity %s %%\n", j, r, ok, a, ca, sok * 1000, bad, b, cb, $2 * 1000, sy, it
 			if (a > ca + 1) { printf "FAILMSG j=%d rep %d: loss-free %d frames at the egress > C(T) + 1 = %d\n", j, r, a, ca + 1; bad_any = 1 }
-			if (b < cb) { printf "FAILMSG j=%d rep %d: lossy %d frames at the egress <= C(T) - 1 = %d\n", j, r, b, cb - 1; bad_any = 1 }
+			# a burst longer than the bucket time (b / rho =
+			# 12.8 ms) may have met a tbf timer stall long enough
+			# for tokens beyond b to be lost: that many fewer
+			# frames can make it lossy
+			st = $2 > 0.0128 ? ($2 - 0.0128) * 125000 / 532 : 0
+			st = st == int(st) ? st : int(st) + 1
+			if (b < cb - st) { printf "FAILMSG j=%d rep %d: lossy %d frames at the egress <= C(T) - 1 - %d (stall) = %d\n", j, r, b, st, cb - 1 - st; bad_any = 1 }
 			# the SPEC form Q + floor(b/A) = 103 +- 1 where it
 			# holds: a burst short enough for rho T < A - 4 B
 			if (ca == 103 && (a < 102 || a > 104)) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1\n", j, r, a; bad_any = 1 }
