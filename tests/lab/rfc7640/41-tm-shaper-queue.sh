@@ -14,7 +14,13 @@
 # the bucket's, 15,180 B = 10 frames, plus what refills while the guest
 # forwards them (50-200 us a frame: up to 2.4 ms, one more frame at
 # 5 Mbit/s; MODEL-TBF's floor((b + rho T) / A)), +-1 frame: 9 to 12
-# frames (11 in every run so far).  Trains are frames closer
+# frames (11 in most runs).  The check takes the largest train, which is
+# that one (the bursts keep the shaper busy, so its bucket never fills
+# again, and a stalled tbf releases at most a bucket): one run of 20 saw
+# the first train split after its first frame by a guest stall longer
+# than the 0.5 ms accuracy, a single-sample metric that software stamps
+# cannot hold (TM-MET-SBB is low-confidence there); its first train is
+# printed.  Trains are frames closer
 # than 1.1 wire times plus the timestamps' accuracy (AMB-39); software
 # stamps in the TCG guest are worth tenths of milliseconds, far more than
 # a notional 1 GbE wire time (12 us), so the test passes an accuracy of
@@ -77,8 +83,9 @@ shaper() {
 		"$(jvals sbi_median_s /tmp/shp.json | head -n1)" 0.0023074 0.0025502
 	check_range "shaper: SBB median (B), one frame" \
 		"$(jvals sbb_median_bytes /tmp/shp.json | head -n1)" 1518 1518
-	check_range "shaper: first SBB (B), the bucket's 10 frames + 1 refilled, +- 1 frame" \
-		"$(jvals sbb_first_bytes /tmp/shp.json | head -n1)" 13662 18216
+	note "shaper: first SBB $(jvals sbb_first_bytes /tmp/shp.json | head -n1) B"
+	check_range "shaper: largest SBB (B), the bucket's 10 frames + 1 refilled, +- 1 frame" \
+		"$(jvals sbb_max_bytes /tmp/shp.json | head -n1)" 13662 18216
 	check_eq "shaper: software stamps are low confidence" \
 		"$(jvals low_confidence /tmp/shp.json | head -n1)" true
 }
