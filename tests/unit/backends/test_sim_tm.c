@@ -32,16 +32,7 @@
 
 static void mk_ports(struct bm_traffic *t, unsigned int n, double rate)
 {
-	struct bm_error err = { "" };
-	char name[16];
-	unsigned int i;
-
-	bm_traffic_init(t);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "p%u", i);
-		ck_assert_msg(bm_traffic_add_port(t, name, rate, &err) ==
-			      (int)i, "add_port: %s", err.msg);
-	}
+	sim_check_ports(t, n, rate);
 }
 
 /* Defaults with a queue of q frames on every egress. */

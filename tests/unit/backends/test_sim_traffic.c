@@ -31,16 +31,7 @@
 
 static void mk_ports(struct bm_traffic *t, unsigned int n)
 {
-	struct bm_error err = { "" };
-	char name[16];
-	unsigned int i;
-
-	bm_traffic_init(t);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "p%u", i);
-		ck_assert_msg(bm_traffic_add_port(t, name, RATE, &err) ==
-			      (int)i, "add_port: %s", err.msg);
-	}
+	sim_check_ports(t, n, RATE);
 }
 
 static void params(struct bm_sim_params *p, uint64_t q)

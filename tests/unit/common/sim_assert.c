@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* See sim_assert.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>
@@ -44,4 +45,18 @@ struct bm_traffic_result *sim_check_traffic(struct bm_backend *be,
 	ck_assert_msg(bm_run_trial(be, &s, r, &err) == 0, "trial: %s",
 		      err.msg);
 	return tr;
+}
+
+void sim_check_ports(struct bm_traffic *t, unsigned int n, double rate)
+{
+	struct bm_error err = { "" };
+	char name[16];
+	unsigned int i;
+
+	bm_traffic_init(t);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "p%u", i);
+		ck_assert_msg(bm_traffic_add_port(t, name, rate, &err) ==
+			      (int)i, "add_port: %s", err.msg);
+	}
 }

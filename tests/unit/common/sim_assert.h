@@ -13,6 +13,10 @@ struct bm_backend;
 struct bm_traffic;
 struct bm_trial_result;
 
+/* Make *t empty with n ports p0..p(n-1) of line rate bit/s (a test
+ * failure if one is refused). */
+void sim_check_ports(struct bm_traffic *t, unsigned int n, double rate);
+
 /* Run N-port traffic t on be for d s at trial frame size F, with latency
  * and the default waits; its per-stream results (the caller frees them;
  * a failed trial fails the test). */
