@@ -248,6 +248,57 @@ START_TEST(transient_loss)
 }
 END_TEST
 
+/*
+ * REQ-BUF-1's log against the counters' estimator on an egress that can
+ * send above the tester's line: a 10 Gbit/s egress behind a shaper at the
+ * 1 Gbit/s line with a bucket of 8000 B (A = F + 20: floor(8000 / 532) =
+ * 15 frames of 512 B), queue 100 (the lab's tbf on a veth).  When the
+ * first frame drops, the egress holds its 100 waiting frames and the one
+ * on the line: method=log reads 101 +- 1.  method=search assumes the
+ * egress served at the line, so the 15 frames the bucket let out early
+ * count as buffer: 116 +- 2 (its span is of tx times and the bucket's
+ * last frame is partly refilled: +-2 as in the lab's windows for it).
+ */
+START_TEST(log_vs_search)
+{
+	struct bm_sim_params sp;
+	struct r8239_buf_params p;
+	struct bm_backend *be;
+	json_object *doc, *r;
+	int m;
+
+	for (m = R8239_BUF_LOG; m <= R8239_BUF_SEARCH; m++) {
+		bm_sim_params_default(&sp);
+		sp.line_rate_bps = 1e9;
+		sp.buffer_frames = 1000;
+		sp.ports[1].egress_bps = 10e9;
+		sp.ports[1].queue_frames = 100;
+		sp.ports[1].shaper = (struct bm_sim_shaper){ 1e9, 8000, 24 };
+		be = sim_ports_new(&sp, 3, "sim");
+		r8239_buf_defaults(&p, R8239_BUF_PORT);
+		p.frame_size = 512;
+		p.os_pct = 10.0;
+		p.iteration = 1;
+		p.c.repeat = 1;
+		p.c.drain_s = 0.01;
+		p.method = m;
+		doc = run(be, &p, m == R8239_BUF_LOG ? "rfc8239.port-buffer log"
+			  : "rfc8239.port-buffer search");
+		r = json_object_array_get_idx(tj_get(iteration(doc, 0),
+						     "repetitions"), 0);
+		ck_assert_msg(fabs(tj_num(r, "buf_q_frames") -
+				   (m == R8239_BUF_LOG ? 101.0 : 116.0)) <=
+			      (m == R8239_BUF_LOG ? 1.0 : 2.0),
+			      "method %d: Buf_q %.2f frames", m,
+			      tj_num(r, "buf_q_frames"));
+		/* the log's inflection is the first loss, reported */
+		ck_assert(m != R8239_BUF_LOG || tj_num(r, "t_loss_s") > 0.0);
+		json_object_put(doc);
+		bm_sim_free(be);
+	}
+}
+END_TEST
+
 /* A DUT that never fills within max_trial_s: a lower bound, said so. */
 START_TEST(lower_bound)
 {
@@ -396,6 +447,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, port_buffer_os1);
 	tcase_add_test(tc, dut_buffer);
 	tcase_add_test(tc, transient_loss);
+	tcase_add_test(tc, log_vs_search);
 	tcase_add_test(tc, lower_bound);
 	tcase_add_test(tc, buffer_efficiency);
 	tcase_add_test(tc, port_pair_buffer);

@@ -20,12 +20,15 @@
  * search (the other may lose meanwhile: only the measured egress's flows
  * count).
  *
- * Finding the inflection without a per-frame log (REQ-BUF-1 asks for one;
- * the module keeps counters): every sender sends a counted stream of
+ * The inflection (REQ-BUF-1): every sender sends a counted stream of
  * frames proportional to its load, k frames of the reference stream (the
- * oversubscription stream in BUF-2, each sender in BUF-4), and the largest
- * loss-free k is searched, doubling then bisection to one frame.  The
- * loss-free trial of k frames is the traffic up to the inflection:
+ * oversubscription stream in BUF-2, each sender in BUF-4).
+ *   method log (default): every frame into the egress is logged, k
+ *     doubles until a frame into it is lost, and buffer_log.c reads that
+ *     trial's logs: t_loss, n_os, Buf_q = what the egress held when it
+ *     dropped (deliveries measured, not assumed at the line rate);
+ *   method search (counters only): the largest loss-free k, doubling then
+ *     bisection to one frame, is the traffic up to the inflection:
  *   n_os   = k (BUF-2)
  *   Buf_rfc      = (n_os - 1) x F                   (RFC 8239 §3.2, F-7)
  *   Buf_rfc_corr = n_os x F x (bg + os - 1) / os     (F-7: the background
@@ -33,8 +36,8 @@
  *   Buf_q  = (frames sent to the egress - T / t_wire) x F, T the span of
  *            their departures (first to last) and t_wire the egress's
  *            frame time at line rate: the frames the egress still held
- *            when the last one arrived (F-7 [EXTENSION]; exact for any
- *            number of senders, the estimator of BUF-4, AMB-35)
+ *            when the last one arrived, if it served at the line rate
+ *            from the first arrival (F-7 [EXTENSION], AMB-35)
  *   Buf_lat = (L_max - L_min) x R / 8 x F / (F + 20) (F-7 [EXTENSION]) from
  *            the latency of the egress's streams in that trial (noisy with
  *            software timestamps: a cross-check, AMB-34).
@@ -66,6 +69,7 @@
 
 static const char *const sweep_names[] = { "coarse-fine", "exhaustive",
 					   NULL };
+static const char *const method_names[] = { "log", "search", NULL };
 
 const struct bm_param r8239_buf_keys[] = {
 	{ { "frame_size", BM_J_U32, BO(frame_size), 64, 9216, 0, M_ONE, NULL,
@@ -98,6 +102,9 @@ const struct bm_param r8239_buf_keys[] = {
 	{ { "confirm", BM_J_UINT, BO(confirm), 0, 10, 0, 0, NULL, NULL }, "",
 	  "runs of a lossy trial again: it is lossy only if every run loses "
 	  "[EXTENSION]", NULL },
+	{ { "method", BM_J_ENUM, BO(method), 0, 0, 0, 0, method_names, NULL },
+	  "", "log: the inflection from per-frame logs (REQ-BUF-1); search: "
+	  "counters only, the largest loss-free trial", NULL },
 	R8239_COMMON_KEYS(BO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
@@ -116,6 +123,7 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 		.start_s = 0.01,
 		.retries = 3,
 		.confirm = 1,
+		.method = R8239_BUF_LOG,	/* REQ-BUF-1 */
 	};
 	r8239_common_defaults(&p->c);
 }
@@ -140,6 +148,7 @@ json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
 	bm_json_add_double(o, "start_s", p->start_s);
 	bm_json_add_u64(o, "retries", p->retries);
 	bm_json_add_u64(o, "confirm", p->confirm);
+	bm_json_add_str(o, "method", method_names[p->method]);
 	r8239_common_json(o, &p->c);
 	return o;
 }
@@ -164,7 +173,8 @@ double r8239_buf_max_trials(const struct r8239_buf_params *p,
 	uint32_t f = p->test == R8239_BUF_EFFICIENCY ? p->b_min : p->frame_size;
 	double kmax = fmax(1.0, floor(bm_fps_max(line_rate_bps, f) *
 				      p->max_trial_s));
-	double points = 2.0 * ceil(log2(kmax)) + 1.0, iters = 1.0;
+	double points = (p->method == R8239_BUF_LOG ? 1.0 : 2.0) *
+			ceil(log2(kmax)) + 1.0, iters = 1.0;
 
 	if (n_ports < 3)
 		n_ports = 3;
@@ -245,6 +255,12 @@ struct fill {
 	double tx_late_max_s;		/* the module's account (REQ-GEN-6) */
 	double search_late_s;		/* the same over the whole search */
 	bool lower_bound;
+	/* method log (REQ-BUF-1): the trial's frame logs' account */
+	bool from_log;
+	double q_frames;		/* median over the losses */
+	double q_first_frames;		/* the egress's queue at t_loss */
+	uint64_t n_losses;
+	double t_loss_s, t_plateau_s;	/* from the trial start */
 };
 
 static void add_flow(struct cong *c, unsigned int tx, unsigned int rx,
@@ -277,6 +293,38 @@ static void fold(struct fill *f, const struct bm_stream_result *sr,
 	}
 }
 
+/* Method log: f and *pass from the trial's frame logs (REQ-BUF-1). */
+static int fill_from_log(struct buf *b, const struct cong *c,
+			 const struct bm_traffic_result *r, struct fill *f,
+			 bool *pass)
+{
+	unsigned int idx[MAX_FLOWS], i, n = 0;
+	struct r8239_buf_log g;
+	int ret;
+
+	for (i = 0; i < c->n; i++)
+		if (c->fl[i].rx == c->egress)
+			idx[n++] = i;
+	ret = r8239_buf_log_fill(r, idx, n, c->os, b->t_wire, &g, b->err);
+	if (ret)
+		return ret;
+	/* a frame the counters saw lost is missing from the log too */
+	*pass = !g.lossy;
+	f->from_log = true;
+	f->q_frames = g.q_frames;
+	f->q_first_frames = g.q_first_frames;
+	f->n_losses = g.n_losses;
+	f->t_loss_s = g.lossy ? g.t_loss_s : NAN;
+	f->t_plateau_s = g.t_plateau_s;
+	f->sent = g.sent_before;
+	f->span_s = g.lossy ? g.t_loss_s - g.first_tx_s : f->span_s;
+	if (c->os >= 0)
+		f->n_os = g.n_os;
+	f->lat_min_ns = g.lat_min_s * 1e9;
+	f->lat_max_ns = g.lat_max_s * 1e9;
+	return 0;
+}
+
 static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 		     unsigned int rep, const char *why, bool *pass,
 		     struct fill *f)
@@ -301,6 +349,22 @@ static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
 		s.pattern = BM_STREAM_COUNT;
 		s.count = count_of(c, i, k);
 		s.start_s = p->start_s;
+		if (p->method == R8239_BUF_LOG && c->fl[i].rx == c->egress) {
+			if (s.count > BM_TRAFFIC_MAX_LOG) {
+				ret = bm_errorf(b->err, "%s: egress %s has not "
+						"dropped with %llu frames a "
+						"stream, the most the frame log "
+						"holds (%u); method=search "
+						"measures larger buffers",
+						test_ids[p->test],
+						b->be->port_names[c->egress],
+						(unsigned long long)count_of(
+							c, i, k / 2),
+						BM_TRAFFIC_MAX_LOG);
+				goto out;
+			}
+			s.log_frames = (uint32_t)s.count;
+		}
 		ret = bm_traffic_add_stream(&t, &s, b->err);
 		if (ret < 0)
 			goto out;
@@ -366,6 +430,8 @@ again:
 	if (c->os >= 0)
 		f->n_os = r->streams[c->os].sent;
 	f->span_s = hi >= lo ? hi - lo : NAN;
+	if (p->method == R8239_BUF_LOG)
+		ret = fill_from_log(b, c, r, f, pass);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
@@ -388,11 +454,17 @@ static int buf_trial_confirmed(struct buf *b, const struct cong *c,
 	unsigned int i;
 	int ret;
 
+	struct fill g;
+
 	ret = buf_trial(b, c, k, rep, why, pass, f);
 	for (i = 0; !ret && !*pass && i < b->p->confirm; i++) {
-		ret = buf_trial(b, c, k, rep, "confirm loss", pass, f);
+		ret = buf_trial(b, c, k, rep, "confirm loss", pass, &g);
 		if (!ret && *pass)
 			b->unconfirmed++;
+		/* a loss elsewhere on the path reads the queue low; the
+		 * queue's own overflow reads it full: keep the fullest */
+		if (!ret && (*pass || !(g.q_frames <= f->q_frames)))
+			*f = g;
 	}
 	return ret;
 }
@@ -429,7 +501,10 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 			break;
 		k = k * 2 > kmax ? kmax : k * 2;
 	}
-	while (hi && hi - lo > 1) {
+	/* method log: the first loss is the inflection, no bisection */
+	if (hi && p->method == R8239_BUF_LOG)
+		*best = *lossy;
+	while (hi && hi - lo > 1 && p->method != R8239_BUF_LOG) {
 		k = lo + (hi - lo) / 2;
 		ret = buf_trial_confirmed(b, c, k, rep, "bisect", &pass,
 					  &f);
@@ -462,8 +537,11 @@ static void estimators(const struct buf *b, const struct cong *c,
 		*rfc = (double)(f->n_os - 1) * fs;
 		*rfc_corr = (double)f->n_os * fs * (bg + os - 1.0) / os;
 	}
-	*q = isfinite(f->span_s) ?
-	     ((double)f->sent - f->span_s / b->t_wire) * fs : NAN;
+	if (f->from_log)
+		*q = f->q_frames * fs;
+	else
+		*q = isfinite(f->span_s) ?
+		     ((double)f->sent - f->span_s / b->t_wire) * fs : NAN;
 	*lat = isfinite(f->lat_max_ns) && isfinite(f->lat_min_ns) ?
 	       (f->lat_max_ns - f->lat_min_ns) * 1e-9 *
 	       b->be->line_rate_bps / 8.0 * fs / (fs + 20.0) : NAN;
@@ -529,7 +607,14 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 		bm_json_add_double(o, "search_tx_late_max_s",
 				   f.search_late_s);
 		bm_json_add_bool(o, "lower_bound", f.lower_bound);
-		if (!f.lower_bound) {
+		if (f.from_log) {
+			bm_json_add_double(o, "t_loss_s", f.t_loss_s);
+			bm_json_add_double(o, "buf_q_first_loss_frames",
+					   f.q_first_frames);
+			bm_json_add_u64(o, "losses", f.n_losses);
+			bm_json_add_double(o, "t_plateau_s", f.t_plateau_s);
+		}
+		if (!f.lower_bound && !f.from_log) {
 			/* the trial one frame longer, which lost */
 			bm_json_add_u64(o, "lossy_frames_to_egress", fl.sent);
 			bm_json_add_double(o, "lossy_tx_late_max_s",
@@ -771,9 +856,11 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	if (p->wrap)
 		json_object_array_add(dev, json_object_new_string(
 			"wrap: egress ports N and 1 measured too [EXTENSION]"));
-	json_object_array_add(dev, json_object_new_string(
-		"inflection found by a search on the traffic's length, not "
-		"from a per-frame log (REQ-BUF-1)"));
+	if (p->method == R8239_BUF_SEARCH)
+		json_object_array_add(dev, json_object_new_string(
+			"method=search: inflection found by a search on the "
+			"traffic's length, not from a per-frame log "
+			"(REQ-BUF-1)"));
 	(void)done;
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],

@@ -107,6 +107,16 @@ enum r8239_sweep {
 	R8239_SWEEP_EXHAUSTIVE,		/* every size from b_min to b_max */
 };
 
+/* How the inflection is found (REQ-BUF-1). */
+enum r8239_buf_method {
+	R8239_BUF_LOG = 0,		/* per-frame logs: the first loss of a
+					 * doubling of the traffic's length */
+	R8239_BUF_SEARCH,		/* counters only: the largest
+					 * loss-free length, doubling then
+					 * bisection; Buf_q assumes the egress
+					 * served at its line rate */
+};
+
 /* Key masks of r8239_buf_keys: keys of one test only. */
 #define R8239_BUF_MASK(t)	(1u << (t))
 
@@ -125,6 +135,7 @@ struct r8239_buf_params {
 	unsigned int retries;		/* re-sends of a trial the generator
 					 * could not send whole */
 	unsigned int confirm;		/* re-runs of a lossy trial */
+	int method;			/* enum r8239_buf_method */
 	struct r8239_common c;
 };
 

@@ -77,4 +77,33 @@ int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,
  * 10 % or more (RFC 8239 §1.2 SHOULD be below), naming where it is. */
 void r8239_flag_rsd(json_object *res, json_object *dev);
 
+/* What one congestion trial's frame logs say of the measured egress
+ * (REQ-BUF-1, buffer_log.c); times in s from the trial start. */
+struct r8239_buf_log {
+	bool lossy;			/* a frame into the egress was lost */
+	double t_loss_s;		/* tx time of the earliest lost one */
+	double t_plateau_s;		/* running max latency levels off */
+	double first_tx_s;		/* the first frame into the egress */
+	double l0_s;			/* smallest latency: the bare path */
+	double lat_min_s, lat_max_s;	/* frames sent before t_loss */
+	uint64_t sent_before;		/* frames taken up to t_loss */
+	uint64_t left_before;		/* of them, gone before t_loss */
+	uint64_t n_os;			/* oversubscription frames of those */
+	double q_first_frames;		/* the egress's queue at t_loss; no
+					 * loss: the largest it was */
+	double q_frames;		/* the median over every loss of what
+					 * the queue held at it; no loss: the
+					 * largest it was */
+	uint64_t n_losses;		/* losses the median is over */
+};
+
+/* From the logs of r's streams idx[0..n) (all into the measured egress;
+ * os the oversubscription stream's index in r or -1) fill *out, t_wire
+ * being the egress's frame time; 0, or -EINVAL with err set when a log
+ * does not hold every frame or no frame arrived. */
+int r8239_buf_log_fill(const struct bm_traffic_result *r,
+		       const unsigned int *idx, size_t n, int os,
+		       double t_wire, struct r8239_buf_log *out,
+		       struct bm_error *err);
+
 #endif /* RFC8239_INT_H */
