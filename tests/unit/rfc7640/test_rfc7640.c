@@ -228,6 +228,8 @@ START_TEST(policer_model_tb)
 	}
 	x = row(doc, "excess", 0);
 	ck_assert_double_eq(tj_num(x, "bsa_bytes"), min_pass);
+	/* the procedure's own MODEL-TB (tm_pol_model) agrees */
+	ck_assert_double_eq(tj_num(x, "model_tb_bsa_bytes"), min_pass);
 	/* MODEL-TB's closed form: 46 frames of 1518 B at 12.304 us */
 	ck_assert_uint_eq(bm_tb_burst_max(64000, 1518, 12.5e6, 12.304e-6), 46);
 	ck_assert(min_pass > 64000 && min_pass < 72000);
@@ -275,6 +277,83 @@ START_TEST(policer_two_rate)
 	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
 			 "excess dropped or re-marked");
 	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-POL-1 mode color-aware (RFC 4115) against the sim's colour-aware
+ * DUT-POL2 (CIR = EIR = 100 Mbit/s, CBS = EBS = 64,000 B, LAB-V line).
+ * color-blind: the counter-example of SPEC TM-POL-1: a 128,000 B burst
+ * (84 x 1518 + 488) strands 244 B in each bucket and loses its 488 B
+ * frame: LP = 1 a burst, BSA 127,512.  color-aware: the CBS part (42 x
+ * 1518 + 244) green fills C exactly and the EBS part (the same) yellow
+ * fills E: LP 0, BSA 128,000, 64,000 B green and 64,000 B yellow a burst.
+ * Its excess step adds 1,000 B to the yellow part (42 x 1518 + 1,244):
+ * E has 244 B for the 1,244 B frame, which is red: BSA 127,756.  MODEL-TB
+ * from the tx log says the same in every step.
+ */
+START_TEST(policer_color_aware)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": {\"cir_bps\": "
+				    "100e6, \"cbs_bytes\": 64000, \"eir_bps\": "
+				    "100e6, \"ebs_bytes\": 64000, \"overhead\":"
+				    " 4, \"color_aware\": true}");
+	static const double bsa[2][2] = { { 127512, 127512 },
+					  { 128000, 127756 } };
+	static const double red[2][2] = { { 488, 1488 }, { 0, 1244 } };
+	json_object *doc, *c;
+	double bursts;
+	int aware, k;
+	char js[256];
+
+	for (aware = 0; aware < 2; aware++) {
+		snprintf(js, sizeof(js), "{\"cbs\": 64000, \"eir_bps\": 100e6, "
+			 "\"ebs\": 64000, \"ti_margin_pct\": 1.5, \"mode\": "
+			 "\"%s\", " FAST "}", aware ? "color-aware" :
+			 "color-blind");
+		doc = run("rfc7640.policer", js, be);
+		bursts = tj_num(res(doc, "test_configuration"),
+				"bursts_per_step");
+		ck_assert_double_eq(bursts, floor(1.0 / 5.1968e-3));
+		for (k = 0; k < 2; k++) {
+			c = row(doc, k ? "excess" : "compliant", 1);
+			ck_assert_double_eq(tj_num(c, "bsa_bytes"),
+					    bsa[aware][k]);
+			ck_assert_double_eq(tj_num(c, "model_tb_bsa_bytes"),
+					    bsa[aware][k]);
+			ck_assert_double_eq(tj_num(c, "model_tb_bursts"),
+					    bursts);
+			ck_assert_double_eq(tj_num(c, "red_per_burst_bytes"),
+					    red[aware][k]);
+			ck_assert_double_eq(tj_num(c, "lp"),
+					    red[aware][k] > 0 ? bursts : 0);
+			ck_assert_double_eq(tj_num(c, "model_tb_lp"),
+					    red[aware][k] > 0 ? bursts : 0);
+			/* back to back: the span is the wire time */
+			ck_assert_double_eq_tol(tj_num(c, "intensity_min_pct"),
+						100, 1e-6);
+		}
+		c = row(doc, "compliant", 0);
+		ck_assert_double_eq(tj_num(c, "green_per_burst_bytes"),
+				    aware ? 64000 : 42 * 1518);
+		ck_assert_double_eq(tj_num(c, "yellow_per_burst_bytes"),
+				    aware ? 64000 : 42 * 1518);
+		ck_assert_str_eq(json_object_get_string(tj_get(res(doc,
+			"test_configuration"), "mode")), aware ?
+			"color-aware" : "color-blind");
+		ck_assert_str_eq(json_object_get_string(res(doc,
+			"excess_outcome")), "excess dropped or re-marked");
+		ck_assert(!aware == !tj_has_deviation(doc, "RFC 4115"));
+		json_object_put(doc);
+	}
+	run_fails("rfc7640.policer", "{\"mode\": \"color-aware\"}", be,
+		  "rfc7640.policer: mode: color-aware needs a two-rate policer");
+	run_fails("rfc7640.policer", "{\"mode\": \"aware\"}", be,
+		  "mode: expected one of \"color-blind\"");
+	run_fails("rfc7640.policer", "{\"mode\": \"color-aware\", \"ebs\": "
+		  "1000, \"eir_bps\": 1e6, \"yellow_dscp\": 0}", be,
+		  "yellow_dscp: 0 is the green frames' dscp");
 	bm_sim_free(be);
 }
 END_TEST
@@ -809,6 +888,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, policer_single_rate);
 	tcase_add_test(tc, policer_model_tb);
 	tcase_add_test(tc, policer_two_rate);
+	tcase_add_test(tc, policer_color_aware);
 	tcase_add_test(tc, policer_absent);
 	tcase_add_test(tc, policer_ports);
 	tcase_add_test(tc, hunt_exact_verify);

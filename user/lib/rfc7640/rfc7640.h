@@ -149,11 +149,23 @@ int tm_hunt_run(struct bm_backend *be, const struct tm_hunt_params *p,
 
 /* --- TM-POL-1 ------------------------------------------------------------- */
 
+/* The policer's mode (TM §6.1.1: colour-aware is an additional test). */
+enum tm_pol_mode {
+	TM_POL_BLIND = 0,		/* every frame sent green */
+	TM_POL_AWARE,			/* RFC 4115: the EBS part pre-marked
+					 * yellow */
+};
+
+/* "color-blind", "color-aware" (enum tm_pol_mode), NULL-terminated. */
+extern const char *const tm_pol_mode_names[];
+
 struct tm_pol_params {
 	double cir_bps, eir_bps;	/* the DUT's, 100 Mbit/s and 0 */
 	uint64_t cbs, ebs;		/* the DUT's, 64 KB and 0 */
 	uint64_t excess;		/* 1000 B (TM §6.1.1) */
 	int ti_formula;			/* enum tm_ti_formula */
+	int mode;			/* enum tm_pol_mode, color-blind */
+	unsigned int yellow_dscp;	/* colour-aware: 10 (AF11) */
 	struct tm_common c;
 };
 
