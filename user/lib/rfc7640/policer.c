@@ -347,26 +347,52 @@ const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
 	return buf;
 }
 
-static json_object *pol_config(const struct tm_pol_params *p,
-			       const struct tm_pol_step *st, double ti,
-			       uint32_t bursts, double line)
+json_object *tm_pol_config(const struct tm_common *c, int mode, int formula,
+			   uint64_t excess)
 {
 	json_object *cfg = json_object_new_object();
 
 	/* the draft's "Test Configuration Summary: Tr, Td" and what a
 	 * reader needs to repeat it */
-	bm_json_add_u64(cfg, "tr", p->c.tr);
-	bm_json_add_double(cfg, "td_s", p->c.td_s);
-	bm_json_add_str(cfg, "mode", tm_pol_mode_names[p->mode]);
-	bm_json_add_double(cfg, "ti_s", ti);
-	bm_json_add_str(cfg, "ti_formula", p->ti_formula == TM_TI_AMB41 ?
+	bm_json_add_u64(cfg, "tr", c->tr);
+	bm_json_add_double(cfg, "td_s", c->td_s);
+	bm_json_add_str(cfg, "mode", tm_pol_mode_names[mode]);
+	bm_json_add_str(cfg, "ti_formula", formula == TM_TI_AMB41 ?
 			"max(CBS x 8 / CIR, EBS x 8 / EIR) (AMB-41)" :
 			"CBS x 8 / CIR (the draft's)");
-	bm_json_add_double(cfg, "ti_margin_pct", p->c.ti_margin_pct);
-	bm_json_add_u64(cfg, "excess_bytes", p->excess);
-	bm_json_add_u64(cfg, "frame_size", p->c.frame_size);
-	bm_json_add_str(cfg, "accounting", tm_acct_names[p->c.accounting]);
-	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[p->c.burst_mode]);
+	bm_json_add_double(cfg, "ti_margin_pct", c->ti_margin_pct);
+	bm_json_add_u64(cfg, "excess_bytes", excess);
+	bm_json_add_u64(cfg, "frame_size", c->frame_size);
+	bm_json_add_str(cfg, "accounting", tm_acct_names[c->accounting]);
+	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[c->burst_mode]);
+	return cfg;
+}
+
+void tm_pol_name_rows(json_object *a, size_t from, const char *in,
+		      const char *eg, const struct tm_encap *enc)
+{
+	json_object *o;
+	size_t i;
+
+	for (i = from; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		bm_json_add_str(o, "ingress", in);
+		bm_json_add_str(o, "egress", eg);
+		if (enc && enc->vlan)
+			bm_json_add_u64(o, "vlan", enc->vlan);
+		if (enc && enc->vlan2)
+			bm_json_add_u64(o, "vlan2", enc->vlan2);
+	}
+}
+
+static json_object *pol_config(const struct tm_pol_params *p,
+			       const struct tm_pol_step *st, double ti,
+			       uint32_t bursts, double line)
+{
+	json_object *cfg = tm_pol_config(&p->c, p->mode, p->ti_formula,
+					 p->excess);
+
+	bm_json_add_double(cfg, "ti_s", ti);
 	if (p->mode == TM_POL_AWARE) {
 		/* the green part is the same in both steps */
 		tm_plan_json(cfg, "green_part", &st[0].b);

@@ -274,6 +274,17 @@ double tm_pol_burst_s(const struct tm_pol_pair *pp, int k, double line_bps);
 json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
 			     unsigned int test, const char *in, const char *eg);
 
+/* The test configuration every policer procedure reports: Tr, Td, the
+ * mode (enum tm_pol_mode), Ti's formula and margin, the excess (MUST be
+ * recorded), frame size and accounting. */
+json_object *tm_pol_config(const struct tm_common *c, int mode, int formula,
+			   uint64_t excess);
+
+/* Add ingress, egress (and the VLAN ids of enc, when not NULL) to the
+ * rows of array a from index from on. */
+void tm_pol_name_rows(json_object *a, size_t from, const char *in,
+		      const char *eg, const struct tm_encap *enc);
+
 /* The excess outcome over n runs of which taken took it (TM §6.1.1 MUST
  * verify), in buf when mixed. */
 const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
@@ -283,6 +294,29 @@ const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
  * common ones. */
 void tm_pol_deviations(const struct tm_ctx *x, json_object *dev, int formula,
 		       bool ebs);
+
+/* --- many policed streams at once (TM-POL-CAP-1, -2, -3) ---------------- */
+
+/* The job's ports as pairs 1 -> 2, 3 -> 4, ...: their number in *n; 0,
+ * or -EINVAL when the ports are odd. */
+int tm_pol_port_pairs(struct tm_ctx *x, unsigned int *n);
+
+/*
+ * Tr runs of TM-POL-1's two steps for the n streams pp at once: into res
+ * the rows compliant, excess and dscp_counts (each naming ingress,
+ * egress and the stream's VLAN ids), the statistics per stream and its
+ * excess_outcomes.  0, -ECANCELED or -errno (res then partial).
+ */
+int tm_pol_streams(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
+		   json_object *res);
+
+/* The result document of x's procedure (SPEC id ref) from res, with the
+ * deviations dev (the policer's are added), the measurement and frame
+ * logs; x is freed. */
+json_object *tm_pol_finish(struct tm_ctx *x, json_object *res,
+			   json_object *dev, int formula,
+			   const struct tm_pol_pair *pp, unsigned int n,
+			   const char *ref, json_object *params);
 
 /* What one hunt found (TM-BURST-HUNT steps 1-3). */
 struct tm_hunt_out {
