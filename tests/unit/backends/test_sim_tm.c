@@ -667,6 +667,219 @@ START_TEST(test_counts_and_logs)
 }
 END_TEST
 
+/* A burst of n frames of F from 0 to 1 at start_s with VLAN id vlan
+ * (-1: untagged) and DSCP dscp; its index. */
+static unsigned int add_tagged(struct bm_traffic *t, uint32_t n, double start_s,
+			       int vlan, uint8_t dscp)
+{
+	unsigned int i = add_bursts(t, 0, 1, n, 0, 1, 1.0, 0);
+
+	t->streams[i].start_s = start_s;
+	t->streams[i].frame.vlan_id = vlan;
+	t->streams[i].frame.dscp = dscp;
+	return i;
+}
+
+#define VPOL(v, cir, cbs) "{\"vlan\": " #v ", \"cir_bps\": " #cir ", " \
+	"\"cbs_bytes\": " #cbs ", \"overhead\": 4}"
+
+/*
+ * TM-POL-CAP-1's DUT: one policer per outer VLAN id (flower vlan_id V)
+ * and a catch-all for the rest, on egress 1, LAB-V.  One burst of 50
+ * frames of 1518 B per stream into full buckets passes floor(CBS / 1518)
+ * frames of it (the bucket refills under 8 B during the 6 us all bursts
+ * take): VLAN 10 (10 Mbit/s, 16,000 B) 10 frames, VLAN 20 (50 Mbit/s,
+ * 32,000 B) 21, VLAN 30 (no policer of its own) the catch-all's 42 (100
+ * Mbit/s, 64,000 B), an untagged burst 10 ms later (the catch-all full
+ * again) 42.  Without the catch-all, VLAN 30 and untagged pass all 50;
+ * each VLAN's bucket is its own: VLAN 10 and 20 are as before.
+ */
+START_TEST(test_policer_vlans)
+{
+	static const uint64_t with[] = { 10, 21, 42, 42 };
+	static const uint64_t without[] = { 10, 21, 50, 50 };
+	static const int vlan[] = { 10, 20, 30, -1 };
+	struct bm_sim_params p;
+	struct bm_backend *be;
+	struct bm_traffic t;
+	struct bm_traffic_result *tr;
+	struct bm_trial_result r;
+	const uint64_t *want;
+	unsigned int k, i;
+	char js[512];
+
+	for (k = 0; k < 2; k++) {
+		params(&p, 1000);
+		snprintf(js, sizeof(js), "{\"ports\": [{\"port\": 1, "
+			 "\"policers\": [" VPOL(10, 10e6, 16000) ", "
+			 VPOL(20, 50e6, 32000) "%s]}]}", k ? "" :
+			 ", {\"vlan\": null, \"cir_bps\": 100e6, \"cbs_bytes\":"
+			 " 64000, \"overhead\": 4}");
+		be = mk_json(&p, js);
+		ck_assert_uint_eq(bm_sim_params_of(be)->n_vlan_policers, 2);
+		ck_assert_double_eq(bm_sim_params_of(be)->ports[1].policer.
+				    cir_bps, k ? 0 : 100e6);
+		mk_ports(&t, 2, LABV);
+		for (i = 0; i < 4; i++)
+			add_tagged(&t, 50, vlan[i] < 0 ? 10e-3 : 0, vlan[i], 0);
+		tr = run(be, &t, 0.1, &r);
+		want = k ? without : with;
+		for (i = 0; i < 4; i++) {
+			ck_assert_uint_eq(tr->streams[i].sent, 50);
+			ck_assert_msg(tr->streams[i].received == want[i],
+				      "catch-all %u, stream %u: %llu frames, "
+				      "want %llu", !k, i, (unsigned long long)
+				      tr->streams[i].received,
+				      (unsigned long long)want[i]);
+		}
+		ck_assert_uint_eq(tr->streams[3].rx_untagged, want[3]);
+		bm_traffic_result_free(tr);
+		bm_traffic_free(&t);
+		bm_sim_free(be);
+	}
+}
+END_TEST
+
+/*
+ * RFC 4115 colour-aware (color_aware, CIR = EIR = 100 Mbit/s, CBS = EBS =
+ * 64,000 B), LAB-V: 43 frames of 1518 B pre-marked yellow (DSCP 10) into
+ * full buckets may only take E: 42 pass (63,756 B), 1 is red, C stays
+ * unused.  The same DUT colour-blind takes them from C (42, passed as
+ * sent, DSCP 10) and E (1, re-marked to 10): all 43 pass.  Green frames
+ * (DSCP 0) are colour-blind's in both: 42 green, 1 yellow.
+ */
+START_TEST(test_policer_color_aware)
+{
+	struct bm_sim_params p;
+	struct bm_backend *be;
+	struct bm_traffic t;
+	struct bm_traffic_result *tr;
+	struct bm_trial_result r;
+	unsigned int aware;
+	char js[320];
+
+	for (aware = 0; aware < 2; aware++) {
+		params(&p, 1000);
+		snprintf(js, sizeof(js), "{\"ports\": [{\"port\": 1, "
+			 "\"policer\": {\"cir_bps\": 1e8, \"cbs_bytes\": 64000,"
+			 " \"eir_bps\": 1e8, \"ebs_bytes\": 64000, "
+			 "\"overhead\": 4, \"color_aware\": %s}}]}",
+			 aware ? "true" : "false");
+		be = mk_json(&p, js);
+		mk_ports(&t, 2, LABV);
+		add_tagged(&t, 43, 0, -1, 10);
+		add_tagged(&t, 43, 20e-3, -1, 0);
+		tr = run(be, &t, 0.1, &r);
+		ck_assert_uint_eq(tr->streams[0].received, aware ? 42 : 43);
+		ck_assert_uint_eq(tr->streams[0].rx_dscp[10], aware ? 42 : 43);
+		ck_assert_uint_eq(tr->streams[1].received, 43);
+		ck_assert_uint_eq(tr->streams[1].rx_dscp[0], 42);
+		ck_assert_uint_eq(tr->streams[1].rx_dscp[10], 1);
+		bm_traffic_result_free(tr);
+		bm_traffic_free(&t);
+		bm_sim_free(be);
+	}
+}
+END_TEST
+
+/* "policers": the pool, a port's list replacing its own, and refusals. */
+START_TEST(test_policers_json)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	const struct bm_sim_params *q;
+	struct bm_backend *be;
+	char js[8192];
+	size_t n;
+	int v;
+
+	sim_json_rejects("{\"ports\": [{\"port\": 1}, {\"port\": 1}]}",
+			 "port 1 given twice");
+	params(&p, 0);
+	be = mk_json(&p, "{\"ports\": [{\"port\": 1, \"policers\": ["
+		     VPOL(10, 1e7, 16000) ", " VPOL(11, 1e7, 16000) "]}, "
+		     "{\"port\": 3, \"policers\": [" VPOL(10, 5e7, 32000) ", "
+		     "{\"cir_bps\": 1e8, \"cbs_bytes\": 64000, \"eir_bps\": "
+		     "1e8, \"ebs_bytes\": 64000, \"color_aware\": true}]}]}");
+	q = bm_sim_params_of(be);
+	ck_assert_uint_eq(q->n_vlan_policers, 3);
+	ck_assert_uint_eq(q->vlan_policers[2].port, 3);
+	ck_assert_uint_eq(q->vlan_policers[2].vlan, 10);
+	ck_assert_double_eq(q->vlan_policers[2].pol.cbs_bytes, 32000);
+	ck_assert_int_eq(q->vlan_policers[2].pol.yellow_dscp,
+			 BM_SIM_YELLOW_DSCP);
+	ck_assert(q->ports[3].policer.color_aware);
+	ck_assert_double_eq(q->ports[1].policer.cir_bps, 0);
+	/* a second object for port 1 replaces its policers whole */
+	p = *q;
+	bm_sim_free(be);
+	be = mk_json(&p, "{\"ports\": [{\"port\": 1, \"policers\": ["
+		     VPOL(12, 2e7, 8000) "]}]}");
+	q = bm_sim_params_of(be);
+	ck_assert_uint_eq(q->n_vlan_policers, 2);
+	ck_assert_uint_eq(q->vlan_policers[0].port, 3);
+	ck_assert_uint_eq(q->vlan_policers[1].vlan, 12);
+	bm_sim_free(be);
+
+#define PJ(x) "{\"ports\": [{\"port\": 0, " x "}]}"
+	sim_json_rejects(PJ("\"policers\": [" VPOL(10, 1e7, 16000) ", "
+			    VPOL(10, 2e7, 16000) "]"),
+			 "ports[0]: policers[1]: vlan: VLAN 10 has a policer "
+			 "already");
+	sim_json_rejects(PJ("\"policers\": [" VPOL(0, 1e7, 16000) "]"),
+			 "policers[0]: vlan: 0 outside 1..4094");
+	sim_json_rejects(PJ("\"policers\": [" VPOL(4095, 1e7, 16000) "]"),
+			 "policers[0]: vlan: 4095 outside 1..4094");
+	sim_json_rejects(PJ("\"policers\": [" VPOL("10", 1e7, 16000) "]"),
+			 "policers[0]: vlan: expected a VLAN id 1..4094 or "
+			 "null");
+	sim_json_rejects(PJ("\"policers\": [{\"cir_bps\": 1e7, \"cbs_bytes\": "
+			    "6400}, {\"cir_bps\": 1e7, \"cbs_bytes\": 6400}]"),
+			 "policers[1]: a second catch-all policer (no vlan)");
+	sim_json_rejects(PJ("\"policers\": [{\"vlan\": 5, \"cbs_bytes\": "
+			    "6400}]"), "policers[0]: cir_bps: missing");
+	sim_json_rejects(PJ("\"policers\": {}"),
+			 "policers: expected an array of objects");
+	sim_json_rejects(PJ("\"policers\": [], \"policer\": {\"cir_bps\": 1e7,"
+			    " \"cbs_bytes\": 6400}"),
+			 "ports[0]: policer and policers: give one");
+	sim_json_rejects(PJ("\"policer\": {\"cir_bps\": 1e7, \"cbs_bytes\": "
+			    "6400, \"color_aware\": true}"),
+			 "policer: color_aware: needs eir_bps > 0");
+#undef PJ
+	/* BM_SIM_MAX_POLICERS on a port */
+	n = (size_t)snprintf(js, sizeof(js), "{\"ports\": [{\"port\": 0, "
+			     "\"policers\": [");
+	for (v = 1; v <= BM_SIM_MAX_POLICERS + 1; v++)
+		n += (size_t)snprintf(js + n, sizeof(js) - n, "%s{\"vlan\": %d, "
+				      "\"cir_bps\": 1e6, \"cbs_bytes\": 64}",
+				      v > 1 ? "," : "", v);
+	snprintf(js + n, sizeof(js) - n, "]}]}");
+	ck_assert_uint_lt(n, sizeof(js) - 8);
+	sim_json_rejects(js, "policers: more than 64 VLAN policers on one port");
+
+	/* what a caller fills in by hand is checked too */
+	params(&p, 0);
+	p.n_vlan_policers = 2;
+	p.vlan_policers[0] = (struct bm_sim_vlan_policer){ .port = 2,
+		.vlan = 7, .pol = { .cir_bps = 1e6, .cbs_bytes = 3000 } };
+	p.vlan_policers[1] = p.vlan_policers[0];
+	ck_assert_int_eq(bm_sim_params_check(&p, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "sim: port 2: VLAN 7 has two policers");
+	p.vlan_policers[1].vlan = 4095;
+	ck_assert_int_eq(bm_sim_params_check(&p, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "sim: port 2: VLAN policer 1: vlan 4095 "
+			 "outside 1..4094");
+	p.vlan_policers[1].vlan = 8;
+	p.vlan_policers[1].pol.cir_bps = 0;
+	ck_assert_int_eq(bm_sim_params_check(&p, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "sim: port 2: VLAN 8's policer: cir_bps "
+			 "must be > 0");
+	p.vlan_policers[1].pol.cir_bps = 1e6;
+	ck_assert_int_eq(bm_sim_params_check(&p, &err), 0);
+}
+END_TEST
+
 /* The JSON: every key read, defaults, and each refusal names its key. */
 START_TEST(test_tm_json)
 {
@@ -823,9 +1036,12 @@ static Suite *sim_tm_suite(void)
 	tcase_add_test(tc, test_ets);
 	tcase_add_test(tc, test_reorder_by_remark);
 	tcase_add_test(tc, test_counts_and_logs);
+	tcase_add_test(tc, test_policer_vlans);
+	tcase_add_test(tc, test_policer_color_aware);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("params");
 	tcase_add_test(tc, test_tm_json);
+	tcase_add_test(tc, test_policers_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

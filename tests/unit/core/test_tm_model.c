@@ -154,6 +154,43 @@ START_TEST(tb2_colours)
 }
 END_TEST
 
+/*
+ * RFC 4115 colour-aware, CBS = EBS = 64,000: the counter-example's
+ * 128,000 B burst sent as its CBS part green (42 x 1518 + 244) and its
+ * EBS part pre-marked yellow (the same) loses nothing: the 244 B frames
+ * fill each bucket exactly.  A yellow frame never takes C: 43 yellow
+ * frames into full buckets are 42 yellow and 1 red although C is full,
+ * where the colour-blind marker makes the first 42 green.
+ */
+START_TEST(tb2_colour_aware)
+{
+	unsigned int c[3] = { 0 }, k, part;
+	struct bm_tb2 m;
+
+	bm_tb2_init(&m, CIR, CBS, CIR, CBS);
+	for (part = 0; part < 2; part++) {
+		for (k = 0; k < 42; k++)
+			c[bm_tb2_offer_aware(&m, 0, A, part)]++;
+		c[bm_tb2_offer_aware(&m, 0, 244, part)]++;
+	}
+	ck_assert_uint_eq(c[BM_GREEN], 43);
+	ck_assert_uint_eq(c[BM_YELLOW], 43);
+	ck_assert_uint_eq(c[BM_RED], 0);
+	ck_assert_double_eq_tol(m.c.tokens, 0, 1e-9);
+	ck_assert_double_eq_tol(m.e.tokens, 0, 1e-9);
+
+	bm_tb2_init(&m, CIR, CBS, CIR, CBS);
+	c[0] = c[1] = c[2] = 0;
+	for (k = 0; k < 43; k++)
+		c[bm_tb2_offer_aware(&m, 0, A, true)]++;
+	ck_assert_uint_eq(c[BM_YELLOW], 42);
+	ck_assert_uint_eq(c[BM_RED], 1);
+	ck_assert_double_eq_tol(m.c.tokens, CBS, 1e-9);
+	/* a green frame still takes C first */
+	ck_assert_int_eq(bm_tb2_offer_aware(&m, 0, A, false), BM_GREEN);
+}
+END_TEST
+
 /* A burst of n frames of A at spacing tau through MODEL-TBF: dropped. */
 static long tbf_burst(const struct bm_tbf_cfg *c, unsigned int n, double tau,
 		      double a, struct bm_tbf_frame *f)
@@ -296,6 +333,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tb_replay);
 	tcase_add_test(tc, tb_exact_bursts);
 	tcase_add_test(tc, tb2_colours);
+	tcase_add_test(tc, tb2_colour_aware);
 	tcase_add_test(tc, tbf_closed_form_grid);
 	tcase_add_test(tc, tbf_bfifo);
 	tcase_add_test(tc, tbf_departures);

@@ -228,6 +228,8 @@ START_TEST(policer_model_tb)
 	}
 	x = row(doc, "excess", 0);
 	ck_assert_double_eq(tj_num(x, "bsa_bytes"), min_pass);
+	/* the procedure's own MODEL-TB (tm_pol_model) agrees */
+	ck_assert_double_eq(tj_num(x, "model_tb_bsa_bytes"), min_pass);
 	/* MODEL-TB's closed form: 46 frames of 1518 B at 12.304 us */
 	ck_assert_uint_eq(bm_tb_burst_max(64000, 1518, 12.5e6, 12.304e-6), 46);
 	ck_assert(min_pass > 64000 && min_pass < 72000);
@@ -275,6 +277,83 @@ START_TEST(policer_two_rate)
 	ck_assert_str_eq(json_object_get_string(res(doc, "excess_outcome")),
 			 "excess dropped or re-marked");
 	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-POL-1 mode color-aware (RFC 4115) against the sim's colour-aware
+ * DUT-POL2 (CIR = EIR = 100 Mbit/s, CBS = EBS = 64,000 B, LAB-V line).
+ * color-blind: the counter-example of SPEC TM-POL-1: a 128,000 B burst
+ * (84 x 1518 + 488) strands 244 B in each bucket and loses its 488 B
+ * frame: LP = 1 a burst, BSA 127,512.  color-aware: the CBS part (42 x
+ * 1518 + 244) green fills C exactly and the EBS part (the same) yellow
+ * fills E: LP 0, BSA 128,000, 64,000 B green and 64,000 B yellow a burst.
+ * Its excess step adds 1,000 B to the yellow part (42 x 1518 + 1,244):
+ * E has 244 B for the 1,244 B frame, which is red: BSA 127,756.  MODEL-TB
+ * from the tx log says the same in every step.
+ */
+START_TEST(policer_color_aware)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, "\"policer\": {\"cir_bps\": "
+				    "100e6, \"cbs_bytes\": 64000, \"eir_bps\": "
+				    "100e6, \"ebs_bytes\": 64000, \"overhead\":"
+				    " 4, \"color_aware\": true}");
+	static const double bsa[2][2] = { { 127512, 127512 },
+					  { 128000, 127756 } };
+	static const double red[2][2] = { { 488, 1488 }, { 0, 1244 } };
+	json_object *doc, *c;
+	double bursts;
+	int aware, k;
+	char js[256];
+
+	for (aware = 0; aware < 2; aware++) {
+		snprintf(js, sizeof(js), "{\"cbs\": 64000, \"eir_bps\": 100e6, "
+			 "\"ebs\": 64000, \"ti_margin_pct\": 1.5, \"mode\": "
+			 "\"%s\", " FAST "}", aware ? "color-aware" :
+			 "color-blind");
+		doc = run("rfc7640.policer", js, be);
+		bursts = tj_num(res(doc, "test_configuration"),
+				"bursts_per_step");
+		ck_assert_double_eq(bursts, floor(1.0 / 5.1968e-3));
+		for (k = 0; k < 2; k++) {
+			c = row(doc, k ? "excess" : "compliant", 1);
+			ck_assert_double_eq(tj_num(c, "bsa_bytes"),
+					    bsa[aware][k]);
+			ck_assert_double_eq(tj_num(c, "model_tb_bsa_bytes"),
+					    bsa[aware][k]);
+			ck_assert_double_eq(tj_num(c, "model_tb_bursts"),
+					    bursts);
+			ck_assert_double_eq(tj_num(c, "red_per_burst_bytes"),
+					    red[aware][k]);
+			ck_assert_double_eq(tj_num(c, "lp"),
+					    red[aware][k] > 0 ? bursts : 0);
+			ck_assert_double_eq(tj_num(c, "model_tb_lp"),
+					    red[aware][k] > 0 ? bursts : 0);
+			/* back to back: the span is the wire time */
+			ck_assert_double_eq_tol(tj_num(c, "intensity_min_pct"),
+						100, 1e-6);
+		}
+		c = row(doc, "compliant", 0);
+		ck_assert_double_eq(tj_num(c, "green_per_burst_bytes"),
+				    aware ? 64000 : 42 * 1518);
+		ck_assert_double_eq(tj_num(c, "yellow_per_burst_bytes"),
+				    aware ? 64000 : 42 * 1518);
+		ck_assert_str_eq(json_object_get_string(tj_get(res(doc,
+			"test_configuration"), "mode")), aware ?
+			"color-aware" : "color-blind");
+		ck_assert_str_eq(json_object_get_string(res(doc,
+			"excess_outcome")), "excess dropped or re-marked");
+		ck_assert(!aware == !tj_has_deviation(doc, "RFC 4115"));
+		json_object_put(doc);
+	}
+	run_fails("rfc7640.policer", "{\"mode\": \"color-aware\"}", be,
+		  "rfc7640.policer: mode: color-aware needs a two-rate policer");
+	run_fails("rfc7640.policer", "{\"mode\": \"aware\"}", be,
+		  "mode: expected one of \"color-blind\"");
+	run_fails("rfc7640.policer", "{\"mode\": \"color-aware\", \"ebs\": "
+		  "1000, \"eir_bps\": 1e6, \"yellow_dscp\": 0}", be,
+		  "yellow_dscp: 0 is the green frames' dscp");
 	bm_sim_free(be);
 }
 END_TEST
@@ -395,6 +474,215 @@ START_TEST(policer_ports)
 	bm_sim_free(be);
 	be = sim(3, 1e11, -1, NULL);
 	run_fails("rfc7640.policer-ports", NULL, be, "the ports go in pairs");
+	bm_sim_free(be);
+}
+END_TEST
+
+/* The VLAN policers of SPEC TM-POL-CAP-1's acceptance: 4 customers at
+ * 10 Mbit/s / 16,000 B, 2 at 50 Mbit/s / 32,000 B, 1 at 100 Mbit/s /
+ * 64,000 B, and the control VLAN 4000's policer (1 Mbit/s). */
+#define VP(v, cir, cbs) "{\"vlan\": " #v ", \"cir_bps\": " #cir ", " \
+	"\"cbs_bytes\": " #cbs ", \"overhead\": 4}"
+#define CAP1_POLICERS "\"policers\": [" VP(11, 1e7, 16000) "," \
+	VP(12, 1e7, 16000) "," VP(13, 1e7, 16000) "," VP(14, 1e7, 16000) "," \
+	VP(21, 5e7, 32000) "," VP(22, 5e7, 32000) "," VP(31, 1e8, 64000) "," \
+	VP(4000, 1e6, 3000) "]"
+#define CUST(v, cir, cbs) "{\"vlan\": " #v ", \"cir_bps\": " #cir ", " \
+	"\"cbs\": \"" cbs "\"}"
+#define CAP1_TABLE CUST(11, 1e7, "16KB") "," CUST(12, 1e7, "16KB") "," \
+	CUST(13, 1e7, "16KB") "," CUST(14, 1e7, "16KB") "," \
+	CUST(21, 5e7, "32KB") "," CUST(22, 5e7, "32KB") "," \
+	CUST(31, 1e8, "64KB")
+
+/* The closed forms on a near-instant line for a customer of cbs: the
+ * excess burst (cbs + 1,000 B, exact) that a full bucket passes.
+ * 17,000 = 11 x 1518 + 302: 10 frames, the 11th red (820 B left), the
+ * 302 B frame fits; 33,000 = 21 x 1518 + 1,122: 21 frames (122 B left);
+ * 65,000 = 42 x 1518 + 1,244: 42 frames. */
+static double cap1_excess(double cbs)
+{
+	return cbs == 16000 ? 10 * 1518 + 302 : cbs == 32000 ? 21 * 1518 :
+	       42 * 1518;
+}
+
+/* Check the rows of a policer-customers result: every compliant row LP
+ * 0 and BSA = CBS, every excess row the closed form and MODEL-TB's (fed
+ * with the tx log), frames lost included; VLAN 40's (no policer in the
+ * DUT) pass whole, above MODEL-TB.  The rows checked. */
+static size_t check_cap1_rows(json_object *doc)
+{
+	json_object *c = res(doc, "compliant"), *x = res(doc, "excess"), *r;
+	size_t i, n = json_object_array_length(c);
+	double cbs;
+	int vlan;
+
+	ck_assert_uint_eq(json_object_array_length(x), n);
+	for (i = 0; i < n; i++) {
+		r = json_object_array_get_idx(c, i);
+		vlan = json_object_get_int(tj_get(r, "vlan"));
+		cbs = vlan < 20 || vlan == 40 ? 16000 : vlan < 30 ? 32000 :
+		      64000;
+		ck_assert_double_eq(tj_num(r, "lp"), 0);
+		ck_assert_double_eq(tj_num(r, "oos"), 0);
+		ck_assert_msg(tj_num(r, "bsa_bytes") == cbs, "VLAN %d: "
+			      "compliant BSA %g", vlan, tj_num(r, "bsa_bytes"));
+		/* customers of different Ti meet now and then (REQ-TM-8):
+		 * a burst shares the line with another, at least half */
+		ck_assert(tj_num(r, "intensity_min_pct") >= 50 - 1e-6);
+		ck_assert(tj_num(r, "intensity_min_pct") <=
+			  tj_num(r, "intensity_mean_pct") + 1e-9);
+		ck_assert(tj_num(r, "intensity_mean_pct") <= 100 + 1e-6);
+		r = json_object_array_get_idx(x, i);
+		ck_assert_int_eq(json_object_get_int(tj_get(r, "vlan")), vlan);
+		/* MODEL-TB of the policer the table gives: a DUT without
+		 * it (VLAN 40) passes more than the model */
+		ck_assert_double_eq(tj_num(r, "model_tb_bsa_bytes"),
+				    cap1_excess(cbs));
+		ck_assert_double_eq(tj_num(r, "bsa_bytes"), vlan == 40 ?
+				    cbs + 1000 : cap1_excess(cbs));
+		if (vlan != 40)
+			ck_assert_double_eq(tj_num(r, "model_tb_lp"),
+					    tj_num(r, "lp"));
+		else
+			ck_assert_double_eq(tj_num(r, "lp"), 0);
+		ck_assert(json_object_get_boolean(tj_get(
+			r, "excess_dropped_or_remarked")) == (vlan != 40));
+	}
+	return n;
+}
+
+/*
+ * TM-POL-CAP-1 acceptance, LAB-V: one VLAN policer per customer on
+ * egress p2 (and the control VLAN's), ti_margin 1.5 %.  The table adds
+ * VLAN 40, for which the DUT has no policer: its excess is "not dropped
+ * or re-marked".  Bursts staggered over Ti_min = 5.12 ms x 1.015 in 8
+ * slots.
+ */
+START_TEST(policer_customers)
+{
+	struct bm_backend *be = sim(2, 1e11, 1, CAP1_POLICERS);
+	json_object *doc, *sched, *cust, *o;
+	double ti_min = 5.12e-3 * 1.015;
+	size_t i;
+
+	doc = run("rfc7640.policer-customers", "{\"customers\": [" CAP1_TABLE
+		  ", " CUST(40, 1e7, "16KB") "], \"ti_margin_pct\": 1.5, "
+		  FAST "}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-POL-CAP-1");
+	sched = tj_get(res(doc, "test_configuration"), "schedule");
+	ck_assert_double_eq_tol(tj_num(sched, "ti_min_s"), ti_min, 1e-12);
+	ck_assert_double_eq_tol(tj_num(sched, "slot_s"), ti_min / 8, 1e-12);
+	ck_assert(json_object_get_boolean(tj_get(sched, "fits")));
+	ck_assert_double_eq(tj_num(res(doc, "test_configuration"),
+				   "excess_bytes"), 1000);
+	cust = tj_get(res(doc, "dut_configuration"), "customers");
+	ck_assert_uint_eq(json_object_array_length(cust), 8);
+	for (i = 0; i < 8; i++) {
+		o = json_object_array_get_idx(cust, i);
+		ck_assert_double_eq_tol(tj_num(o, "offset_s"), i * ti_min / 8,
+					1e-12);
+	}
+	o = json_object_array_get_idx(cust, 0);
+	ck_assert_double_eq_tol(tj_num(o, "ti_s"), 16000 * 8 / 1e7 * 1.015,
+				1e-12);
+	ck_assert_str_eq(json_object_get_string(tj_get(o, "encapsulation")),
+			 "VLAN 11 (TPID 0x8100)");
+	/* two rows per customer per run */
+	ck_assert_uint_eq(check_cap1_rows(doc), 2 * 8);
+	o = json_object_array_get_idx(res(doc, "excess_outcomes"), 7);
+	ck_assert_int_eq(json_object_get_int(tj_get(o, "vlan")), 40);
+	ck_assert_str_eq(json_object_get_string(tj_get(o, "outcome")),
+			 "excess was not dropped or re-marked");
+	o = json_object_array_get_idx(res(doc, "excess_outcomes"), 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(o, "outcome")),
+			 "excess dropped or re-marked");
+	ck_assert_double_eq(stat_mean(doc, "p2_vlan21_compliant_bsa_bytes"),
+			    32000);
+	ck_assert_double_eq(stat_mean(doc, "p2_vlan31_excess_bsa_bytes"),
+			    42 * 1518);
+	/* the customers' standalone TM-POL-1 result */
+	ck_assert_double_eq(standalone_excess_bsa(100e6, "64000"), 42 * 1518);
+	ck_assert_double_eq(standalone_excess_bsa(10e6, "16000"),
+			    cap1_excess(16000));
+	json_object_put(doc);
+
+	run_fails("rfc7640.policer-customers", "{\"customers\": []}", be,
+		  "customers: 0 customers, expected 1 to 64");
+	run_fails("rfc7640.policer-customers", "{\"customers\": ["
+		  CUST(11, 1e7, "16KB") "," CUST(11, 5e7, "32KB") "]}", be,
+		  "customers[1]: vlan: VLAN 11 is customer 0's too");
+	run_fails("rfc7640.policer-customers", "{\"customers\": ["
+		  CUST(4095, 1e7, "16KB") "]}", be,
+		  "customers[0]: vlan: must be in [1, 4094]");
+	run_fails("rfc7640.policer-customers", "{\"customers\": ["
+		  CUST(0, 1e7, "16KB") "]}", be, "customers[0]: vlan:");
+	run_fails("rfc7640.policer-customers", "{\"customers\": ["
+		  CUST(11, 0, "16KB") "]}", be, "customers[0]: cir_bps: must "
+		  "be in (0");
+	run_fails("rfc7640.policer-customers", "{\"customers\": [{\"vlan\": "
+		  "11, \"cir_bps\": 1e7}]}", be, "customers[0]: cbs: missing");
+	run_fails("rfc7640.policer-customers", "{\"customers\": [{\"vlan\": "
+		  "11, \"cir_bps\": 1e7, \"cbs\": 16000, \"colour\": 1}]}", be,
+		  "customers[0]: colour: unknown");
+	run_fails("rfc7640.policer-customers", "{\"customers\": [{\"vlan\": "
+		  "11, \"cir_bps\": 1e7, \"cbs\": 16000, \"tpid\": 33025}]}",
+		  be, "customers[0]: tpid: 0x8101 is none of");
+	run_fails("rfc7640.policer-customers", "{\"customers\": [{\"vlan\": "
+		  "11, \"cir_bps\": 1e7, \"cbs\": 16000, \"ebs\": 1000}]}", be,
+		  "customers[0]: ebs: an EBS needs eir_bps > 0");
+	run_fails("rfc7640.policer-customers", "{\"customers\": {}}", be,
+		  "customers: expected an array of customers");
+	bm_sim_free(be);
+	be = sim(3, 1e11, -1, NULL);
+	run_fails("rfc7640.policer-customers", NULL, be,
+		  "the ports go in pairs");
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-POL-CAP-3 acceptance: CAP-1's table on both pairs of CAP-2's set-up
+ * (p1 -> p2, p3 -> p4, the same VLAN policers on p2 and p4), all at once:
+ * each stream's result is its standalone one (the closed forms above).
+ */
+START_TEST(policer_customers_ports)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	json_object *doc, *o;
+	size_t i, n;
+
+	o = json_tokener_parse("{\"line_rate_bps\": 1e11, \"ports\": ["
+			       "{\"port\": 1, " CAP1_POLICERS "},"
+			       "{\"port\": 3, " CAP1_POLICERS "}]}");
+	ck_assert_ptr_nonnull(o);
+	bm_sim_params_default(&sp);
+	ck_assert_msg(bm_sim_params_from_json(o, &sp, &err) == 0, "%s",
+		      err.msg);
+	json_object_put(o);
+	be = sim_ports_new(&sp, 4, "p");
+	doc = run("rfc7640.policer-customers", "{\"customers\": [" CAP1_TABLE
+		  "], \"ti_margin_pct\": 1.5, " FAST "}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-POL-CAP-3");
+	ck_assert_double_eq(tj_num(res(doc, "test_configuration"),
+				   "port_pairs"), 2);
+	/* 2 runs x 2 pairs x 7 customers */
+	ck_assert_uint_eq(check_cap1_rows(doc), 28);
+	n = json_object_array_length(res(doc, "excess_outcomes"));
+	ck_assert_uint_eq(n, 14);
+	for (i = 0; i < n; i++) {
+		o = json_object_array_get_idx(res(doc, "excess_outcomes"), i);
+		ck_assert_str_eq(json_object_get_string(tj_get(o, "egress")),
+				 i < 7 ? "p2" : "p4");
+		ck_assert_str_eq(json_object_get_string(tj_get(o, "outcome")),
+				 "excess dropped or re-marked");
+	}
+	ck_assert_double_eq(stat_mean(doc, "p4_vlan14_excess_bsa_bytes"),
+			    cap1_excess(16000));
+	json_object_put(doc);
 	bm_sim_free(be);
 }
 END_TEST
@@ -809,8 +1097,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, policer_single_rate);
 	tcase_add_test(tc, policer_model_tb);
 	tcase_add_test(tc, policer_two_rate);
+	tcase_add_test(tc, policer_color_aware);
 	tcase_add_test(tc, policer_absent);
 	tcase_add_test(tc, policer_ports);
+	tcase_add_test(tc, policer_customers);
+	tcase_add_test(tc, policer_customers_ports);
 	tcase_add_test(tc, hunt_exact_verify);
 	tcase_add_test(tc, hunt_whole);
 	tcase_add_test(tc, hunt_failures);

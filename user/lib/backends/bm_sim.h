@@ -35,9 +35,11 @@
  * last bit out of the DUT: base_latency_ns + queueing + service.
  *
  * Traffic management (RFC 7640, issue 12; sim_tm.c): per egress port, in
- * Linux's order, an optional policer (tc clsact egress, DUT-POL: one
+ * Linux's order, optional policers (tc clsact egress, DUT-POL: one
  * MODEL-TB bucket, exceed = drop; DUT-POL2 with eir_bps: buckets C then
- * E, yellow re-marked to yellow_dscp, red dropped), then an optional tbf
+ * E, yellow re-marked to yellow_dscp, red dropped; colour-aware with
+ * color_aware; one per outer VLAN id and a catch-all for the rest,
+ * TM-POL-CAP-1), then an optional tbf
  * shaper (the head leaves when the line is free and the bucket holds
  * A = F - 4 + overhead; DUT-TBF/TBFB), then either the FIFO above (its
  * byte limit then counts skb->len = F - 4, bfifo) or a prio/ets scheduler
@@ -100,6 +102,24 @@ struct bm_sim_policer {
 					 * colours, exceed = drop */
 	int overhead;			/* A = F - 4 + overhead (4: l2) */
 	int yellow_dscp;		/* what a yellow frame is re-marked to */
+	bool color_aware;		/* RFC 4115 colour-aware (eir_bps > 0):
+					 * a frame that arrives with
+					 * yellow_dscp may only take bucket E */
+};
+
+/* VLAN policers (TM-POL-CAP-1: one per customer, `tc filter ... flower
+ * vlan_id V action police ...`): at most this many on one egress, and
+ * this many in the whole DUT [PROPOSED: bounds of the simulator only]. */
+#define BM_SIM_MAX_POLICERS	64
+#define BM_SIM_MAX_VLAN_POLICERS	1024
+
+/* A policer on egress port that takes the frames whose outer VLAN id is
+ * vlan; a frame no VLAN policer takes meets the port's own policer (the
+ * catch-all, TM §6.1.2.1's policer for "other traffic"), if any. */
+struct bm_sim_vlan_policer {
+	uint16_t port;
+	uint16_t vlan;			/* 1..4094 */
+	struct bm_sim_policer pol;
 };
 
 /* A tbf at the egress root (DUT-TBF, DUT-TBFB); rate_bps 0: none. */
@@ -139,7 +159,8 @@ struct bm_sim_port {
 	uint64_t queue_bytes;		/* and their bytes (F, with FCS; with
 					 * a shaper skb->len = F - 4, bfifo);
 					 * 0 = no byte limit */
-	struct bm_sim_policer policer;
+	struct bm_sim_policer policer;	/* the catch-all: frames no VLAN
+					 * policer of the port takes */
 	struct bm_sim_shaper shaper;
 	struct bm_sim_sched sched;
 };
@@ -183,6 +204,10 @@ struct bm_sim_params {
 					 * no limit (R2544-SIZES §9.4) */
 	/* N-port trials only (spec.traffic): */
 	struct bm_sim_port ports[BM_TRAFFIC_MAX_PORTS];
+	/* the VLAN policers of every port, in no order (a pool, so that a
+	 * port without them costs nothing) */
+	struct bm_sim_vlan_policer vlan_policers[BM_SIM_MAX_VLAN_POLICERS];
+	unsigned int n_vlan_policers;
 	uint64_t shared_buffer_bytes;	/* pool for all egresses; 0 = none */
 	uint64_t holb_fifo_frames;	/* ingress FIFO depth; 0 = no FIFO */
 	int holb_port;			/* the FIFO's port; -1 = every port */
@@ -199,9 +224,10 @@ int bm_sim_params_check(const struct bm_sim_params *p, struct bm_error *err);
  * Parse a JSON object (keys as the struct fields, enums as strings:
  * "curve": "cliff"|"gradual", "outage_ref": "start"|"step", "holb_mode":
  * "idle"|"room"; "ports": [{"port": i, "egress_bps": x, "queue_frames": n,
- * "queue_bytes": n, "policer": {...}, "shaper": {...}, "scheduler":
- * {...}}, ...] sets the overrides of the ports it names; a TM object
- * replaces that stage whole, see Documentation/trials.md) on top of the
+ * "queue_bytes": n, "policer": {...}, "policers": [{"vlan": v, ...}, ...],
+ * "shaper": {...}, "scheduler": {...}}, ...] sets the overrides of the
+ * ports it names; a TM object replaces that stage whole, "policers" every
+ * policer of the port, see Documentation/trials.md) on top of the
  * values already in *p.  Unknown keys, wrong types and out-of-range values
  * are rejected with -EINVAL and a one-line reason naming the key.
  */

@@ -168,30 +168,45 @@ static bool overhead_ok(int o)
 	return o >= -60 && o <= 1000;
 }
 
-/* Port i's policer and shaper; limits as in sim_json.c. */
+/* A policer of port i, named what ("policer", "VLAN 10's policer"). */
+static int check_policer(const struct bm_sim_policer *po, unsigned int i,
+			 const char *what, struct bm_error *err)
+{
+	if (!rate_ok(po->cir_bps) || !rate_ok(po->eir_bps))
+		return bm_errorf(err, "sim: port %u: %s: cir_bps and eir_bps "
+				 "must be in [0, 1e13]", i, what);
+	if (!bucket_ok(po->cir_bps, po->cbs_bytes))
+		return bm_errorf(err, "sim: port %u: %s: cbs_bytes must be in "
+				 "[%d, 1e12]", i, what, BM_SIM_TM_MIN_BUCKET);
+	if (po->eir_bps > 0 && (po->cir_bps == 0.0 ||
+				!bucket_ok(po->eir_bps, po->ebs_bytes)))
+		return bm_errorf(err, "sim: port %u: %s: eir_bps needs cir_bps "
+				 "and ebs_bytes in [%d, 1e12]", i, what,
+				 BM_SIM_TM_MIN_BUCKET);
+	if (!overhead_ok(po->overhead))
+		return bm_errorf(err, "sim: port %u: %s: overhead must be in "
+				 "[-60, 1000]", i, what);
+	if (po->yellow_dscp < 0 || po->yellow_dscp > 63)
+		return bm_errorf(err, "sim: port %u: %s: yellow_dscp must be "
+				 "in [0, 63]", i, what);
+	if (po->color_aware && !(po->eir_bps > 0))
+		return bm_errorf(err, "sim: port %u: %s: color_aware needs "
+				 "eir_bps > 0 (bucket E)", i, what);
+	return 0;
+}
+
+/* Port i's catch-all policer and shaper; limits as in sim_json.c. */
 static int check_policer_shaper(const struct bm_sim_port *pt, unsigned int i,
 				struct bm_error *err)
 {
-	const struct bm_sim_policer *po = &pt->policer;
 	const struct bm_sim_shaper *sh = &pt->shaper;
+	int ret = check_policer(&pt->policer, i, "policer", err);
 
-	if (!rate_ok(po->cir_bps) || !rate_ok(po->eir_bps))
-		return bm_errorf(err, "sim: port %u: policer: cir_bps and "
-				 "eir_bps must be in [0, 1e13]", i);
-	if (!bucket_ok(po->cir_bps, po->cbs_bytes))
-		return bm_errorf(err, "sim: port %u: policer: cbs_bytes must "
-				 "be in [%d, 1e12]", i, BM_SIM_TM_MIN_BUCKET);
-	if (po->eir_bps > 0 && (po->cir_bps == 0.0 ||
-				!bucket_ok(po->eir_bps, po->ebs_bytes)))
-		return bm_errorf(err, "sim: port %u: policer: eir_bps needs "
-				 "cir_bps and ebs_bytes in [%d, 1e12]", i,
-				 BM_SIM_TM_MIN_BUCKET);
-	if (!overhead_ok(po->overhead) || !overhead_ok(sh->overhead))
+	if (ret)
+		return ret;
+	if (!overhead_ok(sh->overhead))
 		return bm_errorf(err, "sim: port %u: overhead must be in "
 				 "[-60, 1000]", i);
-	if (po->yellow_dscp < 0 || po->yellow_dscp > 63)
-		return bm_errorf(err, "sim: port %u: policer: yellow_dscp must "
-				 "be in [0, 63]", i);
 	if (!rate_ok(sh->rate_bps) || !bucket_ok(sh->rate_bps,
 						  sh->bucket_bytes))
 		return bm_errorf(err, "sim: port %u: shaper: rate_bps must be "
@@ -241,6 +256,58 @@ static bool has_tm(const struct bm_sim_port *pt)
 	       pt->sched.kind != BM_SIM_SCHED_NONE;
 }
 
+/* The VLAN policers: ports, VLAN ids, one per VLAN of a port, at most
+ * BM_SIM_MAX_POLICERS a port, each a valid policer with a rate. */
+static int check_vlan_policers(const struct bm_sim_params *p,
+			       struct bm_error *err)
+{
+	const struct bm_sim_vlan_policer *v, *w;
+	unsigned int i, j, n;
+	char what[48];
+	int ret;
+
+	if (p->n_vlan_policers > BM_SIM_MAX_VLAN_POLICERS)
+		return bm_errorf(err, "sim: %u VLAN policers, at most %d in "
+				 "the DUT", p->n_vlan_policers,
+				 BM_SIM_MAX_VLAN_POLICERS);
+	for (i = 0; i < p->n_vlan_policers; i++) {
+		v = &p->vlan_policers[i];
+		if (v->port >= BM_TRAFFIC_MAX_PORTS)
+			return bm_errorf(err, "sim: VLAN policer %u: port %u "
+					 "out of range", i, v->port);
+		if (v->vlan < 1 || v->vlan > 4094)
+			return bm_errorf(err, "sim: port %u: VLAN policer %u: "
+					 "vlan %u outside 1..4094", v->port, i,
+					 v->vlan);
+		snprintf(what, sizeof(what), "VLAN %u's policer", v->vlan);
+		if (!(v->pol.cir_bps > 0))
+			return bm_errorf(err, "sim: port %u: %s: cir_bps must "
+					 "be > 0", v->port, what);
+		ret = check_policer(&v->pol, v->port, what, err);
+		if (ret)
+			return ret;
+		if (p->holb_fifo_frames)
+			return bm_errorf(err, "sim: holb_fifo_frames: not with "
+					 "a policer, shaper or scheduler (port "
+					 "%u)", v->port);
+		for (j = 0, n = 0; j < p->n_vlan_policers; j++) {
+			w = &p->vlan_policers[j];
+			if (w->port != v->port)
+				continue;
+			n++;
+			if (j < i && w->vlan == v->vlan)
+				return bm_errorf(err, "sim: port %u: VLAN %u "
+						 "has two policers", v->port,
+						 v->vlan);
+		}
+		if (n > BM_SIM_MAX_POLICERS)
+			return bm_errorf(err, "sim: port %u: %u VLAN policers, "
+					 "at most %d a port", v->port, n,
+					 BM_SIM_MAX_POLICERS);
+	}
+	return 0;
+}
+
 /* The N-port fields (sim_traffic.c); limits as in sim_json.c. */
 static int sim_params_check_ports(const struct bm_sim_params *p,
 				  struct bm_error *err)
@@ -272,6 +339,9 @@ static int sim_params_check_ports(const struct bm_sim_params *p,
 					 "a policer, shaper or scheduler (port "
 					 "%u)", i);
 	}
+	ret = check_vlan_policers(p, err);
+	if (ret)
+		return ret;
 	if (p->shared_buffer_bytes > BM_SIM_MAX_QUEUE_BYTES)
 		return bm_errorf(err, "sim: shared_buffer_bytes too large");
 	if (p->holb_fifo_frames > BM_SIM_MAX_HOLB_FRAMES)

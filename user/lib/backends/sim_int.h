@@ -60,14 +60,18 @@ struct sim_frame {
 /* The policer, shaper and scheduler of one DUT egress. */
 struct sim_tm;
 
-/* The TM of egress o into *tm: NULL when o has none.  0 or -ENOMEM. */
-int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **tm);
+/* The TM of egress port of p into *tm: NULL when it has none.  0 or
+ * -ENOMEM. */
+int sim_tm_new(const struct bm_sim_params *p, unsigned int port,
+	       struct sim_tm **tm);
 /* Release tm and the frames its bands still hold (NULL: nothing). */
 void sim_tm_free(struct sim_tm *tm);
 
-/* The policer at t (ticks): false when f exceeds (red: dropped); a
- * yellow frame has its DSCP re-marked.  No policer: true. */
-bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f);
+/* The policer of outer VLAN id vlan (-1: untagged), else the catch-all,
+ * at t (ticks): false when f exceeds (red: dropped); a yellow frame has
+ * its DSCP re-marked.  No policer for it: true. */
+bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f,
+		   int vlan);
 
 /* Has the egress a shaper? */
 bool sim_tm_shaped(const struct sim_tm *tm);

@@ -11,10 +11,16 @@ static const char *const curve_names[] = { "cliff", "gradual", NULL };
 static const char *const outage_ref_names[] = { "start", "step", NULL };
 static const char *const holb_mode_names[] = { "idle", "room", NULL };
 
-/* One entry of "ports": which port, then its overrides. */
+/* One entry of "ports": which port, then its overrides; "policers" is
+ * kept in list until the port's entry is whole. */
 struct sim_port_entry {
 	int port;
 	struct bm_sim_port v;
+	bool have_list;
+	unsigned int n_list;
+	struct bm_sim_vlan_policer list[BM_SIM_MAX_POLICERS];
+	bool have_catch_all;
+	struct bm_sim_policer catch_all;
 };
 
 #define PORT_K(name, type, lo, hi, fl) \
@@ -32,32 +38,71 @@ static int need(json_object *o, const char *what, const char *key,
 	return bm_errorf(err, "%s: %s: missing", what, key);
 }
 
+/* A policer while it is parsed: "vlan" (-1: none, the catch-all) beside
+ * the policer's keys, the policer first so that their offsets agree. */
+struct pol_entry {
+	struct bm_sim_policer pol;
+	int vlan;
+};
+
+/* "vlan": 1..4094, or null (the catch-all). */
+static int parse_vlan(json_object *v, void *base, const char *key,
+		      struct bm_error *err)
+{
+	struct pol_entry *pe = base;
+	int64_t x;
+
+	if (!v) {
+		pe->vlan = -1;
+		return 0;
+	}
+	if (json_object_get_type(v) != json_type_int)
+		return bm_errorf(err, "%s: expected a VLAN id 1..4094 or null",
+				 key);
+	x = json_object_get_int64(v);
+	if (x < 1 || x > 4094)
+		return bm_errorf(err, "%s: %lld outside 1..4094", key,
+				 (long long)x);
+	pe->vlan = (int)x;
+	return 0;
+}
+
 #define POL_K(name, type, lo, hi, fl) \
 	{ #name, type, offsetof(struct bm_sim_policer, name), lo, hi, fl, 0, \
 	  NULL, NULL }
+#define POLICER_KEYS \
+	POL_K(cir_bps, BM_J_DOUBLE, 0, 1e13, BM_JK_MIN_EXCL), \
+	POL_K(cbs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0), \
+	POL_K(eir_bps, BM_J_DOUBLE, 0, 1e13, 0), \
+	POL_K(ebs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0), \
+	POL_K(overhead, BM_J_INT, -60, 1000, 0), \
+	POL_K(yellow_dscp, BM_J_INT, 0, 63, 0), \
+	POL_K(color_aware, BM_J_BOOL, 0, 0, 0)
 
 static const struct bm_jkey policer_keys[] = {
-	POL_K(cir_bps, BM_J_DOUBLE, 0, 1e13, BM_JK_MIN_EXCL),
-	POL_K(cbs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
-	POL_K(eir_bps, BM_J_DOUBLE, 0, 1e13, 0),
-	POL_K(ebs_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
-	POL_K(overhead, BM_J_INT, -60, 1000, 0),
-	POL_K(yellow_dscp, BM_J_INT, 0, 63, 0),
+	POLICER_KEYS,
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
-/* "policer": {"cir_bps": x, "cbs_bytes": n, ...}: a whole policer. */
-static int parse_policer(json_object *v, void *base, const char *key,
-			 struct bm_error *err)
+static const struct bm_jkey vlan_policer_keys[] = {
+	POLICER_KEYS,
+	{ "vlan", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_vlan },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+/* A policer object v under key with keys (with or without "vlan"). */
+static int policer_of(json_object *v, const struct bm_jkey *keys,
+		      const char *key, struct pol_entry *pe,
+		      struct bm_error *err)
 {
-	struct sim_port_entry *e = base;
-	struct bm_sim_policer x = { .yellow_dscp = BM_SIM_YELLOW_DSCP };
 	bool two;
 
-	if (bm_json_parse_keys(v, policer_keys, 0, &x, key, err) ||
+	*pe = (struct pol_entry){ .pol.yellow_dscp = BM_SIM_YELLOW_DSCP,
+				  .vlan = -1 };
+	if (bm_json_parse_keys(v, keys, 0, pe, key, err) ||
 	    need(v, key, "cir_bps", err) || need(v, key, "cbs_bytes", err))
 		return -1;
-	two = x.eir_bps > 0;
+	two = pe->pol.eir_bps > 0;
 	if (two && need(v, key, "ebs_bytes", err))
 		return -1;
 	if (!two && json_object_object_get_ex(v, "ebs_bytes", NULL))
@@ -65,7 +110,96 @@ static int parse_policer(json_object *v, void *base, const char *key,
 	if (!two && json_object_object_get_ex(v, "yellow_dscp", NULL))
 		return bm_errorf(err, "%s: yellow_dscp: needs eir_bps > 0",
 				 key);
-	e->v.policer = x;
+	if (!two && pe->pol.color_aware)
+		return bm_errorf(err, "%s: color_aware: needs eir_bps > 0 "
+				 "(bucket E)", key);
+	return 0;
+}
+
+/* "policer": {"cir_bps": x, "cbs_bytes": n, ...}: a whole policer, the
+ * port's catch-all. */
+static int parse_policer(json_object *v, void *base, const char *key,
+			 struct bm_error *err)
+{
+	struct sim_port_entry *e = base;
+	struct pol_entry pe;
+
+	if (policer_of(v, policer_keys, key, &pe, err))
+		return -1;
+	e->v.policer = pe.pol;
+	return 0;
+}
+
+/*
+ * "policers": [{"vlan": 10, "cir_bps": x, ...}, {"cir_bps": y, ...}]: every
+ * policer of the port, one per VLAN id (TM-POL-CAP-1's customers) and at
+ * most one without "vlan" (or with null), the catch-all; at most
+ * BM_SIM_MAX_POLICERS with a VLAN.
+ */
+static int parse_policers(json_object *v, void *base, const char *key,
+			  struct bm_error *err)
+{
+	struct sim_port_entry *e = base;
+	struct pol_entry pe;
+	char what[48];
+	size_t i, j, n;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of objects", key);
+	e->have_list = true;
+	e->have_catch_all = false;
+	e->n_list = 0;
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "%s[%zu]", key, i);
+		if (policer_of(json_object_array_get_idx(v, i),
+			       vlan_policer_keys, what, &pe, err))
+			return -1;
+		if (pe.vlan < 0) {
+			if (e->have_catch_all)
+				return bm_errorf(err, "%s: a second catch-all "
+						 "policer (no vlan)", what);
+			e->have_catch_all = true;
+			e->catch_all = pe.pol;
+			continue;
+		}
+		for (j = 0; j < e->n_list; j++)
+			if (e->list[j].vlan == pe.vlan)
+				return bm_errorf(err, "%s: vlan: VLAN %d has a "
+						 "policer already", what,
+						 pe.vlan);
+		if (e->n_list >= BM_SIM_MAX_POLICERS)
+			return bm_errorf(err, "%s: more than %d VLAN policers "
+					 "on one port", key,
+					 BM_SIM_MAX_POLICERS);
+		e->list[e->n_list++] = (struct bm_sim_vlan_policer){
+			.vlan = (uint16_t)pe.vlan, .pol = pe.pol };
+	}
+	return 0;
+}
+
+/* Make the port's policers e's list: its VLAN policers replace the port's
+ * in p's pool, its catch-all (or none) the port's policer. */
+static int apply_policers(struct bm_sim_params *p,
+			  const struct sim_port_entry *e, const char *what,
+			  struct bm_error *err)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_vlan_policers; i++)
+		if (p->vlan_policers[i].port != e->port)
+			p->vlan_policers[n++] = p->vlan_policers[i];
+	if (n + e->n_list > BM_SIM_MAX_VLAN_POLICERS)
+		return bm_errorf(err, "%s: policers: more than %d VLAN "
+				 "policers in the DUT", what,
+				 BM_SIM_MAX_VLAN_POLICERS);
+	for (i = 0; i < e->n_list; i++) {
+		p->vlan_policers[n] = e->list[i];
+		p->vlan_policers[n++].port = (uint16_t)e->port;
+	}
+	p->n_vlan_policers = n;
+	p->ports[e->port].policer = e->have_catch_all ? e->catch_all :
+		(struct bm_sim_policer){ .yellow_dscp = BM_SIM_YELLOW_DSCP };
 	return 0;
 }
 
@@ -253,6 +387,7 @@ static const struct bm_jkey port_keys[] = {
 	PORT_K(queue_frames, BM_J_U64, 0, 1e12, 0),
 	PORT_K(queue_bytes, BM_J_U64, 0, 1e15, 0),
 	{ "policer", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_policer },
+	{ "policers", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_policers },
 	{ "shaper", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_shaper },
 	{ "scheduler", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_scheduler },
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
@@ -268,6 +403,7 @@ static int parse_ports(json_object *v, void *base, const char *key,
 	struct bm_sim_params *p = base;
 	unsigned char seen[BM_TRAFFIC_MAX_PORTS] = { 0 };
 	struct sim_port_entry e;
+	int ret;
 	json_object *o, *jp;
 	char what[48];
 	size_t i, n;
@@ -293,7 +429,17 @@ static int parse_ports(json_object *v, void *base, const char *key,
 		e.v = p->ports[e.port];
 		if (bm_json_parse_keys(o, port_keys, 0, &e, what, err))
 			return -1;
+		if (e.have_list && json_object_object_get_ex(o, "policer",
+							     NULL))
+			return bm_errorf(err, "%s: policer and policers: give "
+					 "one (the catch-all is the policer "
+					 "without a vlan)", what);
 		p->ports[e.port] = e.v;
+		if (e.have_list) {
+			ret = apply_policers(p, &e, what, err);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

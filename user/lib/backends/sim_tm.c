@@ -8,7 +8,11 @@
  * MODEL-TB (bm_tb): one bucket, exceed = drop; with eir_bps, bucket C
  * then E, colour-blind: green passes as sent, yellow passes re-marked to
  * yellow_dscp, red is dropped.  An exceeding frame leaves a bucket as it
- * was (act_police).
+ * was (act_police).  color_aware: a frame that arrives with yellow_dscp
+ * only meets E (RFC 4115; Linux's act_police has no such mode).  A frame
+ * meets the policer of its outer VLAN id (flower vlan_id V, TM-POL-CAP-1)
+ * or, when none has it (untagged, or no filter for its VLAN), the
+ * port's catch-all policer (matchall at a lower priority).
  *
  * Shaper (DUT-TBF, DUT-TBFB): tbf at the root.  The head of the egress
  * queue leaves when the line is free and the bucket holds A = F - 4 +
@@ -48,12 +52,23 @@ struct band {
 	uint64_t limit_bytes;
 };
 
-struct sim_tm {
-	/* policer */
-	bool police, two_rate;
-	struct bm_tb2 pol;
-	int pol_over;
+/* One policer and its buckets. */
+struct sim_pol {
+	bool two_rate, aware;
+	struct bm_tb2 tb;
+	int over;
 	uint8_t yellow;
+};
+
+#define NO_POL	0xff		/* by_vlan[]: no policer of its own */
+
+struct sim_tm {
+	/* policers: the VLAN ones, then the catch-all (catch_all NO_POL:
+	 * none); n_pol 0: no policing */
+	unsigned int n_pol;
+	struct sim_pol pol[BM_SIM_MAX_POLICERS + 1];
+	uint8_t catch_all;
+	uint8_t by_vlan[4096];
 	/* shaper */
 	bool shape;
 	struct bm_tb shaper;
@@ -75,8 +90,51 @@ static double charged(uint32_t size, int o)
 	return a < 1.0 ? 1.0 : a;
 }
 
-int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **out)
+/* Policer x of tm from po, both buckets full. */
+static void pol_init(struct sim_pol *x, const struct bm_sim_policer *po)
 {
+	x->two_rate = po->eir_bps > 0;
+	x->aware = x->two_rate && po->color_aware;
+	bm_tb2_init(&x->tb, po->cir_bps, po->cbs_bytes, po->eir_bps,
+		    po->ebs_bytes);
+	x->over = po->overhead;
+	x->yellow = (uint8_t)po->yellow_dscp;
+}
+
+/* The VLAN policers of port into tm; how many. */
+static unsigned int vlan_policers(const struct bm_sim_params *p,
+				  unsigned int port, struct sim_tm *tm)
+{
+	const struct bm_sim_vlan_policer *v;
+	unsigned int i;
+
+	for (i = 0; i < p->n_vlan_policers; i++) {
+		v = &p->vlan_policers[i];
+		if (v->port != port || tm->n_pol >= BM_SIM_MAX_POLICERS)
+			continue;
+		if (tm->by_vlan[v->vlan & 4095] != NO_POL)
+			continue;	/* tc: the first filter that matches */
+		tm->by_vlan[v->vlan & 4095] = (uint8_t)tm->n_pol;
+		pol_init(&tm->pol[tm->n_pol++], &v->pol);
+	}
+	return tm->n_pol;
+}
+
+static bool port_has_vlan_policer(const struct bm_sim_params *p,
+				  unsigned int port)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n_vlan_policers; i++)
+		if (p->vlan_policers[i].port == port)
+			return true;
+	return false;
+}
+
+int sim_tm_new(const struct bm_sim_params *p, unsigned int port,
+	       struct sim_tm **out)
+{
+	const struct bm_sim_port *o = &p->ports[port];
 	const struct bm_sim_policer *po = &o->policer;
 	const struct bm_sim_sched *sc = &o->sched;
 	struct sim_tm *tm;
@@ -84,18 +142,17 @@ int sim_tm_new(const struct bm_sim_port *o, struct sim_tm **out)
 
 	*out = NULL;
 	if (!(po->cir_bps > 0) && !(o->shaper.rate_bps > 0) &&
-	    sc->kind == BM_SIM_SCHED_NONE)
+	    sc->kind == BM_SIM_SCHED_NONE && !port_has_vlan_policer(p, port))
 		return 0;
 	tm = calloc(1, sizeof(*tm));
 	if (!tm)
 		return -ENOMEM;
+	memset(tm->by_vlan, NO_POL, sizeof(tm->by_vlan));
+	tm->catch_all = NO_POL;
+	vlan_policers(p, port, tm);
 	if (po->cir_bps > 0) {
-		tm->police = true;
-		tm->two_rate = po->eir_bps > 0;
-		bm_tb2_init(&tm->pol, po->cir_bps, po->cbs_bytes,
-			    po->eir_bps, po->ebs_bytes);
-		tm->pol_over = po->overhead;
-		tm->yellow = (uint8_t)po->yellow_dscp;
+		tm->catch_all = (uint8_t)tm->n_pol;
+		pol_init(&tm->pol[tm->n_pol++], po);
 	}
 	if (o->shaper.rate_bps > 0) {
 		tm->shape = true;
@@ -134,21 +191,32 @@ void sim_tm_free(struct sim_tm *tm)
 	free(tm);
 }
 
-bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f)
+bool sim_tm_police(struct sim_tm *tm, int64_t t, struct sim_frame *f,
+		   int vlan)
 {
+	struct sim_pol *x;
+	unsigned int i;
 	double a, ts;
 
-	if (!tm || !tm->police)
+	if (!tm || !tm->n_pol)
 		return true;
-	a = charged(f->size, tm->pol_over);
+	i = vlan >= 0 && vlan < 4096 ? tm->by_vlan[vlan] : NO_POL;
+	if (i == NO_POL)
+		i = tm->catch_all;
+	if (i == NO_POL)
+		return true;
+	x = &tm->pol[i];
+	a = charged(f->size, x->over);
 	ts = (double)t / SIM_TPS;
-	if (!tm->two_rate)
-		return bm_tb_offer(&tm->pol.c, ts, a);
-	switch (bm_tb2_offer(&tm->pol, ts, a)) {
+	if (!x->two_rate)
+		return bm_tb_offer(&x->tb.c, ts, a);
+	switch (x->aware ? bm_tb2_offer_aware(&x->tb, ts, a,
+					      f->dscp == x->yellow) :
+	       bm_tb2_offer(&x->tb, ts, a)) {
 	case BM_GREEN:
 		return true;
 	case BM_YELLOW:
-		f->dscp = tm->yellow;
+		f->dscp = x->yellow;
 		return true;
 	case BM_RED:
 		break;

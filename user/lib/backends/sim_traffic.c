@@ -696,7 +696,7 @@ static bool admit(struct tsim *S, unsigned int e, const struct sim_frame *in,
 	uint32_t pool = 0, bytes;
 	int64_t start;
 
-	if (!sim_tm_police(E->tm, t, &f))
+	if (!sim_tm_police(E->tm, t, &f, S->s[f.stream].ss->frame.vlan_id))
 		return true;		/* red: gone before the queue */
 	if (sim_tm_scheduled(E->tm))
 		return sched_admit(S, e, &f, t);
@@ -1064,7 +1064,7 @@ static int setup(struct tsim *S, struct bm_error *err)
 		P->qf = o->queue_frames != BM_SIM_QUEUE_DEFAULT ?
 			o->queue_frames : p->buffer_frames;
 		P->qb = o->queue_bytes;
-		if (sim_tm_new(o, &P->tm)) {
+		if (sim_tm_new(p, i, &P->tm)) {
 			bm_errorf(err, "sim: out of memory");
 			return -ENOMEM;
 		}

@@ -5,7 +5,8 @@
  * that a generator's jitter cannot make a test pass or fail:
  *
  *   MODEL-TB   one token bucket with Linux act_police semantics (DUT-POL),
- *              and the colour-blind two-bucket marker of DUT-POL2;
+ *              the colour-blind two-bucket marker of DUT-POL2, and its
+ *              colour-aware form (RFC 4115; no Linux action has it);
  *   MODEL-TBF  tbf + FIFO (DUT-TBF, DUT-TBFB): per-frame drop or departure;
  *
  * and their closed forms for one burst of equal frames.  Times are in s,
@@ -64,6 +65,12 @@ void bm_tb2_init(struct bm_tb2 *m, double cir_bps, double cbs_bytes,
 /* DUT-POL2: green if C takes the frame, else yellow if E does, else red;
  * a bucket that does not take it is left as it was. */
 enum bm_colour bm_tb2_offer(struct bm_tb2 *m, double t_s, double A_bytes);
+
+/* The colour-aware marker of RFC 4115 §2: a frame that arrives green is
+ * bm_tb2_offer()'s; one that arrives yellow (pre_yellow) may only take
+ * bucket E: yellow if E holds A bytes, else red. */
+enum bm_colour bm_tb2_offer_aware(struct bm_tb2 *m, double t_s,
+				  double A_bytes, bool pre_yellow);
 
 /*
  * MODEL-TB's closed form: the longest back-to-back burst of frames of A

@@ -72,6 +72,15 @@ enum bm_colour bm_tb2_offer(struct bm_tb2 *m, double t_s, double A_bytes)
 	return BM_RED;
 }
 
+enum bm_colour bm_tb2_offer_aware(struct bm_tb2 *m, double t_s,
+				  double A_bytes, bool pre_yellow)
+{
+	/* RFC 4115 colour-aware: a yellow frame never borrows C's tokens */
+	if (pre_yellow)
+		return bm_tb_offer(&m->e, t_s, A_bytes) ? BM_YELLOW : BM_RED;
+	return bm_tb2_offer(m, t_s, A_bytes);
+}
+
 uint64_t bm_tb_burst_max(double b, double A, double rho, double tau)
 {
 	double gain = rho * tau, n;

@@ -724,6 +724,7 @@ TM_HOOKS(tm_qs, struct tm_qs_params)
 TM_HOOKS(tm_shp, struct tm_shp_params)
 TM_HOOKS(tm_qcap, struct tm_qcap_params)
 TM_HOOKS(tm_polp, struct tm_polp_params)
+TM_HOOKS(tm_polc, struct tm_polc_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -872,6 +873,12 @@ static const struct bm_procedure_info registry[] = {
 	       "at once",
 	       "TM-POL-CAP-2, TM-POL-1, TM-MET-SL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10"),
+	TM_ROW(tm_polc, "rfc7640.policer-customers", 2, "td_s",
+	       "RFC 7640 §6.1.2.1 / §6.1.2.3 a policer per customer VLAN: "
+	       "the policer test per customer stream, bursts staggered, on "
+	       "one port pair or all",
+	       "TM-POL-CAP-1, TM-POL-CAP-3, TM-POL-1, TM-MET-SL, REQ-TM-1, "
+	       "REQ-TM-3, REQ-TM-8, REQ-TM-10"),
 	TM_ROW(tm_qs, "rfc7640.queue", 2, "td_s",
 	       "RFC 7640 §6.2.1.1 queue and scheduler: QL bursts every "
 	       "QL x 8 / BB, and two classes above BB (2 or 3 ports)",

@@ -158,6 +158,14 @@ int tm_add_bursts(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
 	return 0;
 }
 
+void tm_flow_join(struct tm_flow *f, const struct tm_flow *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->n && f->n < TM_FLOW_MAX_PIECES; i++)
+		f->per_burst[f->n++] = g->per_burst[i];
+}
+
 int tm_add_cbr(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
 	       unsigned int rx, uint8_t dscp, uint32_t frame_size, double fps,
 	       struct tm_flow *f)

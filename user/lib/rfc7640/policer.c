@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TM §6.1.1 policer individual test (SPEC TM-POL-1), color-blind.
+ * TM §6.1.1 policer individual test (SPEC TM-POL-1), color-blind or, as
+ * the draft's additional test, color-aware.
  *
  * Bursts at the line rate every Ti for Td, from port 0 to port 1:
  *   compliant step: bursts of CBS + EBS (the draft's step 3; its step 2
@@ -19,10 +20,21 @@
  * took more bytes per burst (dropped or re-marked) than the compliant
  * step; a DUT that took no more "did not drop or re-mark the excess", the
  * one outcome TM §6.1.1 MUST verify.  No verdicts (REQ-TM-1).
+ *
+ * Colour-aware (RFC 4115 §2, --mode color-aware): each burst is its CBS
+ * part sent green (DSCP dscp) and then its EBS part (+ excess) sent
+ * pre-marked yellow (yellow_dscp), back to back; a colour-aware policer
+ * may only pass the yellow part from bucket E.  Green, yellow and red are
+ * reported per burst as the DSCP they arrived with or their loss.
+ *
+ * Every step also carries MODEL-TB's prediction (SPEC 5.3) fed with its
+ * actual tx times (tm_pol_model): what the DUT should have let through of
+ * the traffic that was sent.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bm_json.h"
@@ -30,6 +42,8 @@
 #include "rfc7640_int.h"
 
 const char *const tm_ti_formula_names[] = { "amb41", "draft", NULL };
+const char *const tm_pol_mode_names[] = { "color-blind", "color-aware",
+					  NULL };
 
 #define PO(f)	offsetof(struct tm_pol_params, f)
 
@@ -49,6 +63,13 @@ const struct bm_param tm_pol_keys[] = {
 	{ { "ti_formula", BM_J_ENUM, PO(ti_formula), 0, 0, 0, 0,
 	    tm_ti_formula_names, NULL }, "", "amb41: Ti = max(CBS x 8 / CIR, EBS "
 	  "x 8 / EIR) (AMB-41); draft: CBS x 8 / CIR as written", NULL },
+	{ { "mode", BM_J_ENUM, PO(mode), 0, 0, 0, 0, tm_pol_mode_names,
+	    NULL }, "", "color-blind; color-aware (RFC 4115, TM §6.1.1's "
+	  "additional test): the EBS part of each burst goes pre-marked "
+	  "yellow_dscp", NULL },
+	{ { "yellow_dscp", BM_J_UINT, PO(yellow_dscp), 0, 63, 0, 0, NULL,
+	    NULL }, "", "color-aware: the DSCP of the pre-marked yellow part "
+	  "[PROPOSED 10, AF11: DUT-POL2's re-mark]", NULL },
 	TM_TD_KEYS(PO, "§6.1.1: 60"),
 	TM_COMMON_KEYS(PO),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
@@ -63,6 +84,8 @@ void tm_pol_defaults(struct tm_pol_params *p)
 		.cbs = 64000,
 		.excess = 1000,			/* TM §6.1.1 */
 		.ti_formula = TM_TI_AMB41,
+		.mode = TM_POL_BLIND,		/* TM-POL-1 */
+		.yellow_dscp = 10,		/* [PROPOSED] AF11 */
 	};
 	tm_common_defaults(&p->c, 60.0);	/* §6.1.1: Td 60 s */
 }
@@ -77,6 +100,8 @@ json_object *tm_pol_params_json(const struct tm_pol_params *p)
 	bm_json_add_u64(o, "ebs", p->ebs);
 	bm_json_add_u64(o, "excess", p->excess);
 	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
+	bm_json_add_str(o, "mode", tm_pol_mode_names[p->mode]);
+	bm_json_add_u64(o, "yellow_dscp", p->yellow_dscp);
 	tm_common_json(o, &p->c, true);
 	return o;
 }
@@ -86,6 +111,12 @@ int tm_pol_check(const struct tm_pol_params *p, struct bm_error *err)
 	if (p->ebs && !(p->eir_bps > 0))
 		return bm_errorf(err, "rfc7640.policer: ebs: an EBS needs "
 				 "eir_bps > 0");
+	if (p->mode == TM_POL_AWARE && !p->ebs)
+		return bm_errorf(err, "rfc7640.policer: mode: color-aware "
+				 "needs a two-rate policer (ebs, eir_bps)");
+	if (p->mode == TM_POL_AWARE && p->yellow_dscp == p->c.dscp)
+		return bm_errorf(err, "rfc7640.policer: yellow_dscp: %u is "
+				 "the green frames' dscp", p->yellow_dscp);
 	return 0;
 }
 
@@ -113,19 +144,42 @@ double tm_pol_max_trials(const struct tm_pol_params *p)
 
 const char *const tm_pol_step_names[2] = { "compliant", "excess" };
 
+double tm_pol_burst_s(const struct tm_pol_pair *pp, int k, double line_bps)
+{
+	return tm_burst_time_s(&pp->st[k].b, line_bps) +
+	       (pp->aware ? tm_burst_time_s(&pp->st[k].yb, line_bps) : 0);
+}
+
 int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
 		      uint64_t excess, int formula)
 {
+	double line = x->be->line_rate_bps;
 	int ret;
 
 	pp->ti_s = ti_of(pp->cir_bps, pp->cbs, pp->eir_bps, pp->ebs, formula,
 			 x->c->ti_margin_pct);
-	ret = tm_plan(x, pp->cbs + pp->ebs, "cbs", &pp->st[0].b);
-	if (!ret)
-		ret = tm_plan(x, pp->cbs + pp->ebs + excess, "excess",
-			      &pp->st[1].b);
-	if (!ret)
-		ret = tm_ti_fits(x, &pp->st[1].b, pp->ti_s, "Ti");
+	if (pp->aware) {
+		ret = tm_plan(x, pp->cbs, "cbs", &pp->st[0].b);
+		pp->st[1].b = pp->st[0].b;
+		if (!ret)
+			ret = tm_plan(x, pp->ebs, "ebs", &pp->st[0].yb);
+		if (!ret)
+			ret = tm_plan(x, pp->ebs + excess, "excess",
+				      &pp->st[1].yb);
+		if (!ret && tm_pol_burst_s(pp, 1, line) > pp->ti_s)
+			ret = bm_errorf(x->err, "%s: Ti = %.6g s is shorter "
+					"than the two parts of a burst at the "
+					"line rate (%.6g s at %g bit/s)",
+					x->name, pp->ti_s,
+					tm_pol_burst_s(pp, 1, line), line);
+	} else {
+		ret = tm_plan(x, pp->cbs + pp->ebs, "cbs", &pp->st[0].b);
+		if (!ret)
+			ret = tm_plan(x, pp->cbs + pp->ebs + excess, "excess",
+				      &pp->st[1].b);
+		if (!ret)
+			ret = tm_ti_fits(x, &pp->st[1].b, pp->ti_s, "Ti");
+	}
 	if (!ret && x->c->td_s < pp->ti_s)
 		ret = bm_errorf(x->err, "%s: td_s: %g s is shorter than one "
 				"Ti (%.6g s)", x->name, x->c->td_s, pp->ti_s);
@@ -133,12 +187,47 @@ int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
 	return ret;
 }
 
+/* Add pp's bursts of step k as flow f, its pieces from *yellow_from on
+ * sent yellow, every stream with pp's tags. */
+static int pol_flow(struct tm_ctx *x, struct bm_traffic *t,
+		    const struct tm_pol_pair *pp, int k, struct tm_flow *f,
+		    unsigned int *yellow_from)
+{
+	const struct tm_pol_step *s = &pp->st[k];
+	struct bm_frame_template *ft;
+	struct tm_flow y;
+	unsigned int i;
+	int ret;
+
+	ret = tm_add_bursts(x, t, pp->tx, pp->rx, (uint8_t)x->c->dscp, &s->b,
+			    pp->bursts, pp->ti_s, pp->start_s, true, f);
+	*yellow_from = f->n;
+	if (!ret && pp->aware) {
+		/* right behind the green part: one burst at the line */
+		ret = tm_add_bursts(x, t, pp->tx, pp->rx, pp->yellow, &s->yb,
+				    pp->bursts, pp->ti_s, pp->start_s +
+				    tm_burst_time_s(&s->b, x->be->line_rate_bps),
+				    true, &y);
+		if (!ret)
+			tm_flow_join(f, &y);
+	}
+	for (i = f->first; !ret && pp->enc.vlan && i < f->first + f->n; i++) {
+		ft = &t->streams[i].frame;
+		ft->vlan_id = pp->enc.vlan;
+		ft->tpid = pp->enc.tpid;
+		ft->have_vlan2 = pp->enc.vlan2 != 0;
+		ft->vlan2_id = pp->enc.vlan2;
+	}
+	return ret;
+}
+
 int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
 		    int k, unsigned int test)
 {
 	struct bm_traffic_result *r = NULL;
-	struct tm_flow f[BM_TRAFFIC_MAX_PORTS / 2];
 	struct bm_trial_result res;
+	struct tm_flow *f = calloc(n, sizeof(*f));
+	unsigned int *yf = calloc(n, sizeof(*yf));
 	struct bm_traffic t;
 	char reason[96];
 	struct tm_pol_step *s;
@@ -147,10 +236,10 @@ int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
 	int ret;
 
 	ret = tm_traffic(x, &t);
+	if (!ret && (!f || !yf))
+		ret = bm_errorf(x->err, "out of memory");
 	for (i = 0; i < n && !ret; i++)
-		ret = tm_add_bursts(x, &t, pp[i].tx, pp[i].rx,
-				    (uint8_t)x->c->dscp, &pp[i].st[k].b,
-				    pp[i].bursts, pp[i].ti_s, 0.0, true, &f[i]);
+		ret = pol_flow(x, &t, &pp[i], k, &f[i], &yf[i]);
 	if (ret)
 		goto out;
 	snprintf(reason, sizeof(reason), "run %u: %s, %u bursts of %llu B "
@@ -173,10 +262,15 @@ int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
 							 s->m.remarked_frames) /
 				fmax(1.0, (double)s->m.received);
 		s->taken = (s->m.tx_bytes - green) / (double)pp[i].bursts;
+		if (tm_pol_model(&t, r, &f[i], yf[i], x->c->accounting, &pp[i],
+				 x->be->line_rate_bps, &s->model))
+			ret = bm_errorf(x->err, "out of memory");
 	}
 	if (!ret)
 		tm_keep_logs(x, test, tm_pol_step_names[k], &t, r);
 out:
+	free(f);
+	free(yf);
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
 	return ret;
@@ -216,6 +310,25 @@ json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
 	bm_json_add_u64(o, "remarked_frames", m->remarked_frames);
 	bm_json_add_double(o, "remarked_per_burst_bytes",
 			   m->remarked_bytes / bursts);
+	/* the colours: arrived with the green DSCP, with another, lost */
+	bm_json_add_double(o, "green_per_burst_bytes",
+			   (m->rx_bytes - m->remarked_bytes) / bursts);
+	bm_json_add_double(o, "yellow_per_burst_bytes",
+			   m->remarked_bytes / bursts);
+	bm_json_add_double(o, "red_per_burst_bytes",
+			   (m->tx_bytes - m->rx_bytes) / bursts);
+	/* MODEL-TB from the tx log: what the policer should pass */
+	bm_json_add_u64(o, "model_tb_bursts", pp->st[k].model.bursts);
+	bm_json_add_double(o, "model_tb_bsa_bytes", pp->st[k].model.pass_min);
+	bm_json_add_double(o, "model_tb_mean_bytes",
+			   pp->st[k].model.pass_mean);
+	bm_json_add_double(o, "model_tb_yellow_per_burst_bytes",
+			   pp->st[k].model.yellow_mean);
+	bm_json_add_u64(o, "model_tb_lp", pp->st[k].model.red_frames);
+	bm_json_add_double(o, "intensity_min_pct",
+			   pp->st[k].model.intensity_min_pct);
+	bm_json_add_double(o, "intensity_mean_pct",
+			   pp->st[k].model.intensity_mean_pct);
 	if (k == 1)
 		bm_json_add_bool(o, "excess_dropped_or_remarked",
 				 tm_pol_excess_taken(pp));
@@ -234,28 +347,62 @@ const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
 	return buf;
 }
 
-static json_object *pol_config(const struct tm_pol_params *p,
-			       const struct tm_pol_step *st, double ti,
-			       uint32_t bursts, double line)
+json_object *tm_pol_config(const struct tm_common *c, int mode, int formula,
+			   uint64_t excess)
 {
 	json_object *cfg = json_object_new_object();
 
 	/* the draft's "Test Configuration Summary: Tr, Td" and what a
 	 * reader needs to repeat it */
-	bm_json_add_u64(cfg, "tr", p->c.tr);
-	bm_json_add_double(cfg, "td_s", p->c.td_s);
-	bm_json_add_str(cfg, "mode", "color-blind");
-	bm_json_add_double(cfg, "ti_s", ti);
-	bm_json_add_str(cfg, "ti_formula", p->ti_formula == TM_TI_AMB41 ?
+	bm_json_add_u64(cfg, "tr", c->tr);
+	bm_json_add_double(cfg, "td_s", c->td_s);
+	bm_json_add_str(cfg, "mode", tm_pol_mode_names[mode]);
+	bm_json_add_str(cfg, "ti_formula", formula == TM_TI_AMB41 ?
 			"max(CBS x 8 / CIR, EBS x 8 / EIR) (AMB-41)" :
 			"CBS x 8 / CIR (the draft's)");
-	bm_json_add_double(cfg, "ti_margin_pct", p->c.ti_margin_pct);
-	bm_json_add_u64(cfg, "excess_bytes", p->excess);
-	bm_json_add_u64(cfg, "frame_size", p->c.frame_size);
-	bm_json_add_str(cfg, "accounting", tm_acct_names[p->c.accounting]);
-	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[p->c.burst_mode]);
-	tm_plan_json(cfg, "compliant_burst", &st[0].b);
-	tm_plan_json(cfg, "excess_burst", &st[1].b);
+	bm_json_add_double(cfg, "ti_margin_pct", c->ti_margin_pct);
+	bm_json_add_u64(cfg, "excess_bytes", excess);
+	bm_json_add_u64(cfg, "frame_size", c->frame_size);
+	bm_json_add_str(cfg, "accounting", tm_acct_names[c->accounting]);
+	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[c->burst_mode]);
+	return cfg;
+}
+
+void tm_pol_name_rows(json_object *a, size_t from, const char *in,
+		      const char *eg, const struct tm_encap *enc)
+{
+	json_object *o;
+	size_t i;
+
+	for (i = from; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		bm_json_add_str(o, "ingress", in);
+		bm_json_add_str(o, "egress", eg);
+		if (enc && enc->vlan)
+			bm_json_add_u64(o, "vlan", enc->vlan);
+		if (enc && enc->vlan2)
+			bm_json_add_u64(o, "vlan2", enc->vlan2);
+	}
+}
+
+static json_object *pol_config(const struct tm_pol_params *p,
+			       const struct tm_pol_step *st, double ti,
+			       uint32_t bursts, double line)
+{
+	json_object *cfg = tm_pol_config(&p->c, p->mode, p->ti_formula,
+					 p->excess);
+
+	bm_json_add_double(cfg, "ti_s", ti);
+	if (p->mode == TM_POL_AWARE) {
+		/* the green part is the same in both steps */
+		tm_plan_json(cfg, "green_part", &st[0].b);
+		tm_plan_json(cfg, "compliant_yellow_part", &st[0].yb);
+		tm_plan_json(cfg, "excess_yellow_part", &st[1].yb);
+		bm_json_add_u64(cfg, "yellow_dscp", p->yellow_dscp);
+	} else {
+		tm_plan_json(cfg, "compliant_burst", &st[0].b);
+		tm_plan_json(cfg, "excess_burst", &st[1].b);
+	}
 	bm_json_add_u64(cfg, "bursts_per_step", bursts);
 	bm_json_add_double(cfg, "burst_rate_bps", line);
 	return cfg;
@@ -290,7 +437,8 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 	json_object *res, *comp, *exc, *dscp, *stats, *dev;
 	struct tm_pol_pair pp = { .tx = 0, .rx = 1, .cir_bps = p->cir_bps,
 				  .eir_bps = p->eir_bps, .cbs = p->cbs,
-				  .ebs = p->ebs };
+				  .ebs = p->ebs, .aware = p->mode == TM_POL_AWARE,
+				  .yellow = (uint8_t)p->yellow_dscp };
 	struct tm_pol_step *st = pp.st;
 	unsigned int i, k, n = 0;
 	struct tm_ctx x;
@@ -358,6 +506,11 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 		json_object_object_add(res, "frame_logs", x.frame_logs);
 	dev = json_object_new_array();
 	tm_pol_deviations(&x, dev, p->ti_formula, p->ebs > 0);
+	if (p->mode == TM_POL_AWARE)
+		json_object_array_add(dev, json_object_new_string(
+			"color-aware (RFC 4115): bursts of a green CBS part "
+			"and a pre-marked yellow EBS part; \"remarked\" and "
+			"yellow count the yellow part sent yellow too"));
 	*result = bm_result_envelope("rfc7640.policer", "TM-POL-1",
 				     tm_pol_params_json(p), &x.log, NULL, res,
 				     dev, be);

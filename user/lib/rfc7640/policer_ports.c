@@ -210,19 +210,9 @@ static int polp_pairs(struct tm_ctx *x, const struct tm_polp_params *p,
 static json_object *polp_config(const struct tm_ctx *x,
 				const struct tm_polp_params *p, unsigned int n)
 {
-	json_object *cfg = json_object_new_object();
+	json_object *cfg = tm_pol_config(&p->c, TM_POL_BLIND, p->ti_formula,
+					 p->excess);
 
-	bm_json_add_u64(cfg, "tr", p->c.tr);
-	bm_json_add_double(cfg, "td_s", p->c.td_s);
-	bm_json_add_str(cfg, "mode", "color-blind");
-	bm_json_add_str(cfg, "ti_formula", p->ti_formula == TM_TI_AMB41 ?
-			"max(CBS x 8 / CIR, EBS x 8 / EIR) (AMB-41)" :
-			"CBS x 8 / CIR (the draft's)");
-	bm_json_add_double(cfg, "ti_margin_pct", p->c.ti_margin_pct);
-	bm_json_add_u64(cfg, "excess_bytes", p->excess);
-	bm_json_add_u64(cfg, "frame_size", p->c.frame_size);
-	bm_json_add_str(cfg, "accounting", tm_acct_names[p->c.accounting]);
-	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[p->c.burst_mode]);
 	bm_json_add_u64(cfg, "port_pairs", n);
 	bm_json_add_double(cfg, "burst_rate_bps", x->be->line_rate_bps);
 	return cfg;
@@ -254,76 +244,14 @@ static json_object *polp_dut(const struct tm_ctx *x,
 	return dut;
 }
 
-/* Name the ports of pair pp on the rows appended to a since from. */
-static void name_rows(const struct tm_ctx *x, const struct tm_pol_pair *pp,
-		      json_object *a, size_t from)
-{
-	size_t i;
-
-	for (i = from; i < json_object_array_length(a); i++) {
-		json_object *o = json_object_array_get_idx(a, i);
-
-		bm_json_add_str(o, "ingress", x->be->port_names[pp->tx]);
-		bm_json_add_str(o, "egress", x->be->port_names[pp->rx]);
-	}
-}
-
-/* Per pair: compliant BSA and LP, excess BSA and LP. */
-#define POLP_STATS	4
-
-/* One run: every pair's rows and statistics. */
-static int polp_run_once(struct tm_ctx *x, struct tm_pol_pair *pp,
-			 unsigned int n, unsigned int test, json_object *res,
-			 double (*v)[POLP_STATS][TM_MAX_TR], unsigned int run)
-{
-	json_object *comp = json_object_object_get(res, "compliant");
-	json_object *exc = json_object_object_get(res, "excess");
-	json_object *dscp = json_object_object_get(res, "dscp_counts");
-	unsigned int i;
-	int k, ret = 0;
-	size_t from;
-
-	for (k = 0; k < 2 && !ret; k++)
-		ret = tm_pol_step_run(x, pp, n, k, test);
-	for (i = 0; i < n && !ret; i++) {
-		const struct tm_pol_step *st = pp[i].st;
-
-		for (k = 0; k < 2; k++)
-			json_object_array_add(k ? exc : comp, tm_pol_step_row(
-				&pp[i], k, test, x->be->port_names[pp[i].tx],
-				x->be->port_names[pp[i].rx]));
-		from = json_object_array_length(dscp);
-		for (k = 0; k < 2; k++)
-			tm_dscp_rows(dscp, test, tm_pol_step_names[k],
-				     &st[k].m);
-		name_rows(x, &pp[i], dscp, from);
-		pp[i].taken_runs += tm_pol_excess_taken(&pp[i]);
-		v[i][0][run] = st[0].m.bursts_analysed ?
-			       st[0].m.egress_min_bytes : NAN;
-		v[i][1][run] = (double)st[0].m.lost;
-		v[i][2][run] = st[1].m.bursts_analysed ?
-			       st[1].m.egress_min_bytes : NAN;
-		v[i][3][run] = (double)st[1].m.lost;
-	}
-	return ret;
-}
-
-static const char *const polp_stat_names[POLP_STATS] = {
-	"compliant_bsa_bytes", "compliant_lp", "excess_bsa_bytes",
-	"excess_lp",
-};
-
 int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
 		bm_progress_fn progress, void *ctx, json_object **result,
 		struct bm_error *err)
 {
-	double (*v)[POLP_STATS][TM_MAX_TR] = NULL;
-	json_object *res, *stats, *outs, *o, *dev;
 	struct tm_pol_pair *pp = NULL;
-	unsigned int i, k, n, runs = 0;
+	json_object *res;
 	struct tm_ctx x;
-	char name[96], buf[64];
-	bool ebs = false;
+	unsigned int n = 0;
 	int ret;
 
 	*result = NULL;
@@ -333,24 +261,16 @@ int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
 				  BM_TRAFFIC_MAX_PORTS, progress, ctx, err);
 	if (ret)
 		return ret;
-	n = be->n_ports / 2;
-	if (be->n_ports % 2)
-		ret = bm_errorf(err, "rfc7640.policer-ports: the ports go in "
-				"pairs (ingress, egress), %u given",
-				be->n_ports);
+	ret = tm_pol_port_pairs(&x, &n);
 	if (!ret) {
 		pp = calloc(n, sizeof(*pp));
-		v = calloc(n, sizeof(*v));
-		if (!pp || !v) {
-			bm_errorf(err, "out of memory");
-			ret = -ENOMEM;
-		}
+		if (!pp)
+			ret = bm_errorf(err, "out of memory");
 	}
 	if (!ret)
 		ret = polp_pairs(&x, p, pp, n);
 	if (ret) {
 		free(pp);
-		free(v);
 		json_object_put(x.frame_logs);
 		return ret;
 	}
@@ -358,41 +278,10 @@ int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
 	json_object_object_add(res, "test_configuration",
 			       polp_config(&x, p, n));
 	json_object_object_add(res, "dut_configuration", polp_dut(&x, pp, n));
-	json_object_object_add(res, "compliant", json_object_new_array());
-	json_object_object_add(res, "excess", json_object_new_array());
-	json_object_object_add(res, "dscp_counts", json_object_new_array());
-	for (i = 0; i < p->c.tr && !ret; i++) {
-		ret = polp_run_once(&x, pp, n, i + 1, res, v, runs);
-		if (!ret)
-			runs++;
-	}
-	stats = json_object_new_object();
-	outs = json_object_new_array();
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < POLP_STATS; k++) {
-			snprintf(name, sizeof(name), "%s_%s",
-				 be->port_names[pp[i].rx], polp_stat_names[k]);
-			tm_stat(stats, name, v[i][k], runs);
-		}
-		o = json_object_new_object();
-		bm_json_add_str(o, "egress", be->port_names[pp[i].rx]);
-		bm_json_add_str(o, "outcome", runs ? tm_pol_outcome(
-			pp[i].taken_runs, runs, buf, sizeof(buf)) : NULL);
-		json_object_array_add(outs, o);
-		ebs |= pp[i].ebs > 0;
-	}
-	json_object_object_add(res, "statistics", stats);
-	json_object_object_add(res, "excess_outcomes", outs);
-	json_object_object_add(res, "measurement", tm_measurement_json(&x));
-	if (x.frame_logs)
-		json_object_object_add(res, "frame_logs", x.frame_logs);
-	dev = json_object_new_array();
-	tm_pol_deviations(&x, dev, p->ti_formula, ebs);
-	*result = bm_result_envelope("rfc7640.policer-ports", "TM-POL-CAP-2",
-				     tm_polp_params_json(p), &x.log, NULL, res,
-				     dev, be);
-	tm_ctx_free(&x);
+	ret = tm_pol_streams(&x, pp, n, res);
+	*result = tm_pol_finish(&x, res, json_object_new_array(),
+				p->ti_formula, pp, n, "TM-POL-CAP-2",
+				tm_polp_params_json(p));
 	free(pp);
-	free(v);
 	return ret;
 }

@@ -149,11 +149,23 @@ int tm_hunt_run(struct bm_backend *be, const struct tm_hunt_params *p,
 
 /* --- TM-POL-1 ------------------------------------------------------------- */
 
+/* The policer's mode (TM §6.1.1: colour-aware is an additional test). */
+enum tm_pol_mode {
+	TM_POL_BLIND = 0,		/* every frame sent green */
+	TM_POL_AWARE,			/* RFC 4115: the EBS part pre-marked
+					 * yellow */
+};
+
+/* "color-blind", "color-aware" (enum tm_pol_mode), NULL-terminated. */
+extern const char *const tm_pol_mode_names[];
+
 struct tm_pol_params {
 	double cir_bps, eir_bps;	/* the DUT's, 100 Mbit/s and 0 */
 	uint64_t cbs, ebs;		/* the DUT's, 64 KB and 0 */
 	uint64_t excess;		/* 1000 B (TM §6.1.1) */
 	int ti_formula;			/* enum tm_ti_formula */
+	int mode;			/* enum tm_pol_mode, color-blind */
+	unsigned int yellow_dscp;	/* colour-aware: 10 (AF11) */
 	struct tm_common c;
 };
 
@@ -217,6 +229,52 @@ double tm_polp_max_trials(const struct tm_polp_params *p);
  * once, results per egress port.  Result and errors as tm_hunt_run().
  */
 int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
+		bm_progress_fn progress, void *ctx, json_object **result,
+		struct bm_error *err);
+
+/* --- TM-POL-CAP-1, TM-POL-CAP-3 ------------------------------------------ */
+
+#define TM_MAX_CUSTOMERS	64	/* a port's customer policers
+					 * [PROPOSED: the sim's bound] */
+
+/* One customer traffic stream and its policer (TM §6.1.2.1). */
+struct tm_customer {
+	uint16_t vlan;			/* outer VLAN id, 1..4094 */
+	uint16_t tpid;			/* its TPID; 0: 0x8100 */
+	uint16_t vlan2;			/* inner (QinQ) VLAN id; 0: none */
+	double cir_bps, eir_bps;
+	uint64_t cbs, ebs;
+};
+
+struct tm_polc_params {
+	struct tm_customer cust[TM_MAX_CUSTOMERS];
+	size_t n_cust;
+	uint64_t excess;		/* 1000 B, recorded */
+	int ti_formula;			/* enum tm_ti_formula */
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_polc_keys[];
+
+/* Fill *p with the defaults of TM-POL-CAP-1. */
+void tm_polc_defaults(struct tm_polc_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_polc_params_json(const struct tm_polc_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_polc_check(const struct tm_polc_params *p, struct bm_error *err);
+
+/* The trials TM-POL-CAP-1 with p runs: two steps a run. */
+double tm_polc_max_trials(const struct tm_polc_params *p);
+
+/*
+ * Run TM-POL-CAP-1 (one port pair) or TM-POL-CAP-3 (every pair of the
+ * job's ports, 1 -> 2, 3 -> 4, ...): every customer of p on every pair at
+ * once, its bursts staggered (REQ-TM-8), TM-POL-1's steps per customer
+ * stream.  Result and errors as tm_hunt_run().
+ */
+int tm_polc_run(struct bm_backend *be, const struct tm_polc_params *p,
 		bm_progress_fn progress, void *ctx, json_object **result,
 		struct bm_error *err);
 

@@ -112,6 +112,10 @@ int tm_add_bursts(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
 		  uint32_t count, double period_s, double start_s, bool analyse,
 		  struct tm_flow *f);
 
+/* Make flow f carry g's pieces too: g's streams follow f's (added right
+ * after them, the same bursts), as one burst of both. */
+void tm_flow_join(struct tm_flow *f, const struct tm_flow *g);
+
 /* Add flow f: CBR of frame size F at fps from tx to rx with dscp. */
 int tm_add_cbr(struct tm_ctx *x, struct bm_traffic *t, unsigned int tx,
 	       unsigned int rx, uint8_t dscp, uint32_t frame_size, double fps,
@@ -189,27 +193,68 @@ extern const char *const tm_ti_formula_names[];
 /* "compliant", "excess": the steps in order. */
 extern const char *const tm_pol_step_names[2];
 
-/* One step of one run of one policer. */
-struct tm_pol_step {
-	struct tm_burst b;
-	struct tm_flow_metrics m;
-	double taken;			/* accounted bytes per burst dropped or
-					 * re-marked: not passed green */
+/* MODEL-TB (SPEC 5.3) fed with a step's actual tx times, and how
+ * close to the line its bursts went. */
+struct tm_model {
+	uint64_t bursts;		/* the bursts the tx log held whole */
+	double pass_min, pass_mean;	/* accounted bytes a burst passes */
+	double yellow_mean;		/* of them yellow (two rates) */
+	uint64_t red_frames;		/* over the bursts */
+	/* achieved intensity (REQ-TM-8): a burst's bytes on the wire over
+	 * the time from its first bit to its last at the line rate, % */
+	double intensity_min_pct, intensity_mean_pct;
 };
 
-/* One policed port pair: its DUT values, Ti and bursts, its two steps. */
+/* One step of one run of one policer. */
+struct tm_pol_step {
+	struct tm_burst b;		/* the burst; colour-aware: its CBS
+					 * part, sent green */
+	struct tm_burst yb;		/* colour-aware: its EBS (+ excess)
+					 * part, sent pre-marked yellow */
+	struct tm_flow_metrics m;	/* the whole burst, both parts */
+	struct tm_model model;
+	double taken;			/* accounted bytes per burst dropped or
+					 * arrived with another DSCP than the
+					 * green one: not passed green */
+};
+
+/* A policed stream's tags (REQ-TM-5): outer VLAN id 1..4094 (0:
+ * untagged), its TPID (0: 0x8100), an inner VLAN id (0: none). */
+struct tm_encap {
+	uint16_t vlan, tpid, vlan2;
+};
+
+/* One policed stream (a port pair's, or a customer's): its DUT values,
+ * Ti and bursts, its two steps. */
 struct tm_pol_pair {
 	unsigned int tx, rx;
 	double cir_bps, eir_bps;
 	uint64_t cbs, ebs;
+	bool aware;			/* colour-aware (RFC 4115): the EBS
+					 * part goes pre-marked yellow */
+	uint8_t yellow;			/* the yellow DSCP */
+	struct tm_encap enc;
+	double start_s;			/* the bursts' phase (REQ-TM-8) */
 	double ti_s;
 	uint32_t bursts;		/* per step */
 	struct tm_pol_step st[2];
 	unsigned int taken_runs;	/* runs whose excess was taken */
 };
 
-/* Plans, Ti and bursts of pp for excess and formula; 0 or -EINVAL
- * (a burst under a frame, Ti too short for the line or Td). */
+/*
+ * MODEL-TB of pp's policer (colour-aware when pp is) fed with the tx log
+ * of flow f, whose pieces from yellow_from on were sent yellow, frames
+ * accounted in acct; and the bursts' achieved intensity on line_bps.
+ * 0, or -ENOMEM.
+ */
+int tm_pol_model(const struct bm_traffic *t, const struct bm_traffic_result *r,
+		 const struct tm_flow *f, unsigned int yellow_from,
+		 enum tm_acct acct, const struct tm_pol_pair *pp,
+		 double line_bps, struct tm_model *o);
+
+/* Plans, Ti and bursts of pp for excess and formula (colour-aware: the
+ * CBS and the EBS + excess parts); 0 or -EINVAL (a burst under a frame,
+ * Ti too short for the line or Td). */
 int tm_pol_pair_setup(struct tm_ctx *x, struct tm_pol_pair *pp,
 		      uint64_t excess, int formula);
 
@@ -221,10 +266,24 @@ int tm_pol_step_run(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
 /* Did the excess step take more per burst than the compliant one? */
 bool tm_pol_excess_taken(const struct tm_pol_pair *pp);
 
+/* The time in s a burst of pp's step k takes at line_bps, both parts. */
+double tm_pol_burst_s(const struct tm_pol_pair *pp, int k, double line_bps);
+
 /* The result row of pp's step k in run test, naming its ingress and
  * egress ports when in and eg are not NULL. */
 json_object *tm_pol_step_row(const struct tm_pol_pair *pp, int k,
 			     unsigned int test, const char *in, const char *eg);
+
+/* The test configuration every policer procedure reports: Tr, Td, the
+ * mode (enum tm_pol_mode), Ti's formula and margin, the excess (MUST be
+ * recorded), frame size and accounting. */
+json_object *tm_pol_config(const struct tm_common *c, int mode, int formula,
+			   uint64_t excess);
+
+/* Add ingress, egress (and the VLAN ids of enc, when not NULL) to the
+ * rows of array a from index from on. */
+void tm_pol_name_rows(json_object *a, size_t from, const char *in,
+		      const char *eg, const struct tm_encap *enc);
 
 /* The excess outcome over n runs of which taken took it (TM §6.1.1 MUST
  * verify), in buf when mixed. */
@@ -235,6 +294,29 @@ const char *tm_pol_outcome(unsigned int taken, unsigned int n, char *buf,
  * common ones. */
 void tm_pol_deviations(const struct tm_ctx *x, json_object *dev, int formula,
 		       bool ebs);
+
+/* --- many policed streams at once (TM-POL-CAP-1, -2, -3) ---------------- */
+
+/* The job's ports as pairs 1 -> 2, 3 -> 4, ...: their number in *n; 0,
+ * or -EINVAL when the ports are odd. */
+int tm_pol_port_pairs(struct tm_ctx *x, unsigned int *n);
+
+/*
+ * Tr runs of TM-POL-1's two steps for the n streams pp at once: into res
+ * the rows compliant, excess and dscp_counts (each naming ingress,
+ * egress and the stream's VLAN ids), the statistics per stream and its
+ * excess_outcomes.  0, -ECANCELED or -errno (res then partial).
+ */
+int tm_pol_streams(struct tm_ctx *x, struct tm_pol_pair *pp, unsigned int n,
+		   json_object *res);
+
+/* The result document of x's procedure (SPEC id ref) from res, with the
+ * deviations dev (the policer's are added), the measurement and frame
+ * logs; x is freed. */
+json_object *tm_pol_finish(struct tm_ctx *x, json_object *res,
+			   json_object *dev, int formula,
+			   const struct tm_pol_pair *pp, unsigned int n,
+			   const char *ref, json_object *params);
 
 /* What one hunt found (TM-BURST-HUNT steps 1-3). */
 struct tm_hunt_out {

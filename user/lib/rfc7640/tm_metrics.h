@@ -21,11 +21,16 @@
  * that carry it.  A burst of REQ-GEN-2.4 whose last two frames were
  * resized goes as two streams (pieces) whose bursts follow each other
  * back to back: per_burst[i] frames of piece i make one burst.  CBR flows
- * have per_burst 0.
+ * have per_burst 0.  A colour-aware policer burst is its green part's
+ * pieces and then its yellow part's (tm_flow_join): every DSCP but dscp
+ * counts as re-marked.
  */
+#define TM_FLOW_MAX_PIECES	4	/* colour-aware: green and yellow parts,
+					 * each resized or not */
+
 struct tm_flow {
 	unsigned int first, n;
-	uint32_t per_burst[2];
+	uint32_t per_burst[TM_FLOW_MAX_PIECES];
 	uint64_t bursts;		/* bursts each piece sends */
 	uint8_t dscp;			/* as sent */
 };
