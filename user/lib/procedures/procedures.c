@@ -883,11 +883,11 @@ static const struct bm_procedure_info registry[] = {
 	       "TM-SHP-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10"),
 	TM_ROW(tm_qcap, "rfc7640.queue-capacity", 3, "td_s",
-	       "RFC 7640 §6.2.2.1.1 queues of one egress, strict priority: "
-	       "every other port sends each class; throughput and share per "
-	       "ingress stream",
-	       "TM-QS-CAP-1, TM-QS-1, TM-MET-SL, AMB-43, REQ-TM-1, "
-	       "REQ-TM-3"),
+	       "RFC 7640 §6.2.2 queues of one or more egress ports (SP, WFQ): "
+	       "every ingress port sends each class to each egress; per "
+	       "egress, queue and ingress stream",
+	       "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, TM-QS-1, "
+	       "TM-MET-SL, AMB-43, AMB-44, REQ-TM-1, REQ-TM-3"),
 	{ .name = NULL },
 };
 

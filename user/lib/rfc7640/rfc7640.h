@@ -228,6 +228,7 @@ enum tm_sched {
 	TM_SCHED_SP,
 	TM_SCHED_WFQ,
 	TM_SCHED_OTHER,
+	TM_SCHED_SP_WFQ,		/* SP queues, then WFQ (TM-QS-CAP-2) */
 };
 
 struct tm_qs_params {
@@ -268,9 +269,16 @@ int tm_qs_run(struct bm_backend *be, const struct tm_qs_params *p,
 	      bm_progress_fn progress, void *ctx, json_object **result,
 	      struct bm_error *err);
 
-/* --- TM-QS-CAP-1 --------------------------------------------------------- */
+/* --- TM-QS-CAP-1 .. -4 --------------------------------------------------- */
 
 #define TM_MAX_CLASSES	8	/* "typically 8 per port" (TM §6.2.2) */
+
+/* Ports of the job by position, 1-based as the operator gives them; n 0:
+ * unset (the procedure's default map). */
+struct tm_port_list {
+	unsigned int v[BM_BACKEND_MAX_PORTS];
+	size_t n;
+};
 
 struct tm_qcap_params {
 	uint64_t ql;			/* 32 KB [PROPOSED] */
@@ -278,8 +286,13 @@ struct tm_qcap_params {
 	int scheduler;			/* enum tm_sched, sp */
 	unsigned int dscps[TM_MAX_CLASSES];	/* one queue each */
 	size_t n_classes;
-	double rates_bps[TM_MAX_CLASSES];	/* per ingress port */
+	double rates_bps[TM_MAX_CLASSES];	/* per ingress and egress port */
 	size_t n_rates;
+	double weights[TM_MAX_CLASSES];	/* WFQ weight, 0: an SP queue;
+					 * n_weights 0: not given */
+	size_t n_weights;
+	struct tm_port_list ingress, egress;	/* unset: all but the last
+						 * -> the last */
 	bool bursts;			/* TM-QS-1's bursts from every port */
 	struct tm_common c;
 };
@@ -299,9 +312,11 @@ int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
 double tm_qcap_max_trials(const struct tm_qcap_params *p);
 
 /*
- * Run TM-QS-CAP-1 on the backend's ports (>= 3): every port but the last
- * sends to the last, the bursts of TM-QS-1 shared out and one CBR stream
- * per class.  Result and errors as tm_hunt_run().
+ * Run TM-QS-CAP-1 .. -4 on the backend's ports (>= 3): every ingress port
+ * sends to every egress port (unset: all but the last to the last) the
+ * bursts of TM-QS-1 shared out and one CBR stream per class; per egress,
+ * queue and ingress stream the throughput and metrics, and the WFQ
+ * queues' shares.  Result and errors as tm_hunt_run().
  */
 int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 		bm_progress_fn progress, void *ctx, json_object **result,
