@@ -979,6 +979,186 @@ START_TEST(queue_capacity_ports_queues)
 }
 END_TEST
 
+/* DUT-TBFB(SR 50 Mbit/s, b 32,000, L 600,000, o 4) on 0-based port P. */
+#define TBFB_PORT(P) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": 5e7, " \
+	"\"bucket_bytes\": 32000, \"overhead\": 4}, \"queue_bytes\": 600000, " \
+	"\"queue_frames\": 1000000}"
+
+/*
+ * TM-SHP-CAP-1 acceptance: DUT-BR(4), egress ports 3 and 4 each
+ * DUT-TBFB(SR 50 Mbit/s), ingress ports 1 and 2 each sending 40 Mbit/s
+ * to each egress, 5 s: per egress SR 50 +- 1 %; the shaper's output,
+ * backlogged, is frames one A x 8 / SR apart: median SBB one frame,
+ * median SBI 1518 x 8 / 5e7 = 242.88 us +- 5 %.
+ *
+ * The split per ingress: the SPEC's "about 25/25 +- 10 %" is the lab's,
+ * whose arrivals jitter.  The simulated DUT's are exactly periodic and
+ * arrive together (sim_traffic.c, "One instant"): in every 4 arrival
+ * instants (4 x 303.6 us) the full bfifo frees 5 places (5 x 242.88 us),
+ * one instant takes both frames and the three others one each, first
+ * come round robin, so one port gets 3 of 5 and the other 2 for as long
+ * as the queue is full: 30 and 20 Mbit/s (+- 1.5, the start-up before
+ * the queue fills is shared evenly).  Any periodic schedule of these
+ * rates splits 5 places a period 3 + 2.
+ */
+START_TEST(shaper_capacity_ports)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [" TBFB_PORT(2) ", "
+				       TBFB_PORT(3) "]}");
+	const char *eg[2] = { "p3", "p4" };
+	json_object *doc, *dut, *r[8];
+	size_t e, i, n;
+
+	doc = run("rfc7640.shaper-capacity", "{\"ingress_ports\": [1, 2], "
+		  "\"egress_ports\": [3, 4], \"port_ql\": [\"600KB\"], \"tr\": "
+		  "2, \"td_s\": 5, \"drain_s\": 0.01, \"learning\": false}",
+		  be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-1");
+	for (e = 0; e < 2; e++) {
+		n = rows_of(doc, "egresses", eg[e], -1, r, 8);
+		ck_assert_uint_eq(n, 2);
+		for (i = 0; i < n; i++) {
+			ck_assert_double_eq_tol(tj_num(r[i], "sr_bps"), 50e6,
+						0.5e6);
+			ck_assert_double_eq(tj_num(r[i], "shaper_sr_bps"),
+					    50e6);
+			ck_assert_double_eq(tj_num(r[i], "sbb_median_bytes"),
+					    1518);
+			ck_assert_double_eq_tol(tj_num(r[i], "sbi_median_s"),
+						242.88e-6, 0.05 * 242.88e-6);
+			ck_assert(tj_num(r[i], "lp") > 0);
+		}
+		n = rows_of(doc, "streams", eg[e], 0, r, 8);
+		ck_assert_uint_eq(n, 4);
+		for (i = 0; i < n; i++) {
+			double x = tj_num(r[i], "throughput_bps");
+
+			ck_assert_msg(fabs(x - 20e6) <= 1.5e6 ||
+				      fabs(x - 30e6) <= 1.5e6, "%s: %g bit/s",
+				      eg[e], x);
+			/* this run's other ingress took the rest of SR */
+			ck_assert_double_eq_tol(tj_num(r[i], "share_pct") +
+						tj_num(r[i ^ 1], "share_pct"),
+						100, 1e-9);
+			ck_assert_double_eq(tj_num(r[i], "oos"), 0);
+			ck_assert(tj_num(r[i], "trains") > 1);
+			ck_assert(!json_object_get_boolean(tj_get(r[i],
+				"low_confidence")));
+		}
+	}
+	dut = json_object_array_get_idx(tj_get(res(doc, "dut_configuration"),
+					       "egress_shapers"), 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(dut, "port")), "p4");
+	ck_assert_double_eq(tj_num(dut, "ql_bytes"), 600000);
+	ck_assert_double_eq(tj_num(dut, "bc_bytes"), 32000);
+	ck_assert_double_eq_tol(stat_mean(doc, "p3_sr_bps"), 50e6, 0.5e6);
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_dscp0_share_min_pct"), 40,
+				3);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* CAP-2's HTB tree on 0-based port P: root 100 Mbit/s, EF (DSCP 46) in a
+ * band of EF Mbit/s, prio 0, the rest in a band of 50 Mbit/s, prio 1. */
+#define HTB_PORT(P, EF) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": " \
+	"1e8, \"bucket_bytes\": 3036, \"overhead\": 4}, \"scheduler\": {" \
+	"\"kind\": \"prio\", \"bands\": [{\"dscp\": [46], \"rate_bps\": " \
+	#EF "e6, \"bucket_bytes\": 3036, \"overhead\": 4}, {\"dscp\": [], " \
+	"\"rate_bps\": 5e7, \"bucket_bytes\": 3036, \"overhead\": 4}]}}"
+
+/* EF 20 and BE 30 Mbit/s from each of two ingress ports to each egress:
+ * CAP-2's offered EF 40 and BE 60 at an egress. */
+#define CAP2_SHAPED "\"class_dscps\": [46, 0], \"class_rates_bps\": " \
+	"[20e6, 30e6], \"port_sr_bps\": [1e8], \"queue_bc\": [3036, 3036], " \
+	"\"tr\": 1, \"td_s\": 5, \"drain_s\": 0.01, \"learning\": false"
+
+/* Egress eg's queues: EF and BE SR within 2 % of ef and be Mbit/s, each
+ * ingress about half (+- 10 %). */
+static void check_htb_egress(json_object *doc, const char *eg, double ef,
+			     double be)
+{
+	json_object *r[8];
+	size_t i, n;
+
+	n = rows_of(doc, "queues", eg, 46, r, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_msg(fabs(tj_num(r[0], "sr_bps") / 1e6 / ef - 1) <= 0.02,
+		      "%s EF %g", eg, tj_num(r[0], "sr_bps"));
+	ck_assert_double_eq(tj_num(r[0], "sp_priority"), 1);
+	n = rows_of(doc, "queues", eg, 0, r, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_msg(fabs(tj_num(r[0], "sr_bps") / 1e6 / be - 1) <= 0.02,
+		      "%s BE %g", eg, tj_num(r[0], "sr_bps"));
+	ck_assert_double_eq(tj_num(r[0], "shaper_sr_bps"), 50e6);
+	n = rows_of(doc, "streams", eg, -1, r, 8);
+	ck_assert_uint_eq(n, 4);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq_tol(tj_num(r[i], "share_pct"), 50, 5);
+}
+
+/*
+ * TM-SHP-CAP-2 acceptance: an HTB tree on port 3, root 100 Mbit/s, EF
+ * rate = ceil = 30 prio 0, BE 50 prio 1; offered EF 40 and BE 60 from two
+ * ingress ports: EF SR 30 +- 2 %, BE 50 +- 2 %.  Raising the EF shaper
+ * to 70 gives EF 40 (offered, LP 0) and BE 50 (its own shaper).
+ */
+START_TEST(shaper_capacity_queues)
+{
+	struct bm_backend *be = sim_js(3, "{\"ports\": [" HTB_PORT(2, 30)
+				       "]}");
+	json_object *doc, *q, *r[8];
+	size_t i, n;
+
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [30e6, 50e6]}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-2");
+	check_htb_egress(doc, "p3", 30, 50);
+	q = json_object_array_get_idx(tj_get(res(doc, "dut_configuration"),
+					     "queues"), 0);
+	ck_assert_double_eq(tj_num(q, "sr_bps"), 30e6);
+	ck_assert_double_eq(tj_num(q, "bc_bytes"), 3036);
+	ck_assert(json_object_get_type(tj_get(q, "ql_bytes")) ==
+		  json_type_null);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	be = sim_js(3, "{\"ports\": [" HTB_PORT(2, 70) "]}");
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [70e6, 50e6]}", be);
+	check_htb_egress(doc, "p3", 40, 50);
+	n = rows_of(doc, "streams", "p3", 46, r, 8);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq(tj_num(r[i], "lp"), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* TM-SHP-CAP-3 acceptance: CAP-2's tree on ports 3 and 4 at once, each
+ * matching CAP-2 (EF 30, BE 50 +- 2 %). */
+START_TEST(shaper_capacity_ports_queues)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [" HTB_PORT(2, 30) ", "
+				       HTB_PORT(3, 30) "]}");
+	json_object *doc;
+
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [30e6, 50e6], \"ingress_ports\": [1, 2], "
+		  "\"egress_ports\": [3, 4]}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-3");
+	check_htb_egress(doc, "p3", 30, 50);
+	check_htb_egress(doc, "p4", 30, 50);
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_dscp46_sr_bps"), 30e6,
+				0.6e6);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* Refusals, each naming what is wrong in one line. */
 START_TEST(failure_paths)
 {
@@ -1043,6 +1223,21 @@ START_TEST(failure_paths)
 	three = sim(4, 1e9, -1, NULL);
 	run_fails("rfc7640.queue", NULL, three, "rfc7640.queue needs 2 to 3 "
 		  "ports, 4 given");
+	run_fails("rfc7640.shaper-capacity", "{\"egress_ports\": [3, 4], "
+		  "\"port_sr_bps\": [1e8, 1e8, 1e8]}", three, "rfc7640.shaper-"
+		  "capacity: port_sr_bps: 3 values for 2 egress ports (one for "
+		  "all, or one each)");
+	run_fails("rfc7640.shaper-capacity", "{\"queue_ql\": [\"32KB\"]}",
+		  three, "queue_ql: a queue's shaper needs its rate "
+		  "(queue_sr_bps)");
+	run_fails("rfc7640.shaper-capacity", "{\"queue_sr_bps\": [1e7, 2e7]}",
+		  three, "queue_sr_bps: 2 rates for 1 classes");
+	run_fails("rfc7640.shaper-capacity", "{\"port_bc\": [\"32 kb\"]}",
+		  three, "port_bc[0]: unknown unit");
+	run_fails("rfc7640.shaper-capacity", "{\"port_sr_bps\": [0]}", three,
+		  "port_sr_bps[0]: expected a value in (0, 1e+13]");
+	run_fails("rfc7640.shaper-capacity", "{\"ingress_ports\": [2]}",
+		  three, "ingress_ports: 1 ingress port");
 	/* the traffic map against the job's 4 ports */
 	run_fails("rfc7640.queue-capacity", "{\"egress_ports\": [5]}", three,
 		  "rfc7640.queue-capacity: egress_ports[0]: port 5, but the "
@@ -1094,6 +1289,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, queue_capacity_wfq);
 	tcase_add_test(tc, queue_capacity_ports);
 	tcase_add_test(tc, queue_capacity_ports_queues);
+	tcase_add_test(tc, shaper_capacity_ports);
+	tcase_add_test(tc, shaper_capacity_queues);
+	tcase_add_test(tc, shaper_capacity_ports_queues);
 	tcase_add_test(tc, shaper);
 	tcase_add_test(tc, failure_paths);
 	suite_add_tcase(s, tc);

@@ -90,7 +90,7 @@ struct sim_tm {
 	bool have_head;
 	struct sim_frame head;
 	bool htb;			/* a band is shaped: an HTB tree */
-	int head_band;			/* of the committed head; -1: DRR */
+	int head_band;			/* the committed head's; -1: DRR */
 	int sent_band;			/* of the head popped last, whose
 					 * band's tokens sim_tm_take takes;
 					 * -1 none */

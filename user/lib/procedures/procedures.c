@@ -724,6 +724,7 @@ TM_HOOKS(tm_qs, struct tm_qs_params)
 TM_HOOKS(tm_shp, struct tm_shp_params)
 TM_HOOKS(tm_qcap, struct tm_qcap_params)
 TM_HOOKS(tm_polp, struct tm_polp_params)
+TM_HOOKS(tm_shcap, struct tm_shcap_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -888,6 +889,12 @@ static const struct bm_procedure_info registry[] = {
 	       "egress, queue and ingress stream",
 	       "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, TM-QS-1, "
 	       "TM-MET-SL, AMB-43, AMB-44, REQ-TM-1, REQ-TM-3"),
+	TM_ROW(tm_shcap, "rfc7640.shaper-capacity", 3, "td_s",
+	       "RFC 7640 §6.3.2 shaped egress ports and queues, all ports "
+	       "active: per egress, queue and ingress stream SR, LP, OOS, "
+	       "PDV, SBB, SBI",
+	       "TM-SHP-CAP-1, TM-SHP-CAP-2, TM-SHP-CAP-3, TM-SHP-1, "
+	       "TM-MET-SL, AMB-39, REQ-TM-1, REQ-TM-3"),
 	{ .name = NULL },
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bm_json.h"
+#include "bm_units.h"
 #include "rfc7640_int.h"
 
 int tm_port_list_parse(json_object *v, const char *key,
@@ -168,26 +169,38 @@ int tm_class_dscps_parse(json_object *v, const char *key, unsigned int *out,
 	return 0;
 }
 
-int tm_class_values_parse(json_object *v, const char *key, double lo,
-			  bool lo_excl, double hi, bool bytes, double *out,
-			  size_t *n_out, struct bm_error *err)
+int tm_values_parse(json_object *v, const char *key, double lo, bool lo_excl,
+		    double hi, bool bytes, size_t max, double *out,
+		    size_t *n_out, struct bm_error *err)
 {
+	char why[sizeof(err->msg)];
 	size_t n, i;
+	uint64_t u;
 	double x;
 
 	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: expected an array, one value per "
-				 "class", key);
+		return bm_errorf(err, "%s: expected an array", key);
 	n = json_object_array_length(v);
-	if (!n || n > TM_MAX_CLASSES)
-		return bm_errorf(err, "%s: expected 1 to %d values", key,
-				 TM_MAX_CLASSES);
+	if (!n || n > max)
+		return bm_errorf(err, "%s: expected 1 to %zu values", key, max);
 	for (i = 0; i < n; i++) {
-		if (!bm_json_number(json_object_array_get_idx(v, i), &x) ||
-		    (bytes && x != floor(x)))
+		json_object *e = json_object_array_get_idx(v, i);
+
+		if (bytes && json_object_is_type(e, json_type_string)) {
+			/* REQ-UNIT-3: "32KB" as the scalar byte keys take */
+			if (bm_bytes_parse(json_object_get_string(e), &u,
+					   err)) {
+				memcpy(why, err->msg, sizeof(why));
+				return bm_errorf(err, "%s[%zu]: %s", key, i,
+						 why);
+			}
+			x = (double)u;
+		} else if (!bm_json_number(e, &x) ||
+			   (bytes && x != floor(x))) {
 			return bm_errorf(err, "%s[%zu]: expected %s", key, i,
 					 bytes ? "a whole number of bytes" :
 					 "a number");
+		}
 		if ((lo_excl ? !(x > lo) : !(x >= lo)) || x > hi)
 			return bm_errorf(err, "%s[%zu]: expected a value in "
 					 "%c%g, %g]", key, i,

@@ -59,8 +59,8 @@ static int parse_rates(json_object *v, void *base, const char *key,
 {
 	struct tm_qcap_params *p = base;
 
-	return tm_class_values_parse(v, key, 0, true, 1e13, false,
-				     p->rates_bps, &p->n_rates, err);
+	return tm_values_parse(v, key, 0, true, 1e13, false, TM_MAX_CLASSES,
+			       p->rates_bps, &p->n_rates, err);
 }
 
 static int parse_weights(json_object *v, void *base, const char *key,
@@ -68,8 +68,8 @@ static int parse_weights(json_object *v, void *base, const char *key,
 {
 	struct tm_qcap_params *p = base;
 
-	return tm_class_values_parse(v, key, 0, false, 1e9, false,
-				     p->weights, &p->n_weights, err);
+	return tm_values_parse(v, key, 0, false, 1e9, false, TM_MAX_CLASSES,
+			       p->weights, &p->n_weights, err);
 }
 
 static int parse_ingress(json_object *v, void *base, const char *key,

@@ -213,11 +213,11 @@ json_object *tm_portmap_json(const struct tm_ctx *x,
 int tm_class_dscps_parse(json_object *v, const char *key, unsigned int *out,
 			 size_t *n_out, struct bm_error *err);
 
-/* key's array of 1 to TM_MAX_CLASSES numbers in [lo, hi] ((lo, hi] with
- * lo_excl; whole numbers with bytes) into out[*n_out]. */
-int tm_class_values_parse(json_object *v, const char *key, double lo,
-			  bool lo_excl, double hi, bool bytes, double *out,
-			  size_t *n_out, struct bm_error *err);
+/* key's array of 1 to max numbers in [lo, hi] ((lo, hi] with lo_excl;
+ * with bytes whole numbers or strings with a unit) into out[*n_out]. */
+int tm_values_parse(json_object *v, const char *key, double lo, bool lo_excl,
+		    double hi, bool bytes, size_t max, double *out,
+		    size_t *n_out, struct bm_error *err);
 
 /* New JSON arrays of v[0..n). */
 json_object *tm_doubles_json(const double *v, size_t n);
