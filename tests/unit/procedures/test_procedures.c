@@ -32,6 +32,7 @@ static const char *const names[] = {
 	"rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
+	"rfc7640.shaper-capacity",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 

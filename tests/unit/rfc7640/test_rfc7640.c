@@ -51,6 +51,21 @@ static struct bm_backend *sim(unsigned int n, double line, int port,
 	return sim_ports_new(&p, n, "p");
 }
 
+/* A sim of n ports from the whole JSON js. */
+static struct bm_backend *sim_js(unsigned int n, const char *js)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	json_object *o = json_tokener_parse(js);
+
+	ck_assert_msg(o, "bad sim JSON %s", js);
+	bm_sim_params_default(&p);
+	ck_assert_msg(bm_sim_params_from_json(o, &p, &err) == 0, "%s: %s", js,
+		      err.msg);
+	json_object_put(o);
+	return sim_ports_new(&p, n, "p");
+}
+
 /* Run proc with params js on be; the document, kept for the schema. */
 static json_object *run(const char *proc, const char *js,
 			struct bm_backend *be)
@@ -1032,6 +1047,406 @@ START_TEST(queue_capacity)
 }
 END_TEST
 
+/* DUT-ETS(100 Mbit/s, q1 = 3000, q2 = 1500) on 0-based port P: EF strict,
+ * AF1x and AF2x (with CS1, CS2) in DRR bands. */
+#define ETS_PORT(P) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": 1e8, " \
+	"\"bucket_bytes\": 3028, \"overhead\": 4}, \"scheduler\": {\"kind\": " \
+	"\"ets\", \"bands\": [{\"dscp\": [46], \"strict\": true}, {\"dscp\": " \
+	"[8, 10, 12, 14], \"quantum\": 3000}, {\"dscp\": [16, 18, 20, 22], " \
+	"\"quantum\": 1500}]}}"
+
+/* EF 10, AF1 30 and AF2 30 Mbit/s from each ingress port to each egress:
+ * an egress sees CAP-2's EF 20, AF1 60, AF2 60 "split over 2 ingress
+ * ports". */
+#define CAP2_CLASSES "\"scheduler\": \"sp_wfq\", \"class_dscps\": [46, 10, " \
+	"18], \"class_rates_bps\": [10e6, 30e6, 30e6], \"class_weights\": " \
+	"[0, 3000, 1500]"
+
+/* The rows of results.key for egress eg and DSCP dscp (-1: any). */
+static size_t rows_of(json_object *doc, const char *key, const char *eg,
+		      int dscp, json_object **out, size_t max)
+{
+	json_object *a = res(doc, key), *r;
+	size_t i, n = 0;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		r = json_object_array_get_idx(a, i);
+		if (strcmp(json_object_get_string(tj_get(r, "egress")), eg) ||
+		    (dscp >= 0 && tj_num(r, "dscp") != dscp))
+			continue;
+		ck_assert_uint_lt(n, max);
+		out[n++] = r;
+	}
+	return n;
+}
+
+/*
+ * CAP-2's queues at egress eg, run by run: EF 20 +- 0.5 Mbit/s with LP 0
+ * (10 from each ingress), the 80 Mbit/s remainder shared 2:1 by the
+ * quanta: AF1 53.3 and AF2 26.7 Mbit/s within tol_pct % of each, and
+ * their WFQ shares 66.7 / 33.3 % beside the weights' (exactly those).
+ */
+static void check_cap2_egress(json_object *doc, const char *eg,
+			      unsigned int runs, double tol_pct)
+{
+	static const struct { int dscp; double mbps, share; } want[] = {
+		{ 10, 160.0 / 3, 200.0 / 3 }, { 18, 80.0 / 3, 100.0 / 3 },
+	};
+	json_object *q[8], *s[16];
+	size_t i, j, n;
+
+	n = rows_of(doc, "queues", eg, 46, q, 8);
+	ck_assert_uint_eq(n, runs);
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(json_object_get_string(tj_get(q[i], "kind")),
+				 "sp");
+		ck_assert_double_eq(tj_num(q[i], "sp_priority"), 1);
+		ck_assert_double_eq(tj_num(q[i], "lp"), 0);
+		ck_assert_double_eq_tol(tj_num(q[i], "throughput_bps"), 20e6,
+					0.5e6);
+	}
+	n = rows_of(doc, "streams", eg, 46, s, 16);
+	ck_assert_uint_eq(n, 2 * runs);
+	for (i = 0; i < n; i++) {
+		ck_assert_double_eq(tj_num(s[i], "lp"), 0);
+		ck_assert_double_eq_tol(tj_num(s[i], "throughput_bps"), 10e6,
+					0.25e6);
+	}
+	for (j = 0; j < 2; j++) {
+		n = rows_of(doc, "queues", eg, want[j].dscp, q, 8);
+		ck_assert_uint_eq(n, runs);
+		for (i = 0; i < n; i++) {
+			ck_assert_str_eq(json_object_get_string(
+				tj_get(q[i], "kind")), "wfq");
+			ck_assert_msg(fabs(tj_num(q[i], "throughput_bps") /
+					   1e6 - want[j].mbps) <=
+				      tol_pct / 100 * want[j].mbps,
+				      "%s DSCP %d: %g bit/s", eg, want[j].dscp,
+				      tj_num(q[i], "throughput_bps"));
+			ck_assert_double_eq_tol(tj_num(q[i], "wfq_share_pct"),
+						want[j].share, tol_pct / 100 *
+						want[j].share);
+			ck_assert_double_eq_tol(tj_num(q[i],
+						       "weight_share_pct"),
+						want[j].share, 1e-9);
+			ck_assert(tj_num(q[i], "lp") > 0);
+		}
+	}
+}
+
+/*
+ * TM-QS-CAP-2 acceptance: DUT-ETS(d3, 100 Mbit/s, q1 = 3000, q2 = 1500);
+ * EF 20, AF1 60, AF2 60 Mbit/s split over two ingress ports: EF 20 (LP
+ * 0), AF1 53.3 +- 2.5, AF2 26.7 +- 2.5 Mbit/s, each ingress about half
+ * of its queue.  The scheduler as reported: EF the SP queue, AF1 and AF2
+ * WFQ with their weights.
+ */
+START_TEST(queue_capacity_wfq)
+{
+	struct bm_backend *be = sim_js(3, "{\"ports\": [" ETS_PORT(2) "]}");
+	json_object *doc, *dut, *q, *r, *s[16];
+	size_t i, n;
+
+	doc = run("rfc7640.queue-capacity", "{" CAP2_CLASSES ", \"bursts\": "
+		  "false, \"tr\": 2, \"td_s\": 5, \"drain_s\": 0.01}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-QS-CAP-2");
+	check_cap2_egress(doc, "p3", 2, 2.5 / 53.3 * 100);
+	/* +- 2.5 Mbit/s on AF2 too, beyond the relative tolerance above */
+	n = rows_of(doc, "queues", "p3", 18, s, 16);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq_tol(tj_num(s[i], "throughput_bps"),
+					80e6 / 3, 2.5e6);
+	n = rows_of(doc, "streams", "p3", 10, s, 16);
+	ck_assert_uint_eq(n, 4);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq_tol(tj_num(s[i], "share_pct"), 50, 5);
+	r = row(doc, "egresses", 0);
+	ck_assert_double_eq_tol(tj_num(r, "throughput_bps"), 100e6, 1e6);
+	ck_assert_double_eq_tol(tj_num(r, "sp_throughput_bps"), 20e6, 0.5e6);
+	dut = res(doc, "dut_configuration");
+	ck_assert_str_eq(json_object_get_string(tj_get(dut, "scheduler")),
+			 "sp_wfq");
+	q = json_object_array_get_idx(tj_get(dut, "scheduler_queues"), 1);
+	ck_assert_double_eq(tj_num(q, "weight"), 3000);
+	ck_assert_double_eq_tol(tj_num(q, "weight_share_pct"), 200.0 / 3,
+				1e-9);
+	ck_assert_double_eq_tol(stat_mean(doc, "dscp10_wfq_share_pct"),
+				200.0 / 3, 200.0 / 3 * 0.047);
+	ck_assert(!json_object_object_get_ex(res(doc, "statistics"),
+					     "dscp46_wfq_share_pct", NULL));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-QS-CAP-3 acceptance: DUT-BR(4), ports 1, 2 -> 3 and 1, 2 -> 4, each
+ * egress DUT-TBF(100 Mbit/s, Q = 100), each ingress offering 60 Mbit/s
+ * to each egress: per egress 100 Mbit/s (+- 1 %), about 50/50 per
+ * ingress (+- 10 %); the bursts go to both egresses, QL / 2 from each
+ * ingress (16,000 B, within the 100 frames of Q: LP 0).
+ */
+START_TEST(queue_capacity_ports)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [{\"port\": 2, "
+				       "\"queue_frames\": 100, \"shaper\": "
+				       "{\"rate_bps\": 1e8, \"bucket_bytes\": "
+				       "3028, \"overhead\": 4}}, {\"port\": 3,"
+				       " \"queue_frames\": 100, \"shaper\": "
+				       "{\"rate_bps\": 1e8, \"bucket_bytes\": "
+				       "3028, \"overhead\": 4}}]}");
+	json_object *doc, *cfg, *r[8];
+	const char *eg[2] = { "p3", "p4" };
+	size_t i, e, n;
+
+	doc = run("rfc7640.queue-capacity", "{\"scheduler\": \"fifo\", "
+		  "\"class_dscps\": [0], \"class_rates_bps\": [60e6], "
+		  "\"ingress_ports\": [1, 2], \"egress_ports\": [3, 4], "
+		  "\"tr\": 2, \"td_s\": 2, \"drain_s\": 0.01}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-QS-CAP-3");
+	cfg = res(doc, "test_configuration");
+	ck_assert_double_eq(tj_num(cfg, "ingress_ports_active"), 2);
+	ck_assert_double_eq(tj_num(cfg, "egress_ports_active"), 2);
+	ck_assert(!json_object_object_get_ex(cfg, "egress_port", NULL));
+	for (e = 0; e < 2; e++) {
+		n = rows_of(doc, "egresses", eg[e], -1, r, 8);
+		ck_assert_uint_eq(n, 2);
+		for (i = 0; i < n; i++)
+			ck_assert_double_eq_tol(tj_num(r[i], "throughput_bps"),
+						100e6, 1e6);
+		n = rows_of(doc, "streams", eg[e], 0, r, 8);
+		ck_assert_uint_eq(n, 4);
+		for (i = 0; i < n; i++) {
+			ck_assert_double_eq_tol(tj_num(r[i], "share_pct"), 50,
+						5);
+			ck_assert_double_eq_tol(tj_num(r[i], "offered_bps"),
+						60e6, 0.6e6);
+		}
+		n = rows_of(doc, "bursts", eg[e], -1, r, 8);
+		ck_assert_uint_eq(n, 4);
+		for (i = 0; i < n; i++) {
+			ck_assert_double_eq(tj_num(r[i], "lp"), 0);
+			ck_assert_double_eq(tj_num(r[i], "bsa_bytes"), 16000);
+		}
+	}
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_throughput_bps"), 100e6,
+				1e6);
+	ck_assert_double_eq_tol(stat_mean(doc, "dscp0_throughput_bps"), 200e6,
+				2e6);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * TM-QS-CAP-4 acceptance: CAP-2's DUT-ETS on ports 3 and 4 at once, ports
+ * 1 and 2 sending CAP-2's classes to both: each egress's queues as in
+ * CAP-2, each share +- 5 %.
+ */
+START_TEST(queue_capacity_ports_queues)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [" ETS_PORT(2) ", "
+				       ETS_PORT(3) "]}");
+	json_object *doc;
+
+	doc = run("rfc7640.queue-capacity", "{" CAP2_CLASSES ", "
+		  "\"ingress_ports\": [1, 2], \"egress_ports\": [3, 4], "
+		  "\"bursts\": false, \"tr\": 1, \"td_s\": 5, \"drain_s\": "
+		  "0.01}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-QS-CAP-4");
+	check_cap2_egress(doc, "p3", 1, 5);
+	check_cap2_egress(doc, "p4", 1, 5);
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_dscp18_wfq_share_pct"),
+				100.0 / 3, 100.0 / 3 * 0.05);
+	ck_assert(tj_has_deviation(doc, "AMB-44"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* DUT-TBFB(SR 50 Mbit/s, b 32,000, L 600,000, o 4) on 0-based port P. */
+#define TBFB_PORT(P) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": 5e7, " \
+	"\"bucket_bytes\": 32000, \"overhead\": 4}, \"queue_bytes\": 600000, " \
+	"\"queue_frames\": 1000000}"
+
+/*
+ * TM-SHP-CAP-1 acceptance: DUT-BR(4), egress ports 3 and 4 each
+ * DUT-TBFB(SR 50 Mbit/s), ingress ports 1 and 2 each sending 40 Mbit/s
+ * to each egress, 5 s: per egress SR 50 +- 1 %; the shaper's output,
+ * backlogged, is frames one A x 8 / SR apart: median SBB one frame,
+ * median SBI 1518 x 8 / 5e7 = 242.88 us +- 5 %.
+ *
+ * The split per ingress: the SPEC's "about 25/25 +- 10 %" is the lab's,
+ * whose arrivals jitter.  The simulated DUT's are exactly periodic and
+ * arrive together (sim_traffic.c, "One instant"): in every 4 arrival
+ * instants (4 x 303.6 us) the full bfifo frees 5 places (5 x 242.88 us),
+ * one instant takes both frames and the three others one each, first
+ * come round robin, so one port gets 3 of 5 and the other 2 for as long
+ * as the queue is full: 30 and 20 Mbit/s (+- 1.5, the start-up before
+ * the queue fills is shared evenly).  Any periodic schedule of these
+ * rates splits 5 places a period 3 + 2.
+ */
+START_TEST(shaper_capacity_ports)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [" TBFB_PORT(2) ", "
+				       TBFB_PORT(3) "]}");
+	const char *eg[2] = { "p3", "p4" };
+	json_object *doc, *dut, *r[8];
+	size_t e, i, n;
+
+	doc = run("rfc7640.shaper-capacity", "{\"ingress_ports\": [1, 2], "
+		  "\"egress_ports\": [3, 4], \"port_ql\": [\"600KB\"], \"tr\": "
+		  "2, \"td_s\": 5, \"drain_s\": 0.01, \"learning\": false}",
+		  be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-1");
+	for (e = 0; e < 2; e++) {
+		n = rows_of(doc, "egresses", eg[e], -1, r, 8);
+		ck_assert_uint_eq(n, 2);
+		for (i = 0; i < n; i++) {
+			ck_assert_double_eq_tol(tj_num(r[i], "sr_bps"), 50e6,
+						0.5e6);
+			ck_assert_double_eq(tj_num(r[i], "shaper_sr_bps"),
+					    50e6);
+			ck_assert_double_eq(tj_num(r[i], "sbb_median_bytes"),
+					    1518);
+			ck_assert_double_eq_tol(tj_num(r[i], "sbi_median_s"),
+						242.88e-6, 0.05 * 242.88e-6);
+			ck_assert(tj_num(r[i], "lp") > 0);
+		}
+		n = rows_of(doc, "streams", eg[e], 0, r, 8);
+		ck_assert_uint_eq(n, 4);
+		for (i = 0; i < n; i++) {
+			double x = tj_num(r[i], "throughput_bps");
+
+			ck_assert_msg(fabs(x - 20e6) <= 1.5e6 ||
+				      fabs(x - 30e6) <= 1.5e6, "%s: %g bit/s",
+				      eg[e], x);
+			/* this run's other ingress took the rest of SR */
+			ck_assert_double_eq_tol(tj_num(r[i], "share_pct") +
+						tj_num(r[i ^ 1], "share_pct"),
+						100, 1e-9);
+			ck_assert_double_eq(tj_num(r[i], "oos"), 0);
+			ck_assert(tj_num(r[i], "trains") > 1);
+			ck_assert(!json_object_get_boolean(tj_get(r[i],
+				"low_confidence")));
+		}
+	}
+	dut = json_object_array_get_idx(tj_get(res(doc, "dut_configuration"),
+					       "egress_shapers"), 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(dut, "port")), "p4");
+	ck_assert_double_eq(tj_num(dut, "ql_bytes"), 600000);
+	ck_assert_double_eq(tj_num(dut, "bc_bytes"), 32000);
+	ck_assert_double_eq_tol(stat_mean(doc, "p3_sr_bps"), 50e6, 0.5e6);
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_dscp0_share_min_pct"), 40,
+				3);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* CAP-2's HTB tree on 0-based port P: root 100 Mbit/s, EF (DSCP 46) in a
+ * band of EF Mbit/s, prio 0, the rest in a band of 50 Mbit/s, prio 1. */
+#define HTB_PORT(P, EF) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": " \
+	"1e8, \"bucket_bytes\": 3036, \"overhead\": 4}, \"scheduler\": {" \
+	"\"kind\": \"prio\", \"bands\": [{\"dscp\": [46], \"rate_bps\": " \
+	#EF "e6, \"bucket_bytes\": 3036, \"overhead\": 4}, {\"dscp\": [], " \
+	"\"rate_bps\": 5e7, \"bucket_bytes\": 3036, \"overhead\": 4}]}}"
+
+/* EF 20 and BE 30 Mbit/s from each of two ingress ports to each egress:
+ * CAP-2's offered EF 40 and BE 60 at an egress. */
+#define CAP2_SHAPED "\"class_dscps\": [46, 0], \"class_rates_bps\": " \
+	"[20e6, 30e6], \"port_sr_bps\": [1e8], \"queue_bc\": [3036, 3036], " \
+	"\"tr\": 1, \"td_s\": 5, \"drain_s\": 0.01, \"learning\": false"
+
+/* Egress eg's queues: EF and BE SR within 2 % of ef and be Mbit/s, each
+ * ingress about half (+- 10 %). */
+static void check_htb_egress(json_object *doc, const char *eg, double ef,
+			     double be)
+{
+	json_object *r[8];
+	size_t i, n;
+
+	n = rows_of(doc, "queues", eg, 46, r, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_msg(fabs(tj_num(r[0], "sr_bps") / 1e6 / ef - 1) <= 0.02,
+		      "%s EF %g", eg, tj_num(r[0], "sr_bps"));
+	ck_assert_double_eq(tj_num(r[0], "sp_priority"), 1);
+	n = rows_of(doc, "queues", eg, 0, r, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_msg(fabs(tj_num(r[0], "sr_bps") / 1e6 / be - 1) <= 0.02,
+		      "%s BE %g", eg, tj_num(r[0], "sr_bps"));
+	ck_assert_double_eq(tj_num(r[0], "shaper_sr_bps"), 50e6);
+	n = rows_of(doc, "streams", eg, -1, r, 8);
+	ck_assert_uint_eq(n, 4);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq_tol(tj_num(r[i], "share_pct"), 50, 5);
+}
+
+/*
+ * TM-SHP-CAP-2 acceptance: an HTB tree on port 3, root 100 Mbit/s, EF
+ * rate = ceil = 30 prio 0, BE 50 prio 1; offered EF 40 and BE 60 from two
+ * ingress ports: EF SR 30 +- 2 %, BE 50 +- 2 %.  Raising the EF shaper
+ * to 70 gives EF 40 (offered, LP 0) and BE 50 (its own shaper).
+ */
+START_TEST(shaper_capacity_queues)
+{
+	struct bm_backend *be = sim_js(3, "{\"ports\": [" HTB_PORT(2, 30)
+				       "]}");
+	json_object *doc, *q, *r[8];
+	size_t i, n;
+
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [30e6, 50e6]}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-2");
+	check_htb_egress(doc, "p3", 30, 50);
+	q = json_object_array_get_idx(tj_get(res(doc, "dut_configuration"),
+					     "queues"), 0);
+	ck_assert_double_eq(tj_num(q, "sr_bps"), 30e6);
+	ck_assert_double_eq(tj_num(q, "bc_bytes"), 3036);
+	ck_assert(json_object_get_type(tj_get(q, "ql_bytes")) ==
+		  json_type_null);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	be = sim_js(3, "{\"ports\": [" HTB_PORT(2, 70) "]}");
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [70e6, 50e6]}", be);
+	check_htb_egress(doc, "p3", 40, 50);
+	n = rows_of(doc, "streams", "p3", 46, r, 8);
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq(tj_num(r[i], "lp"), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* TM-SHP-CAP-3 acceptance: CAP-2's tree on ports 3 and 4 at once, each
+ * matching CAP-2 (EF 30, BE 50 +- 2 %). */
+START_TEST(shaper_capacity_ports_queues)
+{
+	struct bm_backend *be = sim_js(4, "{\"ports\": [" HTB_PORT(2, 30) ", "
+				       HTB_PORT(3, 30) "]}");
+	json_object *doc;
+
+	doc = run("rfc7640.shaper-capacity", "{" CAP2_SHAPED ", "
+		  "\"queue_sr_bps\": [30e6, 50e6], \"ingress_ports\": [1, 2], "
+		  "\"egress_ports\": [3, 4]}", be);
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+		"procedure"), "ref")), "TM-SHP-CAP-3");
+	check_htb_egress(doc, "p3", 30, 50);
+	check_htb_egress(doc, "p4", 30, 50);
+	ck_assert_double_eq_tol(stat_mean(doc, "p4_dscp46_sr_bps"), 30e6,
+				0.6e6);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* Refusals, each naming what is wrong in one line. */
 START_TEST(failure_paths)
 {
@@ -1068,6 +1483,27 @@ START_TEST(failure_paths)
 		  be, "class_dscps[1]: DSCP 46 given twice");
 	run_fails("rfc7640.queue-capacity", NULL, be, "rfc7640.queue-capacity "
 		  "needs 3 to 256 ports, 2 given");
+	run_fails("rfc7640.queue-capacity", "{\"class_weights\": [0]}", be,
+		  "class_weights: 1 weights for 2 classes");
+	run_fails("rfc7640.queue-capacity", "{\"class_weights\": [0, 1]}",
+		  be, "class_weights: a WFQ weight with scheduler sp (use "
+		  "sp_wfq)");
+	run_fails("rfc7640.queue-capacity", "{\"scheduler\": \"sp_wfq\", "
+		  "\"class_weights\": [0, 0]}", be, "scheduler sp_wfq needs SP "
+		  "queues (weight 0) and WFQ queues");
+	run_fails("rfc7640.queue-capacity", "{\"scheduler\": \"wfq\"}", be,
+		  "class_weights: scheduler wfq needs the queues' weights");
+	run_fails("rfc7640.queue-capacity", "{\"scheduler\": \"wfq\", "
+		  "\"class_weights\": [0, 1]}", be, "class_weights: an SP "
+		  "queue (weight 0) with scheduler wfq");
+	run_fails("rfc7640.queue-capacity", "{\"class_weights\": [0, -1]}",
+		  be, "class_weights[1]: expected a value in [0, 1e+09]");
+	run_fails("rfc7640.queue-capacity", "{\"ingress_ports\": [0]}", be,
+		  "ingress_ports[0]: port 0 outside 1..256");
+	run_fails("rfc7640.queue-capacity", "{\"egress_ports\": [3, 3]}", be,
+		  "egress_ports[1]: port 3 given twice");
+	run_fails("rfc7640.queue-capacity", "{\"egress_ports\": [\"p3\"]}",
+		  be, "egress_ports[0]: expected an integer");
 	three = sim(3, 1e9, -1, NULL);
 	run_fails("rfc7640.policer", NULL, three, "rfc7640.policer needs "
 		  "exactly 2 ports (ingress and egress), 3 given");
@@ -1075,6 +1511,39 @@ START_TEST(failure_paths)
 	three = sim(4, 1e9, -1, NULL);
 	run_fails("rfc7640.queue", NULL, three, "rfc7640.queue needs 2 to 3 "
 		  "ports, 4 given");
+	run_fails("rfc7640.shaper-capacity", "{\"egress_ports\": [3, 4], "
+		  "\"port_sr_bps\": [1e8, 1e8, 1e8]}", three, "rfc7640.shaper-"
+		  "capacity: port_sr_bps: 3 values for 2 egress ports (one for "
+		  "all, or one each)");
+	run_fails("rfc7640.shaper-capacity", "{\"queue_ql\": [\"32KB\"]}",
+		  three, "queue_ql: a queue's shaper needs its rate "
+		  "(queue_sr_bps)");
+	run_fails("rfc7640.shaper-capacity", "{\"queue_sr_bps\": [1e7, 2e7]}",
+		  three, "queue_sr_bps: 2 rates for 1 classes");
+	run_fails("rfc7640.shaper-capacity", "{\"port_bc\": [\"32 kb\"]}",
+		  three, "port_bc[0]: unknown unit");
+	run_fails("rfc7640.shaper-capacity", "{\"port_sr_bps\": [0]}", three,
+		  "port_sr_bps[0]: expected a value in (0, 1e+13]");
+	run_fails("rfc7640.shaper-capacity", "{\"ingress_ports\": [2]}",
+		  three, "ingress_ports: 1 ingress port");
+	/* the traffic map against the job's 4 ports */
+	run_fails("rfc7640.queue-capacity", "{\"egress_ports\": [5]}", three,
+		  "rfc7640.queue-capacity: egress_ports[0]: port 5, but the "
+		  "job has 4 ports");
+	run_fails("rfc7640.queue-capacity", "{\"ingress_ports\": [1, 2], "
+		  "\"egress_ports\": [2, 4]}", three, "egress_ports[0]: port "
+		  "2 is an ingress port too");
+	run_fails("rfc7640.queue-capacity", "{\"ingress_ports\": [1, 4]}",
+		  three, "ingress_ports: port 4 is the egress (unset "
+		  "egress_ports: the last port)");
+	run_fails("rfc7640.queue-capacity", "{\"ingress_ports\": [1], "
+		  "\"egress_ports\": [3, 4]}", three, "ingress_ports: 1 "
+		  "ingress port; the capacity tests need at least 2");
+	/* 2 x 160,000 B at 1 Gbit/s take 2.59 ms, one 1.30 ms */
+	run_fails("rfc7640.queue-capacity", "{\"egress_ports\": [3, 4], "
+		  "\"ql\": \"320KB\", \"bb_bps\": 1.5e9}", three, "Ti = QL "
+		  "x 8 / BB = 0.00170667 s is shorter than an ingress port's 2 "
+		  "bursts of 160000 B");
 	bm_sim_free(three);
 	/* parameters are validated before any trial */
 	ck_assert_uint_eq(be->trials, 0);
@@ -1108,6 +1577,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, queue_bursts_hunt);
 	tcase_add_test(tc, queue_classes);
 	tcase_add_test(tc, queue_capacity);
+	tcase_add_test(tc, queue_capacity_wfq);
+	tcase_add_test(tc, queue_capacity_ports);
+	tcase_add_test(tc, queue_capacity_ports_queues);
+	tcase_add_test(tc, shaper_capacity_ports);
+	tcase_add_test(tc, shaper_capacity_queues);
+	tcase_add_test(tc, shaper_capacity_ports_queues);
 	tcase_add_test(tc, shaper);
 	tcase_add_test(tc, failure_paths);
 	suite_add_tcase(s, tc);

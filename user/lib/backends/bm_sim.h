@@ -44,7 +44,10 @@
  * A = F - 4 + overhead; DUT-TBF/TBFB), then either the FIFO above (its
  * byte limit then counts skb->len = F - 4, bfifo) or a prio/ets scheduler
  * of up to 16 bands classified by DSCP (strict bands in order, the rest
- * by deficit round robin; DUT-SP, DUT-ETS), all on the egress line.  A
+ * by deficit round robin; DUT-SP, DUT-ETS), all on the egress line; a
+ * strict band may have its own token bucket (an HTB class with rate =
+ * ceil under the tbf as root: a band without tokens is passed over for
+ * the next band in priority order; TM-SHP-CAP-2).  A
  * receiver counts every frame by size, DSCP (as re-marked) and VLAN PCP,
  * and logs the first log_frames frames of a stream (their tx times, and
  * seq, times, size, DSCP, PCP as received): what MODEL-TB and MODEL-TBF
@@ -134,12 +137,16 @@ enum bm_sim_sched_kind {
 	BM_SIM_SCHED_ETS,		/* strict bands, then DRR (DUT-ETS) */
 };
 
-/* One band: a tail-drop queue (pfifo / bfifo of skb->len = F - 4). */
+/* One band: a tail-drop queue (pfifo / bfifo of skb->len = F - 4),
+ * optionally shaped (an HTB class with rate = ceil; strict bands only). */
 struct bm_sim_band {
 	bool strict;
 	uint32_t quantum;		/* DRR bytes of a non-strict ets band */
 	uint32_t queue_frames;		/* the committed head not counted */
 	uint64_t queue_bytes;		/* 0: no byte limit */
+	double rate_bps;		/* the band's shaper; 0: none */
+	double bucket_bytes;		/* its bucket (>= 64 with a rate) */
+	int overhead;			/* A = F - 4 + overhead */
 };
 
 /* A prio or ets qdisc below the shaper (or alone on the line). */

@@ -242,6 +242,23 @@ static int check_sched(const struct bm_sim_port *pt, unsigned int i,
 			return bm_errorf(err, "sim: port %u: scheduler: "
 					 "bands[%u]: quantum 0 in a non-strict "
 					 "ets band", i, b);
+	for (b = 0; b < s->n_bands; b++) {
+		const struct bm_sim_band *x = &s->bands[b];
+		bool strict = s->kind == BM_SIM_SCHED_PRIO || x->strict;
+
+		if (!rate_ok(x->rate_bps) ||
+		    !bucket_ok(x->rate_bps, x->bucket_bytes) ||
+		    !overhead_ok(x->overhead))
+			return bm_errorf(err, "sim: port %u: scheduler: "
+					 "bands[%u]: rate_bps must be in [0, "
+					 "1e13], bucket_bytes in [%d, 1e12], "
+					 "overhead in [-60, 1000]", i, b,
+					 BM_SIM_TM_MIN_BUCKET);
+		if (x->rate_bps > 0 && !strict)
+			return bm_errorf(err, "sim: port %u: scheduler: "
+					 "bands[%u]: only a strict band can be "
+					 "shaped", i, b);
+	}
 	/* the bands are the queues: one FIFO limit would say nothing */
 	if (pt->queue_frames != BM_SIM_QUEUE_DEFAULT || pt->queue_bytes)
 		return bm_errorf(err, "sim: port %u: queue_frames and "

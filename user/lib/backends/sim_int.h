@@ -79,21 +79,31 @@ bool sim_tm_shaped(const struct sim_tm *tm);
  * bytes (INT64_MAX: never, it is larger than the bucket); t without a
  * shaper. */
 int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size);
-/* A frame of size bytes leaves the shaper at t: its tokens go. */
+/* A frame of size bytes leaves the shaper at t: its tokens go, and
+ * those of the band of the head popped last, when shaped. */
 void sim_tm_take(struct sim_tm *tm, int64_t t, uint32_t size);
-/* The shaper's rate in bytes of F per tick, for bounds (0: none). */
+/* The slowest shaper's rate (the root's or a band's) in bytes of F per
+ * tick, for bounds (0: none). */
 double sim_tm_bytes_per_tick(const struct sim_tm *tm);
 
 /* Has the egress a scheduler (its bands replace the FIFO)? */
 bool sim_tm_scheduled(const struct sim_tm *tm);
 /* f joins its band: 1, 0 when the band is full (tail drop), -ENOMEM. */
 int sim_tm_enqueue(struct sim_tm *tm, const struct sim_frame *f);
-/* The frame the scheduler sends next into *f, false when none waits.  It
+/* The frame the scheduler sends next at t into *f, false when none may
+ * (none waits, or only in shaped bands without tokens: sim_tm_wake).  It
  * is committed (tbf's peek): it stays the head until sim_tm_pop, even if
  * a frame of a higher band arrives meanwhile. */
-bool sim_tm_head(struct sim_tm *tm, struct sim_frame *f);
+bool sim_tm_head(struct sim_tm *tm, int64_t t, struct sim_frame *f);
+/* The first tick >= t at which a shaped band's bucket holds its waiting
+ * head; INT64_MAX when no shaped band waits. */
+int64_t sim_tm_wake(struct sim_tm *tm, int64_t t);
 /* The committed head has gone to the line. */
 void sim_tm_pop(struct sim_tm *tm);
+/* In an HTB tree (a shaped band), the committed head of a strict band
+ * goes back to its band's front, to be chosen again when the root can
+ * send: true; false (nothing done) otherwise. */
+bool sim_tm_unpop(struct sim_tm *tm);
 /* Frames the bands may hold at once (for bounds; UINT64_MAX: no limit). */
 uint64_t sim_tm_capacity(const struct sim_tm *tm);
 

@@ -276,6 +276,9 @@ static const struct bm_jkey band_keys[] = {
 	BAND_K(quantum, BM_J_U32, 1, 1e8, 0),
 	BAND_K(queue_frames, BM_J_U32, 0, 1e9, 0),
 	BAND_K(queue_bytes, BM_J_U64, 0, 1e15, 0),
+	BAND_K(rate_bps, BM_J_DOUBLE, 0, 1e13, BM_JK_MIN_EXCL),
+	BAND_K(bucket_bytes, BM_J_DOUBLE, BM_SIM_TM_MIN_BUCKET, 1e12, 0),
+	BAND_K(overhead, BM_J_INT, -60, 1000, 0),
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -308,6 +311,18 @@ static int parse_band(json_object *o, enum bm_sim_sched_kind kind,
 				 what);
 	if (!be.b.strict && !quantum_given)
 		be.b.quantum = BM_SIM_ETS_QUANTUM;
+	/* a band's shaper: rate and bucket together, on a strict band (the
+	 * DRR bands would need HTB's borrowing, which is not modelled) */
+	if (json_object_object_get_ex(o, "rate_bps", NULL) ||
+	    json_object_object_get_ex(o, "bucket_bytes", NULL) ||
+	    json_object_object_get_ex(o, "overhead", NULL)) {
+		if (need(o, what, "rate_bps", err) ||
+		    need(o, what, "bucket_bytes", err))
+			return -1;
+		if (!be.b.strict)
+			return bm_errorf(err, "%s: rate_bps: only a strict band "
+					 "can be shaped", what);
+	}
 	for (d = 0; d < 64; d++) {
 		if (!(be.dscp & (1ULL << d)))
 			continue;
@@ -346,8 +361,8 @@ static const struct bm_jkey sched_keys[] = {
 
 /*
  * "scheduler": {"kind": "prio"|"ets", "bands": [{"dscp": [46], "strict":
- * true}, {"dscp": [10], "quantum": 3000}, ...]}: bands in order, a DSCP
- * no band lists goes to the last.
+ * true, "rate_bps": 3e7, "bucket_bytes": 3028}, {"dscp": [10], "quantum":
+ * 3000}, ...]}: bands in order, a DSCP no band lists goes to the last.
  */
 static int parse_scheduler(json_object *v, void *base, const char *key,
 			   struct bm_error *err)

@@ -32,6 +32,27 @@
  * tbf peeks its child, so a frame of a higher band that arrives while the
  * head waits for tokens waits behind it.  The committed head has left its
  * band and no longer counts against the band's limits, as in Linux.
+ *
+ * Band shapers (an HTB tree, TM-SHP-CAP-2): a strict band may have its
+ * own bucket (rate_bps, bucket_bytes, A = F - 4 + its overhead), an HTB
+ * class whose rate is its ceil, so it never borrows; the tbf above, if
+ * any, is the root class.  When the line frees, the head is taken from
+ * the first strict band in order whose head frame its bucket holds
+ * (ticks rounded up as the tbf's); a band without the tokens is passed
+ * over, and the next band in priority order sends (the DRR bands after
+ * the strict ones); when none can, the egress wakes at the first instant
+ * a waiting band's bucket holds its head.  The band's tokens go when its
+ * frame leaves for the line, as the root's do.  A frame whose A exceeds
+ * its band's bucket could never leave and is tail-dropped on arrival.
+ * In such a tree the root is a class, not a tbf peeking its child: a
+ * head from a strict band that has to wait for the root's tokens goes
+ * back to its band (sim_tm_unpop) and the choice is made again when the
+ * root can send, so that a higher band whose tokens came meanwhile goes
+ * first.  (A committed head would give the lower band every slot at
+ * whose start the higher band was a little short: EF shaped to 70 and BE
+ * to 50 under a root of 100 would get 66.7 / 33.3, not 70 / 30.)
+ * Closed form for backlogged bands over a long run: band k sends
+ * min(offered_k, rate_k, root - what the bands above it send).
  */
 #include <errno.h>
 #include <math.h>
@@ -50,6 +71,9 @@ struct band {
 	bool strict, active;
 	uint32_t quantum, limit_frames;
 	uint64_t limit_bytes;
+	bool shaped;			/* an HTB class: its own bucket */
+	struct bm_tb tb;
+	int over;
 };
 
 /* One policer and its buckets. */
@@ -80,6 +104,11 @@ struct sim_tm {
 	unsigned int drr[BM_SIM_MAX_BANDS], drr_head, drr_n;
 	bool have_head;
 	struct sim_frame head;
+	bool htb;			/* a band is shaped: an HTB tree */
+	int head_band;			/* the committed head's; -1: DRR */
+	int sent_band;			/* of the head popped last, whose
+					 * band's tokens sim_tm_take takes;
+					 * -1 none */
 };
 
 /* Bytes a bucket charges for F with overhead o (at least one). */
@@ -174,8 +203,15 @@ int sim_tm_new(const struct bm_sim_params *p, unsigned int port,
 			y->quantum = x->quantum;
 			y->limit_frames = x->queue_frames;
 			y->limit_bytes = x->queue_bytes;
+			if (x->rate_bps > 0) {
+				y->shaped = tm->htb = true;
+				bm_tb_init(&y->tb, x->rate_bps,
+					   x->bucket_bytes);
+				y->over = x->overhead;
+			}
 		}
 	}
+	tm->sent_band = -1;
 	*out = tm;
 	return 0;
 }
@@ -229,14 +265,12 @@ bool sim_tm_shaped(const struct sim_tm *tm)
 	return tm && tm->shape;
 }
 
-int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size)
+/* The first tick >= t at which bucket tb holds A bytes (INT64_MAX:
+ * never). */
+static int64_t tb_ready_tick(const struct bm_tb *tb, int64_t t, double A)
 {
-	double r, x;
+	double r = bm_tb_ready(tb, (double)t / SIM_TPS, A), x;
 
-	if (!sim_tm_shaped(tm))
-		return t;
-	r = bm_tb_ready(&tm->shaper, (double)t / SIM_TPS,
-			charged(size, tm->shp_over));
 	if (!isfinite(r))
 		return INT64_MAX;
 	/* a hair past a tick from rounding seconds is that tick */
@@ -246,16 +280,41 @@ int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size)
 	return (int64_t)x > t ? (int64_t)x : t;
 }
 
+int64_t sim_tm_ready(struct sim_tm *tm, int64_t t, uint32_t size)
+{
+	if (!sim_tm_shaped(tm))
+		return t;
+	return tb_ready_tick(&tm->shaper, t, charged(size, tm->shp_over));
+}
+
 void sim_tm_take(struct sim_tm *tm, int64_t t, uint32_t size)
 {
-	if (sim_tm_shaped(tm))
+	struct band *b;
+
+	if (!tm)
+		return;
+	if (tm->shape)
 		bm_tb_take(&tm->shaper, (double)t / SIM_TPS,
 			   charged(size, tm->shp_over));
+	if (tm->sent_band >= 0) {
+		b = &tm->band[tm->sent_band];
+		if (b->shaped)
+			bm_tb_take(&b->tb, (double)t / SIM_TPS,
+				   charged(size, b->over));
+		tm->sent_band = -1;
+	}
 }
 
 double sim_tm_bytes_per_tick(const struct sim_tm *tm)
 {
-	return sim_tm_shaped(tm) ? tm->shaper.rho / SIM_TPS : 0;
+	double r = sim_tm_shaped(tm) ? tm->shaper.rho : INFINITY;
+	unsigned int b;
+
+	/* a shaped band drains its backlog at its own, slower, pace */
+	for (b = 0; tm && b < tm->n_bands; b++)
+		if (tm->band[b].shaped)
+			r = fmin(r, tm->band[b].tb.rho);
+	return isfinite(r) ? r / SIM_TPS : 0;
 }
 
 bool sim_tm_scheduled(const struct sim_tm *tm)
@@ -278,6 +337,9 @@ int sim_tm_enqueue(struct sim_tm *tm, const struct sim_frame *f)
 
 	if (b->n >= b->limit_frames ||
 	    (b->limit_bytes && b->bytes + len > b->limit_bytes))
+		return 0;
+	/* beyond its band's bucket: it could never leave */
+	if (b->shaped && charged(f->size, b->over) > b->tb.b)
 		return 0;
 	if (b->n == b->cap) {
 		cap = b->cap ? 2 * b->cap : 16;
@@ -345,28 +407,78 @@ static bool drr_next(struct sim_tm *tm, struct sim_frame *f)
 	return false;
 }
 
-bool sim_tm_head(struct sim_tm *tm, struct sim_frame *f)
+/* The tick from which band b's bucket holds its head (t: unshaped). */
+static int64_t band_ready(struct band *b, int64_t t)
+{
+	if (!b->shaped)
+		return t;
+	return tb_ready_tick(&b->tb, t, charged(band_front(b)->size, b->over));
+}
+
+bool sim_tm_head(struct sim_tm *tm, int64_t t, struct sim_frame *f)
 {
 	unsigned int b;
 
 	if (!tm->have_head) {
 		for (b = 0; b < tm->n_bands; b++) {
-			if (tm->band[b].strict && tm->band[b].n) {
-				band_pop(&tm->band[b], &tm->head);
+			struct band *x = &tm->band[b];
+
+			/* an HTB class without tokens is passed over */
+			if (x->strict && x->n && band_ready(x, t) <= t) {
+				band_pop(x, &tm->head);
 				break;
 			}
 		}
-		if (b == tm->n_bands && !drr_next(tm, &tm->head))
-			return false;
+		tm->head_band = (int)b;
+		if (b == tm->n_bands) {
+			if (!drr_next(tm, &tm->head))
+				return false;
+			tm->head_band = -1;	/* unshaped */
+		}
 		tm->have_head = true;
 	}
 	*f = tm->head;
 	return true;
 }
 
+int64_t sim_tm_wake(struct sim_tm *tm, int64_t t)
+{
+	int64_t w = INT64_MAX, r;
+	unsigned int b;
+
+	for (b = 0; b < tm->n_bands; b++) {
+		struct band *x = &tm->band[b];
+
+		if (!x->shaped || !x->n)
+			continue;
+		r = band_ready(x, t);
+		if (r < w)
+			w = r;
+	}
+	return w;
+}
+
 void sim_tm_pop(struct sim_tm *tm)
 {
 	tm->have_head = false;
+	tm->sent_band = tm->head_band;
+}
+
+bool sim_tm_unpop(struct sim_tm *tm)
+{
+	struct band *b;
+
+	if (!tm->htb || !tm->have_head || tm->head_band < 0)
+		return false;
+	/* back to the front of its band; a pop freed the slot before it
+	 * (a growth since put the front at 0 and left cap - 1 free) */
+	b = &tm->band[tm->head_band];
+	b->head = (b->head + b->cap - 1) & (b->cap - 1);
+	b->v[b->head] = tm->head;
+	b->n++;
+	b->bytes += skb_len(tm->head.size);
+	tm->have_head = false;
+	return true;
 }
 
 uint64_t sim_tm_capacity(const struct sim_tm *tm)

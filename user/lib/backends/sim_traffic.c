@@ -47,7 +47,9 @@
  * pfifo/bfifo, MODEL-TBF): in order, so its departure is still known on
  * arrival.  With a scheduler the bands replace the FIFO, and the egress
  * is driven by EV_SERVE events: when its line is free the scheduler picks
- * (and commits) a head, which starts when the shaper allows.  The
+ * (and commits) a head, which starts when the shaper allows; a shaped
+ * band without tokens is passed over, and when only such bands hold
+ * frames the egress wakes when the first of them may send.  The
  * receiver counts each frame's bytes, DSCP and PCP and logs the first
  * log_frames of a stream in arrival order, with the seq it carries.
  *
@@ -309,6 +311,8 @@ struct tport {
 	uint32_t uncounted;		/* 4 with a shaper: byte limits count
 					 * skb->len (bfifo), else F */
 	bool serving;			/* scheduler: an EV_SERVE is due */
+	int64_t wake_at;		/* scheduler: a shaped band's wake
+					 * (EV_SERVE, tie 1) is due; -1 */
 	/* DUT ingress FIFO (holb) */
 	bool holb, blocked;
 	struct ring fifo;
@@ -632,22 +636,26 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 /*
  * Scheduler egress e at t: when its line is free, the scheduler's head
  * (committed) starts if the shaper lets it, else the egress comes back when
- * the shaper will; after a frame, when the line is free again.
+ * the shaper will; after a frame, when the line is free again.  When only
+ * shaped bands without tokens hold frames, the egress idles (an arrival
+ * serves it) and wakes when the first of them may send.
  */
 static void serve(struct tsim *S, unsigned int e, int64_t t)
 {
 	struct tport *E = &S->port[e];
 	struct sim_frame f;
-	int64_t start;
+	int64_t start, w;
 
 	E->serving = true;
 	if (E->efree > t) {
 		ev_push(S, E->efree, EV_SERVE, 0, e);
 		return;
 	}
-	while (sim_tm_head(E->tm, &f)) {
+	while (sim_tm_head(E->tm, t, &f)) {
 		start = sim_tm_ready(E->tm, t, f.size);
 		if (start > t && start != INT64_MAX) {
+			/* an HTB root chooses again when it can send */
+			sim_tm_unpop(E->tm);
 			ev_push(S, start, EV_SERVE, 0, e);
 			return;
 		}
@@ -662,6 +670,11 @@ static void serve(struct tsim *S, unsigned int e, int64_t t)
 		return;
 	}
 	E->serving = false;
+	w = sim_tm_wake(E->tm, t);
+	if (w != INT64_MAX && w != E->wake_at) {
+		E->wake_at = w;
+		ev_push(S, w, EV_SERVE, 1, e);
+	}
 }
 
 /* Scheduler egress e takes f at t into its band; false: the band is full. */
@@ -1070,6 +1083,7 @@ static int setup(struct tsim *S, struct bm_error *err)
 		}
 		P->uncounted = sim_tm_shaped(P->tm) ? 4 : 0;
 		P->retry_at = -1;
+		P->wake_at = -1;
 		P->holb = S->hol_d && (p->holb_port < 0 ||
 				       p->holb_port == (int)i);
 		if (P->holb)
@@ -1138,6 +1152,15 @@ static void run(struct tsim *S)
 			on_depart(S, ev.idx, ev.t);
 			break;
 		case EV_SERVE:
+			if (ev.tie) {
+				/* a band's wake: superseded by a later one,
+				 * or the egress is busy again */
+				if (S->port[ev.idx].wake_at != ev.t)
+					break;
+				S->port[ev.idx].wake_at = -1;
+				if (S->port[ev.idx].serving)
+					break;
+			}
 			serve(S, ev.idx, ev.t);
 			break;
 		case EV_TX:

@@ -725,6 +725,7 @@ TM_HOOKS(tm_shp, struct tm_shp_params)
 TM_HOOKS(tm_qcap, struct tm_qcap_params)
 TM_HOOKS(tm_polp, struct tm_polp_params)
 TM_HOOKS(tm_polc, struct tm_polc_params)
+TM_HOOKS(tm_shcap, struct tm_shcap_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -890,11 +891,17 @@ static const struct bm_procedure_info registry[] = {
 	       "TM-SHP-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10"),
 	TM_ROW(tm_qcap, "rfc7640.queue-capacity", 3, "td_s",
-	       "RFC 7640 §6.2.2.1.1 queues of one egress, strict priority: "
-	       "every other port sends each class; throughput and share per "
-	       "ingress stream",
-	       "TM-QS-CAP-1, TM-QS-1, TM-MET-SL, AMB-43, REQ-TM-1, "
-	       "REQ-TM-3"),
+	       "RFC 7640 §6.2.2 queues of one or more egress ports (SP, WFQ): "
+	       "every ingress port sends each class to each egress; per "
+	       "egress, queue and ingress stream",
+	       "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, TM-QS-1, "
+	       "TM-MET-SL, AMB-43, AMB-44, REQ-TM-1, REQ-TM-3"),
+	TM_ROW(tm_shcap, "rfc7640.shaper-capacity", 3, "td_s",
+	       "RFC 7640 §6.3.2 shaped egress ports and queues, all ports "
+	       "active: per egress, queue and ingress stream SR, LP, OOS, "
+	       "PDV, SBB, SBI",
+	       "TM-SHP-CAP-1, TM-SHP-CAP-2, TM-SHP-CAP-3, TM-SHP-1, "
+	       "TM-MET-SL, AMB-39, REQ-TM-1, REQ-TM-3"),
 	{ .name = NULL },
 };
 

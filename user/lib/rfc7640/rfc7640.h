@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RFC 7640 (draft-ietf-bmwg-traffic-management-06) stateless procedures
- * (SPEC §9): the burst hunt (TM-BURST-HUNT), the policer (TM-POL-1), the
- * queue and scheduler (TM-QS-1) and the shaper (TM-SHP-1), with the byte
+ * (SPEC §9): the burst hunt (TM-BURST-HUNT), the policer (TM-POL-1,
+ * TM-POL-CAP-2), the queue and scheduler (TM-QS-1, TM-QS-CAP-1 .. -4) and
+ * the shaper (TM-SHP-1, TM-SHP-CAP-1 .. -3), with the byte
  * accounting and byte-exact bursts of SPEC §2.2 and REQ-GEN-2.4 and the
  * stateless metrics of TM-MET-SL.  Every procedure runs Tr times and
  * reports the repeatability block over the runs (REQ-TM-3); none gives a
@@ -286,6 +287,7 @@ enum tm_sched {
 	TM_SCHED_SP,
 	TM_SCHED_WFQ,
 	TM_SCHED_OTHER,
+	TM_SCHED_SP_WFQ,		/* SP queues, then WFQ (TM-QS-CAP-2) */
 };
 
 struct tm_qs_params {
@@ -326,9 +328,16 @@ int tm_qs_run(struct bm_backend *be, const struct tm_qs_params *p,
 	      bm_progress_fn progress, void *ctx, json_object **result,
 	      struct bm_error *err);
 
-/* --- TM-QS-CAP-1 --------------------------------------------------------- */
+/* --- TM-QS-CAP-1 .. -4 --------------------------------------------------- */
 
 #define TM_MAX_CLASSES	8	/* "typically 8 per port" (TM §6.2.2) */
+
+/* Ports of the job by position, 1-based as the operator gives them; n 0:
+ * unset (the procedure's default map). */
+struct tm_port_list {
+	unsigned int v[BM_BACKEND_MAX_PORTS];
+	size_t n;
+};
 
 struct tm_qcap_params {
 	uint64_t ql;			/* 32 KB [PROPOSED] */
@@ -336,8 +345,13 @@ struct tm_qcap_params {
 	int scheduler;			/* enum tm_sched, sp */
 	unsigned int dscps[TM_MAX_CLASSES];	/* one queue each */
 	size_t n_classes;
-	double rates_bps[TM_MAX_CLASSES];	/* per ingress port */
+	double rates_bps[TM_MAX_CLASSES];	/* per ingress and egress port */
 	size_t n_rates;
+	double weights[TM_MAX_CLASSES];	/* WFQ weight, 0: an SP queue;
+					 * n_weights 0: not given */
+	size_t n_weights;
+	struct tm_port_list ingress, egress;	/* unset: all but the last
+						 * -> the last */
 	bool bursts;			/* TM-QS-1's bursts from every port */
 	struct tm_common c;
 };
@@ -357,9 +371,11 @@ int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
 double tm_qcap_max_trials(const struct tm_qcap_params *p);
 
 /*
- * Run TM-QS-CAP-1 on the backend's ports (>= 3): every port but the last
- * sends to the last, the bursts of TM-QS-1 shared out and one CBR stream
- * per class.  Result and errors as tm_hunt_run().
+ * Run TM-QS-CAP-1 .. -4 on the backend's ports (>= 3): every ingress port
+ * sends to every egress port (unset: all but the last to the last) the
+ * bursts of TM-QS-1 shared out and one CBR stream per class; per egress,
+ * queue and ingress stream the throughput and metrics, and the WFQ
+ * queues' shares.  Result and errors as tm_hunt_run().
  */
 int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 		bm_progress_fn progress, void *ctx, json_object **result,
@@ -398,5 +414,50 @@ double tm_shp_max_trials(const struct tm_shp_params *p);
 int tm_shp_run(struct bm_backend *be, const struct tm_shp_params *p,
 	       bm_progress_fn progress, void *ctx, json_object **result,
 	       struct bm_error *err);
+
+/* --- TM-SHP-CAP-1 .. -3 --------------------------------------------------- */
+
+/* The DUT's shapers as the operator gives them (reported, MUST rows
+ * 44-46): per egress port one value for all or one per egress port; per
+ * queue one per class, unset (n 0) when the queues are not shaped. */
+struct tm_shcap_params {
+	unsigned int dscps[TM_MAX_CLASSES];	/* one queue each, SP order */
+	size_t n_classes;
+	double rates_bps[TM_MAX_CLASSES];	/* per ingress and egress port */
+	size_t n_rates;
+	struct tm_port_list ingress, egress;
+	double port_sr_bps[BM_BACKEND_MAX_PORTS], port_ql[BM_BACKEND_MAX_PORTS];
+	double port_bc[BM_BACKEND_MAX_PORTS], port_be[BM_BACKEND_MAX_PORTS];
+	size_t n_port_sr_bps, n_port_ql, n_port_bc, n_port_be;
+	double queue_sr_bps[TM_MAX_CLASSES], queue_ql[TM_MAX_CLASSES];
+	double queue_bc[TM_MAX_CLASSES], queue_be[TM_MAX_CLASSES];
+	size_t n_queue_sr_bps, n_queue_ql, n_queue_bc, n_queue_be;
+	struct tm_common c;
+};
+
+extern const struct bm_param tm_shcap_keys[];
+
+/* Fill *p with the defaults of TM-SHP-CAP-1. */
+void tm_shcap_defaults(struct tm_shcap_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *tm_shcap_params_json(const struct tm_shcap_params *p);
+
+/* Cross-key checks: 0 or -EINVAL naming the key. */
+int tm_shcap_check(const struct tm_shcap_params *p, struct bm_error *err);
+
+/* The trials TM-SHP-CAP-* with p runs: one a run. */
+double tm_shcap_max_trials(const struct tm_shcap_params *p);
+
+/*
+ * Run TM-SHP-CAP-1 .. -3 on the backend's ports (>= 3): every ingress
+ * port sends one CBR stream per class to every shaped egress port (unset:
+ * all but the last to the last) for Td; per egress port, per queue and
+ * per ingress stream SR, LP, OOS, PD, PDV, SBB and SBI.  Result and
+ * errors as tm_hunt_run().
+ */
+int tm_shcap_run(struct bm_backend *be, const struct tm_shcap_params *p,
+		 bm_progress_fn progress, void *ctx, json_object **result,
+		 struct bm_error *err);
 
 #endif /* RFC7640_H */

@@ -185,6 +185,81 @@ int tm_plan(struct tm_ctx *x, uint64_t bytes, const char *key,
  * _last_frame_size (and _resized when true). */
 void tm_plan_json(json_object *o, const char *prefix, const struct tm_burst *b);
 
+/* --- the capacity tests' traffic map (TM-QS-CAP-*, TM-SHP-CAP-*) -------- */
+
+/* Which of the job's ports send (in) and receive (eg), 0-based. */
+struct tm_portmap {
+	unsigned int in[BM_BACKEND_MAX_PORTS], eg[BM_BACKEND_MAX_PORTS];
+	unsigned int n_in, n_eg;
+};
+
+/* Parse key's array of distinct 1-based port numbers into *l. */
+int tm_port_list_parse(json_object *v, const char *key,
+		       struct tm_port_list *l, struct bm_error *err);
+
+/* l as the 1-based array it was given as, or NULL (JSON null) unset. */
+json_object *tm_port_list_json(const struct tm_port_list *l);
+
+/*
+ * The map of x's job from the keys ingress_ports (in) and egress_ports
+ * (eg): unset egress, the last port; unset ingress, every port that is
+ * not an egress.  0, or -EINVAL naming the key (a port beyond the job's,
+ * a port both ingress and egress, fewer than two ingress ports).
+ */
+int tm_portmap_of(struct tm_ctx *x, const struct tm_port_list *in,
+		  const struct tm_port_list *eg, struct tm_portmap *pm);
+
+/* The names of pm's ingress (or egress) ports, a new JSON array. */
+json_object *tm_portmap_json(const struct tm_ctx *x,
+			     const struct tm_portmap *pm, bool ingress);
+
+/* key's array of 1 to TM_MAX_CLASSES distinct DSCPs into out[*n_out]. */
+int tm_class_dscps_parse(json_object *v, const char *key, unsigned int *out,
+			 size_t *n_out, struct bm_error *err);
+
+/* key's array of 1 to max numbers in [lo, hi] ((lo, hi] with lo_excl;
+ * with bytes whole numbers or strings with a unit) into out[*n_out]. */
+int tm_values_parse(json_object *v, const char *key, double lo, bool lo_excl,
+		    double hi, bool bytes, size_t max, double *out,
+		    size_t *n_out, struct bm_error *err);
+
+/* New JSON arrays of v[0..n). */
+json_object *tm_doubles_json(const double *v, size_t n);
+json_object *tm_uints_json(const unsigned int *v, size_t n);
+
+/* One trial of CBR streams over a map: its traffic, results, flows and
+ * their metrics, n of each (tm_mesh_at). */
+struct tm_mesh {
+	struct bm_traffic t;
+	struct bm_traffic_result *r;
+	struct tm_flow *f;
+	struct tm_flow_metrics *m;
+	unsigned int n;
+};
+
+/* The index in a mesh of ingress i, egress e, class k of nc. */
+static inline unsigned int tm_mesh_at(const struct tm_portmap *pm,
+				      unsigned int nc, unsigned int i,
+				      unsigned int e, unsigned int k)
+{
+	return (i * pm->n_eg + e) * nc + k;
+}
+
+/*
+ * Run one trial of td_s in which every ingress port of pm sends class k
+ * (DSCP dscps[k], rates_bps[k] in the accounting mode) to every egress,
+ * a port's streams interleaved; analyse: every stream logs all its
+ * frames (capped) for the trains.  0, -ECANCELED or -errno, err set;
+ * tm_mesh_free() in every case.
+ */
+int tm_mesh_run(struct tm_ctx *x, const struct tm_portmap *pm,
+		const unsigned int *dscps, const double *rates_bps,
+		unsigned int nc, bool analyse, double td_s, const char *phase,
+		unsigned int test, struct tm_mesh *ms);
+
+/* Release what ms holds. */
+void tm_mesh_free(struct tm_mesh *ms);
+
 /* --- the policer's steps, for one port pair or many (TM-POL-1, -CAP-2) --- */
 
 /* "amb41", "draft" (enum tm_ti_formula). */
