@@ -61,34 +61,42 @@ check_buf() {
 	model_verdict /tmp/buf.check $?
 }
 
-lost_all=0
-# check_losses FILE NAME: frames lost in all runs so far = the tbfs' drops
-check_losses() {
-	lost=$(jvals lost "$1" | awk '{ s += $1 } END { print s + 0 }')
-	lost_all=$((lost_all + lost))
-	drops=0
+# drops4: the frames the four tbfs dropped so far
+drops4() {
+	n=0
 	for d in d1 d2 d3 d4; do
 		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
-		drops=$((drops + x))
+		n=$((n + ${x:-0}))
 	done
-	check_eq "$2: frames lost over all trials = tbf drops" "$lost_all" "$drops"
+	echo $n
 }
 
 BUF="--line-rate 10M $LEARN_FAST --frame-sizes 512 --param os_pct=10 \
 	--param drain_s=0.3 --port t1 --port t2 --port t3 --port t4"
 
-bm_job pbuf rfc8239 port-buffer $BUF --param repeat=2
-$BMCTL -j result "$job" > /tmp/pbuf.json || fail "bmctl result"
-check_buf /tmp/pbuf.json
-check_losses /tmp/pbuf.json "port-buffer"
+# buf_run NAME PROC REPEAT: the job, its Buf_q and that every frame it lost
+# is one a tbf dropped in it
+buf_run() {
+	before=$(drops4)
+	bm_job "$1" rfc8239 "$2" $BUF --param repeat="$3"
+	$BMCTL -j result "$job" > /tmp/$1.json || fail "bmctl result"
+	check_buf /tmp/$1.json
+	lost=$(jvals lost /tmp/$1.json | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "$2: frames lost over all trials = tbf drops" "$lost" \
+		$(($(drops4) - before))
+}
+
+# The log's premise is a receive path as prompt as when the trial saw
+# its smallest latency L0: a departure stamped D late reads D / t_wire
+# frames too many (never too few).  A guest whose generator the module
+# reports over 30 ms late was descheduled that long, its receive path
+# with it (seen: +28 frames at 58 ms, +2..+6 at 50-70 ms, exact below
+# 30 ms), so such a failed run is measured again (remeasure, lib.sh).
+remeasure 0.030 /tmp/pbuf.json buf_run pbuf port-buffer 2
 jvals rsd_pct /tmp/pbuf.json | sed 's/^/note: RSD (%) port-buffer: /'
 
-bm_job dbuf rfc8239 dut-buffer $BUF --param repeat=1
-$BMCTL -j result "$job" > /tmp/dbuf.json || fail "bmctl result"
-check_buf /tmp/dbuf.json
-check_losses /tmp/dbuf.json "port-buffer + dut-buffer"
+remeasure 0.030 /tmp/dbuf.json buf_run dbuf dut-buffer 1
 max=$(jvals max_dut_buffer_bytes /tmp/dbuf.json)
 # the largest egress, t4: (250 + 1) frames of 512 B = 128512 B +- 2 frames
 check_range "max DUT buffer (B), (250 + 1) x 512 +- 2 frames" "$max" \
 	127488 129536
-note "trials sent again (generator fell short): $(jvals trials_sent_again /tmp/pbuf.json) + $(jvals trials_sent_again /tmp/dbuf.json)"

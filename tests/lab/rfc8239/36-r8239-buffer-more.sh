@@ -60,18 +60,28 @@ drops_all() {
 	echo $s
 }
 
+# A failed run whose generator the module reports over 30 ms late is
+# measured again: its receive path lagged as well, and a departure
+# stamped late reads as a frame still held (lab 31 has the numbers).
+
 # BUF-1 on t1, t2, t3: t1 at 99.98 % and t3 at 10 % into t2
-bm_job eff rfc8239 buffer-efficiency --port t1 --port t2 --port t3 \
-	--line-rate 10M $LEARN_FAST --param sweep=exhaustive --param b_min=1429 \
-	--param b_max=1436 --param os_pct=10 --param repeat=1 --param drain_s=0.3
-$BMCTL -j result "$job" > /tmp/eff.json || fail "bmctl result"
-check_q /tmp/eff.json 'return int(20000 / (F - 4)) + 1'
-best=$(jvals best_frame_size /tmp/eff.json)
-bb=$(awk -v f="$best" 'BEGIN { print (int(20000 / (f - 4)) + 1) * f }')
-check_range "B* = $best: its true buffer (B), within a frame of 21480 at 1432" \
-	"$bb" $((21480 - best)) 21480
-lost1=$(jvals lost /tmp/eff.json | awk '{ s += $1 } END { print s + 0 }')
-check_eq "BUF-1: frames lost = tbf drops" "$lost1" "$(drops_all)"
+eff_run() {
+	before=$(drops_all)
+	bm_job eff rfc8239 buffer-efficiency --port t1 --port t2 --port t3 \
+		--line-rate 10M $LEARN_FAST --param sweep=exhaustive \
+		--param b_min=1429 --param b_max=1436 --param os_pct=10 \
+		--param repeat=1 --param drain_s=0.3
+	$BMCTL -j result "$job" > /tmp/eff.json || fail "bmctl result"
+	check_q /tmp/eff.json 'return int(20000 / (F - 4)) + 1'
+	best=$(jvals best_frame_size /tmp/eff.json)
+	bb=$(awk -v f="$best" 'BEGIN { print (int(20000 / (f - 4)) + 1) * f }')
+	check_range "B* = $best: its true buffer (B), within a frame of 21480 at 1432" \
+		"$bb" $((21480 - best)) 21480
+	lost1=$(jvals lost /tmp/eff.json | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "BUF-1: frames lost = tbf drops" "$lost1" \
+		$(($(drops_all) - before))
+}
+remeasure 0.030 /tmp/eff.json eff_run
 
 # BUF-3 on six ports
 $TC -n dut qdisc del dev d2 root
@@ -83,10 +93,16 @@ for i in 1 2 3 4 5 6; do
 	$TC -n dut qdisc add dev d$i parent 1:1 handle 10: pfifo limit $q ||
 		fail "pfifo d$i"
 done
-bm_job pp rfc8239 port-pair-buffer --port t1 --port t2 --port t3 --port t4 \
-	--port t5 --port t6 --line-rate 10M $LEARN_FAST --frame-sizes 1518 \
-	--param os_pct=10 --param iteration=1 --param repeat=1 --param drain_s=0.3
-$BMCTL -j result "$job" > /tmp/pp.json || fail "bmctl result"
-check_q /tmp/pp.json 'return (e == "t2" ? 100 : e == "t3" ? 150 : 1000) + 1'
-lost3=$(jvals lost /tmp/pp.json | awk '{ s += $1 } END { print s + 0 }')
-check_eq "BUF-3: frames lost = tbf drops" "$lost3" "$(drops_all)"
+pp_run() {
+	before=$(drops_all)
+	bm_job pp rfc8239 port-pair-buffer --port t1 --port t2 --port t3 \
+		--port t4 --port t5 --port t6 --line-rate 10M $LEARN_FAST \
+		--frame-sizes 1518 --param os_pct=10 --param iteration=1 \
+		--param repeat=1 --param drain_s=0.3
+	$BMCTL -j result "$job" > /tmp/pp.json || fail "bmctl result"
+	check_q /tmp/pp.json 'return (e == "t2" ? 100 : e == "t3" ? 150 : 1000) + 1'
+	lost3=$(jvals lost /tmp/pp.json | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "BUF-3: frames lost = tbf drops" "$lost3" \
+		$(($(drops_all) - before))
+}
+remeasure 0.030 /tmp/pp.json pp_run
