@@ -4,6 +4,7 @@
  * Module entry and exit; see bmgen.h for the locking rules.
  */
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 
 #include "bmgen.h"
@@ -28,6 +29,8 @@ static int __init bm_init(void)
 	ret = bm_genl_init();
 	if (ret)
 		goto err_net;
+	/* receive stamps where the stack queues a frame (rx.c) */
+	net_enable_timestamp();
 	pr_info("bmgen %s loaded, %u tx kthreads\n", BMGEN_VERSION,
 		bm_tx_kthreads());
 	return 0;
@@ -46,6 +49,7 @@ static void __exit bm_exit(void)
 {
 	/* No new requests first, then stop traffic, then drop the devices. */
 	bm_genl_exit();
+	net_disable_timestamp();
 	mutex_lock(&bm_cfg_lock);
 	bm_trial_stop(-ESHUTDOWN);
 	mutex_unlock(&bm_cfg_lock);

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/mpls.h>
 #include <linux/udp.h>
+#include <linux/version.h>
 #include <net/dsfield.h>
 #include <net/ip.h>
 
@@ -186,6 +187,35 @@ static void bm_rx_latency(struct bm_rx_state *rx, u64 seq, s64 lat, bool tag)
 	rx->prev_lat = lat;
 }
 
+/*
+ * When the frame reached this host, on the tx stamps' monotonic clock: the
+ * software stamp the stack took as it queued the skb for receive
+ * processing (netif_rx, a driver's NAPI poll; net_enable_timestamp() at
+ * load), else now.  The rx_handler runs when softirq processing reaches
+ * the skb, which on a busy host is up to tens of ms later (ksoftirqd):
+ * that lag read as queueing in the DUT (lab 31: +28 frames of buffer).  A
+ * stamp the skb kept from before (a delivery time, one from the future or
+ * a second old) is not its arrival.
+ */
+static u64 bm_rx_stamp(const struct sk_buff *skb, u64 now)
+{
+	u64 t;
+
+	if (!skb->tstamp)
+		return now;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	if (skb->tstamp_type != SKB_CLOCK_REALTIME)
+		return now;
+#else
+	if (skb->mono_delivery_time)
+		return now;
+#endif
+	t = ktime_to_ns(skb->tstamp) - ktime_to_ns(ktime_mono_to_real(0));
+	if (t > now || now - t > NSEC_PER_SEC)
+		return now;
+	return t;
+}
+
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
@@ -225,7 +255,7 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	/* F as sent: the L2 header was pulled, a VLAN tag may be in the skb */
 	tagged = skb_vlan_tag_present(skb);
 	f = skb->len + ETH_HLEN + ETH_FCS_LEN + (tagged ? VLAN_HLEN : 0);
-	rel = now - READ_ONCE(bm_trial.epoch_ns);
+	rel = bm_rx_stamp(skb, now) - READ_ONCE(bm_trial.epoch_ns);
 	rx = &s->rx;
 	spin_lock(&rx->lock);
 	if (tp->flags & BMGEN_TPLD_F_LEARN) {
@@ -260,18 +290,22 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	if (!READ_ONCE(rx_analysis)) {
 		if (rx->frames == 1)
 			rx->first_ns = rel;
-		rx->last_ns = rel;
+		if (rx->frames == 1 || rel > rx->last_ns)
+			rx->last_ns = rel;
 		goto unlock;
 	}
 	if (f != bm_stream_frame_size(s, seq))
 		rx->bad_len++;
+	/* stamps taken where the stack queued the skbs may be processed out
+	 * of their order (two CPUs): the latest one is the last */
 	if (rx->frames == 1) {
 		rx->first_ns = rel;
-	} else if (rel - rx->last_ns > rx->max_iat_ns) {
+	} else if (rel > rx->last_ns && rel - rx->last_ns > rx->max_iat_ns) {
 		rx->max_iat_ns = rel - rx->last_ns;
 		rx->max_iat_start_ns = rx->last_ns;
 	}
-	rx->last_ns = rel;
+	if (rx->frames == 1 || rel > rx->last_ns)
+		rx->last_ns = rel;
 	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS))
 		bm_rx_latency(rx, seq, (s64)(rel - tx_ts),
 			      tp->flags & BMGEN_TPLD_F_LATENCY);
