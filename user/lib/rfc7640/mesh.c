@@ -124,6 +124,32 @@ int tm_portmap_of(struct tm_ctx *x, const struct tm_port_list *in,
 	return 0;
 }
 
+void tm_portmap_config(json_object *cfg, const struct tm_ctx *x,
+		       const struct tm_portmap *pm, const unsigned int *dscps,
+		       size_t n_classes, const double *rates, size_t n_rates)
+{
+	json_object *a = json_object_new_array(), *o;
+	unsigned int i;
+
+	bm_json_add_u64(cfg, "ingress_ports_active", pm->n_in);
+	bm_json_add_u64(cfg, "egress_ports_active", pm->n_eg);
+	for (i = 0; i < pm->n_in; i++) {
+		o = json_object_new_object();
+		bm_json_add_str(o, "port", x->be->port_names[pm->in[i]]);
+		json_object_object_add(o, "dscps",
+				       tm_uints_json(dscps, n_classes));
+		/* to each egress */
+		json_object_object_add(o, "rates_bps",
+				       tm_doubles_json(rates, n_rates));
+		json_object_object_add(o, "egress",
+				       tm_portmap_json(x, pm, false));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(cfg, "ingress", a);
+	json_object_object_add(cfg, "egress_ports",
+			       tm_portmap_json(x, pm, false));
+}
+
 json_object *tm_portmap_json(const struct tm_ctx *x,
 			     const struct tm_portmap *pm, bool ingress)
 {

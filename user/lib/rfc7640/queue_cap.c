@@ -288,8 +288,7 @@ static json_object *qc_config(const struct tm_ctx *x,
 			      const struct tm_burst *b, double ti,
 			      uint32_t bursts)
 {
-	json_object *cfg = json_object_new_object(), *a, *o;
-	unsigned int i;
+	json_object *cfg = json_object_new_object();
 
 	bm_json_add_str(cfg, "spec_test", qc_ref(p, pm));
 	bm_json_add_u64(cfg, "tr", p->c.tr);
@@ -297,27 +296,9 @@ static json_object *qc_config(const struct tm_ctx *x,
 	bm_json_add_u64(cfg, "frame_size", p->c.frame_size);
 	bm_json_add_str(cfg, "accounting", tm_acct_names[p->c.accounting]);
 	bm_json_add_str(cfg, "burst_mode", tm_burst_mode_names[p->c.burst_mode]);
-	/* TM §6.2.2.1.1 and §6.2.2.2 MUST: the ingress (and egress) ports
-	 * active, their marking and their stateless rates */
-	bm_json_add_u64(cfg, "ingress_ports_active", pm->n_in);
-	bm_json_add_u64(cfg, "egress_ports_active", pm->n_eg);
-	a = json_object_new_array();
-	for (i = 0; i < pm->n_in; i++) {
-		o = json_object_new_object();
-		bm_json_add_str(o, "port", x->be->port_names[pm->in[i]]);
-		json_object_object_add(o, "dscps", tm_uints_json(p->dscps,
-								 p->n_classes));
-		/* to each egress */
-		json_object_object_add(o, "rates_bps",
-				       tm_doubles_json(p->rates_bps,
-						       p->n_rates));
-		json_object_object_add(o, "egress", tm_portmap_json(x, pm,
-								    false));
-		json_object_array_add(a, o);
-	}
-	json_object_object_add(cfg, "ingress", a);
-	json_object_object_add(cfg, "egress_ports", tm_portmap_json(x, pm,
-								    false));
+	/* TM §6.2.2.1.1 and §6.2.2.2 MUST */
+	tm_portmap_config(cfg, x, pm, p->dscps, p->n_classes, p->rates_bps,
+			  p->n_rates);
 	if (pm->n_eg == 1)
 		bm_json_add_str(cfg, "egress_port",
 				x->be->port_names[pm->eg[0]]);

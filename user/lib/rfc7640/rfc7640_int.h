@@ -213,6 +213,13 @@ int tm_portmap_of(struct tm_ctx *x, const struct tm_port_list *in,
 json_object *tm_portmap_json(const struct tm_ctx *x,
 			     const struct tm_portmap *pm, bool ingress);
 
+/* Add to cfg what TM §6.2.2 and §6.3.2 make a MUST of a capacity test's
+ * configuration: the ingress and egress ports active, and each ingress
+ * port's marking (dscps) and stateless rates to every egress. */
+void tm_portmap_config(json_object *cfg, const struct tm_ctx *x,
+		       const struct tm_portmap *pm, const unsigned int *dscps,
+		       size_t n_classes, const double *rates, size_t n_rates);
+
 /* key's array of 1 to TM_MAX_CLASSES distinct DSCPs into out[*n_out]. */
 int tm_class_dscps_parse(json_object *v, const char *key, unsigned int *out,
 			 size_t *n_out, struct bm_error *err);
