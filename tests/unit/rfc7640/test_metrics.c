@@ -255,6 +255,50 @@ START_TEST(missing_data)
 }
 END_TEST
 
+/*
+ * The delivered rate: two streams of one flow, 101 and 51 frames of 1518
+ * B, arriving from 1.0 s to 2.0 s and from 1.5 s to 2.5 s: 150 gaps'
+ * worth of bytes (152 frames less the first's) over 1.5 s, l2 (F with
+ * FCS) = 151 x 1518 x 8 / 1.5 bit/s - not the bytes over a Td of 1 s,
+ * which would count the frames a queue held past Td as rate.  One
+ * arrival has no rate to time: tm_flow_tput falls back to bytes / Td.
+ */
+START_TEST(rx_rate)
+{
+	struct bm_error err = { "" };
+	struct tm_flow f = { .first = 0, .n = 2 };
+	struct bm_traffic_result *r;
+	struct tm_flow_metrics m;
+	struct bm_traffic t;
+	unsigned int i;
+
+	mk(&t, 2, &r);
+	for (i = 0; i < 2; i++) {
+		struct bm_stream_result *s = &r->streams[i];
+
+		s->sent = s->received = i ? 51 : 101;
+		s->tx_bytes = s->rx_bytes = s->sent * 1518;
+		s->rx_dscp[0] = s->received;
+		s->first_rx_s = i ? 1.5 : 1.0;
+		s->last_rx_s = i ? 2.5 : 2.0;
+		t.streams[i].log_frames = 0;
+	}
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &f, TM_ACCT_L2, &m, &err), 0);
+	ck_assert_double_eq_tol(m.rx_rate_bps, 151.0 * 1518 * 8 / 1.5, 1e-6);
+	ck_assert_double_eq_tol(tm_flow_tput(&m, 1.0), m.rx_rate_bps, 1e-9);
+	f.n = 1;
+	r->streams[0].sent = r->streams[0].received = 1;
+	r->streams[0].tx_bytes = r->streams[0].rx_bytes = 1518;
+	r->streams[0].rx_dscp[0] = 1;
+	r->streams[0].last_rx_s = 1.0;
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &f, TM_ACCT_L2, &m, &err), 0);
+	ck_assert(isnan(m.rx_rate_bps));
+	ck_assert_double_eq_tol(tm_flow_tput(&m, 2.0), 1518 * 8 / 2.0, 1e-9);
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+}
+END_TEST
+
 START_TEST(percentiles)
 {
 	const double x[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
@@ -364,6 +408,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, two_pieces);
 	tcase_add_test(tc, short_log);
 	tcase_add_test(tc, missing_data);
+	tcase_add_test(tc, rx_rate);
 	tcase_add_test(tc, percentiles);
 	tcase_add_test(tc, trains);
 	tcase_add_test(tc, train_rule);

@@ -155,7 +155,8 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		    struct bm_error *err)
 {
 	int d = tm_acct_delta(acct);
-	uint64_t dscp_sum;
+	double first = INFINITY, last = -INFINITY;
+	uint64_t dscp_sum, arrivals = 0;
 	unsigned int i, k;
 
 	memset(m, 0, sizeof(*m));
@@ -198,12 +199,21 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		m->tx_bytes += (double)s->tx_bytes + (double)s->sent * d;
 		m->rx_bytes += (double)s->rx_bytes +
 			       (double)(s->received + s->duplicated) * d;
+		arrivals += s->received + s->duplicated;
+		if (s->received && s->first_rx_s >= 0.0) {
+			first = fmin(first, s->first_rx_s);
+			last = fmax(last, s->last_rx_s);
+		}
 		for (k = 0; k < 64; k++) {
 			m->rx_dscp[k] += s->rx_dscp[k];
 			if (k != f->dscp)
 				m->remarked_frames += s->rx_dscp[k];
 		}
 	}
+	/* n arrivals span n - 1 gaps: the first one's bytes are not in */
+	m->rx_rate_bps = arrivals >= 2 && last > first ?
+			 m->rx_bytes * (double)(arrivals - 1) /
+			 (double)arrivals * 8.0 / (last - first) : NAN;
 	flow_pd(r, f, m);
 	if (flow_log(r, f, d, m))
 		return bm_errorf(err, "out of memory");
@@ -225,4 +235,10 @@ void tm_flow_calibrate(struct tm_flow_metrics *m, double cal_pd_ns,
 		m->pdv_ns = fmax(0.0, m->pdv_ns - cal_pdv_ns);
 		m->pdv_mean_ns = fmax(0.0, m->pdv_mean_ns - cal_pdv_ns);
 	}
+}
+
+double tm_flow_tput(const struct tm_flow_metrics *m, double td_s)
+{
+	return isfinite(m->rx_rate_bps) ? m->rx_rate_bps :
+	       m->rx_bytes * 8.0 / td_s;
 }

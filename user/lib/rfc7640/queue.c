@@ -206,7 +206,7 @@ static json_object *class_row(const struct tm_qs_params *p,
 	bm_json_add_u64(o, "dscp", high ? p->high_dscp : p->low_dscp);
 	bm_json_add_str(o, "ingress", ingress);
 	bm_json_add_double(o, "offered_bps", m->tx_bytes * 8.0 / p->c.td_s);
-	bm_json_add_double(o, "throughput_bps", m->rx_bytes * 8.0 / p->c.td_s);
+	bm_json_add_double(o, "throughput_bps", tm_flow_tput(m, p->c.td_s));
 	tm_metrics_json(o, m);
 	bm_json_add_double(o, "loss_pct", m->sent ? 100.0 * (double)m->lost /
 			   (double)m->sent : NAN);
@@ -327,10 +327,10 @@ static int qs_run_once(struct tm_ctx *x, const struct tm_qs_params *p,
 					   x->be->port_names[0]));
 	json_object_array_add(o, class_row(p, &cm[1], test, false,
 					   x->be->port_names[eg > 1 ? 1 : 0]));
-	v[C_HI_TPUT][n] = cm[0].rx_bytes * 8.0 / p->c.td_s;
+	v[C_HI_TPUT][n] = tm_flow_tput(&cm[0], p->c.td_s);
 	v[C_HI_LP][n] = (double)cm[0].lost;
 	v[C_HI_P99][n] = cm[0].pd_p99_ns * 1e-9;
-	v[C_LO_TPUT][n] = cm[1].rx_bytes * 8.0 / p->c.td_s;
+	v[C_LO_TPUT][n] = tm_flow_tput(&cm[1], p->c.td_s);
 	v[C_LO_LOSS][n] = cm[1].sent ? 100.0 * (double)cm[1].lost /
 			  (double)cm[1].sent : NAN;
 	return 0;

@@ -429,7 +429,7 @@ static void qc_egress_rows(const struct tm_ctx *x,
 			const struct tm_flow_metrics *s =
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
 
-			q->tot += s->rx_bytes * 8.0 / td;
+			q->tot += tm_flow_tput(s, td);
 			q->offered += s->tx_bytes * 8.0 / td;
 			q->lp += (double)s->lost;
 		}
@@ -453,7 +453,7 @@ static void qc_egress_rows(const struct tm_ctx *x,
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
 
 			/* the ingress's part of its class at this egress */
-			share = q->tot > 0 ? 100.0 * s->rx_bytes * 8.0 / td /
+			share = q->tot > 0 ? 100.0 * tm_flow_tput(s, td) /
 				q->tot : NAN;
 			q->lo = fmin(q->lo, share);
 			q->hi = fmax(q->hi, share);
@@ -466,7 +466,7 @@ static void qc_egress_rows(const struct tm_ctx *x,
 			bm_json_add_double(o, "offered_bps",
 					   s->tx_bytes * 8.0 / td);
 			bm_json_add_double(o, "throughput_bps",
-					   s->rx_bytes * 8.0 / td);
+					   tm_flow_tput(s, td));
 			bm_json_add_double(o, "share_pct", share);
 			tm_metrics_json(o, s);
 			bm_json_add_double(o, "loss_pct", s->sent ? 100.0 *

@@ -345,7 +345,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
 
 			qi[i] = idx[m++] = tm_mesh_at(pm, nc, i, e, k);
-			qtot += s->rx_bytes * 8.0 / td;
+			qtot += tm_flow_tput(s, td);
 			qoff += s->tx_bytes * 8.0 / td;
 			qlp += (double)s->lost;
 		}
@@ -356,7 +356,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 			ret = sc_trains_of(x, ms, &qi[i], 1, &t);
 			if (ret)
 				return ret;
-			share = qtot > 0 ? 100.0 * s->rx_bytes * 8.0 / td /
+			share = qtot > 0 ? 100.0 * tm_flow_tput(s, td) /
 				qtot : NAN;
 			lo = fmin(lo, share);
 			o = row_of(test, eg);
@@ -368,7 +368,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 					   s->tx_bytes * 8.0 / td);
 			/* TM-MET-SR of the stream: its egress bits over Td */
 			bm_json_add_double(o, "throughput_bps",
-					   s->rx_bytes * 8.0 / td);
+					   tm_flow_tput(s, td));
 			bm_json_add_double(o, "share_pct", share);
 			tm_metrics_json(o, s);
 			bm_json_add_double(o, "loss_pct", s->sent ? 100.0 *

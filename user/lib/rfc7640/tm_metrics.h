@@ -39,6 +39,11 @@ struct tm_flow_metrics {
 	uint8_t dscp;			/* as sent */
 	uint64_t sent, received, lost, reordered;	/* LP = lost, OOS */
 	double tx_bytes, rx_bytes;	/* accounted (tm_acct) */
+	/* the rate the flow was delivered at: its bytes after its first
+	 * arrival over the time from its first to its last arrival (bit/s;
+	 * NAN below two arrivals).  Not rx_bytes / Td: the frames a queue
+	 * still held at Td's end arrive after it and would count as rate */
+	double rx_rate_bps;
 	/* PD (rx - tx) in ns: min, mean, p99, max; pdv = p99 - min (RFC
 	 * 5481 PDV at the 99th percentile), pdv_mean = mean - min; NAN
 	 * when no latency was measured */
@@ -69,6 +74,10 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		    const struct bm_traffic_result *r, const struct tm_flow *f,
 		    enum tm_acct acct, struct tm_flow_metrics *m,
 		    struct bm_error *err);
+
+/* m's throughput in bit/s: its rx_rate_bps, or its bytes over td_s
+ * when it had fewer than two arrivals to time. */
+double tm_flow_tput(const struct tm_flow_metrics *m, double td_s);
 
 /*
  * REQ-TS-5: subtract the tester's own PD (cal_pd_ns, from every PD
