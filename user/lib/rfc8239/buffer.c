@@ -451,10 +451,9 @@ static int buf_trial_confirmed(struct buf *b, const struct cong *c,
 			       uint64_t k, unsigned int rep, const char *why,
 			       bool *pass, struct fill *f)
 {
+	struct fill g;
 	unsigned int i;
 	int ret;
-
-	struct fill g;
 
 	ret = buf_trial(b, c, k, rep, why, pass, f);
 	for (i = 0; !ret && !*pass && i < b->p->confirm; i++) {

@@ -47,7 +47,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* (tx, latency) of a received frame, for the plateau */
+/* (tx, latency) of a received frame */
 struct txlat {
 	double tx, lat;
 };
@@ -89,14 +89,12 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 		       struct bm_error *err)
 {
 	size_t n_tx = 0, n_rx = 0, n_lost = 0, i, j, k, a, d;
-	double *tx = NULL, *rtx = NULL, *dep = NULL, *lost = NULL;
-	double *occ = NULL, l0 = INFINITY, lmax = -INFINITY;
-	struct txlat *tl = NULL;
-	size_t n_tl = 0;
+	double *dep = NULL, *lost = NULL, *occ = NULL;
+	double l0 = INFINITY, lmax = -INFINITY;
+	struct txlat *rx = NULL;	/* every arrival, by tx time */
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->t_loss_s = INFINITY;
 	for (i = 0; i < n; i++) {
 		const struct bm_stream_result *sr = &r->streams[idx[i]];
 
@@ -109,13 +107,11 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 		n_tx += sr->n_tx_log;
 		n_rx += sr->n_rx_log;
 	}
-	tx = malloc((n_tx ? n_tx : 1) * sizeof(*tx));
 	lost = malloc((n_tx ? n_tx : 1) * sizeof(*lost));
 	occ = malloc((n_tx ? n_tx : 1) * sizeof(*occ));
-	rtx = malloc((n_rx ? n_rx : 1) * sizeof(*rtx));
 	dep = malloc((n_rx ? n_rx : 1) * sizeof(*dep));
-	tl = malloc((n_rx ? n_rx : 1) * sizeof(*tl));
-	if (!tx || !lost || !occ || !rtx || !dep || !tl) {
+	rx = malloc((n_rx ? n_rx : 1) * sizeof(*rx));
+	if (!lost || !occ || !dep || !rx) {
 		ret = bm_errorf(err, "out of memory");
 		goto out;
 	}
@@ -146,16 +142,14 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 	if (!isfinite(l0))
 		l0 = 0.0;	/* nothing arrived: nothing left either */
 	out->l0_s = l0;
-	n_tx = n_rx = 0;
+	n_rx = 0;
 	for (i = 0; i < n; i++) {
 		const struct bm_stream_result *sr = &r->streams[idx[i]];
 
-		for (j = 0; j < sr->n_tx_log; j++)
-			tx[n_tx++] = sr->tx_log_s[j];
 		for (j = 0; j < sr->n_rx_log; j++) {
 			const struct bm_frame_rec *x = &sr->rx_log[j];
 
-			rtx[n_rx] = x->tx_s;
+			rx[n_rx] = (struct txlat){ x->tx_s, x->rx_s - x->tx_s };
 			dep[n_rx++] = x->rx_s - l0 + t_wire;
 			/* the arrivals the queue took up to the loss: those
 			 * sent at its very instant from other ports too (a
@@ -163,17 +157,14 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 			 * in the queue the lost frame found full) */
 			if ((int)idx[i] == os && x->tx_s <= out->t_loss_s)
 				out->n_os++;
-			if (x->tx_s < out->t_loss_s) {
-				tl[n_tl++] = (struct txlat){ x->tx_s,
-							     x->rx_s - x->tx_s };
+			if (x->tx_s < out->t_loss_s)
 				lmax = fmax(lmax, x->rx_s - x->tx_s);
-			}
 		}
 	}
-	qsort(tx, n_tx, sizeof(*tx), cmp_double);
-	qsort(rtx, n_rx, sizeof(*rtx), cmp_double);
+	qsort(rx, n_rx, sizeof(*rx), cmp_txlat);
 	qsort(dep, n_rx, sizeof(*dep), cmp_double);
-	out->first_tx_s = n_tx ? tx[0] : NAN;
+	out->first_tx_s = n_rx && (!n_lost || rx[0].tx < lost[0]) ?
+			  rx[0].tx : n_lost ? lost[0] : NAN;
 	out->lat_min_s = l0;
 	out->lat_max_s = lmax;
 	if (out->lossy) {
@@ -183,7 +174,7 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 		 * adds, a loss elsewhere on the path only takes away; the
 		 * median over the trial's losses is deaf to a few of either */
 		for (k = 0, a = 0, d = 0; k < n_lost; k++) {
-			while (a < n_rx && rtx[a] <= lost[k])
+			while (a < n_rx && rx[a].tx <= lost[k])
 				a++;
 			while (d < n_rx && dep[d] < lost[k])
 				d++;
@@ -200,34 +191,30 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 				(occ[n_lost / 2 - 1] + occ[n_lost / 2]) / 2.0;
 	} else {
 		/* the largest backlog an arrival found (itself not
-		 * counted, as a lost frame is not above) */
+		 * counted, as a lost frame is not above): with no loss,
+		 * the arrivals are every frame sent */
 		double peak = 0.0;
 
-		for (a = 0, d = 0; a < n_tx; a++) {
-			while (d < n_rx && dep[d] < tx[a])
+		for (a = 0, d = 0; a < n_rx; a++) {
+			while (d < n_rx && dep[d] < rx[a].tx)
 				d++;
 			peak = fmax(peak, (double)a - (double)d);
 		}
-		out->n_os = os >= 0 ? r->streams[os].n_tx_log : 0;
-		out->sent_before = n_tx;
-		out->left_before = n_rx;
+		out->sent_before = out->left_before = n_rx;
 		out->q_frames = out->q_first_frames = peak;
 	}
-	/* t_plateau: the first frame whose running max is within one
-	 * t_wire of the maximum before the inflection */
+	/* t_plateau: the first frame before the inflection whose latency
+	 * is within one t_wire of the maximum before it */
 	out->t_plateau_s = NAN;
-	qsort(tl, n_tl, sizeof(*tl), cmp_txlat);
-	for (k = 0; k < n_tl; k++)
-		if (tl[k].lat >= lmax - t_wire) {
-			out->t_plateau_s = tl[k].tx;
+	for (k = 0; k < n_rx && rx[k].tx < out->t_loss_s; k++)
+		if (rx[k].lat >= lmax - t_wire) {
+			out->t_plateau_s = rx[k].tx;
 			break;
 		}
 out:
-	free(tx);
-	free(rtx);
 	free(dep);
 	free(lost);
 	free(occ);
-	free(tl);
-	return ret < 0 ? ret : 0;
+	free(rx);
+	return ret;
 }
