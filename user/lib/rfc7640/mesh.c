@@ -16,19 +16,22 @@
 #include "bm_units.h"
 #include "rfc7640_int.h"
 
-int tm_port_list_parse(json_object *v, const char *key,
-		       struct tm_port_list *l, struct bm_error *err)
+/* key's array of 1 to max distinct integers in [lo, hi] into out[*n_out];
+ * list, many and one name them in the messages. */
+static int int_set_parse(json_object *v, const char *key, const char *list,
+			 const char *many, const char *one, int64_t lo,
+			 int64_t hi, size_t max, unsigned int *out,
+			 size_t *n_out, struct bm_error *err)
 {
 	size_t n, i, j;
 	int64_t d;
 
 	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: expected an array of port numbers "
-				 "(1 = the job's first port)", key);
+		return bm_errorf(err, "%s: expected an array of %s", key, list);
 	n = json_object_array_length(v);
-	if (!n || n > BM_BACKEND_MAX_PORTS)
-		return bm_errorf(err, "%s: expected 1 to %d ports", key,
-				 BM_BACKEND_MAX_PORTS);
+	if (!n || n > max)
+		return bm_errorf(err, "%s: expected 1 to %zu %s", key, max,
+				 many);
 	for (i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(v, i);
 
@@ -36,19 +39,28 @@ int tm_port_list_parse(json_object *v, const char *key,
 			return bm_errorf(err, "%s[%zu]: expected an integer",
 					 key, i);
 		d = json_object_get_int64(e);
-		if (d < 1 || d > BM_BACKEND_MAX_PORTS)
-			return bm_errorf(err, "%s[%zu]: port %lld outside "
-					 "1..%d", key, i, (long long)d,
-					 BM_BACKEND_MAX_PORTS);
+		if (d < lo || d > hi)
+			return bm_errorf(err, "%s[%zu]: %s %lld outside "
+					 "%lld..%lld", key, i, one,
+					 (long long)d, (long long)lo,
+					 (long long)hi);
 		for (j = 0; j < i; j++)
-			if (l->v[j] == d)
-				return bm_errorf(err, "%s[%zu]: port %lld "
-						 "given twice", key, i,
+			if (out[j] == d)
+				return bm_errorf(err, "%s[%zu]: %s %lld "
+						 "given twice", key, i, one,
 						 (long long)d);
-		l->v[i] = (unsigned int)d;
+		out[i] = (unsigned int)d;
 	}
-	l->n = n;
+	*n_out = n;
 	return 0;
+}
+
+int tm_port_list_parse(json_object *v, const char *key,
+		       struct tm_port_list *l, struct bm_error *err)
+{
+	return int_set_parse(v, key, "port numbers (1 = the job's first "
+			     "port)", "ports", "port", 1, BM_BACKEND_MAX_PORTS,
+			     BM_BACKEND_MAX_PORTS, l->v, &l->n, err);
 }
 
 json_object *tm_port_list_json(const struct tm_port_list *l)
@@ -165,34 +177,8 @@ json_object *tm_portmap_json(const struct tm_ctx *x,
 int tm_class_dscps_parse(json_object *v, const char *key, unsigned int *out,
 			 size_t *n_out, struct bm_error *err)
 {
-	size_t n, i, j;
-	int64_t d;
-
-	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: expected an array of DSCPs", key);
-	n = json_object_array_length(v);
-	if (!n || n > TM_MAX_CLASSES)
-		return bm_errorf(err, "%s: expected 1 to %d DSCPs", key,
-				 TM_MAX_CLASSES);
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-
-		if (json_object_get_type(e) != json_type_int)
-			return bm_errorf(err, "%s[%zu]: expected an integer",
-					 key, i);
-		d = json_object_get_int64(e);
-		if (d < 0 || d > 63)
-			return bm_errorf(err, "%s[%zu]: DSCP %lld outside "
-					 "0..63", key, i, (long long)d);
-		for (j = 0; j < i; j++)
-			if (out[j] == d)
-				return bm_errorf(err, "%s[%zu]: DSCP %lld "
-						 "given twice", key, i,
-						 (long long)d);
-		out[i] = (unsigned int)d;
-	}
-	*n_out = n;
-	return 0;
+	return int_set_parse(v, key, "DSCPs", "DSCPs", "DSCP", 0, 63,
+			     TM_MAX_CLASSES, out, n_out, err);
 }
 
 int tm_values_parse(json_object *v, const char *key, double lo, bool lo_excl,

@@ -11,67 +11,20 @@
  * compliant step and then its excess step, every pair bursting at once
  * with its own Ti, and per pair the rows TM-POL-1 gives its one pair.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bm_json.h"
 #include "bm_result.h"
-#include "bm_units.h"
 #include "rfc7640_int.h"
-
-/* An array of 1 .. TM_MAX_PAIRS numbers (bytes: integers or unit
- * strings) into out, its length in *n. */
-static int parse_array(json_object *v, const char *key, bool bytes,
-		       double lo, double *out, size_t *n,
-		       struct bm_error *err)
-{
-	char why[sizeof(err->msg)];
-	size_t len, i;
-	uint64_t u;
-	double x;
-
-	if (json_object_get_type(v) != json_type_array)
-		return bm_errorf(err, "%s: expected an array (one value for "
-				 "every pair, or one per pair)", key);
-	len = json_object_array_length(v);
-	if (!len || len > TM_MAX_PAIRS)
-		return bm_errorf(err, "%s: expected 1 to %d values", key,
-				 TM_MAX_PAIRS);
-	for (i = 0; i < len; i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-
-		if (bytes && json_object_is_type(e, json_type_string)) {
-			if (bm_bytes_parse(json_object_get_string(e), &u,
-					   err)) {
-				memcpy(why, err->msg, sizeof(why));
-				return bm_errorf(err, "%s[%zu]: %s", key, i,
-						 why);
-			}
-			x = (double)u;
-		} else if (!bm_json_number(e, &x) ||
-			   (bytes && x != floor(x))) {
-			return bm_errorf(err, "%s[%zu]: expected %s", key, i,
-					 bytes ? "a whole number of bytes" :
-					 "a number");
-		}
-		if (x < lo || x > (bytes ? 1e12 : 1e13))
-			return bm_errorf(err, "%s[%zu]: %g outside [%g, %g]",
-					 key, i, x, lo, bytes ? 1e12 : 1e13);
-		out[i] = x;
-	}
-	*n = len;
-	return 0;
-}
 
 #define ARRAY_KEY(name, bytes, lo) \
 static int parse_##name(json_object *v, void *base, const char *key, \
 			struct bm_error *err) \
 { \
 	struct tm_polp_params *p = base; \
-	return parse_array(v, key, bytes, lo, p->name, &p->n_##name, err); \
+	return tm_values_parse(v, key, lo, false, bytes ? 1e12 : 1e13, \
+			       bytes, TM_MAX_PAIRS, p->name, &p->n_##name, \
+			       err); \
 }
 ARRAY_KEY(cir_bps, false, 1)
 ARRAY_KEY(eir_bps, false, 0)
