@@ -400,9 +400,23 @@ void report_trials(json_object *result)
 	json_object_put(flat);
 }
 
+/* The instances of an rfc7640.concurrent result (each with a result
+ * document of its own), or NULL. */
+static json_object *instances_of(json_object *result)
+{
+	json_object *a = get(get(result, "results"), "instances");
+
+	if (!json_object_is_type(a, json_type_array) ||
+	    !json_object_array_length(a) ||
+	    !json_object_is_type(get(json_object_array_get_idx(a, 0),
+				     "result"), json_type_object))
+		return NULL;
+	return a;
+}
+
 void report_print(json_object *result, bool trials)
 {
-	json_object *meta = get(result, "meta"), *v;
+	json_object *meta = get(result, "meta"), *v, *inst, *res = NULL;
 	double lr = json_object_get_double(get(meta, "line_rate_bps"));
 	size_t i, n;
 
@@ -415,7 +429,18 @@ void report_print(json_object *result, bool trials)
 	}
 	pr_text("\n");
 	units = true;
-	render("results", get(result, "results"), lr);
+	/* TM-CONC: the combined table here, each instance's own document
+	 * after it, as that procedure's report */
+	inst = instances_of(result);
+	if (inst && !json_object_deep_copy(get(result, "results"), &res,
+					   NULL)) {
+		v = get(res, "instances");
+		for (i = 0; i < json_object_array_length(v); i++)
+			json_object_object_del(json_object_array_get_idx(v, i),
+					       "result");
+	}
+	render("results", res ? res : get(result, "results"), lr);
+	json_object_put(res);
 	v = get(result, "repeatability");
 	if (v && !json_object_is_type(v, json_type_null)) {
 		pr_text("\n");
@@ -434,6 +459,11 @@ void report_print(json_object *result, bool trials)
 	if (trials) {
 		pr_text("\n");
 		report_trials(result);
+	}
+	for (i = 0; inst && i < json_object_array_length(inst); i++) {
+		v = json_object_array_get_idx(inst, i);
+		pr_text("\n== instance %s: ", pr_fmt_json(get(v, "instance")));
+		report_print(get(v, "result"), trials);
 	}
 }
 

@@ -14,6 +14,7 @@
 
 #include "check_util.h"
 #include "bm_traffic.h"
+#include "bm_traffic_merge.h"
 
 /* n ports "t0".."t<n-1>" at rate. */
 static void mk_ports(struct bm_traffic *t, unsigned int n, double rate)
@@ -1088,6 +1089,167 @@ START_TEST(test_backend_ports)
 }
 END_TEST
 
+/*
+ * Two trials as one (TM-CONC): part A, t0 -> t1, a constant stream of
+ * 64 B at 10 % of 1 Gbit/s (148,809.5 fps) for 1 s from 0.25 s; part B,
+ * t2 -> t3, a constant 512 B stream for 2 s and a counted one.  Merged:
+ * 4 ports once, 3 streams in order with their frame sizes, 2 s; A's stream
+ * becomes 111,607 counted frames (0.75 s of it); B's stay as they were.
+ * Split: each part's streams and sums, the logs moved.
+ */
+START_TEST(test_merge_split)
+{
+	struct bm_traffic a, b, m;
+	struct bm_trial_spec sa, sb, sm;
+	struct bm_trial_result ra, rb, rm;
+	struct bm_traffic_result *tra, *trb, *r;
+	struct bm_merge_part parts[2];
+	struct bm_stream_spec s;
+	struct bm_error err = { "" };
+
+	mk_ports(&a, 2, 1e9);
+	bm_stream_init(&s, 0, 1, 10);
+	s.start_s = 0.25;
+	ck_assert_int_eq(bm_traffic_add_stream(&a, &s, &err), 0);
+	bm_traffic_init(&b);
+	ck_assert_int_eq(bm_traffic_add_port(&b, "t2", 1e9, &err), 0);
+	ck_assert_int_eq(bm_traffic_add_port(&b, "t3", 1e9, &err), 1);
+	bm_stream_init(&s, 0, 1, 20);
+	ck_assert_int_eq(bm_traffic_add_stream(&b, &s, &err), 0);
+	s.pattern = BM_STREAM_COUNT;
+	s.count = 7;
+	ck_assert_int_eq(bm_traffic_add_stream(&b, &s, &err), 1);
+	tra = bm_traffic_result_new(&a);
+	trb = bm_traffic_result_new(&b);
+	memset(&sa, 0, sizeof(sa));
+	sa.frame_size = 64;
+	sa.duration_s = 1;
+	sa.drain_s = 0.5;
+	sa.traffic = &a;
+	sa.traffic_res = tra;
+	sb = sa;
+	sb.frame_size = 512;
+	sb.duration_s = 2;
+	sb.drain_s = 1;
+	sb.learning = true;
+	sb.learning_pause_s = 0.2;
+	sb.traffic = &b;
+	sb.traffic_res = trb;
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	parts[0] = (struct bm_merge_part){ .spec = &sa, .res = &ra };
+	parts[1] = (struct bm_merge_part){ .spec = &sb, .res = &rb };
+	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), 0);
+	ck_assert_uint_eq(m.n_ports, 4);
+	ck_assert_str_eq(m.ports[2].name, "t2");
+	/* the addresses each part's frames had */
+	ck_assert_mem_eq(m.ports[2].ip4, b.ports[0].ip4, 4);
+	ck_assert_uint_eq(m.n_streams, 3);
+	ck_assert_uint_eq(parts[1].first_stream, 1);
+	ck_assert_double_eq(sm.duration_s, 2);
+	ck_assert_double_eq(sm.drain_s, 1);
+	ck_assert(sm.learning);
+	ck_assert_double_eq(sm.learning_pause_s, 0.2);
+	ck_assert_ptr_eq(sm.traffic, &m);
+	ck_assert_int_eq(m.streams[0].pattern, BM_STREAM_COUNT);
+	ck_assert_uint_eq(m.streams[0].count,
+			  (uint64_t)llround(1e8 / 672 * 0.75));
+	ck_assert_uint_eq(m.streams[0].frame_size, 64);
+	ck_assert_int_eq(m.streams[1].pattern, BM_STREAM_CBR);
+	ck_assert_uint_eq(m.streams[1].frame_size, 512);
+	ck_assert_uint_eq(m.streams[2].tx_port, 2);
+	ck_assert_uint_eq(m.streams[2].rx_port, 3);
+
+	/* the merged trial's results, by hand */
+	r = bm_traffic_result_new(&m);
+	memset(&rm, 0, sizeof(rm));
+	snprintf(rm.ts_source, sizeof(rm.ts_source), "sw");
+	rm.tx_late_frames = 3;
+	r->streams[0] = (struct bm_stream_result){ .intended = 100,
+		.sent = 100, .received = 98, .lost = 2, .first_tx_s = 0.25,
+		.last_tx_s = 1.0, .tx_late_max_s = 0.002 };
+	r->streams[0].tx_log_s = malloc(sizeof(double));
+	r->streams[0].n_tx_log = 1;
+	r->streams[1] = (struct bm_stream_result){ .intended = 50,
+		.sent = 40, .received = 40, .first_tx_s = 0, .last_tx_s = 2 };
+	r->streams[2] = (struct bm_stream_result){ .intended = 7, .sent = 7,
+		.received = 7 };
+	ck_assert_int_eq(bm_traffic_split(parts, 2, r, &rm), 0);
+	ck_assert_uint_eq(ra.attempted, 100);
+	ck_assert_uint_eq(ra.lost, 2);
+	ck_assert_double_eq(ra.tx_late_max_s, 0.002);
+	ck_assert_uint_eq(ra.tx_late_frames, 3);
+	ck_assert_str_eq(ra.ts_source, "sw");
+	ck_assert(!ra.generator_limited);
+	ck_assert_ptr_nonnull(tra->streams[0].tx_log_s);
+	ck_assert_ptr_null(r->streams[0].tx_log_s);
+	ck_assert_uint_eq(rb.intended, 57);
+	ck_assert_uint_eq(rb.received, 47);
+	ck_assert(rb.generator_limited);
+	ck_assert_uint_eq(rb.shortfall, 10);
+	ck_assert_uint_eq(trb->streams[1].intended, 7);
+	ck_assert_uint_eq(trb->ports[1].rx_frames, 47);
+	bm_traffic_result_free(r);
+	bm_traffic_result_free(tra);
+	bm_traffic_result_free(trb);
+	bm_traffic_free(&m);
+	bm_traffic_free(&a);
+	bm_traffic_free(&b);
+}
+END_TEST
+
+/* What cannot run beside another: no traffic, a tag, other IMIX tables. */
+START_TEST(test_merge_refuses)
+{
+	struct bm_traffic a, b, m;
+	struct bm_trial_spec sa, sb, sm;
+	struct bm_merge_part parts[2];
+	struct bm_stream_spec s;
+	struct bm_error err = { "" };
+
+	mk_ports(&a, 2, 1e9);
+	bm_traffic_init(&b);
+	bm_traffic_add_port(&b, "u0", 1e9, &err);
+	bm_traffic_add_port(&b, "u1", 1e9, &err);
+	bm_stream_init(&s, 0, 1, 10);
+	s.imix = true;
+	bm_traffic_add_stream(&a, &s, &err);
+	bm_traffic_add_stream(&b, &s, &err);
+	a.n_imix = b.n_imix = 2;
+	a.imix[0] = b.imix[0] = 64;
+	a.imix[1] = 1518;
+	b.imix[1] = 512;
+	memset(&sa, 0, sizeof(sa));
+	sa.frame_size = 64;
+	sa.duration_s = 1;
+	sa.traffic = &a;
+	sb = sa;
+	sb.traffic = &b;
+	parts[0] = (struct bm_merge_part){ .spec = &sa };
+	parts[1] = (struct bm_merge_part){ .spec = &sb };
+	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "part 2: its IMIX is not the other parts'");
+	bm_traffic_free(&m);
+	b.imix[1] = 1518;
+	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), 0);
+	ck_assert_uint_eq(m.n_imix, 2);
+	bm_traffic_free(&m);
+	sb.tag = true;
+	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "part 2: a tagged frame or an event cannot "
+			 "run beside others");
+	bm_traffic_free(&m);
+	sb.tag = false;
+	sb.traffic = NULL;
+	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "part 2: a trial without N-port traffic "
+			 "cannot run beside others");
+	bm_traffic_free(&m);
+	bm_traffic_free(&a);
+	bm_traffic_free(&b);
+}
+END_TEST
+
 static Suite *traffic_suite(void)
 {
 	Suite *s = suite_create("traffic");
@@ -1121,6 +1283,8 @@ static Suite *traffic_suite(void)
 	tcase_add_test(tc, test_result_new);
 	tcase_add_test(tc, test_result_sum);
 	tcase_add_test(tc, test_result_sum_nothing);
+	tcase_add_test(tc, test_merge_split);
+	tcase_add_test(tc, test_merge_refuses);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("backend");
 	tcase_add_test(tc, test_backend_ports);

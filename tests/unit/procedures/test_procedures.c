@@ -33,6 +33,7 @@ static const char *const names[] = {
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
 	"rfc7640.shaper-capacity",
+	"rfc7640.concurrent",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 

@@ -1147,6 +1147,7 @@ struct bm_backend *bm_sim_new(const struct bm_sim_params *p,
 			  "times, not measured";
 	be->ts_resolution_ns = 0.0;
 	be->ts_accuracy_ns = 0.0;
+	be->virtual_clock = true;
 	be->priv = sp;
 	return be;
 }

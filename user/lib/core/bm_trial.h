@@ -227,6 +227,11 @@ struct bm_backend {
 	 * /bin/sh -c by a procedure that resets; NULL = none.  Set by
 	 * whoever made the backend, never from a request. */
 	const char *reset_command;
+	/* The backend's clock is elapsed_s, not the host's: its trials take
+	 * no host time (the simulator).  A procedure that lays trials on a
+	 * time base of its own (TM-CONC) reads elapsed_s of such a backend
+	 * instead of the host's monotonic clock. */
+	bool virtual_clock;
 	void *priv;
 };
 

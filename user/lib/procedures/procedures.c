@@ -20,6 +20,7 @@
 #include "rfc8239.h"
 #include "rfc7640.h"
 #include "reset_command.h"
+#include "concurrent.h"
 
 #define MLR_MAX_TARGETS	16
 
@@ -902,6 +903,16 @@ static const struct bm_procedure_info registry[] = {
 	       "PDV, SBB, SBI",
 	       "TM-SHP-CAP-1, TM-SHP-CAP-2, TM-SHP-CAP-3, TM-SHP-1, "
 	       "TM-MET-SL, AMB-39, REQ-TM-1, REQ-TM-3"),
+	{ .name = "rfc7640.concurrent",
+	  .summary = "RFC 7640 §6.4 concurrent capacity load: several "
+		     "rfc7640 procedures at once on disjoint ports, one "
+		     "time base, one report",
+	  .refs = "TM-CONC, REQ-TM-9, REQ-TM-3",
+	  /* two instances of a port pair at least */
+	  .ports_needed = 4, .keys = conc_keys,
+	  .duration_key = NULL, .sizes_key = NULL,
+	  .validate = conc_validate, .defaults = conc_defaults_json,
+	  .max_trials = conc_max_trials, .run = conc_run },
 	{ .name = NULL },
 };
 
