@@ -101,6 +101,52 @@ backlog_drops() {
 	echo $s
 }
 
+# qdisc_drops DEV: drops of the DUT's DEV's root qdisc (a tbf, htb or ets
+# counts its children's)
+qdisc_drops() {
+	$TC -n dut -s qdisc show dev "$1" |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n1
+}
+
+# police_drops DEV...: drops of the police actions of the DUT's DEVs'
+# egress filters, summed (their own record of what they dropped)
+police_drops() {
+	for d in "$@"; do
+		$TC -n dut -s filter show dev "$d" egress
+	done | sed -n 's/.*Sent [0-9]* bytes [0-9]* pkt (dropped \([0-9]*\).*/\1/p' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# tm_step_rows FILE STEP: the rows of an rfc7640 policer result's STEP
+# ("compliant" or "excess"), one "ingress/vlan test lp bsa_bytes" each
+# ("/-" for a single stream), sorted
+tm_step_rows() {
+	sed -n "/\"results\": {/,\$p" "$1" | tr -d '",' | awk -v step="$2" '
+		$1 == step ":" { on = 1; next }
+		on && $1 == "]" { on = 0 }
+		on && $1 == "{" { t = lp = b = i = ""; v = "-" }
+		on && $1 == "test:" { t = $2 }
+		on && $1 == "lp:" { lp = $2 }
+		on && $1 == "bsa_bytes:" { b = $2 }
+		on && $1 == "ingress:" { i = $2 }
+		on && $1 == "vlan:" { v = $2 }
+		on && ($1 == "}" || $1 == "},") && t != "" { print i "/" v, t, lp, b; t = "" }' |
+		sort
+}
+
+# tm_queue_rows FILE: the "queues" rows of an rfc7640 capacity result, one
+# "egress:queue throughput_bps lp wfq_share_pct" each ("-" for no share)
+tm_queue_rows() {
+	sed -n '/^    "queues": \[/,/^    \]/p' "$1" | tr -d '",' | awk '
+		$1 == "egress:" { e = $2 }
+		$1 == "queue:" { q = e ":" $2 }
+		$1 == "throughput_bps:" { t[q] = $2 }
+		$1 == "lp:" { l[q] = $2 }
+		$1 == "wfq_share_pct:" { w[q] = $2 }
+		END { for (k in t) print k, t[k], l[k] + 0, (k in w) ? w[k] : "-" }' |
+		sort
+}
+
 # check_tbf_throughput FILE RATE_BPS TOL_PCT SIZE...: the throughput_fps
 # values of result FILE, one per SIZE, each within TOL_PCT of what a tbf
 # of RATE_BPS with overhead 24 forwards: C = R / 8 / (F + 20) fps.

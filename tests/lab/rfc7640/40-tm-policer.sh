@@ -22,10 +22,6 @@ $TC -n dut qdisc add dev d2 clsact || fail "clsact"
 $TC -n dut filter add dev d2 egress matchall \
 	action police rate 10mbit burst 64000 mtu 9216 overhead 4 conform-exceed drop/ok ||
 	fail "DUT-POL filter"
-pol_drops() {
-	$TC -n dut -s filter show dev d2 egress |
-		sed -n 's/.*Sent [0-9]* bytes [0-9]* pkt (dropped \([0-9]*\).*/\1/p' | head -n1
-}
 bmd_start
 POL="rfc7640 policer --line-rate 1G --port t1 --port t2 $LEARN_FAST
 	--param cir_bps=10e6 --param cbs=64KB --param ti_margin_pct=15
@@ -33,20 +29,14 @@ POL="rfc7640 policer --line-rate 1G --port t1 --port t2 $LEARN_FAST
 
 # the "compliant"/"excess" rows of a result: "test lp bsa_bytes"
 rows() {
-	sed -n "/^  \"results\"/,\$p" "$1" | tr -d '",' | awk -v step="$2" '
-		$1 == step ":" { on = 1; next }
-		on && $1 == "]" { on = 0 }
-		on && $1 == "test:" { t = $2 }
-		on && $1 == "lp:" { lp[t] = $2 }
-		on && $1 == "bsa_bytes:" { b[t] = $2 }
-		END { for (k in lp) print k, lp[k], b[k] }' | sort -n
+	tm_step_rows "$1" "$2" | cut -d' ' -f2- | sort -n
 }
 
 measure() {
-	d0=$(pol_drops)
+	d0=$(police_drops d2)
 	bm_job pol $POL
 	$BMCTL -j result "$job" > /tmp/pol.json || fail "bmctl result"
-	drops=$(($(pol_drops) - d0))
+	drops=$(($(police_drops d2) - d0))
 	note "compliant runs (test lp bsa): $(rows /tmp/pol.json compliant | tr '\n' ';')"
 	note "excess runs (test lp bsa): $(rows /tmp/pol.json excess | tr '\n' ';')"
 	lp=$( (rows /tmp/pol.json compliant; rows /tmp/pol.json excess) |

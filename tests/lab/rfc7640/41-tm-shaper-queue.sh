@@ -54,23 +54,19 @@
 bm_load
 topo_bridge 3
 bmd_start
-tbf_drops() {	# DEV: drops of DEV's root qdisc (it counts its children's)
-	$TC -n dut -s qdisc show dev "$1" |
-		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n1
-}
 
 # --- shaper
 $TC -n dut qdisc add dev d2 root handle 1: tbf rate 5mbit burst 15180 \
 	limit 1000000 overhead 4 || fail "tbf d2"
 $TC -n dut qdisc add dev d2 parent 1:1 handle 10: bfifo limit 200000 || fail "bfifo d2"
 shaper() {
-	d0=$(tbf_drops d2)
+	d0=$(qdisc_drops d2)
 	bm_job shp rfc7640 shaper --line-rate 1G --port t1 --port t2 $LEARN_FAST \
 		--param iq=128000 --param sr_bps=5e6 --param bc=15180 --param be=15180 \
 		--param td_s=2.048 --param tr=1 --param drain_s=0.5 \
 		--param cal_pdv_ns=500000
 	$BMCTL -j result "$job" > /tmp/shp.json || fail "bmctl result"
-	drops=$(($(tbf_drops d2) - d0))
+	drops=$(($(qdisc_drops d2) - d0))
 	late=$(jvals tx_late_max_s /tmp/shp.json | sort -g | tail -n1)
 	check_eq "shaper: LP = the tbf's drops" "$(jvals lp /tmp/shp.json | head -n1)" "$drops"
 	check_eq "shaper: LP" "$drops" 0
@@ -100,13 +96,13 @@ $TC -n dut filter add dev d3 parent 10: protocol ip u32 \
 	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter"
 $TC -n dut qdisc add dev d3 parent 10:3 handle 30: pfifo limit 50 || fail "BE pfifo"
 queue() {
-	d0=$(tbf_drops d3)
+	d0=$(qdisc_drops d3)
 	bm_job qs rfc7640 queue --line-rate 1G --port t1 --port t2 --port t3 $LEARN_FAST \
 		--param ql=32000 --param bb_bps=10e6 --param ti_margin_pct=15 \
 		--param high_bps=6e6 --param low_bps=6e6 --param td_s=2 --param tr=1 \
 		--param drain_s=0.5
 	$BMCTL -j result "$job" > /tmp/qs.json || fail "bmctl result"
-	drops=$(($(tbf_drops d3) - d0))
+	drops=$(($(qdisc_drops d3) - d0))
 	# per entry of "bursts" and "classes": "NAME LP THROUGHPUT"
 	sed -n '/^    "bursts": \[/,/^    "statistics"/p' /tmp/qs.json | tr -d '",' | awk '
 		$1 == "bursts:" && $2 == "[" { name = "bursts" }

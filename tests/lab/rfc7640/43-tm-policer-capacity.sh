@@ -38,13 +38,6 @@ for d in d2 d4; do
 		rate 1mbit burst 16000 mtu 9216 overhead 4 \
 		conform-exceed drop/ok || fail "control policer on $d"
 done
-# pol_drops: what every police action on d2 and d4 dropped so far
-pol_drops() {
-	for d in d2 d4; do
-		$TC -n dut -s filter show dev $d egress
-	done | sed -n 's/.*Sent [0-9]* bytes [0-9]* pkt (dropped \([0-9]*\).*/\1/p' |
-		awk '{ s += $1 } END { print s + 0 }'
-}
 bmd_start
 CUST='[{"vlan":10,"cir_bps":2e6,"cbs":16000},{"vlan":20,"cir_bps":5e6,"cbs":32000},{"vlan":30,"cir_bps":1e7,"cbs":64000}]'
 COMMON="--line-rate 1G --port t1 --port t2 --port t3 --port t4 $LEARN_FAST
@@ -54,17 +47,7 @@ COMMON="--line-rate 1G --port t1 --port t2 --port t3 --port t4 $LEARN_FAST
 # rows FILE STEP: "stream test lp bsa_bytes" of each row of the step,
 # the stream being its ingress port and VLAN (- when untagged)
 rows() {
-	sed -n "/^  \"results\"/,\$p" "$1" | tr -d '",' | awk -v step="$2" '
-		$1 == step ":" { on = 1; next }
-		on && $1 == "]" { on = 0 }
-		on && $1 == "{" { t = lp = b = i = ""; v = "-" }
-		on && $1 == "test:" { t = $2 }
-		on && $1 == "lp:" { lp = $2 }
-		on && $1 == "bsa_bytes:" { b = $2 }
-		on && $1 == "ingress:" { i = $2 }
-		on && $1 == "vlan:" { v = $2 }
-		on && ($1 == "}" || $1 == "},") && t != "" { print i "/" v, t, lp, b; t = "" }' |
-		sort
+	tm_step_rows "$1" "$2"
 }
 
 # check_part NAME FILE ROWS CBS_AWK: the part's checks; CBS_AWK maps the
@@ -86,10 +69,10 @@ check_part() {
 }
 
 cust() {
-	d0=$(pol_drops)
+	d0=$(police_drops d2 d4)
 	bm_job cust rfc7640 policer-customers $COMMON --param "customers=$CUST"
 	$BMCTL -j result "$job" > /tmp/cust.json || fail "bmctl result"
-	drops=$(($(pol_drops) - d0))
+	drops=$(($(police_drops d2 d4) - d0))
 	check_part "customers" /tmp/cust.json 12 \
 		'{ split($1, s, "/"); cbs = s[2] == 10 ? 16000 : s[2] == 20 ? 32000 : 64000 }'
 }
@@ -104,11 +87,11 @@ $TC -n dut filter add dev d2 egress matchall action police rate 10mbit \
 $TC -n dut filter add dev d4 egress matchall action police rate 5mbit \
 	burst 32000 mtu 9216 overhead 4 conform-exceed drop/ok || fail "d4 policer"
 ports() {
-	d0=$(pol_drops)
+	d0=$(police_drops d2 d4)
 	bm_job ports rfc7640 policer-ports $COMMON --param 'pair_cir_bps=[1e7,5e6]' \
 		--param 'pair_cbs=[64000,32000]'
 	$BMCTL -j result "$job" > /tmp/ports.json || fail "bmctl result"
-	drops=$(($(pol_drops) - d0))
+	drops=$(($(police_drops d2 d4) - d0))
 	check_part "policer-ports" /tmp/ports.json 4 \
 		'{ cbs = $1 ~ /^t1/ ? 64000 : 32000 }'
 }

@@ -31,31 +31,17 @@
 # its children's), exactly.
 bm_load
 topo_bridge 3
-root_drops() {
-	$TC -n dut -s qdisc show dev d3 | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' |
-		head -n1
-}
 bmd_start
 
-# queues FILE: "queue throughput_bps lp wfq_share_pct" per queue row
-queues() {
-	sed -n '/^    "queues": \[/,/^    \]/p' "$1" | tr -d '",' | awk '
-		$1 == "queue:" { q = $2 }
-		$1 == "throughput_bps:" { t[q] = $2 }
-		$1 == "lp:" { l[q] = $2 }
-		$1 == "wfq_share_pct:" { w[q] = $2 }
-		END { for (k in t) print k, t[k], l[k] + 0, (k in w) ? w[k] : "-" }' |
-		sort -n
-}
-# col FILE QUEUE N: column N of the queue's row
+# col FILE QUEUE N: column N of d3's (t3's) queue row (tm_queue_rows)
 col() {
-	awk -v q="$2" -v n="$3" '$1 == q { print $n }' "$1"
+	awk -v q="t3:$2" -v n="$3" '$1 == q { print $n }' "$1"
 }
 # lp_is_drops FILE D0 WHAT: LP over the queues = the root's drops since D0
 lp_is_drops() {
 	check_eq "$3: LP over the queues = the root qdisc's drops" \
 		"$(awk '{ s += $3 } END { print s + 0 }' "$1")" \
-		$(($(root_drops) - $2))
+		$(($(qdisc_drops d3) - $2))
 }
 
 $TC -n dut qdisc add dev d3 root handle 1: tbf rate 10mbit burst 15180 \
@@ -69,7 +55,7 @@ $TC -n dut filter add dev d3 parent 10: protocol ip u32 \
 $TC -n dut qdisc add dev d3 parent 10:2 pfifo limit 50 || fail "pfifo 10:2"
 $TC -n dut qdisc add dev d3 parent 10:3 pfifo limit 50 || fail "pfifo 10:3"
 qcap() {
-	d0=$(root_drops)
+	d0=$(qdisc_drops d3)
 	bm_job qcap rfc7640 queue-capacity --line-rate 1G --port t1 --port t2 \
 		--port t3 $LEARN_FAST --param scheduler=sp_wfq \
 		--param 'class_dscps=[46,10,18]' --param 'class_rates_bps=[1e6,3e6,3e6]' \
@@ -77,7 +63,7 @@ qcap() {
 		--param bb_bps=10e6 --param bursts=false --param td_s=4 \
 		--param tr=1 --param drain_s=0.5
 	$BMCTL -j result "$job" > /tmp/qcap.json || fail "bmctl result"
-	queues /tmp/qcap.json > /tmp/qcap.rows
+	tm_queue_rows /tmp/qcap.json > /tmp/qcap.rows
 	note "SP + WFQ (queue throughput lp wfq_share): $(tr '\n' ';' < /tmp/qcap.rows)"
 	lp_is_drops /tmp/qcap.rows "$d0" "SP + WFQ"
 	check_eq "EF LP" "$(col /tmp/qcap.rows 1 3)" 0
@@ -106,14 +92,14 @@ $TC -n dut filter add dev d3 parent 1: protocol ip u32 \
 	match ip dsfield 0xb8 0xfc flowid 1:10 || fail "EF filter"
 # scap EF_SR EF_WANT EF_LP0: the job with the EF class at EF_SR bit/s
 scap() {
-	d0=$(root_drops)
+	d0=$(qdisc_drops d3)
 	bm_job scap rfc7640 shaper-capacity --line-rate 1G --port t1 --port t2 \
 		--port t3 $LEARN_FAST --param 'class_dscps=[46,0]' \
 		--param 'class_rates_bps=[2e6,3e6]' --param "queue_sr_bps=[$1,5e6]" \
 		--param 'port_sr_bps=[10e6]' --param td_s=4 --param tr=1 \
 		--param drain_s=0.5
 	$BMCTL -j result "$job" > /tmp/scap.json || fail "bmctl result"
-	queues /tmp/scap.json > /tmp/scap.rows
+	tm_queue_rows /tmp/scap.json > /tmp/scap.rows
 	note "shaped queues, EF at $1 (queue throughput lp): $(tr '\n' ';' < /tmp/scap.rows)"
 	lp_is_drops /tmp/scap.rows "$d0" "shaped queues, EF at $1"
 	check_range "EF (bit/s), $2 +- 2 %" "$(col /tmp/scap.rows 1 2)" \
