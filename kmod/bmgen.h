@@ -148,7 +148,8 @@ struct bm_trial {
 	atomic_t active;		/* kthreads still sending */
 	bool stop;			/* ask the kthreads to stop */
 	struct net *net;		/* where the trial was started, or NULL
-					 * once that namespace went away */
+					 * once that namespace went away
+					 */
 	u32 portid;			/* who started it */
 	bool owned;			/* stop when portid's socket closes */
 };

@@ -245,7 +245,8 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 		goto consume;
 	}
 	/* a DUT that floods a stream to every port must not make the
-	 * wrong port's copies count as the stream's received frames */
+	 * wrong port's copies count as the stream's received frames
+	 */
 	if (READ_ONCE(s->rx_port) && READ_ONCE(s->rx_port) != port) {
 		atomic64_inc(&port->rx_misdirected);
 		goto consume;
@@ -297,7 +298,8 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	if (f != bm_stream_frame_size(s, seq))
 		rx->bad_len++;
 	/* stamps taken where the stack queued the skbs may be processed out
-	 * of their order (two CPUs): the latest one is the last */
+	 * of their order (two CPUs): the latest one is the last
+	 */
 	if (rx->frames == 1) {
 		rx->first_ns = rel;
 	} else if (rel > rx->last_ns && rel - rx->last_ns > rx->max_iat_ns) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Transmit: one kthread per online CPU (SPEC PLAT-GEN) paces and sends the
- * frames frame.c builds, for the trial trial.c arms.  Each frame is a new
+ * frames frame.c builds, for the trial that trial.c arms.  Each frame is a new
  * skb with its own sequence number and timestamp (pktgen's clone_skb trick
  * would make loss and reordering unmeasurable).  Departure times are
  * computed from the frame index, start + k * 10^15 / rate_ufps, in 128-bit

@@ -65,18 +65,22 @@ enum bmgen_cmd {
 	BMGEN_CMD_PORT_GET,	/* dump: attached ports of the caller's netns */
 	BMGEN_CMD_STREAM_ADD,	/* do: STREAM_* */
 	BMGEN_CMD_STREAM_DEL,	/* do: STREAM_ID, or none for all of the
-				 * caller's netns */
+				 * caller's netns
+				 */
 	BMGEN_CMD_STREAM_GET,	/* dump: the caller's netns's streams */
 	BMGEN_CMD_TRIAL_START,	/* do: [TRIAL_START_DELAY_NS]; the caller's
-				 * netns's streams */
+				 * netns's streams
+				 */
 	BMGEN_CMD_TRIAL_STOP,	/* do: EPERM if another netns's trial runs */
 	BMGEN_CMD_STATS_GET,	/* dump: one message per stream of the
-				 * caller's netns (+ histogram) */
+				 * caller's netns (+ histogram)
+				 */
 	BMGEN_CMD_TRIAL_EVENT,	/* notification on BMGEN_MCGRP_EVENTS */
 	/* ABI v1, appended */
 	BMGEN_CMD_LOG_GET,	/* dump: STREAM_ID; the stream's frame log
 				 * (STREAM_LOG_FRAMES) of the last trial in
-				 * chunks: LOG_DIR, LOG_OFFSET, LOG_RECORDS */
+				 * chunks: LOG_DIR, LOG_OFFSET, LOG_RECORDS
+				 */
 	__BMGEN_CMD_MAX
 };
 #define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)
@@ -94,7 +98,8 @@ enum bmgen_pattern {
 	BMGEN_PAT_CONTINUOUS,	/* at RATE until TRIAL_STOP */
 	BMGEN_PAT_COUNT,	/* COUNT frames at RATE */
 	BMGEN_PAT_BURST,	/* BURST_LEN frames back to back, then BURST_GAP_NS
-				 * (end to start), BURST_COUNT times (0 = forever) */
+				 * (end to start), BURST_COUNT times (0 = forever)
+				 */
 };
 
 enum bmgen_tx_mode {
@@ -157,8 +162,7 @@ enum bmgen_attr {
 	BMGEN_A_STREAM_FLOWS,		/* u32: 1 .. BMGEN_MAX_FLOWS */
 	BMGEN_A_STREAM_FLOW_MODE,	/* u32: enum bmgen_flow_mode */
 	BMGEN_A_STREAM_PATTERN,		/* u32: enum bmgen_pattern */
-	BMGEN_A_STREAM_RATE_UFPS,	/* u64: frames/s * 10^6; 0 = line rate
-					 * (no pacing) */
+	BMGEN_A_STREAM_RATE_UFPS,	/* u64: fps * 10^6; 0 = unpaced */
 	BMGEN_A_STREAM_COUNT,		/* u64: frames, BMGEN_PAT_COUNT */
 	BMGEN_A_STREAM_BURST_LEN,	/* u32 */
 	BMGEN_A_STREAM_BURST_GAP_NS,	/* u64 */
@@ -168,7 +172,8 @@ enum bmgen_attr {
 	BMGEN_A_STREAM_CPU,		/* u32: tx kthread; default round robin */
 	BMGEN_A_STREAM_TX_MODE,		/* u32: enum bmgen_tx_mode */
 	BMGEN_A_STREAM_LATENCY_TAG_SEQ,	/* u64: seq that carries the RFC 2544
-					 * latency tag; absent = none */
+					 * latency tag; absent = none
+					 */
 
 	BMGEN_A_STATS,			/* nest: BMGEN_STATS_* */
 	BMGEN_A_HIST,			/* binary: struct bmgen_hist_bucket[] */
@@ -177,47 +182,58 @@ enum bmgen_attr {
 	BMGEN_A_PORT_RX_MISDIRECTED,	/* u64: test frames of a stream that
 					 * arrived on a port other than the
 					 * stream's rx port (a flooding DUT);
-					 * not counted for the stream */
+					 * not counted for the stream
+					 */
 	BMGEN_A_TRIAL_OWNED,		/* flag (TRIAL_START): the trial ends,
 					 * FAILED with -ECONNRESET, when the
 					 * starting socket closes (its daemon
-					 * died): no orphaned traffic */
+					 * died): no orphaned traffic
+					 */
 	BMGEN_A_STREAM_FRAME_HEAD,	/* binary (STREAM_GET): the first
 					 * BMGEN_FRAME_HEAD_MAX bytes of the
 					 * stream's frame 0 as it leaves, with
 					 * tx_ts 0 (RFC 2544 §7: the report
-					 * names the exact frame) */
+					 * names the exact frame)
+					 */
 	BMGEN_A_STREAM_BURST_PERIOD_NS,	/* u64: burst k starts at START_NS +
 					 * k * period (start to start, RFC
 					 * 7640 Ti); instead of BURST_GAP_NS;
-					 * at least 1 us */
+					 * at least 1 us
+					 */
 	BMGEN_A_STREAM_BURST_LAST_SIZE,	/* u32: F of each burst's last frame
 					 * (byte-exact bursts, SPEC REQ-GEN-
-					 * 2.4); not with IMIX */
+					 * 2.4); not with IMIX
+					 */
 	BMGEN_A_STREAM_LOG_FRAMES,	/* u32: log the tx time of frames
 					 * seq < n and the first n frames
 					 * received (BMGEN_CMD_LOG_GET); at
-					 * most BMGEN_MAX_LOG_FRAMES */
+					 * most BMGEN_MAX_LOG_FRAMES
+					 */
 	BMGEN_A_LOG_DIR,		/* u32: enum bmgen_log_dir */
 	BMGEN_A_LOG_OFFSET,		/* u64: index of the chunk's first
-					 * record */
+					 * record
+					 */
 	BMGEN_A_LOG_RECORDS,		/* binary: __u64 tx ns (BMGEN_LOG_TX,
 					 * record i = seq i) or struct
 					 * bmgen_log_rx[] (BMGEN_LOG_RX, in
-					 * arrival order) */
+					 * arrival order)
+					 */
 	/* encapsulations of RFC 7640 (SPEC TM-CAP-SL REQ-TM-5) */
 	BMGEN_A_STREAM_VLAN_TPID,	/* u16: the outer tag's TPID, 0x8100
 					 * (802.1Q, default) or 0x88a8
-					 * (802.1ad); needs VLAN_ID */
+					 * (802.1ad); needs VLAN_ID
+					 */
 	BMGEN_A_STREAM_VLAN2_ID,	/* u16: 0..4094, an inner 802.1Q tag
-					 * (QinQ); needs VLAN_ID */
+					 * (QinQ); needs VLAN_ID
+					 */
 	BMGEN_A_STREAM_VLAN2_PCP,	/* u8: 0..7, needs VLAN2_ID */
 	BMGEN_A_STREAM_MPLS,		/* binary: __u32[1..BMGEN_MAX_MPLS]
 					 * label stack entries, host order,
 					 * label << 12 | TC << 9 | TTL; the
 					 * module sets bottom of stack on the
 					 * last (EtherType 0x8847, IPv4/6
-					 * after it) */
+					 * after it)
+					 */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -248,7 +264,8 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_RX_LAST_NS,		/* u64: rel. to epoch */
 	BMGEN_STATS_RX_MAX_SEQ,		/* u64: highest seq received */
 	BMGEN_STATS_RX_LAST_LOST_SEQ,	/* u64: highest seq in a gap, +1
-					 * (0 = no gap seen) */
+					 * (0 = no gap seen)
+					 */
 	BMGEN_STATS_RX_MAX_IAT_NS,	/* u64: longest inter-arrival time */
 	BMGEN_STATS_RX_MAX_IAT_START_NS,/* u64: arrival before that gap */
 	BMGEN_STATS_LAT_COUNT,		/* u64 */
@@ -266,21 +283,26 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_PAD,
 	/* ABI v1, appended: the generator's own account of its schedule */
 	BMGEN_STATS_TX_LATE_FRAMES,	/* u64: paced frames that left more than
-					 * one interval after their departure */
+					 * one interval after their departure
+					 */
 	BMGEN_STATS_TX_LATE_MAX_NS,	/* u64: largest departure lateness */
 	BMGEN_STATS_TX_MAX_BATCH,	/* u32: most frames sent back to back
 					 * in one xmit_more batch (REQ-GEN-3
-					 * pacing granularity) */
+					 * pacing granularity)
+					 */
 	BMGEN_STATS_TS_CLOCK,		/* u32: clockid of the timestamps:
 					 * CLOCK_MONOTONIC for sw; both ends
-					 * of a latency use the same clock */
+					 * of a latency use the same clock
+					 */
 	/* appended for RFC 7640 (SPEC REQ-RX-5, TM-MET-SBB/SBI) */
 	BMGEN_STATS_RX_DSCP,		/* binary: __u64[64] frames by DSCP */
 	BMGEN_STATS_RX_PCP,		/* binary: __u64[8] tagged frames by
-					 * VLAN PCP */
+					 * VLAN PCP
+					 */
 	BMGEN_STATS_RX_UNTAGGED,	/* u64: frames without a VLAN tag */
 	BMGEN_STATS_LOG_TX,		/* u64: tx log records (frames sent
-					 * with seq < LOG_FRAMES) */
+					 * with seq < LOG_FRAMES)
+					 */
 	BMGEN_STATS_LOG_RX,		/* u64: rx log records */
 	__BMGEN_STATS_MAX
 };
