@@ -20,9 +20,10 @@
 # pfifo 100), each ingress offering 4 Mbit/s to each egress (8 into each):
 # d3's shaper is above the offer, d4's below it.  Truth: d3's SR 8.0
 # Mbit/s +- 2 % with LP 0 (the control: nothing shaped below its offer),
-# d4's SR 5.0 Mbit/s +- 2 % (the tbf's bucket over Td is 0.6 %), each
-# ingress stream into d4 half of it +- 5 % of itself (two CBR streams of
-# one FIFO).
+# d4's SR 5.0 Mbit/s +- 2 % (the tbf's bucket over Td is 0.6 %), and its
+# two ingress streams together that SR +- 2 % (how a tail-drop FIFO
+# shares between two CBR streams depends on their phases: 2.70 / 2.32
+# Mbit/s was seen, so their shares are printed, not checked).
 #
 # Part 3, the HTB tree of lab 44 on both egresses (shaper-capacity,
 # SHP-CAP-3): root 10 Mbit/s, EF rate = ceil 3 (prio 0), BE 5 (prio 1),
@@ -136,10 +137,11 @@ scap1() {
 	check_range "t4: SR (bit/s), its shaper's 5.0 Mbit/s +- 2 %" \
 		"$(egress /tmp/scap1.json t4 sr_bps)" 4900000 5100000
 	streams /tmp/scap1.json t4 > /tmp/scap1.t4
+	note "t4: per ingress stream (bit/s): $(tr '\n' ';' < /tmp/scap1.t4)"
 	check_eq "t4: ingress streams" "$(wc -l < /tmp/scap1.t4)" 2
-	while read -r i x; do
-		check_range "t4: from $i (bit/s), half of 5.0 +- 5 %" "$x" 2375000 2625000
-	done < /tmp/scap1.t4
+	check_range "t4: both ingress streams together / SR" \
+		"$(awk -v sr="$(egress /tmp/scap1.json t4 sr_bps)" '{ s += $2 } END { printf "%.4f", s / sr }' /tmp/scap1.t4)" \
+		0.98 1.02
 }
 remeasure 0.030 /tmp/scap1.json scap1
 
