@@ -21,6 +21,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -384,6 +385,123 @@ START_TEST(test_broadcast_throughput)
 }
 END_TEST
 
+/*
+ * R2544-MULTI (§16) on 4 ports, t1, t2 -> t3, t4 round-robin, each output
+ * an egress of 30 Mbit/s behind Q = 10: each input's rate r reaches each
+ * output as r / 2 from either input, r in all, so the throughput per
+ * input is the pair's closed form E (less the resolution, plus about a
+ * frame), the aggregate 2 E; mesh on 3 ports with t3's egress alone at
+ * 30 Mbit/s: t3 gets r / 2 from each of the others, r again.  Every
+ * trial counts the frames of all streams.  Then what is refused.
+ */
+static struct bm_backend *multi_dut(unsigned int n, const unsigned int *eg,
+				    unsigned int n_eg)
+{
+	struct bm_sim_params sp;
+	unsigned int i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	for (i = 0; i < n_eg; i++) {
+		sp.ports[eg[i]].egress_bps = EGRESS;
+		sp.ports[eg[i]].queue_frames = 10;
+	}
+	return sim_ports_new(&sp, n, "t");
+}
+
+static void check_multi(const char *topo, unsigned int n,
+			const unsigned int *eg, unsigned int n_eg,
+			unsigned int senders)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = multi_dut(n, eg, n_eg);
+	struct bm_error err = { "" };
+	json_object *doc, *e, *t, *trials, *o;
+	double thr;
+	char js[64];
+	size_t i;
+
+	thr_params(&p, 512);
+	snprintf(js, sizeof(js), "{\"topology\": \"%s\"}", topo);
+	o = json_tokener_parse(js);
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), 0);
+	json_object_put(o);
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	ck_assert_str_eq(str(tj_get(doc, "results"), "topology"), topo);
+	ck_assert_uint_eq(tj_num(tj_get(doc, "results"), "sending_ports"),
+			  senders);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) && thr <= E512 + 11,
+		      "%s: %.3f fps, E = %.3f", topo, thr, E512);
+	ck_assert_double_eq_tol(tj_num(e, "throughput_aggregate_fps"),
+				senders * thr, 1e-6);
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_str_eq(str(t, "topology"), topo);
+		/* every sender's frames, within a frame a stream */
+		ck_assert_double_eq_tol(tj_num(t, "intended"),
+					senders * tj_num(t, "rate_fps") *
+					tj_num(t, "duration_s"),
+					senders * (n - 1));
+	}
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+
+START_TEST(test_multiport_throughput)
+{
+	static const unsigned int mp[] = { 2, 3 }, mesh[] = { 2 };
+
+	check_multi("multiport", 4, mp, 2, 2);
+	check_multi("mesh", 3, mesh, 1, 3);
+}
+END_TEST
+
+START_TEST(test_multiport_params)
+{
+	static const struct { int test; const char *js, *msg; } bad[] = {
+		{ RFC2544_LATENCY, "{\"topology\": \"mesh\"}",
+		  "topology: mesh is for throughput and frame-loss" },
+		{ RFC2544_THROUGHPUT, "{\"topology\": \"multiport\", "
+		  "\"burst_sizes\": [16]}", "topology multiport: "
+		  "burst_sizes: with a pair only" },
+		{ RFC2544_FRAME_LOSS, "{\"topology\": \"mesh\", "
+		  "\"broadcast_pct\": 1}", "broadcast_pct: with a pair only" },
+	};
+	static const unsigned int eg[] = { 2 };
+	struct rfc2544_params p;
+	struct bm_error err;
+	struct bm_backend *be;
+	json_object *o, *doc = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rfc2544_params_default(&p, bad[i].test);
+		o = json_tokener_parse(bad[i].js);
+		err.msg[0] = '\0';
+		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
+							  &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
+		json_object_put(o);
+	}
+	/* half in, half out: not of 3 ports */
+	be = multi_dut(3, eg, 1);
+	thr_params(&p, 512);
+	p.topology = BM_TOPO_MULTIPORT;
+	err.msg[0] = '\0';
+	ck_assert_int_eq(rfc2544_run(RFC2544_THROUGHPUT, be, &p, NULL, NULL,
+				     &doc, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "topology multiport: 3 ports"), "%s",
+		      err.msg);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -395,6 +513,8 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_imix_throughput);
 	tcase_add_test(tc, test_imix_params);
 	tcase_add_test(tc, test_broadcast_throughput);
+	tcase_add_test(tc, test_multiport_throughput);
+	tcase_add_test(tc, test_multiport_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

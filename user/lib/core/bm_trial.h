@@ -26,7 +26,18 @@ enum bm_pattern {
 enum bm_topology {
 	BM_TOPO_PAIR_UNI = 0,	/* port a -> port b */
 	BM_TOPO_PAIR_BIDIR,	/* a <-> b, rate_fps in each direction */
+	/* RFC 2544 §16 over all of a job's ports, rate_fps from each
+	 * sending port: the first half to the second half, each input
+	 * round-robin over the outputs in the same order (R2544-MULTI);
+	 * every port to all others (mesh).  Only as N-port traffic that a
+	 * procedure builds (spec.traffic): a backend never sees them
+	 * without. */
+	BM_TOPO_MULTIPORT,
+	BM_TOPO_MESH,
 };
+
+/* "pair-uni", "pair-bidir", "multiport", "mesh". */
+const char *bm_topology_name(enum bm_topology t);
 
 struct bm_traffic;
 struct bm_traffic_result;

@@ -38,8 +38,7 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_str(o, "reason", rec->reason);
 	bm_json_add_u64(o, "frame_size", sp->frame_size);
 	bm_json_add_str(o, "pattern", pattern_name(sp->pattern));
-	bm_json_add_str(o, "topology", sp->topology == BM_TOPO_PAIR_BIDIR ?
-			"pair-bidir" : "pair-uni");
+	bm_json_add_str(o, "topology", bm_topology_name(sp->topology));
 	if (sp->pattern == BM_PAT_BURST) {
 		bm_json_add_u64(o, "burst_frames", sp->burst_frames);
 	} else {

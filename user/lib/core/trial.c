@@ -47,6 +47,20 @@ int bm_backend_set_ports(struct bm_backend *be, unsigned int n,
 	return 0;
 }
 
+const char *bm_topology_name(enum bm_topology t)
+{
+	switch (t) {
+	case BM_TOPO_PAIR_BIDIR:
+		return "pair-bidir";
+	case BM_TOPO_MULTIPORT:
+		return "multiport";
+	case BM_TOPO_MESH:
+		return "mesh";
+	default:
+		return "pair-uni";
+	}
+}
+
 int bm_backend_dut_reset(void *ctx)
 {
 	struct bm_backend *be = ctx;

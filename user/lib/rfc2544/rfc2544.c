@@ -64,6 +64,20 @@ double r2544_r_max(const struct r2544_run *r, double f)
 	return fmin(rmax, r2544_fps_max(line, f));
 }
 
+unsigned int r2544_senders(const struct r2544_run *r)
+{
+	switch (r->p->topology) {
+	case BM_TOPO_PAIR_BIDIR:
+		return 2;
+	case BM_TOPO_MULTIPORT:
+		return r->be->n_ports / 2;
+	case BM_TOPO_MESH:
+		return r->be->n_ports;
+	default:
+		return 1;
+	}
+}
+
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
 		    const char *prefix, double fps, double f)
 {
@@ -78,9 +92,9 @@ void r2544_add_rate(const struct r2544_run *r, json_object *o,
 	snprintf(key, sizeof(key), "%s_pct_line", prefix);
 	bm_json_add_double(o, key, fps * (f + 20.0) * 8.0 /
 			   r->be->line_rate_bps * 100.0);
-	if (r->p->topology == BM_TOPO_PAIR_BIDIR) {
+	if (r->p->topology != BM_TOPO_PAIR_UNI) {
 		snprintf(key, sizeof(key), "%s_aggregate_fps", prefix);
-		bm_json_add_double(o, key, 2.0 * fps);
+		bm_json_add_double(o, key, r2544_senders(r) * fps);
 	}
 }
 
@@ -294,11 +308,14 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 	if (r.stream)
 		r2544_stream_deviations(&r);
 	r2544_stream_free(r.stream);
+	r.stream = NULL;
+	r.be = be;	/* the stream's view is gone: the same ports */
 
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);
-	bm_json_add_str(res, "topology", p->topology == BM_TOPO_PAIR_BIDIR ?
-			"pair-bidir" : "pair-uni");
+	bm_json_add_str(res, "topology", bm_topology_name(p->topology));
+	if (p->topology >= BM_TOPO_MULTIPORT)
+		bm_json_add_u64(res, "sending_ports", r2544_senders(&r));
 	bm_json_add_str(res, "protocol", "UDP/IPv4 over Ethernet (RFC 2544 App C)");
 	json_object_object_add(res, "per_size", r.results);
 	d = bm_result_envelope(tests[t].name, tests[t].ref,

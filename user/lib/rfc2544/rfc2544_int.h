@@ -95,9 +95,14 @@ double r2544_r_max(const struct r2544_run *r, double f);
 /* fps_max (F-1) of a (mean) frame size f on a line of line_bps. */
 double r2544_fps_max(double line_bps, double f);
 
-/* Add <prefix>_fps, _l1_bps, _l2_bps, _pct_line (and _aggregate_fps for
- * bidirectional runs) for a per-direction rate of frames of (mean) size
- * f (SPEC 2.3, F-4; an IMIX's L1 rate is of its mean size + 20 B). */
+/* The ports that send the trial's rate each: 1 for a pair, 2 both ways,
+ * half of the job's ports for multiport, all of them for mesh. */
+unsigned int r2544_senders(const struct r2544_run *r);
+
+/* Add <prefix>_fps, _l1_bps, _l2_bps, _pct_line (and _aggregate_fps, the
+ * rate of all r2544_senders(), when more than one port sends) for a
+ * per-port rate of frames of (mean) size f (SPEC 2.3, F-4; an IMIX's L1
+ * rate is of its mean size + 20 B). */
 void r2544_add_rate(const struct r2544_run *r, json_object *o,
 		    const char *prefix, double fps, double f);
 

@@ -26,7 +26,9 @@
 
 #define OFF(f)	offsetof(struct rfc2544_params, f)
 
-static const char *const topo_names[] = { "pair-uni", "pair-bidir", NULL };
+/* in enum bm_topology's order */
+static const char *const topo_names[] = { "pair-uni", "pair-bidir",
+					  "multiport", "mesh", NULL };
 static const char *const search_names[] = { "binary", "mlr", NULL };
 static const char *const latdef_names[] = { "bf", "sf", NULL };
 static const char *const reset_names[] = { "hardware", "software", "power",
@@ -255,7 +257,9 @@ const struct bm_param rfc2544_keys[] = {
 	   "reset uses the smallest"),
 	KE("topology", topology, topo_names, M_ALL,
 	   "pair-uni: TX to RX; pair-bidir: the same rate both ways "
-	   "(R2544-BIDIR)"),
+	   "(R2544-BIDIR); multiport: the first half of the ports to the "
+	   "second, round-robin; mesh: every port to all others (§16, "
+	   "R2544-MULTI; throughput and frame-loss)"),
 	KB("learning", learning, M_ALL,
 	   "learning frames before every trial (§23b)"),
 	KD("learning_pause_s", learning_pause_s, 0, 60, 0, M_ALL, "s",
@@ -601,6 +605,21 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->n_imix && given(obj, "frame_sizes"))
 		return bm_errorf(err, "%s: imix and frame_sizes: the IMIX is "
 				 "the trial's frame sizes; give one", name);
+	/* R2544-MULTI: N-port traffic that the stream backend builds, for
+	 * the tests that run on it; a burst or a broadcast share is a
+	 * pair's (§11.1 counts them at the pair's receiver) */
+	if (p->topology >= BM_TOPO_MULTIPORT) {
+		if (t != RFC2544_THROUGHPUT && t != RFC2544_FRAME_LOSS)
+			return bm_errorf(err, "%s: topology: %s is for "
+					 "throughput and frame-loss (§16)",
+					 name, topo_names[p->topology]);
+		if (p->n_bursts || p->broadcast_pct > 0)
+			return bm_errorf(err, "%s: topology %s: %s: with a "
+					 "pair only", name,
+					 topo_names[p->topology],
+					 p->n_bursts ? "burst_sizes" :
+					 "broadcast_pct");
+	}
 	return 0;
 }
 

@@ -27,6 +27,10 @@
  *   (REQ-2544-3: the search judges the other data, §11.1's aim), the
  *   broadcast frames' go to bcast_sent and bcast_received.
  *
+ *   §16 multi-port (R2544-MULTI): every port of the job, the first half
+ *   sending to the second round-robin (multiport) or every port to all
+ *   the others (mesh), the rate per sending port; constant or IMIX.
+ *
  * Every trial record then says what was sent (stream_type).
  */
 #include <errno.h>
@@ -47,7 +51,8 @@ struct r2544_stream {
 
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
-	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0;
+	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0 ||
+	       p->topology >= BM_TOPO_MULTIPORT;
 }
 
 size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
@@ -223,15 +228,51 @@ static void split_bcast(const struct bm_traffic *t,
 	}
 }
 
+/*
+ * R2544-MULTI (§16): every port of the job, the streams of core's
+ * builders (each input round-robin over its outputs, the same order on
+ * every input, by the streams' phases), each input's rate shared by its
+ * outputs, as counted streams of the trial's frames (or the IMIX).
+ */
+static int build_multi(const struct r2544_stream *s,
+		       const struct bm_trial_spec *spec, struct bm_traffic *t,
+		       struct bm_error *err)
+{
+	unsigned int k, per;
+	int ret;
+
+	ret = s->p->topology == BM_TOPO_MESH ? bm_topo_mesh(t, 100, err) :
+					       bm_topo_multiport(t, 100, err);
+	if (ret < 0)
+		return -EINVAL;
+	per = s->p->topology == BM_TOPO_MESH ? t->n_ports - 1 : t->n_ports / 2;
+	for (k = 0; k < t->n_streams; k++) {
+		struct bm_stream_spec *ss = &t->streams[k];
+
+		ss->load_unit = BM_LOAD_FPS;
+		ss->load = spec->rate_fps / per;
+		ss->pattern = BM_STREAM_COUNT;
+		ss->imix = s->c.mix;
+		ss->count = (uint64_t)llround(ss->load * spec->duration_s);
+		if (!ss->count)
+			return bm_errorf(err, "trial of 0 frames a stream "
+					 "(%.3f fps over %u outputs, %.3f s)",
+					 spec->rate_fps, per,
+					 spec->duration_s);
+	}
+	return 0;
+}
+
 static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		 struct bm_traffic *t, struct bm_error *err)
 {
 	const struct bm_backend *in = s->inner;
+	bool multi = s->p->topology >= BM_TOPO_MULTIPORT;
 	unsigned int i;
 	int ret;
 
 	bm_traffic_init(t);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < (multi ? in->n_ports : 2); i++)
 		if (bm_traffic_add_port(t, in->port_names[i],
 					in->line_rate_bps, err) < 0)
 			return -EINVAL;
@@ -239,6 +280,8 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		return bm_errorf(err, "trial at %g fps", spec->rate_fps);
 	if (s->c.mix)
 		imix_cycle(s->p, t);
+	if (multi)
+		return build_multi(s, spec, t, err);
 	ret = add_streams(s, t, 0, 1, spec, err);
 	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR)
 		ret = add_streams(s, t, 1, 0, spec, err);
@@ -304,8 +347,13 @@ struct r2544_stream *r2544_stream_new(struct bm_backend *inner,
 	struct r2544_stream *s;
 
 	if (inner->n_ports < 2)
-		return bm_errorf(err, "a modified data stream (§11, §21) "
+		return bm_errorf(err, "a modified data stream (§11, §16, §21) "
 				 "needs the job's tx and rx port names"), NULL;
+	if (p->topology == BM_TOPO_MULTIPORT && inner->n_ports % 2)
+		return bm_errorf(err, "topology multiport: %u ports; §16 "
+				 "takes half of them as inputs, half as "
+				 "outputs: an even number", inner->n_ports),
+		       NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return bm_errorf(err, "out of memory"), NULL;

@@ -62,6 +62,13 @@ int r2544_throughput(struct r2544_run *r)
 			snprintf(what, sizeof(what), "%u-byte frames", c->f);
 		}
 		burst[0] = 0;
+		if (p->topology >= BM_TOPO_MULTIPORT)
+			/* §16: each input is offered the rate */
+			snprintf(burst, sizeof(burst), " from each of %u "
+				 "ports (%s, %.2f fps in all)",
+				 r2544_senders(r),
+				 bm_topology_name(p->topology),
+				 ok ? r2544_senders(r) * thr : NAN);
 		if (c->burst) {
 			burst_interval(r, c, e, ok ? thr : NAN);
 			snprintf(burst, sizeof(burst), " in bursts of %u frames "
