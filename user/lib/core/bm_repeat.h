@@ -41,4 +41,8 @@ double bm_pv_pct(double x1, double x2);
  */
 json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x);
 
+/* qsort()'s comparator for ascending doubles; of an element that starts
+ * with a double (a pair, a struct), by that double. */
+int bm_cmp_double(const void *a, const void *b);
+
 #endif /* BM_REPEAT_H */

@@ -72,3 +72,10 @@ json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x)
 	json_object_object_add(o, "pv_pct", pv);
 	return o;
 }
+
+int bm_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}

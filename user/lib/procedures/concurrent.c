@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "bm_json.h"
+#include "bm_repeat.h"
 #include "bm_result.h"
 #include "bm_traffic_merge.h"
 #include "concurrent.h"
@@ -530,13 +531,6 @@ static void *inst_thread(void *arg)
 	return NULL;
 }
 
-static int cmp_event(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
 /* The time during which every instance was sending: a sweep over the
  * windows' starts (+1) and ends (-1). */
 static double all_active_s(const struct conc *c)
@@ -557,7 +551,7 @@ static double all_active_s(const struct conc *c)
 			ev[n][0] = c->in[i].win[k];
 			ev[n++][1] = k % 2 ? -1.0 : 1.0;
 		}
-	qsort(ev, n, sizeof(*ev), cmp_event);
+	qsort(ev, n, sizeof(*ev), bm_cmp_double);
 	for (k = 0; k < n; k++) {
 		if (k && active == (int)c->n)
 			t += ev[k][0] - ev[k - 1][0];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_repeat.h"
 #include "tm_metrics.h"
 
 static int by_time(const void *x, const void *y)
@@ -26,13 +27,6 @@ static int by_time(const void *x, const void *y)
 	if (a->rx_s != b->rx_s)
 		return a->rx_s < b->rx_s ? -1 : 1;
 	return 0;
-}
-
-static int by_value(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
 }
 
 /* SR_busy: per burst of >= 2 frames, its bytes after the first over the
@@ -125,12 +119,12 @@ int tm_trains_of(struct tm_arrival *a, size_t n, enum tm_acct acct,
 	tr->first_bytes = bytes[0];
 	for (i = 0; i < k; i++)
 		sbi[i] = start[i + 1] - start[i];
-	qsort(bytes, k + 1, sizeof(*bytes), by_value);
+	qsort(bytes, k + 1, sizeof(*bytes), bm_cmp_double);
 	tr->median_bytes = tm_percentile(bytes, k + 1, 50);
 	tr->p99_bytes = tm_percentile(bytes, k + 1, 99);
 	tr->max_bytes = bytes[k];
 	if (k) {
-		qsort(sbi, k, sizeof(*sbi), by_value);
+		qsort(sbi, k, sizeof(*sbi), bm_cmp_double);
 		tr->sbi_median_s = tm_percentile(sbi, k, 50);
 		tr->sbi_p1_s = tm_percentile(sbi, k, 1);
 		tr->sbi_p99_s = tm_percentile(sbi, k, 99);

@@ -38,25 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_repeat.h"
 #include "rfc8239_int.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* (tx, latency) of a received frame */
+/* (tx, latency) of a received frame; tx first: sorted by it */
 struct txlat {
 	double tx, lat;
 };
-
-static int cmp_txlat(const void *a, const void *b)
-{
-	return cmp_double(&((const struct txlat *)a)->tx,
-			  &((const struct txlat *)b)->tx);
-}
 
 /* Append to lost[] the tx times of sr's frames that never arrived (their
  * number into *missing); the minimum latency of its frames into *l0. */
@@ -136,7 +124,7 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 		}
 		n_lost += missing;
 	}
-	qsort(lost, n_lost, sizeof(*lost), cmp_double);
+	qsort(lost, n_lost, sizeof(*lost), bm_cmp_double);
 	out->lossy = n_lost > 0;
 	out->t_loss_s = n_lost ? lost[0] : INFINITY;
 	if (!isfinite(l0))
@@ -161,8 +149,8 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 				lmax = fmax(lmax, x->rx_s - x->tx_s);
 		}
 	}
-	qsort(rx, n_rx, sizeof(*rx), cmp_txlat);
-	qsort(dep, n_rx, sizeof(*dep), cmp_double);
+	qsort(rx, n_rx, sizeof(*rx), bm_cmp_double);
+	qsort(dep, n_rx, sizeof(*dep), bm_cmp_double);
 	out->first_tx_s = n_rx && (!n_lost || rx[0].tx < lost[0]) ?
 			  rx[0].tx : n_lost ? lost[0] : NAN;
 	out->lat_min_s = l0;
@@ -185,7 +173,7 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 				out->q_first_frames = occ[0];
 			}
 		}
-		qsort(occ, n_lost, sizeof(*occ), cmp_double);
+		qsort(occ, n_lost, sizeof(*occ), bm_cmp_double);
 		out->n_losses = n_lost;
 		out->q_frames = n_lost % 2 ? occ[n_lost / 2] :
 				(occ[n_lost / 2 - 1] + occ[n_lost / 2]) / 2.0;
