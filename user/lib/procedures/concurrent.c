@@ -419,6 +419,19 @@ static void run_merged(struct conc *c)
 	}
 	if (!n)
 		return;
+	if (c->stop) {
+		/* no trial after a failure or a cancel: the waiting get
+		 * what a cancelled trial gives */
+		for (i = 0; i < n; i++) {
+			who[i]->trial_ret = -ECANCELED;
+			snprintf(who[i]->trial_err, sizeof(who[i]->trial_err),
+				 "stopped: another instance failed, or the "
+				 "job was cancelled");
+			who[i]->state = INST_RUNNING;
+		}
+		pthread_cond_broadcast(&c->cond);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		who[i]->state = INST_IN_TRIAL;
 		parts[i] = (struct bm_merge_part){ .spec = who[i]->spec,
