@@ -74,7 +74,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 	demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck \
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
 	$(O)/holb-emu
 
 Q := $(if $(V),,@)
@@ -104,6 +104,10 @@ $(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
 # issue 3: raw generic netlink rejections and privileges (libmnl only)
 $(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
+
+# issue 16: the netlink sequence fuzzer of the lab (libmnl, threads)
+$(O)/bmgen-nlfuzz: $(O)/user/tools/bmgen_nlfuzz.o
+	$(CC) $(CFLAGS) -pthread -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
 # issue 10: DUT-HOLB-EMU, the lab's switch that has head-of-line blocking
 # (tests/fixtures: test DUTs, nothing of the project included)

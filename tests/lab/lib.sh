@@ -117,6 +117,40 @@ police_drops() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# dut_ets DEV: labs 44 and 46's SP + WFQ egress on the DUT's DEV: tbf 10
+# Mbit/s (burst 15,180, overhead 4) over ets bands 3 strict 1 quanta 3000
+# 1500, EF (DSCP 46) to the strict band, AF11 (10) to quantum 3000, the
+# rest to 1500, pfifo 50 on each WFQ band
+dut_ets() {
+	$TC -n dut qdisc add dev "$1" root handle 1: tbf rate 10mbit burst 15180 \
+		limit 1000000 overhead 4 || fail "tbf $1"
+	$TC -n dut qdisc add dev "$1" parent 1:1 handle 10: ets bands 3 strict 1 \
+		quanta 3000 1500 priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "ets $1"
+	$TC -n dut filter add dev "$1" parent 10: protocol ip u32 \
+		match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter $1"
+	$TC -n dut filter add dev "$1" parent 10: protocol ip u32 \
+		match ip dsfield 0x28 0xfc flowid 10:2 || fail "AF11 filter $1"
+	$TC -n dut qdisc add dev "$1" parent 10:2 pfifo limit 50 || fail "pfifo $1 10:2"
+	$TC -n dut qdisc add dev "$1" parent 10:3 pfifo limit 50 || fail "pfifo $1 10:3"
+}
+
+# dut_htb DEV: labs 44 and 46's shaped queues on the DUT's DEV: htb root
+# 10 Mbit/s, class EF (DSCP 46) rate = ceil 3 Mbit/s prio 0, class BE 5
+# Mbit/s prio 1, each a burst of 10 frames and a pfifo of 50 (overhead 4)
+dut_htb() {
+	$TC -n dut qdisc add dev "$1" root handle 1: htb default 20 || fail "htb $1"
+	$TC -n dut class add dev "$1" parent 1: classid 1:1 htb rate 10mbit \
+		ceil 10mbit overhead 4 || fail "htb root class $1"
+	$TC -n dut class add dev "$1" parent 1:1 classid 1:10 htb rate 3mbit \
+		ceil 3mbit burst 15180 cburst 15180 prio 0 overhead 4 || fail "htb EF class $1"
+	$TC -n dut class add dev "$1" parent 1:1 classid 1:20 htb rate 5mbit \
+		ceil 5mbit burst 15180 cburst 15180 prio 1 overhead 4 || fail "htb BE class $1"
+	$TC -n dut qdisc add dev "$1" parent 1:10 pfifo limit 50 || fail "pfifo $1 1:10"
+	$TC -n dut qdisc add dev "$1" parent 1:20 pfifo limit 50 || fail "pfifo $1 1:20"
+	$TC -n dut filter add dev "$1" parent 1: protocol ip u32 \
+		match ip dsfield 0xb8 0xfc flowid 1:10 || fail "EF filter $1"
+}
+
 # tm_step_rows FILE STEP: the rows of an rfc7640 policer result's STEP
 # ("compliant" or "excess"), one "ingress/vlan test lp bsa_bytes" each
 # ("/-" for a single stream), sorted

@@ -14,13 +14,14 @@
 #
 # Model (lab 40's, per policer): a policer passes every burst of CBS
 # bytes that starts on a full bucket.  Bursts of exactly CBS every
-# Ti x 1.5 leave each bucket 25.6 ms (Ti 51.2 ms) or 32 ms (64 ms) of
-# refill to spare, which covers a DUT that forwards a burst late and a
-# generator held up by the host (Ti x 1.15, 7.7 ms, was too little: on a
-# host busy compiling, 5 attempts running saw the generator 17-31 ms late
-# and VLAN 10 lose 1-2 frames of a compliant burst); a generator later
-# than 25.6 ms is a disturbance the model does not absorb, and the test
-# re-measures (lib.sh remeasure).  A pair's customers
+# Ti x 2 leave each bucket 51.2 ms (Ti 51.2 ms) or 64 ms of refill to
+# spare, which covers a DUT that forwards a burst late and a generator
+# held up: six customers' 1 Gbit/s bursts through the TCG guest put the
+# generator 17-31 ms behind its schedule even on an idle host, and with
+# Ti x 1.15 (7.7 ms) 16 runs needed 25 re-measures and 2 failed, VLAN 10
+# losing 1-2 frames of a compliant burst, as MODEL-TB on those times
+# says; a generator later than 51.2 ms is a disturbance the model does
+# not absorb, and the test re-measures (lib.sh remeasure).  A pair's customers
 # burst in turn (REQ-TM-8).  Truth: every stream's compliant LP = 0 and
 # BSA = its CBS in every run; the excess step (16,000 B more a burst, more
 # than any refill during a burst) is reported dropped for every stream;
@@ -44,7 +45,7 @@ done
 bmd_start
 CUST='[{"vlan":10,"cir_bps":2e6,"cbs":16000},{"vlan":20,"cir_bps":5e6,"cbs":32000},{"vlan":30,"cir_bps":1e7,"cbs":64000}]'
 COMMON="--line-rate 1G --port t1 --port t2 --port t3 --port t4 $LEARN_FAST
-	--param ti_margin_pct=50 --param excess=16KB --param td_s=1.2
+	--param ti_margin_pct=100 --param excess=16KB --param td_s=1.2
 	--param tr=2 --param drain_s=0.5"
 
 # rows FILE STEP: "stream test lp bsa_bytes" of each row of the step,
@@ -79,7 +80,7 @@ cust() {
 	check_part "customers" /tmp/cust.json 12 \
 		'{ split($1, s, "/"); cbs = s[2] == 10 ? 16000 : s[2] == 20 ? 32000 : 64000 }'
 }
-remeasure 0.0256 /tmp/cust.json cust
+remeasure 0.0512 /tmp/cust.json cust
 
 for d in d2 d4; do
 	$TC -n dut qdisc del dev $d clsact || fail "clsact $d away"
@@ -98,4 +99,4 @@ ports() {
 	check_part "policer-ports" /tmp/ports.json 4 \
 		'{ cbs = $1 ~ /^t1/ ? 64000 : 32000 }'
 }
-remeasure 0.0256 /tmp/ports.json ports
+remeasure 0.0512 /tmp/ports.json ports

@@ -44,16 +44,7 @@ lp_is_drops() {
 		$(($(qdisc_drops d3) - $2))
 }
 
-$TC -n dut qdisc add dev d3 root handle 1: tbf rate 10mbit burst 15180 \
-	limit 1000000 overhead 4 || fail "tbf d3"
-$TC -n dut qdisc add dev d3 parent 1:1 handle 10: ets bands 3 strict 1 \
-	quanta 3000 1500 priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "ets d3"
-$TC -n dut filter add dev d3 parent 10: protocol ip u32 \
-	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter"
-$TC -n dut filter add dev d3 parent 10: protocol ip u32 \
-	match ip dsfield 0x28 0xfc flowid 10:2 || fail "AF11 filter"
-$TC -n dut qdisc add dev d3 parent 10:2 pfifo limit 50 || fail "pfifo 10:2"
-$TC -n dut qdisc add dev d3 parent 10:3 pfifo limit 50 || fail "pfifo 10:3"
+dut_ets d3
 qcap() {
 	d0=$(qdisc_drops d3)
 	bm_job qcap rfc7640 queue-capacity --line-rate 1G --port t1 --port t2 \
@@ -79,17 +70,7 @@ qcap() {
 remeasure 0.030 /tmp/qcap.json qcap
 
 $TC -n dut qdisc del dev d3 root || fail "d3 root away"
-$TC -n dut qdisc add dev d3 root handle 1: htb default 20 || fail "htb d3"
-$TC -n dut class add dev d3 parent 1: classid 1:1 htb rate 10mbit \
-	ceil 10mbit overhead 4 || fail "htb root class"
-$TC -n dut class add dev d3 parent 1:1 classid 1:10 htb rate 3mbit \
-	ceil 3mbit burst 15180 cburst 15180 prio 0 overhead 4 || fail "htb EF class"
-$TC -n dut class add dev d3 parent 1:1 classid 1:20 htb rate 5mbit \
-	ceil 5mbit burst 15180 cburst 15180 prio 1 overhead 4 || fail "htb BE class"
-$TC -n dut qdisc add dev d3 parent 1:10 pfifo limit 50 || fail "pfifo 1:10"
-$TC -n dut qdisc add dev d3 parent 1:20 pfifo limit 50 || fail "pfifo 1:20"
-$TC -n dut filter add dev d3 parent 1: protocol ip u32 \
-	match ip dsfield 0xb8 0xfc flowid 1:10 || fail "EF filter"
+dut_htb d3
 # scap EF_SR EF_WANT EF_LP0: the job with the EF class at EF_SR bit/s
 scap() {
 	d0=$(qdisc_drops d3)

@@ -52,18 +52,8 @@ lp_is_drops() {
 }
 
 # --- part 1: SP + WFQ on d3 and d4
-for d in d3 d4; do
-	$TC -n dut qdisc add dev $d root handle 1: tbf rate 10mbit burst 15180 \
-		limit 1000000 overhead 4 || fail "tbf $d"
-	$TC -n dut qdisc add dev $d parent 1:1 handle 10: ets bands 3 strict 1 \
-		quanta 3000 1500 priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "ets $d"
-	$TC -n dut filter add dev $d parent 10: protocol ip u32 \
-		match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter $d"
-	$TC -n dut filter add dev $d parent 10: protocol ip u32 \
-		match ip dsfield 0x28 0xfc flowid 10:2 || fail "AF11 filter $d"
-	$TC -n dut qdisc add dev $d parent 10:2 pfifo limit 50 || fail "pfifo $d 10:2"
-	$TC -n dut qdisc add dev $d parent 10:3 pfifo limit 50 || fail "pfifo $d 10:3"
-done
+dut_ets d3
+dut_ets d4
 qcap() {
 	d3=$(qdisc_drops d3)
 	d4=$(qdisc_drops d4)
@@ -148,17 +138,7 @@ remeasure 0.030 /tmp/scap1.json scap1
 # --- part 3: lab 44's HTB tree on both egresses
 for d in d3 d4; do
 	$TC -n dut qdisc del dev $d root || fail "$d root away"
-	$TC -n dut qdisc add dev $d root handle 1: htb default 20 || fail "htb $d"
-	$TC -n dut class add dev $d parent 1: classid 1:1 htb rate 10mbit \
-		ceil 10mbit overhead 4 || fail "htb root class $d"
-	$TC -n dut class add dev $d parent 1:1 classid 1:10 htb rate 3mbit \
-		ceil 3mbit burst 15180 cburst 15180 prio 0 overhead 4 || fail "htb EF class $d"
-	$TC -n dut class add dev $d parent 1:1 classid 1:20 htb rate 5mbit \
-		ceil 5mbit burst 15180 cburst 15180 prio 1 overhead 4 || fail "htb BE class $d"
-	$TC -n dut qdisc add dev $d parent 1:10 pfifo limit 50 || fail "pfifo $d 1:10"
-	$TC -n dut qdisc add dev $d parent 1:20 pfifo limit 50 || fail "pfifo $d 1:20"
-	$TC -n dut filter add dev $d parent 1: protocol ip u32 \
-		match ip dsfield 0xb8 0xfc flowid 1:10 || fail "EF filter $d"
+	dut_htb $d
 done
 scap3() {
 	d3=$(qdisc_drops d3)
