@@ -18,7 +18,7 @@
 # spare, which covers a DUT that forwards a burst late and a generator
 # held up: six customers' 1 Gbit/s bursts through the TCG guest put the
 # generator 17-31 ms behind its schedule even on an idle host, and with
-# Ti x 1.15 (7.7 ms) 16 runs needed 25 re-measures and 2 failed, VLAN 10
+# Ti x 1.15 (7.7 ms) 20 idle runs needed 36 re-measures and 3 failed, VLAN 10
 # losing 1-2 frames of a compliant burst, as MODEL-TB on those times
 # says; a generator later than 51.2 ms is a disturbance the model does
 # not absorb, and the test re-measures (lib.sh remeasure).  A pair's customers
