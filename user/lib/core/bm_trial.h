@@ -36,6 +36,10 @@ enum bm_topology {
 	BM_TOPO_MESH,
 };
 
+/* The names of enum bm_topology, in its order, NULL-terminated (a
+ * parameter table's enum names). */
+extern const char *const bm_topology_names[];
+
 /* "pair-uni", "pair-bidir", "multiport", "mesh". */
 const char *bm_topology_name(enum bm_topology t);
 

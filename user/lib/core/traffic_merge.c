@@ -124,9 +124,6 @@ int bm_traffic_merge(struct bm_merge_part *parts, unsigned int n,
 		t->n_imix = imix_of->n_imix;
 		memcpy(t->imix, imix_of->imix, sizeof(t->imix));
 	}
-	if (t->n_streams > BM_TRAFFIC_MAX_STREAMS)
-		return bm_errorf(err, "%u streams together: at most %d",
-				 t->n_streams, BM_TRAFFIC_MAX_STREAMS);
 	spec->traffic = t;
 	return 0;
 }

@@ -47,18 +47,13 @@ int bm_backend_set_ports(struct bm_backend *be, unsigned int n,
 	return 0;
 }
 
+const char *const bm_topology_names[] = { "pair-uni", "pair-bidir",
+					  "multiport", "mesh", NULL };
+
 const char *bm_topology_name(enum bm_topology t)
 {
-	switch (t) {
-	case BM_TOPO_PAIR_BIDIR:
-		return "pair-bidir";
-	case BM_TOPO_MULTIPORT:
-		return "multiport";
-	case BM_TOPO_MESH:
-		return "mesh";
-	default:
-		return "pair-uni";
-	}
+	return (unsigned int)t <= BM_TOPO_MESH ? bm_topology_names[t] :
+						 bm_topology_names[0];
 }
 
 int bm_backend_dut_reset(void *ctx)

@@ -26,9 +26,6 @@
 
 #define OFF(f)	offsetof(struct rfc2544_params, f)
 
-/* in enum bm_topology's order */
-static const char *const topo_names[] = { "pair-uni", "pair-bidir",
-					  "multiport", "mesh", NULL };
 static const char *const search_names[] = { "binary", "mlr", NULL };
 static const char *const latdef_names[] = { "bf", "sf", NULL };
 static const char *const reset_names[] = { "hardware", "software", "power",
@@ -255,7 +252,7 @@ const struct bm_param rfc2544_keys[] = {
 	KC("frame_sizes", parse_sizes, FRAME_MIN, FRAME_MAX, 0, M_ALL,
 	   "integer array", "B", "frame sizes with FCS, 1 to 16 distinct (R2544-SIZES); "
 	   "reset uses the smallest"),
-	KE("topology", topology, topo_names, M_ALL,
+	KE("topology", topology, bm_topology_names, M_ALL,
 	   "pair-uni: TX to RX; pair-bidir: the same rate both ways "
 	   "(R2544-BIDIR); multiport: the first half of the ports to the "
 	   "second, round-robin; mesh: every port to all others (§16, "
@@ -612,11 +609,11 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 		if (t != RFC2544_THROUGHPUT && t != RFC2544_FRAME_LOSS)
 			return bm_errorf(err, "%s: topology: %s is for "
 					 "throughput and frame-loss (§16)",
-					 name, topo_names[p->topology]);
+					 name, bm_topology_name(p->topology));
 		if (p->n_bursts || p->broadcast_pct > 0)
 			return bm_errorf(err, "%s: topology %s: %s: with a "
 					 "pair only", name,
-					 topo_names[p->topology],
+					 bm_topology_name(p->topology),
 					 p->n_bursts ? "burst_sizes" :
 					 "broadcast_pct");
 	}
