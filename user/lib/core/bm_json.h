@@ -102,6 +102,10 @@ void bm_json_add_u64(json_object *obj, const char *key, uint64_t x);
 /* Add key: string to obj. */
 void bm_json_add_str(json_object *obj, const char *key, const char *s);
 
+/* Append string s to the array arr unless it holds it already (a result's
+ * deviations, each said once). */
+void bm_json_add_str_once(json_object *arr, const char *s);
+
 /* Add key: bool to obj. */
 void bm_json_add_bool(json_object *obj, const char *key, bool b);
 

@@ -354,3 +354,14 @@ void bm_json_add_u32_array(json_object *obj, const char *key,
 		json_object_array_add(a, json_object_new_int64(v[i]));
 	json_object_object_add(obj, key, a);
 }
+
+void bm_json_add_str_once(json_object *arr, const char *s)
+{
+	size_t i, n = json_object_array_length(arr);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(
+			json_object_array_get_idx(arr, i)), s))
+			return;
+	json_object_array_add(arr, json_object_new_string(s));
+}

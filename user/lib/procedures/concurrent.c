@@ -628,21 +628,13 @@ static json_object *inst_json(const struct conc_inst *in,
 static void merge_deviations(json_object *dev, json_object *doc)
 {
 	json_object *d;
-	size_t i, k;
+	size_t i;
 
 	if (!doc || !json_object_object_get_ex(doc, "deviations", &d))
 		return;
-	for (i = 0; i < json_object_array_length(d); i++) {
-		const char *s = json_object_get_string(
-			json_object_array_get_idx(d, i));
-
-		for (k = 0; k < json_object_array_length(dev); k++)
-			if (!strcmp(s, json_object_get_string(
-				    json_object_array_get_idx(dev, k))))
-				break;
-		if (k == json_object_array_length(dev))
-			json_object_array_add(dev, json_object_new_string(s));
-	}
+	for (i = 0; i < json_object_array_length(d); i++)
+		bm_json_add_str_once(dev, json_object_get_string(
+			json_object_array_get_idx(d, i)));
 }
 
 static json_object *conc_document(const struct bm_procedure_info *pi,

@@ -39,13 +39,7 @@ const char *rfc2544_ref(enum rfc2544_test t)
 
 void r2544_deviation(struct r2544_run *r, const char *text)
 {
-	size_t i, n = json_object_array_length(r->deviations);
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(json_object_get_string(
-			json_object_array_get_idx(r->deviations, i)), text))
-			return;
-	json_object_array_add(r->deviations, json_object_new_string(text));
+	bm_json_add_str_once(r->deviations, text);
 }
 
 double r2544_fps_max(double line_bps, double f)
