@@ -37,7 +37,7 @@ export_result() {
 
 echo
 echo "=== 1. bmctl run rfc2544 throughput"
-$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+$BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes $(echo $SIZES | tr ' ' ,) \
 	--param trial_duration_s=3 --param search_trial_duration_s=3 \
 	--param drain_s=0.3 --param max_rate_pct=40 \
@@ -67,7 +67,7 @@ done
 
 echo
 echo "=== 2. bmctl run rfc2544 latency, at the rates job 1 measured"
-$BMCTL run rfc2544 latency --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+$BMCTL run rfc2544 latency --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes $(echo $SIZES | tr ' ' ,) --param "throughput_fps=[$thr]" \
 	--param trial_duration_s=0.6 --param tag_at_s=0.3 \
 	--param repetitions=20 --param drain_s=0.2 > /tmp/lat.out 2>&1

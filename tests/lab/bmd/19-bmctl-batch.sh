@@ -31,16 +31,16 @@ cat > /tmp/plan.json <<'EOF'
   "steps": [
     { "procedure": "rfc2544.throughput", "frame_sizes": [1518],
       "params": { "trial_duration_s": 3, "search_trial_duration_s": 3,
-                  "learning_pause_s": 0.2, "drain_s": 0.3,
+                  "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.3,
                   "max_rate_pct": 40, "resolution_pct": 0.5,
                   "r_min_pct": 5 } },
     { "procedure": "rfc2544.latency", "frame_sizes": [1518],
       "params": { "throughput_fps": [200], "trial_duration_s": 0.6,
                   "tag_at_s": 0.3, "repetitions": 20,
-                  "learning_pause_s": 0.2, "drain_s": 0.2 } },
+                  "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.2 } },
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
       "params": { "trial_duration_s": 1, "step_pct": 10,
-                  "learning_pause_s": 0.2, "drain_s": 0.3 } } ] }
+                  "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.3 } } ] }
 EOF
 rm -f /tmp/hooks.log
 $BMCTL batch /tmp/plan.json > /tmp/batch.out 2>&1
@@ -81,7 +81,7 @@ cat > /tmp/bad.json <<'EOF'
   "steps": [
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
       "params": { "trial_duration_s": 0.5, "step_pct": 10,
-                  "learning_pause_s": 0.2, "drain_s": 0.2 } },
+                  "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.2 } },
     { "procedure": "rfc2544.throughput", "ports": ["t1", "nope"] },
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [64] } ] }
 EOF

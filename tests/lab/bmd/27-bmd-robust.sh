@@ -15,7 +15,7 @@
 #     errors and 1 for refusals, and bmd keeps running.
 # The DUT is the demo's tbf (30 % of the notional 10 Mbit/s line at 512 B),
 # so the throughput search needs several trials and there is a "mid-job".
-JOB="rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST --frame-sizes 512
+JOB="rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST --frame-sizes 512
 	--param trial_duration_s=1 --param search_trial_duration_s=1
 	--param drain_s=0.3 --param resolution_pct=5 --param r_min_pct=5"
 RES=/tmp/results
@@ -106,7 +106,7 @@ bmd_start
 check_eq "job $c after SIGKILL" "$(state "$c")" interrupted
 # the dead bmd's trial still runs in the module (~2.5 s more): a new job
 # must cope with it
-$BMCTL run rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+$BMCTL run rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512 --param trial_duration_s=1 --param drain_s=0.3 \
 	--param max_rate_pct=20 > /tmp/d.out 2>&1 ||
 	{ cat /tmp/d.out /tmp/bmd.log; fail "a job right after the restart"; }
@@ -123,7 +123,7 @@ cmp /tmp/a2.json $RES/$a.json || fail "bmctl result $a differs from the file"
 # 4. two jobs on disjoint ports run at the same time (bmd(8)); the module
 # runs one trial at a time, so both must still end done and correct
 e=$($BMCTL run $JOB --detach | sed -n 's/^job *\([0-9]*\)$/\1/p')
-f=$($BMCTL run rfc2544 frame-loss --port t3 --port t4 --line-rate 10M $LEARN_FAST \
+f=$($BMCTL run rfc2544 frame-loss --port t3 --port t4 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512 --param trial_duration_s=1 --param drain_s=0.3 \
 	--param max_rate_pct=20 --detach | sed -n 's/^job *\([0-9]*\)$/\1/p')
 [ -n "$e" ] && [ -n "$f" ] || fail "no job ids from --detach"

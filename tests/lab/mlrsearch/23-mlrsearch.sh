@@ -47,7 +47,7 @@ sed -n '/^  "results"/,$p' /tmp/mlr.json > /tmp/mlr.res
 check_ndr "mlrsearch 512 B" /tmp/mlr.res 704.89
 
 # 2. RFC 2544 throughput with MLRsearch as its search, 1518 B
-bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 1518 --search mlr --param trial_duration_s=3 \
 	--param search_trial_duration_s=3 --param max_rate_pct=40 \
 	--param r_min_pct=5 --param drain_s=0.3 \

@@ -40,7 +40,7 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 	fail "tbf"
 bmd_start
 
-bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512,1518 \
 	--param trial_duration_s=3 --param search_trial_duration_s=3 \
 	--param drain_s=0.3 --param max_rate_pct=40 \

@@ -25,7 +25,7 @@ note "base (no netem, 512 B, 705 fps): min $(kv lat_min_ns /tmp/base) mean $(kv 
 
 D=10000000
 $TC -n dut qdisc add dev d2 root netem delay 10ms limit 10000 || fail "netem"
-bm_job lat rfc2544 latency --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job lat rfc2544 latency --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512,1518 --param max_rate_pct=30 \
 	--param throughput_trial_duration_s=1 \
 	--param throughput_search_trial_duration_s=1 \

@@ -22,7 +22,7 @@ $TC -n dut qdisc add dev d2 root tbf rate 3500kbit burst 40000 limit 8000 overhe
 	fail "tbf"
 bmd_start
 
-bm_job flr rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+bm_job flr rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512,1518 --param trial_duration_s=2 \
 	--param drain_s=0.3
 $BMCTL -j result "$job" > /tmp/flr.json || fail "bmctl result --json"

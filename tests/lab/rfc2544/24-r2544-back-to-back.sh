@@ -34,7 +34,7 @@ $TC -n dut qdisc add dev d2 parent 1:1 handle 10: pfifo limit 25 ||
 	fail "pfifo"
 bmd_start
 t0=$(cut -d' ' -f1 /proc/uptime)
-$BMCTL run rfc2544 back-to-back --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+$BMCTL run rfc2544 back-to-back --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 64 --param burst_max=64 --param repetitions=3 \
 	--param trial_duration_s=2 --param drain_s=0.5 > /tmp/b2b.out 2>&1 ||
 	{ cat /tmp/b2b.out /tmp/bmd.log; fail "bmctl run back-to-back"; }

@@ -69,7 +69,7 @@ bmd_start
 # run_recov NAME REPS: one recovery job, result document in /tmp/NAME.json
 run_recov() {
 	s=$(cut -d' ' -f1 /proc/uptime)
-	$BMCTL run rfc2544 recovery --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+	$BMCTL run rfc2544 recovery --port t1 --port t2 --line-rate 10M $R2544_FAST \
 		--frame-sizes 512 --param throughput_fps=1000 \
 		--param overload_duration_s=3 --param observe_s=1.5 \
 		--param repetitions=$2 --param drain_s=0.5 \

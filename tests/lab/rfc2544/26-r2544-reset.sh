@@ -48,7 +48,7 @@ chmod 0644 /tmp/bmd-reset.conf
 bmd_start -c /tmp/bmd-reset.conf
 dmesg -c > /dev/null
 t0=$(cut -d' ' -f1 /proc/uptime)
-$BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M $LEARN_FAST \
+$BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 64 --param throughput_fps=500 \
 	--param trial_duration_s=5 --param reset_at_s=1 --param repetitions=2 \
 	--param drain_s=0.5 --param reset_type=software \

@@ -37,6 +37,7 @@ $TC -n dut qdisc add dev d2 parent 1:2 handle 20: tbf rate 3mbit burst 3200 \
 bmd_start
 
 bm_job thr rfc2544 throughput --port t1 --port t2 --router --line-rate 10M \
+	--param restabilise_s=0 \
 	--frame-sizes 512,1518 \
 	--param trial_duration_s=3 --param search_trial_duration_s=3 \
 	--param drain_s=0.3 --param max_rate_pct=40 \

@@ -74,7 +74,7 @@ truth_range() {
 	check_range "$1" "$2" "$(awk -v t="$3" -v p="$4" 'BEGIN { printf "%.3f", t * (1 - p / 100) }')" \
 		"$(awk -v t="$3" -v p="$5" 'BEGIN { printf "%.3f", t * (1 + p / 100) }')"
 }
-COMMON="--port t1 --port t2 --line-rate 100M $LEARN_FAST
+COMMON="--port t1 --port t2 --line-rate 100M $R2544_FAST
 	--param trial_duration_s=2 --param search_trial_duration_s=2
 	--param drain_s=0.3 --param resolution_pct=1 --param r_min_pct=60"
 

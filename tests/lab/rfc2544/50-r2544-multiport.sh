@@ -36,7 +36,7 @@ every_drop() {
 		qdisc_drops $d
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
-COMMON="--port t1 --port t2 --port t3 --port t4 --line-rate 100M $LEARN_FAST
+COMMON="--port t1 --port t2 --port t3 --port t4 --line-rate 100M $R2544_FAST
 	--frame-sizes 512 --param max_rate_pct=4.2 --param r_min_pct=60
 	--param trial_duration_s=2 --param search_trial_duration_s=2
 	--param drain_s=0.3 --param resolution_pct=1"

@@ -474,6 +474,23 @@ START_TEST(test_json_constructor)
 	sim_json_rejects("{\"capacity_bps\": \"fast\"}", "capacity_bps: expected a number");
 	sim_json_rejects("[1, 2]", "must be a JSON object");
 	sim_json_rejects("{\"latency_jitter_ns\": 20000}", "latency_jitter_ns");
+	/* RFC 2544 §11.4 filters: pairs of dotted quads */
+	sim_json_rejects("{\"filter_permit\": [[\"198.18.1.2\"]]}",
+			 "filter_permit[0]: expected [source, destination]");
+	sim_json_rejects("{\"filter_permit\": [[\"198.18.1.2\", \"198.19.1\"]]}",
+			 "filter_permit[0]: expected an IPv4 address");
+	sim_json_rejects("{\"filter_permit\": {}}",
+			 "filter_permit: expected an array");
+	o = json_tokener_parse("{\"filter_permit\": [[\"198.18.1.2\", "
+			       "\"198.19.65.2\"], [\"10.0.0.1\", \"10.0.0.2\"]]}");
+	be = bm_sim_new_json(o, &err);
+	ck_assert_ptr_nonnull(be);
+	p = bm_sim_params_of(be);
+	ck_assert_uint_eq(p->n_permit, 2);
+	ck_assert_uint_eq(p->permit[0][1][2], 65);
+	ck_assert_uint_eq(p->permit[1][0][0], 10);
+	bm_sim_free(be);
+	json_object_put(o);
 }
 END_TEST
 

@@ -149,8 +149,9 @@ START_TEST(test_throughput)
 	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
 	ck_assert(tj_has_deviation(doc, "MLRsearch"));
-	/* issue 13: the default timeout scales with the final trials */
-	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0));
+	/* issue 13: the default timeout scales with the final trials and
+	 * their drain and restabilise waits */
+	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0 + 5.0));
 	json_object_put(doc);
 
 	/* issue 13: a search that runs out of time keeps its trials and
@@ -214,7 +215,7 @@ START_TEST(test_mlr_timeout_default)
 		      "search %.0f s", num(m, "search_time_s"));
 	ck_assert_str_eq(str(e, "search_result"), "mlr: NDR lower bound");
 	ck_assert_ptr_nonnull(get(e, "throughput_fps"));
-	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 5.0));
+	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 5.0 + 5.0));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -350,10 +351,20 @@ START_TEST(test_latency)
 	ck_assert_double_eq(num(e, "timestamp_resolution_ns"), 0);
 	ck_assert_ptr_nonnull(strstr(str(e, "timestamp_accuracy"), "exact"));
 	ck_assert(!tj_has_deviation(doc, "REQ-TS-4"));
-	/* 1 throughput trial at r_max + 20 latency trials of 120 s */
+	/* 1 throughput trial at r_max + 20 latency trials of 120 s, each
+	 * after §23e's 5 s to restabilise (on the sim's clock) */
 	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")), 21);
-	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120, 1e-6);
+	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120 + 20 * 5, 1e-6);
+	ck_assert(!tj_has_deviation(doc, "§23e"));
 	json_object_put(doc);
+	/* no wait: the run is 100 s shorter and says so */
+	be->elapsed_s = 0;
+	p.restabilise_s = 0;
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	ck_assert_double_eq_tol(be->elapsed_s, 60 + 20 * 120, 1e-6);
+	ck_assert(tj_has_deviation(doc, "§23e: 0 s between trials"));
+	json_object_put(doc);
+	p.restabilise_s = 5;
 
 	/* a calibrated accuracy given by the user is stated as given; a
 	 * backend that states nothing gives null, never 0 (which would

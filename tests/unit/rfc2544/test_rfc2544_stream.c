@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RFC 2544's data stream types (issue 13 item 2; R2544-BURSTY, -MIX,
- * -MOD broadcast) through rfc2544.throughput and .frame-loss, against the
+ * -MOD broadcast, filters and management) through rfc2544.throughput and .frame-loss, against the
  * simulated DUT's N-port model: the rx port's egress is a line of
  * egress_bps behind a tail-drop queue of Q waiting frames, the one on the
  * line not counted (bm_sim.h), so every truth below is a closed form.
@@ -30,6 +30,7 @@
 #include "keep_result.h"
 #include "rfc2544.h"
 #include "rfc2544_check.h"
+#include "rfc2544_int.h"
 
 #define LINE	100e6
 #define EGRESS	30e6
@@ -502,6 +503,281 @@ START_TEST(test_multiport_params)
 }
 END_TEST
 
+/*
+ * R2544-MOD filters (§11.4, AMB-25) on the egress DUT of E = 7048.87 fps,
+ * its filters permitting 198.18.1.2 -> 198.19.65.2 only: the probe frames
+ * (1 %) never reach the egress, so the test frames alone fill it and the
+ * throughput of all frames is E / 0.99, less the resolution, plus Q
+ * frames over the 1 s trial; every probe sent is lost, the result is ok.
+ * The same DUT without filters forwards the probes: they share the egress
+ * (throughput E), and the result is not "ok" but says the filters do not
+ * act.
+ */
+static struct bm_backend *filter_dut(bool filtering)
+{
+	struct bm_sim_params sp;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	sp.ports[1].egress_bps = EGRESS;
+	sp.ports[1].queue_frames = 11;
+	if (filtering) {
+		r2544_filter_pair(0, sp.permit[0][0], sp.permit[0][1]);
+		sp.n_permit = 1;
+	}
+	return sim_ports_new(&sp, 2, "t");
+}
+
+START_TEST(test_filters_throughput)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be = filter_dut(true);
+	json_object *doc, *e, *f, *t, *trials;
+	double thr, r, top = E512 / 0.99;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.filters = 25;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "filters(25)");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= top * (1 - 0.001) - 0.01 && thr <= top + 12,
+		      "filters 25: %.3f fps, E / 0.99 = %.3f", thr, top);
+	ck_assert_double_eq_tol(tj_num(e, "test_frames_fps"), 0.99 * thr, 1e-6);
+	f = tj_get(e, "filters");
+	ck_assert_int_eq(tj_num(f, "filters"), 25);
+	ck_assert_str_eq(str(f, "order"), "last");
+	ck_assert_str_eq(str(f, "test_stream"), "198.18.1.2 -> 198.19.65.2");
+	ck_assert_double_gt(tj_num(f, "probe_sent"), 24);
+	ck_assert_int_eq(tj_num(f, "probe_received"), 0);
+	/* pairs 2..24: pair 1's source is the DUT's own 198.18.1.1 */
+	ck_assert_int_eq(tj_num(f, "pairs_probed"), 23);
+	ck_assert(json_object_get_boolean(tj_get(f, "filters_act")));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "the DUT dropped "
+				     "all"));
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		r = tj_num(t, "rate_fps");
+		ck_assert_str_eq(str(t, "stream_type"), "filters(25)");
+		ck_assert_uint_eq(tj_num(t, "attempted"), llround(0.99 * r));
+		ck_assert_uint_eq(tj_num(t, "probe_sent"), llround(0.01 * r));
+		ck_assert_int_eq(tj_num(t, "probe_received"), 0);
+		ck_assert_uint_eq(tj_num(t, "received") + tj_num(t, "lost"),
+				  tj_num(t, "attempted"));
+	}
+	ck_assert(tj_has_deviation(doc, "AMB-25"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* no filters on the DUT: the probes pass and share the egress */
+	be = filter_dut(false);
+	p.filters = 1;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 12,
+		      "filters 1, none on the DUT: %.3f fps, E = %.3f", thr,
+		      E512);
+	ck_assert_ptr_nonnull(strstr(str(e, "result"), "filters not active: "
+				     "the DUT forwarded"));
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "no §11.4 result"));
+	f = tj_get(e, "filters");
+	ck_assert_double_gt(tj_num(f, "probe_received"), 0);
+	ck_assert(!json_object_get_boolean(tj_get(f, "filters_act")));
+	json_object_put(doc);
+
+	/* frame loss: the rows count the test frames, the probes apart */
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.flr_trial_s = 1.0;
+	p.filters = 1;
+	p.probe_pct = 2.0;
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_ptr_nonnull(strstr(str(e, "result"), "filters not active"));
+	t = json_object_array_get_idx(tj_get(e, "table"), 0);
+	r = tj_num(t, "rate_fps");
+	ck_assert_uint_eq(tj_num(t, "tx"), llround(0.98 * r));
+	ck_assert_uint_eq(tj_num(t, "probe_tx"), llround(0.02 * r));
+	ck_assert_double_gt(tj_num(t, "probe_rx"), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* §11.4's lists (AMB-25): the permit last or 13th, "deny all else" last;
+ * and what the parameters refuse. */
+START_TEST(test_filters_rules_params)
+{
+	static const struct { int test; const char *js, *msg; } bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"filters\": 2}",
+		  "filters: 2: 0, 1 or 25" },
+		{ RFC2544_THROUGHPUT, "{\"probe_pct\": 2}",
+		  "probe_pct: only with filters" },
+		{ RFC2544_FRAME_LOSS, "{\"filters\": 1, \"filter_order\": "
+		  "\"last\"}", "filter_order: a list of 25" },
+		{ RFC2544_THROUGHPUT, "{\"filters\": 25, \"broadcast_pct\": 1}",
+		  "broadcast_pct and filters: one data stream type" },
+		{ RFC2544_THROUGHPUT, "{\"filters\": 25, \"topology\": "
+		  "\"pair-bidir\"}", "filters: with topology pair-uni only" },
+		{ RFC2544_LATENCY, "{\"filters\": 25}", "filters" },
+	};
+	struct rfc2544_params p;
+	struct bm_error err;
+	json_object *o, *a;
+	size_t i;
+
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	p.filters = 25;
+	a = r2544_filter_rules(&p);
+	ck_assert_int_eq(json_object_array_length(a), 26);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 0)),
+			 "deny 198.18.1.1 -> 198.19.101.1");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 23)),
+			 "deny 198.18.24.24 -> 198.19.124.24");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 24)),
+			 "permit 198.18.1.2 -> 198.19.65.2");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 25)),
+			 "deny all else");
+	json_object_put(a);
+	p.filter_order = RFC2544_FILTER_RFC1141;
+	a = r2544_filter_rules(&p);
+	ck_assert_int_eq(json_object_array_length(a), 26);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 12)),
+			 "permit 198.18.1.2 -> 198.19.65.2");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 13)),
+			 "deny 198.18.13.13 -> 198.19.113.13");
+	json_object_put(a);
+	p.filters = 1;
+	a = r2544_filter_rules(&p);
+	ck_assert_int_eq(json_object_array_length(a), 2);
+	json_object_put(a);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rfc2544_params_default(&p, bad[i].test);
+		o = json_tokener_parse(bad[i].js);
+		err.msg[0] = '\0';
+		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
+							  &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
+		json_object_put(o);
+	}
+}
+END_TEST
+
+/*
+ * R2544-MOD management (§11.2, AMB-24): the sim's agent at 198.18.1.1
+ * answers every query.  A trial of D = 1.5 s makes ceil(D) = 2 queries,
+ * at 0 and 1 s, each in place of a test frame: attempted = round(r D) -
+ * 2; the throughput is the egress's E (the queries never reach it), and
+ * the entry sums the trials' queries.  An agent elsewhere answers none:
+ * the throughput is the same and "ok", the entry says what went
+ * unanswered.
+ */
+START_TEST(test_management)
+{
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	struct bm_sim_params sp;
+	json_object *doc, *e, *m, *t, *trials;
+	double thr, r;
+	size_t i, n;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	sp.ports[1].egress_bps = EGRESS;
+	sp.ports[1].queue_frames = 11;
+	memcpy(sp.mgmt_agent, (const uint8_t[]){ 198, 18, 1, 1 }, 4);
+	sp.have_mgmt_agent = true;
+	be = sim_ports_new(&sp, 2, "t");
+	thr_params(&p, 512);
+	p.thr_search_trial_s = p.thr_final_trial_s = 1.5;
+	p.management = true;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "management");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_msg(thr >= E512 * (1 - 0.001) - 0.01 && thr <= E512 + 12,
+		      "management: %.3f fps, E = %.3f", thr, E512);
+	trials = tj_get(doc, "trials");
+	n = json_object_array_length(trials);
+	for (i = 0; i < n; i++) {
+		t = json_object_array_get_idx(trials, i);
+		r = tj_num(t, "rate_fps");
+		ck_assert_str_eq(str(t, "stream_type"), "management");
+		ck_assert_uint_eq(tj_num(t, "attempted"), llround(1.5 * r) - 2);
+		ck_assert_int_eq(tj_num(t, "mgmt_sent"), 2);
+		ck_assert_int_eq(tj_num(t, "mgmt_verified"), 2);
+	}
+	m = tj_get(e, "management");
+	ck_assert_str_eq(str(m, "agent"), "198.18.1.1");
+	ck_assert_uint_eq(tj_num(m, "queries"), 2 * n);
+	ck_assert_uint_eq(tj_num(m, "answered"), 2 * n);
+	ck_assert_uint_eq(tj_num(m, "verified"), 2 * n);
+	ck_assert(json_object_get_type(tj_get(m, "first_error")) ==
+		  json_type_null);
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"), "the agent answered"));
+	ck_assert(tj_has_deviation(doc, "AMB-24"));
+	json_object_put(doc);
+	/* the community is no part of the result's parameters */
+	doc = rfc2544_params_to_json(&p, RFC2544_THROUGHPUT);
+	ck_assert(!json_object_object_get_ex(doc, "mgmt_community", NULL));
+	ck_assert_str_eq(str(doc, "mgmt_agent"), "198.18.1.1");
+	json_object_put(doc);
+
+	/* an agent that is not there: nothing answered, the rate the same */
+	p.mgmt_agent[3] = 9;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_double_eq_tol(tj_num(e, "throughput_fps"), thr, 1e-9);
+	m = tj_get(e, "management");
+	ck_assert_int_eq(tj_num(m, "answered"), 0);
+	ck_assert_ptr_nonnull(strstr(str(m, "first_error"), "2 of 2 queries "
+				     "unanswered"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(test_management_params)
+{
+	static const struct { int test; const char *js, *msg; } bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"mgmt_agent\": \"198.18.1.1\"}",
+		  "only with management" },
+		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
+		  "\"198.18.1\"}", "mgmt_agent: expected an IPv4 address" },
+		{ RFC2544_FRAME_LOSS, "{\"management\": true, "
+		  "\"mgmt_community\": \"pub lic\"}",
+		  "mgmt_community: printable characters only" },
+		{ RFC2544_THROUGHPUT, "{\"management\": true, \"topology\": "
+		  "\"mesh\"}", "management: with a pair only" },
+		{ RFC2544_THROUGHPUT, "{\"management\": true, \"filters\": 1}",
+		  "filters and management: one data stream type" },
+		{ RFC2544_LATENCY, "{\"management\": true}", "management" },
+	};
+	struct rfc2544_params p;
+	struct bm_error err;
+	json_object *o;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rfc2544_params_default(&p, bad[i].test);
+		o = json_tokener_parse(bad[i].js);
+		err.msg[0] = '\0';
+		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
+							  &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
+		json_object_put(o);
+	}
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -515,6 +791,10 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_broadcast_throughput);
 	tcase_add_test(tc, test_multiport_throughput);
 	tcase_add_test(tc, test_multiport_params);
+	tcase_add_test(tc, test_filters_throughput);
+	tcase_add_test(tc, test_filters_rules_params);
+	tcase_add_test(tc, test_management);
+	tcase_add_test(tc, test_management_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_mgmt.h"
 #include "bm_traffic.h"
 
 #define BM_LEARN_FRAMES 4
@@ -409,6 +410,26 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 	return ret;
 }
 
+/*
+ * §11.2's queries leave from the sending port's address, which a bridge
+ * test does not otherwise give it: give it that address (router mode
+ * has: it is the same call).
+ */
+static int bm_traffic_mgmt_port(const struct bm_traffic *t,
+				struct bm_error *err)
+{
+	const struct bm_port_spec *ps;
+	struct bm_router_port rp;
+
+	if (t->mgmt.port >= t->n_ports)
+		return bm_errorf(err, "management queries from port %u of %u",
+				 t->mgmt.port, t->n_ports);
+	ps = &t->ports[t->mgmt.port];
+	bm_router_port_default(&rp, ps->name, t->mgmt.port);
+	memcpy(rp.ip4, ps->ip4, 4);
+	return bm_router_port_setup(&rp, err);
+}
+
 int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			       const struct bm_trial_spec *spec,
 			       struct bm_trial_result *res,
@@ -419,6 +440,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	unsigned int *ifindex = NULL, k;
 	uint8_t (*gw_mac)[6] = NULL;
 	uint64_t *intended = NULL;
+	struct bm_mgmt_run *mgmt = NULL;
 	double t0, want = spec->duration_s, drain;
 	int ret, terr = 0;
 
@@ -450,6 +472,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		ret = bm_traffic_learn(b, t, ifindex, spec->frame_size ?
 				       spec->frame_size : 64,
 				       spec->learning_pause_s, err);
+	if (!ret && t->have_mgmt)
+		ret = bm_traffic_mgmt_port(t, err);
 	if (!ret)
 		ret = bm_traffic_add_all(b, t, spec, ifindex, gw_mac, intended,
 					 &want, err);
@@ -458,6 +482,16 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	if (ret)
 		goto out;
 	t0 = bm_mono_s();
+	if (t->have_mgmt) {
+		ret = bm_mgmt_start(&mgmt, &t->mgmt,
+				    t->ports[t->mgmt.port].name,
+				    t->ports[t->mgmt.port].ip4, t0,
+				    spec->duration_s, err);
+		if (ret) {
+			bm_genl_trial_stop(b->g, NULL);
+			goto out;
+		}
+	}
 	if (spec->event_fn) {
 		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
 		res->event_ret = spec->event_fn(spec->event_ctx);
@@ -480,6 +514,9 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	}
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
 	bm_sleep_s(drain);
+	/* the last query's answer may come up to a second after it */
+	bm_mgmt_finish(mgmt, false, res);
+	mgmt = NULL;
 	ret = bm_traffic_collect(b, spec, intended, tr, res, err);
 	if (ret)
 		goto out;
@@ -493,6 +530,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	b->be.elapsed_s += bm_mono_s() - t0;
 	ret = 0;
 out:
+	bm_mgmt_finish(mgmt, true, res);
 	bm_traffic_result_free(own);
 	free(ifindex);
 	free(intended);

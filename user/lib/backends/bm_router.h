@@ -28,7 +28,11 @@ struct bm_router_port {
 void bm_router_port_default(struct bm_router_port *p, const char *ifname,
 			    unsigned int i);
 
-/* Give the port its address (one already there is fine); 0 or -errno. */
+/* The host part of a network's phantom router (RFC 2544 C.2.2). */
+#define BM_ROUTER_PHANTOM	10
+
+/* Give the port its address and, on a /24 or wider, the phantom router
+ * .10 of its network (ones already there are fine); 0 or -errno. */
 int bm_router_port_setup(const struct bm_router_port *p, struct bm_error *err);
 
 /*

@@ -115,6 +115,7 @@ struct bm_sim_policer {
  * this many in the whole DUT [PROPOSED: bounds of the simulator only]. */
 #define BM_SIM_MAX_POLICERS	64
 #define BM_SIM_MAX_VLAN_POLICERS	1024
+#define BM_SIM_MAX_PERMIT	64	/* RFC 2544 §11.4: 25 filters at most */
 
 /* A policer on egress port that takes the frames whose outer VLAN id is
  * vlan; a frame no VLAN policer takes meets the port's own policer (the
@@ -219,6 +220,15 @@ struct bm_sim_params {
 	uint64_t holb_fifo_frames;	/* ingress FIFO depth; 0 = no FIFO */
 	int holb_port;			/* the FIFO's port; -1 = every port */
 	enum bm_sim_holb_mode holb_mode;
+	/* A DUT with RFC 2544 §11.4 filters: it forwards an IPv4 frame only
+	 * when its (source, destination) is one of these pairs; n_permit 0
+	 * = no filters, everything forwarded. */
+	uint8_t permit[BM_SIM_MAX_PERMIT][2][4];
+	unsigned int n_permit;
+	/* An SNMP agent at this address answers RFC 2544 §11.2's queries
+	 * (every one, verified); none when !have_mgmt_agent. */
+	uint8_t mgmt_agent[4];
+	bool have_mgmt_agent;
 };
 
 /* Fill *p with the defaults: 1 Gbit/s line, a lossless DUT, 10 us. */

@@ -51,21 +51,15 @@ static struct nl_sock *route_sock(struct bm_error *err)
 	return sk;
 }
 
-int bm_router_port_setup(const struct bm_router_port *p, struct bm_error *err)
+/* Add ip4/prefix to the port (one already there is fine); 0 or -errno. */
+static int add_addr(struct nl_sock *sk, const struct bm_router_port *p,
+		    unsigned int ifindex, const uint8_t ip4[4],
+		    struct bm_error *err)
 {
-	unsigned int ifindex = if_nametoindex(p->ifname);
-	struct rtnl_addr *a = NULL;
-	struct nl_addr *local = NULL;
-	struct nl_sock *sk;
+	struct rtnl_addr *a = rtnl_addr_alloc();
+	struct nl_addr *local = nl_addr_build(AF_INET, ip4, 4);
 	int ret;
 
-	if (!ifindex)
-		return bm_errorf(err, "no such port '%s'", p->ifname), -ENODEV;
-	sk = route_sock(err);
-	if (!sk)
-		return -ENOMEM;
-	a = rtnl_addr_alloc();
-	local = nl_addr_build(AF_INET, p->ip4, 4);
 	if (!a || !local) {
 		bm_errorf(err, "out of memory");
 		ret = -ENOMEM;
@@ -80,13 +74,36 @@ int bm_router_port_setup(const struct bm_router_port *p, struct bm_error *err)
 		ret = 0;
 	if (ret < 0) {
 		bm_errorf(err, "%s: cannot add %u.%u.%u.%u/%u: %s", p->ifname,
-			  p->ip4[0], p->ip4[1], p->ip4[2], p->ip4[3], p->prefix,
+			  ip4[0], ip4[1], ip4[2], ip4[3], p->prefix,
 			  nl_geterror(ret));
 		ret = -EIO;
 	}
 out:
 	nl_addr_put(local);
 	rtnl_addr_put(a);
+	return ret;
+}
+
+int bm_router_port_setup(const struct bm_router_port *p, struct bm_error *err)
+{
+	unsigned int ifindex = if_nametoindex(p->ifname);
+	uint8_t phantom[4];
+	struct nl_sock *sk;
+	int ret;
+
+	if (!ifindex)
+		return bm_errorf(err, "no such port '%s'", p->ifname), -ENODEV;
+	sk = route_sock(err);
+	if (!sk)
+		return -ENOMEM;
+	ret = add_addr(sk, p, ifindex, p->ip4, err);
+	/* the phantom router .10 of the port's network, for streams to
+	 * networks beyond it (RFC 2544 C.2.2, §12; REQ-TRIAL-4): the DUT
+	 * routes them via .10 and the tester's kernel answers its ARP */
+	memcpy(phantom, p->ip4, 4);
+	phantom[3] = BM_ROUTER_PHANTOM;
+	if (!ret && p->prefix <= 24 && p->ip4[3] != BM_ROUTER_PHANTOM)
+		ret = add_addr(sk, p, ifindex, phantom, err);
 	nl_socket_free(sk);
 	return ret;
 }

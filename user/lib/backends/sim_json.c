@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulated device from JSON: bmctl --dry-run --sim '{...}'. */
+#include <arpa/inet.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -465,6 +467,65 @@ static int parse_ports(json_object *v, void *base, const char *key,
 
 /* Ranges here catch type-level nonsense; bm_sim_params_check() does the
  * cross-field checks. */
+/* An IPv4 address in dotted quad into a; 0 or -EINVAL. */
+static int ip4(json_object *v, uint8_t a[4], const char *key, size_t i,
+	       struct bm_error *err)
+{
+	const char *s = json_object_get_string(v);
+
+	if (json_object_get_type(v) != json_type_string ||
+	    inet_pton(AF_INET, s, a) != 1)
+		return bm_errorf(err, "%s[%zu]: expected an IPv4 address "
+				 "\"a.b.c.d\"", key, i);
+	return 0;
+}
+
+/* "filter_permit": [["198.18.1.2", "198.19.65.2"], ...]: the (source,
+ * destination) pairs the DUT's filters let through (RFC 2544 §11.4). */
+static int parse_permit(json_object *v, void *base, const char *key,
+			struct bm_error *err)
+{
+	struct bm_sim_params *p = base;
+	json_object *x;
+	size_t i, n;
+
+	if (json_object_get_type(v) != json_type_array)
+		return bm_errorf(err, "%s: expected an array of [source, "
+				 "destination] pairs", key);
+	n = json_object_array_length(v);
+	if (n > BM_SIM_MAX_PERMIT)
+		return bm_errorf(err, "%s: %zu pairs, at most %d", key, n,
+				 BM_SIM_MAX_PERMIT);
+	for (i = 0; i < n; i++) {
+		x = json_object_array_get_idx(v, i);
+		if (json_object_get_type(x) != json_type_array ||
+		    json_object_array_length(x) != 2)
+			return bm_errorf(err, "%s[%zu]: expected [source, "
+					 "destination]", key, i);
+		if (ip4(json_object_array_get_idx(x, 0), p->permit[i][0], key,
+			i, err) ||
+		    ip4(json_object_array_get_idx(x, 1), p->permit[i][1], key,
+			i, err))
+			return -EINVAL;
+	}
+	p->n_permit = (unsigned int)n;
+	return 0;
+}
+
+/* "mgmt_agent": "198.18.1.1": an SNMP agent there (RFC 2544 §11.2). */
+static int parse_agent(json_object *v, void *base, const char *key,
+		       struct bm_error *err)
+{
+	struct bm_sim_params *p = base;
+
+	if (json_object_get_type(v) != json_type_string ||
+	    inet_pton(AF_INET, json_object_get_string(v), p->mgmt_agent) != 1)
+		return bm_errorf(err, "%s: expected an IPv4 address "
+				 "\"a.b.c.d\"", key);
+	p->have_mgmt_agent = true;
+	return 0;
+}
+
 static const struct bm_jkey sim_keys[] = {
 	SIM_D(line_rate_bps, 0, 1e13, BM_JK_MIN_EXCL),
 	SIM_D(capacity_fps, 0, 1e10, 0),
@@ -504,6 +565,8 @@ static const struct bm_jkey sim_keys[] = {
 	  -1, BM_TRAFFIC_MAX_PORTS - 1, 0, 0, NULL, NULL },
 	{ "holb_mode", BM_J_ENUM, offsetof(struct bm_sim_params, holb_mode),
 	  0, 0, 0, 0, holb_mode_names, NULL },
+	{ "filter_permit", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_permit },
+	{ "mgmt_agent", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_agent },
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

@@ -282,6 +282,7 @@ struct tstream {
 	int64_t period_int;
 	int64_t cum;			/* BURSTS: k's offset in burst */
 	int64_t sched_last;
+	bool denied;			/* the DUT's filters drop it */
 	/* what happened; counts by size, DSCP, PCP and the logs straight
 	 * into the stream's result */
 	struct bm_stream_result *r;
@@ -855,6 +856,8 @@ static void arrive(struct tsim *S, unsigned int i, const struct sim_frame *f,
 
 	if (S->p->max_frame_size && f->size > S->p->max_frame_size)
 		return;
+	if (S->s[f->stream].denied)
+		return;
 	if (in_outage(S, t))
 		return;
 	if (!P->holb) {
@@ -1044,6 +1047,28 @@ static int64_t ticks_of(double s)
 }
 
 /* Ports and streams from the traffic and the parameters. */
+/* Does the DUT's filter list (RFC 2544 §11.4) drop stream ss's frames?
+ * Its addresses are the template's, else its ports'. */
+static bool denied(const struct bm_sim_params *p, const struct bm_traffic *t,
+		   const struct bm_stream_spec *ss)
+{
+	static const uint8_t zero[4];
+	const uint8_t *src = ss->frame.src_ip, *dst = ss->frame.dst_ip;
+	unsigned int i;
+
+	if (!p->n_permit || ss->frame.ip_version == 6)
+		return false;
+	if (!memcmp(src, zero, 4))
+		src = t->ports[ss->tx_port].ip4;
+	if (!memcmp(dst, zero, 4))
+		dst = t->ports[ss->rx_port].ip4;
+	for (i = 0; i < p->n_permit; i++)
+		if (!memcmp(p->permit[i][0], src, 4) &&
+		    !memcmp(p->permit[i][1], dst, 4))
+			return false;
+	return true;
+}
+
 static int setup(struct tsim *S, struct bm_error *err)
 {
 	const struct bm_sim_params *p = S->p;
@@ -1103,6 +1128,7 @@ static int setup(struct tsim *S, struct bm_error *err)
 						      S->spec->frame_size));
 		s->next = s->start;
 		s->tx_first = s->tx_last = s->rx_first = s->rx_last = -1;
+		s->denied = denied(p, t, ss);
 		if (ss->pattern == BM_STREAM_BURSTS) {
 			s->period = ss->burst_period_s * TPS;
 			s->period_int = whole(s->period);
@@ -1329,6 +1355,24 @@ static void teardown(struct tsim *S)
 	free(S->ev);
 }
 
+/* RFC 2544 §11.2: the sim's agent answers every query at mgmt_agent's
+ * address with a GetResponse that verifies; anywhere else, none does. */
+static void mgmt_answers(const struct bm_sim_params *p,
+			 const struct bm_traffic *t,
+			 const struct bm_trial_spec *spec,
+			 struct bm_trial_result *res)
+{
+	res->mgmt_sent = bm_mgmt_queries(&t->mgmt, spec->duration_s);
+	if (p->have_mgmt_agent &&
+	    !memcmp(p->mgmt_agent, t->mgmt.agent_ip4, 4)) {
+		res->mgmt_answered = res->mgmt_verified = res->mgmt_sent;
+		return;
+	}
+	if (res->mgmt_sent)
+		snprintf(res->mgmt_error, sizeof(res->mgmt_error), "%u of %u "
+			 "queries unanswered", res->mgmt_sent, res->mgmt_sent);
+}
+
 int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    struct bm_trial_result *res, struct bm_error *err)
 {
@@ -1408,6 +1452,8 @@ int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 		goto out;
 	}
 	results(&S, tr, res);
+	if (t->have_mgmt)
+		mgmt_answers(p, t, spec, res);
 	be->elapsed_s += fmax(spec->duration_s, secs(S.last_dep)) +
 			 p->trial_overhead_s;
 out:

@@ -118,6 +118,21 @@ struct bm_stream_spec {
 	uint32_t log_frames;
 };
 
+/*
+ * RFC 2544 §11.2 management queries (R2544-MOD, C.2.4.3, AMB-24): during
+ * the trial, port sends an SNMPv1 GetRequest (bm_snmp.h) for C.2.4.3's
+ * variables of interface ifindex to agent_ip4:161 at 0, interval_s,
+ * 2 interval_s, ... before the trial's end, from the port's address, and
+ * checks the GetResponses; the counts go to the trial result.
+ */
+struct bm_mgmt_spec {
+	uint8_t agent_ip4[4];
+	char community[64];
+	uint32_t ifindex;
+	unsigned int port;
+	double interval_s;
+};
+
 struct bm_traffic {
 	unsigned int n_ports;
 	struct bm_port_spec ports[BM_TRAFFIC_MAX_PORTS];
@@ -125,7 +140,13 @@ struct bm_traffic {
 	struct bm_stream_spec *streams;	/* owned; bm_traffic_free() */
 	unsigned int n_imix;
 	uint32_t imix[BM_TRAFFIC_MAX_IMIX];
+	bool have_mgmt;			/* mgmt's queries go with the trial */
+	struct bm_mgmt_spec mgmt;
 };
+
+/* The queries m makes in a trial of duration_s: one at each multiple of
+ * the interval before the end. */
+unsigned int bm_mgmt_queries(const struct bm_mgmt_spec *m, double duration_s);
 
 /* One received frame of a stream's log, in arrival order. */
 struct bm_frame_rec {

@@ -157,6 +157,15 @@ struct bm_trial_result {
 	 * (REQ-2544-3): intended, attempted, received and lost count the
 	 * test frames without them. */
 	uint64_t bcast_sent, bcast_received;
+	/* RFC 2544 §11.4 probe frames from the filters' denied addresses in
+	 * place of test frames: sent, and received (the filters let them
+	 * through).  Not in intended .. lost either. */
+	uint64_t probe_sent, probe_received;
+	/* RFC 2544 §11.2 management queries (bm_traffic.h's mgmt): sent,
+	 * answered by a GetResponse to one of them, and of those verified
+	 * (bm_snmp_verify); the first thing wrong, "" when none. */
+	uint32_t mgmt_sent, mgmt_answered, mgmt_verified;
+	char mgmt_error[96];
 };
 
 struct bm_error {

@@ -69,6 +69,17 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_u64(o, "broadcast_sent", r->bcast_sent);
 		bm_json_add_u64(o, "broadcast_received", r->bcast_received);
 	}
+	if (!strcmp(r->stream_type, "management")) {
+		bm_json_add_u64(o, "mgmt_sent", r->mgmt_sent);
+		bm_json_add_u64(o, "mgmt_answered", r->mgmt_answered);
+		bm_json_add_u64(o, "mgmt_verified", r->mgmt_verified);
+		bm_json_add_str(o, "mgmt_error", r->mgmt_error[0] ?
+				r->mgmt_error : NULL);
+	}
+	if (!strncmp(r->stream_type, "filters", 7)) {
+		bm_json_add_u64(o, "probe_sent", r->probe_sent);
+		bm_json_add_u64(o, "probe_received", r->probe_received);
+	}
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);
 	bm_json_add_u64(o, "received", r->received);

@@ -31,6 +31,17 @@ void bm_traffic_free(struct bm_traffic *t)
 	memset(t, 0, sizeof(*t));
 }
 
+unsigned int bm_mgmt_queries(const struct bm_mgmt_spec *m, double duration_s)
+{
+	double n;
+
+	if (!(m->interval_s > 0.0) || !(duration_s > 0.0))
+		return 0;
+	/* a query at the very end is after the trial: 1e-9 of slack */
+	n = ceil(duration_s / m->interval_s - 1e-9);
+	return n > 1e6 ? 1000000 : (unsigned int)n;
+}
+
 void bm_port_default_ip4(unsigned int i, uint8_t ip4[4])
 {
 	/* Only 254 pairs fit in the third octet; beyond them (i >= 508,

@@ -95,6 +95,28 @@ int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names)
 	return 0;
 }
 
+/*
+ * The parameters as bmd shows and keeps them: a secret (§11.2's SNMP
+ * community) is replaced by "(hidden)", so that neither the job's state
+ * file nor `bmctl job` gives it away; the job itself ran from memory.
+ */
+static json_object *params_shown(json_object *params)
+{
+	static const char *const secret[] = { "mgmt_community" };
+	json_object *o = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++) {
+		if (!json_object_object_get_ex(params, secret[i], NULL))
+			continue;
+		if (!o && json_object_deep_copy(params, &o, NULL))
+			return json_object_get(params);
+		json_object_object_add(o, secret[i],
+				       json_object_new_string("(hidden)"));
+	}
+	return o ? o : json_object_get(params);
+}
+
 json_object *job_to_json(const struct bmd_job *j, bool full)
 {
 	json_object *o = json_object_new_object(), *ports, *list;
@@ -133,7 +155,7 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 	json_object_object_add(o, "result", j->has_result ?
 			       json_object_new_string(name) : NULL);
 	if (full) {
-		json_object_object_add(o, "params", json_object_get(j->params));
+		json_object_object_add(o, "params", params_shown(j->params));
 		json_object_object_add(o, "sim", json_object_get(j->sim));
 		json_object_object_add(o, "dut", json_object_get(j->dut));
 	}

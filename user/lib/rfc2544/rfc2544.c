@@ -278,6 +278,7 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 {
 	struct r2544_run r = { t, be, NULL, p, progress, ctx, err, { 0 }, NULL,
 			       NULL };
+	struct bm_backend *settle;
 	json_object *d, *res;
 	int ret;
 
@@ -287,23 +288,39 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 	if (!(be->line_rate_bps > 0.0))
 		return bm_errorf(err, "%s: backend has no line rate",
 				 tests[t].name);
+	/* every trial after a trial waits §23e's restabilise_s */
+	settle = r2544_settle_new(be, p->restabilise_s);
+	if (!settle)
+		return bm_errorf(err, "out of memory");
+	r.be = settle;
 	/* THRPT and FLR run their trials on the modified stream */
 	if ((t == RFC2544_THROUGHPUT || t == RFC2544_FRAME_LOSS) &&
 	    r2544_stream_wanted(p)) {
-		r.stream = r2544_stream_new(be, p, err);
-		if (!r.stream)
+		r.stream = r2544_stream_new(settle, p, err);
+		if (!r.stream) {
+			r2544_settle_free(settle);
 			return -EINVAL;
+		}
 		r.be = r2544_stream_backend(r.stream);
 	}
 	r.results = json_object_new_array();
 	r.deviations = json_object_new_array();
 
 	ret = bodies[t](&r);
+	if (p->restabilise_s < 5.0) {
+		char dev[128];
+
+		snprintf(dev, sizeof(dev), "§23e: %g s between trials for the "
+			 "DUT to restabilise, not at least 5 s "
+			 "(restabilise_s)", p->restabilise_s);
+		r2544_deviation(&r, dev);
+	}
 	if (r.stream)
 		r2544_stream_deviations(&r);
 	r2544_stream_free(r.stream);
 	r.stream = NULL;
-	r.be = be;	/* the stream's view is gone: the same ports */
+	r2544_settle_free(settle);
+	r.be = be;	/* the views are gone: the same ports */
 
 	res = json_object_new_object();
 	bm_json_add_double(res, "line_rate_bps", be->line_rate_bps);

@@ -45,6 +45,13 @@ enum rfc2544_reset_type {
 	RFC2544_RESET_POWER,
 };
 
+/* Where §11.4's 25-filter list puts its permit rule (AMB-25): last
+ * (§11.4's prose) or 13th (§11.4.1's list). */
+enum rfc2544_filter_order {
+	RFC2544_FILTER_LAST = 0,
+	RFC2544_FILTER_RFC1141,
+};
+
 struct rfc2544_params {
 	/* Common (R2544-SIZES, R2544-BIDIR, PLAT-TRIAL, R2544-MAXRATE). */
 	uint32_t frame_sizes[RFC2544_MAX_SIZES];
@@ -53,6 +60,7 @@ struct rfc2544_params {
 	bool learning;
 	double learning_pause_s;	/* §23b: 2 s */
 	double drain_s;			/* REQ-TRIAL-1 step 4 */
+	double restabilise_s;		/* step 5, §23e: >= 5 s */
 	double max_rate_pct;		/* of the slowest link's fps_max */
 	double slowest_link_bps;	/* 0 = the tester's line rate */
 
@@ -88,6 +96,21 @@ struct rfc2544_params {
 	/* §11.1: this % of the frames to the hardware broadcast address,
 	 * evenly spread; 0 = none (§11.1 SHOULD: 1) */
 	double broadcast_pct;
+	/* §11.4 (R2544-MOD filters, AMB-25): the filter condition the DUT
+	 * was set up with, 0 (none), 1 or 25 filters; with filters the test
+	 * stream is 198.18.1.2 -> 198.19.65.2 and probe_pct % of the frames
+	 * come from the denied addresses, to show that the filters act */
+	unsigned int filters;
+	enum rfc2544_filter_order filter_order;
+	double probe_pct;
+	/* §11.2 (R2544-MOD management, C.2.4.3, AMB-24): one SNMPv1
+	 * GetRequest for C.2.4.3's variables of interface mgmt_ifindex to
+	 * the agent at mgmt_agent as the first frame of each second of every
+	 * trial, from the tx port, in place of a test frame */
+	bool management;
+	uint8_t mgmt_agent[4];
+	char mgmt_community[64];
+	unsigned int mgmt_ifindex;
 
 	/* R2544-LAT */
 	double lat_trial_s;

@@ -68,6 +68,17 @@ static int flr_size(struct r2544_run *r, const struct r2544_case *c,
 			bm_json_add_u64(row, "broadcast_rx",
 					res.bcast_received);
 		}
+		/* §11.4: what the filters let through of the probes */
+		if (p->filters) {
+			bm_json_add_u64(row, "probe_tx", res.probe_sent);
+			bm_json_add_u64(row, "probe_rx", res.probe_received);
+		}
+		/* §11.2: the queries of this step and their answers */
+		if (p->management) {
+			bm_json_add_u64(row, "mgmt_sent", res.mgmt_sent);
+			bm_json_add_u64(row, "mgmt_answered",
+					res.mgmt_answered);
+		}
 		json_object_array_add(tab, row);
 		if (ret) {
 			/* cancelled after this trial, which still counts; the
@@ -106,6 +117,7 @@ int r2544_frame_loss(struct r2544_run *r)
 	struct r2544_case cs[RFC2544_MAX_SIZES * RFC2544_MAX_BURSTS];
 	size_t i, n = r2544_cases(r->p, cs, sizeof(cs) / sizeof(cs[0]));
 	json_object *e;
+	size_t first;
 	int ret = 0;
 
 	r2544_deviation(r, "AMB-17: \"80% of this rate\" read as 100, 90, "
@@ -122,7 +134,12 @@ int r2544_frame_loss(struct r2544_run *r)
 		bm_json_add_double(e, "theoretical_max_fps",
 				   r2544_fps_max(r->be->line_rate_bps,
 						 cs[i].size));
+		first = r->log.n;
 		ret = flr_size(r, &cs[i], e);
+		if (r->p->filters)
+			r2544_filter_report(r, e, first, NAN, NULL, 0);
+		if (r->p->management)
+			r2544_mgmt_report(r, e, first, NULL, 0);
 	}
 	return ret;
 }

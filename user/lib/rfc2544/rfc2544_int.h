@@ -7,6 +7,8 @@
 #include "rfc2544.h"
 
 struct r2544_stream;
+struct bm_traffic;
+struct bm_stream_spec;
 
 /*
  * One measurement of a THRPT or FLR run: a frame size and, with bursts
@@ -70,6 +72,41 @@ void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
 			 size_t first, char *stmt, size_t len);
 /* The deviations and interpretations of r's data stream, once each. */
 void r2544_stream_deviations(struct r2544_run *r);
+
+/* §11.4 (rfc2544_filters.c): the names of enum rfc2544_filter_order. */
+extern const char *const rfc2544_filter_order_names[];
+/* Address pair k of the filters: 0 the permitted one (the test stream),
+ * 1..24 the denied ones (AMB-25). */
+void r2544_filter_pair(unsigned int k, uint8_t src[4], uint8_t dst[4]);
+/* The rules p's filter condition means, as strings in the DUT's order. */
+json_object *r2544_filter_rules(const struct rfc2544_params *p);
+/* Add test, a counted stream of r fps over d s, to t as the permitted
+ * pair's, and the probe streams of the denied pairs in place of
+ * probe_pct % of its frames; 0 or -errno with err set. */
+int r2544_filter_streams(const struct rfc2544_params *p, struct bm_traffic *t,
+			 const struct bm_stream_spec *test, double r, double d,
+			 struct bm_error *err);
+/* Add entry e's "filters" object from r's trials [first, n): the rules,
+ * the probe counts, the test frames' part of throughput thr (NAN: none);
+ * a probe received replaces "result" (not "ok") and, when stmt is not
+ * NULL, the statement (len bytes), else a clause is added to it. */
+void r2544_filter_report(struct r2544_run *r, json_object *e, size_t first,
+			 double thr, char *stmt, size_t len);
+/* The filters' deviations and interpretations, once each. */
+void r2544_filter_deviations(struct r2544_run *r);
+
+/* §11.2 (rfc2544_mgmt.c): add entry e's "management" object from r's
+ * trials [first, n), and a clause to the statement stmt (len bytes) when
+ * not NULL. */
+void r2544_mgmt_report(struct r2544_run *r, json_object *e, size_t first,
+		       char *stmt, size_t len);
+/* The management queries' interpretation, once. */
+void r2544_mgmt_deviations(struct r2544_run *r);
+
+/* §23e (rfc2544_settle.c): a view of inner that waits settle_s before
+ * each trial but its first; NULL when out of memory. */
+struct bm_backend *r2544_settle_new(struct bm_backend *inner, double settle_s);
+void r2544_settle_free(struct bm_backend *be);
 
 /* Does p ask THRPT or FLR for a modified data stream? */
 bool r2544_stream_wanted(const struct rfc2544_params *p);

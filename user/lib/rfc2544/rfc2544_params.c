@@ -4,6 +4,7 @@
  * no source gives one) and strict JSON parsing.  Every key is documented in
  * Documentation/procedures-rfc2544.md.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -212,6 +213,66 @@ void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len)
 				      p->imix_sizes[i], p->imix_weights[i]);
 }
 
+/* "imix and burst_sizes" ...: the first two data stream types p asks
+ * for at once (§11: one at a time). */
+static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
+				  size_t len)
+{
+	const char *on[5];
+	size_t n = 0;
+
+	if (p->n_imix)
+		on[n++] = "imix";
+	if (p->n_bursts)
+		on[n++] = "burst_sizes";
+	if (p->broadcast_pct > 0)
+		on[n++] = "broadcast_pct";
+	if (p->filters)
+		on[n++] = "filters";
+	if (p->management)
+		on[n++] = "management";
+	if (n < 2)
+		return "";
+	snprintf(buf, len, "%s and %s", on[0], on[1]);
+	return buf;
+}
+
+/* §11.2's agent: an IPv4 address. */
+static int parse_agent(json_object *v, void *base, const char *key,
+		       struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+
+	if (json_object_get_type(v) != json_type_string ||
+	    inet_pton(AF_INET, json_object_get_string(v), p->mgmt_agent) != 1)
+		return bm_errorf(err, "%s: expected an IPv4 address \"a.b.c.d\"",
+				 key);
+	return 0;
+}
+
+/* §11.2's community: 1 to 63 printable characters. */
+static int parse_community(json_object *v, void *base, const char *key,
+			   struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+	const char *s;
+	size_t i, n;
+
+	if (json_object_get_type(v) != json_type_string)
+		return bm_errorf(err, "%s: expected a string", key);
+	s = json_object_get_string(v);
+	n = strlen(s);
+	if (n < 1 || n >= sizeof(p->mgmt_community))
+		return bm_errorf(err, "%s: 1 to %zu characters", key,
+				 sizeof(p->mgmt_community) - 1);
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return bm_errorf(err, "%s: printable characters only",
+					 key);
+	memcpy(p->mgmt_community, s, n + 1);
+	return 0;
+}
+
 /* A reset's name: bmd checks it against its configuration (issue 16). */
 static int parse_reset(json_object *v, void *base, const char *key,
 		       struct bm_error *err)
@@ -263,6 +324,9 @@ const struct bm_param rfc2544_keys[] = {
 	   "wait after the learning frames (§23b: 2 s)"),
 	KD("drain_s", drain_s, 0, 60, 0, M_ALL, "s",
 	   "wait for late frames after each trial before counting (§23d)"),
+	KD("restabilise_s", restabilise_s, 0, 600, 0, M_ALL, "s",
+	   "wait between a trial and the next for the DUT to restabilise "
+	   "(§23e: at least 5)"),
 	KD("max_rate_pct", max_rate_pct, 0, 1000, EX, M_ALL, "%",
 	   "r_max in % of fps_max(F) on the slowest link (R2544-MAXRATE), "
 	   "capped at the tester's line"),
@@ -317,6 +381,29 @@ const struct bm_param rfc2544_keys[] = {
 	   "§11.1 share of frames to ff:ff:ff:ff:ff:ff, evenly spread (§11.1 "
 	   "SHOULD: 1); judged on the other frames, delivery reported; 0 = "
 	   "none"),
+	KU("filters", filters, 0, 25, M_THR | M_FLR, "",
+	   "§11.4 the DUT's filter condition: 0 none, 1 the single permit "
+	   "filter, 25 the 25-filter list; the test stream becomes "
+	   "198.18.1.2 -> 198.19.65.2 and probe frames from denied addresses "
+	   "are mixed in (AMB-25)"),
+	KE("filter_order", filter_order, rfc2544_filter_order_names, M_THR | M_FLR,
+	   "filters 25: where the permit rule is in the list the result "
+	   "prints: last (§11.4) or rfc11.4.1 (13th, §11.4.1)"),
+	KD("probe_pct", probe_pct, 0, 50, 0, M_THR | M_FLR, "%",
+	   "with filters: share of the frames from the denied address "
+	   "pairs, evenly spread; any received means the filters do not act; "
+	   "0 = no probes (a deviation)"),
+	KB("management", management, M_THR | M_FLR,
+	   "§11.2: an SNMPv1 GetRequest (C.2.4.3's five variables) to "
+	   "mgmt_agent as the first frame of each trial second, in place of "
+	   "a test frame; the answers counted and verified"),
+	KC("mgmt_agent", parse_agent, 0, 0, 0, M_THR | M_FLR, "string", "",
+	   "with management: the DUT's SNMP agent (SPEC: 198.18.1.1)"),
+	KC("mgmt_community", parse_community, 0, 0, 0, M_THR | M_FLR,
+	   "string", "", "with management: the SNMP community (\"public\")"),
+	KU("mgmt_ifindex", mgmt_ifindex, 1, 2147483647, M_THR | M_FLR, "",
+	   "with management: the ifIndex of the interface whose counters are "
+	   "asked for"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -395,6 +482,7 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	p->learning = true;
 	p->learning_pause_s = 2.0;	/* RFC 2544 §23b */
 	p->drain_s = 2.0;		/* §23d */
+	p->restabilise_s = 5.0;		/* §23e "at least five seconds" */
 	p->max_rate_pct = 100.0;	/* §20, LAN */
 	p->search = BM_SEARCH_BINARY;
 	p->r_min_pct = 0.1;		/* [PROPOSED] */
@@ -424,6 +512,12 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	p->reset_timeout_s = 120.0;
 	p->reset_repetitions = 1;
 	p->reset_type = RFC2544_RESET_SOFTWARE;
+	p->filter_order = RFC2544_FILTER_LAST;	/* §11.4 */
+	p->probe_pct = 1.0;
+	/* §11.2, SPEC R2544-MOD: the DUT's management address */
+	memcpy(p->mgmt_agent, (const uint8_t[]){ 198, 18, 1, 1 }, 4);
+	snprintf(p->mgmt_community, sizeof(p->mgmt_community), "public");
+	p->mgmt_ifindex = 1;
 }
 
 static bool given(json_object *obj, const char *key)
@@ -435,15 +529,17 @@ double rfc2544_mlr_timeout_s(const struct rfc2544_params *p)
 {
 	/*
 	 * issue 13: a fixed 600 s cut a search with 60 s final trials short.
-	 * Unless given, allow 30 full-length trials with their drain wait
-	 * (the backend's clock counts it), never less than MLRsearch's own
+	 * Unless given, allow 30 full-length trials with their drain and
+	 * restabilise waits (the backend's clock counts both), never less
+	 * than MLRsearch's own
 	 * 600 s [PROPOSED].  An NDR search that falls to r_min at the final
 	 * duration and bisects back takes 34 trials, 17 of them full-length:
 	 * 1199 s of the former 20 x 60 s on the simulator with a 2 s drain,
 	 * and out of time with any longer drain.
 	 */
 	return p->mlr_timeout_s > 0.0 ? p->mlr_timeout_s :
-	       fmax(600.0, 30.0 * (p->thr_final_trial_s + p->drain_s));
+	       fmax(600.0, 30.0 * (p->thr_final_trial_s + p->drain_s +
+				   p->restabilise_s));
 }
 
 /* The most trials of one throughput search (binary or MLRsearch) with p,
@@ -546,6 +642,7 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 {
 	const char *name = rfc2544_name(t);
 	size_t i, n_thr = RFC2544_MAX_SIZES;
+	char two[64];
 	int ret;
 
 	if (!name)
@@ -592,13 +689,34 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 		return bm_errorf(err, "%s: search trial duration longer than "
 				 "the full-length trial duration", name);
 	/* §11: each modifier separately; an IMIX is the trial's sizes */
-	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) > 1)
+	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) +
+	    (p->filters > 0) + p->management > 1)
 		return bm_errorf(err, "%s: %s: one data stream type at a time "
 				 "(RFC 2544 §11: each modifier separately)",
-				 name, p->n_imix && p->n_bursts ?
-				 "imix and burst_sizes" : p->n_imix ?
-				 "imix and broadcast_pct" :
-				 "burst_sizes and broadcast_pct");
+				 name, modifiers_text(p, two, sizeof(two)));
+	if (p->filters != 0 && p->filters != 1 && p->filters != 25)
+		return bm_errorf(err, "%s: filters: %u: 0, 1 or 25 (§11.4, "
+				 "§11.4.1)", name, p->filters);
+	if (!p->filters && (given(obj, "probe_pct") ||
+			    given(obj, "filter_order")))
+		return bm_errorf(err, "%s: %s: only with filters 1 or 25",
+				 name, given(obj, "probe_pct") ? "probe_pct" :
+				 "filter_order");
+	if (p->filters == 1 && given(obj, "filter_order"))
+		return bm_errorf(err, "%s: filter_order: a list of 25 filters' "
+				 "only (filters 1 has one rule)", name);
+	if (!p->management && (given(obj, "mgmt_agent") ||
+				given(obj, "mgmt_community") ||
+				given(obj, "mgmt_ifindex")))
+		return bm_errorf(err, "%s: mgmt_agent, mgmt_community, "
+				 "mgmt_ifindex: only with management", name);
+	if (p->management && p->topology >= BM_TOPO_MULTIPORT)
+		return bm_errorf(err, "%s: management: with a pair only (the "
+				 "queries leave from the tx port)", name);
+	if (p->filters && p->topology != BM_TOPO_PAIR_UNI)
+		return bm_errorf(err, "%s: filters: with topology pair-uni "
+				 "only (§11.4's filters are for one input "
+				 "and output)", name);
 	if (p->n_imix && given(obj, "frame_sizes"))
 		return bm_errorf(err, "%s: imix and frame_sizes: the IMIX is "
 				 "the trial's frame sizes; give one", name);
@@ -665,6 +783,11 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				      p->n_bursts);
 		rfc2544_imix_text(p, mix, sizeof(mix));
 		bm_json_add_str(o, "imix", mix);
+		snprintf(mix, sizeof(mix), "%u.%u.%u.%u", p->mgmt_agent[0],
+			 p->mgmt_agent[1], p->mgmt_agent[2], p->mgmt_agent[3]);
+		/* not the community: a password of sorts, kept out of
+		 * every result */
+		bm_json_add_str(o, "mgmt_agent", mix);
 	}
 	if (M(t) & M_NEED) {
 		a = json_object_new_array();

@@ -52,7 +52,7 @@ struct r2544_stream {
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
 	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0 ||
-	       p->topology >= BM_TOPO_MULTIPORT;
+	       p->filters || p->management || p->topology >= BM_TOPO_MULTIPORT;
 }
 
 size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
@@ -92,6 +92,10 @@ static void stream_type(const struct rfc2544_params *p,
 		snprintf(buf, len, "imix");
 	else if (p->broadcast_pct > 0)
 		snprintf(buf, len, "broadcast %g %%", p->broadcast_pct);
+	else if (p->filters)
+		snprintf(buf, len, "filters(%u)", p->filters);
+	else if (p->management)
+		snprintf(buf, len, "management");
 	else
 		snprintf(buf, len, "constant");
 }
@@ -154,6 +158,7 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 	double r = spec->rate_fps, d = spec->duration_s, bursts;
 	double share = s->p->broadcast_pct / 100.0;
 	struct bm_stream_spec ss;
+	unsigned int q;
 	int ret;
 
 	bm_stream_init(&ss, tx, rx, 0);
@@ -179,7 +184,22 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 		if (!ss.count)
 			return bm_errorf(err, "trial of 0 frames (rate %.3f "
 					 "fps, %.3f s)", r, d);
+		/* §11.2: each query in place of a test frame of the tx
+		 * port's stream, which keeps the port's rate at r */
+		if (t->have_mgmt && tx == t->mgmt.port) {
+			q = bm_mgmt_queries(&t->mgmt, d);
+			if (ss.count <= q)
+				return bm_errorf(err, "trial of %llu frames "
+						 "(rate %.3f fps, %.3f s) for %u "
+						 "management queries",
+						 (unsigned long long)ss.count,
+						 r, d, q);
+			ss.count -= q;
+			ss.load = ss.count / d;
+		}
 	}
+	if (s->p->filters)
+		return r2544_filter_streams(s->p, t, &ss, r, d, err);
 	ret = bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
 	if (ret || !(share > 0.0))
 		return ret;
@@ -205,8 +225,22 @@ static bool is_bcast(const struct bm_traffic *t, unsigned int k)
 	       !memcmp(t->streams[k].frame.dst_mac, bc, 6);
 }
 
-/* Move the broadcast streams' counts out of the test frames' (res). */
-static void split_bcast(const struct bm_traffic *t,
+/* Is stream k of t one of §11.4's probe streams (a denied source)? */
+static bool is_probe(const struct r2544_stream *s, const struct bm_traffic *t,
+		     unsigned int k)
+{
+	uint8_t src[4], dst[4];
+
+	if (!s->p->filters)
+		return false;
+	r2544_filter_pair(0, src, dst);
+	return memcmp(t->streams[k].frame.src_ip, src, 4) != 0;
+}
+
+/* Move the broadcast and probe streams' counts out of the test frames'
+ * (res): the search judges the test frames (REQ-2544-3). */
+static void split_other(const struct r2544_stream *s,
+			const struct bm_traffic *t,
 			const struct bm_traffic_result *tr,
 			struct bm_trial_result *res)
 {
@@ -214,11 +248,16 @@ static void split_bcast(const struct bm_traffic *t,
 	unsigned int k;
 
 	for (k = 0; k < t->n_streams; k++) {
-		if (!is_bcast(t, k))
-			continue;
 		b = &tr->streams[k];
-		res->bcast_sent += b->sent;
-		res->bcast_received += b->received;
+		if (is_bcast(t, k)) {
+			res->bcast_sent += b->sent;
+			res->bcast_received += b->received;
+		} else if (is_probe(s, t, k)) {
+			res->probe_sent += b->sent;
+			res->probe_received += b->received;
+		} else {
+			continue;
+		}
 		res->intended -= b->intended;
 		res->attempted -= b->sent;
 		res->received -= b->received;
@@ -280,6 +319,16 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		return bm_errorf(err, "trial at %g fps", spec->rate_fps);
 	if (s->c.mix)
 		imix_cycle(s->p, t);
+	if (s->p->management) {
+		/* §11.2, SPEC R2544-MOD: "one query per second" */
+		t->have_mgmt = true;
+		memcpy(t->mgmt.agent_ip4, s->p->mgmt_agent, 4);
+		snprintf(t->mgmt.community, sizeof(t->mgmt.community), "%s",
+			 s->p->mgmt_community);
+		t->mgmt.ifindex = s->p->mgmt_ifindex;
+		t->mgmt.port = 0;
+		t->mgmt.interval_s = 1.0;
+	}
 	if (multi)
 		return build_multi(s, spec, t, err);
 	ret = add_streams(s, t, 0, 1, spec, err);
@@ -316,7 +365,7 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 		ret = bm_run_trial(s->inner, &ts, res, err);
 	}
 	if (!ret)
-		split_bcast(&t, tr, res);
+		split_other(s, &t, tr, res);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
 	stream_type(s->p, &s->c, res->stream_type, sizeof(res->stream_type));
@@ -388,6 +437,8 @@ void r2544_stream_deviations(struct r2544_run *r)
 	size_t i, k, n = 0;
 	int len;
 
+	r2544_filter_deviations(r);
+	r2544_mgmt_deviations(r);
 	if (p->broadcast_pct > 0) {
 		r2544_deviation(r, "R2544-MOD broadcast (§11.1): broadcast "
 				"frames are a stream of their own from the tx "

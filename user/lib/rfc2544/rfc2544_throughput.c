@@ -102,6 +102,12 @@ int r2544_throughput(struct r2544_run *r)
 		}
 		r2544_stream_report(r, e, ok ? thr : NAN, first,
 				    ok ? stmt : NULL, sizeof(stmt));
+		if (p->filters)
+			r2544_filter_report(r, e, first, ok ? thr : NAN,
+					    stmt, sizeof(stmt));
+		if (p->management)
+			r2544_mgmt_report(r, e, first, ok ? stmt : NULL,
+					  sizeof(stmt));
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;
