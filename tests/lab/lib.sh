@@ -73,6 +73,27 @@ veth_port() {
 	$IP -n dut link set "$2" up
 }
 
+# dut_router_tbf: a router DUT in namespace dut (tests 28, 51): t1-d1 with
+# 198.18.1.1/24, t2-d2 with 198.19.1.1/24, forwarding on; on d2 a prio
+# qdisc keeps ARP in the unshaped band 1:1 and sends everything else
+# through tbf 20: (3 Mbit/s, burst 3200, limit 8000, overhead 24), so that
+# the tbf's drops are test frames only (a dropped ARP probe of the DUT's
+# would make drops = lost + 1 and stop its forwarding).
+dut_router_tbf() {
+	$IP netns add dut || fail "netns add dut"
+	veth_port t1 d1
+	veth_port t2 d2
+	$IP -n dut addr add 198.18.1.1/24 dev d1 || fail "d1 address"
+	$IP -n dut addr add 198.19.1.1/24 dev d2 || fail "d2 address"
+	$IP netns exec dut sysctl -qw net.ipv4.ip_forward=1 || fail "ip_forward"
+	$TC -n dut qdisc add dev d2 root handle 1: prio bands 2 \
+		priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 || fail "prio"
+	$TC -n dut filter add dev d2 parent 1: protocol arp prio 1 matchall \
+		classid 1:1 || fail "arp filter"
+	$TC -n dut qdisc add dev d2 parent 1:2 handle 20: tbf rate 3mbit \
+		burst 3200 limit 8000 overhead 24 || fail "tbf"
+}
+
 # bridge_ports FROM TO: tester ports tFROM..tTO, each a veth to dFROM..dTO
 # on the DUT's br0.
 bridge_ports() {

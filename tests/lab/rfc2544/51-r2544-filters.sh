@@ -27,23 +27,11 @@
 #    fps, the window of test 28 ([C - 0.5 %, C + 0.99 %], checked to 2 %);
 #    the probes never reach the tbf.
 bm_load
-$IP netns add dut || fail "netns add dut"
-for i in 1 2; do
-	veth_port t$i d$i
-done
-$IP -n dut addr add 198.18.1.1/24 dev d1 || fail "d1 address"
-$IP -n dut addr add 198.19.1.1/24 dev d2 || fail "d2 address"
-$IP netns exec dut sysctl -qw net.ipv4.ip_forward=1 || fail "ip_forward"
+dut_router_tbf
 $IP netns exec dut sysctl -qw net.ipv4.conf.all.rp_filter=0
 $IP netns exec dut sysctl -qw net.ipv4.conf.d1.rp_filter=0
 $IP -n dut route add 198.19.0.0/16 via 198.19.1.10 || fail "route 198.19/16"
 $IP -n dut route add 198.18.0.0/16 via 198.18.1.10 || fail "route 198.18/16"
-$TC -n dut qdisc add dev d2 root handle 1: prio bands 2 \
-	priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 || fail "prio"
-$TC -n dut filter add dev d2 parent 1: protocol arp prio 1 matchall \
-	classid 1:1 || fail "arp filter"
-$TC -n dut qdisc add dev d2 parent 1:2 handle 20: tbf rate 3mbit burst 3200 \
-	limit 8000 overhead 24 || fail "tbf"
 bmd_start
 
 COMMON="--port t1 --port t2 --router --line-rate 10M --frame-sizes 512

@@ -67,6 +67,31 @@ static void thr_params(struct rfc2544_params *p, uint32_t f)
 	p->thr_search_trial_s = p->thr_final_trial_s = 1.0;
 }
 
+/* A parameter set test refuses, and the words the refusal must have. */
+struct refusal {
+	int test;
+	const char *js, *msg;
+};
+
+/* Each of bad[0..n) is refused (-EINVAL) with its words. */
+static void refused(const struct refusal *bad, size_t n)
+{
+	struct rfc2544_params p;
+	struct bm_error err;
+	json_object *o;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rfc2544_params_default(&p, bad[i].test);
+		o = json_tokener_parse(bad[i].js);
+		err.msg[0] = '\0';
+		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
+							  &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
+		json_object_put(o);
+	}
+}
+
 /* R2544-BURSTY: bursts of 16 fit Q = 11, bursts of 64 fit nothing; every
  * trial record says what it sent; the report has the §21 interval. */
 START_TEST(test_bursty_throughput)
@@ -464,7 +489,7 @@ END_TEST
 
 START_TEST(test_multiport_params)
 {
-	static const struct { int test; const char *js, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ RFC2544_LATENCY, "{\"topology\": \"mesh\"}",
 		  "topology: mesh is for throughput and frame-loss" },
 		{ RFC2544_THROUGHPUT, "{\"topology\": \"multiport\", "
@@ -477,18 +502,9 @@ START_TEST(test_multiport_params)
 	struct rfc2544_params p;
 	struct bm_error err;
 	struct bm_backend *be;
-	json_object *o, *doc = NULL;
-	size_t i;
+	json_object *doc = NULL;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		rfc2544_params_default(&p, bad[i].test);
-		o = json_tokener_parse(bad[i].js);
-		err.msg[0] = '\0';
-		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
-							  &err), -EINVAL);
-		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
-		json_object_put(o);
-	}
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 	/* half in, half out: not of 3 ports */
 	be = multi_dut(3, eg, 1);
 	thr_params(&p, 512);
@@ -613,7 +629,7 @@ END_TEST
  * and what the parameters refuse. */
 START_TEST(test_filters_rules_params)
 {
-	static const struct { int test; const char *js, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"filters\": 2}",
 		  "filters: 2: 0, 1 or 25" },
 		{ RFC2544_THROUGHPUT, "{\"probe_pct\": 2}",
@@ -627,9 +643,7 @@ START_TEST(test_filters_rules_params)
 		{ RFC2544_LATENCY, "{\"filters\": 25}", "filters" },
 	};
 	struct rfc2544_params p;
-	struct bm_error err;
-	json_object *o, *a;
-	size_t i;
+	json_object *a;
 
 	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
 	p.filters = 25;
@@ -657,15 +671,7 @@ START_TEST(test_filters_rules_params)
 	ck_assert_int_eq(json_object_array_length(a), 2);
 	json_object_put(a);
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		rfc2544_params_default(&p, bad[i].test);
-		o = json_tokener_parse(bad[i].js);
-		err.msg[0] = '\0';
-		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
-							  &err), -EINVAL);
-		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
-		json_object_put(o);
-	}
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -747,7 +753,7 @@ END_TEST
 
 START_TEST(test_management_params)
 {
-	static const struct { int test; const char *js, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"mgmt_agent\": \"198.18.1.1\"}",
 		  "only with management" },
 		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
@@ -761,20 +767,7 @@ START_TEST(test_management_params)
 		  "filters and management: one data stream type" },
 		{ RFC2544_LATENCY, "{\"management\": true}", "management" },
 	};
-	struct rfc2544_params p;
-	struct bm_error err;
-	json_object *o;
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		rfc2544_params_default(&p, bad[i].test);
-		o = json_tokener_parse(bad[i].js);
-		err.msg[0] = '\0';
-		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
-							  &err), -EINVAL);
-		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
-		json_object_put(o);
-	}
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
