@@ -98,7 +98,8 @@ int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names)
 /*
  * The parameters as bmd shows and keeps them: a secret (§11.2's SNMP
  * community) is replaced by "(hidden)", so that neither the job's state
- * file nor `bmctl job` gives it away; the job itself ran from memory.
+ * file nor the protocol's job request gives it away; the job itself ran
+ * from memory.
  */
 static json_object *params_shown(json_object *params)
 {
