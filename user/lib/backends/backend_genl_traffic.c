@@ -102,6 +102,16 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 }
 
 /* The frames a stream is meant to send in this trial (REQ-GEN-2). */
+/* Traffic port i as a router port: its address, the DUT at .1. */
+static void bm_traffic_router_port(const struct bm_traffic *t, unsigned int i,
+				   struct bm_router_port *rp)
+{
+	bm_router_port_default(rp, t->ports[i].name, i);
+	memcpy(rp->ip4, t->ports[i].ip4, 4);
+	memcpy(rp->gw4, rp->ip4, 3);
+	rp->gw4[3] = 1;
+}
+
 /*
  * Router DUT: every port gets its address (the DUT must reach each by ARP)
  * and every sending port the DUT's MAC on its subnet, resolved afresh.
@@ -114,10 +124,7 @@ static int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
 	int ret;
 
 	for (i = 0; i < t->n_ports; i++) {
-		bm_router_port_default(&rp, t->ports[i].name, i);
-		memcpy(rp.ip4, t->ports[i].ip4, 4);
-		memcpy(rp.gw4, rp.ip4, 3);
-		rp.gw4[3] = 1;
+		bm_traffic_router_port(t, i, &rp);
 		ret = bm_router_port_setup(&rp, err);
 		if (ret)
 			return ret;
@@ -412,21 +419,20 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 
 /*
  * §11.2's queries leave from the sending port's address, which a bridge
- * test does not otherwise give it: give it that address (router mode
- * has: it is the same call).
+ * test does not otherwise give it (router mode has, in
+ * bm_traffic_routes()): give it that address.
  */
-static int bm_traffic_mgmt_port(const struct bm_traffic *t,
+static int bm_traffic_mgmt_port(const struct bm_traffic *t, bool router,
 				struct bm_error *err)
 {
-	const struct bm_port_spec *ps;
 	struct bm_router_port rp;
 
 	if (t->mgmt.port >= t->n_ports)
 		return bm_errorf(err, "management queries from port %u of %u",
 				 t->mgmt.port, t->n_ports);
-	ps = &t->ports[t->mgmt.port];
-	bm_router_port_default(&rp, ps->name, t->mgmt.port);
-	memcpy(rp.ip4, ps->ip4, 4);
+	if (router)
+		return 0;
+	bm_traffic_router_port(t, t->mgmt.port, &rp);
 	return bm_router_port_setup(&rp, err);
 }
 
@@ -473,7 +479,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 				       spec->frame_size : 64,
 				       spec->learning_pause_s, err);
 	if (!ret && t->have_mgmt)
-		ret = bm_traffic_mgmt_port(t, err);
+		ret = bm_traffic_mgmt_port(t, b->router, err);
 	if (!ret)
 		ret = bm_traffic_add_all(b, t, spec, ifindex, gw_mac, intended,
 					 &want, err);

@@ -193,10 +193,8 @@ void bm_mgmt_finish(struct bm_mgmt_run *q, bool stop,
 	res->mgmt_sent = q->sent;
 	res->mgmt_answered = q->n_answered;
 	res->mgmt_verified = q->verified;
-	if (!q->error[0] && q->n_answered < q->sent)
-		snprintf(q->error, sizeof(q->error), "%u of %u queries "
-			 "unanswered", q->sent - q->n_answered, q->sent);
 	snprintf(res->mgmt_error, sizeof(res->mgmt_error), "%s", q->error);
+	bm_mgmt_note_unanswered(res);
 	close(q->fd);
 	free(q->answered);
 	free(q);

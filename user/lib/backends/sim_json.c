@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulated device from JSON: bmctl --dry-run --sim '{...}'. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -465,16 +464,11 @@ static int parse_ports(json_object *v, void *base, const char *key,
 	{ #name, BM_J_DOUBLE, offsetof(struct bm_sim_params, name), lo, hi, \
 	  fl, 0, NULL, NULL }
 
-/* Ranges here catch type-level nonsense; bm_sim_params_check() does the
- * cross-field checks. */
 /* An IPv4 address in dotted quad into a; 0 or -EINVAL. */
 static int ip4(json_object *v, uint8_t a[4], const char *key, size_t i,
 	       struct bm_error *err)
 {
-	const char *s = json_object_get_string(v);
-
-	if (json_object_get_type(v) != json_type_string ||
-	    inet_pton(AF_INET, s, a) != 1)
+	if (!bm_json_ip4(v, a))
 		return bm_errorf(err, "%s[%zu]: expected an IPv4 address "
 				 "\"a.b.c.d\"", key, i);
 	return 0;
@@ -518,14 +512,15 @@ static int parse_agent(json_object *v, void *base, const char *key,
 {
 	struct bm_sim_params *p = base;
 
-	if (json_object_get_type(v) != json_type_string ||
-	    inet_pton(AF_INET, json_object_get_string(v), p->mgmt_agent) != 1)
+	if (!bm_json_ip4(v, p->mgmt_agent))
 		return bm_errorf(err, "%s: expected an IPv4 address "
 				 "\"a.b.c.d\"", key);
 	p->have_mgmt_agent = true;
 	return 0;
 }
 
+/* Ranges here catch type-level nonsense; bm_sim_params_check() does the
+ * cross-field checks. */
 static const struct bm_jkey sim_keys[] = {
 	SIM_D(line_rate_bps, 0, 1e13, BM_JK_MIN_EXCL),
 	SIM_D(capacity_fps, 0, 1e10, 0),

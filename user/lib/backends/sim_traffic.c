@@ -1046,7 +1046,6 @@ static int64_t ticks_of(double s)
 	return llround(t);
 }
 
-/* Ports and streams from the traffic and the parameters. */
 /* Does the DUT's filter list (RFC 2544 §11.4) drop stream ss's frames?
  * Its addresses are the template's, else its ports'. */
 static bool denied(const struct bm_sim_params *p, const struct bm_traffic *t,
@@ -1069,6 +1068,7 @@ static bool denied(const struct bm_sim_params *p, const struct bm_traffic *t,
 	return true;
 }
 
+/* Ports and streams from the traffic and the parameters. */
 static int setup(struct tsim *S, struct bm_error *err)
 {
 	const struct bm_sim_params *p = S->p;
@@ -1364,13 +1364,9 @@ static void mgmt_answers(const struct bm_sim_params *p,
 {
 	res->mgmt_sent = bm_mgmt_queries(&t->mgmt, spec->duration_s);
 	if (p->have_mgmt_agent &&
-	    !memcmp(p->mgmt_agent, t->mgmt.agent_ip4, 4)) {
+	    !memcmp(p->mgmt_agent, t->mgmt.agent_ip4, 4))
 		res->mgmt_answered = res->mgmt_verified = res->mgmt_sent;
-		return;
-	}
-	if (res->mgmt_sent)
-		snprintf(res->mgmt_error, sizeof(res->mgmt_error), "%u of %u "
-			 "queries unanswered", res->mgmt_sent, res->mgmt_sent);
+	bm_mgmt_note_unanswered(res);
 }
 
 int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,

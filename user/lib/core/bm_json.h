@@ -106,6 +106,12 @@ void bm_json_add_str(json_object *obj, const char *key, const char *s);
  * deviations, each said once). */
 void bm_json_add_str_once(json_object *arr, const char *s);
 
+/* Is v a string "a.b.c.d"?  Its IPv4 address into a when it is. */
+bool bm_json_ip4(json_object *v, uint8_t a[4]);
+
+/* "a.b.c.d" of a into buf (16 bytes: the longest and its NUL). */
+void bm_ip4_text(const uint8_t a[4], char buf[16]);
+
 /* Add key: bool to obj. */
 void bm_json_add_bool(json_object *obj, const char *key, bool b);
 

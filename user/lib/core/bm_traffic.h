@@ -148,6 +148,10 @@ struct bm_traffic {
  * the interval before the end. */
 unsigned int bm_mgmt_queries(const struct bm_mgmt_spec *m, double duration_s);
 
+/* A trial result's mgmt_error when nothing else went wrong but queries
+ * went unanswered: "N of M queries unanswered". */
+void bm_mgmt_note_unanswered(struct bm_trial_result *res);
+
 /* One received frame of a stream's log, in arrival order. */
 struct bm_frame_rec {
 	uint64_t seq;

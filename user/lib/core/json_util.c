@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Strict JSON parameter tables and result builders (see bm_json.h). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bm_json.h"
@@ -353,6 +355,17 @@ void bm_json_add_u32_array(json_object *obj, const char *key,
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_int64(v[i]));
 	json_object_object_add(obj, key, a);
+}
+
+bool bm_json_ip4(json_object *v, uint8_t a[4])
+{
+	return json_object_get_type(v) == json_type_string &&
+	       inet_pton(AF_INET, json_object_get_string(v), a) == 1;
+}
+
+void bm_ip4_text(const uint8_t a[4], char buf[16])
+{
+	snprintf(buf, 16, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
 }
 
 void bm_json_add_str_once(json_object *arr, const char *s)

@@ -42,6 +42,14 @@ unsigned int bm_mgmt_queries(const struct bm_mgmt_spec *m, double duration_s)
 	return n > 1e6 ? 1000000 : (unsigned int)n;
 }
 
+void bm_mgmt_note_unanswered(struct bm_trial_result *res)
+{
+	if (!res->mgmt_error[0] && res->mgmt_answered < res->mgmt_sent)
+		snprintf(res->mgmt_error, sizeof(res->mgmt_error), "%u of %u "
+			 "queries unanswered",
+			 res->mgmt_sent - res->mgmt_answered, res->mgmt_sent);
+}
+
 void bm_port_default_ip4(unsigned int i, uint8_t ip4[4])
 {
 	/* Only 254 pairs fit in the third octet; beyond them (i >= 508,

@@ -61,10 +61,12 @@ void r2544_filter_pair(unsigned int k, uint8_t src[4], uint8_t dst[4])
 static void pair_text(unsigned int k, char *buf, size_t len)
 {
 	uint8_t s[4], d[4];
+	char st[16], dt[16];
 
 	r2544_filter_pair(k, s, d);
-	snprintf(buf, len, "%u.%u.%u.%u -> %u.%u.%u.%u", s[0], s[1], s[2],
-		 s[3], d[0], d[1], d[2], d[3]);
+	bm_ip4_text(s, st);
+	bm_ip4_text(d, dt);
+	snprintf(buf, len, "%s -> %s", st, dt);
 }
 
 json_object *r2544_filter_rules(const struct rfc2544_params *p)

@@ -35,8 +35,7 @@ void r2544_mgmt_report(struct r2544_run *r, json_object *e, size_t first,
 		if (!error && res->mgmt_error[0])
 			error = res->mgmt_error;
 	}
-	snprintf(agent, sizeof(agent), "%u.%u.%u.%u", p->mgmt_agent[0],
-		 p->mgmt_agent[1], p->mgmt_agent[2], p->mgmt_agent[3]);
+	bm_ip4_text(p->mgmt_agent, agent);
 	json_object_object_add(e, "management", m);
 	bm_json_add_str(m, "agent", agent);
 	bm_json_add_u64(m, "ifindex", p->mgmt_ifindex);

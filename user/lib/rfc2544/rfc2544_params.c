@@ -4,7 +4,6 @@
  * no source gives one) and strict JSON parsing.  Every key is documented in
  * Documentation/procedures-rfc2544.md.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -243,8 +242,7 @@ static int parse_agent(json_object *v, void *base, const char *key,
 {
 	struct rfc2544_params *p = base;
 
-	if (json_object_get_type(v) != json_type_string ||
-	    inet_pton(AF_INET, json_object_get_string(v), p->mgmt_agent) != 1)
+	if (!bm_json_ip4(v, p->mgmt_agent))
 		return bm_errorf(err, "%s: expected an IPv4 address \"a.b.c.d\"",
 				 key);
 	return 0;
@@ -783,8 +781,7 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				      p->n_bursts);
 		rfc2544_imix_text(p, mix, sizeof(mix));
 		bm_json_add_str(o, "imix", mix);
-		snprintf(mix, sizeof(mix), "%u.%u.%u.%u", p->mgmt_agent[0],
-			 p->mgmt_agent[1], p->mgmt_agent[2], p->mgmt_agent[3]);
+		bm_ip4_text(p->mgmt_agent, mix);
 		/* not the community: a password of sorts, kept out of
 		 * every result */
 		bm_json_add_str(o, "mgmt_agent", mix);
