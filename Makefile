@@ -134,6 +134,11 @@ $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
 $(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
+# test_bmd makes json-c's deep copy fail on demand (issue 16: a secret
+# must stay hidden when memory runs out)
+$(SAN_O)/tests/unit/daemon/test_bmd $(VG_O)/tests/unit/daemon/test_bmd: \
+	UNIT_LIBS = -Wl,--wrap=json_object_deep_copy
+
 UNIT_BINS := $(TEST_SRC:%.c=$(SAN_O)/%)
 
 # The same tests without sanitizers, for Valgrind (make unit-valgrind):

@@ -26,6 +26,7 @@
 #include "bm_sim.h"
 #include "bm_store.h"
 #include "check_util.h"
+#include "daemon_int.h"
 #include "keep_result.h"
 
 #define RECV_MS 20000	/* a hung daemon fails the test instead of hanging it */
@@ -1735,6 +1736,65 @@ START_TEST(trials_per_job_bounded)
 }
 END_TEST
 
+/* json-c's deep copy, made to fail on demand (linked with
+ * -Wl,--wrap=json_object_deep_copy): an allocation failure inside it. */
+static volatile bool deep_copy_fails;
+int __real_json_object_deep_copy(json_object *src, json_object **dst,
+				 json_c_shallow_copy_fn *fn);
+int __wrap_json_object_deep_copy(json_object *src, json_object **dst,
+				 json_c_shallow_copy_fn *fn);
+int __wrap_json_object_deep_copy(json_object *src, json_object **dst,
+				 json_c_shallow_copy_fn *fn)
+{
+	if (deep_copy_fails)
+		return -1;
+	return __real_json_object_deep_copy(src, dst, fn);
+}
+
+/* Issue 16 (session 11's note): the SNMP community never leaves bmd, not
+ * in the job file, and not when memory runs out either (the shown copy
+ * was a deep copy; on failure the parameters went out as they were). */
+START_TEST(secret_never_shown)
+{
+	json_object *p = json_tokener_parse("{\"management\": true, "
+		"\"mgmt_community\": \"s3cr3t-unit\", \"trial_duration_s\": 1}");
+	json_object *shown, *job;
+	struct bm_client c;
+	char msg[512], name[160], text[8192];
+	long id;
+	FILE *f;
+
+	deep_copy_fails = true;
+	shown = job_params_shown(p);
+	deep_copy_fails = false;
+	ck_assert_ptr_ne(shown, p);
+	if (shown) {
+		ck_assert_str_eq(gets_(shown, "mgmt_community"), "(hidden)");
+		ck_assert_int_eq(json_object_get_int(get(shown, "trial_duration_s")), 1);
+	}
+	/* the job itself still has it */
+	ck_assert_str_eq(gets_(p, "mgmt_community"), "s3cr3t-unit");
+	json_object_put(shown);
+	json_object_put(p);
+
+	client(&c);
+	ck_assert_int_eq(submit_js(&c, PROC, "{\"management\": true, "
+				   "\"mgmt_community\": \"s3cr3t-unit\", "
+				   "\"frame_sizes\": [64]}", &id, msg), 0);
+	snprintf(name, sizeof(name), "%s/jobs/%ld.json", dir, id);
+	f = fopen(name, "r");
+	ck_assert_ptr_nonnull(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	ck_assert_ptr_null(strstr(text, "s3cr3t"));
+	ck_assert_ptr_nonnull(strstr(text, "(hidden)"));
+	job = call_ok(&c, req_job("job", id));
+	ck_assert_ptr_null(strstr(json_object_to_json_string(job), "s3cr3t"));
+	json_object_put(job);
+	bm_client_close(&c);
+}
+END_TEST
+
 /* Threads of this process (bmd runs in it), from /proc. */
 static int threads_now(void)
 {
@@ -2090,6 +2150,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, request_command_refused);
 	tcase_add_test(tc, reset_by_name_from_config);
 	tcase_add_test(tc, job_events_logged_with_fields);
+	tcase_add_test(tc, secret_never_shown);
 	tcase_add_test(tc, trials_per_job_bounded);
 	tcase_add_test(tc, jobs_capped);
 	tcase_add_test(tc, job_events_in_a_file);

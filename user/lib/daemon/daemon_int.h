@@ -146,6 +146,9 @@ struct bmd {
 const char *job_state_name(enum job_state s);
 bool job_finished(const struct bmd_job *j);
 struct bmd_job *job_find(struct bmd *d, unsigned long id);
+/* A new object: params with every secret value replaced by "(hidden)";
+ * NULL when out of memory, never params themselves. */
+json_object *job_params_shown(json_object *params);
 /* JSON description; full adds params and sim. */
 json_object *job_to_json(const struct bmd_job *j, bool full);
 void job_persist(struct bmd_job *j);

@@ -99,23 +99,32 @@ int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names)
  * The parameters as bmd shows and keeps them: a secret (§11.2's SNMP
  * community) is replaced by "(hidden)", so that neither the job's state
  * file nor the protocol's job request gives it away; the job itself ran
- * from memory.
+ * from memory.  Built member by member, sharing the values: there is no
+ * copy that can fail and leave the secret in (issue 16: a failed deep copy
+ * returned the parameters as they were).  NULL (shown as null) when out of
+ * memory.
  */
-static json_object *params_shown(json_object *params)
+json_object *job_params_shown(json_object *params)
 {
 	static const char *const secret[] = { "mgmt_community" };
-	json_object *o = NULL;
+	json_object *o = json_object_new_object();
 	size_t i;
 
-	for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++) {
-		if (!json_object_object_get_ex(params, secret[i], NULL))
-			continue;
-		if (!o && json_object_deep_copy(params, &o, NULL))
-			return json_object_get(params);
-		json_object_object_add(o, secret[i],
-				       json_object_new_string("(hidden)"));
+	if (!o)
+		return NULL;
+	json_object_object_foreach(params, key, val) {
+		bool hide = false;
+
+		for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
+			hide = hide || !strcmp(key, secret[i]);
+		if (json_object_object_add(o, key, hide ?
+					   json_object_new_string("(hidden)") :
+					   json_object_get(val))) {
+			json_object_put(o);
+			return NULL;
+		}
 	}
-	return o ? o : json_object_get(params);
+	return o;
 }
 
 json_object *job_to_json(const struct bmd_job *j, bool full)
@@ -156,7 +165,7 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 	json_object_object_add(o, "result", j->has_result ?
 			       json_object_new_string(name) : NULL);
 	if (full) {
-		json_object_object_add(o, "params", params_shown(j->params));
+		json_object_object_add(o, "params", job_params_shown(j->params));
 		json_object_object_add(o, "sim", json_object_get(j->sim));
 		json_object_object_add(o, "dut", json_object_get(j->dut));
 	}
