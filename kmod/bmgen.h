@@ -41,6 +41,12 @@ struct bm_port {
 	atomic64_t rx_other;
 	atomic64_t rx_unknown;
 	atomic64_t rx_misdirected;
+	bool link_up;			/* running with carrier, at the last
+					 * event (issue 16: link flaps)
+					 */
+	u32 link_down_trial;		/* trial id it was last found down at
+					 * its start in
+					 */
 };
 
 /* Receive state of one stream; written under rx_lock. */
@@ -152,6 +158,11 @@ struct bm_trial {
 					 */
 	u32 portid;			/* who started it */
 	bool owned;			/* stop when portid's socket closes */
+	u32 link_downs;			/* a trial port lost its link (or had
+					 * none at the start): the trial's
+					 * counts measure the link, not the DUT
+					 */
+	u32 link_down_ifindex;		/* the first such port */
 };
 
 extern struct mutex bm_cfg_lock;
@@ -179,6 +190,10 @@ unsigned int bm_port_count(const struct net *net);
 void bm_ports_detach_all(void);
 int bm_port_notifier_init(void);
 void bm_port_notifier_exit(void);
+/* Count the trial's ports that have no link as it starts.  Needs
+ * bm_cfg_lock, the trial's streams marked in_trial.
+ */
+void bm_ports_link_at_start(void);
 
 /* stream.c: the stream table */
 int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack);

@@ -216,6 +216,12 @@ static int bm_status_fill(struct sk_buff *skb, const struct net *net)
 	    nla_put_u64_64bit(skb, BMGEN_A_TRIAL_EPOCH_NS, bm_trial.epoch_ns,
 			      BMGEN_A_PAD))
 		return -EMSGSIZE;
+	/* another namespace's trial: not its ports' ifindex */
+	if (bm_trial.net && net_eq(bm_trial.net, net) &&
+	    (nla_put_u32(skb, BMGEN_A_TRIAL_LINK_DOWNS, bm_trial.link_downs) ||
+	     nla_put_u32(skb, BMGEN_A_TRIAL_LINK_DOWN_IFINDEX,
+			 bm_trial.link_down_ifindex)))
+		return -EMSGSIZE;
 	return 0;
 }
 

@@ -54,6 +54,11 @@ unsigned int bm_port_count(const struct net *net)
 	return n;
 }
 
+static bool bm_link_ok(const struct net_device *dev)
+{
+	return netif_running(dev) && netif_carrier_ok(dev);
+}
+
 /* Attach dev as a port.  Needs RTNL and bm_cfg_lock. */
 int bm_port_attach(struct net *net, struct net_device *dev,
 		   struct netlink_ext_ack *extack)
@@ -77,6 +82,7 @@ int bm_port_attach(struct net *net, struct net_device *dev,
 	p->net = net;
 	p->ifindex = dev->ifindex;
 	p->ts_caps = bm_port_ts_caps(dev);
+	p->link_up = bm_link_ok(dev);
 	ret = netdev_rx_handler_register(dev, bm_rx_handler, p);
 	if (ret) {
 		NL_SET_ERR_MSG(extack,
@@ -116,12 +122,11 @@ static void bm_port_release(struct bm_port *p)
 }
 
 /* Does a stream of the armed or running trial use p? */
-static bool bm_port_in_trial(struct bm_port *p)
+/* Whether a stream of the current (or last) trial uses p. */
+static bool bm_port_streams_in_trial(struct bm_port *p)
 {
 	int i;
 
-	if (!bm_trial_busy())
-		return false;
 	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
 		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
 					lockdep_is_held(&bm_cfg_lock));
@@ -130,6 +135,34 @@ static bool bm_port_in_trial(struct bm_port *p)
 			return true;
 	}
 	return false;
+}
+
+static bool bm_port_in_trial(struct bm_port *p)
+{
+	return bm_trial_busy() && bm_port_streams_in_trial(p);
+}
+
+/* Note a link loss of trial port p.  Needs bm_cfg_lock. */
+static void bm_trial_link_down(struct bm_port *p)
+{
+	if (!bm_trial.link_downs++)
+		bm_trial.link_down_ifindex = p->ifindex;
+	pr_info("bmgen: port %s has no link in trial %u\n", p->dev->name,
+		bm_trial.id);
+}
+
+void bm_ports_link_at_start(void)
+{
+	struct bm_port *p;
+
+	list_for_each_entry(p, &bm_ports, node) {
+		p->link_up = bm_link_ok(p->dev);
+		if (!p->link_up && p->link_down_trial != bm_trial.id &&
+		    bm_port_streams_in_trial(p)) {
+			p->link_down_trial = bm_trial.id;
+			bm_trial_link_down(p);
+		}
+	}
 }
 
 /* Detach port p.  Needs RTNL and bm_cfg_lock. */
@@ -152,18 +185,38 @@ void bm_ports_detach_all(void)
 		bm_port_release(p);
 }
 
+/*
+ * A port's device went away: a trial using it fails (-ENODEV).  A port
+ * lost its link (down, or carrier off: a pulled cable, a DUT port reset)
+ * while a trial used it, during the trial or its drain: the trial goes
+ * on, counted in bm_trial.link_downs, and userspace decides (issue 16: a
+ * flap must not pass for the DUT's losses).
+ */
 static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 			   void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct bm_port *p, *tmp;
+	bool up, counting;
 
-	if (event != NETDEV_UNREGISTER)
+	if (event != NETDEV_UNREGISTER && event != NETDEV_DOWN &&
+	    event != NETDEV_UP && event != NETDEV_CHANGE)
 		return NOTIFY_DONE;
 	mutex_lock(&bm_cfg_lock);
+	counting = bm_trial.state == BMGEN_TRIAL_ARMED ||
+		   bm_trial.state == BMGEN_TRIAL_RUNNING ||
+		   bm_trial.state == BMGEN_TRIAL_DONE;
 	list_for_each_entry_safe(p, tmp, &bm_ports, node) {
 		if (p->dev != dev)
 			continue;
+		if (event != NETDEV_UNREGISTER) {
+			up = bm_link_ok(dev);
+			if (p->link_up && !up && counting &&
+			    bm_port_streams_in_trial(p))
+				bm_trial_link_down(p);
+			p->link_up = up;
+			continue;
+		}
 		if (bm_port_in_trial(p)) {
 			pr_info("bmgen: port %s removed during trial %u\n",
 				dev->name, bm_trial.id);

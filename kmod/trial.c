@@ -111,6 +111,9 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	}
 	bm_trial.id++;
 	bm_trial.error = 0;
+	bm_trial.link_downs = 0;
+	bm_trial.link_down_ifindex = 0;
+	bm_ports_link_at_start();
 	bm_trial.stop = false;
 	bm_trial.net = net;
 	bm_trial.portid = portid;

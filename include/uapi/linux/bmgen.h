@@ -234,6 +234,14 @@ enum bmgen_attr {
 					 * last (EtherType 0x8847, IPv4/6
 					 * after it)
 					 */
+	BMGEN_A_TRIAL_LINK_DOWNS,	/* u32 (STATUS_GET, the caller's
+					 * namespace's trial): times a port of
+					 * the trial lost its link (down or no
+					 * carrier) during the trial or after
+					 * it until the next, or had none at
+					 * its start; the trial goes on
+					 */
+	BMGEN_A_TRIAL_LINK_DOWN_IFINDEX, /* u32: the first such port */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

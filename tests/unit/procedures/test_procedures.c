@@ -794,6 +794,150 @@ START_TEST(test_progress_cancel)
 }
 END_TEST
 
+/* --- faults mid-trial, every procedure (issue 16 item 3) --------------- */
+
+/* A sim whose trial number fail_at fails as the module fails a trial whose
+ * port went away (device deleted, module unloaded): -ENODEV. */
+struct faulty {
+	struct bm_backend be;
+	struct bm_backend *inner;
+	unsigned int fail_at, runs;
+};
+
+static int faulty_run(struct bm_backend *be, const struct bm_trial_spec *spec,
+		      struct bm_trial_result *res, struct bm_error *err)
+{
+	struct faulty *f = be->priv;
+	int ret;
+
+	if (++f->runs == f->fail_at)
+		return bm_errorf(err, "trial failed in the module: %s",
+				 strerror(ENODEV)), -ENODEV;
+	ck_assert_uint_lt(f->runs, f->fail_at);	/* none after the fault */
+	ret = bm_run_trial(f->inner, spec, res, err);
+	be->elapsed_s = f->inner->elapsed_s;
+	return ret;
+}
+
+static void faulty_destroy(struct bm_backend *be)
+{
+	struct faulty *f = be->priv;
+
+	bm_sim_free(f->inner);
+}
+
+static int faulty_dut_reset(struct bm_backend *be)
+{
+	struct faulty *f = be->priv;
+
+	return f->inner->ops->dut_reset(f->inner);
+}
+
+static const struct bm_backend_ops faulty_ops = {
+	.run_trial = faulty_run,
+	.destroy = faulty_destroy,
+	.dut_reset = faulty_dut_reset,
+};
+
+/* Ports p1 .. pn of line bit/s each, the sim's own device behind them. */
+static struct bm_backend *fault_sim(unsigned int n, double line,
+				    unsigned int link_down)
+{
+	static const char *const port[] = { "p1", "p2", "p3", "p4", "p5",
+					    "p6", "p7", "p8" };
+	struct bm_error err = { "" };
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = line;
+	sp.capacity_fps = bm_fps_max(sp.line_rate_bps, 64) * 0.5;
+	sp.link_down_trial = link_down;
+	be = bm_sim_new(&sp, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	ck_assert_int_eq(bm_backend_set_ports(be, n, port, &err), 0);
+	return be;
+}
+
+/*
+ * Every procedure, its first trial and its second lose their port
+ * (-ENODEV) or a port's link (-ENETDOWN): the run ends at once with that
+ * error and its reason, runs no trial after it, and what it returns of a
+ * document is a valid partial one (kept for the schema check).  The lab
+ * (53-faults) does the real faults per family.
+ */
+START_TEST(test_faults_every_procedure)
+{
+	const struct bm_procedure_info *pi = bm_procedure_find(names[_i], NULL);
+	struct bm_error err;
+	struct faulty f;
+	json_object *doc;
+	unsigned int at, n;
+	char name[96];
+	double line;
+	int ret;
+
+	ck_assert_ptr_nonnull(pi);
+	n = pi->ports_needed < 2 ? 2 : pi->ports_needed;
+	/* RFC 7640's default bursts fit 1 Gbit/s; the frame-level sim
+	 * of RFC 8239's line-rate tests is quick at 10 Mbit/s */
+	line = strncmp(pi->name, "rfc7640", 7) ? 10e6 : 1e9;
+	for (at = 1; at <= 2; at++) {
+		/* the port is gone */
+		f = (struct faulty){ .inner = fault_sim(n, line, 0), .fail_at = at };
+		f.be = (struct bm_backend){ .ops = &faulty_ops, .name = "faulty",
+			.line_rate_bps = f.inner->line_rate_bps,
+			.virtual_clock = true, .priv = &f };
+		memcpy(f.be.port_names, f.inner->port_names,
+		       sizeof(f.be.port_names));
+		f.be.n_ports = n;
+		err.msg[0] = '\0';
+		doc = NULL;
+		ret = bm_procedure_run(pi->name, NULL, &f.be, NULL, NULL, &doc,
+				       &err);
+		if (ret == 0 && f.runs < at) {
+			/* done before its trial number at */
+			json_object_put(doc);
+			faulty_destroy(&f.be);
+			continue;
+		}
+		ck_assert_msg(ret == -ENODEV, "%s, trial %u gone: %d %s",
+			      pi->name, at, ret, err.msg);
+		ck_assert_msg(strstr(err.msg, "No such device"), "%s: '%s'",
+			      pi->name, err.msg);
+		ck_assert_uint_eq(f.runs, at);
+		if (doc) {
+			snprintf(name, sizeof(name), "%s-port-gone-%u",
+				 pi->name, at);
+			bm_test_keep_result(doc, name);
+		}
+		json_object_put(doc);
+		faulty_destroy(&f.be);
+
+		/* a port's link went down in the trial */
+		f.inner = fault_sim(n, line, at);
+		err.msg[0] = '\0';
+		doc = NULL;
+		ret = bm_procedure_run(pi->name, NULL, f.inner, NULL, NULL,
+				       &doc, &err);
+		/* (rfc2544.reset's own reset trial expects its links to
+		 * go: test_rfc2544's test_link_flap) */
+		ck_assert_msg(ret == -ENETDOWN, "%s, link %u: %d %s",
+			      pi->name, at, ret, err.msg);
+		ck_assert_msg(strstr(err.msg, "lost its link"), "%s: '%s'",
+			      pi->name, err.msg);
+		ck_assert_uint_eq(f.inner->trials, at);
+		if (doc) {
+			snprintf(name, sizeof(name), "%s-link-down-%u",
+				 pi->name, at);
+			bm_test_keep_result(doc, name);
+		}
+		json_object_put(doc);
+		bm_sim_free(f.inner);
+	}
+}
+END_TEST
+
 /* --- reset commands end with their job and with bmd (issue 16) --- */
 
 /* Is process pid gone (or a zombie nobody reaps yet)? */
@@ -948,6 +1092,8 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, test_run_documents);
 	tcase_add_test(tc, test_mlrsearch_mode);
 	tcase_add_test(tc, test_progress_cancel);
+	tcase_add_loop_test(tc, test_faults_every_procedure, 0,
+			    (int)N_PROCEDURES);
 	tcase_add_test(tc, test_reset_cancelled);
 	tcase_add_test(tc, test_reset_dies_with_bmd);
 	suite_add_tcase(s, tc);

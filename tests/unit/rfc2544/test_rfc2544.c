@@ -857,6 +857,74 @@ START_TEST(test_derived_defaults)
 }
 END_TEST
 
+/*
+ * Issue 16: a tester port that loses its link mid-trial.  Its frames are
+ * lost to the link, not the DUT: a throughput search that took them for
+ * the DUT's would come out low.  The job fails with the port's name, and
+ * the trials before stay in the partial result.  The reset test expects
+ * its links to go down (a DUT reset on hardware): it keeps the count.
+ */
+START_TEST(test_link_flap)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	struct bm_error err = { "" };
+	json_object *doc, *trials, *last;
+	size_t n;
+
+	bm_sim_params_default(&sp);
+	sp.capacity_fps = 700000;	/* a search of many trials */
+	sp.link_down_trial = 3;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	p.n_sizes = 1;
+	ck_assert_int_eq(rfc2544_run(RFC2544_THROUGHPUT, be, &p, NULL, NULL,
+				     &doc, &err), -ENETDOWN);
+	ck_assert_str_eq(err.msg, "port rx lost its link during the trial "
+			 "(1 time): its losses measure the link, not the DUT");
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(doc, "trials", &trials));
+	ck_assert_uint_eq(json_object_array_length(trials), 2);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* the reset test: every trial but the reset's must keep its link */
+	bm_sim_params_default(&sp);
+	sp.reset_outage_s = 3.0;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_RESET);
+	p.reset_hook = bm_sim_reset_hook;
+	p.reset_ctx = be;
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	ck_assert(json_object_object_get_ex(doc, "trials", &trials));
+	n = json_object_array_length(trials);
+	ck_assert_uint_ge(n, 2);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.link_down_trial = (unsigned int)n;	/* the reset repetition */
+	be = mk(&sp);
+	p.reset_ctx = be;
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "result"), "ok");
+	ck_assert(json_object_object_get_ex(doc, "trials", &trials));
+	last = json_object_array_get_idx(trials, n - 1);
+	ck_assert_int_eq((int)num(last, "link_downs"), 1);
+	ck_assert_str_eq(str(last, "link_down_port"), "rx");
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.link_down_trial = 1;			/* a search trial */
+	be = mk(&sp);
+	p.reset_ctx = be;
+	ck_assert_int_eq(rfc2544_run(RFC2544_RESET, be, &p, NULL, NULL, &doc,
+				     &err), -ENETDOWN);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(test_reset)
 {
 	struct bm_sim_params sp;
@@ -950,6 +1018,7 @@ static Suite *rfc2544_suite(void)
 	tcase_add_test(tc, test_back_to_back);
 	tcase_add_test(tc, test_recovery);
 	tcase_add_test(tc, test_reset);
+	tcase_add_test(tc, test_link_flap);
 	tcase_add_test(tc, test_derived_defaults);
 	suite_add_tcase(s, tc);
 	return s;

@@ -162,6 +162,21 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
  * "streams cannot change while a trial runs"; never stop it, it may be a
  * user's bmgen-trial.
  */
+int bm_genl_trial_failed(int terr, struct bm_error *err)
+{
+	/* the two the module fails a trial for by itself (issue 16) */
+	if (terr == -ENODEV)
+		bm_errorf(err, "trial failed in the module: a port's device "
+			  "was removed during the trial");
+	else if (terr == -ECONNRESET)
+		bm_errorf(err, "trial failed in the module: the process that "
+			  "started it closed its socket");
+	else
+		bm_errorf(err, "trial failed in the module: %s",
+			  strerror(terr ? -terr : EIO));
+	return terr ? terr : -EIO;
+}
+
 int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
 {
 	struct bm_module_status st;
@@ -266,8 +281,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 		return ret;
 	}
 	if (ret == BMGEN_TRIAL_FAILED)
-		return bm_errorf(err, "trial failed in the module: %s",
-				 strerror(-terr)), terr ? terr : -EIO;
+		return bm_genl_trial_failed(terr, err);
 	if (ret != BMGEN_TRIAL_DONE)
 		return bm_errorf(err, "trial was stopped"), -ECANCELED;
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
@@ -357,6 +371,29 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	return 0;
 }
 
+/* The module's count of link losses of the trial's ports, through its
+ * drain (issue 16); bm_run_trial judges them. */
+static int bm_genl_link_downs(struct bm_genl_backend *b,
+			      struct bm_trial_result *res, struct bm_error *err)
+{
+	struct bm_module_status st;
+	char name[IF_NAMESIZE];
+	int ret;
+
+	ret = bm_genl_status_get(b->g, &st, err);
+	if (ret)
+		return ret;
+	res->link_downs = st.link_downs;
+	/* a device deleted after its trial first goes down: no name */
+	if (st.link_downs && if_indextoname(st.link_down_ifindex, name))
+		snprintf(res->link_down_port, sizeof(res->link_down_port),
+			 "%s", name);
+	else if (st.link_downs)
+		snprintf(res->link_down_port, sizeof(res->link_down_port),
+			 "#%u (gone)", st.link_down_ifindex);
+	return 0;
+}
+
 static int bm_genl_run_trial(struct bm_backend *be,
 			     const struct bm_trial_spec *spec,
 			     struct bm_trial_result *res, struct bm_error *err)
@@ -369,6 +406,8 @@ static int bm_genl_run_trial(struct bm_backend *be,
 						 spec, res, err);
 	else
 		ret = bm_genl_run_trial_locked(be, spec, res, err);
+	if (!ret)
+		ret = bm_genl_link_downs((struct bm_genl_backend *)be, res, err);
 	pthread_mutex_unlock(&bm_genl_module_lock);
 	return ret;
 }

@@ -34,6 +34,9 @@ double bm_mono_s(void);
 /* Wait for a trial this process did not start to end; 0, -EBUSY after
  * BM_FOREIGN_TRIAL_WAIT_S, or -errno. */
 int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err);
+/* err says why the module failed the trial (-terr); returns -terr, or
+ * -EIO for none. */
+int bm_genl_trial_failed(int terr, struct bm_error *err);
 /* Attach port name to the module (already attached is fine) and return
  * its ifindex; -ENODEV for no such device. */
 int bm_genl_attach(struct bm_genl *g, const char *name,

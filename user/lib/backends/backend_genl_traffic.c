@@ -508,9 +508,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		goto out;
 	}
 	if (ret == BMGEN_TRIAL_FAILED) {
-		bm_errorf(err, "trial failed in the module: %s",
-			  strerror(-terr));
-		ret = terr ? terr : -EIO;
+		ret = bm_genl_trial_failed(terr, err);
 		goto out;
 	}
 	if (ret != BMGEN_TRIAL_DONE) {

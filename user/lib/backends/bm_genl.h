@@ -20,6 +20,9 @@ struct bm_module_status {
 	uint32_t streams;	/* configured streams */
 	uint32_t trial_state;	/* enum bmgen_trial_state */
 	int32_t trial_error;	/* -errno of a failed trial */
+	/* this namespace's last trial: link losses of its ports, the first
+	 * such port (issue 16) */
+	uint32_t link_downs, link_down_ifindex;
 };
 
 /* Query the module.  0, -ENOENT when bmgen.ko is not loaded (err says so),

@@ -206,6 +206,9 @@ struct bm_sim_params {
 	enum bm_sim_outage_ref outage_ref;
 	unsigned int outage_trials;	/* affect only the first n matching
 					 * trials (0 = all) */
+	/* Issue 16: in the sim's trial number link_down_trial (1 = its
+	 * first; 0 = never) the rx port (port 1) loses its link once. */
+	unsigned int link_down_trial;
 	double generator_max_fps;	/* tester limit per direction (0 = none) */
 	double trial_overhead_s;	/* virtual time added per trial */
 	uint32_t max_frame_size;	/* larger frames are dropped (MTU); 0 =

@@ -134,6 +134,7 @@ static int bm_genl_talk(struct bm_genl *g, struct nlmsghdr *nlh,
 		[NLMSG_DONE] = bm_genl_done_cb,
 	};
 	unsigned int seq = nlh->nlmsg_seq;
+	bool ours = g->family && nlh->nlmsg_type == g->family;
 	ssize_t n;
 	int ret;
 
@@ -153,6 +154,13 @@ static int bm_genl_talk(struct bm_genl *g, struct nlmsghdr *nlh,
 		if (ret < 0) {
 			int e = errno ? errno : EPROTO;
 
+			/* the family id we resolved answers no more: the
+			 * module was unloaded (issue 16: say so, not ENOENT;
+			 * the core's error has no extack message) */
+			if (e == ENOENT && ours && req->err &&
+			    !strcmp(req->err->msg, strerror(ENOENT)))
+				bm_errorf(req->err, "bmgen.ko was unloaded (its "
+					  "generic netlink family is gone)");
 			if (req->err && !req->err->msg[0])
 				bm_errorf(req->err, "%s", strerror(e));
 			return -e;
@@ -257,6 +265,12 @@ static int bm_genl_status_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		case BMGEN_A_TRIAL_ERROR:
 			st->trial_error = (int32_t)mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_TRIAL_LINK_DOWNS:
+			st->link_downs = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_TRIAL_LINK_DOWN_IFINDEX:
+			st->link_down_ifindex = mnl_attr_get_u32(a);
 			break;
 		}
 	}

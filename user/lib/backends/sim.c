@@ -1103,8 +1103,24 @@ static void sim_destroy(struct bm_backend *be)
 	free(be);
 }
 
+/* sim_run_trial, and the link loss of sim.link_down_trial (issue 16). */
+static int sim_run_trial_link(struct bm_backend *be,
+			      const struct bm_trial_spec *spec,
+			      struct bm_trial_result *res, struct bm_error *err)
+{
+	const struct sim_priv *sp = be->priv;
+	int ret = sim_run_trial(be, spec, res, err);
+
+	if (!ret && sp->p.link_down_trial == be->trials + 1) {
+		res->link_downs = 1;
+		snprintf(res->link_down_port, sizeof(res->link_down_port),
+			 "%s", be->n_ports > 1 ? be->port_names[1] : "rx");
+	}
+	return ret;
+}
+
 static const struct bm_backend_ops sim_ops = {
-	.run_trial = sim_run_trial,
+	.run_trial = sim_run_trial_link,
 	.destroy = sim_destroy,
 	.dut_reset = sim_dut_reset,
 };

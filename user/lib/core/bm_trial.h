@@ -72,6 +72,10 @@ struct bm_trial_spec {
 	double event_at_s;
 	int (*event_fn)(void *ctx);
 	void *event_ctx;
+	/* Added for issue 16: a port's link may go down in this trial and
+	 * the trial still counts (R2544-RESET: on real hardware a DUT reset
+	 * takes the tester's links down). */
+	bool link_down_ok;
 	/* N ports (bm_traffic.h, issue 9): when traffic is set the trial
 	 * runs its streams for duration_s and pattern, rate_fps, topology,
 	 * burst and step fields are not used; frame_size is the size of
@@ -166,6 +170,11 @@ struct bm_trial_result {
 	 * (bm_snmp_verify); the first thing wrong, "" when none. */
 	uint32_t mgmt_sent, mgmt_answered, mgmt_verified;
 	char mgmt_error[96];
+	/* Issue 16: times a port of the trial lost its link during it (or
+	 * had none at its start), and the first such port.  bm_run_trial
+	 * fails such a trial unless spec.link_down_ok. */
+	uint32_t link_downs;
+	char link_down_port[16];
 };
 
 struct bm_error {

@@ -80,6 +80,11 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_u64(o, "probe_sent", r->probe_sent);
 		bm_json_add_u64(o, "probe_received", r->probe_received);
 	}
+	/* only a trial that may lose its links keeps them (R2544-RESET) */
+	if (r->link_downs) {
+		bm_json_add_u64(o, "link_downs", r->link_downs);
+		bm_json_add_str(o, "link_down_port", r->link_down_port);
+	}
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);
 	bm_json_add_u64(o, "received", r->received);

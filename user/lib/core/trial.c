@@ -22,6 +22,14 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	res->tag_tx_s = -1.0;
 	ret = be->ops->run_trial(be, spec, res, err);
 	be->trials++;
+	/* issue 16: frames lost to a flapping tester link are no loss of
+	 * the DUT; a search would take them for one and come out low */
+	if (!ret && res->link_downs && !spec->link_down_ok)
+		return bm_errorf(err, "port %s lost its link during the trial "
+				 "(%u time%s): its losses measure the link, "
+				 "not the DUT", res->link_down_port[0] ?
+				 res->link_down_port : "?", res->link_downs,
+				 res->link_downs == 1 ? "" : "s"), -ENETDOWN;
 	return ret;
 }
 

@@ -69,6 +69,8 @@ int r2544_reset(struct r2544_run *r)
 		r2544_spec(r, &spec, f, thr, p->reset_trial_s);
 		spec.event_at_s = p->reset_at_s;
 		spec.event_fn = p->reset_hook;
+		/* a DUT reset takes the tester's links down on hardware */
+		spec.link_down_ok = true;
 		spec.event_ctx = p->reset_ctx;
 		snprintf(buf, sizeof(buf), "repetition %u: %s reset at %g s",
 			 k + 1, type_names[p->reset_type], p->reset_at_s);
