@@ -70,7 +70,7 @@ TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*/*.c))
 HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl/*.h tests/unit/*/*.h \
 	tests/fuzz/*.h)
 
-.PHONY: all user module clean check check-quick unit unit-valgrind fuzz fuzz-check lab lab-rate deps \
+.PHONY: all user module clean check check-quick check-debug unit unit-valgrind fuzz fuzz-check lab lab-rate deps \
 	demo bench install help
 all: user module
 
@@ -229,6 +229,13 @@ check: deps
 check-quick: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@LAB_TESTS="$(wildcard tests/lab/dataplane/*.sh)" tools/check-all $(UNIT_BINS)
+
+# The data-plane lab tests and the fault test on a KASAN + lockdep +
+# kmemleak guest kernel, built once from Debian's linux-source-6.1 and
+# cached in ~/.cache/bmgen (issue 16 item 4; tools/check-debug)
+check-debug: deps
+	@$(MAKE) --no-print-directory all
+	@tools/check-debug
 
 # The lab tests' pass rate, idle and under host stress (issue 8):
 # make lab-rate [N=20] [TESTS="tests/lab/dataplane/11-netem.sh ..."]

@@ -2,10 +2,11 @@
 # procedures through bmd in the lab with the right exit code"), end to
 # end through bmctl -> bmd -> bmgen.ko on the DUT of test 20: a bridge
 # with tbf 3 Mbit/s on d2 (overhead 24: C = 3e6 / 8 / (F + 20) = 243.82
-# fps at 1518 B, model window [C - res, C + (Q + b/A) / 3 s] as test 20).
+# fps at 1518 B, model window [C - res, C + (Q + b/A) / T] as test 20;
+# with T = 2 s and res = 1 % of the result: [-1 %, +1.4 %]).
 #
 # Plan 1, three procedures with a before and an after hook each:
-#   1. rfc2544.throughput, 1518 B, 3 s trials: C within 3 %;
+#   1. rfc2544.throughput, 1518 B, 2 s trials: C within 3 %;
 #   2. rfc2544.latency at 200 fps given (below C: no queue), 20 tagged
 #      repetitions: 20 valid;
 #   3. rfc2544.frame-loss, 1518 B, 1 s steps of 10 %: at 100 % the tbf
@@ -30,9 +31,9 @@ cat > /tmp/plan.json <<'EOF'
   "after": "echo after $BMGEN_STEP $BMGEN_PROCEDURE $BMGEN_JOB $BMGEN_STATE >> /tmp/hooks.log",
   "steps": [
     { "procedure": "rfc2544.throughput", "frame_sizes": [1518],
-      "params": { "trial_duration_s": 3, "search_trial_duration_s": 3,
+      "params": { "trial_duration_s": 2, "search_trial_duration_s": 2,
                   "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.3,
-                  "max_rate_pct": 40, "resolution_pct": 0.5,
+                  "max_rate_pct": 40, "resolution_pct": 1,
                   "r_min_pct": 5 } },
     { "procedure": "rfc2544.latency", "frame_sizes": [1518],
       "params": { "throughput_fps": [200], "trial_duration_s": 0.6,

@@ -37,13 +37,21 @@ rmmod bmgen || fail "rmmod after the warm-up"
 sleep 1
 k0=$(slab kmalloc-8k); s0=$(slab skbuff_head_cache); a0=$(kmalloc_all)
 bm_load
-fuzz /tmp/nlf --messages 100000 --threads 4 --seed 16
+# the debug guest (KASAN, lockdep) ran 100,000 in 777 s, 30 times
+# slower than the lab guest: a fifth there
+MSGS=100000
+[ -z "$DEBUG_KERNEL" ] || MSGS=20000
+fuzz /tmp/nlf --messages $MSGS --threads 4 --seed 16
 # the threads claim the budget without a lock: a few more may go out
-check_range "messages sent" "$(sed -n 's/^messages \([0-9]*\) .*/\1/p' /tmp/nlf)" 100000 100100
+check_range "messages sent" "$(sed -n 's/^messages \([0-9]*\) .*/\1/p' /tmp/nlf)" $MSGS $((MSGS + 100))
 rmmod bmgen || fail "rmmod after the fuzzer"
 sleep 1
 k1=$(slab kmalloc-8k); s1=$(slab skbuff_head_cache); a1=$(kmalloc_all)
 note "kmalloc-8k $k0 -> $k1, skbuff_head_cache $s0 -> $s1, all kmalloc $a0 -> $a1"
-check_range "kmalloc-8k growth" $((k1 - k0)) -100000 8
-check_range "skbuff_head_cache growth" $((s1 - s0)) -1000000 200
-check_range "all kmalloc caches' growth" $((a1 - a0)) -10000000 2000
+if [ -n "$DEBUG_KERNEL" ]; then
+	note "debug kernel: KASAN's quarantine holds freed objects; kmemleak judges leaks (debug/kmemleak.sh)"
+else
+	check_range "kmalloc-8k growth" $((k1 - k0)) -100000 8
+	check_range "skbuff_head_cache growth" $((s1 - s0)) -1000000 200
+	check_range "all kmalloc caches' growth" $((a1 - a0)) -10000000 2000
+fi

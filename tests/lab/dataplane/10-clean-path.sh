@@ -39,8 +39,14 @@ check_eq "imix bytes" "$(kv rx_bytes /tmp/imix)" $(( (64 + 594 + 1518) * 1333 + 
 $BMT --tx t1 --rx t2 --size 64 --burst 200 --gap 20000000 --bursts 5 > /tmp/burst || fail "burst trial"
 check_eq "burst rx" "$(kv rx_unique /tmp/burst)" 1000
 L=$(kv tx_late_max_ns /tmp/burst)
-check_range "burst longest gap (ns, lateness $L ns)" "$(kv rx_max_iat_ns /tmp/burst)" \
-	15000000 $((40000000 + L))
+if [ -n "$DEBUG_KERNEL" ]; then
+	# KASAN + lockdep forward a 200-frame burst over tens of ms: the
+	# window models the guest's speed, not the module's correctness
+	note "debug kernel: burst longest gap $(kv rx_max_iat_ns /tmp/burst) ns, not judged"
+else
+	check_range "burst longest gap (ns, lateness $L ns)" \
+		"$(kv rx_max_iat_ns /tmp/burst)" 15000000 $((40000000 + L))
+fi
 # REQ-GEN-3: frames due together leave in xmit_more batches of at most
 # tx_batch (32 by default): a burst of 200 is sent as 32-frame batches
 check_eq "burst pacing granularity" "$(kv tx_max_batch /tmp/burst)" 32

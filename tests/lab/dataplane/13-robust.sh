@@ -1,6 +1,9 @@
 # Issue 3 robustness: a port deleted mid-trial ends the trial as failed
 # (no oops, no WARN, no leak), a client killed mid-trial takes its owned
-# trial with it, and rmmod during a running trial is clean.
+# trial with it, and rmmod during a running trial is clean.  Issue 16: the
+# CPU whose kthread sends a stream taken offline mid-trial and back: the
+# kthread moves to the other CPU and the trial ends done, every frame
+# sent and received (exact; the receive side may count a CPU split).
 bm_load
 topo_bridge 2
 $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/del 2>&1 &
@@ -29,6 +32,26 @@ sleep 0.5
 $BMT status > /tmp/st || fail "status after the owner died"
 check_eq "owner killed: trial state" "$(kv trial_state /tmp/st)" 5
 check_eq "owner killed: trial error (-ECONNRESET)" "$(kv trial_error /tmp/st)" -104
+# CPU 1 offline and back while its kthread sends the stream (4 s)
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	$BMT --tx t1 --rx t2 --size 64 --rate 1000 --count 4000 --cpu 1 \
+		> /tmp/cpu 2>&1 &
+	pid=$!
+	sleep 1
+	echo 0 > /sys/devices/system/cpu/cpu1/online || fail "cpu1 offline"
+	sleep 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online || fail "cpu1 online"
+	wait $pid
+	rc=$?
+	cat /tmp/cpu
+	check_eq "cpu1 offline mid-trial: exit" "$rc" 0
+	check_eq "cpu1 offline mid-trial: tx" "$(kv tx_frames /tmp/cpu)" 4000
+	check_eq "cpu1 offline mid-trial: rx unique" "$(kv rx_unique /tmp/cpu)" 4000
+	$BMT status > /tmp/st || fail "status after cpu1 came back"
+	note "kthreads after cpu1 came back: $(kv kthreads /tmp/st)"
+else
+	note "no CPU hotplug in this guest: the offline case is not run"
+fi
 # rmmod while a trial runs
 $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/rm 2>&1 &
 pid=$!
