@@ -109,6 +109,9 @@ struct bm_stream {
 	u16 udp_src, udp_dst;
 	u32 flows;
 	u32 flow_mode;
+	u32 flow_step;			/* IPv4 destination step a flow */
+	bool flow_random;		/* flow of seq: bmgen_flow_pick() */
+	u64 flow_seed;
 	u32 pattern;
 	u64 rate_ufps;
 	u64 count;

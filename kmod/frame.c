@@ -191,7 +191,9 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	d = skb_put(skb, len);
 	memcpy(d, s->tmpl, len);
-	if (s->flows > 1) {
+	if (s->flows > 1 && s->flow_random) {
+		flow = bmgen_flow_pick(s->flow_seed, seq, s->flows);
+	} else if (s->flows > 1) {
 		u64 q = seq;
 
 		flow = do_div(q, s->flows);
@@ -220,7 +222,8 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 
 		ip->tot_len = htons(len - l3off);
 		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
-			ip->daddr = htonl(ntohl(s->dst_ip4) + flow);
+			ip->daddr = htonl(ntohl(s->dst_ip4) +
+					  flow * s->flow_step);
 		ip->check = 0;
 		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
 	}

@@ -62,6 +62,8 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_UDP_DST] = { .type = NLA_U16 },
 	[BMGEN_A_STREAM_FLOWS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[BMGEN_A_STREAM_FLOW_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_FLOW_IP_DST),
+	[BMGEN_A_STREAM_FLOW_STEP] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_FLOW_SEED] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_PATTERN] = NLA_POLICY_MAX(NLA_U32, BMGEN_PAT_BURST),
 	[BMGEN_A_STREAM_RATE_UFPS] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_COUNT] = { .type = NLA_U64 },
@@ -550,6 +552,23 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	}
 	s->flow_mode = a[BMGEN_A_STREAM_FLOW_MODE] ?
 		nla_get_u32(a[BMGEN_A_STREAM_FLOW_MODE]) : BMGEN_FLOW_UDP_SRC;
+	s->flow_step = a[BMGEN_A_STREAM_FLOW_STEP] ?
+		nla_get_u32(a[BMGEN_A_STREAM_FLOW_STEP]) : 1;
+	if (s->flow_step != 1 &&
+	    (s->ip_version != 4 || s->flow_mode != BMGEN_FLOW_IP_DST)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_FLOW_STEP],
+				    "a flow step needs IPv4 destination flows");
+		return -EINVAL;
+	}
+	/* the last flow's destination must not wrap around */
+	if ((u64)(s->flows - 1) * s->flow_step + ntohl(s->dst_ip4) > U32_MAX &&
+	    s->flow_mode == BMGEN_FLOW_IP_DST && s->ip_version == 4) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_FLOWS],
+				    "destinations beyond 255.255.255.255");
+		return -ERANGE;
+	}
+	s->flow_random = !!a[BMGEN_A_STREAM_FLOW_SEED];
+	s->flow_seed = bm_get_u64(a, BMGEN_A_STREAM_FLOW_SEED, 0);
 	s->pattern = a[BMGEN_A_STREAM_PATTERN] ?
 		nla_get_u32(a[BMGEN_A_STREAM_PATTERN]) : BMGEN_PAT_CONTINUOUS;
 	s->rate_ufps = bm_get_u64(a, BMGEN_A_STREAM_RATE_UFPS, 0);
@@ -728,6 +747,10 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 			      BMGEN_A_PAD) ||
 	    nla_put_u64_64bit(skb, BMGEN_A_STREAM_COUNT, s->count, BMGEN_A_PAD) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_FLOWS, s->flows) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_FLOW_STEP, s->flow_step) ||
+	    (s->flow_random &&
+	     nla_put_u64_64bit(skb, BMGEN_A_STREAM_FLOW_SEED, s->flow_seed,
+			       BMGEN_A_PAD)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
 	    bm_stream_put_frame_head(skb, s))
 		return -EMSGSIZE;

@@ -112,6 +112,23 @@ enum bmgen_flow_mode {
 	BMGEN_FLOW_IP_DST,	/* vary the low bits of the destination address */
 };
 
+/*
+ * The flow of frame seq of a stream with BMGEN_A_STREAM_FLOW_SEED: the
+ * splitmix64 finaliser of seed + (seq + 1) * 2^64/phi, scaled to
+ * [0, flows) by its high 32 bits (bias below flows / 2^32).  The same
+ * seed gives the same sequence in the module and in userspace, which
+ * predicts a trial's counts per destination exactly.
+ */
+static inline __u32 bmgen_flow_pick(__u64 seed, __u64 seq, __u32 flows)
+{
+	__u64 z = seed + (seq + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (__u32)(((z >> 32) * (__u64)flows) >> 32);
+}
+
 enum bmgen_ts_source {
 	BMGEN_TS_SW,		/* ktime_get_ns() at xmit and at the rx_handler */
 	BMGEN_TS_HW,		/* NIC PHC (not available on veth/virtio) */
@@ -242,6 +259,17 @@ enum bmgen_attr {
 					 * its start; the trial goes on
 					 */
 	BMGEN_A_TRIAL_LINK_DOWN_IFINDEX, /* u32: the first such port */
+	/* RFC 2544 §12 random destinations (SPEC R2544-ADDR) */
+	BMGEN_A_STREAM_FLOW_STEP,	/* u32, IPv4 with FLOW_MODE IP_DST: flow
+					 * k's destination is DST_IP4 + k *
+					 * step (256: one /24 network a flow);
+					 * default 1
+					 */
+	BMGEN_A_STREAM_FLOW_SEED,	/* u64: frame seq goes to flow
+					 * bmgen_flow_pick(seed, seq, FLOWS),
+					 * a seeded uniform choice, instead of
+					 * seq mod FLOWS
+					 */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

@@ -8,7 +8,11 @@ topo_bridge 3
 # attach t3 (its own frames never come back to it through the bridge)
 $BMT --tx t3 --rx t3 --size 64 --rate 1000 --count 10 --drain 0.2 > /tmp/t3 ||
 	fail "t3 trial"
-$BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 2000 > /tmp/r || fail "t1 -> t2 trial"
+# the debug guest (KASAN, lockdep) floods too slowly for 2000 fps: one
+# of its runs received 1744 of 2000
+RATE=2000
+[ -z "$DEBUG_KERNEL" ] || RATE=250
+$BMT --tx t1 --rx t2 --size 64 --rate $RATE --count 2000 > /tmp/r || fail "t1 -> t2 trial"
 check_eq "t2 rx unique" "$(kv rx_unique /tmp/r)" 2000
 check_eq "t2 rx frames" "$(kv rx_frames /tmp/r)" 2000
 check_eq "t2 dup" "$(kv rx_dup /tmp/r)" 0

@@ -26,6 +26,18 @@
 #    Throughput of the test frames: the tbf's C = 3e6 / 8 / 532 = 704.89
 #    fps, the window of test 28 ([C - 0.5 %, C + 0.99 %], checked to 2 %);
 #    the probes never reach the tbf.
+# 3. §12 random destinations (SPEC R2544-ADDR) on the same router:
+#    frame-loss at 20 % of the line (below C: nothing lost), 3 s trials
+#    (2679 frames, 14 a network on average),
+#    random_networks=190 seed 5: every frame goes to one of
+#    198.19.65-254.2, which the DUT routes via 198.19.1.10.  Truth from a
+#    forward chain with one counter per /24: each network's counter equals
+#    the result's frames_per_network for it, exactly (every network
+#    reached); frames lost = tbf drops = 0; the result calls the largest
+#    trial's destinations uniform (chi-square at 1 %).  The destinations
+#    are a function of the seed and the sequence number, so these counts
+#    and the chi-square value are the same every run: no check here can
+#    fail by chance.
 bm_load
 dut_router_tbf
 $IP netns exec dut sysctl -qw net.ipv4.conf.all.rp_filter=0
@@ -107,3 +119,42 @@ C=$(awk 'BEGIN { printf "%.2f", 3e6 / 8 / 532 }')
 note "512 B: test frames' throughput $thr fps, truth $C fps ($(awk -v g=$thr -v t=$C 'BEGIN { printf "%+.2f", (g / t - 1) * 100 }') %)"
 check_range "test frames' throughput (fps)" "$thr" \
 	"$(awk -v t=$C 'BEGIN { print t * 0.98 }')" "$(awk -v t=$C 'BEGIN { print t * 1.02 }')"
+
+# 3. §12 random destinations, one counter per destination network
+$IP netns exec dut /usr/sbin/nft delete table ip flt || fail "nft delete"
+{
+	echo "table ip rnd {"
+	echo " chain forward {"
+	echo "  type filter hook forward priority 0; policy accept;"
+	k=65
+	while [ $k -le 254 ]; do
+		echo "  ip daddr 198.19.$k.0/24 counter comment \"n$k\""
+		k=$((k + 1))
+	done
+	echo " }"
+	echo "}"
+} > /tmp/rnd.nft
+$IP netns exec dut /usr/sbin/nft -f /tmp/rnd.nft || fail "nft -f rnd"
+d0=$(qdisc_drops d2)
+bm_job rnd rfc2544 frame-loss --port t1 --port t2 --router --line-rate 10M \
+	--frame-sizes 512 --param random_networks=190 --param random_seed=5 \
+	--param trial_duration_s=3 --param drain_s=0.3 --param max_rate_pct=20 \
+	$R2544_FAST
+$BMCTL -j result "$job" > /tmp/rnd.json || fail "bmctl result --json"
+$IP netns exec dut /usr/sbin/nft list chain ip rnd forward |
+	sed -n 's/.*counter packets \([0-9]*\) .*comment "n[0-9]*".*/\1/p' > /tmp/rnd.dut
+awk '/"frames_per_network": \[/ { on = 1; next } on && /\]/ { exit }
+	on { gsub(/[ ,]/, ""); print }' /tmp/rnd.json > /tmp/rnd.sent
+check_eq "networks counted by the DUT" "$(wc -l < /tmp/rnd.dut)" 190
+check_eq "networks in the result" "$(wc -l < /tmp/rnd.sent)" 190
+paste /tmp/rnd.sent /tmp/rnd.dut | awk '$1 != $2 { n++ } END { exit n > 0 }' ||
+	{ paste /tmp/rnd.sent /tmp/rnd.dut | awk '$1 != $2' | head; fail "a network's counter differs from frames_per_network"; }
+check_eq "frames the DUT routed = sum of attempted" \
+	"$(awk '{ s += $1 } END { print s }' /tmp/rnd.dut)" \
+	"$(jvals attempted /tmp/rnd.json | awk '{ s += $1 } END { print s }')"
+check_range "the fewest frames of a network" "$(sort -n /tmp/rnd.dut | head -n1)" 1 1000000
+check_eq "frames lost = tbf drops" "$(jvals lost /tmp/rnd.json | awk '{ s += $1 } END { print s }')" \
+	"$(($(qdisc_drops d2) - d0))"
+check_eq "uniform (chi-square, 1 %)" "$(jvals uniform /tmp/rnd.json)" true
+note "chi2 $(jvals chi2 /tmp/rnd.json) over $(jvals chi2_frames /tmp/rnd.json) frames, 1 % critical $(jvals chi2_critical_1pct /tmp/rnd.json)"
+echo "ok: every network's counter on the DUT = frames_per_network, exactly"

@@ -771,6 +771,119 @@ START_TEST(test_management_params)
 }
 END_TEST
 
+/*
+ * §12 random destinations (SPEC R2544-ADDR): the sim forwards every
+ * destination alike, so the throughput is the single destination's; the
+ * report's frames per network are exactly bmgen_flow_pick's over every
+ * trial's attempted frames, uniform by chi-square at 1 %; the same seed
+ * gives the same destinations, another seed others.  SPEC's acceptance:
+ * 1.9 x 10^6 frames over 190 networks pass the chi-square test.
+ */
+static json_object *random_run(unsigned int networks, unsigned int seed,
+			       double *thr)
+{
+	struct bm_backend *be = filter_dut(false);
+	struct rfc2544_params p;
+	json_object *doc;
+
+	thr_params(&p, 512);
+	p.random_networks = networks;
+	p.random_seed = seed;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	*thr = tj_num(r2544_check_entry(doc, 0), "throughput_fps");
+	bm_sim_free(be);
+	return doc;
+}
+
+START_TEST(test_random_destinations)
+{
+	json_object *doc, *doc2, *doc3, *e, *rd, *a, *trials;
+	struct rfc2544_params p;
+	uint64_t want[RFC2544_RANDOM_NETWORKS] = { 0 }, sum = 0, *big;
+	double thr, chi2 = 0, x;
+	size_t i;
+
+	/* the egress E512 fps and its queue of 11 frames over 1 s trials,
+	 * less the search's resolution (0.5 % of the result) */
+	doc = random_run(190, 7, &thr);
+	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
+		      "throughput %.2f, E %.2f", thr, E512);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "random(190)");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	rd = tj_get(e, "random_destinations");
+	ck_assert_int_eq((int)tj_num(rd, "networks"), 190);
+	ck_assert_int_eq((int)tj_num(rd, "seed"), 7);
+	ck_assert_str_eq(str(rd, "last_network"), "198.19.254.0/24");
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	p.random_networks = 190;
+	p.random_seed = 7;
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		x = tj_num(json_object_array_get_idx(trials, i), "attempted");
+		r2544_random_count(&p, (uint64_t)x, want);
+		sum += (uint64_t)x;
+	}
+	ck_assert_uint_gt(sum, 10000);
+	ck_assert_uint_eq((uint64_t)tj_num(rd, "frames"), sum);
+	a = tj_get(rd, "frames_per_network");
+	ck_assert_uint_eq(json_object_array_length(a), 190);
+	for (i = 0; i < 190; i++)
+		ck_assert_uint_eq((uint64_t)json_object_get_int64(
+				  json_object_array_get_idx(a, i)), want[i]);
+	ck_assert(tj_get(rd, "uniform") &&
+		  json_object_get_boolean(tj_get(rd, "uniform")));
+	ck_assert(tj_num(rd, "chi2") <= tj_num(rd, "chi2_critical_1pct"));
+	/* df 189 at 1 %: 237.16 by Wilson-Hilferty (tables: 237.2) */
+	ck_assert_double_eq_tol(tj_num(rd, "chi2_critical_1pct"), 237.2, 0.2);
+
+	doc2 = random_run(190, 7, &thr);
+	ck_assert_str_eq(json_object_to_json_string(a),
+			 json_object_to_json_string(tj_get(tj_get(
+			 r2544_check_entry(doc2, 0), "random_destinations"),
+			 "frames_per_network")));
+	doc3 = random_run(190, 8, &thr);
+	ck_assert_str_ne(json_object_to_json_string(a),
+			 json_object_to_json_string(tj_get(tj_get(
+			 r2544_check_entry(doc3, 0), "random_destinations"),
+			 "frames_per_network")));
+	json_object_put(doc);
+	json_object_put(doc2);
+	json_object_put(doc3);
+
+	/* SPEC R2544-ADDR acceptance: 1.9 x 10^6 frames, 190 networks */
+	big = calloc(190, sizeof(*big));
+	ck_assert_ptr_nonnull(big);
+	p.random_seed = 1;
+	r2544_random_count(&p, 1900000, big);
+	for (i = 0; i < 190; i++)
+		chi2 += (big[i] - 10000.0) * (big[i] - 10000.0) / 10000.0;
+	ck_assert_msg(chi2 <= 237.2, "chi2 %.1f", chi2);
+	free(big);
+}
+END_TEST
+
+START_TEST(test_random_params)
+{
+	static const struct refusal bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"random_networks\": 1}",
+		  "random_networks: 1 network is one destination" },
+		{ RFC2544_THROUGHPUT, "{\"random_networks\": 191}",
+		  "random_networks" },
+		{ RFC2544_THROUGHPUT, "{\"random_seed\": 3}",
+		  "random_seed: only with random_networks" },
+		{ RFC2544_FRAME_LOSS, "{\"random_networks\": 190, "
+		  "\"topology\": \"pair-bidir\"}", "with topology pair-uni" },
+		{ RFC2544_THROUGHPUT, "{\"random_networks\": 190, "
+		  "\"filters\": 1}", "filters and random_networks: one data "
+		  "stream type" },
+		{ RFC2544_LATENCY, "{\"random_networks\": 190}",
+		  "random_networks" },
+	};
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -788,6 +901,8 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_filters_rules_params);
 	tcase_add_test(tc, test_management);
 	tcase_add_test(tc, test_management_params);
+	tcase_add_test(tc, test_random_destinations);
+	tcase_add_test(tc, test_random_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

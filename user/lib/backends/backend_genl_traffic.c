@@ -231,6 +231,13 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	s.udp_src = fr->udp_src;
 	s.udp_dst = fr->udp_dst;
 	s.log_frames = ss->log_frames;
+	if (fr->dst_networks > 1) {
+		s.flows = fr->dst_networks;
+		s.ip_dst_flows = true;
+		s.dst_step = 256;
+		s.flow_random = true;
+		s.flow_seed = fr->dst_seed;
+	}
 	if (s.ip_version == 4) {
 		static const uint8_t zero[4];
 

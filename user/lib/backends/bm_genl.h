@@ -75,6 +75,13 @@ struct bm_genl_stream {
 	uint32_t log_frames;		/* frame log (BMGEN_CMD_LOG_GET) */
 	uint64_t start_ns;
 	uint32_t flows;
+	/* RFC 2544 §12: flows vary the IPv4 destination by dst_step each
+	 * (ip_dst_flows; else the UDP source port), chosen per frame by
+	 * bmgen_flow_pick(flow_seed, ...) when flow_random */
+	bool ip_dst_flows;
+	uint32_t dst_step;		/* 0 = 1 */
+	bool flow_random;
+	uint64_t flow_seed;
 	uint8_t dscp;
 	uint8_t ip_version;
 	int vlan_id;			/* -1 = untagged */

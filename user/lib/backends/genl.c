@@ -373,6 +373,13 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_START_NS, s->start_ns);
 	if (s->flows > 1)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, s->flows);
+	if (s->ip_dst_flows)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE,
+				 BMGEN_FLOW_IP_DST);
+	if (s->dst_step > 1)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, s->dst_step);
+	if (s->flow_random)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_FLOW_SEED, s->flow_seed);
 	if (s->dscp)
 		mnl_attr_put_u8(nlh, BMGEN_A_STREAM_DSCP, s->dscp);
 	if (s->ip_version)

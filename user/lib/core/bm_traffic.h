@@ -79,6 +79,11 @@ struct bm_frame_template {
 	uint8_t pcp2;
 	uint8_t n_mpls;
 	uint32_t mpls[2];
+	/* RFC 2544 §12 random destinations (R2544-ADDR): dst_networks > 1
+	 * sends frame seq to IPv4 dst_ip + k * 256, k =
+	 * bmgen_flow_pick(dst_seed, seq, dst_networks) (linux/bmgen.h) */
+	uint32_t dst_networks;
+	uint64_t dst_seed;
 };
 
 struct bm_stream_spec {

@@ -388,6 +388,16 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 		return bm_errorf(err, "%s: tx and rx port are the same", who);
 	if (s->imix && !t->n_imix)
 		return bm_errorf(err, "%s: imix without an imix table", who);
+	/* §12: networks k * 256 above an IPv4 destination, not past
+	 * 255.255.255.255; the module takes 65536 flows */
+	if (s->frame.dst_networks > 1 &&
+	    (s->frame.ip_version == 6 || s->frame.dst_networks > 65536 ||
+	     ((uint64_t)s->frame.dst_ip[0] << 24 | s->frame.dst_ip[1] << 16 |
+	      s->frame.dst_ip[2] << 8 | s->frame.dst_ip[3]) +
+	     (uint64_t)(s->frame.dst_networks - 1) * 256 > UINT32_MAX))
+		return bm_errorf(err, "%s: %u destination networks: IPv4, at "
+				 "most 65536, below 255.255.255.255", who,
+				 s->frame.dst_networks);
 	size = stream_size(t, s, frame_size);
 	if (!s->imix && !size)
 		return bm_errorf(err, "%s: no frame size (neither the stream "

@@ -47,6 +47,9 @@ enum rfc2544_reset_type {
 
 /* Where §11.4's 25-filter list puts its permit rule (AMB-25): last
  * (§11.4's prose) or 13th (§11.4.1's list). */
+/* §12: App C's output-side networks 198.19.65.0/24 .. 198.19.254.0/24 */
+#define RFC2544_RANDOM_NETWORKS	190
+
 enum rfc2544_filter_order {
 	RFC2544_FILTER_LAST = 0,
 	RFC2544_FILTER_RFC1141,
@@ -111,6 +114,11 @@ struct rfc2544_params {
 	uint8_t mgmt_agent[4];
 	char mgmt_community[64];
 	unsigned int mgmt_ifindex;
+	/* §12 (R2544-ADDR, AMB-05): random destination addresses, frame by
+	 * frame over 198.19.(65 + k).2, k uniform in [0, random_networks)
+	 * from random_seed (bmgen_flow_pick); 0 = one destination */
+	unsigned int random_networks;
+	unsigned int random_seed;
 
 	/* R2544-LAT */
 	double lat_trial_s;

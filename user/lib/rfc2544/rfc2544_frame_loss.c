@@ -140,6 +140,7 @@ int r2544_frame_loss(struct r2544_run *r)
 			r2544_filter_report(r, e, first, NAN, NULL, 0);
 		if (r->p->management)
 			r2544_mgmt_report(r, e, first, NULL, 0);
+		r2544_random_report(r, e, first);
 	}
 	return ret;
 }

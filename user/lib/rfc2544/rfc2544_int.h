@@ -9,6 +9,7 @@
 struct r2544_stream;
 struct bm_traffic;
 struct bm_stream_spec;
+struct bm_frame_template;
 
 /*
  * One measurement of a THRPT or FLR run: a frame size and, with bursts
@@ -102,6 +103,21 @@ void r2544_mgmt_report(struct r2544_run *r, json_object *e, size_t first,
 		       char *stmt, size_t len);
 /* The management queries' interpretation, once. */
 void r2544_mgmt_deviations(struct r2544_run *r);
+
+/* §12 (rfc2544_random.c): the frame of p's random destinations: to
+ * 198.19.65.2 + k networks, seeded. */
+void r2544_random_frame(const struct rfc2544_params *p,
+			struct bm_frame_template *fr);
+/* The frames of one trial that attempted n, per destination network k
+ * (counts[0 .. p->random_networks)), added to counts. */
+void r2544_random_count(const struct rfc2544_params *p, uint64_t n,
+			uint64_t *counts);
+/* Add entry e's "random_destinations" object from r's trials [first, n):
+ * the networks, the seed, the frames sent to each network over those
+ * trials and their chi-square test of uniformity (SPEC R2544-ADDR). */
+void r2544_random_report(struct r2544_run *r, json_object *e, size_t first);
+/* §12's interpretations, once. */
+void r2544_random_deviations(struct r2544_run *r);
 
 /* §23e (rfc2544_settle.c): a view of inner that waits settle_s before
  * each trial but its first; NULL when out of memory. */

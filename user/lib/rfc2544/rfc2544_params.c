@@ -217,7 +217,7 @@ void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len)
 static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
 				  size_t len)
 {
-	const char *on[5];
+	const char *on[6];
 	size_t n = 0;
 
 	if (p->n_imix)
@@ -230,6 +230,8 @@ static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
 		on[n++] = "filters";
 	if (p->management)
 		on[n++] = "management";
+	if (p->random_networks)
+		on[n++] = "random_networks";
 	if (n < 2)
 		return "";
 	snprintf(buf, len, "%s and %s", on[0], on[1]);
@@ -402,6 +404,14 @@ const struct bm_param rfc2544_keys[] = {
 	KU("mgmt_ifindex", mgmt_ifindex, 1, 2147483647, M_THR | M_FLR, "",
 	   "with management: the ifIndex of the interface whose counters are "
 	   "asked for"),
+	KU("random_networks", random_networks, 0, RFC2544_RANDOM_NETWORKS,
+	   M_THR | M_FLR, "", "§12 random destination addresses: each frame "
+	   "to 198.19.(65+k).2, k uniform over this many networks (SPEC: "
+	   "190, App C's output side; AMB-05), for a router DUT; 0 = one "
+	   "destination (§12's first run)"),
+	KU("random_seed", random_seed, 0, 4294967295u, M_THR | M_FLR, "",
+	   "with random_networks: the seed; the same seed, the same "
+	   "destinations frame by frame"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -516,6 +526,7 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	memcpy(p->mgmt_agent, (const uint8_t[]){ 198, 18, 1, 1 }, 4);
 	snprintf(p->mgmt_community, sizeof(p->mgmt_community), "public");
 	p->mgmt_ifindex = 1;
+	p->random_seed = 1;
 }
 
 static bool given(json_object *obj, const char *key)
@@ -688,7 +699,7 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 				 "the full-length trial duration", name);
 	/* §11: each modifier separately; an IMIX is the trial's sizes */
 	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) +
-	    (p->filters > 0) + p->management > 1)
+	    (p->filters > 0) + p->management + (p->random_networks > 0) > 1)
 		return bm_errorf(err, "%s: %s: one data stream type at a time "
 				 "(RFC 2544 §11: each modifier separately)",
 				 name, modifiers_text(p, two, sizeof(two)));
@@ -711,6 +722,17 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->management && p->topology >= BM_TOPO_MULTIPORT)
 		return bm_errorf(err, "%s: management: with a pair only (the "
 				 "queries leave from the tx port)", name);
+	if (p->random_networks == 1)
+		return bm_errorf(err, "%s: random_networks: 1 network is one "
+				 "destination: 0, or 2 .. %u (§12)", name,
+				 RFC2544_RANDOM_NETWORKS);
+	if (!p->random_networks && given(obj, "random_seed"))
+		return bm_errorf(err, "%s: random_seed: only with "
+				 "random_networks", name);
+	if (p->random_networks && p->topology != BM_TOPO_PAIR_UNI)
+		return bm_errorf(err, "%s: random_networks: with topology "
+				 "pair-uni only (§12's destinations are the "
+				 "output side's networks)", name);
 	if (p->filters && p->topology != BM_TOPO_PAIR_UNI)
 		return bm_errorf(err, "%s: filters: with topology pair-uni "
 				 "only (§11.4's filters are for one input "

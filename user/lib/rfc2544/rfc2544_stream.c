@@ -52,7 +52,8 @@ struct r2544_stream {
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
 	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0 ||
-	       p->filters || p->management || p->topology >= BM_TOPO_MULTIPORT;
+	       p->filters || p->management || p->random_networks ||
+	       p->topology >= BM_TOPO_MULTIPORT;
 }
 
 size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
@@ -96,6 +97,8 @@ static void stream_type(const struct rfc2544_params *p,
 		snprintf(buf, len, "filters(%u)", p->filters);
 	else if (p->management)
 		snprintf(buf, len, "management");
+	else if (p->random_networks)
+		snprintf(buf, len, "random(%u)", p->random_networks);
 	else
 		snprintf(buf, len, "constant");
 }
@@ -200,6 +203,8 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 	}
 	if (s->p->filters)
 		return r2544_filter_streams(s->p, t, &ss, r, d, err);
+	if (s->p->random_networks)
+		r2544_random_frame(s->p, &ss.frame);
 	ret = bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
 	if (ret || !(share > 0.0))
 		return ret;
@@ -439,6 +444,7 @@ void r2544_stream_deviations(struct r2544_run *r)
 
 	r2544_filter_deviations(r);
 	r2544_mgmt_deviations(r);
+	r2544_random_deviations(r);
 	if (p->broadcast_pct > 0) {
 		r2544_deviation(r, "R2544-MOD broadcast (§11.1): broadcast "
 				"frames are a stream of their own from the tx "

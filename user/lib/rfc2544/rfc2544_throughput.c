@@ -108,6 +108,7 @@ int r2544_throughput(struct r2544_run *r)
 		if (p->management)
 			r2544_mgmt_report(r, e, first, ok ? stmt : NULL,
 					  sizeof(stmt));
+		r2544_random_report(r, e, first);
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;
