@@ -793,6 +793,34 @@ STREAM_PUT(b_udp_src_u32, 32, BMGEN_A_STREAM_UDP_SRC, 49184)
 STREAM_PUT(b_flows_0, 32, BMGEN_A_STREAM_FLOWS, 0)
 STREAM_PUT(b_flows_65537, 32, BMGEN_A_STREAM_FLOWS, BMGEN_MAX_FLOWS + 1)
 STREAM_PUT(b_flow_mode_2, 32, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST + 1)
+/* §12 random destinations (attributes above 63: no STREAM_PUT mask) */
+BUILD(b_flow_step_0)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, 0);
+}
+BUILD(b_flow_step_udp)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, 4);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, 256);
+}
+BUILD(b_flow_step_wrap)
+{
+	uint8_t a[4] = { 255, 255, 0, 2 };
+
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP4, sizeof(a), a);
+	/* 255.255.0.2 + 256 * 256 is past 255.255.255.255 */
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, 257);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, 256);
+}
+BUILD(b_flow_seed_u32)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_SEED, 7);
+}
 
 /* patterns, rates, times */
 STREAM_PUT(b_pattern_3, 32, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_BURST + 1)
@@ -1068,6 +1096,10 @@ static const struct ncase cases[] = {
 	{ "flows_0", P_IDLE, ADD, 0, b_flows_0, ERANGE, RANGE, A(STREAM_FLOWS) },
 	{ "flows_65537", P_IDLE, ADD, 0, b_flows_65537, ERANGE, "more than 65536 flows", A(STREAM_FLOWS) },
 	{ "flow_mode_2", P_IDLE, ADD, 0, b_flow_mode_2, ERANGE, RANGE, A(STREAM_FLOW_MODE) },
+	{ "flow_step_0", P_IDLE, ADD, 0, b_flow_step_0, ERANGE, RANGE, A(STREAM_FLOW_STEP) },
+	{ "flow_step_on_udp_flows", P_IDLE, ADD, 0, b_flow_step_udp, EINVAL, "a flow step needs IPv4 destination flows", A(STREAM_FLOW_STEP) },
+	{ "flow_step_past_255", P_IDLE, ADD, 0, b_flow_step_wrap, ERANGE, "destinations beyond 255.255.255.255", A(STREAM_FLOWS) },
+	{ "flow_seed_u32", P_IDLE, ADD, 0, b_flow_seed_u32, EINVAL, BADLEN, A(STREAM_FLOW_SEED) },
 	/* patterns, rates, times */
 	{ "pattern_3", P_IDLE, ADD, 0, b_pattern_3, ERANGE, RANGE, A(STREAM_PATTERN) },
 	{ "rate_over_100_mfps", P_IDLE, ADD, 0, b_rate_over, ERANGE, "rate above 100 Mfps", A(STREAM_RATE_UFPS) },
