@@ -209,7 +209,7 @@ lab: all
 
 # Each fuzzer for FUZZ_RUNS inputs, its seeds first (tools/run-fuzz):
 # make check runs this too, so that the harnesses stay honest.
-FUZZ_RUNS ?= 50000
+FUZZ_RUNS ?= 20000
 fuzz-check: $(FUZZ_BINS)
 	@tools/run-fuzz --runs $(FUZZ_RUNS) $(FUZZ_BINS)
 

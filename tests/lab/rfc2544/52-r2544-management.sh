@@ -63,12 +63,12 @@ echo "ok: the community is in no result, job file or log"
 check_tbf_throughput /tmp/mgmt.json 3e6 2 512
 
 # an interface the agent has not: answered, not verified, and why
-bm_job bad rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+# (frame-loss at 20 % of the line: two trials below C, no search)
+bm_job bad rfc2544 frame-loss --port t1 --port t2 --line-rate 10M \
 	--frame-sizes 512 --param management=true \
 	--param mgmt_community=s3cr3t-lab --param mgmt_ifindex=999 \
-	--param trial_duration_s=2 --param search_trial_duration_s=2 \
-	--param drain_s=0.3 --param max_rate_pct=40 --param r_min_pct=5 \
-	--param resolution_pct=20 $R2544_FAST
+	--param trial_duration_s=2 --param drain_s=0.3 --param max_rate_pct=20 \
+	$R2544_FAST
 $BMCTL -j result "$job" > /tmp/mgmt-bad.json || fail "bmctl result --json"
 check_eq "answered (ifIndex 999)" "$(jvals answered /tmp/mgmt-bad.json)" \
 	"$(jvals queries /tmp/mgmt-bad.json)"
