@@ -44,9 +44,6 @@ struct bm_port {
 	bool link_up;			/* running with carrier, at the last
 					 * event (issue 16: link flaps)
 					 */
-	u32 link_down_trial;		/* trial id it was last found down at
-					 * its start in
-					 */
 };
 
 /* Receive state of one stream; written under rx_lock. */

@@ -121,8 +121,7 @@ static void bm_port_release(struct bm_port *p)
 	kfree(p);
 }
 
-/* Does a stream of the armed or running trial use p? */
-/* Whether a stream of the current (or last) trial uses p. */
+/* Does a stream of the current (or last) trial use p? */
 static bool bm_port_streams_in_trial(struct bm_port *p)
 {
 	int i;
@@ -137,6 +136,7 @@ static bool bm_port_streams_in_trial(struct bm_port *p)
 	return false;
 }
 
+/* Does a stream of the armed or running trial use p? */
 static bool bm_port_in_trial(struct bm_port *p)
 {
 	return bm_trial_busy() && bm_port_streams_in_trial(p);
@@ -157,11 +157,8 @@ void bm_ports_link_at_start(void)
 
 	list_for_each_entry(p, &bm_ports, node) {
 		p->link_up = bm_link_ok(p->dev);
-		if (!p->link_up && p->link_down_trial != bm_trial.id &&
-		    bm_port_streams_in_trial(p)) {
-			p->link_down_trial = bm_trial.id;
+		if (!p->link_up && bm_port_streams_in_trial(p))
 			bm_trial_link_down(p);
-		}
 	}
 }
 

@@ -155,13 +155,6 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	return 0;
 }
 
-/*
- * A trial still running in the module that this process did not start (we
- * hold the lock and always wait for our own): a bmd killed mid-trial leaves
- * its trial running to the end.  Wait for it rather than fail the job with
- * "streams cannot change while a trial runs"; never stop it, it may be a
- * user's bmgen-trial.
- */
 int bm_genl_trial_failed(int terr, struct bm_error *err)
 {
 	/* the two the module fails a trial for by itself (issue 16) */
@@ -177,6 +170,13 @@ int bm_genl_trial_failed(int terr, struct bm_error *err)
 	return terr ? terr : -EIO;
 }
 
+/*
+ * A trial still running in the module that this process did not start (we
+ * hold the lock and always wait for our own): a bmd killed mid-trial leaves
+ * its trial running to the end.  Wait for it rather than fail the job with
+ * "streams cannot change while a trial runs"; never stop it, it may be a
+ * user's bmgen-trial.
+ */
 int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
 {
 	struct bm_module_status st;
