@@ -27,6 +27,12 @@
 # frame left a frame interval late) or a loss within its own catch-up
 # burst, rather than take it as the DUT's failure (search_binary.c); the
 # 64 ms stall had cut the 1518 B result to 161 fps.
+# A stall longer than bucket and queue absorb (29.9 ms) that recurs in
+# every attempt still fails a trial below C: with a vCPU held 60 ms in
+# every 500 ms (test 28, issue 8) the search ended at 363 fps.  So
+# the job is measured again (lib.sh remeasure, at most 5 runs) when it
+# fails with the module reporting its generator more than 29.9 ms late;
+# any other failure is the test's.
 # Every frame a trial lost must be one the tbf dropped: the tester loses
 # none of its own.
 #
@@ -40,28 +46,41 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 	fail "tbf"
 bmd_start
 
-bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
-	--frame-sizes 512,1518 \
-	--param trial_duration_s=3 --param search_trial_duration_s=3 \
-	--param drain_s=0.3 --param max_rate_pct=40 \
-	--param resolution_pct=0.5 --param r_min_pct=5
-$BMCTL result "$job" --trials | sed -n '/^trials/,$p'
-$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
-# the generator's own account of every trial (REQ-GEN-6)
-sed -n '/^  "trials"/,/^  "results"/p' /tmp/thr.json | awk '
-	/"rate_fps"/ { gsub(/[",]/, ""); r = $2 }
-	/"lost"/ { gsub(/[",]/, ""); l = $2 }
-	/"generator_limited"/ { gsub(/[",]/, ""); g = $2 }
-	/"shortfall"/ { gsub(/[",]/, ""); sf = $2 }
-	/"tx_late_frames"/ { gsub(/[",]/, ""); lf = $2 }
-	/"tx_late_max_s"/ { gsub(/[",]/, ""); lm = $2 }
-	/"actual_duration_s"/ { gsub(/[",]/, "");
-		printf "note: trial %.2f fps lost %d gen_limited %s shortfall %d late_frames %d late_max %.1f ms span %.4f s\n", r, l, g, sf, lf, lm * 1000, $2 }'
+# tbf_dropped: the tbf's drop counter so far
+tbf_dropped() {
+	$TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1
+}
 
-gl=$(jvals generator_limited /tmp/thr.json | grep -c true)
-note "trials flagged generator_limited: $gl"
-lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
-drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
-check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+# measure: one job and its checks; remeasure runs it again if it fails
+# with the generator held up longer than bucket and queue absorb,
+# (3200 + 8000) B at 3 Mbit/s = 29.9 ms (lib.sh).
+measure() {
+	drops0=$(tbf_dropped)
+	bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
+		--frame-sizes 512,1518 \
+		--param trial_duration_s=3 --param search_trial_duration_s=3 \
+		--param drain_s=0.3 --param max_rate_pct=40 \
+		--param resolution_pct=0.5 --param r_min_pct=5
+	$BMCTL result "$job" --trials | sed -n '/^trials/,$p'
+	$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
+	# the generator's own account of every trial (REQ-GEN-6)
+	sed -n '/^  "trials"/,/^  "results"/p' /tmp/thr.json | awk '
+		/"rate_fps"/ { gsub(/[",]/, ""); r = $2 }
+		/"lost"/ { gsub(/[",]/, ""); l = $2 }
+		/"generator_limited"/ { gsub(/[",]/, ""); g = $2 }
+		/"shortfall"/ { gsub(/[",]/, ""); sf = $2 }
+		/"tx_late_frames"/ { gsub(/[",]/, ""); lf = $2 }
+		/"tx_late_max_s"/ { gsub(/[",]/, ""); lm = $2 }
+		/"actual_duration_s"/ { gsub(/[",]/, "");
+			printf "note: trial %.2f fps lost %d gen_limited %s shortfall %d late_frames %d late_max %.1f ms span %.4f s\n", r, l, g, sf, lf, lm * 1000, $2 }'
 
-check_tbf_throughput /tmp/thr.json 3e6 2 512 1518
+	gl=$(jvals generator_limited /tmp/thr.json | grep -c true)
+	note "trials flagged generator_limited: $gl"
+	lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
+	drops=$(($(tbf_dropped) - drops0))
+	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+
+	check_tbf_throughput /tmp/thr.json 3e6 2 512 1518
+}
+
+remeasure 0.0299 /tmp/thr.json measure

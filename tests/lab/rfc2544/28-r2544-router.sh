@@ -20,36 +20,55 @@
 # 1518 B; the result lies in [C - 0.5 %, C + 0.99 %]; checked to 2 %
 # (the margin as in test 20: TCG generator bursts).  Frames lost over all
 # trials = the tbf's drops.
+# Issue 8: CI failed this test at 468.09 fps (trials at 469.92 fps lost
+# frames); a vCPU held 60 ms in every 500 ms here does the same (363 and
+# 675 fps, the generator 60-69 ms late, each loss within its catch-up
+# burst).  As in test 20, the job is measured again when it fails with
+# the generator later than bucket and queue absorb (29.9 ms).
 bm_load
 dut_router_tbf
 bmd_start
 
-bm_job thr rfc2544 throughput --port t1 --port t2 --router --line-rate 10M \
-	--param restabilise_s=0 \
-	--frame-sizes 512,1518 \
-	--param trial_duration_s=3 --param search_trial_duration_s=3 \
-	--param drain_s=0.3 --param max_rate_pct=40 \
-	--param resolution_pct=0.5 --param r_min_pct=5
-$BMCTL -j result "$job" > /tmp/rthr.json || fail "bmctl result --json"
+# tbf20 dropped|Sent: tbf 20:'s counter so far
+tbf20() {
+	$TC -n dut -s qdisc show dev d2 | awk -v w=$1 '/^qdisc tbf 20:/ { on = 1 }
+		on && w == "dropped" && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }
+		on && w == "Sent" && /Sent/ { print $4; exit }'
+}
 
-# the premises: addresses, both neighbour tables, the forwarding path
-$IP -4 addr show dev t1 | grep -q 'inet 198.18.1.2/24' || fail "t1 has no 198.18.1.2/24"
-$IP -4 addr show dev t2 | grep -q 'inet 198.19.1.2/24' || fail "t2 has no 198.19.1.2/24"
-check_eq "tester's neighbour 198.18.1.1 on t1 = d1's MAC" \
-	"$($IP neigh show 198.18.1.1 dev t1 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
-	"$($IP netns exec dut cat /sys/class/net/d1/address)"
-check_eq "DUT's neighbour 198.19.1.2 on d2 = t2's MAC (t2 answered ARP)" \
-	"$($IP -n dut neigh show 198.19.1.2 dev d2 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
-	"$(mac t2)"
-check_eq "the result's DUT mode" "$(jvals dut_mode /tmp/rthr.json)" '"router"'
+# measure: one job and its checks (remeasure runs it again if it fails
+# with the generator held up longer than the DUT's bucket and queue
+# absorb: (3200 + 8000) B at 3 Mbit/s = 29.9 ms, as in test 20)
+measure() {
+	drops0=$(tbf20 dropped)
+	sent0=$(tbf20 Sent)
+	bm_job thr rfc2544 throughput --port t1 --port t2 --router --line-rate 10M \
+		--param restabilise_s=0 \
+		--frame-sizes 512,1518 \
+		--param trial_duration_s=3 --param search_trial_duration_s=3 \
+		--param drain_s=0.3 --param max_rate_pct=40 \
+		--param resolution_pct=0.5 --param r_min_pct=5
+	$BMCTL -j result "$job" > /tmp/rthr.json || fail "bmctl result --json"
 
-lost=$(jvals lost /tmp/rthr.json | awk '{ s += $1 } END { print s }')
-drops=$($TC -n dut -s qdisc show dev d2 | awk '/^qdisc tbf 20:/ { on = 1 }
-	on && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }')
-sent=$($TC -n dut -s qdisc show dev d2 | awk '/^qdisc tbf 20:/ { on = 1 }
-	on && /Sent/ { print $4; exit }')
-note "tbf 20: sent $sent packets, dropped $drops"
-check_range "the router forwarded test frames through the tbf" "$sent" 1000 100000000
-check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+	# the premises: addresses, both neighbour tables, the forwarding path
+	$IP -4 addr show dev t1 | grep -q 'inet 198.18.1.2/24' || fail "t1 has no 198.18.1.2/24"
+	$IP -4 addr show dev t2 | grep -q 'inet 198.19.1.2/24' || fail "t2 has no 198.19.1.2/24"
+	check_eq "tester's neighbour 198.18.1.1 on t1 = d1's MAC" \
+		"$($IP neigh show 198.18.1.1 dev t1 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
+		"$($IP netns exec dut cat /sys/class/net/d1/address)"
+	check_eq "DUT's neighbour 198.19.1.2 on d2 = t2's MAC (t2 answered ARP)" \
+		"$($IP -n dut neigh show 198.19.1.2 dev d2 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')" \
+		"$(mac t2)"
+	check_eq "the result's DUT mode" "$(jvals dut_mode /tmp/rthr.json)" '"router"'
 
-check_tbf_throughput /tmp/rthr.json 3e6 2 512 1518
+	lost=$(jvals lost /tmp/rthr.json | awk '{ s += $1 } END { print s }')
+	drops=$(($(tbf20 dropped) - drops0))
+	sent=$(($(tbf20 Sent) - sent0))
+	note "tbf 20: sent $sent packets, dropped $drops in this job"
+	check_range "the router forwarded test frames through the tbf" "$sent" 1000 100000000
+	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
+
+	check_tbf_throughput /tmp/rthr.json 3e6 2 512 1518
+}
+
+remeasure 0.0299 /tmp/rthr.json measure

@@ -14,7 +14,9 @@
 # - SPEC acceptance: exactly one GetResponse per trial second verified,
 #   i.e. answered = verified = queries, first_error null;
 # - the throughput is test 20's C = 704.89 fps at 512 B, within 2 %: the
-#   queries are answered by br0 and never reach d2's tbf.
+#   queries are answered by br0 and never reach d2's tbf; the job is
+#   measured again, as test 20's, when it fails with the generator held
+#   up longer than bucket and queue absorb.
 # Then a wrong interface (mgmt_ifindex 999): snmpd answers noSuchName, so
 # every query is answered and none verified, and the entry says why.
 bm_load
@@ -38,29 +40,42 @@ ifx=$($IP netns exec dut cat /sys/class/net/d1/ifindex)
 note "snmpd on 198.18.1.1, d1 is ifIndex $ifx"
 bmd_start
 
-bm_job mgmt rfc2544 throughput --port t1 --port t2 --line-rate 10M \
-	--frame-sizes 512 --param management=true \
-	--param mgmt_community=s3cr3t-lab --param mgmt_ifindex=$ifx \
-	--param trial_duration_s=2 --param search_trial_duration_s=2 \
-	--param drain_s=0.3 --param max_rate_pct=40 --param r_min_pct=5 \
-	--param resolution_pct=0.5 $R2544_FAST
-$BMCTL -j result "$job" > /tmp/mgmt.json || fail "bmctl result --json"
-trials=$(jvals mgmt_sent /tmp/mgmt.json | wc -l)
-sent=$(jvals mgmt_sent /tmp/mgmt.json | awk '{ s += $1 } END { print s }')
-seen=$(grep -c 'Connection from UDP: \[198.18.1.2\]' /tmp/snmpd.log)
-note "$trials trials, $sent queries; snmpd logged $seen requests"
-check_eq "queries = 2 per 2 s trial" "$sent" $((2 * trials))
-check_eq "requests snmpd received = queries sent" "$seen" "$sent"
-check_eq "answered" "$(jvals answered /tmp/mgmt.json)" "$sent"
-check_eq "verified" "$(jvals verified /tmp/mgmt.json)" "$sent"
-check_eq "first_error" "$(jvals first_error /tmp/mgmt.json)" null
-check_eq "result" "$(jvals result /tmp/mgmt.json | head -n1)" '"ok"'
-grep -q 's3cr3t-lab\|mgmt_community' /tmp/mgmt.json &&
-	fail "the community is in the result"
-grep -rlq 's3cr3t-lab' /tmp/results /tmp/bmd.log &&
-	fail "the community is in bmd's files: $(grep -rl 's3cr3t-lab' /tmp/results /tmp/bmd.log)"
-echo "ok: the community is in no result, job file or log"
-check_tbf_throughput /tmp/mgmt.json 3e6 2 512
+# requests: the requests snmpd has logged so far
+requests() {
+	grep -c 'Connection from UDP: \[198.18.1.2\]' /tmp/snmpd.log
+}
+
+# measure: the throughput job and its checks; remeasure runs it again if
+# it fails with the generator held up longer than test 20's bucket and
+# queue absorb (29.9 ms; lib.sh)
+measure() {
+	seen0=$(requests)
+	bm_job mgmt rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+		--frame-sizes 512 --param management=true \
+		--param mgmt_community=s3cr3t-lab --param mgmt_ifindex=$ifx \
+		--param trial_duration_s=2 --param search_trial_duration_s=2 \
+		--param drain_s=0.3 --param max_rate_pct=40 --param r_min_pct=5 \
+		--param resolution_pct=0.5 $R2544_FAST
+	$BMCTL -j result "$job" > /tmp/mgmt.json || fail "bmctl result --json"
+	trials=$(jvals mgmt_sent /tmp/mgmt.json | wc -l)
+	sent=$(jvals mgmt_sent /tmp/mgmt.json | awk '{ s += $1 } END { print s }')
+	seen=$(($(requests) - seen0))
+	note "$trials trials, $sent queries; snmpd logged $seen requests"
+	check_eq "queries = 2 per 2 s trial" "$sent" $((2 * trials))
+	check_eq "requests snmpd received = queries sent" "$seen" "$sent"
+	check_eq "answered" "$(jvals answered /tmp/mgmt.json)" "$sent"
+	check_eq "verified" "$(jvals verified /tmp/mgmt.json)" "$sent"
+	check_eq "first_error" "$(jvals first_error /tmp/mgmt.json)" null
+	check_eq "result" "$(jvals result /tmp/mgmt.json | head -n1)" '"ok"'
+	grep -q 's3cr3t-lab\|mgmt_community' /tmp/mgmt.json &&
+		fail "the community is in the result"
+	grep -rlq 's3cr3t-lab' /tmp/results /tmp/bmd.log &&
+		fail "the community is in bmd's files: $(grep -rl 's3cr3t-lab' /tmp/results /tmp/bmd.log)"
+	echo "ok: the community is in no result, job file or log"
+	check_tbf_throughput /tmp/mgmt.json 3e6 2 512
+}
+
+remeasure 0.0299 /tmp/mgmt.json measure
 
 # an interface the agent has not: answered, not verified, and why
 # (frame-loss at 20 % of the line: two trials below C, no search)
