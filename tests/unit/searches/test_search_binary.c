@@ -386,6 +386,7 @@ START_TEST(test_disturbed_trial_repeated)
 				  !log.v[i + 1].res.lost);
 		} else {
 			ck_assert_uint_eq(r.repeats, 0);
+			ck_assert_uint_eq(r.disturbed_failures, 0);
 			ck_assert(r.throughput_fps < clean.throughput_fps);
 			/* the loss is the DUT's: no repeat at the same rate;
 			 * here the failed trial was a final one that ended
@@ -395,6 +396,80 @@ START_TEST(test_disturbed_trial_repeated)
 		}
 		bm_trial_log_free(&log);
 	}
+	bm_sim_free(f.inner);
+}
+END_TEST
+
+/*
+ * A host that holds the generator up at every rate above r0 (issue 8: CI
+ * ended test 28 at 468 of 705 fps): each such trial loses 3 frames within
+ * a 10 ms catch-up burst in every attempt.  The search takes them as
+ * failures after its repeats and says so: disturbed_failures, and the
+ * lowest such rate, just above the result.
+ */
+struct stalled_be {
+	struct bm_backend be;
+	struct bm_backend *inner;
+	double r0;
+};
+
+static int stalled_run(struct bm_backend *be, const struct bm_trial_spec *spec,
+		       struct bm_trial_result *res, struct bm_error *err)
+{
+	struct stalled_be *f = (struct stalled_be *)be;
+	int ret = bm_run_trial(f->inner, spec, res, err);
+
+	if (!ret && spec->rate_fps > f->r0 && !res->lost) {
+		res->received -= 3;
+		res->lost = 3;
+		res->tx_late_max_s = 0.010;
+	}
+	return ret;
+}
+
+static const struct bm_backend_ops stalled_ops = {
+	.run_trial = stalled_run,
+	.destroy = flaky_destroy,
+};
+
+START_TEST(test_disturbed_every_attempt)
+{
+	struct bm_sim_params p;
+	struct bm_binsearch_params bp;
+	struct bm_trial_log log = { 0 };
+	struct bm_binsearch_result clean, r;
+	struct stalled_be f;
+	size_t i;
+
+	tbf(&p, 300e6, 1000);
+	f.inner = mk(&p);
+	bm_binsearch_params_default(&bp, 512, 1e9);
+	clean = search(f.inner, &bp, &log);
+	ck_assert_uint_eq(clean.disturbed_failures, 0);
+	ck_assert_double_eq(clean.disturbed_min_fps, 0.0);
+	bm_trial_log_free(&log);
+
+	memset(&f.be, 0, sizeof(f.be));
+	f.be.ops = &stalled_ops;
+	f.be.name = "stalled";
+	f.be.line_rate_bps = f.inner->line_rate_bps;
+	f.r0 = 0.6 * clean.throughput_fps;
+	r = search(&f.be, &bp, &log);
+	/* the result is r0's, and the search knows it may be low */
+	ck_assert(r.throughput_fps <= f.r0 &&
+		  r.throughput_fps >= f.r0 - bp.resolution_fps);
+	ck_assert_uint_ge(r.disturbed_failures, 1);
+	ck_assert(r.disturbed_min_fps > f.r0 &&
+		  r.disturbed_min_fps - r.throughput_fps <= bp.resolution_fps);
+	/* every one of them was tried 1 + 2 times at its rate */
+	for (i = 0; i + 2 < log.n; i++)
+		if (log.v[i].spec.rate_fps == r.disturbed_min_fps)
+			break;
+	ck_assert_uint_lt(i + 2, log.n);
+	ck_assert_double_eq(log.v[i + 2].spec.rate_fps, r.disturbed_min_fps);
+	ck_assert_uint_eq(log.v[i + 2].res.lost, 3);
+	ck_assert_uint_eq(r.repeats, 2 * r.disturbed_failures);
+	bm_trial_log_free(&log);
 	bm_sim_free(f.inner);
 }
 END_TEST
@@ -524,6 +599,7 @@ static Suite *search_suite(void)
 	tcase_add_test(tc, test_lossless_and_start_rate);
 	tcase_add_test(tc, test_generator_limited_fails);
 	tcase_add_test(tc, test_disturbed_trial_repeated);
+	tcase_add_test(tc, test_disturbed_every_attempt);
 	tcase_add_test(tc, test_loss_tolerance);
 	tcase_add_test(tc, test_cancel);
 	suite_add_tcase(s, tc);

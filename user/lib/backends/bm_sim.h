@@ -209,6 +209,10 @@ struct bm_sim_params {
 	/* Issue 16: in the sim's trial number link_down_trial (1 = its
 	 * first; 0 = never) the rx port (port 1) loses its link once. */
 	unsigned int link_down_trial;
+	/* Issue 8: a busy tester host.  Every trial above this rate (0 =
+	 * none) that the DUT carried loses 3 frames in the generator's
+	 * catch-up burst after a 10 ms stall, attempt after attempt. */
+	double host_stall_above_fps;
 	double generator_max_fps;	/* tester limit per direction (0 = none) */
 	double trial_overhead_s;	/* virtual time added per trial */
 	uint32_t max_frame_size;	/* larger frames are dropped (MTU); 0 =

@@ -1103,7 +1103,8 @@ static void sim_destroy(struct bm_backend *be)
 	free(be);
 }
 
-/* sim_run_trial, and the link loss of sim.link_down_trial (issue 16). */
+/* sim_run_trial, the link loss of sim.link_down_trial (issue 16) and the
+ * stalls of host_stall_above_fps (issue 8). */
 static int sim_run_trial_link(struct bm_backend *be,
 			      const struct bm_trial_spec *spec,
 			      struct bm_trial_result *res, struct bm_error *err)
@@ -1115,6 +1116,13 @@ static int sim_run_trial_link(struct bm_backend *be,
 		res->link_downs = 1;
 		snprintf(res->link_down_port, sizeof(res->link_down_port),
 			 "%s", be->n_ports > 1 ? be->port_names[1] : "rx");
+	}
+	if (!ret && sp->p.host_stall_above_fps > 0.0 && !res->lost &&
+	    spec->rate_fps > sp->p.host_stall_above_fps &&
+	    res->received >= 3) {
+		res->received -= 3;
+		res->lost = 3;
+		res->tx_late_max_s = fmax(res->tx_late_max_s, 0.010);
 	}
 	return ret;
 }

@@ -217,6 +217,11 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 			bm_json_add_double(entry, "resolution_fps",
 					   s.bin.resolution_fps);
 		bm_json_add_u64(entry, "repeated_trials", res.repeats);
+		bm_json_add_u64(entry, "disturbed_failures",
+				res.disturbed_failures);
+		if (res.disturbed_failures)
+			bm_json_add_double(entry, "disturbed_failure_min_fps",
+					   res.disturbed_min_fps);
 	}
 	if (p->search == BM_SEARCH_MLR)
 		bm_json_add_double(entry, "mlr_timeout_s", s.mlr.timeout_s);
@@ -245,6 +250,16 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 				"itself disturbed (limited without loss, or a "
 				"loss within its own catch-up burst) was "
 				"repeated, at most twice [INTERPRETATION]");
+	if (res.disturbed_failures) {
+		char d[200];
+
+		snprintf(d, sizeof(d), "REQ-GEN-6: at %u B a trial at %.2f fps "
+			 "was taken as failed though the generator disturbed "
+			 "every attempt: the throughput may be higher than "
+			 "measured (a busy tester host)", f,
+			 res.disturbed_min_fps);
+		r2544_deviation(r, d);
+	}
 	return ret;
 }
 

@@ -45,6 +45,11 @@ struct bm_binsearch_result {
 	 * loss, or a loss within its own catch-up burst) that were repeated
 	 * rather than taken as failures ([INTERPRETATION] of REQ-GEN-6). */
 	unsigned int repeats;
+	/* Trials taken as failures though every attempt was so disturbed
+	 * (the repeats ran out), and the lowest rate of them (0 if none):
+	 * a throughput below it may be the host's, not the DUT's. */
+	unsigned int disturbed_failures;
+	double disturbed_min_fps;
 };
 
 /*
@@ -96,6 +101,8 @@ struct bm_rate_search_result {
 	char reason[96];
 	json_object *mlr;		/* MLR: bm_mlr_result_to_json(), owned */
 	unsigned int repeats;		/* binary: see bm_binsearch_result */
+	unsigned int disturbed_failures; /* binary: as bm_binsearch_result */
+	double disturbed_min_fps;
 };
 
 /* Fill s with the binary-search defaults (kind binary) and the MLRsearch

@@ -131,6 +131,8 @@ int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 	res->below_r_min = br.below_r_min;
 	res->trials = br.trials;
 	res->repeats = br.repeats;
+	res->disturbed_failures = br.disturbed_failures;
+	res->disturbed_min_fps = br.disturbed_min_fps;
 	snprintf(res->reason, sizeof(res->reason), "%s", br.reason);
 	return ret;
 }
