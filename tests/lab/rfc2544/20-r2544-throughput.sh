@@ -46,16 +46,11 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 	fail "tbf"
 bmd_start
 
-# tbf_dropped: the tbf's drop counter so far
-tbf_dropped() {
-	$TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1
-}
-
 # measure: one job and its checks; remeasure runs it again if it fails
 # with the generator held up longer than bucket and queue absorb,
 # (3200 + 8000) B at 3 Mbit/s = 29.9 ms (lib.sh).
 measure() {
-	drops0=$(tbf_dropped)
+	drops0=$(qdisc_drops d2)
 	bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
 		--frame-sizes 512,1518 \
 		--param trial_duration_s=3 --param search_trial_duration_s=3 \
@@ -77,7 +72,7 @@ measure() {
 	gl=$(jvals generator_limited /tmp/thr.json | grep -c true)
 	note "trials flagged generator_limited: $gl"
 	lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
-	drops=$(($(tbf_dropped) - drops0))
+	drops=$(($(qdisc_drops d2) - drops0))
 	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 
 	check_tbf_throughput /tmp/thr.json 3e6 2 512 1518

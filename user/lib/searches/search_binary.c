@@ -80,7 +80,7 @@ struct bs_state {
 	unsigned int max;		/* trial budget of the search */
 	unsigned int repeats;		/* trials repeated as disturbed */
 	unsigned int disturbed_fails;	/* failures disturbed every attempt */
-	double disturbed_min_fps;	/* the lowest rate of those, or -1 */
+	double disturbed_min_fps;	/* the lowest rate of those */
 };
 
 /*
@@ -166,10 +166,9 @@ static int bs_trial(struct bs_state *s, double rate, double dur,
 			 * the result says so (issue 8: a host that held the
 			 * lab guest up 60 ms in every 500 ms made 363 fps of
 			 * a 705 fps DUT, "converged"). */
-			s->disturbed_fails++;
-			if (s->disturbed_min_fps < 0.0 ||
-			    rate < s->disturbed_min_fps)
+			if (!s->disturbed_fails || rate < s->disturbed_min_fps)
 				s->disturbed_min_fps = rate;
+			s->disturbed_fails++;
 			return 0;
 		}
 		s->repeats++;
@@ -192,7 +191,7 @@ int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 {
 	unsigned int max = p->max_trials ? p->max_trials : BS_MAX_TRIALS;
 	struct bs_state s = { be, p, log, progress, ctx, err, 0, max, 0, 0,
-			      -1.0 };
+			      0.0 };
 	double lo = -1.0, hi = -1.0, rate = p->start_rate_fps, next;
 	double dur = p->search_trial_s, best_final = -1.0;
 	/* Search trials at full length need no step 5 confirmation. */
@@ -313,6 +312,6 @@ out:
 	res->trials = s.trials;
 	res->repeats = s.repeats;
 	res->disturbed_failures = s.disturbed_fails;
-	res->disturbed_min_fps = s.disturbed_fails ? s.disturbed_min_fps : 0.0;
+	res->disturbed_min_fps = s.disturbed_min_fps;
 	return ret;
 }
