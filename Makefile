@@ -6,7 +6,7 @@
 #   make deps       install the Debian packages the build, lab and tests need
 #   make fuzz       every libFuzzer harness for FUZZ_SECONDS (tests/fuzz)
 
-KVER ?= $(shell ls /lib/modules 2>/dev/null | sort -V | tail -1)
+KVER ?= $(shell tools/kver)
 KDIR ?= /lib/modules/$(KVER)/build
 O ?= build
 SAN_O ?= build-san

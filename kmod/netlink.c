@@ -10,11 +10,23 @@
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
 #include "bmgen.h"
+
+/* Linux 6.2 split the ops a pre_doit sees and moved a dump's parsed
+ * attributes into its genl_info (issue 14: the module on 6.12 too).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define bm_genl_pre_ops	genl_split_ops
+#define bm_dump_attrs(cb)	(genl_dumpit_info(cb)->info.attrs)
+#else
+#define bm_genl_pre_ops	genl_ops
+#define bm_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
 
 static struct genl_family bm_family;
 
@@ -150,7 +162,7 @@ static int bm_req_check(const struct nlmsghdr *nlh, struct nlattr **attrs,
 	return 0;
 }
 
-static int bm_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int bm_pre_doit(const struct bm_genl_pre_ops *ops, struct sk_buff *skb,
 		       struct genl_info *info)
 {
 	return bm_req_check(info->nlhdr, info->attrs, info->extack);
@@ -171,7 +183,7 @@ static int bm_dump_begin(struct netlink_callback *cb)
 	int ret;
 
 	if (!cb->args[BM_DUMP_CHECKED]) {
-		ret = bm_req_check(cb->nlh, genl_dumpit_info(cb)->attrs,
+		ret = bm_req_check(cb->nlh, bm_dump_attrs(cb),
 				   cb->extack);
 		if (ret)
 			return ret;
@@ -930,7 +942,7 @@ out:
  */
 static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr **attrs = bm_dump_attrs(cb);
 	struct net *net = sock_net(skb->sk);
 	struct bmgen_hist_bucket *buf;
 	u32 only = 0;
@@ -938,8 +950,8 @@ static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 	int ret;
 
-	if (di->attrs[BMGEN_A_STREAM_ID])
-		only = nla_get_u32(di->attrs[BMGEN_A_STREAM_ID]);
+	if (attrs[BMGEN_A_STREAM_ID])
+		only = nla_get_u32(attrs[BMGEN_A_STREAM_ID]);
 	buf = kmalloc_array(BM_HIST_CHUNK, sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
@@ -1013,10 +1025,10 @@ out:
 static struct bm_stream *bm_log_stream(struct netlink_callback *cb,
 				       const struct net *net)
 {
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr **attrs = bm_dump_attrs(cb);
 	struct bm_stream *s;
 
-	if (!di->attrs[BMGEN_A_STREAM_ID]) {
+	if (!attrs[BMGEN_A_STREAM_ID]) {
 		NL_SET_ERR_MSG_MOD(cb->extack, "a log dump needs a stream id");
 		return ERR_PTR(-EINVAL);
 	}
@@ -1025,7 +1037,7 @@ static struct bm_stream *bm_log_stream(struct netlink_callback *cb,
 		return ERR_PTR(-EBUSY);
 	}
 	s = rcu_dereference_protected(
-		bm_streams[nla_get_u32(di->attrs[BMGEN_A_STREAM_ID])],
+		bm_streams[nla_get_u32(attrs[BMGEN_A_STREAM_ID])],
 		lockdep_is_held(&bm_cfg_lock));
 	if (!s || !net_eq(s->net, net)) {
 		NL_SET_ERR_MSG_MOD(cb->extack, "no such stream");

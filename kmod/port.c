@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <net/net_namespace.h>
 
 #include "bmgen.h"
@@ -20,7 +21,12 @@ LIST_HEAD(bm_ports);
 /* Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3). */
 static u32 bm_port_ts_caps(struct net_device *dev)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	/* 6.11 gave the driver op a kernel-only struct (issue 14) */
+	struct kernel_ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
+#else
 	struct ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
+#endif
 	const struct ethtool_ops *ops = dev->ethtool_ops;
 	u32 caps = 0;
 
