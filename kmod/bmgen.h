@@ -30,6 +30,7 @@
 #define BMGEN_VERSION		"0.1.0"
 #define BM_DUP_WINDOW_BITS	16	/* duplicate detection window 2^16 */
 #define BM_DUP_WINDOW		(1U << BM_DUP_WINDOW_BITS)
+#define BM_PTP_SYNC_LEN		44	/* IEEE 1588v2 Sync message */
 
 struct bm_port {
 	struct list_head node;
@@ -44,6 +45,33 @@ struct bm_port {
 	bool link_up;			/* running with carrier, at the last
 					 * event (issue 16: link flaps)
 					 */
+	/* hardware timestamps (hwts.c, issue 14) */
+	int phc_index;			/* -1: no PHC */
+	u32 hwts;			/* BMGEN_HWTS_* userspace switched on */
+	s64 phc_offset_ns;		/* PHC - CLOCK_MONOTONIC */
+	struct socket *ts_sock;		/* receives the tx stamps; NULL
+					 * unless BMGEN_HWTS_TX
+					 */
+	spinlock_t ts_lock;		/* the pending request below */
+	bool ts_pending;		/* a stamped frame is in flight */
+	u32 ts_key;			/* its tskey */
+	u32 ts_stream;
+	u64 ts_seq;
+	u64 ts_sent_ns;			/* ktime_get_ns() at its xmit */
+};
+
+/*
+ * A frame's hardware stamps wait here for their other half, by seq: the
+ * tx stamp comes through the port's socket, possibly after the frame
+ * arrived.  Monotonic ns (PHC minus the port's offset).
+ */
+#define BM_HW_SLOTS		16
+#define BM_HW_HAVE_TX		0x1
+#define BM_HW_HAVE_RX		0x2
+struct bm_hw_slot {
+	u64 seq;
+	s64 tx_ns, rx_ns, sw_lat;
+	u32 have;
 };
 
 /* Receive state of one stream; written under rx_lock. */
@@ -71,7 +99,10 @@ struct bm_rx_state {
 	u64 seen_base;			/* lowest seq the window covers */
 	u64 untagged;			/* frames without a VLAN tag */
 	u64 log_n;			/* records in the stream's rx_log */
+	u64 hw_tx_stamps, hw_rx_stamps, hw_lat_count;
+	s64 hw_lat_min, hw_lat_max, hw_lat_sum, hw_lat_sw_sum;
 	);
+	struct bm_hw_slot hw[BM_HW_SLOTS];
 	/* REQ-RX-5: frames by DSCP and by PCP (tagged frames only) */
 	u64 dscp[64];
 	u64 pcp[8];
@@ -119,6 +150,7 @@ struct bm_stream {
 	u32 burst_last_size;		/* F of a burst's last frame; 0 = F */
 	u64 start_ns;
 	bool learn;
+	bool ptp_shape;			/* BMGEN_A_STREAM_PTP_SHAPE */
 	int cpu;
 	u32 tx_mode;
 	bool tag;
@@ -137,6 +169,7 @@ struct bm_stream {
 	u64 tx_frames, tx_bytes, tx_retries, tx_errors;
 	u64 tx_first_ns, tx_last_ns;
 	u64 tx_late_frames, tx_late_max_ns;
+	u64 hw_tx_requests;
 	u32 tx_max_batch;
 	bool tx_done;
 	struct list_head tx_node;	/* on its kthread's list for a trial */
@@ -235,6 +268,25 @@ bool bm_trial_busy(void);
 
 /* rx.c: per-frame analysis */
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);
+
+/* hwts.c: hardware timestamps (issue 14) */
+/* Set what userspace switched on at p's driver.  Needs bm_cfg_lock. */
+int bm_hwts_port_set(struct bm_port *p, u32 hwts, const s64 *phc_offset_ns,
+		     struct netlink_ext_ack *extack);
+/* Free p's stamping state (its socket).  Needs bm_cfg_lock. */
+void bm_hwts_port_release(struct bm_port *p);
+/* Forget p's request in flight, for a new trial. */
+void bm_hwts_port_reset(struct bm_port *p);
+/* Ask for a hardware tx stamp of frame seq if none is in flight on p. */
+void bm_hwts_mark(struct bm_port *p, struct bm_stream *s, struct sk_buff *skb,
+		  u64 seq);
+/* Take the tx stamps p's socket received.  Process context. */
+void bm_hwts_drain(struct bm_port *p);
+/* Note frame seq's rx hardware stamp (PHC ns).  Under s->rx.lock. */
+void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p, u64 hw_ns,
+		u64 seq, s64 sw_lat);
+/* Zero s's stamps for a new trial.  Under s->rx.lock. */
+void bm_hwts_stream_reset(struct bm_stream *s);
 
 /* netlink.c */
 int bm_genl_init(void);

@@ -39,9 +39,12 @@ static u32 bm_stream_min_frame(const struct bm_stream *s)
 	u32 l3 = s->ip_version == 6 ? sizeof(struct ipv6hdr) :
 				      sizeof(struct iphdr);
 
+	if (s->ptp_shape)
+		l3 = BM_PTP_SYNC_LEN;
+	else
+		l3 += sizeof(struct udphdr);
 	return ETH_HLEN + (s->vlan ? VLAN_HLEN : 0) + (s->vlan2 ? VLAN_HLEN : 0) +
-	       s->n_mpls * 4 + l3 + sizeof(struct udphdr) + BMGEN_TPLD_LEN +
-	       ETH_FCS_LEN;
+	       s->n_mpls * 4 + l3 + BMGEN_TPLD_LEN + ETH_FCS_LEN;
 }
 
 /*
@@ -51,7 +54,8 @@ static u32 bm_stream_min_frame(const struct bm_stream *s)
  */
 static u32 bm_frame_encap(const struct bm_stream *s, u8 *t)
 {
-	__be16 ip = htons(s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
+	__be16 ip = htons(s->ptp_shape ? ETH_P_1588 :
+			  s->ip_version == 6 ? ETH_P_IPV6 : ETH_P_IP);
 	__be16 *proto = &((struct ethhdr *)t)->h_proto;
 	u32 off = ETH_HLEN, i;
 
@@ -115,8 +119,16 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 		s->max_frame = max(s->max_frame, s->imix[i]);
 	}
 	if (!s->n_imix && s->frame_size < min) {
-		NL_SET_ERR_MSG(extack,
-			       "frame size too small for the headers and the test header (64 untagged IPv4, 68 tagged, 84 IPv6)");
+		if (s->ptp_shape)
+			NL_SET_ERR_MSG(extack,
+				       "frame size too small for a PTP Sync message and the test header (80 untagged)");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "frame size too small for the headers and the test header (64 untagged IPv4, 68 tagged, 84 IPv6)");
+		return -EINVAL;
+	}
+	if (s->ptp_shape && s->n_mpls) {
+		NL_SET_ERR_MSG(extack, "PTP-shaped frames cannot carry MPLS labels");
 		return -EINVAL;
 	}
 	len = s->max_frame - ETH_FCS_LEN;
@@ -128,6 +140,16 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 	ether_addr_copy(eth->h_dest, s->dst_mac);
 	ether_addr_copy(eth->h_source, s->src_mac);
 	l3off = bm_frame_encap(s, t);
+	if (s->ptp_shape) {
+		/* Sync, transportSpecific 0, versionPTP 2, messageLength
+		 * 44, domain 0: what a PTPv2 event filter stamps
+		 */
+		t[l3off] = 0x00;
+		t[l3off + 1] = 0x02;
+		*(__be16 *)(t + l3off + 2) = htons(BM_PTP_SYNC_LEN);
+		s->hdr_len = l3off + BM_PTP_SYNC_LEN;
+		goto fill;
+	}
 	if (s->ip_version == 6) {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)(t + l3off);
 
@@ -154,6 +176,7 @@ int bm_stream_build_template(struct bm_stream *s, struct netlink_ext_ack *extack
 	((struct udphdr *)(t + s->hdr_len))->source = htons(s->udp_src);
 	((struct udphdr *)(t + s->hdr_len))->dest = htons(s->udp_dst);
 	s->hdr_len += sizeof(struct udphdr);
+fill:
 	payload = len - s->hdr_len;
 	for (i = BMGEN_TPLD_LEN; i < payload; i++)
 		t[s->hdr_len + i] = i & 0xff;
@@ -191,6 +214,21 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	d = skb_put(skb, len);
 	memcpy(d, s->tmpl, len);
+	tp = (struct bmgen_tpld *)(d + s->hdr_len);
+	tp->magic = htons(BMGEN_TPLD_MAGIC);
+	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
+	tp->stream_id[0] = s->id >> 16;
+	tp->stream_id[1] = s->id >> 8;
+	tp->stream_id[2] = s->id;
+	skb->dev = dev;
+	skb->protocol = ((struct ethhdr *)d)->h_proto;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, l3off);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->priority = s->vlan_pcp;
+	*size = f;
+	if (s->ptp_shape)
+		return skb;
 	if (s->flows > 1 && s->flow_random) {
 		flow = bmgen_flow_pick(s->flow_seed, seq, s->flows);
 	} else if (s->flows > 1) {
@@ -202,13 +240,6 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 	uh->len = htons(len - udpoff);
 	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)
 		uh->source = htons((u16)(s->udp_src + flow));
-
-	tp = (struct bmgen_tpld *)(d + s->hdr_len);
-	tp->magic = htons(BMGEN_TPLD_MAGIC);
-	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
-	tp->stream_id[0] = s->id >> 16;
-	tp->stream_id[1] = s->id >> 8;
-	tp->stream_id[2] = s->id;
 
 	if (s->ip_version == 6) {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + l3off);
@@ -227,14 +258,7 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 		ip->check = 0;
 		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
 	}
-	skb->dev = dev;
-	skb->protocol = ((struct ethhdr *)d)->h_proto;
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, l3off);
 	skb_set_transport_header(skb, udpoff);
-	skb->ip_summed = CHECKSUM_NONE;
-	skb->priority = s->vlan_pcp;
-	*size = f;
 	return skb;
 }
 
@@ -247,6 +271,11 @@ void bm_frame_stamp(const struct bm_stream *s, struct sk_buff *skb, u64 seq, u64
 	bm_put48(tp->tx_ts, ts);
 	if (s->tag && seq == s->tag_seq)
 		tp->flags |= BMGEN_TPLD_F_LATENCY;
+	if (s->ptp_shape) {
+		/* sequenceId: a capture shows which frame was stamped */
+		*(__be16 *)(skb->data + s->l3off + 30) = htons((u16)seq);
+		return;
+	}
 	if (s->ip_version == 6) {
 		struct udphdr *uh = udp_hdr(skb);
 		struct ipv6hdr *ip6 = ipv6_hdr(skb);

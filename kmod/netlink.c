@@ -50,6 +50,14 @@ static const struct nla_policy bm_port_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_PORT_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 };
 
+static const struct nla_policy bm_port_set_policy[BMGEN_A_MAX + 1] = {
+	BM_POLICY_VERSION,
+	[BMGEN_A_PORT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_PORT_IFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[BMGEN_A_PORT_HWTS] = NLA_POLICY_MASK(NLA_U32, BMGEN_HWTS_ALL),
+	[BMGEN_A_PORT_PHC_OFFSET_NS] = { .type = NLA_S64 },
+};
+
 static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	BM_POLICY_VERSION,
 	[BMGEN_A_STREAM_ID] = NLA_POLICY_RANGE(NLA_U32, 1, BMGEN_MAX_STREAMS - 1),
@@ -97,6 +105,7 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_VLAN2_PCP] = NLA_POLICY_MAX(NLA_U8, 7),
 	[BMGEN_A_STREAM_MPLS] = { .type = NLA_BINARY,
 				  .len = BMGEN_MAX_MPLS * sizeof(u32) },
+	[BMGEN_A_STREAM_PTP_SHAPE] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
@@ -338,6 +347,40 @@ static int bm_nl_port_detach(struct sk_buff *skb, struct genl_info *info)
 	return bm_nl_port_change(info, false);
 }
 
+/* PORT_SET: the hardware stamping userspace switched on (issue 14). */
+static int bm_nl_port_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *off_a = info->attrs[BMGEN_A_PORT_PHC_OFFSET_NS];
+	struct net *net = genl_info_net(info);
+	struct net_device *dev;
+	struct bm_port *p;
+	s64 off;
+	int ret;
+
+	dev = bm_nl_dev(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	mutex_lock(&bm_cfg_lock);
+	p = bm_port_find(net, dev->ifindex);
+	if (!p) {
+		NL_SET_ERR_MSG_MOD(info->extack, "device is not an attached port");
+		ret = -ENOENT;
+	} else if (bm_trial_busy()) {
+		NL_SET_ERR_MSG_MOD(info->extack, "a trial is running");
+		ret = -EBUSY;
+	} else {
+		if (off_a)
+			off = nla_get_s64(off_a);
+		ret = bm_hwts_port_set(p, info->attrs[BMGEN_A_PORT_HWTS] ?
+				       nla_get_u32(info->attrs[BMGEN_A_PORT_HWTS]) :
+				       p->hwts, off_a ? &off : NULL,
+				       info->extack);
+	}
+	mutex_unlock(&bm_cfg_lock);
+	dev_put(dev);
+	return ret;
+}
+
 static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
@@ -369,7 +412,11 @@ static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				      atomic64_read(&p->rx_unknown), BMGEN_A_PAD) ||
 		    nla_put_u64_64bit(skb, BMGEN_A_PORT_RX_MISDIRECTED,
 				      atomic64_read(&p->rx_misdirected),
-				      BMGEN_A_PAD)) {
+				      BMGEN_A_PAD) ||
+		    nla_put_u32(skb, BMGEN_A_PORT_HWTS, p->hwts) ||
+		    nla_put_s32(skb, BMGEN_A_PORT_PHC_INDEX, p->phc_index) ||
+		    nla_put_s64(skb, BMGEN_A_PORT_PHC_OFFSET_NS,
+				p->phc_offset_ns, BMGEN_A_PAD)) {
 			genlmsg_cancel(skb, hdr);
 			idx--;
 			break;
@@ -658,6 +705,7 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 		return -ERANGE;
 	}
 	s->learn = nla_get_flag(a[BMGEN_A_STREAM_LEARN]);
+	s->ptp_shape = nla_get_flag(a[BMGEN_A_STREAM_PTP_SHAPE]);
 	s->cpu = -1;
 	if (a[BMGEN_A_STREAM_CPU]) {
 		u32 cpu = nla_get_u32(a[BMGEN_A_STREAM_CPU]);
@@ -764,6 +812,7 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 	     nla_put_u64_64bit(skb, BMGEN_A_STREAM_FLOW_SEED, s->flow_seed,
 			       BMGEN_A_PAD)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
+	    (s->ptp_shape && nla_put_flag(skb, BMGEN_A_STREAM_PTP_SHAPE)) ||
 	    bm_stream_put_frame_head(skb, s))
 		return -EMSGSIZE;
 	return 0;
@@ -922,7 +971,16 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    nla_put(skb, BMGEN_STATS_RX_PCP, sizeof(cls->pcp), cls->pcp) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNTAGGED, rx.untagged) ||
 	    BM_PUT64(skb, BMGEN_STATS_LOG_TX, log_tx) ||
-	    BM_PUT64(skb, BMGEN_STATS_LOG_RX, rx.log_n)) {
+	    BM_PUT64(skb, BMGEN_STATS_LOG_RX, rx.log_n) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_TX_REQUESTS,
+		     READ_ONCE(s->hw_tx_requests)) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_TX_STAMPS, rx.hw_tx_stamps) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_RX_STAMPS, rx.hw_rx_stamps) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_COUNT, rx.hw_lat_count) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_MIN_NS, rx.hw_lat_min) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_MAX_NS, rx.hw_lat_max) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_SUM_NS, rx.hw_lat_sum) ||
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_SW_SUM_NS, rx.hw_lat_sw_sum)) {
 		nla_nest_cancel(skb, nest);
 		goto out;
 	}
@@ -970,6 +1028,9 @@ static int bm_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!s || !net_eq(s->net, net) || (only && s->id != only))
 			continue;
 		if (!cb->args[1]) {
+			/* tx stamps that came after the kthread's last look */
+			if (s->tx_port && s->tx_port->ts_sock)
+				bm_hwts_drain(s->tx_port);
 			hdr = bm_dump_put(skb, cb, BMGEN_CMD_STATS_GET);
 			if (!hdr)
 				goto out;
@@ -1126,6 +1187,12 @@ static const struct genl_ops bm_ops[] = {
 		.cmd = BMGEN_CMD_PORT_DETACH,
 		.doit = bm_nl_port_detach,
 		.policy = bm_port_policy,
+		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_PORT_SET,
+		.doit = bm_nl_port_set,
+		.policy = bm_port_set_policy,
 		.maxattr = BMGEN_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {

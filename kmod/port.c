@@ -18,8 +18,11 @@
 
 LIST_HEAD(bm_ports);
 
-/* Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3). */
-static u32 bm_port_ts_caps(struct net_device *dev)
+/*
+ * Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3) and its
+ * PHC's index in *phc (-1: none).
+ */
+static u32 bm_port_ts_caps(struct net_device *dev, int *phc)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 	/* 6.11 gave the driver op a kernel-only struct (issue 14) */
@@ -30,8 +33,10 @@ static u32 bm_port_ts_caps(struct net_device *dev)
 	const struct ethtool_ops *ops = dev->ethtool_ops;
 	u32 caps = 0;
 
+	*phc = -1;
 	if (!ops || !ops->get_ts_info || ops->get_ts_info(dev, &info))
 		return 0;
+	*phc = info.phc_index;
 	if (info.so_timestamping & SOF_TIMESTAMPING_RX_HARDWARE)
 		caps |= BMGEN_PORT_F_HW_TS_RX;
 	if (info.so_timestamping & SOF_TIMESTAMPING_TX_HARDWARE)
@@ -87,7 +92,8 @@ int bm_port_attach(struct net *net, struct net_device *dev,
 	p->dev = dev;
 	p->net = net;
 	p->ifindex = dev->ifindex;
-	p->ts_caps = bm_port_ts_caps(dev);
+	p->ts_caps = bm_port_ts_caps(dev, &p->phc_index);
+	spin_lock_init(&p->ts_lock);
 	p->link_up = bm_link_ok(dev);
 	ret = netdev_rx_handler_register(dev, bm_rx_handler, p);
 	if (ret) {
@@ -120,6 +126,7 @@ static void bm_port_release(struct bm_port *p)
 			s->rx_port = NULL;
 	}
 	netdev_rx_handler_unregister(p->dev);
+	bm_hwts_port_release(p);
 	list_del(&p->node);
 	bm_cfg_changed();
 	/* unregister waits for an RCU grace period: no reader sees p now */
@@ -162,6 +169,7 @@ void bm_ports_link_at_start(void)
 	struct bm_port *p;
 
 	list_for_each_entry(p, &bm_ports, node) {
+		bm_hwts_port_reset(p);
 		p->link_up = bm_link_ok(p->dev);
 		if (!p->link_up && bm_port_streams_in_trial(p))
 			bm_trial_link_down(p);

@@ -88,6 +88,11 @@ static int bm_rx_tpld_offset(struct sk_buff *skb, u8 *dscp)
 	l3 = bm_rx_l3_offset(skb, &proto);
 	if (l3 < 0)
 		return -1;
+	if (proto == htons(ETH_P_1588)) {
+		/* BMGEN_A_STREAM_PTP_SHAPE: a 44-byte Sync message first */
+		*dscp = 0;
+		return l3 + BM_PTP_SYNC_LEN;
+	}
 	if (proto == htons(ETH_P_IP)) {
 		struct iphdr _ih, *ih = skb_header_pointer(skb, l3, sizeof(_ih), &_ih);
 
@@ -308,9 +313,14 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	}
 	if (rx->frames == 1 || rel > rx->last_ns)
 		rx->last_ns = rel;
-	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS))
+	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS)) {
 		bm_rx_latency(rx, seq, (s64)(rel - tx_ts),
 			      tp->flags & BMGEN_TPLD_F_LATENCY);
+		if ((port->hwts & BMGEN_HWTS_RX) && skb_hwtstamps(skb)->hwtstamp)
+			bm_hwts_rx(s, port,
+				   ktime_to_ns(skb_hwtstamps(skb)->hwtstamp),
+				   seq, (s64)(rel - tx_ts));
+	}
 unlock:
 	spin_unlock(&rx->lock);
 consume:

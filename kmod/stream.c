@@ -51,6 +51,7 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	memset(rx->hist, 0, BMGEN_HIST_BUCKETS * sizeof(*rx->hist));
 	memset(rx->dscp, 0, sizeof(rx->dscp));
 	memset(rx->pcp, 0, sizeof(rx->pcp));
+	bm_hwts_stream_reset(s);
 	spin_unlock_irqrestore(&rx->lock, flags);
 	s->tx_frames = 0;
 	s->tx_bytes = 0;

@@ -251,6 +251,7 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 			ts = bm_now_rel();
 			bm_note_lateness(s, c, ts);
 			bm_frame_stamp(s, skbs[i], c->k, ts);
+			bm_hwts_mark(s->tx_port, s, skbs[i], c->k);
 			if (dev_queue_xmit(skbs[i]) != NET_XMIT_SUCCESS)
 				s->tx_errors++;
 			bm_sent(c, sizes[i], ts);
@@ -271,6 +272,7 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 			skb_set_queue_mapping(skbs[i], q);
 			ts = bm_now_rel();
 			bm_frame_stamp(s, skbs[i], c->k, ts);
+			bm_hwts_mark(s->tx_port, s, skbs[i], c->k);
 			ret = netdev_start_xmit(skbs[i], dev, txq, i + 1 < n);
 			if (ret == NETDEV_TX_BUSY)
 				break;
@@ -340,6 +342,9 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 			if (!cur[i].done && (!c || cur[i].next_ns < c->next_ns))
 				c = &cur[i];
 		s = c->s;
+		/* free the port for the next hardware-stamped frame */
+		if (s->tx_port->ts_sock)
+			bm_hwts_drain(s->tx_port);
 		/* the next frame is built before its departure, not after */
 		skbs[0] = bm_frame_build(s, s->tx_port->dev, c->k, &sizes[0]);
 		if (!skbs[0]) {

@@ -623,6 +623,32 @@ BUILD(b_port_enslaved) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->enslaved
 BUILD(b_port_spare) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare); }
 BUILD(b_port_spare_name) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->spare_name); }
 BUILD(b_port_rx) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx); }
+/* PORT_SET (issue 14): veth cannot stamp */
+BUILD(b_hwts_tx)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->tx);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, BMGEN_HWTS_TX);
+}
+BUILD(b_hwts_rx)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, BMGEN_HWTS_RX);
+}
+BUILD(b_hwts_bad_bit)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->tx);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, 0x4);
+}
+BUILD(b_hwts_off_u32)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->tx);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_PHC_OFFSET_NS, 5);
+}
+BUILD(b_hwts_spare)
+{
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, 0);
+}
 BUILD(b_port_index_and_name)
 {
 	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare);
@@ -965,6 +991,7 @@ BUILD(b_del_run) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id); }
 #define ATT	BMGEN_CMD_PORT_ATTACH
 #define DET	BMGEN_CMD_PORT_DETACH
 #define START	BMGEN_CMD_TRIAL_START
+#define PSET	BMGEN_CMD_PORT_SET
 #define A(x)	BMGEN_A_##x
 #define POLICY	"Attribute failed policy validation"
 #define RANGE	"integer out of range"
@@ -1050,6 +1077,12 @@ static const struct ncase cases[] = {
 	{ "port_detach_not_attached", P_IDLE, DET, 0, b_port_spare, ENOENT, "not an attached port", NOATTR },
 	{ "port_detach_no_device", P_IDLE, DET, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
 	{ "port_detach_no_such_ifindex", P_IDLE, DET, 0, b_port_ifindex_missing, ENODEV, "no such device in this netns", NOATTR },
+	{ "port_set_hwts_tx_veth", P_IDLE, PSET, 0, b_hwts_tx, EOPNOTSUPP, "cannot hardware-stamp tx", NOATTR },
+	{ "port_set_hwts_rx_veth", P_IDLE, PSET, 0, b_hwts_rx, EOPNOTSUPP, "cannot hardware-stamp rx", NOATTR },
+	{ "port_set_hwts_reserved_bit", P_IDLE, PSET, 0, b_hwts_bad_bit, EINVAL, "reserved bit set", A(PORT_HWTS) },
+	{ "port_set_phc_offset_u32", P_IDLE, PSET, 0, b_hwts_off_u32, EINVAL, BADLEN, A(PORT_PHC_OFFSET_NS) },
+	{ "port_set_not_attached", P_IDLE, PSET, 0, b_hwts_spare, ENOENT, "not an attached port", NOATTR },
+	{ "port_set_no_device", P_IDLE, PSET, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
 	/* stream ids and ports */
 	{ "stream_no_id", P_IDLE, ADD, 0, b_stream_no_id, EINVAL, "needs an id and a tx port", NOATTR },
 	{ "stream_no_tx_port", P_IDLE, ADD, 0, b_stream_no_tx, EINVAL, "needs an id and a tx port", NOATTR },
@@ -1150,9 +1183,11 @@ static const struct ncase cases[] = {
 	{ "stream_del_while_running", P_RUNNING, DEL, 0, b_del_sid, EBUSY, FROZEN, NOATTR },
 	{ "stream_del_all_while_running", P_RUNNING, DEL, 0, b_nothing, EBUSY, FROZEN, NOATTR },
 	{ "port_detach_while_running", P_RUNNING, DET, 0, b_port_tx, EBUSY, "port is in use by a running trial", NOATTR },
+	{ "port_set_while_running", P_RUNNING, PSET, 0, b_port_tx, EBUSY, "a trial is running", NOATTR },
 	/* from a fresh network namespace: the ports are not there */
 	{ "other_netns_port_attach", P_FOREIGN, ATT, 0, b_port_tx_name, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_port_detach", P_FOREIGN, DET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
+	{ "other_netns_port_set", P_FOREIGN, PSET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_stream_add", P_FOREIGN, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
 	/* the namespace model (issue 16): another namespace's streams and
 	 * trial are not there for this caller */
@@ -1174,6 +1209,7 @@ static const struct ncase cases[] = {
 static const struct ncase priv_cases[] = {
 	{ "port_attach", P_IDLE, ATT, 0, b_port_spare_name, EPERM, NULL, NOATTR },
 	{ "port_detach", P_IDLE, DET, 0, b_port_rx, EPERM, NULL, NOATTR },
+	{ "port_set", P_IDLE, PSET, 0, b_port_rx, EPERM, NULL, NOATTR },
 	{ "stream_add", P_IDLE, ADD, 0, b_stream_ok, EPERM, NULL, NOATTR },
 	{ "stream_del", P_IDLE, DEL, 0, b_del_sid, EPERM, NULL, NOATTR },
 	{ "stream_del_all", P_IDLE, DEL, 0, b_nothing, EPERM, NULL, NOATTR },
@@ -1192,6 +1228,8 @@ static const char *cmd_name(uint8_t cmd)
 	case BMGEN_CMD_STATUS_GET: return "STATUS_GET";
 	case BMGEN_CMD_PORT_ATTACH: return "PORT_ATTACH";
 	case BMGEN_CMD_PORT_DETACH: return "PORT_DETACH";
+	case BMGEN_CMD_PORT_SET: return "PORT_SET";
+	case BMGEN_CMD_LOG_GET: return "LOG_GET";
 	case BMGEN_CMD_PORT_GET: return "PORT_GET";
 	case BMGEN_CMD_STREAM_ADD: return "STREAM_ADD";
 	case BMGEN_CMD_STREAM_DEL: return "STREAM_DEL";

@@ -18,16 +18,22 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_hwts.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bmgen-trial status\n"
 		"       bmgen-trial port DEV\n"
+		"       bmgen-trial hwts DEV\n"
 		"       bmgen-trial --tx DEV --rx DEV [--size F | --imix F,F,...]\n"
 		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
-		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n");
+		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n"
+		"                   [--hwts] [--ptp]\n"
+		"--hwts switches hardware stamping on at both ports' drivers for the trial\n"
+		"(then puts back what was set) and tells the module with the PHCs' offsets;\n"
+		"--ptp sends IEEE 1588 Sync-shaped frames, which PTP-only rx filters stamp.\n");
 }
 
 static int die(int code, const char *what, const struct bm_error *err)
@@ -97,6 +103,75 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	if (st->tx_frames > 1 && st->tx_last_ns > st->tx_first_ns)
 		printf("%stx_rate_fps=%.3f\n", pfx, (double)(st->tx_frames - 1) *
 		       1e9 / (double)(st->tx_last_ns - st->tx_first_ns));
+	/* hardware stamps (issue 14): the frames that have both halves */
+	printf("%shw_tx_requests=%llu\n", pfx,
+	       (unsigned long long)st->hw_tx_requests);
+	printf("%shw_tx_stamps=%llu\n", pfx, (unsigned long long)st->hw_tx_stamps);
+	printf("%shw_tx_missed=%llu\n", pfx, (unsigned long long)
+	       (st->hw_tx_requests > st->hw_tx_stamps ?
+		st->hw_tx_requests - st->hw_tx_stamps : 0));
+	printf("%shw_rx_stamps=%llu\n", pfx, (unsigned long long)st->hw_rx_stamps);
+	printf("%shw_lat_count=%llu\n", pfx, (unsigned long long)st->hw_lat_count);
+	if (st->hw_lat_count) {
+		printf("%shw_lat_min_ns=%lld\n", pfx, (long long)st->hw_lat_min_ns);
+		printf("%shw_lat_max_ns=%lld\n", pfx, (long long)st->hw_lat_max_ns);
+		printf("%shw_lat_mean_ns=%.0f\n", pfx, (double)st->hw_lat_sum_ns /
+		       (double)st->hw_lat_count);
+		printf("%shw_lat_sw_mean_ns=%.0f\n", pfx,
+		       (double)st->hw_lat_sw_sum_ns / (double)st->hw_lat_count);
+	}
+}
+
+/* "hwts DEV": what the driver takes, then put back (issue 14). */
+static int hwts_probe(const char *dev)
+{
+	struct bm_error err = { { 0 } };
+	struct bm_hwts_cfg c;
+	int ret, tx_on, filter;
+
+	ret = bm_hwts_enable(dev, &c, &err);
+	if (ret) {
+		fprintf(stderr, "bmgen-trial: %s\n", err.msg);
+		return 1;
+	}
+	printf("hwts_tx=%s\nhwts_rx_filter=%s\n", c.tx_on ? "on" : "off",
+	       bm_hwts_filter_name(c.rx_filter));
+	if (bm_hwts_restore(&c)) {
+		fprintf(stderr, "bmgen-trial: %s: cannot put back the old setting\n",
+			dev);
+		return 1;
+	}
+	if (!bm_hwts_get(dev, &tx_on, &filter))
+		printf("hwts_after_tx=%s\nhwts_after_rx_filter=%s\n",
+		       tx_on ? "on" : "off", bm_hwts_filter_name(filter));
+	return 0;
+}
+
+/* --hwts: switch stamping on at port dev and tell the module. */
+static int hwts_port(struct bm_genl *g, const char *dev, const char *side,
+		     struct bm_hwts_cfg *c, struct bm_error *err)
+{
+	struct bm_genl_port_counters pc;
+	int64_t off, unc;
+	int ret;
+
+	ret = bm_hwts_enable(dev, c, err);
+	if (ret)
+		return ret;
+	ret = bm_genl_port_counters(g, if_nametoindex(dev), &pc, err);
+	if (ret)
+		return ret;
+	ret = bm_phc_offset(pc.phc_index, &off, &unc, err);
+	if (ret)
+		return ret;
+	ret = bm_genl_port_set(g, dev, bm_hwts_bits(c), &off, err);
+	if (ret)
+		return ret;
+	printf("%s_hwts_tx=%s\n%s_hwts_rx_filter=%s\n%s_phc=%d\n"
+	       "%s_phc_offset_unc_ns=%lld\n", side, c->tx_on ? "on" : "off",
+	       side, bm_hwts_filter_name(c->rx_filter), side, pc.phc_index, side,
+	       (long long)unc);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -121,6 +196,8 @@ int main(int argc, char **argv)
 		{ "streams", required_argument, NULL, 'n' },
 		{ "drain", required_argument, NULL, 'D' },
 		{ "stop-after", required_argument, NULL, 'S' },
+		{ "hwts", no_argument, NULL, 'H' },
+		{ "ptp", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,7 +207,8 @@ int main(int argc, char **argv)
 	struct bm_genl_stream s;
 	struct bm_genl *g;
 	uint64_t v = 0, nstreams = 1, i;
-	int c, ret, terr = 0;
+	int c, ret, terr = 0, hwts = 0;
+	struct bm_hwts_cfg hc[2];
 
 	bm_genl_stream_init(&s);
 	s.pattern = BMGEN_PAT_COUNT;
@@ -145,6 +223,8 @@ int main(int argc, char **argv)
 		       st.streams, st.trial_state, st.trial_error);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "hwts"))
+		return hwts_probe(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "port")) {
 		struct bm_genl_port_counters pc;
 		unsigned int ifindex = if_nametoindex(argv[2]);
@@ -158,10 +238,12 @@ int main(int argc, char **argv)
 			return die(1, "open", &err);
 		if (bm_genl_port_counters(g, ifindex, &pc, &err))
 			return die(1, "port", &err);
-		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n",
+		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n"
+		       "ts_caps=%u\nphc=%d\nhwts=%u\n",
 		       (unsigned long long)pc.rx_other,
 		       (unsigned long long)pc.rx_unknown,
-		       (unsigned long long)pc.rx_misdirected);
+		       (unsigned long long)pc.rx_misdirected, pc.ts_caps,
+		       pc.phc_index, pc.hwts);
 		bm_genl_close(g);
 		return 0;
 	}
@@ -169,7 +251,8 @@ int main(int argc, char **argv)
 		char *e = NULL;
 
 		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
-		    c != 'S' && c != '6' && c != 'q' && c != 'h' &&
+		    c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
+		    c != 'P' &&
 		    parse_u64(optarg, &v)) {
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
 			return 2;
@@ -212,6 +295,8 @@ int main(int argc, char **argv)
 			stop_after = strtod(optarg, &e);
 			s.pattern = BMGEN_PAT_CONTINUOUS;
 			break;
+		case 'H': hwts = 1; break;
+		case 'P': s.ptp_shape = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -234,6 +319,13 @@ int main(int argc, char **argv)
 		ret = bm_genl_port_attach(g, i ? rx : tx, &err);
 		if (ret && ret != -EEXIST)
 			return die(1, "attach", &err);
+	}
+	memset(hc, 0, sizeof(hc));
+	for (i = 0; hwts && i < 2; i++) {
+		if (hwts_port(g, i ? rx : tx, i ? "rx" : "tx", &hc[i], &err)) {
+			bm_hwts_restore(&hc[0]);
+			return die(1, "hwts", &err);
+		}
 	}
 	if (bm_genl_stream_del(g, 0, &err))
 		return die(1, "stream del", &err);
@@ -264,6 +356,12 @@ int main(int argc, char **argv)
 			snprintf(pfx, sizeof(pfx), "s%llu_", (unsigned long long)i);
 		print_stats(&st, pfx);
 		bm_genl_stats_free(&st);
+	}
+	for (i = 0; hwts && i < 2; i++) {
+		bm_genl_port_set(g, i ? rx : tx, 0, NULL, &err);
+		if (bm_hwts_restore(&hc[i]))
+			fprintf(stderr, "bmgen-trial: %s: cannot put back the old stamping\n",
+				i ? rx : tx);
 	}
 	bm_genl_close(g);
 	return ret == BMGEN_TRIAL_FAILED ? 1 : 0;

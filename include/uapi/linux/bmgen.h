@@ -81,6 +81,13 @@ enum bmgen_cmd {
 				 * (STREAM_LOG_FRAMES) of the last trial in
 				 * chunks: LOG_DIR, LOG_OFFSET, LOG_RECORDS
 				 */
+	BMGEN_CMD_PORT_SET,	/* do: IFINDEX or IFNAME; [PORT_HWTS]
+				 * [PORT_PHC_OFFSET_NS]: the hardware
+				 * stamping userspace switched on at the
+				 * driver (SIOCSHWTSTAMP) and the port's PHC
+				 * against CLOCK_MONOTONIC; EBUSY while the
+				 * port is in a trial
+				 */
 	__BMGEN_CMD_MAX
 };
 #define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)
@@ -137,6 +144,17 @@ enum bmgen_ts_source {
 /* BMGEN_A_PORT_FLAGS / BMGEN_A_PORT_TS_CAPS bits. */
 #define BMGEN_PORT_F_HW_TS_RX	0x1	/* port can hardware-stamp rx */
 #define BMGEN_PORT_F_HW_TS_TX	0x2	/* port can hardware-stamp tx */
+
+/*
+ * BMGEN_A_PORT_HWTS bits (issue 14): what the module may use.  TX: the
+ * driver's tx stamping is on; the module asks for a hardware stamp of one
+ * frame at a time per port (NICs keep one in flight) through a kernel
+ * socket of its own.  RX: the driver's rx filter is on; frames that
+ * arrive with a hardware stamp are paired with their tx stamp by seq.
+ */
+#define BMGEN_HWTS_TX		0x1
+#define BMGEN_HWTS_RX		0x2
+#define BMGEN_HWTS_ALL		(BMGEN_HWTS_TX | BMGEN_HWTS_RX)
 
 enum bmgen_attr {
 	BMGEN_A_UNSPEC,
@@ -270,6 +288,23 @@ enum bmgen_attr {
 					 * a seeded uniform choice, instead of
 					 * seq mod FLOWS
 					 */
+	/* hardware timestamps (issue 14, SPEC PLAT-TS) */
+	BMGEN_A_PORT_HWTS,		/* u32: BMGEN_HWTS_* (PORT_SET, GET) */
+	BMGEN_A_PORT_PHC_OFFSET_NS,	/* s64: PHC time - CLOCK_MONOTONIC,
+					 * as userspace measured it
+					 * (PTP_SYS_OFFSET_EXTENDED); hardware
+					 * stamps are converted with it
+					 */
+	BMGEN_A_PORT_PHC_INDEX,		/* s32 (PORT_GET): the port's PTP
+					 * hardware clock /dev/ptpN, -1 none
+					 */
+	BMGEN_A_STREAM_PTP_SHAPE,	/* flag: frames are IEEE 1588v2 Sync
+					 * messages on Ethernet (EtherType
+					 * 0x88F7, 44 bytes) with the TPLD
+					 * after them, no IP: a NIC whose rx
+					 * filter stamps PTP event frames only
+					 * stamps them; L2 DUTs; F >= 80
+					 */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -340,6 +375,23 @@ enum bmgen_stats_attr {
 					 * with seq < LOG_FRAMES)
 					 */
 	BMGEN_STATS_LOG_RX,		/* u64: rx log records */
+	/* hardware timestamps (issue 14): missed = REQUESTS - STAMPS */
+	BMGEN_STATS_HW_TX_REQUESTS,	/* u64: frames sent asking for a
+					 * hardware tx stamp
+					 */
+	BMGEN_STATS_HW_TX_STAMPS,	/* u64: hardware tx stamps received */
+	BMGEN_STATS_HW_RX_STAMPS,	/* u64: frames that arrived with a
+					 * hardware stamp
+					 */
+	BMGEN_STATS_HW_LAT_COUNT,	/* u64: frames with both stamps */
+	BMGEN_STATS_HW_LAT_MIN_NS,	/* s64: their latency, from the two
+					 * PHCs via PORT_PHC_OFFSET_NS
+					 */
+	BMGEN_STATS_HW_LAT_MAX_NS,	/* s64 */
+	BMGEN_STATS_HW_LAT_SUM_NS,	/* s64 */
+	BMGEN_STATS_HW_LAT_SW_SUM_NS,	/* s64: the software latency of the
+					 * same frames, to compare
+					 */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)

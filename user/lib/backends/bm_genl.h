@@ -37,7 +37,17 @@ struct bm_genl_port_counters {
 	uint64_t rx_other;		/* non-test frames passed up */
 	uint64_t rx_unknown;		/* test frames of unknown streams */
 	uint64_t rx_misdirected;	/* a stream's frames on a wrong port */
+	uint32_t ts_caps;		/* BMGEN_PORT_F_HW_TS_* */
+	uint32_t hwts;			/* BMGEN_HWTS_* in use */
+	int32_t phc_index;		/* /dev/ptpN, -1 none */
+	int64_t phc_offset_ns;		/* PHC - CLOCK_MONOTONIC, as set */
 };
+
+/* Tell the module which hardware stamping is on at port ifname's driver
+ * (BMGEN_HWTS_*) and, if off_ns, its PHC's offset from CLOCK_MONOTONIC;
+ * 0 or -errno with err set (issue 14). */
+int bm_genl_port_set(struct bm_genl *g, const char *ifname, uint32_t hwts,
+		     const int64_t *off_ns, struct bm_error *err);
 
 /* The counters of attached port ifindex; 0, -ENOENT if it is not
  * attached, or -errno with err set. */
@@ -94,6 +104,7 @@ struct bm_genl_stream {
 	uint32_t tx_mode;
 	int cpu;			/* -1 = round robin */
 	int learn;
+	int ptp_shape;		/* IEEE 1588 Sync-shaped frames (issue 14) */
 	int tag;			/* carry the latency tag on tag_seq */
 	uint64_t tag_seq;
 	uint32_t imix[64];
@@ -144,6 +155,9 @@ struct bm_genl_stats {
 	uint64_t rx_cpu_split;
 	uint64_t rx_dscp[64], rx_pcp[8], rx_untagged;	/* REQ-RX-5 */
 	uint64_t log_tx, log_rx;	/* frame log records */
+	/* hardware stamps (issue 14): missed = requests - stamps */
+	uint64_t hw_tx_requests, hw_tx_stamps, hw_rx_stamps, hw_lat_count;
+	int64_t hw_lat_min_ns, hw_lat_max_ns, hw_lat_sum_ns, hw_lat_sw_sum_ns;
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
 };
 

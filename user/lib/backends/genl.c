@@ -325,6 +325,23 @@ int bm_genl_port_detach(struct bm_genl *g, const char *ifname,
 	return bm_genl_port_cmd(g, BMGEN_CMD_PORT_DETACH, ifname, err);
 }
 
+int bm_genl_port_set(struct bm_genl *g, const char *ifname, uint32_t hwts,
+		     const int64_t *off_ns, struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh;
+
+	if (!ifname || !*ifname || strlen(ifname) >= IFNAMSIZ)
+		return bm_errorf(err, "bad port name '%s'", ifname ? ifname : "");
+	nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_PORT_SET);
+	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, ifname);
+	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, hwts);
+	if (off_ns)
+		mnl_attr_put_u64(nlh, BMGEN_A_PORT_PHC_OFFSET_NS,
+				 (uint64_t)*off_ns);
+	return bm_genl_talk(g, nlh, &req);
+}
+
 void bm_genl_stream_init(struct bm_genl_stream *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -404,6 +421,8 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
 	if (s->cpu >= 0)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_CPU, s->cpu);
+	if (s->ptp_shape)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_PTP_SHAPE, 0, NULL);
 	if (s->learn)
 		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
 	if (s->tag)
@@ -527,6 +546,14 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_RX_UNTAGGED: st->rx_untagged = v; break;
 	case BMGEN_STATS_LOG_TX: st->log_tx = v; break;
 	case BMGEN_STATS_LOG_RX: st->log_rx = v; break;
+	case BMGEN_STATS_HW_TX_REQUESTS: st->hw_tx_requests = v; break;
+	case BMGEN_STATS_HW_TX_STAMPS: st->hw_tx_stamps = v; break;
+	case BMGEN_STATS_HW_RX_STAMPS: st->hw_rx_stamps = v; break;
+	case BMGEN_STATS_HW_LAT_COUNT: st->hw_lat_count = v; break;
+	case BMGEN_STATS_HW_LAT_MIN_NS: st->hw_lat_min_ns = (int64_t)v; break;
+	case BMGEN_STATS_HW_LAT_MAX_NS: st->hw_lat_max_ns = (int64_t)v; break;
+	case BMGEN_STATS_HW_LAT_SUM_NS: st->hw_lat_sum_ns = (int64_t)v; break;
+	case BMGEN_STATS_HW_LAT_SW_SUM_NS: st->hw_lat_sw_sum_ns = (int64_t)v; break;
 	}
 }
 
@@ -540,7 +567,7 @@ static int bm_genl_port_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct bm_genl_req *req = data;
 	struct bm_genl_port_ctx *c = req->data;
-	struct bm_genl_port_counters pc = { 0 };
+	struct bm_genl_port_counters pc = { .phc_index = -1 };
 	const struct nlattr *a;
 	uint32_t ifindex = 0;
 
@@ -557,6 +584,18 @@ static int bm_genl_port_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		case BMGEN_A_PORT_RX_MISDIRECTED:
 			pc.rx_misdirected = mnl_attr_get_u64(a);
+			break;
+		case BMGEN_A_PORT_TS_CAPS:
+			pc.ts_caps = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_PORT_HWTS:
+			pc.hwts = mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_PORT_PHC_INDEX:
+			pc.phc_index = (int32_t)mnl_attr_get_u32(a);
+			break;
+		case BMGEN_A_PORT_PHC_OFFSET_NS:
+			pc.phc_offset_ns = (int64_t)mnl_attr_get_u64(a);
 			break;
 		}
 	}
