@@ -205,7 +205,7 @@ unit-valgrind: $(VG_BINS)
 	@tools/run-unit --valgrind $(VG_BINS)
 
 lab: all
-	@tools/lab-run --name lab $$(ls tests/lab/*/[0-9]*.sh | grep -v /tests/lab/hw/)
+	@tools/lab-run --name lab $$(ls tests/lab/*/[0-9]*.sh | grep -v tests/lab/hw/)
 	@tools/lab-run --hw --name lab-hw tests/lab/hw/[0-9]*.sh
 
 # Each fuzzer for FUZZ_RUNS inputs, its seeds first (tools/run-fuzz):

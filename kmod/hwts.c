@@ -56,7 +56,7 @@ void bm_hwts_port_release(struct bm_port *p)
 void bm_hwts_port_reset(struct bm_port *p)
 {
 	spin_lock_bh(&p->ts_lock);
-	p->ts_pending = false;
+	WRITE_ONCE(p->ts_pending, false);
 	spin_unlock_bh(&p->ts_lock);
 }
 
@@ -100,7 +100,7 @@ void bm_hwts_mark(struct bm_port *p, struct bm_stream *s, struct sk_buff *skb,
 	sk = p->ts_sock->sk;
 	spin_lock_bh(&p->ts_lock);
 	if (!p->ts_pending) {
-		p->ts_pending = true;
+		WRITE_ONCE(p->ts_pending, true);
 		p->ts_key++;
 		p->ts_stream = s->id;
 		p->ts_seq = seq;
@@ -182,6 +182,10 @@ void bm_hwts_drain(struct bm_port *p)
 	if (!p->ts_sock)
 		return;
 	sk = p->ts_sock->sk;
+	/* the kthread asks before every frame: mostly there is nothing */
+	if (!READ_ONCE(p->ts_pending) &&
+	    skb_queue_empty_lockless(&sk->sk_error_queue))
+		return;
 	spin_lock_bh(&p->ts_lock);
 	while ((skb = sock_dequeue_err_skb(sk)) != NULL) {
 		serr = SKB_EXT_ERR(skb);
@@ -192,13 +196,13 @@ void bm_hwts_drain(struct bm_port *p)
 		if (serr->ee.ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
 		    serr->ee.ee_info == SCM_TSTAMP_SND && hw &&
 		    p->ts_pending && serr->ee.ee_data == p->ts_key) {
-			p->ts_pending = false;
+			WRITE_ONCE(p->ts_pending, false);
 			bm_hwts_tx(p, p->ts_stream, p->ts_seq, hw);
 		}
 		kfree_skb(skb);
 	}
 	if (p->ts_pending && ktime_get_ns() - p->ts_sent_ns > BM_HWTS_TIMEOUT_NS)
-		p->ts_pending = false;
+		WRITE_ONCE(p->ts_pending, false);
 	spin_unlock_bh(&p->ts_lock);
 }
 

@@ -233,6 +233,40 @@ check_tbf_throughput() {
 	done
 }
 
+# nic_up DEV...: quiet, up, and wait (10 s at most) until each has carrier:
+# the --hw boot's igb/e1000e ports autonegotiate (tests/lab/hw/).
+nic_up() {
+	for d in "$@"; do
+		ns_quiet "$d"
+		$IP link set "$d" up || fail "link up $d"
+	done
+	nic_carrier "$@"
+}
+
+# nic_reset DEV...: down and up again, then carrier (a device reset:
+# QEMU's 82576 model stamps one rx frame after each).
+nic_reset() {
+	for d in "$@"; do
+		$IP link set "$d" down
+		$IP link set "$d" up || fail "link up $d"
+	done
+	nic_carrier "$@"
+}
+
+# nic_carrier DEV...: wait until each has carrier (10 s at most), or fail.
+nic_carrier() {
+	for i in $(seq 1 50); do
+		n=0
+		for d in "$@"; do
+			[ "$(cat /sys/class/net/$d/carrier 2>/dev/null)" = 1 ] &&
+				n=$((n + 1))
+		done
+		[ $n = $# ] && return 0
+		sleep 0.2
+	done
+	fail "no carrier on $* after 10 s"
+}
+
 # mac DEV: the MAC address of DEV in this namespace.
 mac() {
 	cat /sys/class/net/$1/address

@@ -134,6 +134,10 @@ static int hwts_probe(const char *dev)
 		fprintf(stderr, "bmgen-trial: %s\n", err.msg);
 		return 1;
 	}
+	if (c.saved)
+		printf("hwts_before_tx=%s\nhwts_before_rx_filter=%s\n",
+		       c.old.tx_type == HWTSTAMP_TX_ON ? "on" : "off",
+		       bm_hwts_filter_name(c.old.rx_filter));
 	printf("hwts_tx=%s\nhwts_rx_filter=%s\n", c.tx_on ? "on" : "off",
 	       bm_hwts_filter_name(c.rx_filter));
 	if (bm_hwts_restore(&c)) {

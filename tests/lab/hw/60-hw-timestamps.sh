@@ -26,24 +26,12 @@
 # What this cannot check (Documentation/hw-timestamps.md): ns accuracy
 # (a virtual clock), sustained rx stamping, NICs that stamp all frames.
 bm_load
-for d in eth0 eth1 eth2 eth3; do
-	ns_quiet $d
-	$IP link set $d up || fail "link up $d"
-done
+nic_up eth0 eth1 eth2 eth3
 $IP link add v0 type veth peer name v1 || fail "veth"
 ns_quiet v0
 ns_quiet v1
 $IP link set v0 up
 $IP link set v1 up
-# carrier on every port before a trial (igb/e1000e autonegotiate)
-for i in $(seq 1 50); do
-	n=0
-	for d in eth0 eth1 eth2 eth3; do
-		[ "$(cat /sys/class/net/$d/carrier 2>/dev/null)" = 1 ] && n=$((n + 1))
-	done
-	[ $n = 4 ] && break
-	sleep 0.2
-done
 
 # 1. capabilities, as ethtool says them
 ET=/usr/sbin/ethtool
@@ -71,14 +59,7 @@ grep -q "no hardware timestamping" /tmp/neg.v0.err || fail "veth: $(cat /tmp/neg
 echo "ok: veth refused: $(cat /tmp/neg.v0.err)"
 
 # 3. igb, PTP-shaped frames, after a reset of both ports
-for d in eth0 eth1; do
-	$IP link set $d down
-	$IP link set $d up
-done
-for i in $(seq 1 50); do
-	[ "$(cat /sys/class/net/eth0/carrier)$(cat /sys/class/net/eth1/carrier)" = 11 ] && break
-	sleep 0.2
-done
+nic_reset eth0 eth1
 N=400
 $BMT --tx eth0 --rx eth1 --size 128 --rate 200 --count $N --hwts --ptp > /tmp/igb ||
 	fail "igb trial"

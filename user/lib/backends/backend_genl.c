@@ -223,6 +223,133 @@ static void bm_genl_note_frames(struct bm_genl_backend *b,
 		bm_hex(head, n, b->be.frame_hex[1]);
 }
 
+/*
+ * Issue 14: switch hardware stamping on at both ports if both can (tx
+ * and rx, each with a PHC); either both or neither, since a latency needs
+ * a stamp from each end.  A port that cannot is no error: the trials
+ * keep their software latency and the records say nothing of hardware.
+ */
+static void bm_genl_hw_setup(struct bm_genl_backend *b)
+{
+	const char *name[2] = { b->tx, b->rx };
+	unsigned int ifi[2] = { b->tx_ifindex, b->rx_ifindex };
+	struct bm_genl_port_counters pc;
+	struct bm_error ignore;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (bm_genl_port_counters(b->g, ifi[i], &pc, &ignore) ||
+		    (pc.ts_caps & (BMGEN_PORT_F_HW_TS_RX | BMGEN_PORT_F_HW_TS_TX)) !=
+		    (BMGEN_PORT_F_HW_TS_RX | BMGEN_PORT_F_HW_TS_TX) ||
+		    pc.phc_index < 0)
+			return;
+		b->phc[i] = pc.phc_index;
+	}
+	for (i = 0; i < 2; i++) {
+		if (bm_hwts_enable(name[i], &b->hw[i], &ignore) ||
+		    !b->hw[i].tx_on) {
+			while (i >= 0)
+				bm_hwts_restore(&b->hw[i--]);
+			memset(b->hw, 0, sizeof(b->hw));
+			return;
+		}
+	}
+	b->hw_on = 1;
+}
+
+/* Put back what the ports' drivers stamped before (bm_genl_hw_setup). */
+static void bm_genl_hw_teardown(struct bm_genl_backend *b)
+{
+	const char *name[2] = { b->tx, b->rx };
+	struct bm_error ignore;
+	int i;
+
+	if (!b->hw_on)
+		return;
+	for (i = 0; i < 2; i++) {
+		bm_genl_port_set(b->g, name[i], 0, NULL, &ignore);
+		bm_hwts_restore(&b->hw[i]);
+	}
+	b->hw_on = 0;
+}
+
+/* Each PHC's offset now, into off[] and unc[]; 0 or -errno. */
+static int bm_genl_hw_offsets(struct bm_genl_backend *b, int64_t *off,
+			      int64_t *unc, struct bm_error *err)
+{
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		ret = bm_phc_offset(b->phc[i], &off[i], &unc[i], err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err)
+{
+	const char *name[2] = { b->tx, b->rx };
+	int i, ret;
+
+	if (!b->hw_on)
+		return 0;
+	ret = bm_genl_hw_offsets(b, b->hw_off, b->hw_unc, err);
+	for (i = 0; !ret && i < 2; i++)
+		ret = bm_genl_port_set(b->g, name[i], bm_hwts_bits(&b->hw[i]),
+				       &b->hw_off[i], err);
+	return ret;
+}
+
+bool bm_genl_hw_ptp_shape(const struct bm_genl_backend *b,
+			  const struct bm_trial_spec *spec, const char *tx,
+			  const char *rx, uint32_t f)
+{
+	/* the module's minimum for a Sync message and the TPLD */
+	if (!b->hw_on || !spec->ptp_shape_ok || f < 80 ||
+	    strcmp(tx, b->tx) || strcmp(rx, b->rx))
+		return false;
+	return b->hw[1].rx_filter != HWTSTAMP_FILTER_ALL &&
+	       b->hw[1].rx_filter != HWTSTAMP_FILTER_NONE;
+}
+
+/*
+ * After a trial: the hardware block of res from the streams' sum.  The
+ * accuracy is the two offsets' uncertainty plus how far the difference of
+ * the offsets drifted during the trial, measured again now.
+ */
+void bm_genl_hw_result(struct bm_genl_backend *b,
+			      const struct bm_genl_stats *sum,
+			      struct bm_trial_result *res)
+{
+	struct bm_hw_latency *h = &res->hw;
+	int64_t off[2], unc[2], drift;
+	struct bm_error ignore;
+
+	if (!b->hw_on)
+		return;
+	h->on = true;
+	snprintf(h->tx_filter, sizeof(h->tx_filter), "%s",
+		 bm_hwts_filter_name(b->hw[0].rx_filter));
+	snprintf(h->rx_filter, sizeof(h->rx_filter), "%s",
+		 bm_hwts_filter_name(b->hw[1].rx_filter));
+	h->tx_requests = sum->hw_tx_requests;
+	h->tx_stamps = sum->hw_tx_stamps;
+	h->rx_stamps = sum->hw_rx_stamps;
+	h->count = sum->hw_lat_count;
+	if (h->count) {
+		h->min_ns = (double)sum->hw_lat_min_ns;
+		h->max_ns = (double)sum->hw_lat_max_ns;
+		h->mean_ns = (double)sum->hw_lat_sum_ns / (double)h->count;
+		h->sw_mean_ns = (double)sum->hw_lat_sw_sum_ns / (double)h->count;
+	}
+	h->accuracy_ns = (double)(b->hw_unc[0] + b->hw_unc[1]);
+	if (!bm_genl_hw_offsets(b, off, unc, &ignore)) {
+		drift = (off[1] - off[0]) - (b->hw_off[1] - b->hw_off[0]);
+		h->accuracy_ns += (double)llabs(drift);
+	}
+}
+
 static int bm_genl_run_trial_locked(struct bm_backend *be,
 				    const struct bm_trial_spec *spec,
 				    struct bm_trial_result *res,
@@ -263,6 +390,8 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 					 b->router ? gw_mac : NULL, per_stream,
 					 &end, err);
 	bm_traffic_free(&t);
+	if (!ret)
+		ret = bm_genl_hw_arm(b, err);
 	if (ret)
 		return ret;
 	ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
@@ -305,8 +434,10 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &rev, err);
 	if (!ret && spec->pattern == BM_PAT_STEP)
 		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &step, err);
-	if (!ret)
+	if (!ret) {
 		bm_genl_stats_latency(&sum, &res->latency);
+		bm_genl_hw_result(b, &sum, res);
+	}
 	bm_genl_stats_free(&sum);
 	if (ret)
 		return ret;
@@ -420,6 +551,7 @@ static void bm_genl_destroy(struct bm_backend *be)
 		/* not while another job's trial has its streams in place */
 		pthread_mutex_lock(&bm_genl_module_lock);
 		bm_genl_stream_del(b->g, 0, NULL);
+		bm_genl_hw_teardown(b);
 		pthread_mutex_unlock(&bm_genl_module_lock);
 		bm_genl_close(b->g);
 	}
@@ -512,5 +644,7 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 		bm_genl_destroy(&b->be);
 		return NULL;
 	}
+	if (!o->no_hw_timestamps)
+		bm_genl_hw_setup(b);
 	return &b->be;
 }

@@ -9,6 +9,7 @@
 #include <net/if.h>
 
 #include "bm_genl.h"
+#include "bm_hwts.h"
 #include "bm_router.h"
 
 /* Default drain: the loss wait threshold of REQ-TRIAL-1 step 4. */
@@ -22,6 +23,13 @@ struct bm_genl_backend {
 	int router;			/* bm_genl_port_opts.router */
 	unsigned int ncpus;		/* the module's CPUs, 0 unknown */
 	struct bm_router_port rp[2];	/* router: tx and rx port */
+	/* issue 14: hardware stamping switched on at tx and rx, with each
+	 * PHC's offset (PHC - CLOCK_MONOTONIC) and uncertainty as set for
+	 * the current trial */
+	int hw_on;
+	struct bm_hwts_cfg hw[2];
+	int phc[2];
+	int64_t hw_off[2], hw_unc[2];
 };
 
 /* How long a trial waits for the DUT's ARP answer (router DUTs). */
@@ -55,6 +63,18 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 		       const struct bm_trial_spec *spec,
 		       const unsigned int *ifindex, uint8_t (*gw_mac)[6],
 		       uint64_t *intended, double *want, struct bm_error *err);
+/* Issue 14, before a trial: each stamping port's fresh PHC offset into
+ * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
+int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);
+/* After it: res->hw from the streams' merged statistics. */
+void bm_genl_hw_result(struct bm_genl_backend *b,
+		       const struct bm_genl_stats *sum,
+		       struct bm_trial_result *res);
+/* Should a stream from port tx to port rx (ifnames) be PTP-shaped:
+ * hardware stamping on, rx's filter PTP-only, spec->ptp_shape_ok. */
+bool bm_genl_hw_ptp_shape(const struct bm_genl_backend *b,
+			  const struct bm_trial_spec *spec, const char *tx,
+			  const char *rx, uint32_t f);
 /* Run spec->traffic (an N-port trial) with the module lock held. */
 int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			       const struct bm_trial_spec *spec,

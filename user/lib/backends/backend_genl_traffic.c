@@ -160,6 +160,7 @@ static uint64_t bm_intended(const struct bm_traffic *t,
 }
 
 static int bm_traffic_stream_add(struct bm_genl_backend *b,
+				 const struct bm_trial_spec *spec,
 				 const struct bm_traffic *t,
 				 const struct bm_stream_spec *ss, uint32_t id,
 				 const unsigned int *ifindex, uint32_t f,
@@ -260,6 +261,8 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 			s.have_dst_ip6 = 1;
 		}
 	}
+	s.ptp_shape = s.frame_size &&
+		      bm_genl_hw_ptp_shape(b, spec, tx->name, rx->name, size);
 	return bm_genl_stream_add(b->g, &s, err);
 }
 
@@ -380,6 +383,7 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		/* percentiles of all streams together, from the merged
 		 * histogram (the sum alone cannot give them) */
 		bm_genl_stats_latency(&sum, &res->latency);
+		bm_genl_hw_result(b, &sum, res);
 		/* the report's coarser histogram: the module's buckets share
 		 * its octave edges, so each falls into one of ours whole */
 		for (k = 0; sum.hist && k < BMGEN_HIST_BUCKETS; k++)
@@ -413,7 +417,7 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 					 t->ports[ss->tx_port].name,
 					 t->ports[ss->rx_port].name,
 					 spec->duration_s);
-		ret = bm_traffic_stream_add(b, t, ss, k + 1, ifindex,
+		ret = bm_traffic_stream_add(b, spec, t, ss, k + 1, ifindex,
 					    spec->frame_size, intended[k],
 					    gw_mac, err);
 		end = ss->start_s + (ss->pattern == BM_STREAM_BURSTS ?
@@ -490,6 +494,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	if (!ret)
 		ret = bm_traffic_add_all(b, t, spec, ifindex, gw_mac, intended,
 					 &want, err);
+	if (!ret)
+		ret = bm_genl_hw_arm(b, err);
 	if (!ret)
 		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (ret)

@@ -207,6 +207,10 @@ struct bm_genl_port_opts {
 	 * 198.19.1.2/24 (tx, rx), frames go to the DUT's MAC from ARP and
 	 * no learning frames are sent (bm_router.h) */
 	int router;
+	/* Issue 14: leave the ports' hardware stamping alone (bmd's
+	 * hw_timestamps = off); else it is switched on where both ports
+	 * can stamp, and put back when the backend goes */
+	int no_hw_timestamps;
 	/* The job's ports in the order the user gave them (be->port_names,
 	 * for N-port procedures, whose trials attach their own ports);
 	 * n_ports = 0 names just tx_port and rx_port.  When given, ports[0]

@@ -807,6 +807,18 @@ void bm_genl_stats_merge(struct bm_genl_stats *sum,
 
 	for (i = 0; i < BMGEN_HIST_BUCKETS; i++)
 		sum->hist[i] += st->hist[i];
+	sum->hw_tx_requests += st->hw_tx_requests;
+	sum->hw_tx_stamps += st->hw_tx_stamps;
+	sum->hw_rx_stamps += st->hw_rx_stamps;
+	if (st->hw_lat_count) {
+		if (!sum->hw_lat_count || st->hw_lat_min_ns < sum->hw_lat_min_ns)
+			sum->hw_lat_min_ns = st->hw_lat_min_ns;
+		if (!sum->hw_lat_count || st->hw_lat_max_ns > sum->hw_lat_max_ns)
+			sum->hw_lat_max_ns = st->hw_lat_max_ns;
+		sum->hw_lat_count += st->hw_lat_count;
+		sum->hw_lat_sum_ns += st->hw_lat_sum_ns;
+		sum->hw_lat_sw_sum_ns += st->hw_lat_sw_sum_ns;
+	}
 	if (!st->lat_count)
 		return;
 	if (!sum->lat_count || st->lat_min_ns < sum->lat_min_ns)

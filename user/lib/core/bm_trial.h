@@ -57,6 +57,10 @@ struct bm_trial_spec {
 	double step_rate_fps;		/* BM_PAT_STEP: rate after the step */
 	double step_duration_s;		/* BM_PAT_STEP: time after the step */
 	bool latency;			/* measure latency on every frame */
+	/* The frames cross no DUT (a loopback: R8238-CAL), so they may be
+	 * shaped as a port's PTP-only rx filter needs to stamp them
+	 * (issue 14); no effect without hardware stamping. */
+	bool ptp_shape_ok;
 	bool learning;			/* send learning frames first (§23b) */
 	double learning_pause_s;	/* then wait this long; < 0 = the
 					 * RFC's 2 s */
@@ -175,6 +179,18 @@ struct bm_trial_result {
 	 * fails such a trial unless spec.link_down_ok. */
 	uint32_t link_downs;
 	char link_down_port[16];
+	/* Issue 14 (SPEC PLAT-TS): NIC hardware stamps of the frames a NIC
+	 * stamped, beside the software latency of every frame (latency);
+	 * hw.on false when the ports could not stamp. */
+	struct bm_hw_latency {
+		bool on;
+		char tx_filter[16], rx_filter[16];  /* rx filter each took */
+		uint64_t tx_requests, tx_stamps, rx_stamps, count;
+		double min_ns, mean_ns, max_ns;	/* frames with both stamps */
+		double sw_mean_ns;	/* software latency of the same frames */
+		double accuracy_ns;	/* the PHC offsets' uncertainty plus
+					 * their drift over the trial */
+	} hw;
 };
 
 struct bm_error {

@@ -125,6 +125,28 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		json_object_object_add(o, "latency", l);
 	}
 	bm_json_add_str(o, "ts_source", r->ts_source);
+	if (r->hw.on) {
+		/* issue 14: what the NICs stamped, their clock, its accuracy */
+		l = json_object_new_object();
+		bm_json_add_str(l, "source", "hw");
+		bm_json_add_str(l, "clock", "PHC, to CLOCK_MONOTONIC by PTP_SYS_OFFSET_EXTENDED");
+		bm_json_add_double(l, "accuracy_ns", r->hw.accuracy_ns);
+		bm_json_add_str(l, "tx_port_rx_filter", r->hw.tx_filter);
+		bm_json_add_str(l, "rx_port_rx_filter", r->hw.rx_filter);
+		bm_json_add_u64(l, "tx_requests", r->hw.tx_requests);
+		bm_json_add_u64(l, "tx_stamps", r->hw.tx_stamps);
+		bm_json_add_u64(l, "tx_missed", r->hw.tx_requests > r->hw.tx_stamps ?
+				r->hw.tx_requests - r->hw.tx_stamps : 0);
+		bm_json_add_u64(l, "rx_stamps", r->hw.rx_stamps);
+		bm_json_add_u64(l, "count", r->hw.count);
+		if (r->hw.count) {
+			bm_json_add_double(l, "min_ns", r->hw.min_ns);
+			bm_json_add_double(l, "mean_ns", r->hw.mean_ns);
+			bm_json_add_double(l, "max_ns", r->hw.max_ns);
+			bm_json_add_double(l, "sw_mean_ns", r->hw.sw_mean_ns);
+		}
+		json_object_object_add(o, "hw_latency", l);
+	}
 	return o;
 }
 

@@ -31,6 +31,7 @@ struct bmd_job_desc {
 	json_object *sim;		/* dry run: sim parameters or NULL */
 	json_object *dut;		/* the user's DUT descriptor, or NULL */
 	bool router;			/* dut.mode "router": RFC 2544 App C */
+	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
 };
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
@@ -101,6 +102,9 @@ struct bmd_config {
 	bmd_backend_fn backend_new;
 	void *backend_ctx;
 	bool verbose;			/* log requests to stderr */
+	/* bmd.conf hw-timestamps = no: the module backend leaves the ports'
+	 * hardware stamping alone (issue 14) */
+	bool no_hw_timestamps;
 	/* Where bmd reads port facts (existence, link speed, driver):
 	 * NULL = /sys/class/net; tests give a fake tree of ports. */
 	const char *sysfs_net;
@@ -140,6 +144,7 @@ struct bmd_conf {
 	unsigned int max_jobs, max_jobs_per_user;
 	unsigned int max_connections, max_output_kib;
 	double idle_timeout_s;		/* 0: not set, < 0: never */
+	int hw_timestamps;		/* 0: not set, 1 auto, -1 no */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

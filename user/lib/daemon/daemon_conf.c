@@ -32,7 +32,7 @@ struct conf_reader {
 static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
-	"max-connections", "idle-timeout", "max-output-kib",
+	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
 };
 
 
@@ -154,7 +154,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -192,6 +192,16 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 	case 10:
 		/* a result line needs a few chunks of 64 KiB at least */
 		return set_uint(r, &c->max_output_kib, key, v, 256, 1048576);
+	case 11:
+		/* issue 14: "no" leaves the ports' stamping alone (ptp4l) */
+		if (!strcmp(v, "auto"))
+			c->hw_timestamps = 1;
+		else if (!strcmp(v, "no"))
+			c->hw_timestamps = -1;
+		else
+			return conf_err(r, "%s: '%.20s' must be auto or no", key,
+					v);
+		return 0;
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -309,6 +319,8 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->idle_timeout_s = c->idle_timeout_s;
 	if (!cfg->max_output)
 		cfg->max_output = (size_t)c->max_output_kib << 10;
+	if (c->hw_timestamps < 0)
+		cfg->no_hw_timestamps = true;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

@@ -105,6 +105,7 @@ struct bmd {
 	bmd_backend_fn backend_new;
 	void *backend_ctx;
 	bool verbose;
+	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
 	char *socket_path;		/* NULL when activated by systemd */
 	dev_t sock_dev;			/* the socket file bmd bound */
 	ino_t sock_ino;

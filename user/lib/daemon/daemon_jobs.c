@@ -809,6 +809,7 @@ static void *worker(void *arg)
 		.sim = sim, .dut = dut,
 		.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
 			  !strcmp(json_object_get_string(mode), "router"),
+		.no_hw_timestamps = d->no_hw_timestamps,
 	};
 	for (i = 0; i < j->n_ports; i++)
 		desc.ports[i] = j->ports[i];

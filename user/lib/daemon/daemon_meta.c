@@ -222,5 +222,6 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.ports = d->ports;
 	o.line_rate_bps = d->line_rate_bps;
 	o.router = d->router;
+	o.no_hw_timestamps = d->no_hw_timestamps;
 	return bm_backend_genl_new(&o, err);
 }

@@ -1417,6 +1417,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 					  : bmd_backend_default;
 	d->backend_ctx = cfg->backend_ctx;
 	d->verbose = cfg->verbose;
+	d->no_hw_timestamps = cfg->no_hw_timestamps;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
 	d->max_trials = cfg->max_trials ? cfg->max_trials :

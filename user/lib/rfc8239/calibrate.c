@@ -113,6 +113,34 @@ json_object *r8238_cal_params_json(const struct r8238_cal_params *p)
 	return o;
 }
 
+/*
+ * The hardware-stamp calibration of one size (issue 14 item 4): C_hw =
+ * the mean hardware FF of the frames the NICs stamped; its accuracy the
+ * spread of those (max - min: the module keeps no histogram of them)
+ * plus the PHC offsets' uncertainty.  A procedure subtracts C of the
+ * source its latency comes from.
+ */
+static json_object *cal_hw(const struct bm_hw_latency *h)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_str(o, "source", "hw");
+	bm_json_add_u64(o, "frames", h->count);
+	bm_json_add_u64(o, "tx_requests", h->tx_requests);
+	bm_json_add_u64(o, "tx_missed", h->tx_requests > h->tx_stamps ?
+			h->tx_requests - h->tx_stamps : 0);
+	bm_json_add_u64(o, "rx_stamps", h->rx_stamps);
+	bm_json_add_str(o, "rx_filter", h->rx_filter);
+	bm_json_add_double(o, "cal_constant_ns", h->count ? h->mean_ns : NAN);
+	bm_json_add_double(o, "min_ns", h->count ? h->min_ns : NAN);
+	bm_json_add_double(o, "max_ns", h->count ? h->max_ns : NAN);
+	bm_json_add_double(o, "sw_cal_constant_ns", h->count ? h->sw_mean_ns :
+			   NAN);
+	bm_json_add_double(o, "accuracy_ns", h->count ? h->max_ns - h->min_ns +
+			   h->accuracy_ns : NAN);
+	return o;
+}
+
 int r8238_calibrate_run(struct bm_backend *be,
 			const struct r8238_cal_params *p,
 			bm_progress_fn progress, void *ctx,
@@ -162,6 +190,9 @@ int r8238_calibrate_run(struct bm_backend *be,
 				 bm_stream_fps(&t, &t.streams[0], f), false,
 				 &t, r);
 		spec.latency = true;
+		/* back to back: frames may take the shape a PTP-only rx
+		 * filter stamps (issue 14 item 4) */
+		spec.ptp_shape_ok = true;
 		snprintf(reason, sizeof(reason), "%u B loopback", f);
 		ret = bm_search_trial(be, &spec, &res, &log, "calibrate",
 				      reason, progress, ctx, err);
@@ -181,6 +212,8 @@ int r8238_calibrate_run(struct bm_backend *be,
 					   l->stddev_ns : NAN);
 			bm_json_add_double(e, "accuracy_ns", l->count ?
 					   l->p99_ns - l->min_ns : NAN);
+			if (res.hw.on)
+				json_object_object_add(e, "hw", cal_hw(&res.hw));
 			json_object_array_add(sizes, e);
 		}
 		bm_traffic_result_free(r);
