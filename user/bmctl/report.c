@@ -341,6 +341,11 @@ void report_trials(json_object *result)
 		{ "received", "res.received" },
 		{ "lost", "res.lost" },
 		{ "loss_ratio", "loss_pct" },
+		{ "latency.mean_ns" },
+		/* issue 14: the NICs' stamps, where the ports had them */
+		{ "hw_latency.count" },
+		{ "hw_latency.mean_ns" },
+		{ "hw_latency.accuracy_ns" },
 		{ "reason", "why" },
 	};
 	const size_t npref = sizeof(pref) / sizeof(pref[0]);

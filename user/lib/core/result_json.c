@@ -125,6 +125,12 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		json_object_object_add(o, "latency", l);
 	}
 	bm_json_add_str(o, "ts_source", r->ts_source);
+	/* issue 14: the clock of that latency (its accuracy: meta's
+	 * timestamp_accuracy, or the calibration) */
+	if (!strcmp(r->ts_source, "sw"))
+		bm_json_add_str(o, "ts_clock", "CLOCK_MONOTONIC");
+	else if (!strcmp(r->ts_source, "sim"))
+		bm_json_add_str(o, "ts_clock", "simulated");
 	if (r->hw.on) {
 		/* issue 14: what the NICs stamped, their clock, its accuracy */
 		l = json_object_new_object();
