@@ -280,6 +280,73 @@ START_TEST(calibrate)
 }
 END_TEST
 
+/*
+ * Issue 14 item 4 on the sim's model of ports that stamp every frame in
+ * hardware, software stamps D = 3000 ns later: calibrate gives C_sw =
+ * 14256 + D and C_hw = 14256 (512 B, as above); line-rate subtracting
+ * both gives the same FF, 0, from either source, FL = 0 + S = 4096, and
+ * says it subtracted each.
+ */
+START_TEST(hw_calibration)
+{
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	struct bm_error err = { "" };
+	struct r8238_cal_params cp;
+	struct r8239_lr_params p;
+	json_object *doc = NULL, *s, *h, *r;
+	double c_sw, c_hw;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 100;
+	sp.sw_stamp_delay_ns = 3000;
+	be = sim_ports_new(&sp, 2, "p");
+	r8238_cal_defaults(&cp);
+	cp.frame_sizes[0] = 512;
+	cp.n_sizes = 1;
+	cp.frames = 1000;
+	cp.drain_s = 0.01;
+	ck_assert_int_eq(r8238_calibrate_run(be, &cp, NULL, NULL, &doc, &err), 0);
+	s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	h = tj_get(s, "hw");
+	ck_assert_ptr_nonnull(h);
+	c_sw = tj_num(s, "cal_constant_ns");
+	c_hw = tj_num(h, "cal_constant_ns");
+	ck_assert_double_eq_tol(c_sw, 14256 + 3000, 0.5);
+	ck_assert_double_eq_tol(c_hw, 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(h, "sw_cal_constant_ns"), c_sw, 0.5);
+	ck_assert_int_eq(json_object_get_int64(tj_get(h, "frames")), 1000);
+	json_object_put(doc);
+
+	params(&p, R8239_LR_PAIR);
+	p.c.repeat = 1;
+	p.cal_constant_ns = c_sw;
+	p.cal_constant_hw_ns = c_hw;
+	doc = run(be, &p, "rfc8239.line-rate-pair");
+	r = rep(doc, 0);
+	ck_assert_double_eq_tol(tj_num(r, "latency_min_ns"), 4096, 1);
+	ck_assert_double_eq_tol(tj_num(r, "hw_latency_min_ns"), 4096, 1);
+	ck_assert_double_eq_tol(tj_num(r, "hw_latency_mean_ns"),
+				tj_num(r, "latency_mean_ns"), 1);
+	ck_assert_double_eq_tol(tj_num(r, "hw_same_frames_sw_mean_ns"),
+				tj_num(r, "latency_mean_ns"), 1);
+	ck_assert(json_object_get_boolean(tj_get(tj_get(doc, "results"),
+						 "cal_constant_hw_subtracted")));
+	json_object_put(doc);
+	/* without C_hw: the hardware latency keeps its C and says so */
+	p.cal_constant_hw_ns = 0;
+	doc = run(be, &p, "rfc8239.line-rate-pair");
+	ck_assert_double_eq_tol(tj_num(rep(doc, 0), "hw_latency_min_ns"),
+				4096 + 14256, 1);
+	ck_assert(!json_object_get_boolean(tj_get(tj_get(doc, "results"),
+						  "cal_constant_hw_subtracted")));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	struct bm_backend *be = mk(4, -1);
@@ -338,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mesh_shaped);
 	tcase_add_test(tc, snake_plan);
 	tcase_add_test(tc, events_and_calibration);
+	tcase_add_test(tc, hw_calibration);
 	tcase_add_test(tc, calibrate);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);

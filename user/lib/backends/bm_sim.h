@@ -213,6 +213,11 @@ struct bm_sim_params {
 	 * none) that the DUT carried loses 3 frames in the generator's
 	 * catch-up burst after a 10 ms stall, attempt after attempt. */
 	double host_stall_above_fps;
+	/* Issue 14: ports that stamp every frame in hardware (> 0), whose
+	 * software stamps come this many ns later on the receive side:
+	 * N-port trials then report hw latency = the model's latency and
+	 * software latency = it + the delay. */
+	double sw_stamp_delay_ns;
 	double generator_max_fps;	/* tester limit per direction (0 = none) */
 	double trial_overhead_s;	/* virtual time added per trial */
 	uint32_t max_frame_size;	/* larger frames are dropped (MTU); 0 =

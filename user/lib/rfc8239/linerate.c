@@ -75,6 +75,10 @@ const struct bm_param r8239_lr_keys[] = {
 	    PAIR | MESH, NULL, NULL }, "ns", "tester + cable constant C from "
 	  "rfc8238.calibrate, subtracted from every latency (0: none)",
 	  NULL },
+	{ { "cal_constant_hw_ns", BM_J_DOUBLE, LO(cal_constant_hw_ns), 0, 1e9,
+	    0, PAIR | MESH, NULL, NULL }, "ns", "the hardware-stamp C "
+	  "(rfc8238.calibrate's hw entry), subtracted from the hardware "
+	  "latency where the ports stamp (0: none)", NULL },
 	R8239_COMMON_KEYS(LO, "frame size"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
@@ -120,6 +124,8 @@ json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
 				bm_lat_event_names[p->latency_events]);
 		bm_json_add_bool(o, "comparison", p->comparison);
 		bm_json_add_double(o, "cal_constant_ns", p->cal_constant_ns);
+		bm_json_add_double(o, "cal_constant_hw_ns",
+				   p->cal_constant_hw_ns);
 	}
 	r8239_common_json(o, &p->c);
 	return o;
@@ -311,6 +317,22 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 				       bm_lat_hist_json(res.lat_hist));
 		bm_json_add_bool(o, "same_iteration", true);
 	}
+	if (p->topo != R8239_LR_SNAKE && res.hw.on && res.hw.count) {
+		/* issue 14: the same event from the NICs' stamps, less their
+		 * own C; the software latency of the same frames beside it */
+		double ch = p->cal_constant_hw_ns;
+
+		bm_json_add_u64(o, "hw_latency_frames", res.hw.count);
+		bm_json_add_double(o, "hw_latency_min_ns",
+				   bm_lat_event_ns(ev, res.hw.min_ns - ch, s, s));
+		bm_json_add_double(o, "hw_latency_mean_ns",
+				   bm_lat_event_ns(ev, res.hw.mean_ns - ch, s, s));
+		bm_json_add_double(o, "hw_latency_max_ns",
+				   bm_lat_event_ns(ev, res.hw.max_ns - ch, s, s));
+		bm_json_add_double(o, "hw_same_frames_sw_mean_ns",
+				   bm_lat_event_ns(ev, res.hw.sw_mean_ns - c, s, s));
+		bm_json_add_double(o, "hw_accuracy_ns", res.hw.accuracy_ns);
+	}
 	json_object_object_add(o, "ports", ports);
 	json_object_array_add(reps, o);
 out:
@@ -408,6 +430,11 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		bm_json_add_bool(res, "cal_constant_subtracted",
 				 q.cal_constant_ns > 0);
 		bm_json_add_double(res, "cal_constant_ns", q.cal_constant_ns);
+		/* and the hardware latency's own C (issue 14 item 4) */
+		bm_json_add_bool(res, "cal_constant_hw_subtracted",
+				 q.cal_constant_hw_ns > 0);
+		bm_json_add_double(res, "cal_constant_hw_ns",
+				   q.cal_constant_hw_ns);
 	}
 	sizes = json_object_new_array();
 	json_object_object_add(res, "per_size", sizes);
