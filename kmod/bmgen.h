@@ -282,9 +282,9 @@ void bm_hwts_mark(struct bm_port *p, struct bm_stream *s, struct sk_buff *skb,
 		  u64 seq);
 /* Take the tx stamps p's socket received.  Process context. */
 void bm_hwts_drain(struct bm_port *p);
-/* Note frame seq's rx hardware stamp (PHC ns).  Under s->rx.lock. */
-void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p, u64 hw_ns,
-		u64 seq, s64 sw_lat);
+/* Note frame seq's rx hardware stamp, if skb has one.  Under s->rx.lock. */
+void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p,
+		struct sk_buff *skb, u64 seq, s64 sw_lat);
 /* Zero s's stamps for a new trial.  Under s->rx.lock. */
 void bm_hwts_stream_reset(struct bm_stream *s);
 

@@ -44,12 +44,17 @@ static int bm_hwts_sock_open(struct bm_port *p)
 	return 0;
 }
 
-void bm_hwts_port_release(struct bm_port *p)
+static void bm_hwts_sock_close(struct bm_port *p)
 {
 	/* frames still in flight hold the sock (sk_wmem_alloc) */
 	if (p->ts_sock)
 		sock_release(p->ts_sock);
 	p->ts_sock = NULL;
+}
+
+void bm_hwts_port_release(struct bm_port *p)
+{
+	bm_hwts_sock_close(p);
 	p->hwts = 0;
 }
 
@@ -79,9 +84,8 @@ int bm_hwts_port_set(struct bm_port *p, u32 hwts, const s64 *phc_offset_ns,
 			NL_SET_ERR_MSG(extack, "cannot open the port's timestamp socket");
 			return ret;
 		}
-	} else if (!(hwts & BMGEN_HWTS_TX) && p->ts_sock) {
-		sock_release(p->ts_sock);
-		p->ts_sock = NULL;
+	} else if (!(hwts & BMGEN_HWTS_TX)) {
+		bm_hwts_sock_close(p);
 	}
 	p->hwts = hwts;
 	if (phc_offset_ns)
@@ -138,13 +142,17 @@ static struct bm_hw_slot *bm_hwts_slot(struct bm_stream *s, u64 seq)
 	return h;
 }
 
-void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p, u64 hw_ns,
-		u64 seq, s64 sw_lat)
+void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p,
+		struct sk_buff *skb, u64 seq, s64 sw_lat)
 {
-	struct bm_hw_slot *h = bm_hwts_slot(s, seq);
+	s64 hw_ns = ktime_to_ns(skb_hwtstamps(skb)->hwtstamp);
+	struct bm_hw_slot *h;
 
+	if (!hw_ns)
+		return;		/* the driver stamped another frame */
+	h = bm_hwts_slot(s, seq);
 	s->rx.hw_rx_stamps++;
-	h->rx_ns = (s64)hw_ns - READ_ONCE(p->phc_offset_ns);
+	h->rx_ns = hw_ns - READ_ONCE(p->phc_offset_ns);
 	h->sw_lat = sw_lat;
 	h->have |= BM_HW_HAVE_RX;
 	if (h->have & BM_HW_HAVE_TX)

@@ -316,10 +316,8 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS)) {
 		bm_rx_latency(rx, seq, (s64)(rel - tx_ts),
 			      tp->flags & BMGEN_TPLD_F_LATENCY);
-		if ((port->hwts & BMGEN_HWTS_RX) && skb_hwtstamps(skb)->hwtstamp)
-			bm_hwts_rx(s, port,
-				   ktime_to_ns(skb_hwtstamps(skb)->hwtstamp),
-				   seq, (s64)(rel - tx_ts));
+		if (port->hwts & BMGEN_HWTS_RX)
+			bm_hwts_rx(s, port, skb, seq, (s64)(rel - tx_ts));
 	}
 unlock:
 	spin_unlock(&rx->lock);

@@ -165,10 +165,7 @@ static int hwts_port(struct bm_genl *g, const char *dev, const char *side,
 	ret = bm_genl_port_counters(g, if_nametoindex(dev), &pc, err);
 	if (ret)
 		return ret;
-	ret = bm_phc_offset(pc.phc_index, &off, &unc, err);
-	if (ret)
-		return ret;
-	ret = bm_genl_port_set(g, dev, bm_hwts_bits(c), &off, err);
+	ret = bm_genl_port_hw_arm(g, dev, c, pc.phc_index, &off, &unc, err);
 	if (ret)
 		return ret;
 	printf("%s_hwts_tx=%s\n%s_hwts_rx_filter=%s\n%s_phc=%d\n"

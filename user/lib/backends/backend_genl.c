@@ -290,14 +290,13 @@ static int bm_genl_hw_offsets(struct bm_genl_backend *b, int64_t *off,
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err)
 {
 	const char *name[2] = { b->tx, b->rx };
-	int i, ret;
+	int i, ret = 0;
 
 	if (!b->hw_on)
 		return 0;
-	ret = bm_genl_hw_offsets(b, b->hw_off, b->hw_unc, err);
 	for (i = 0; !ret && i < 2; i++)
-		ret = bm_genl_port_set(b->g, name[i], bm_hwts_bits(&b->hw[i]),
-				       &b->hw_off[i], err);
+		ret = bm_genl_port_hw_arm(b->g, name[i], &b->hw[i], b->phc[i],
+					  &b->hw_off[i], &b->hw_unc[i], err);
 	return ret;
 }
 

@@ -49,6 +49,14 @@ struct bm_genl_port_counters {
 int bm_genl_port_set(struct bm_genl *g, const char *ifname, uint32_t hwts,
 		     const int64_t *off_ns, struct bm_error *err);
 
+struct bm_hwts_cfg;
+/* Measure PHC /dev/ptp<phc>'s offset (and its uncertainty) now and hand
+ * it with the bits of c, what ifname's driver took, to the module: before
+ * each trial, as PHCs drift; 0 or -errno with err set. */
+int bm_genl_port_hw_arm(struct bm_genl *g, const char *ifname,
+			const struct bm_hwts_cfg *c, int phc, int64_t *off_ns,
+			int64_t *unc_ns, struct bm_error *err);
+
 /* The counters of attached port ifindex; 0, -ENOENT if it is not
  * attached, or -errno with err set. */
 int bm_genl_port_counters(struct bm_genl *g, uint32_t ifindex,

@@ -17,6 +17,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_hwts.h"
 
 struct bm_genl {
 	struct mnl_socket *nl;
@@ -300,17 +301,26 @@ int bm_genl_status(struct bm_module_status *st, struct bm_error *err)
 	return ret;
 }
 
+/* A request cmd naming port ifname, in *nlh; 0 or -EINVAL (err set). */
+static int bm_genl_port_msg(struct bm_genl *g, uint8_t cmd, const char *ifname,
+			    struct nlmsghdr **nlh, struct bm_error *err)
+{
+	if (!ifname || !*ifname || strlen(ifname) >= IFNAMSIZ)
+		return bm_errorf(err, "bad port name '%s'", ifname ? ifname : "");
+	*nlh = bm_genl_msg(g, g->family, 0, cmd);
+	mnl_attr_put_strz(*nlh, BMGEN_A_PORT_IFNAME, ifname);
+	return 0;
+}
+
 static int bm_genl_port_cmd(struct bm_genl *g, uint8_t cmd, const char *ifname,
 			    struct bm_error *err)
 {
 	struct bm_genl_req req = { NULL, NULL, err };
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = NULL;
+	int ret;
 
-	if (!ifname || !*ifname || strlen(ifname) >= IFNAMSIZ)
-		return bm_errorf(err, "bad port name '%s'", ifname ? ifname : "");
-	nlh = bm_genl_msg(g, g->family, 0, cmd);
-	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, ifname);
-	return bm_genl_talk(g, nlh, &req);
+	ret = bm_genl_port_msg(g, cmd, ifname, &nlh, err);
+	return ret ? ret : bm_genl_talk(g, nlh, &req);
 }
 
 int bm_genl_port_attach(struct bm_genl *g, const char *ifname,
@@ -329,17 +339,28 @@ int bm_genl_port_set(struct bm_genl *g, const char *ifname, uint32_t hwts,
 		     const int64_t *off_ns, struct bm_error *err)
 {
 	struct bm_genl_req req = { NULL, NULL, err };
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = NULL;
+	int ret;
 
-	if (!ifname || !*ifname || strlen(ifname) >= IFNAMSIZ)
-		return bm_errorf(err, "bad port name '%s'", ifname ? ifname : "");
-	nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_PORT_SET);
-	mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, ifname);
+	ret = bm_genl_port_msg(g, BMGEN_CMD_PORT_SET, ifname, &nlh, err);
+	if (ret)
+		return ret;
 	mnl_attr_put_u32(nlh, BMGEN_A_PORT_HWTS, hwts);
 	if (off_ns)
 		mnl_attr_put_u64(nlh, BMGEN_A_PORT_PHC_OFFSET_NS,
 				 (uint64_t)*off_ns);
 	return bm_genl_talk(g, nlh, &req);
+}
+
+int bm_genl_port_hw_arm(struct bm_genl *g, const char *ifname,
+			const struct bm_hwts_cfg *c, int phc, int64_t *off_ns,
+			int64_t *unc_ns, struct bm_error *err)
+{
+	int ret;
+
+	ret = bm_phc_offset(phc, off_ns, unc_ns, err);
+	return ret ? ret : bm_genl_port_set(g, ifname, bm_hwts_bits(c), off_ns,
+					    err);
 }
 
 void bm_genl_stream_init(struct bm_genl_stream *s)
