@@ -74,7 +74,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 	demo bench install help
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
+user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-tcp $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
 	$(O)/holb-emu
 
 Q := $(if $(V),,@)
@@ -100,6 +100,10 @@ $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
 # issue 9: one raw N-port trial (mesh, many-to-one, ...), module or --sim
 $(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# issue 11: one raw session of the kernel TCP engine (VRFs via libnl-route)
+$(O)/bmgen-tcp: $(O)/user/tools/bmgen_tcp.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 # issue 3: raw generic netlink rejections and privileges (libmnl only)
 $(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o

@@ -78,6 +78,7 @@ START_TEST(good_file)
 	    "results-mode = 0600\n"
 	    "verbose = yes\n"
 	    "hw-timestamps = no\n"
+	    "tcp-engine = no\n"
 	    "reset.pdu-cycle = snmpset -v2c -c private pdu 1.3.6.1 i 3  \n"
 	    "reset.br0_bounce.v2 = (sleep 0.5; echo \"a=b # c\") | ip -batch -\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
@@ -88,6 +89,7 @@ START_TEST(good_file)
 	ck_assert_uint_eq(c.results_mode, 0600);
 	ck_assert_int_eq(c.verbose, 1);
 	ck_assert_int_eq(c.hw_timestamps, -1);
+	ck_assert_int_eq(c.tcp_engine, -1);
 	ck_assert_uint_eq(c.n_resets, 2);
 	ck_assert_str_eq(c.resets[0].name, "pdu-cycle");
 	ck_assert_str_eq(c.resets[0].command,
@@ -207,7 +209,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -225,6 +227,7 @@ START_TEST(bad_lines)
 	bad("verbose = maybe\n", "1: verbose: 'maybe' must be yes or no");
 	bad("hw-timestamps = yes\n",
 	    "1: hw-timestamps: 'yes' must be auto or no");
+	bad("tcp-engine = on\n", "1: tcp-engine: 'on' must be auto or no");
 	bad("reset.a = true\nreset.a = false\n", "2: reset.a: given twice");
 	bad("reset. = true\n",
 	    "1: reset.: a reset's name is 1 to 32 of A-Z a-z 0-9 . _ - (not '-' first)");

@@ -28,8 +28,8 @@ static const char *const names[] = {
 	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
 	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
 	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
-	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8238.calibrate",
-	"rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
+	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8239.incast",
+	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
 	"rfc7640.shaper-capacity",
@@ -887,7 +887,8 @@ START_TEST(test_faults_every_procedure)
 		f = (struct faulty){ .inner = fault_sim(n, line, 0), .fail_at = at };
 		f.be = (struct bm_backend){ .ops = &faulty_ops, .name = "faulty",
 			.line_rate_bps = f.inner->line_rate_bps,
-			.virtual_clock = true, .priv = &f };
+			.virtual_clock = true, .priv = &f,
+			.tcp = f.inner->tcp, .tcp_priv = f.inner->tcp_priv };
 		memcpy(f.be.port_names, f.inner->port_names,
 		       sizeof(f.be.port_names));
 		f.be.n_ports = n;

@@ -1099,6 +1099,7 @@ static int sim_dut_reset(struct bm_backend *be)
 
 static void sim_destroy(struct bm_backend *be)
 {
+	sim_tcp_detach(be);
 	free(be->priv);
 	free(be);
 }
@@ -1112,6 +1113,8 @@ static int sim_run_trial_link(struct bm_backend *be,
 	const struct sim_priv *sp = be->priv;
 	int ret = sim_run_trial(be, spec, res, err);
 
+	if (!ret)
+		sim_tcp_trial(be, spec);
 	if (!ret && sp->p.link_down_trial == be->trials + 1) {
 		res->link_downs = 1;
 		snprintf(res->link_down_port, sizeof(res->link_down_port),
@@ -1173,6 +1176,11 @@ struct bm_backend *bm_sim_new(const struct bm_sim_params *p,
 	be->ts_accuracy_ns = 0.0;
 	be->virtual_clock = true;
 	be->priv = sp;
+	if (sim_tcp_attach(be)) {
+		sim_destroy(be);
+		bm_errorf(err, "sim: out of memory");
+		return NULL;
+	}
 	return be;
 }
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bm_sim.h"
+#include "bm_tcp.h"
 
 #define SIM_MAX_WIN	4
 #define SIM_DRAIN_S	2.0	/* REQ-TRIAL-1 step 4 default */
@@ -31,6 +32,13 @@ struct win {
 	double s, e;
 	bool flushed;
 };
+
+/* The fluid TCP engine of the simulated DUT (sim_tcp.c): attach it to be
+ * (0 or -ENOMEM), free it, and account a trial's frames to the egresses
+ * of a running session. */
+int sim_tcp_attach(struct bm_backend *be);
+void sim_tcp_detach(struct bm_backend *be);
+void sim_tcp_trial(struct bm_backend *be, const struct bm_trial_spec *spec);
 
 /* The next uniform [0, 1) draw of the simulator's seeded PRNG at *s. */
 double sim_rng_uniform(uint64_t *s);

@@ -219,6 +219,7 @@ struct bm_trial_log {
 #define BM_BACKEND_PORT_NAME	16
 
 struct bm_backend;
+struct bm_tcp_ops;
 
 /*
  * Called after every trial with the record just logged; total_hint is the
@@ -282,6 +283,10 @@ struct bm_backend {
 	 * instead of the host's monotonic clock. */
 	bool virtual_clock;
 	void *priv;
+	/* Its TCP engine (bm_tcp.h, PLAT-TCP); NULL when it has none, and
+	 * then a stateful procedure refuses to run (R8239-INC (d)). */
+	const struct bm_tcp_ops *tcp;
+	void *tcp_priv;
 };
 
 /* Run one trial through the backend, counting it; see bm_backend_ops. */

@@ -32,6 +32,7 @@ struct bmd_job_desc {
 	json_object *dut;		/* the user's DUT descriptor, or NULL */
 	bool router;			/* dut.mode "router": RFC 2544 App C */
 	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
+	bool no_tcp_engine;		/* bmd_config.no_tcp_engine */
 };
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
@@ -105,6 +106,9 @@ struct bmd_config {
 	/* bmd.conf hw-timestamps = no: the module backend leaves the ports'
 	 * hardware stamping alone (issue 14) */
 	bool no_hw_timestamps;
+	/* bmd.conf tcp-engine = no: jobs get no TCP engine, and stateful
+	 * procedures refuse to run (issue 11, R8239-INC (d)) */
+	bool no_tcp_engine;
 	/* Where bmd reads port facts (existence, link speed, driver):
 	 * NULL = /sys/class/net; tests give a fake tree of ports. */
 	const char *sysfs_net;
@@ -145,6 +149,7 @@ struct bmd_conf {
 	unsigned int max_connections, max_output_kib;
 	double idle_timeout_s;		/* 0: not set, < 0: never */
 	int hw_timestamps;		/* 0: not set, 1 auto, -1 no */
+	int tcp_engine;			/* 0: not set, 1 auto, -1 no */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };
@@ -198,6 +203,9 @@ size_t bmd_output_peak(struct bmd *d);
 void bmd_status_line(struct bmd *d, char *buf, size_t size);
 
 /* The default backend factory (sim for dry runs, genl otherwise). */
+/* Free a backend made by a bmd_backend_fn, its TCP engine first. */
+void bmd_backend_free(struct bm_backend *be);
+
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err);
 

@@ -33,6 +33,7 @@ static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
+	"tcp-engine",
 };
 
 
@@ -154,7 +155,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -198,6 +199,16 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 			c->hw_timestamps = 1;
 		else if (!strcmp(v, "no"))
 			c->hw_timestamps = -1;
+		else
+			return conf_err(r, "%s: '%.20s' must be auto or no", key,
+					v);
+		return 0;
+	case 12:
+		/* issue 11: "no" gives jobs no TCP engine (no VRFs made) */
+		if (!strcmp(v, "auto"))
+			c->tcp_engine = 1;
+		else if (!strcmp(v, "no"))
+			c->tcp_engine = -1;
 		else
 			return conf_err(r, "%s: '%.20s' must be auto or no", key,
 					v);
@@ -321,6 +332,8 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->max_output = (size_t)c->max_output_kib << 10;
 	if (c->hw_timestamps < 0)
 		cfg->no_hw_timestamps = true;
+	if (c->tcp_engine < 0)
+		cfg->no_tcp_engine = true;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

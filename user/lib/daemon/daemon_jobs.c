@@ -810,6 +810,7 @@ static void *worker(void *arg)
 		.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
 			  !strcmp(json_object_get_string(mode), "router"),
 		.no_hw_timestamps = d->no_hw_timestamps,
+		.no_tcp_engine = d->no_tcp_engine,
 	};
 	for (i = 0; i < j->n_ports; i++)
 		desc.ports[i] = j->ports[i];
@@ -829,7 +830,7 @@ static void *worker(void *arg)
 		backend = be->name ? be->name : "?";
 		ret = bm_procedure_run(j->procedure, params, be, on_progress,
 				       &w, &result, &err);
-		be->ops->destroy(be);
+		bmd_backend_free(be);
 	}
 	if (be && ret == 0)
 		end = JOB_DONE;

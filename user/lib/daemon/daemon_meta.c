@@ -12,6 +12,7 @@
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
+#include "bm_tcp_engine.h"
 #include "daemon_int.h"
 
 #ifndef BM_VERSION
@@ -212,6 +213,8 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err)
 {
 	struct bm_genl_port_opts o = { 0 };
+	struct bm_backend *be;
+	char why[160];
 
 	(void)ctx;
 	if (d->dry_run)
@@ -223,5 +226,20 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.line_rate_bps = d->line_rate_bps;
 	o.router = d->router;
 	o.no_hw_timestamps = d->no_hw_timestamps;
-	return bm_backend_genl_new(&o, err);
+	be = bm_backend_genl_new(&o, err);
+	/* the TCP engine beside the module (issue 11), where the host can
+	 * give ports routing domains; without it stateful procedures
+	 * refuse to run */
+	if (be && !d->no_tcp_engine && bm_tcp_engine_available(why, sizeof(why))
+	    && bm_tcp_engine_attach(be, err)) {
+		be->ops->destroy(be);
+		return NULL;
+	}
+	return be;
+}
+
+void bmd_backend_free(struct bm_backend *be)
+{
+	bm_tcp_engine_detach(be);
+	be->ops->destroy(be);
 }

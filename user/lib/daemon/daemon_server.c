@@ -1418,6 +1418,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->backend_ctx = cfg->backend_ctx;
 	d->verbose = cfg->verbose;
 	d->no_hw_timestamps = cfg->no_hw_timestamps;
+	d->no_tcp_engine = cfg->no_tcp_engine;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
 	d->max_trials = cfg->max_trials ? cfg->max_trials :
