@@ -728,6 +728,29 @@ TM_HOOKS(tm_polp, struct tm_polp_params)
 TM_HOOKS(tm_polc, struct tm_polc_params)
 TM_HOOKS(tm_shcap, struct tm_shcap_params)
 
+/* RFC 8239 §6 incast and RFC 8238 §7 goodput: one parameter table (mask
+ * 1 incast's keys, 2 goodput's), two sets of defaults. */
+#define inc_keys r8239_inc_keys
+#define gp_keys r8239_inc_keys
+#define inc_check r8239_inc_check
+#define gp_check r8239_inc_check
+#define inc_params_json r8239_inc_params_json
+#define gp_params_json r8239_inc_params_json
+#define inc_max_trials r8239_inc_max_trials
+#define gp_max_trials r8239_inc_max_trials
+#define inc_run r8239_inc_run
+#define gp_run r8239_inc_run
+#define inc_defaults r8239_inc_defaults
+
+static void gp_defaults(struct r8239_inc_params *p)
+{
+	r8239_inc_defaults(p);
+	p->goodput = true;
+}
+
+TM_HOOKS(inc, struct r8239_inc_params)
+TM_HOOKS(gp, struct r8239_inc_params)
+
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
 	.keys = P##_keys, .duration_key = dur, .sizes_key = "frame_size", \
@@ -851,6 +874,25 @@ static const struct bm_procedure_info registry[] = {
 		 "RFC 8239 §2.2 snake: 2 tester ports through every DUT "
 		 "port (prints the DUT's VLAN and cabling plan)",
 		 "R8239-LR-SNAKE, REQ-8239-3, REQ-8239-1"),
+	{ .name = "rfc8239.incast",
+	  .summary = "RFC 8239 §6 incast: TCP goodput and UDP microburst "
+		     "latency into one egress, stateful or stateless ports "
+		     "varied",
+	  .refs = "R8239-INC-1, R8239-INC-2, R8238-INCAST, R8238-GOODPUT, "
+		  "PLAT-TCP, REQ-8239-1",
+	  /* 1 TCP + 1 UDP ingress, 1 egress */
+	  .ports_needed = 3, .keys = inc_keys, .mask = 1,
+	  .duration_key = "duration_s", .sizes_key = "frame_size",
+	  .validate = inc_validate, .defaults = inc_defaults_json,
+	  .max_trials = inc_bound, .run = inc_run_proc },
+	{ .name = "rfc8238.goodput",
+	  .summary = "RFC 8238 §7 goodput: bulk TCP from every port but the "
+		     "last into it, beside the F-9 ceiling",
+	  .refs = "R8238-GOODPUT, F-9, PLAT-TCP, REQ-TCP-4",
+	  .ports_needed = 2, .keys = gp_keys, .mask = 2,
+	  .duration_key = "duration_s", .sizes_key = NULL,
+	  .validate = gp_validate, .defaults = gp_defaults_json,
+	  .max_trials = gp_bound, .run = gp_run_proc },
 	{ .name = "rfc8238.calibrate",
 	  .summary = "RFC 8238 §4 calibration: the tester's latency constant "
 		     "C per frame size, its two ports cabled back to back",

@@ -289,4 +289,57 @@ int r8238_calibrate_run(struct bm_backend *be,
 			bm_progress_fn progress, void *ctx,
 			json_object **result, struct bm_error *err);
 
+/* R8239-INC's two variations (RFC 8239 §6.1, §6.2). */
+enum r8239_inc_var {
+	R8239_INC_STATEFUL = 0,		/* INC-1: k TCP ports + 1 UDP port */
+	R8239_INC_STATELESS,		/* INC-2: 1 TCP port + k UDP ports */
+};
+
+/* R8239-INC and R8238-GOODPUT parameters; defaults in
+ * r8239_inc_defaults(). */
+struct r8239_inc_params {
+	bool goodput;			/* rfc8238.goodput: TCP only, every
+					 * port before the last a client */
+	int variation;			/* enum r8239_inc_var */
+	unsigned int iteration;		/* k; 0 = 1 .. N-2 */
+	uint32_t frame_size;		/* UDP, 64 [PROPOSED] */
+	double intensity_pct;		/* 100: the RFC's MUST */
+	uint32_t burst_frames;		/* n_b, 100 [PROPOSED] */
+	double burst_period_s;		/* 0.1 [PROPOSED] */
+	double offset_s;		/* [EXTENSION] */
+	unsigned int connections;	/* goodput: per ingress port */
+	double warmup_s, duration_s;	/* 5 and 60 [PROPOSED] */
+	char cc[16];			/* "" = the system's */
+	uint64_t sndbuf, rcvbuf;	/* 4 MB (SPEC R8239-INC) */
+	uint64_t window_clamp;
+	uint32_t mtu;			/* of the F-9 ceiling, 1500 */
+	struct r8239_common c;
+};
+
+/* The parameter table of both (mask 1: incast's keys, 2: goodput's). */
+extern const struct bm_param r8239_inc_keys[];
+
+/* Fill *p with the defaults of R8239-INC (goodput false). */
+void r8239_inc_defaults(struct r8239_inc_params *p);
+
+/* New JSON object with every parameter of p. */
+json_object *r8239_inc_params_json(const struct r8239_inc_params *p);
+
+/* Cross-key checks: 0 or -EINVAL with one line naming the key. */
+int r8239_inc_check(const struct r8239_inc_params *p, struct bm_error *err);
+
+/* The most trials p may run. */
+double r8239_inc_max_trials(const struct r8239_inc_params *p);
+
+/*
+ * Run R8239-INC (or R8238-GOODPUT when p->goodput) on be's ports, the last
+ * the egress, with be's TCP engine (refused with -EOPNOTSUPP without
+ * one): per iteration and repetition the connections' goodput beside the
+ * F-9 ceilings, and the UDP bursts' loss, latency and sync%.  0 or
+ * -ECANCELED with *result the result document; -errno with err set.
+ */
+int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
+		  bm_progress_fn progress, void *ctx, json_object **result,
+		  struct bm_error *err);
+
 #endif /* RFC8239_H */
