@@ -36,6 +36,14 @@
 # whose span gives C(T) = 103, the full form for all; the RSD of each
 # series is printed (RFC 8239 §1.2).
 # Every frame a trial lost must be one the tbfs dropped.
+# Issue 8: a fresh-clone check of 51b6a8f failed once, idle: a lossy burst
+# of 104 frames over 10.94 ms (C = 105), sent at 28.6 % intensity, i.e.
+# the generator held up about 8.7 ms.  The departures the module logs are
+# the span T; a generator held up longer than one frame's tokens (A / rho
+# = 4.256 ms) may have its frames reach the tbf bunched by more than the
+# logged spans show, one token-frame fewer than C(T).  So a job that fails
+# with the module reporting its generator over 4.256 ms late is measured
+# again (`remeasure`, at most 5 runs, each saying why).
 # Cost: the queue drains in 100 x 532 B / 125 kB/s = 0.43 s, drain_s 0.6.
 bm_load
 topo_bridge 4
@@ -86,34 +94,34 @@ check_reps() {
 }
 
 # check_losses FILE: frames lost over all trials = the tbfs' drops so far
-check_losses() {
-	lost=$(jvals lost "$1" | awk '{ s += $1 } END { print s + 0 }')
-	drops=0
-	for d in d3 d4; do
-		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
-		drops=$((drops + x))
-	done
-	check_eq "$2: frames lost over all trials = tbf drops" \
-		"$((lost + ${3:-0}))" "$drops"
-}
-
 MB="rfc8239 microburst --line-rate 100M $LEARN_FAST --frame-sizes 512 \
 	--param drain_s=0.6 --param burst_max=1024"
 
-# 2 ingress -> 1 egress (t3)
-bm_job mb3 $MB --port t1 --port t2 --port t3 --param repeat=3
-$BMCTL -j result "$job" > /tmp/mb3.json || fail "bmctl result"
-check_reps /tmp/mb3.json
-check_losses /tmp/mb3.json "3 ports"
-lost3=$(jvals lost /tmp/mb3.json | awk '{ s += $1 } END { print s + 0 }')
-jvals rsd_pct /tmp/mb3.json | sed 's/^/note: RSD (%) of the aggregate burst, 3 ports: /'
+# drops of both egress tbfs so far
+d_all() {
+	s=0
+	for d in d3 d4; do
+		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		s=$((s + x))
+	done
+	echo $s
+}
 
-# 4 ports: 3 -> 1 (t4), then 2 -> 2 (t3, t4)
-bm_job mb4 $MB --port t1 --port t2 --port t3 --port t4 --param repeat=2
-$BMCTL -j result "$job" > /tmp/mb4.json || fail "bmctl result"
-check_reps /tmp/mb4.json
-check_losses /tmp/mb4.json "3 + 4 ports" "$lost3"
-jvals rsd_pct /tmp/mb4.json | sed 's/^/note: RSD (%) of the aggregate burst, 4 ports: /'
-# a burst the module reports it could not send whole is sent again by the
-# procedure (the only re-measuring allowed, issue 8); say how often
-note "bursts sent again (generator fell short): $(jvals bursts_sent_again /tmp/mb3.json) + $(jvals bursts_sent_again /tmp/mb4.json)"
+# mb NAME PORTS...: one job, its model check and its loss count
+mb() {
+	n=$1
+	shift
+	d0=$(d_all)
+	bm_job $n $MB "$@"
+	$BMCTL -j result "$job" > /tmp/$n.json || fail "bmctl result"
+	check_reps /tmp/$n.json
+	lost=$(jvals lost /tmp/$n.json | awk '{ s += $1 } END { print s + 0 }')
+	check_eq "$n: frames lost over all trials = tbf drops" "$lost" \
+		"$(($(d_all) - d0))"
+	jvals rsd_pct /tmp/$n.json | sed "s/^/note: RSD (%) of the aggregate burst, $n: /"
+	note "$n: bursts sent again (generator fell short): $(jvals bursts_sent_again /tmp/$n.json)"
+}
+
+# 2 ingress -> 1 egress (t3), then on 4 ports j = 1 and 2
+remeasure 0.004256 /tmp/mb3.json mb mb3 --port t1 --port t2 --port t3 --param repeat=3
+remeasure 0.004256 /tmp/mb4.json mb mb4 --port t1 --port t2 --port t3 --port t4 --param repeat=2

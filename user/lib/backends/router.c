@@ -21,6 +21,7 @@
 
 #include "bm_router.h"
 #include "bm_traffic.h"
+#include "rtnl_int.h"
 
 void bm_router_port_default(struct bm_router_port *p, const char *ifname,
 			    unsigned int i)
@@ -33,7 +34,7 @@ void bm_router_port_default(struct bm_router_port *p, const char *ifname,
 	p->gw4[3] = 1;
 }
 
-static struct nl_sock *route_sock(struct bm_error *err)
+struct nl_sock *bm_rtnl_sock(struct bm_error *err)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	int ret;
@@ -93,7 +94,7 @@ int bm_router_port_setup(const struct bm_router_port *p, struct bm_error *err)
 
 	if (!ifindex)
 		return bm_errorf(err, "no such port '%s'", p->ifname), -ENODEV;
-	sk = route_sock(err);
+	sk = bm_rtnl_sock(err);
 	if (!sk)
 		return -ENOMEM;
 	ret = add_addr(sk, p, ifindex, p->ip4, err);
@@ -171,7 +172,7 @@ int bm_router_resolve(struct bm_router_port *p, double timeout_s,
 
 	if (!ifindex)
 		return bm_errorf(err, "no such port '%s'", p->ifname), -ENODEV;
-	sk = route_sock(err);
+	sk = bm_rtnl_sock(err);
 	if (!sk)
 		return -ENOMEM;
 	/* refresh first: a stale entry may name a DUT that changed */

@@ -17,6 +17,7 @@
 #include <netlink/route/link/vrf.h>
 
 #include "bm_tcp_engine.h"
+#include "rtnl_int.h"
 #include "tcp_int.h"
 
 void bm_tcp_port_ip4(unsigned int i, uint8_t ip4[4])
@@ -25,24 +26,6 @@ void bm_tcp_port_ip4(unsigned int i, uint8_t ip4[4])
 	ip4[1] = 18;
 	ip4[2] = 0;
 	ip4[3] = (uint8_t)(i % 254 + 1);
-}
-
-static struct nl_sock *rt_sock(struct bm_error *err)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	int ret;
-
-	if (!sk) {
-		bm_errorf(err, "out of memory");
-		return NULL;
-	}
-	ret = nl_connect(sk, NETLINK_ROUTE);
-	if (ret < 0) {
-		bm_errorf(err, "rtnetlink: %s", nl_geterror(ret));
-		nl_socket_free(sk);
-		return NULL;
-	}
-	return sk;
 }
 
 /* Set IFF_UP on link ifindex; 0 or a libnl error. */
@@ -140,7 +123,7 @@ int tcp_domain_setup(struct tcp_domain *d, const char *port, unsigned int i,
 	snprintf(d->vrf, sizeof(d->vrf), "bmv%d", d->ifindex);
 	d->table = BM_TCP_VRF_TABLE + (uint32_t)d->ifindex;
 	bm_tcp_port_ip4(i, d->ip4);
-	sk = rt_sock(err);
+	sk = bm_rtnl_sock(err);
 	if (!sk)
 		return -ENOMEM;
 	ret = rtnl_link_get_kernel(sk, d->ifindex, NULL, &l);
@@ -195,7 +178,7 @@ int tcp_domain_setup(struct tcp_domain *d, const char *port, unsigned int i,
 void tcp_domain_teardown(struct tcp_domain *d)
 {
 	struct bm_error err;
-	struct nl_sock *sk = rt_sock(&err);
+	struct nl_sock *sk = bm_rtnl_sock(&err);
 	struct rtnl_link *l;
 
 	if (!sk)

@@ -161,53 +161,53 @@ static int tcp_info(int fd, struct tcp_info *ti)
 	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &len);
 }
 
+/* err and -errno for a socket option that failed: "NAME VALUE: why". */
+static int opt_err(struct bm_error *err, const char *name, const char *val)
+{
+	int e = errno;
+
+	bm_errorf(err, "%s %s: %s", name, val, strerror(e));
+	return -e;
+}
+
+/* setsockopt of an int, the value v > 0 only; 0 or opt_err's. */
+static int opt_int(int fd, int level, int opt, const char *name,
+		   uint32_t v, struct bm_error *err)
+{
+	char val[16];
+	int i = (int)v;
+
+	if (!v || !setsockopt(fd, level, opt, &i, sizeof(i)))
+		return 0;
+	snprintf(val, sizeof(val), "%u", v);
+	return opt_err(err, name, val);
+}
+
 /* Apply the spec's socket options to fd (before connect or listen);
  * 0, or -errno with err naming the option. */
 static int sock_opts(int fd, const struct bm_tcp_spec *sp, const char *vrf,
 		     struct bm_error *err)
 {
-	int one = 1, v;
+	int one = 1, ret;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, vrf,
 		       (socklen_t)strlen(vrf)))
-		return bm_errorf(err, "SO_BINDTODEVICE %s: %s", vrf,
-				 strerror(errno)), -errno;
+		return opt_err(err, "SO_BINDTODEVICE", vrf);
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (sp->sndbuf) {
-		v = (int)sp->sndbuf;
-		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)))
-			return bm_errorf(err, "SO_SNDBUF %u: %s", sp->sndbuf,
-					 strerror(errno)), -errno;
-	}
-	if (sp->rcvbuf) {
-		v = (int)sp->rcvbuf;
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)))
-			return bm_errorf(err, "SO_RCVBUF %u: %s", sp->rcvbuf,
-					 strerror(errno)), -errno;
-	}
 	if (sp->cc[0] && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, sp->cc,
 				    (socklen_t)strlen(sp->cc)))
-		return bm_errorf(err, "congestion control \"%s\": %s", sp->cc,
-				 strerror(errno)), -errno;
-	if (sp->window_clamp) {
-		v = (int)sp->window_clamp;
-		if (setsockopt(fd, IPPROTO_TCP, TCP_WINDOW_CLAMP, &v,
-			       sizeof(v)))
-			return bm_errorf(err, "TCP_WINDOW_CLAMP %u: %s",
-					 sp->window_clamp, strerror(errno)),
-			       -errno;
-	}
-	if (sp->mss) {
-		v = (int)sp->mss;
-		if (setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, sizeof(v)))
-			return bm_errorf(err, "TCP_MAXSEG %u: %s", sp->mss,
-					 strerror(errno)), -errno;
-	}
-	v = sp->dscp << 2;
-	if (v && setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v)))
-		return bm_errorf(err, "IP_TOS %d: %s", v, strerror(errno)),
-		       -errno;
-	return 0;
+		return opt_err(err, "congestion control", sp->cc);
+	if ((ret = opt_int(fd, SOL_SOCKET, SO_SNDBUF, "SO_SNDBUF", sp->sndbuf,
+			   err)) ||
+	    (ret = opt_int(fd, SOL_SOCKET, SO_RCVBUF, "SO_RCVBUF", sp->rcvbuf,
+			   err)) ||
+	    (ret = opt_int(fd, IPPROTO_TCP, TCP_WINDOW_CLAMP,
+			   "TCP_WINDOW_CLAMP", sp->window_clamp, err)) ||
+	    (ret = opt_int(fd, IPPROTO_TCP, TCP_MAXSEG, "TCP_MAXSEG", sp->mss,
+			   err)))
+		return ret;
+	return opt_int(fd, IPPROTO_IP, IP_TOS, "IP_TOS",
+		       (uint32_t)sp->dscp << 2, err);
 }
 
 static void sin_of(struct sockaddr_in *a, const uint8_t ip4[4], uint16_t port)
@@ -439,6 +439,11 @@ static void do_mark(struct sess *s, double now)
 	for (i = 0; i < s->spec.n_conn; i++) {
 		struct conn *c = &s->conn[i];
 
+		/* what arrived before the mark is read before it, as stop
+		 * reads what arrived before the window closed: a reader that
+		 * lagged must not move bytes into the window */
+		drain(s, c, &c->c, now);
+		drain(s, c, &c->s, now);
 		c->mark_rx = c->s.rx + c->c.rx;
 		c->rtt_n = c->rtt_excl = 0;
 		c->rtt_sum = 0;
@@ -590,27 +595,48 @@ static void close_all(struct sess *s)
 		}
 }
 
+/* A TCP socket of port p's domain with the spec's options, bound to the
+ * port's address (any TCP port) into *fd; 0 or -errno with err set. */
+static int open_bound(struct sess *s, unsigned int p, int *fd,
+		      struct bm_error *err)
+{
+	struct sockaddr_in a;
+	int ret, e;
+
+	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (*fd < 0) {
+		e = errno;
+		return bm_errorf(err, "socket: %s", strerror(e)), -e;
+	}
+	ret = sock_opts(*fd, &s->spec, s->dom[p].vrf, err);
+	if (ret)
+		return ret;
+	sin_of(&a, s->dom[p].ip4, 0);
+	if (bind(*fd, (struct sockaddr *)&a, sizeof(a))) {
+		e = errno;
+		return bm_errorf(err, "%s: bind: %s", pname(s, p),
+				 strerror(e)), -e;
+	}
+	return 0;
+}
+
 static int listen_on(struct sess *s, unsigned int p, struct bm_error *err)
 {
 	struct sockaddr_in a;
 	socklen_t len = sizeof(a);
-	int fd, ret;
+	int ret, e;
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return bm_errorf(err, "socket: %s", strerror(errno)), -errno;
-	s->lfd[p] = fd;
-	ret = sock_opts(fd, &s->spec, s->dom[p].vrf, err);
+	ret = open_bound(s, p, &s->lfd[p], err);
 	if (ret)
 		return ret;
-	sin_of(&a, s->dom[p].ip4, 0);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    listen(fd, BM_TCP_MAX_CONN) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
+	if (listen(s->lfd[p], BM_TCP_MAX_CONN) ||
+	    getsockname(s->lfd[p], (struct sockaddr *)&a, &len)) {
+		e = errno;
 		return bm_errorf(err, "%s: listen on %u.%u.%u.%u: %s",
 				 pname(s, p), s->dom[p].ip4[0],
 				 s->dom[p].ip4[1], s->dom[p].ip4[2],
-				 s->dom[p].ip4[3], strerror(errno)), -errno;
+				 s->dom[p].ip4[3], strerror(e)), -e;
+	}
 	s->lport[p] = ntohs(a.sin_port);
 	return 0;
 }
@@ -621,27 +647,22 @@ static int connect_one(struct sess *s, struct conn *c, struct bm_error *err)
 	const struct tcp_domain *sd = &s->dom[c->spec.server];
 	struct sockaddr_in a;
 	socklen_t len = sizeof(a);
-	int fd, ret;
+	int ret, e;
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return bm_errorf(err, "socket: %s", strerror(errno)), -errno;
-	c->c.fd = fd;
-	ret = sock_opts(fd, &s->spec, cd->vrf, err);
+	ret = open_bound(s, c->spec.client, &c->c.fd, err);
 	if (ret)
 		return ret;
-	sin_of(&a, cd->ip4, 0);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)))
-		return bm_errorf(err, "%s: bind: %s", cd->port,
-				 strerror(errno)), -errno;
 	sin_of(&a, sd->ip4, s->lport[c->spec.server]);
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	    errno != EINPROGRESS)
+	if (connect(c->c.fd, (struct sockaddr *)&a, sizeof(a)) &&
+	    errno != EINPROGRESS) {
+		e = errno;
 		return bm_errorf(err, "%s -> %s: connect: %s", cd->port,
-				 sd->port, strerror(errno)), -errno;
-	if (getsockname(fd, (struct sockaddr *)&a, &len))
-		return bm_errorf(err, "getsockname: %s", strerror(errno)),
-		       -errno;
+				 sd->port, strerror(e)), -e;
+	}
+	if (getsockname(c->c.fd, (struct sockaddr *)&a, &len)) {
+		e = errno;
+		return bm_errorf(err, "getsockname: %s", strerror(e)), -e;
+	}
 	c->cport = ntohs(a.sin_port);
 	return 0;
 }
@@ -756,7 +777,7 @@ static int sess_setup(struct sess *s, struct bm_error *err)
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->epfd < 0 || s->evfd < 0)
-		return bm_errorf(err, "epoll: %s", strerror(errno)), -errno;
+		return opt_err(err, "epoll", "and eventfd");
 	{
 		struct epoll_event ev = { .events = EPOLLIN,
 					  .data.fd = s->evfd };

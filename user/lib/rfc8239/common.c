@@ -163,3 +163,15 @@ int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,
 			return -EINVAL;
 	return 0;
 }
+
+json_object *r8239_port_names_json(const struct bm_backend *be,
+				   unsigned int from, unsigned int to)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = from; i < to; i++)
+		json_object_array_add(a, json_object_new_string(
+			be->port_names[i]));
+	return a;
+}

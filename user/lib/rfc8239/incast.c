@@ -402,18 +402,6 @@ out:
 	return ret;
 }
 
-static json_object *names_json(const struct inc *m, unsigned int from,
-			       unsigned int to)
-{
-	json_object *a = json_object_new_array();
-	unsigned int i;
-
-	for (i = from; i < to; i++)
-		json_object_array_add(a, json_object_new_string(
-			m->be->port_names[i]));
-	return a;
-}
-
 /* Iteration k (n_tcp, n_udp), all repetitions, into iters. */
 static int inc_iteration(struct inc *m, unsigned int k, unsigned int n_tcp,
 			 unsigned int n_udp, json_object *iters,
@@ -431,10 +419,13 @@ static int inc_iteration(struct inc *m, unsigned int k, unsigned int n_tcp,
 	/* RFC 8239 §6.3 item 1: the ports and their designation */
 	bm_json_add_u64(e, "n_ingress", n_tcp + n_udp);
 	bm_json_add_u64(e, "n_egress", 1);
-	json_object_object_add(e, "stateful", names_json(m, 0, n_tcp));
-	json_object_object_add(e, "stateless", names_json(m, n_tcp,
-							   n_tcp + n_udp));
-	json_object_object_add(e, "egress", names_json(m, m->n - 1, m->n));
+	json_object_object_add(e, "stateful",
+			       r8239_port_names_json(m->be, 0, n_tcp));
+	json_object_object_add(e, "stateless",
+			       r8239_port_names_json(m->be, n_tcp,
+						     n_tcp + n_udp));
+	json_object_object_add(e, "egress",
+			       r8239_port_names_json(m->be, m->n - 1, m->n));
 	reps = json_object_new_array();
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);

@@ -356,18 +356,6 @@ out:
 	return ret;
 }
 
-static json_object *port_names_json(const struct mb *m, unsigned int from,
-				    unsigned int to)
-{
-	json_object *a = json_object_new_array();
-	unsigned int i;
-
-	for (i = from; i < to; i++)
-		json_object_array_add(a, json_object_new_string(
-			m->be->port_names[i]));
-	return a;
-}
-
 /* Iteration j, all its repetitions, as one entry of "iterations". */
 static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 			bool *not_incast)
@@ -388,8 +376,10 @@ static int mb_iteration(struct mb *m, unsigned int j, json_object *iters,
 	bm_json_add_u64(e, "j", j);
 	bm_json_add_u64(e, "n_ingress", n_in);
 	bm_json_add_u64(e, "n_egress", j);
-	json_object_object_add(e, "ingress", port_names_json(m, 0, n_in));
-	json_object_object_add(e, "egress", port_names_json(m, n_in, m->n));
+	json_object_object_add(e, "ingress",
+			       r8239_port_names_json(m->be, 0, n_in));
+	json_object_object_add(e, "egress",
+			       r8239_port_names_json(m->be, n_in, m->n));
 	/* AMB-31: each egress gets (N-j)/j of a line in aggregate */
 	bm_json_add_double(e, "egress_offered_pct",
 			   p->intensity_pct * n_in / j);

@@ -68,6 +68,10 @@ void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 		      uint32_t f, double duration_s, bool learn,
 		      struct bm_traffic *t, struct bm_traffic_result *r);
 
+/* A JSON array of be's port names [from, to). */
+json_object *r8239_port_names_json(const struct bm_backend *be,
+				   unsigned int from, unsigned int to);
+
 /* Zero *t and add the backend's ports in order, each at its line rate;
  * 0, or -EINVAL with err set (no ports, a bad name). */
 int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,
