@@ -13,9 +13,10 @@
 # 512 B, 5 at 1518 B) absorb an excess, so a trial of d seconds at rate r
 # loses nothing iff r <= C + (Q + b/A)/d.  The binary search ends with
 # hi - lo <= resolution, so the result lies in
-# [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 0.5 % of
-# the result (relative since issue 13), that is [-0.5 %, +0.99 %] of C at
-# both sizes.
+# [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 1 % of
+# the result (relative since issue 13), that is [-1 %, +0.99 %] of C at
+# both sizes.  (0.5 % until issue 11: its two more trials a size, 14 s of
+# make check, went to the stateful tests.)
 # The check is the 2 % the requirement asks for; the 1 % between the model
 # window and 2 % is margin for the one effect the model leaves out: a TCG
 # vCPU that wakes the generator late sends the late frames back to back,
@@ -55,7 +56,7 @@ measure() {
 		--frame-sizes 512,1518 \
 		--param trial_duration_s=3 --param search_trial_duration_s=3 \
 		--param drain_s=0.3 --param max_rate_pct=40 \
-		--param resolution_pct=0.5 --param r_min_pct=5
+		--param resolution_pct=1 --param r_min_pct=5
 	$BMCTL result "$job" --trials | sed -n '/^trials/,$p'
 	$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
 	# the generator's own account of every trial (REQ-GEN-6)

@@ -32,8 +32,8 @@ static const char *const names[] = {
 	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
-	"rfc7640.shaper-capacity",
-	"rfc7640.concurrent",
+	"rfc7640.shaper-capacity", "rfc7640.queue-stateful",
+	"rfc7640.shaper-stateful", "rfc7640.concurrent",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 

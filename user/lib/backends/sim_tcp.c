@@ -50,27 +50,82 @@ static void service(const struct bm_backend *be, unsigned int e,
 	}
 }
 
-static unsigned int sharers(const struct sim_tcp *t, unsigned int e)
+/* What connection i asks of its egress in payload bit/s: a paced bulk
+ * its pacing rate (which counts IP packets: 1500 B for 1448 of payload),
+ * micro its bursts' average, the rest all they can get. */
+static double demand(const struct bm_tcp_conn_spec *cs)
 {
-	unsigned int i, k = 0;
-
-	for (i = 0; i < t->spec.n_conn; i++)
-		k += t->spec.conn[i].server == e;
-	return k;
+	if (cs->pattern == BM_TTP_BULK && cs->rate_bps > 0)
+		return cs->rate_bps * SIM_TCP_S / (SIM_TCP_S + 52);
+	if (cs->pattern == BM_TTP_MICRO && cs->burst_interval_s > 0)
+		return cs->burst_bytes * 8.0 / cs->burst_interval_s;
+	return INFINITY;
 }
 
-/* One connection's payload rate in bit/s over a window of w s. */
-static double conn_rate(const struct bm_backend *be, const struct sim_tcp *t,
-			unsigned int i, double w)
+/* The payload bit/s egress e's service leaves the connections over a
+ * window of w s. */
+static double egress_payload(const struct bm_backend *be,
+			     const struct sim_tcp *t, unsigned int e, double w)
 {
-	unsigned int e = t->spec.conn[i].server;
 	double r, a, bits;
 
 	service(be, e, &r, &a);
 	bits = r * w - t->udp_bits[e];
-	if (bits < 0 || w <= 0)
-		return 0;
-	return bits / w * SIM_TCP_S / a / sharers(t, e);
+	return bits > 0 && w > 0 ? bits / w * SIM_TCP_S / a : 0;
+}
+
+/* Max-min fair shares of every connection into rate[] (payload bit/s):
+ * per egress, the connections that ask less than an equal share get
+ * what they ask, the rest share what is left equally. */
+static void shares(const struct bm_backend *be, const struct sim_tcp *t,
+		   double w, double *rate)
+{
+	unsigned int i, e, n = t->spec.n_conn;
+	bool fixed[BM_TCP_MAX_CONN] = { false };
+
+	for (e = 0; e < be->n_ports; e++) {
+		double left = egress_payload(be, t, e, w);
+		unsigned int open = 0, k;
+
+		for (i = 0; i < n; i++)
+			open += t->spec.conn[i].server == e;
+		for (k = 0; k < n && open; k++) {
+			bool changed = false;
+
+			for (i = 0; i < n; i++) {
+				const struct bm_tcp_conn_spec *cs =
+					&t->spec.conn[i];
+
+				if (cs->server != e || fixed[i] ||
+				    demand(cs) > left / open)
+					continue;
+				rate[i] = demand(cs);
+				left -= rate[i];
+				fixed[i] = true;
+				open--;
+				changed = true;
+			}
+			if (!changed)
+				break;
+		}
+		for (i = 0; i < n; i++)
+			if (t->spec.conn[i].server == e && !fixed[i])
+				rate[i] = open ? left / open : 0;
+	}
+}
+
+/* What connection i could send beside the others' shares on its egress:
+ * the rate a micro burst drains at. */
+static double spare(const struct bm_backend *be, const struct sim_tcp *t,
+		    const double *rate, unsigned int i, double w)
+{
+	unsigned int j, e = t->spec.conn[i].server;
+	double left = egress_payload(be, t, e, w);
+
+	for (j = 0; j < t->spec.n_conn; j++)
+		if (j != i && t->spec.conn[j].server == e)
+			left -= rate[j];
+	return left;
 }
 
 static int st_start(struct bm_backend *be, const struct bm_tcp_spec *spec,
@@ -117,6 +172,63 @@ static void st_run_for(struct bm_backend *be, double s, bool done_early)
 	be->elapsed_s += s;
 }
 
+/* Connection i over the window w at payload rate rate (its share); its
+ * window bytes, the window's length and its TTPET into r. */
+static void fill_pattern(const struct bm_backend *be, const struct sim_tcp *t,
+			 const double *rate, unsigned int i, double w,
+			 double rtt, struct bm_tcp_conn_result *r)
+{
+	const struct bm_tcp_conn_spec *cs = &t->spec.conn[i];
+	double x = rate[i], ttpet = NAN, bytes = x * w / 8;
+
+	r->window_s = w;
+	if (cs->pattern == BM_TTP_BULK && cs->bytes && x > 0 &&
+	    cs->bytes * 8.0 / x <= w) {
+		/* a finite transfer that ends in the window */
+		ttpet = cs->bytes * 8.0 / x;
+		bytes = (double)cs->bytes;
+		r->window_s = ttpet;
+	} else if (cs->pattern == BM_TTP_MICRO && cs->burst_interval_s > 0) {
+		double drain = spare(be, t, rate, i, w);
+		unsigned int n = (unsigned int)floor(w / cs->burst_interval_s);
+		double one = drain > 0 ? cs->burst_bytes * 8.0 / drain + rtt :
+			     INFINITY;
+
+		bytes = (double)n * cs->burst_bytes;
+		r->bursts = n;
+		r->burst_min_s = r->burst_avg_s = r->burst_max_s = one;
+		if (n)
+			ttpet = (n - 1) * cs->burst_interval_s + one;
+	} else if (bm_ttp_is_script(cs->pattern) && x > 0) {
+		struct bm_ttp_params tp = cs->ttp;
+		struct bm_ttp_script sc = { NULL, 0 };
+		struct bm_error err;
+		uint64_t cb, sb;
+
+		tp.kind = cs->pattern;
+		if (!bm_ttp_script_build(&tp, &sc, &err)) {
+			ttpet = bm_ttp_script_ideal_s(&sc, x, rtt);
+			bm_ttp_script_bytes(&sc, &cb, &sb);
+			r->executions = ttpet > 0 ? (unsigned int)floor(w / ttpet)
+						  : 0;
+			if (cs->executions && r->executions > cs->executions)
+				r->executions = cs->executions;
+			bytes = (double)r->executions * (cb + sb);
+			r->c2s_bytes = r->executions * cb;
+			r->s2c_bytes = r->executions * sb;
+		}
+		bm_ttp_script_free(&sc);
+		if (!r->executions)
+			ttpet = NAN;
+	}
+	if (!bm_ttp_is_script(cs->pattern)) {
+		r->c2s_bytes = (uint64_t)bytes;
+		r->executions = isfinite(ttpet) ? 1 : 0;
+	}
+	r->window_bytes = (uint64_t)bytes;
+	r->ttpet_min_s = r->ttpet_avg_s = r->ttpet_max_s = ttpet;
+}
+
 static int st_stop(struct bm_backend *be, struct bm_tcp_result *res,
 		   struct bm_error *err)
 {
@@ -124,6 +236,7 @@ static int st_stop(struct bm_backend *be, struct bm_tcp_result *res,
 	const struct sim_priv *sp = t->sim->priv;
 	double w = be->elapsed_s - t->t_mark;
 	double rtt = 2 * sp->p.base_latency_ns / 1e9;
+	double rate[BM_TCP_MAX_CONN] = { 0 };
 	unsigned int i;
 
 	memset(res, 0, sizeof(*res));
@@ -131,25 +244,22 @@ static int st_stop(struct bm_backend *be, struct bm_tcp_result *res,
 		return bm_errorf(err, "no TCP session is running"), -EINVAL;
 	res->n_conn = t->spec.n_conn;
 	res->window_s = w;
+	shares(be, t, w, rate);
 	for (i = 0; i < t->spec.n_conn; i++) {
 		const struct bm_tcp_conn_spec *cs = &t->spec.conn[i];
 		struct bm_tcp_conn_result *r = &res->conn[i];
-		double rate = conn_rate(be, t, i, w);
-		uint64_t bytes = (uint64_t)(rate * w / 8);
 
 		r->client = cs->client;
 		r->server = cs->server;
 		r->pattern = cs->pattern;
 		r->established = true;
 		r->quiesced = true;	/* nothing is ever in flight */
-		if (cs->pattern == BM_TTP_BULK && cs->bytes && bytes > cs->bytes)
-			bytes = cs->bytes;
-		r->c2s_bytes = r->window_bytes = bytes;
-		r->window_s = w;
-		r->goodput_bps = w > 0 ? bytes * 8.0 / w : 0;
-		r->bytes_sent = bytes;
-		r->segs_out = (uint64_t)ceil(bytes / SIM_TCP_S);
-		r->efficiency_pct = bm_tcp_efficiency_pct(bytes, 0);
+		fill_pattern(be, t, rate, i, w, rtt, r);
+		r->goodput_bps = r->window_s > 0 ?
+				 r->window_bytes * 8.0 / r->window_s : 0;
+		r->bytes_sent = r->c2s_bytes + r->s2c_bytes;
+		r->segs_out = (uint64_t)ceil(r->c2s_bytes / SIM_TCP_S);
+		r->efficiency_pct = bm_tcp_efficiency_pct(r->bytes_sent, 0);
 		r->rtt_samples = (unsigned int)floor(w);
 		r->rtt_avg_ms = r->rtt_min_ms = r->rtt_max_ms = rtt * 1e3;
 		r->baseline_rtt_ms = rtt * 1e3;

@@ -121,6 +121,8 @@ struct bm_tcp_conn_spec {
 	unsigned int client, server;	/* job port indexes (be->port_names) */
 	enum bm_ttp pattern;
 	uint64_t bytes;			/* bulk: 0 = until stopped */
+	double rate_bps;		/* bulk: the sender's pacing rate
+					 * (SO_MAX_PACING_RATE), 0 = none */
 	uint64_t warmup_bytes;		/* micro: before the first burst */
 	uint64_t burst_bytes;		/* micro: one send each interval */
 	double burst_interval_s;
@@ -141,7 +143,7 @@ struct bm_tcp_spec {
 	uint32_t mss;			/* TCP_MAXSEG, 0 = the path's */
 	uint8_t dscp;			/* of every segment, both ways */
 	/* The path's RTT without congestion for buffer delay (F-13); 0 =
-	 * each connection's handshake RTT. */
+	 * the smallest RTT each connection's sender saw (tcpi_min_rtt). */
 	double baseline_rtt_s;
 };
 
@@ -173,7 +175,9 @@ struct bm_tcp_conn_result {
 	double baseline_rtt_ms;
 	double buffer_delay_pct;	/* F-13, NAN without a baseline */
 	uint32_t mss;			/* the client's tcpi_snd_mss */
-	/* TTPET (TM-MET-TTPET) over completed executions */
+	/* TTPET (TM-MET-TTPET) over completed executions: a script's runs;
+	 * a finite bulk transfer (one); micro's first burst write to its
+	 * last burst acknowledged (one, AMB-49) */
 	unsigned int executions;
 	double ttpet_min_s, ttpet_avg_s, ttpet_max_s;
 	/* micro: bursts written and their completion times (write of the
@@ -210,7 +214,8 @@ struct bm_tcp_ops {
 	int (*mark)(struct bm_backend *be, struct bm_error *err);
 	/* Let the session run for s seconds (the host's, or the backend's
 	 * virtual ones); with done_early, return as soon as every
-	 * connection with an end (bytes, executions) has finished. */
+	 * connection with an end (bytes, executions) has finished, when
+	 * there is one (the others run on). */
 	void (*run_for)(struct bm_backend *be, double s, bool done_early);
 	/* Stop the session, close everything and fill *res; 0, or -errno
 	 * with err set (res still filled as far as it got). */

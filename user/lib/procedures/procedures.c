@@ -749,6 +749,23 @@ static void gp_defaults(struct r8239_inc_params *p)
 }
 
 TM_HOOKS(inc, struct r8239_inc_params)
+
+/* RFC 7640 TM-QS-2 and TM-SHP-2: one table, two sets of defaults. */
+#define sfq_keys tm_sf_keys
+#define sfs_keys tm_sf_keys
+#define sfq_check tm_sf_check
+#define sfs_check tm_sf_check
+#define sfq_params_json tm_sf_params_json
+#define sfs_params_json tm_sf_params_json
+#define sfq_max_trials tm_sf_max_trials
+#define sfs_max_trials tm_sf_max_trials
+#define sfq_run tm_sf_run
+#define sfs_run tm_sf_run
+#define sfq_defaults tm_sf_defaults
+#define sfs_defaults tm_sf_shaper_defaults
+
+TM_HOOKS(sfq, struct tm_sf_params)
+TM_HOOKS(sfs, struct tm_sf_params)
 TM_HOOKS(gp, struct r8239_inc_params)
 
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
@@ -945,6 +962,25 @@ static const struct bm_procedure_info registry[] = {
 	       "PDV, SBB, SBI",
 	       "TM-SHP-CAP-1, TM-SHP-CAP-2, TM-SHP-CAP-3, TM-SHP-1, "
 	       "TM-MET-SL, AMB-39, REQ-TM-1, REQ-TM-3"),
+	{ .name = "rfc7640.queue-stateful",
+	  .summary = "RFC 7640 §6.2.1.2 queue and scheduler with stateful "
+		     "traffic: TCP applications (bulk, micro burst, web, ...) "
+		     "through the queue and the NDE",
+	  .refs = "TM-QS-2, TM-MET-SF, TM-CAP-SF, TM-TTP, PLAT-TCP, "
+		  "REQ-TM-1, REQ-TM-3",
+	  .ports_needed = 2, .keys = sfq_keys, .mask = 1,
+	  .duration_key = "td_s", .sizes_key = NULL,
+	  .validate = sfq_validate, .defaults = sfq_defaults_json,
+	  .max_trials = sfq_bound, .run = sfq_run_proc },
+	{ .name = "rfc7640.shaper-stateful",
+	  .summary = "RFC 7640 §6.3.1.2 shaper with stateful traffic: TCP "
+		     "applications through the shaper and the NDE",
+	  .refs = "TM-SHP-2, TM-MET-SF, TM-CAP-SF, TM-TTP, PLAT-TCP, "
+		  "AMB-46, REQ-TM-1, REQ-TM-3",
+	  .ports_needed = 2, .keys = sfs_keys, .mask = 2,
+	  .duration_key = "td_s", .sizes_key = NULL,
+	  .validate = sfs_validate, .defaults = sfs_defaults_json,
+	  .max_trials = sfs_bound, .run = sfs_run_proc },
 	{ .name = "rfc7640.concurrent",
 	  .summary = "RFC 7640 §6.4 concurrent capacity load: several "
 		     "rfc7640 procedures at once on disjoint ports, one "

@@ -460,4 +460,67 @@ int tm_shcap_run(struct bm_backend *be, const struct tm_shcap_params *p,
 		 bm_progress_fn progress, void *ctx, json_object **result,
 		 struct bm_error *err);
 
+/* --- TM-QS-2, TM-SHP-2: queue and shaper with stateful traffic ---------- */
+
+/* The DUT's scheduling technique, reported (TM-QS-2's DUT summary). */
+enum tm_sf_sched {
+	TM_SF_FIFO = 0, TM_SF_SP, TM_SF_WFQ, TM_SF_SP_WFQ, TM_SF_SHAPER,
+	TM_SF_OTHER,
+};
+
+/* "fifo", "sp", "wfq", "sp_wfq", "shaper", "other", NULL-terminated. */
+extern const char *const tm_sf_sched_names[];
+
+struct tm_sf_params {
+	bool shaper;			/* TM-SHP-2, else TM-QS-2 */
+	double rate_bps;		/* BB or SR: required */
+	uint64_t ql;			/* QL (IQ), reported, BDP rule */
+	int scheduler;			/* enum tm_sf_sched */
+	double nde_rtt_ms;		/* the NDE's RTT: required */
+	double rtt_tol_pct;		/* 10 [PROPOSED] */
+	unsigned int apps;		/* 1 << enum bm_ttp, bulk | micro */
+	bool concurrent;		/* one mixture, else a test each */
+	unsigned int connections;	/* per application, 1 */
+	double bulk_pct;		/* bulk's paced rate, % of rate_bps */
+	uint64_t bulk_bytes;		/* 0: rate x Td / connections */
+	uint64_t burst_bytes;		/* micro, 16 KB [PROPOSED] */
+	double burst_interval_s;	/* micro, 0.1 s [PROPOSED] */
+	uint64_t warmup_bytes;		/* micro, 0: 10 x BDP */
+	bool random;			/* scripts: AMB-40 draws */
+	uint64_t seed;
+	char cc[16];
+	uint64_t sndbuf, rcvbuf, window_clamp;
+	unsigned int tr;		/* 10 */
+	double td_s;			/* 60 queue, 30 shaper (AMB-42) */
+	unsigned int dscp;
+};
+
+/* Both procedures' table (mask 1: queue-stateful, 2: shaper-stateful). */
+extern const struct bm_param tm_sf_keys[];
+
+/* Defaults of rfc7640.queue-stateful and of rfc7640.shaper-stateful. */
+void tm_sf_defaults(struct tm_sf_params *p);
+void tm_sf_shaper_defaults(struct tm_sf_params *p);
+
+/* p as the result's "params". */
+json_object *tm_sf_params_json(const struct tm_sf_params *p);
+
+/* Cross-key checks (connections x applications); 0 or -EINVAL. */
+int tm_sf_check(const struct tm_sf_params *p, struct bm_error *err);
+
+/* Runs p may take (no frame trials), for bmd's bound. */
+double tm_sf_max_trials(const struct tm_sf_params *p);
+
+/*
+ * Run TM-QS-2 (TM-SHP-2 when p->shaper) on be's first two ports (client,
+ * server) with be's TCP engine (-EOPNOTSUPP without one): per test (an
+ * application, or the mixture) Tr runs of Td, each application's
+ * throughput, TTPET, bytes in and out, efficiency and buffer delay, and
+ * their statistics over the runs.  0, or -errno with err set and *result
+ * the partial document when there is one.
+ */
+int tm_sf_run(struct bm_backend *be, const struct tm_sf_params *p,
+	      bm_progress_fn progress, void *ctx, json_object **result,
+	      struct bm_error *err);
+
 #endif /* RFC7640_H */

@@ -255,7 +255,7 @@ static void udp_sync(const struct bm_traffic_result *r, double t_wire,
 	if (r->n_streams < 2)
 		return;
 	*sync_pct = 100.0 * fmax(0, t_wire - *skew_s) / t_wire;
-	*overlap_pct = 100.0 * fmax(0, end - hi) / span;
+	*overlap_pct = fmin(100.0, 100.0 * fmax(0, end - hi) / span);
 }
 
 static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,

@@ -1,0 +1,92 @@
+# TM-QS-2 and TM-SHP-2 via bmctl/bmd and the TCP engine (issue 11 item 4;
+# SPEC TM-QS-2 and TM-SHP-2 acceptance, scaled to what a TCG guest
+# forwards: 10 Mbit/s where the SPEC has 100 and 50).
+#
+# DUT: a quiet 2-port bridge.  On d2 (towards t2, the servers) DUT-TBFB:
+# tbf rate R = 10 Mbit/s, burst 30400 (24.3 ms of tokens: a watchdog the
+# guest fires late loses none, lab 08), limit QL = 32,000 B, overhead 4
+# (A = F).  The NDE on the reverse path: netem delay D on d1 (towards t1,
+# the ACKs), limit 10000.  The tester ports segment in the stack (no_gso,
+# lab 08).  Td 3 s, one run each.
+#
+# (1) rfc7640.queue-stateful, D = 30 ms: BDP = R x D / 8 = 37.5 KB > QL
+#     (TM-QS-2 asks D >= QL x 8 / R = 25.6 ms).
+#     Bulk, one connection, TCP_WINDOW_CLAMP 256 KB (beyond BDP + QL =
+#     69.5 KB: it overflows the queue), 3 MB: throughput in [0.85, 1] x
+#     R x 1448/1518 = 9.539 Mbit/s plus the bucket over its TTPET; TCP
+#     efficiency in [90, 100] %; buffer delay in [0, 85.3 + 10] % (the
+#     queue's 25.6 ms over the 30 ms baseline, SPEC's +10); the
+#     retransmissions come from the tbf's drops and tail loss probes.
+#     Micro burst, clamp 64 KB (below BDP + QL, so not even the warm-up
+#     overflows the queue), 16 KB every 100 ms after a 64 KB warm-up: no
+#     retransmission, efficiency 100 %, the tbf dropped nothing; at most
+#     Td / 0.1 s = 30 bursts through, at least 20 (a warm-up and slow
+#     start of up to a second in the guest).
+# (2) rfc7640.shaper-stateful, D = 40 ms: BDP = 50 KB; four bulk
+#     connections with a 16,000 B window each (64 KB, 1.28 x BDP, inside
+#     TM-SHP-2's 1.1 - 1.5): the in-flight data fills the line with a
+#     queue of at most 64 KB - 50 KB, far below QL, so nothing is dropped:
+#     efficiency 100 % and the tbf's drops 0; the four together
+#     [0.85, 1] x 9.539 Mbit/s plus the bucket.
+# The baseline RTT the engine measures (the sender's tcpi_min_rtt) lies
+# in [D, D + 10 ms] (the guest adds its own delay).
+bm_load
+topo_bridge 2
+no_gso t1 t2
+$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
+	overhead 4 || fail "tbf d2"
+$TC -n dut qdisc add dev d1 root netem delay 30ms limit 10000 || fail "netem d1"
+bmd_start
+SF="--line-rate 10M --param td_s=3 --param tr=1"
+
+# app FILE APP KEY: the mean of KEY of application APP
+app() {
+	sed -n "/\"statistics\"/,\$p" "$1" | sed -n "/\"$2\": {/,\$p" |
+		sed -n "/\"$3\": {/,/}/p" | sed -n 's/^ *"mean": \([^,]*\),*$/\1/p' | head -n1
+}
+
+d0=$(qdisc_drops d2)
+bm_job qs rfc7640 queue-stateful $SF --param bb_bps=10000000 \
+	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["bulk"]' \
+	--param bulk_bytes=3000000 --param window_clamp=256000 --port t1 --port t2
+$BMCTL -j result "$job" > /tmp/qs.json || fail "bmctl result"
+dq=$(($(qdisc_drops d2) - d0))
+thr=$(app /tmp/qs.json bulk throughput_bps)
+ttpet=$(app /tmp/qs.json bulk ttpet_s)
+hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')
+check_range "(1) bulk throughput (bit/s)" "$thr" 8108037 "$hi"
+check_range "(1) bulk TCP efficiency %" "$(app /tmp/qs.json bulk tcp_efficiency_pct)" 90 100
+check_range "(1) bulk buffer delay %" "$(app /tmp/qs.json bulk buffer_delay_pct)" 0 95.3
+check_range "(1) baseline RTT (ms)" "$(jvals baseline_rtt_ms /tmp/qs.json | tail -n1)" 30 40
+retr=$(jvals bytes_retrans /tmp/qs.json | head -n1)
+note "(1) bulk: $thr bit/s, TTPET $ttpet s, tbf drops $dq, bytes retransmitted $retr"
+# a segment the tbf dropped is sent again; without drops only a tail
+# loss probe (RFC 8985: the flight's last segment again after 2 RTTs
+# without an ACK) may be, once per flight end
+check_range "(1) bytes retransmitted <= (tbf drops + 2) x 1448" "$retr" 0 \
+	$(((dq + 2) * 1448))
+
+d0=$(qdisc_drops d2)
+bm_job qm rfc7640 queue-stateful $SF --param bb_bps=10000000 \
+	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["micro"]' \
+	--param window_clamp=64000 --param warmup_bytes=64000 --port t1 --port t2
+$BMCTL -j result "$job" > /tmp/qm.json || fail "bmctl result"
+check_eq "(1) micro: tbf drops" "$(($(qdisc_drops d2) - d0))" 0
+check_eq "(1) micro: bytes retransmitted" "$(jvals bytes_retrans /tmp/qm.json | head -n1)" 0
+check_range "(1) micro TCP efficiency %" "$(app /tmp/qm.json micro tcp_efficiency_pct)" 100 100
+check_range "(1) micro bursts through" "$(jvals bursts /tmp/qm.json | head -n1)" 20 30
+
+$TC -n dut qdisc change dev d1 root netem delay 40ms limit 10000 || fail "netem 40"
+d0=$(qdisc_drops d2)
+bm_job ss rfc7640 shaper-stateful $SF --param sr_bps=10000000 \
+	--param ql_bytes=32000 --param nde_rtt_ms=40 --param apps='["bulk"]' \
+	--param connections=4 --param window_clamp=16000 \
+	--param bulk_bytes=600000 --port t1 --port t2
+$BMCTL -j result "$job" > /tmp/ss.json || fail "bmctl result"
+check_eq "(2) tbf drops" "$(($(qdisc_drops d2) - d0))" 0
+check_range "(2) TCP efficiency %" "$(app /tmp/ss.json bulk tcp_efficiency_pct)" 100 100
+thr=$(app /tmp/ss.json bulk throughput_bps)
+ttpet=$(app /tmp/ss.json bulk ttpet_s)
+hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')
+check_range "(2) four connections' throughput (bit/s)" "$thr" 8108037 "$hi"
+check_eq "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" 1.28
