@@ -37,7 +37,7 @@ $TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
 	overhead 4 || fail "tbf d2"
 $TC -n dut qdisc add dev d1 root netem delay 30ms limit 10000 || fail "netem d1"
 bmd_start
-SF="--line-rate 10M --param td_s=3 --param tr=1"
+SF="--line-rate 10M --param tr=1"
 
 # app FILE APP KEY: the mean of KEY of application APP
 app() {
@@ -46,7 +46,7 @@ app() {
 }
 
 d0=$(qdisc_drops d2)
-bm_job qs rfc7640 queue-stateful $SF --param bb_bps=10000000 \
+bm_job qs rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=10000000 \
 	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["bulk"]' \
 	--param bulk_bytes=3000000 --param window_clamp=256000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/qs.json || fail "bmctl result"
@@ -67,7 +67,7 @@ check_range "(1) bytes retransmitted <= (tbf drops + 2) x 1448" "$retr" 0 \
 	$(((dq + 2) * 1448))
 
 d0=$(qdisc_drops d2)
-bm_job qm rfc7640 queue-stateful $SF --param bb_bps=10000000 \
+bm_job qm rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=10000000 \
 	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["micro"]' \
 	--param window_clamp=64000 --param warmup_bytes=64000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/qm.json || fail "bmctl result"
@@ -78,7 +78,7 @@ check_range "(1) micro bursts through" "$(jvals bursts /tmp/qm.json | head -n1)"
 
 $TC -n dut qdisc change dev d1 root netem delay 40ms limit 10000 || fail "netem 40"
 d0=$(qdisc_drops d2)
-bm_job ss rfc7640 shaper-stateful $SF --param sr_bps=10000000 \
+bm_job ss rfc7640 shaper-stateful $SF --param td_s=3 --param sr_bps=10000000 \
 	--param ql_bytes=32000 --param nde_rtt_ms=40 --param apps='["bulk"]' \
 	--param connections=4 --param window_clamp=16000 \
 	--param bulk_bytes=600000 --port t1 --port t2
@@ -90,3 +90,38 @@ ttpet=$(app /tmp/ss.json bulk ttpet_s)
 hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')
 check_range "(2) four connections' throughput (bit/s)" "$thr" 8108037 "$hi"
 check_eq "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" 1.28
+
+# (3) strict priority starves the low class (TM-QS-2 with a scheduler):
+#     d2 becomes tbf 10 Mbit/s (burst 30400) over prio 3 bands, EF (DSCP
+#     46) to band 1, the rest to band 3; two bulk connections, conn 0 EF
+#     and conn 1 BE (conn_dscps), each with a 256 KB window (beyond BDP +
+#     the band's queue, so the EF one keeps its band backlogged once out
+#     of slow start), Td 2 s (and 2 s more: the bulk bytes never end).
+#     Model: band 3 is served only while band 1 is
+#     empty, i.e. in EF's slow start and after its losses: EF takes at
+#     least 0.75 of the ceiling, BE at most 15 % of R, both together at
+#     most the ceiling plus the bucket.
+$TC -n dut qdisc del dev d2 root || fail "del d2 root"
+$TC -n dut qdisc add dev d2 root handle 1: tbf rate 10mbit burst 30400 \
+	limit 1000000 overhead 4 || fail "tbf d2"
+$TC -n dut qdisc add dev d2 parent 1:1 handle 10: prio bands 3 \
+	priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "prio d2"
+$TC -n dut filter add dev d2 parent 10: protocol ip u32 \
+	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter"
+$TC -n dut qdisc add dev d2 parent 10:3 handle 30: pfifo limit 50 || fail "BE pfifo"
+bm_job sp rfc7640 queue-stateful $SF --param td_s=2 --param bb_bps=10000000 \
+	--param nde_rtt_ms=40 --param apps='["bulk"]' --param scheduler=sp \
+	--param connections=2 --param 'conn_dscps=[46,0]' \
+	--param window_clamp=256000 --param bulk_bytes=100000000 \
+	--port t1 --port t2
+$BMCTL -j result "$job" > /tmp/sp.json || fail "bmctl result"
+sed -n '/"connections": \[/,/^ *\]/p' /tmp/sp.json |
+	awk '/"dscp"/ { gsub(/[",]/, ""); d = $2 }
+	     /"goodput_bps"/ { gsub(/[",]/, ""); g[d] = $2 }
+	     END { printf "ef=%.0f be=%.0f\n", g[46], g[0] }' > /tmp/sp.g
+ef=$(sed -n 's/.*ef=\([0-9]*\).*/\1/p' /tmp/sp.g)
+be=$(sed -n 's/.*be=\([0-9]*\).*/\1/p' /tmp/sp.g)
+note "(3) EF $ef bit/s, BE $be bit/s"
+check_range "(3) EF goodput (bit/s) >= 0.75 of 9.539 Mbit/s" "$ef" 7154150 9700000
+check_range "(3) BE goodput (bit/s) <= 15 % of R" "$be" 0 1500000
+check_range "(3) EF + BE (bit/s)" "$((ef + be))" 0 9700000

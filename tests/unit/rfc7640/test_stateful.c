@@ -22,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bm_json.h"
 #include "bm_sim.h"
 #include "bm_tcp.h"
 #include "check_util.h"
@@ -214,6 +215,42 @@ START_TEST(rules_and_refusal)
 }
 END_TEST
 
+/* a class per connection: conn_dscps lands on the connections; bad
+ * values refused with the key */
+START_TEST(conn_dscps)
+{
+	struct bm_backend *be = mk();
+	struct bm_error err = { "" };
+	struct tm_sf_params p;
+	json_object *doc, *c, *j;
+
+	params(&p, false);
+	p.tr = 1;
+	p.td_s = 2;
+	p.apps = 1u << BM_TTP_BULK;
+	p.connections = 2;
+	j = json_tokener_parse("{\"conn_dscps\": [46, 0]}");
+	ck_assert_int_eq(bm_json_parse_params(j, tm_sf_keys, 1, &p, "t",
+					      &err), 0);
+	json_object_put(j);
+	doc = run(be, &p);
+	c = tj_get(tj_get(json_object_array_get_idx(tj_get(
+		json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+		"tests"), 0), "runs"), 0), "tcp"), "connections");
+	ck_assert_int_eq(json_object_get_int(tj_get(
+		json_object_array_get_idx(c, 0), "dscp")), 46);
+	ck_assert_int_eq(json_object_get_int(tj_get(
+		json_object_array_get_idx(c, 1), "dscp")), 0);
+	json_object_put(doc);
+	j = json_tokener_parse("{\"conn_dscps\": [64]}");
+	ck_assert_int_eq(bm_json_parse_params(j, tm_sf_keys, 1, &p, "t",
+					      &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "conn_dscps[0]"), "%s", err.msg);
+	json_object_put(j);
+	bm_sim_free(be);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("rfc7640.stateful");
@@ -224,6 +261,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mixture);
 	tcase_add_test(tc, web_script);
 	tcase_add_test(tc, rules_and_refusal);
+	tcase_add_test(tc, conn_dscps);
 	suite_add_tcase(s, tc);
 	return s;
 }

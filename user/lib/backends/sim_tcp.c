@@ -252,6 +252,7 @@ static int st_stop(struct bm_backend *be, struct bm_tcp_result *res,
 		r->client = cs->client;
 		r->server = cs->server;
 		r->pattern = cs->pattern;
+		r->dscp = cs->dscp_set ? cs->dscp : t->spec.dscp;
 		r->established = true;
 		r->quiesced = true;	/* nothing is ever in flight */
 		fill_pattern(be, t, rate, i, w, rtt, r);

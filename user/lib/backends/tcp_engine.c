@@ -661,6 +661,10 @@ static int connect_one(struct sess *s, struct conn *c, struct bm_error *err)
 	/* a bulk application's configured rate (TM-QS-2: "the rate of
 	 * each application MUST be configurable"): the kernel paces the
 	 * socket, SO_MAX_PACING_RATE in bytes/s */
+	if (c->spec.dscp_set &&
+	    (ret = opt_int(c->c.fd, IPPROTO_IP, IP_TOS, "IP_TOS",
+			   (uint32_t)c->spec.dscp << 2, err)))
+		return ret;
 	if (c->spec.rate_bps > 0) {
 		unsigned long r = (unsigned long)(c->spec.rate_bps / 8);
 
@@ -808,10 +812,9 @@ static int sess_setup(struct sess *s, struct bm_error *err)
 
 		/* the server end gets the options too: a listener's are
 		 * not all inherited (TCP_CONGESTION is) */
-		if (s->spec.dscp) {
-			v = s->spec.dscp << 2;
+		v = (c->spec.dscp_set ? c->spec.dscp : s->spec.dscp) << 2;
+		if (v)
 			setsockopt(c->s.fd, IPPROTO_IP, IP_TOS, &v, sizeof(v));
-		}
 		ev.data.fd = c->c.fd;
 		epoll_ctl(s->epfd, EPOLL_CTL_ADD, c->c.fd, &ev);
 		ev.data.fd = c->s.fd;
@@ -989,6 +992,7 @@ static void fill_conn(struct sess *s, struct conn *c,
 	r->client = c->spec.client;
 	r->server = c->spec.server;
 	r->pattern = c->spec.pattern;
+	r->dscp = c->spec.dscp_set ? c->spec.dscp : s->spec.dscp;
 	r->established = c->c.fd >= 0 && c->s.fd >= 0;
 	snprintf(r->error, sizeof(r->error), "%s", c->error);
 	r->c2s_bytes = c->c.tx;

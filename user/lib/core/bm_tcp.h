@@ -128,6 +128,8 @@ struct bm_tcp_conn_spec {
 	double burst_interval_s;
 	struct bm_ttp_params ttp;	/* scripts: kind = pattern */
 	uint32_t executions;		/* scripts: 0 = until stopped */
+	bool dscp_set;			/* this connection's DSCP, both ways, */
+	uint8_t dscp;			/* in place of the spec's */
 };
 
 #define BM_TCP_MAX_CONN		64
@@ -151,6 +153,7 @@ struct bm_tcp_spec {
 struct bm_tcp_conn_result {
 	unsigned int client, server;
 	enum bm_ttp pattern;
+	uint8_t dscp;			/* its segments' DSCP */
 	bool established;		/* the connection came up */
 	char error[96];			/* what went wrong, "" when nothing */
 	/* application bytes: written by the client, read by the server, and

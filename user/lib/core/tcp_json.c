@@ -17,6 +17,7 @@ static json_object *conn_json(const struct bm_tcp_conn_result *c,
 	bm_json_add_str(o, "client", names[c->client]);
 	bm_json_add_str(o, "server", names[c->server]);
 	bm_json_add_str(o, "pattern", bm_ttp_name(c->pattern));
+	bm_json_add_u64(o, "dscp", c->dscp);
 	bm_json_add_bool(o, "established", c->established);
 	if (c->error[0])
 		bm_json_add_str(o, "error", c->error);

@@ -493,7 +493,11 @@ struct tm_sf_params {
 	unsigned int tr;		/* 10 */
 	double td_s;			/* 60 queue, 30 shaper (AMB-42) */
 	unsigned int dscp;
+	uint8_t conn_dscps[16];		/* connection c's DSCP, c < n */
+	unsigned int n_conn_dscps;
 };
+
+#define TM_SF_MAX_CONN	16		/* connections of an application */
 
 /* Both procedures' table (mask 1: queue-stateful, 2: shaper-stateful). */
 extern const struct bm_param tm_sf_keys[];

@@ -79,6 +79,29 @@ static int parse_apps(json_object *v, void *base, const char *key,
 	return 0;
 }
 
+/* DSCPs of connection 0, 1, ... of each application. */
+static int parse_conn_dscps(json_object *v, void *base, const char *key,
+			    struct bm_error *err)
+{
+	struct tm_sf_params *p = base;
+	size_t i, n;
+
+	if (!json_object_is_type(v, json_type_array) ||
+	    (n = json_object_array_length(v)) > TM_SF_MAX_CONN)
+		return bm_errorf(err, "%s: an array of at most %d DSCPs", key,
+				 TM_SF_MAX_CONN);
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+		int64_t d = json_object_get_int64(e);
+
+		if (!json_object_is_type(e, json_type_int) || d < 0 || d > 63)
+			return bm_errorf(err, "%s[%zu]: a DSCP 0 .. 63", key, i);
+		p->conn_dscps[i] = (uint8_t)d;
+	}
+	p->n_conn_dscps = (unsigned int)n;
+	return 0;
+}
+
 static int parse_cc(json_object *v, void *base, const char *key,
 		    struct bm_error *err)
 {
@@ -159,6 +182,10 @@ const struct bm_param tm_sf_keys[] = {
 	  "AMB-42)", NULL },
 	{ { "dscp", BM_J_UINT, SF(dscp), 0, 63, 0, 0, NULL, NULL }, "",
 	  "DSCP of every segment, both ways", NULL },
+	{ { "conn_dscps", BM_J_CUSTOM, 0, 0, 63, 0, 0, NULL,
+	    parse_conn_dscps }, "", "DSCP of connection 0, 1, ... of each "
+	  "application in place of dscp (classes through a scheduler)",
+	  "integer array" },
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -225,6 +252,10 @@ json_object *tm_sf_params_json(const struct tm_sf_params *p)
 	bm_json_add_u64(o, "tr", p->tr);
 	bm_json_add_double(o, "td_s", p->td_s);
 	bm_json_add_u64(o, "dscp", p->dscp);
+	a = json_object_new_array();
+	for (k = 0; k < p->n_conn_dscps; k++)
+		json_object_array_add(a, json_object_new_int(p->conn_dscps[k]));
+	json_object_object_add(o, "conn_dscps", a);
 	return o;
 }
 
@@ -322,6 +353,10 @@ static void test_spec(const struct tm_sf_params *p, unsigned int apps,
 			cs->ttp.kind = (enum bm_ttp)k;
 			cs->ttp.random = p->random;
 			cs->ttp.seed = p->seed + c * 1000003u;
+			if (c < p->n_conn_dscps) {
+				cs->dscp_set = true;
+				cs->dscp = p->conn_dscps[c];
+			}
 			if (k == BM_TTP_BULK) {
 				cs->bytes = p->bulk_bytes ? p->bulk_bytes :
 					(uint64_t)(p->rate_bps * p->td_s / 8 /
