@@ -26,7 +26,9 @@
 #     connections with a 16,000 B window each (64 KB, 1.28 x BDP, inside
 #     TM-SHP-2's 1.1 - 1.5): the in-flight data fills the line with a
 #     queue of at most 64 KB - 50 KB, far below QL, so nothing is dropped:
-#     efficiency 100 % and the tbf's drops 0; the four together
+#     the tbf's drops 0 and efficiency 100 % +- 0.1 (SPEC's tolerance: a
+#     host stall can fire one spurious retransmission timeout; a stressed
+#     run read 99.94 %); the four together
 #     [0.85, 1] x 9.539 Mbit/s plus the bucket.
 # The baseline RTT the engine measures (the sender's tcpi_min_rtt) lies
 # in [D, D + 10 ms] (the guest adds its own delay).
@@ -84,7 +86,7 @@ bm_job ss rfc7640 shaper-stateful $SF --param td_s=3 --param sr_bps=10000000 \
 	--param bulk_bytes=600000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/ss.json || fail "bmctl result"
 check_eq "(2) tbf drops" "$(($(qdisc_drops d2) - d0))" 0
-check_range "(2) TCP efficiency %" "$(app /tmp/ss.json bulk tcp_efficiency_pct)" 100 100
+check_range "(2) TCP efficiency %" "$(app /tmp/ss.json bulk tcp_efficiency_pct)" 99.9 100
 thr=$(app /tmp/ss.json bulk throughput_bps)
 ttpet=$(app /tmp/ss.json bulk ttpet_s)
 hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')

@@ -863,7 +863,8 @@ static int e_start(struct bm_backend *be, const struct bm_tcp_spec *spec,
 	pthread_cond_init(&s->cond, NULL);
 	ret = sess_setup(s, err);
 	if (!ret) {
-		s->t_start = mono_s();
+		/* the window is open from the start until a mark moves it */
+		s->t_start = s->t_mark = mono_s();
 		for (i = 0; i < spec->n_conn; i++)
 			s->conn[i].exec_t0 = s->t_start;
 		ret = -pthread_create(&s->thread, NULL, engine_thread, s);
