@@ -156,6 +156,20 @@ police_drops() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# dut_sp DEV BURST: DUT-SP on the DUT's DEV (labs 41, 47): tbf 10 Mbit/s
+# (burst BURST, limit 1,000,000, overhead 4) over prio 3 bands, EF (DSCP
+# 46) to band 1, everything else to band 3 with pfifo 50
+dut_sp() {
+	$TC -n dut qdisc add dev "$1" root handle 1: tbf rate 10mbit burst "$2" \
+		limit 1000000 overhead 4 || fail "tbf $1"
+	$TC -n dut qdisc add dev "$1" parent 1:1 handle 10: prio bands 3 \
+		priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "prio $1"
+	$TC -n dut filter add dev "$1" parent 10: protocol ip u32 \
+		match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter $1"
+	$TC -n dut qdisc add dev "$1" parent 10:3 handle 30: pfifo limit 50 ||
+		fail "BE pfifo $1"
+}
+
 # dut_ets DEV: labs 44 and 46's SP + WFQ egress on the DUT's DEV: tbf 10
 # Mbit/s (burst 15,180, overhead 4) over ets bands 3 strict 1 quanta 3000
 # 1500, EF (DSCP 46) to the strict band, AF11 (10) to quantum 3000, the

@@ -88,13 +88,7 @@ shaper() {
 remeasure 0.0243 /tmp/shp.json shaper
 
 # --- queue and scheduler
-$TC -n dut qdisc add dev d3 root handle 1: tbf rate 10mbit burst 30000 \
-	limit 1000000 overhead 4 || fail "tbf d3"
-$TC -n dut qdisc add dev d3 parent 1:1 handle 10: prio bands 3 \
-	priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "prio d3"
-$TC -n dut filter add dev d3 parent 10: protocol ip u32 \
-	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter"
-$TC -n dut qdisc add dev d3 parent 10:3 handle 30: pfifo limit 50 || fail "BE pfifo"
+dut_sp d3 30000
 queue() {
 	d0=$(qdisc_drops d3)
 	bm_job qs rfc7640 queue --line-rate 1G --port t1 --port t2 --port t3 $LEARN_FAST \

@@ -104,13 +104,7 @@ check_eq "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" 1.28
 #     least 0.75 of the ceiling, BE at most 15 % of R, both together at
 #     most the ceiling plus the bucket.
 $TC -n dut qdisc del dev d2 root || fail "del d2 root"
-$TC -n dut qdisc add dev d2 root handle 1: tbf rate 10mbit burst 30400 \
-	limit 1000000 overhead 4 || fail "tbf d2"
-$TC -n dut qdisc add dev d2 parent 1:1 handle 10: prio bands 3 \
-	priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "prio d2"
-$TC -n dut filter add dev d2 parent 10: protocol ip u32 \
-	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter"
-$TC -n dut qdisc add dev d2 parent 10:3 handle 30: pfifo limit 50 || fail "BE pfifo"
+dut_sp d2 30400
 bm_job sp rfc7640 queue-stateful $SF --param td_s=2 --param bb_bps=10000000 \
 	--param nde_rtt_ms=40 --param apps='["bulk"]' --param scheduler=sp \
 	--param connections=2 --param 'conn_dscps=[46,0]' \

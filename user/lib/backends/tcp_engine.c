@@ -88,7 +88,6 @@ struct conn {
 	/* RTT samples (REQ-TCP-2) */
 	unsigned int rtt_n, rtt_excl;
 	double rtt_sum, rtt_min, rtt_max;
-	double baseline_s;
 	char error[96];
 };
 
@@ -988,6 +987,7 @@ static void fill_conn(struct sess *s, struct conn *c,
 	struct tcp_info ci, si;
 	bool script = bm_ttp_is_script(c->spec.pattern);
 	double end = c->done_t && c->done_t > s->t_mark ? c->done_t : s->t_stop;
+	double base;
 
 	memset(r, 0, sizeof(*r));
 	r->client = c->spec.client;
@@ -1026,15 +1026,11 @@ static void fill_conn(struct sess *s, struct conn *c,
 	 * empty queue), unless the procedure knows it.  Not the
 	 * handshake's: a first SYN waits for ARP, which lab 47 saw double
 	 * it through a 30 ms NDE. */
-	if (s->spec.baseline_rtt_s > 0)
-		c->baseline_s = s->spec.baseline_rtt_s;
-	else if (script ? si.tcpi_min_rtt : ci.tcpi_min_rtt)
-		c->baseline_s = (script ? si.tcpi_min_rtt :
-				 ci.tcpi_min_rtt) / 1e6;
-	r->baseline_rtt_ms = c->baseline_s > 0 ? c->baseline_s * 1e3 : NAN;
+	base = s->spec.baseline_rtt_s > 0 ? s->spec.baseline_rtt_s :
+	       (script ? si.tcpi_min_rtt : ci.tcpi_min_rtt) / 1e6;
+	r->baseline_rtt_ms = base > 0 ? base * 1e3 : NAN;
 	r->buffer_delay_pct = c->rtt_n ?
-		bm_tcp_buffer_delay_pct(c->rtt_sum / c->rtt_n, c->baseline_s) :
-		NAN;
+		bm_tcp_buffer_delay_pct(c->rtt_sum / c->rtt_n, base) : NAN;
 	r->mss = ci.tcpi_snd_mss;
 	r->executions = c->execs;
 	r->ttpet_min_s = c->execs ? c->ttpet_min : NAN;

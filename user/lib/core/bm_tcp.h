@@ -234,6 +234,12 @@ struct json_object;
 struct json_object *bm_tcp_result_json(const struct bm_tcp_result *res,
 				       const char (*names)[16]);
 
+/* A congestion control name for TCP_CONGESTION from the JSON string v
+ * into out (1 .. BM_TCP_CC_NAME - 1 of a-z 0-9 _ -; the kernel says
+ * whether it has it): 0, or -EINVAL with "key: ..." in err. */
+int bm_tcp_cc_parse(struct json_object *v, char out[BM_TCP_CC_NAME],
+		    const char *key, struct bm_error *err);
+
 /* Helper for procedures: start spec on be's engine, or refuse with the
  * one line R8239-INC (d) asks for when be has none; 0 or -errno. */
 int bm_tcp_start(struct bm_backend *be, const struct bm_tcp_spec *spec,

@@ -2,6 +2,8 @@
 /* A TCP session's result as JSON, and the procedures' entry to an engine
  * (bm_tcp.h). */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -81,6 +83,20 @@ json_object *bm_tcp_result_json(const struct bm_tcp_result *res,
 		json_object_array_add(a, conn_json(&res->conn[i], names));
 	json_object_object_add(o, "connections", a);
 	return o;
+}
+
+int bm_tcp_cc_parse(json_object *v, char out[BM_TCP_CC_NAME],
+		    const char *key, struct bm_error *err)
+{
+	const char *s = json_object_get_string(v);
+
+	if (!json_object_is_type(v, json_type_string) || !*s ||
+	    strlen(s) >= BM_TCP_CC_NAME ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(s))
+		return bm_errorf(err, "%s: a congestion control name of 1 .. "
+				 "%d of a-z 0-9 _ -", key, BM_TCP_CC_NAME - 1);
+	snprintf(out, BM_TCP_CC_NAME, "%s", s);
+	return 0;
 }
 
 int bm_tcp_start(struct bm_backend *be, const struct bm_tcp_spec *spec,

@@ -105,16 +105,7 @@ static int parse_conn_dscps(json_object *v, void *base, const char *key,
 static int parse_cc(json_object *v, void *base, const char *key,
 		    struct bm_error *err)
 {
-	struct tm_sf_params *p = base;
-	const char *s = json_object_get_string(v);
-
-	if (!json_object_is_type(v, json_type_string) || !*s ||
-	    strlen(s) >= sizeof(p->cc) || strspn(s,
-	    "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(s))
-		return bm_errorf(err, "%s: a congestion control name of 1 .. "
-				 "%zu of a-z 0-9 _ -", key, sizeof(p->cc) - 1);
-	snprintf(p->cc, sizeof(p->cc), "%s", s);
-	return 0;
+	return bm_tcp_cc_parse(v, ((struct tm_sf_params *)base)->cc, key, err);
 }
 
 /* mask 1: rfc7640.queue-stateful's keys; 2: rfc7640.shaper-stateful's */

@@ -45,22 +45,8 @@ static const char *const var_names[] = { "stateful", "stateless", NULL };
 static int parse_cc(json_object *v, void *base, const char *key,
 		    struct bm_error *err)
 {
-	struct r8239_inc_params *p = base;
-	const char *s = json_object_get_string(v);
-	size_t i;
-
-	if (!json_object_is_type(v, json_type_string) || !*s ||
-	    strlen(s) >= sizeof(p->cc))
-		return bm_errorf(err, "%s: a congestion control name of 1 .. "
-				 "%zu characters", key, sizeof(p->cc) - 1);
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
-		      s[i] == '-'))
-			return bm_errorf(err, "%s: '%.20s' is no congestion "
-					 "control name", key, s);
-	snprintf(p->cc, sizeof(p->cc), "%s", s);
-	return 0;
+	return bm_tcp_cc_parse(v, ((struct r8239_inc_params *)base)->cc, key,
+			       err);
 }
 
 #define IO(f)	offsetof(struct r8239_inc_params, f)

@@ -309,7 +309,7 @@ struct r8239_inc_params {
 	double offset_s;		/* [EXTENSION] */
 	unsigned int connections;	/* goodput: per ingress port */
 	double warmup_s, duration_s;	/* 5 and 60 [PROPOSED] */
-	char cc[16];			/* "" = the system's */
+	char cc[16];			/* "" = the system's (BM_TCP_CC_NAME) */
 	uint64_t sndbuf, rcvbuf;	/* 4 MB (SPEC R8239-INC) */
 	uint64_t window_clamp;
 	uint32_t mtu;			/* of the F-9 ceiling, 1500 */
