@@ -75,10 +75,11 @@ static void usage(FILE *f)
 		"          report FILE [--trials] [--csv] | compare A B [--all] |\n"
 		"          batch PLAN [--detach] |\n"
 		"          run PROCEDURE [TEST] --help |\n"
-		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
+		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS] |\n"
+		"          nde-verify --port TX --port RX --param delay_ms=D [RUN-OPTIONS]\n"
 		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
 		"          --line-rate 10G --param KEY=VALUE --param @FILE\n"
-		"          --dry-run [--sim JSON|@FILE] --detach\n"
+		"          --dry-run [--sim JSON|@FILE] --detach --force\n"
 		"Examples: bmctl run rfc2544 throughput --port ens1f0 --port ens1f1\n"
 		"          bmctl run rfc2544 throughput --help\n"
 		"          bmctl run mlrsearch --dry-run --sim '{\"capacity_fps\":1e6}'\n"
@@ -101,6 +102,7 @@ static const struct {
 	{ "jobs", cmd_jobs },
 	{ "wait", cmd_wait },
 	{ "cancel", cmd_cancel },
+	{ "nde-verify", cmd_nde_verify },
 };
 
 int main(int argc, char **argv)

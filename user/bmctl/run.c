@@ -457,7 +457,7 @@ struct run_args {
 	const char *ports[BM_PROTO_MAX_PORTS];	/* --port, in order */
 	int nports;
 	double line_rate_bps;
-	bool dry_run, detach;
+	bool dry_run, detach, force;
 	json_object *params;	/* --param KEY=VALUE, --search */
 	json_object *profile;	/* --param @FILE, merged in order */
 	json_object *sim;
@@ -509,6 +509,13 @@ static int map_options(struct run_args *a, json_object *proc)
 		json_object_object_add(a->params, dk,
 				       json_object_new_double(a->duration_s));
 	}
+	/* REQ-TM-2: run a stateful test without a verified NDE */
+	if (a->force && !procedure_param(proc, "force"))
+		return usage_error("--force: %s has no force parameter (the "
+				   "stateful RFC 7640 tests have)", name);
+	if (a->force)
+		json_object_object_add(a->params, "force",
+				       json_object_new_boolean(true));
 	if (json_object_object_get_ex(a->params, "search", NULL) &&
 	    !procedure_param(proc, "search"))
 		return usage_error("--search: %s has no search parameter", name);
@@ -659,6 +666,8 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			dut_set(a, "mode", "router");
 		} else if (!strcmp(argv[i], "--dry-run")) {
 			a->dry_run = true;
+		} else if (!strcmp(argv[i], "--force")) {
+			a->force = true;
 		} else if (!strcmp(argv[i], "--detach")) {
 			a->detach = true;
 		} else {
@@ -715,6 +724,19 @@ unsigned long run_last_job(void)
 void run_last_job_reset(void)
 {
 	last_job = 0;
+}
+
+/* bmctl nde-verify ...: bmctl run rfc7640.nde-verify ... (SPEC TM-SETUP) */
+int cmd_nde_verify(int argc, char **argv)
+{
+	char *v[argc + 2];
+	int i;
+
+	v[0] = (char *)"rfc7640.nde-verify";
+	for (i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	v[argc + 1] = NULL;
+	return cmd_run(argc + 1, v);
 }
 
 int cmd_run(int argc, char **argv)

@@ -32,14 +32,27 @@
 #     [0.85, 1] x 9.539 Mbit/s plus the bucket.
 # The baseline RTT the engine measures (the sender's tcpi_min_rtt) lies
 # in [D, D + 10 ms] (the guest adds its own delay).
+# Before (1) and (2) the NDE is verified alone, the tbf removed (REQ-TM-2;
+# bmd refuses a stateful test without it, lab 48): 512 B frames for 1 s
+# each way, no loss, delays 0 and D within 3 ms (the TCG guest's late
+# timers, lab 48).
 bm_load
 topo_bridge 2
 no_gso t1 t2
-$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
-	overhead 4 || fail "tbf d2"
 $TC -n dut qdisc add dev d1 root netem delay 30ms limit 10000 || fail "netem d1"
 bmd_start
 SF="--line-rate 10M --param tr=1"
+
+# nde_verify D: REQ-TM-2 on the NDE alone, the reverse path delayed D ms
+nde_verify() {
+	bm_job nde rfc7640 nde-verify --line-rate 10M $LEARN_FAST --port t1 \
+		--port t2 --frame-sizes 512 --duration 1 --param tcp=false \
+		--param delay_ms=0 --param reverse_delay_ms="$1" \
+		--param tolerance_ms=3 --param drain_s=0.5
+}
+nde_verify 30
+$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
+	overhead 4 || fail "tbf d2"
 
 # app FILE APP KEY: the mean of KEY of application APP
 app() {
@@ -79,6 +92,10 @@ check_range "(1) micro TCP efficiency %" "$(app /tmp/qm.json micro tcp_efficienc
 check_range "(1) micro bursts through" "$(jvals bursts /tmp/qm.json | head -n1)" 20 30
 
 $TC -n dut qdisc change dev d1 root netem delay 40ms limit 10000 || fail "netem 40"
+$TC -n dut qdisc del dev d2 root || fail "del d2 tbf"
+nde_verify 40
+$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
+	overhead 4 || fail "tbf d2"
 d0=$(qdisc_drops d2)
 bm_job ss rfc7640 shaper-stateful $SF --param td_s=3 --param sr_bps=10000000 \
 	--param ql_bytes=32000 --param nde_rtt_ms=40 --param apps='["bulk"]' \

@@ -1898,6 +1898,111 @@ static int watch_history(struct bm_client *c, long job, long *trials,
 /* Issue 16 item 2: a job's progress events go to jobs/<id>.events, not
  * memory; bmd holds one a job (the latest), and watch --history replays
  * the file, every event once and in order, then goes live. */
+/* REQ-TM-2: a stateful TM test waits for a passing nde-verify of its RTT
+ * on its ports (either order), or --force; its result names the job that
+ * verified the NDE (meta.nde).  Dry runs on the default sim backend, its
+ * NDE 10 ms each way. */
+static long submit_sim(struct bm_client *c, const char *proc,
+		       const char *params, const char *ports)
+{
+	json_object *o = submit_list_req(ports, 1e9, true), *r;
+	long id;
+
+	json_object_object_add(o, "procedure", json_object_new_string(proc));
+	json_object_object_add(o, "params", json_tokener_parse(params));
+	json_object_object_add(o, "sim", json_tokener_parse(
+		"{\"base_latency_ns\": 1e7}"));
+	r = call_ok(c, o);
+	id = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	return id;
+}
+
+#define SF_PARAMS(rtt, more) "{\"nde_rtt_ms\": " rtt ", \"td_s\": 1, " \
+	"\"tr\": 1, \"apps\": [\"bulk\"], \"bulk_bytes\": 100000" more "}"
+#define NDE_PARAMS(d) "{\"delay_ms\": " d ", \"reverse_delay_ms\": 10, " \
+	"\"frame_sizes\": [128], \"duration_s\": 0.1, \"tcp_duration_s\": 1}"
+
+static json_object *job_of(struct bm_client *c, long id, char *error)
+{
+	json_object *r = call_ok(c, req_job("job", id)), *j;
+
+	j = json_object_get(get(r, "job"));
+	snprintf(error, 256, "%s", json_object_get_string(get(j, "error")) ?
+		 json_object_get_string(get(j, "error")) : "");
+	json_object_put(r);
+	return j;
+}
+
+START_TEST(stateful_waits_for_a_verified_nde)
+{
+	struct bmd_config cfg = base_cfg();
+	struct bm_client c;
+	json_object *r, *nde, *j;
+	char s[32], e[256];
+	int events;
+	long sf, v1, v2, v3;
+
+	daemon_stop();
+	cfg.backend_new = bmd_backend_default;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
+			"p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
+	json_object_put(job_of(&c, sf, e));
+	ck_assert_msg(strstr(e, "no rfc7640.nde-verify result on these ports") &&
+		      strstr(e, "REQ-TM-2"), "%s", e);
+	/* a verification that fails (configured 5 ms, the NDE has 10) */
+	v1 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("5"), "p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, v1, &events, s), "failed");
+	j = job_of(&c, v1, e);
+	ck_assert_msg(strstr(e, "the NDE failed its verification: 128 B "
+			     "p1->p2: mean delay"), "%s", e);
+	ck_assert(json_object_get_boolean(get(j, "result")) ||
+		  get(j, "result"));
+	json_object_put(j);
+	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("15", ""),
+			"p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
+	json_object_put(job_of(&c, sf, e));
+	ck_assert_msg(strstr(e, "failed: verify the NDE first"), "%s", e);
+	/* one that passes, on the ports the other way round */
+	v2 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p1");
+	ck_assert_str_eq(watch_to_end(&c, v2, &events, s), "done");
+	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
+			"p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
+	r = call_ok(&c, req_job("result", sf));
+	nde = get(get(get(r, "result"), "meta"), "nde");
+	ck_assert_int_eq(json_object_get_int64(get(nde, "verified_by_job")), v2);
+	ck_assert(!json_object_get_boolean(get(nde, "forced")));
+	ck_assert(!tj_has_deviation(get(r, "result"), "--force"));
+	json_object_put(r);
+	/* another RTT stated: refused; forced: runs and says so */
+	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("30", ""),
+			"p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
+	json_object_put(job_of(&c, sf, e));
+	ck_assert_msg(strstr(e, "nde_rtt_ms 30 differs"), "%s", e);
+	sf = submit_sim(&c, "rfc7640.shaper-stateful",
+			SF_PARAMS("30", ", \"force\": true"), "p1,p2");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
+	r = call_ok(&c, req_job("result", sf));
+	nde = get(get(get(r, "result"), "meta"), "nde");
+	ck_assert(json_object_get_boolean(get(nde, "forced")));
+	ck_assert_int_eq(json_object_get_int64(get(nde, "verified_by_job")), v2);
+	ck_assert(tj_has_deviation(get(r, "result"), "run with --force"));
+	bm_test_keep_result(get(r, "result"), "bmd-nde-forced");
+	json_object_put(r);
+	/* other ports have no verification of their own */
+	v3 = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
+			"p1,p3");
+	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "failed");
+	bm_client_close(&c);
+}
+END_TEST
+
 START_TEST(job_events_in_a_file)
 {
 	unsigned int now = 9, peak = 9;
@@ -2154,6 +2259,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, trials_per_job_bounded);
 	tcase_add_test(tc, jobs_capped);
 	tcase_add_test(tc, job_events_in_a_file);
+	tcase_add_test(tc, stateful_waits_for_a_verified_nde);
 	tcase_add_test(tc, idle_connections_closed);
 	tcase_add_test(tc, large_result_streamed);
 	tcase_add_test(tc, status_slot_when_full);

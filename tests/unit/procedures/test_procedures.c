@@ -32,10 +32,20 @@ static const char *const names[] = {
 	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
-	"rfc7640.shaper-capacity", "rfc7640.queue-stateful",
+	"rfc7640.shaper-capacity", "rfc7640.nde-verify",
+	"rfc7640.queue-stateful",
 	"rfc7640.shaper-stateful", "rfc7640.concurrent",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
+
+/* The keys a procedure has no default for, at a value that runs (a new
+ * object, NULL when it has none): the NDE's configured delay is what
+ * rfc7640.nde-verify verifies, so only the user can give it (REQ-TM-2). */
+static json_object *required(const char *name)
+{
+	return strcmp(name, "rfc7640.nde-verify") ? NULL :
+	       json_tokener_parse("{\"delay_ms\": 0}");
+}
 
 /* The worst case of proc with params js (NULL: defaults) at 1 Gbit/s. */
 static double bound(const char *proc, const char *js, unsigned int n_ports)
@@ -109,9 +119,16 @@ START_TEST(test_registry)
 		ck_assert_str_eq(p[i].name, names[i]);
 		ck_assert_ptr_nonnull(p[i].summary);
 		ck_assert_ptr_nonnull(p[i].refs);
-		/* all defaults are valid */
-		ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9, &err) == 0,
+		/* all defaults are valid, with the required keys */
+		json_object *req = required(names[i]);
+
+		ck_assert_msg(bm_procedure_validate(names[i], req, 1e9, &err) == 0,
 			      "%s: %s", names[i], err.msg);
+		if (req)
+			ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9,
+				&err) == -EINVAL && strstr(err.msg, "required"),
+				"%s: '%s'", names[i], err.msg);
+		json_object_put(req);
 	}
 	ck_assert_ptr_null(p[N_PROCEDURES].name);
 	ck_assert_str_eq(p[3].refs, "R2544-B2B");
@@ -871,7 +888,7 @@ START_TEST(test_faults_every_procedure)
 	const struct bm_procedure_info *pi = bm_procedure_find(names[_i], NULL);
 	struct bm_error err;
 	struct faulty f;
-	json_object *doc;
+	json_object *doc, *req;
 	unsigned int at, n;
 	char name[96];
 	double line;
@@ -894,8 +911,10 @@ START_TEST(test_faults_every_procedure)
 		f.be.n_ports = n;
 		err.msg[0] = '\0';
 		doc = NULL;
-		ret = bm_procedure_run(pi->name, NULL, &f.be, NULL, NULL, &doc,
+		req = required(pi->name);
+		ret = bm_procedure_run(pi->name, req, &f.be, NULL, NULL, &doc,
 				       &err);
+		json_object_put(req);
 		if (ret == 0 && f.runs < at) {
 			/* done before its trial number at */
 			json_object_put(doc);
@@ -919,8 +938,10 @@ START_TEST(test_faults_every_procedure)
 		f.inner = fault_sim(n, line, at);
 		err.msg[0] = '\0';
 		doc = NULL;
-		ret = bm_procedure_run(pi->name, NULL, f.inner, NULL, NULL,
+		req = required(pi->name);
+		ret = bm_procedure_run(pi->name, req, f.inner, NULL, NULL,
 				       &doc, &err);
+		json_object_put(req);
 		/* (rfc2544.reset's own reset trial expects its links to
 		 * go: test_rfc2544's test_link_flap) */
 		ck_assert_msg(ret == -ENETDOWN, "%s, link %u: %d %s",

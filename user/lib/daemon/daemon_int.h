@@ -218,4 +218,13 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
 			     const char *ts_source, const char *sysfs_net);
 
+/* daemon_nde.c */
+/* REQ-TM-2: 0 when job j (not yet started; params its parameters) may
+ * run: *nde its result's meta.nde, or NULL for a procedure without the
+ * gate; dev gets what its result must say.  -EPERM with the reason in err
+ * when the newest rfc7640.nde-verify on its ports did not pass, verified
+ * another RTT, or there is none, and force was not given. */
+int bmd_nde_gate(struct bmd *d, const struct bmd_job *j, json_object *params,
+		 json_object **nde, json_object *dev, struct bm_error *err);
+
 #endif /* BM_DAEMON_INT_H */

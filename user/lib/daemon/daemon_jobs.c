@@ -774,6 +774,25 @@ static int store_result(struct bmd *d, unsigned long id, json_object *result,
 					 d->results_mode, err);
 }
 
+/* Append the gate's deviations (a forced run, a TCP host that fell short)
+ * to the result's own. */
+static void nde_deviations(json_object *result, json_object *dev)
+{
+	json_object *a;
+	size_t i;
+
+	if (!json_object_array_length(dev))
+		return;
+	if (!json_object_object_get_ex(result, "deviations", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
+		a = json_object_new_array();
+		json_object_object_add(result, "deviations", a);
+	}
+	for (i = 0; i < json_object_array_length(dev); i++)
+		bm_json_add_str_once(a, json_object_get_string(
+			json_object_array_get_idx(dev, i)));
+}
+
 static void *worker(void *arg)
 {
 	struct worker_ctx w = { .job = arg };
@@ -783,6 +802,7 @@ static void *worker(void *arg)
 	struct bmd_job_desc desc;
 	unsigned int i;
 	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
+	json_object *nde = NULL, *nde_dev;
 	struct bm_backend *be;
 	enum job_state end = JOB_FAILED;
 	const char *backend = "?";
@@ -816,7 +836,10 @@ static void *worker(void *arg)
 		desc.ports[i] = j->ports[i];
 	pthread_mutex_unlock(&d->lock);
 
-	be = params ? d->backend_new(d->backend_ctx, &desc, &err) : NULL;
+	nde_dev = json_object_new_array();
+	/* REQ-TM-2: a stateful TM test waits for a verified NDE */
+	be = params && !bmd_nde_gate(d, j, params, &nde, nde_dev, &err) ?
+	     d->backend_new(d->backend_ctx, &desc, &err) : NULL;
 	if (!params)
 		bm_errorf(&err, "out of memory");
 	if (be) {
@@ -841,7 +864,11 @@ static void *worker(void *arg)
 		meta = bmd_result_meta(&desc, started, bmd_now(), backend,
 				       w.ts_source[0] ? w.ts_source : backend,
 				       d->sysfs_net);
+		if (nde)
+			json_object_object_add(meta, "nde",
+					       json_object_get(nde));
 		json_object_object_add(result, "meta", meta);
+		nde_deviations(result, nde_dev);
 		if (!json_object_object_get_ex(result, "params", NULL))
 			json_object_object_add(result, "params",
 					       json_object_get(params));
@@ -882,6 +909,8 @@ static void *worker(void *arg)
 	pthread_mutex_unlock(&d->lock);
 
 	json_object_put(result);
+	json_object_put(nde);
+	json_object_put(nde_dev);
 	json_object_put(params);
 	json_object_put(sim);
 	json_object_put(dut);

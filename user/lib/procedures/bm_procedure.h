@@ -46,6 +46,10 @@ struct bm_procedure_info {
 	int (*run)(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		   json_object **result, struct bm_error *err);
+	/* A stateful RFC 7640 test: bmd runs it only after a passing
+	 * rfc7640.nde-verify on its ports, or with force (REQ-TM-2,
+	 * tm_nde_gate()). */
+	bool nde_gate;
 };
 
 /* The registry: a table ending with a NULL name. */

@@ -764,6 +764,35 @@ TM_HOOKS(inc, struct r8239_inc_params)
 #define sfq_defaults tm_sf_defaults
 #define sfs_defaults tm_sf_shaper_defaults
 
+/* rfc7640.nde-verify: delay_ms is the one key without a default, so the
+ * hooks parse without requiring it (a bound of the defaults, for one) and
+ * validate requires it, as a run does (tm_nde_check) */
+static int nde_keys_check(const struct tm_nde_params *p, struct bm_error *err)
+{
+	(void)p;
+	(void)err;
+	return 0;
+}
+#define nde_defaults tm_nde_defaults
+#define nde_check nde_keys_check
+#define nde_params_json tm_nde_params_json
+#define nde_max_trials tm_nde_max_trials
+#define nde_run tm_nde_run
+TM_HOOKS(nde, struct tm_nde_params)
+
+static int nde_validate_all(const struct bm_procedure_info *pi,
+			    json_object *params, double line,
+			    struct bm_error *err)
+{
+	struct tm_nde_params p;
+	int ret = nde_validate(pi, params, line, err);
+
+	if (ret)
+		return ret;
+	nde_parse(pi, params, &p, err);
+	return tm_nde_check(&p, err);
+}
+
 TM_HOOKS(sfq, struct tm_sf_params)
 TM_HOOKS(sfs, struct tm_sf_params)
 TM_HOOKS(gp, struct r8239_inc_params)
@@ -962,6 +991,15 @@ static const struct bm_procedure_info registry[] = {
 	       "PDV, SBB, SBI",
 	       "TM-SHP-CAP-1, TM-SHP-CAP-2, TM-SHP-CAP-3, TM-SHP-1, "
 	       "TM-MET-SL, AMB-39, REQ-TM-1, REQ-TM-3"),
+	{ .name = "rfc7640.nde-verify",
+	  .summary = "RFC 7640 §1.2 the network delay emulator alone: loss "
+		     "and delay per frame size at the target rate, and a bulk "
+		     "TCP connection's goodput and RTT (bmctl nde-verify)",
+	  .refs = "TM-SETUP, REQ-TM-2, REQ-TM-6, TM-CAP-SF",
+	  .ports_needed = 2, .keys = tm_nde_keys,
+	  .duration_key = "duration_s", .sizes_key = "frame_sizes",
+	  .validate = nde_validate_all, .defaults = nde_defaults_json,
+	  .max_trials = nde_bound, .run = nde_run_proc },
 	{ .name = "rfc7640.queue-stateful",
 	  .summary = "RFC 7640 §6.2.1.2 queue and scheduler with stateful "
 		     "traffic: TCP applications (bulk, micro burst, web, ...) "
@@ -971,7 +1009,7 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 2, .keys = sfq_keys, .mask = 1,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfq_validate, .defaults = sfq_defaults_json,
-	  .max_trials = sfq_bound, .run = sfq_run_proc },
+	  .max_trials = sfq_bound, .run = sfq_run_proc, .nde_gate = true },
 	{ .name = "rfc7640.shaper-stateful",
 	  .summary = "RFC 7640 §6.3.1.2 shaper with stateful traffic: TCP "
 		     "applications through the shaper and the NDE",
@@ -980,7 +1018,7 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 2, .keys = sfs_keys, .mask = 2,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfs_validate, .defaults = sfs_defaults_json,
-	  .max_trials = sfs_bound, .run = sfs_run_proc },
+	  .max_trials = sfs_bound, .run = sfs_run_proc, .nde_gate = true },
 	{ .name = "rfc7640.concurrent",
 	  .summary = "RFC 7640 §6.4 concurrent capacity load: several "
 		     "rfc7640 procedures at once on disjoint ports, one "

@@ -478,6 +478,8 @@ struct tm_sf_params {
 	int scheduler;			/* enum tm_sf_sched */
 	double nde_rtt_ms;		/* the NDE's RTT: required */
 	double rtt_tol_pct;		/* 10 [PROPOSED] */
+	bool force;			/* run without a verified NDE (bmd's
+					 * gate, REQ-TM-2) */
 	unsigned int apps;		/* 1 << enum bm_ttp, bulk | micro */
 	bool concurrent;		/* one mixture, else a test each */
 	unsigned int connections;	/* per application, 1 */
@@ -526,5 +528,78 @@ double tm_sf_max_trials(const struct tm_sf_params *p);
 int tm_sf_run(struct bm_backend *be, const struct tm_sf_params *p,
 	      bm_progress_fn progress, void *ctx, json_object **result,
 	      struct bm_error *err);
+
+/* --- TM-SETUP, REQ-TM-2: the network delay emulator's verification ------- */
+
+#define TM_NDE_MAX_SIZES	16
+
+struct tm_nde_params {
+	double delay_ms;		/* port 0 -> 1: required */
+	double reverse_delay_ms;	/* port 1 -> 0; NAN: not measured */
+	uint32_t frame_sizes[TM_NDE_MAX_SIZES];
+	size_t n_sizes;			/* TM §1.2's, 9600 B left out */
+	double load_pct;		/* the target rate, 100 */
+	double duration_s;		/* per size, 10 [PROPOSED] */
+	double tolerance_pct;		/* 1 [PROPOSED] */
+	double tolerance_ms;		/* 0.05 [PROPOSED] */
+	double cal_pd_ns;		/* the tester's own delay, 0 none */
+	unsigned int dscp;
+	double drain_s;
+	bool learning;
+	double learning_pause_s;	/* < 0: the backend's */
+	bool tcp;			/* the bulk TCP check, on */
+	double tcp_duration_s, tcp_warmup_s;
+	double tcp_target_pct;		/* REQ-TM-6: 95 */
+	char cc[16];
+	uint64_t sndbuf, rcvbuf;
+};
+
+extern const struct bm_param tm_nde_keys[];
+
+/* Fill *p with the defaults (delay_ms unset: a run needs it). */
+void tm_nde_defaults(struct tm_nde_params *p);
+
+/* p as the result's "params". */
+json_object *tm_nde_params_json(const struct tm_nde_params *p);
+
+/* Cross-key checks (delay_ms given); 0 or -EINVAL. */
+int tm_nde_check(const struct tm_nde_params *p, struct bm_error *err);
+
+/* Trials p takes: one per frame size. */
+double tm_nde_max_trials(const struct tm_nde_params *p);
+
+/* How far a measured delay may be from configured ms: the larger of
+ * tolerance_pct of it and tolerance_ms. */
+double tm_nde_tolerance_ms(const struct tm_nde_params *p, double configured);
+
+/* The RTT p states: delay_ms, plus reverse_delay_ms when given. */
+double tm_nde_rtt_ms(const struct tm_nde_params *p);
+
+/*
+ * Verify the NDE between be's two ports (TM-SETUP, REQ-TM-2, REQ-TM-6):
+ * per frame size a trial at the target rate, each way measured, loss and
+ * one-way delay against the configured; then a bulk TCP connection's
+ * goodput and baseline RTT.  0 when it passed; -EDOM with the first
+ * failure in err when it did not (the result is complete either way,
+ * results.nde_ok and results.failures saying which); other -errno with
+ * *result the partial document when there is one.
+ */
+int tm_nde_run(struct bm_backend *be, const struct tm_nde_params *p,
+	       bm_progress_fn progress, void *ctx, json_object **result,
+	       struct bm_error *err);
+
+/*
+ * REQ-TM-2's gate of a stateful test on the ports verify was measured on:
+ * verify is the newest rfc7640.nde-verify result there (NULL: none) from
+ * job verify_job, nde_rtt_ms the RTT the test states (NAN: none).  It may
+ * run when that verification passed and verified the same RTT, or when
+ * force is set; then 0, *nde the result's meta.nde (what was verified, or
+ * why the run was forced) and dev (the test's deviations) told of a
+ * forced run or a TCP host that fell short.  Else -EPERM with one line in
+ * err.
+ */
+int tm_nde_gate(json_object *verify, unsigned long verify_job,
+		double nde_rtt_ms, bool force, json_object **nde,
+		json_object *dev, struct bm_error *err);
 
 #endif /* RFC7640_H */

@@ -166,6 +166,9 @@ const struct bm_param tm_sf_keys[] = {
 	{ { "window_clamp", BM_J_BYTES, SF(window_clamp), 0, 1 << 30, 0, 0,
 	    NULL, NULL }, "B", "TCP_WINDOW_CLAMP, exact windows (REQ-TM-7); "
 	  "0: none", NULL },
+	{ { "force", BM_J_BOOL, SF(force), 0, 0, 0, 0, NULL, NULL }, "",
+	  "run without a passing rfc7640.nde-verify of the same RTT on these "
+	  "ports (REQ-TM-2; bmctl --force): a deviation", NULL },
 	{ { "tr", BM_J_UINT, SF(tr), 1, TM_MAX_TR, 0, 0, NULL, NULL }, "",
 	  "Tr: test runs, statistics over them (TM §6, REQ-TM-3)", NULL },
 	{ { "td_s", BM_J_DOUBLE, SF(td_s), 0, 86400, BM_JK_MIN_EXCL, 0, NULL,
@@ -221,6 +224,7 @@ json_object *tm_sf_params_json(const struct tm_sf_params *p)
 	bm_json_add_str(o, "scheduler", tm_sf_sched_names[p->scheduler]);
 	bm_json_add_double(o, "nde_rtt_ms", p->nde_rtt_ms);
 	bm_json_add_double(o, "rtt_tolerance_pct", p->rtt_tol_pct);
+	bm_json_add_bool(o, "force", p->force);
 	a = json_object_new_array();
 	for (k = 0; k < BM_TTP_N; k++)
 		if (p->apps & (1u << k))
