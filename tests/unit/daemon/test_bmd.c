@@ -1920,6 +1920,8 @@ static long submit_sim(struct bm_client *c, const char *proc,
 
 #define SF_PARAMS(rtt, more) "{\"nde_rtt_ms\": " rtt ", \"td_s\": 1, " \
 	"\"tr\": 1, \"apps\": [\"bulk\"], \"bulk_bytes\": 100000" more "}"
+#define QC_PARAMS(more) "{\"td_s\": 0.2, \"tr\": 1, \"bursts\": false, " \
+	"\"stateful_apps\": [\"bulk\"], \"nde_rtt_ms\": 20" more "}"
 #define NDE_PARAMS(d) "{\"delay_ms\": " d ", \"reverse_delay_ms\": 10, " \
 	"\"frame_sizes\": [128], \"duration_s\": 0.1, \"tcp_duration_s\": 1}"
 
@@ -1999,6 +2001,36 @@ START_TEST(stateful_waits_for_a_verified_nde)
 	v3 = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
 			"p1,p3");
 	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "failed");
+	/* queue-capacity with TCP: every ingress -> egress path (p1 ->
+	 * p3, p2 -> p3); without TCP no gate at all */
+	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
+			"p1,p2,p3");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
+	json_object_put(job_of(&c, sf, e));
+	ck_assert_msg(strstr(e, "p1 -> p3: no rfc7640.nde-verify"), "%s", e);
+	v3 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p3,p1");
+	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "done");
+	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
+			"p1,p2,p3");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
+	json_object_put(job_of(&c, sf, e));
+	ck_assert_msg(strstr(e, "p2 -> p3: no rfc7640.nde-verify"), "%s", e);
+	v3 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p3");
+	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "done");
+	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
+			"p1,p2,p3");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
+	r = call_ok(&c, req_job("result", sf));
+	nde = get(get(get(r, "result"), "meta"), "nde");
+	ck_assert_uint_eq(json_object_array_length(get(nde, "pairs")), 2);
+	ck_assert_int_eq(json_object_get_int64(get(json_object_array_get_idx(
+		get(nde, "pairs"), 1), "verified_by_job")), v3);
+	ck_assert(!json_object_get_boolean(get(nde, "forced")));
+	bm_test_keep_result(get(r, "result"), "bmd-nde-pairs");
+	json_object_put(r);
+	sf = submit_sim(&c, "rfc7640.queue-capacity", "{\"td_s\": 0.2, "
+			"\"tr\": 1, \"bursts\": false}", "p4,p5,p6");
+	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
 	bm_client_close(&c);
 }
 END_TEST

@@ -1047,6 +1047,68 @@ START_TEST(queue_capacity)
 }
 END_TEST
 
+/*
+ * TM-QS-CAP-1 with TM-QS-2's stateful traffic (TM §6.2.2): p1 and p2 send
+ * EF 20 Mbit/s each to p3 (shaper 100 Mbit/s, overhead 4) beside a bulk
+ * TCP connection each, unpaced, in best effort.  The sim's fluid TCP
+ * shares what the egress's service leaves of its window W after the EF
+ * frames it delivered there (E bits): each connection gets
+ * (R W - E) / W x 1448 / 1518 / 2 of payload, the two together the rest
+ * of the egress (F-9 with A = 1518 behind the shaper).
+ */
+START_TEST(queue_capacity_stateful)
+{
+	struct bm_backend *be = sim(3, 1e9, 2, "\"shaper\": {\"rate_bps\": "
+				    "1e8, \"bucket_bytes\": 3200, \"overhead\":"
+				    " 4}, \"scheduler\": {\"kind\": \"prio\", "
+				    "\"bands\": [{\"dscp\": [46]}, {\"dscp\": "
+				    "[]}]}");
+	json_object *doc, *r, *cfg;
+	double ef_bits, w, want;
+	size_t i;
+
+	doc = run("rfc7640.queue-capacity", "{\"tr\": 2, \"td_s\": 2, "
+		  "\"drain_s\": 0.01, \"bursts\": false, \"class_dscps\": "
+		  "[46], \"class_rates_bps\": [20e6], \"stateful_apps\": "
+		  "[\"bulk\"], \"nde_rtt_ms\": 0.02}", be);
+	/* 2 runs x 2 ingress ports, one application */
+	ck_assert_uint_eq(json_object_array_length(res(doc, "stateful")), 4);
+	ef_bits = 0;
+	for (i = 0; i < 4; i++) {
+		r = row(doc, "streams", i);
+		ck_assert_double_eq(tj_num(r, "lp"), 0);
+		/* EF's bits at the egress in a run: both ingress ports'
+		 * frames of Td (none lost: what they offered) */
+		if (i < 2)
+			ef_bits += tj_num(r, "offered_bps") * 2;
+	}
+	for (i = 0; i < 4; i++) {
+		r = row(doc, "stateful", i);
+		ck_assert_str_eq(json_object_get_string(tj_get(r, "egress")),
+				 "p3");
+		ck_assert_str_eq(json_object_get_string(tj_get(r, "ingress")),
+				 i % 2 ? "p2" : "p1");
+		ck_assert_str_eq(json_object_get_string(tj_get(r, "app")),
+				 "bulk");
+		w = tj_num(r, "window_s");
+		ck_assert_double_ge(w, 2);
+		want = (1e8 * w - ef_bits) / w * 1448 / 1518 / 2;
+		ck_assert_double_eq_tol(tj_num(r, "throughput_bps"), want,
+					want * 1e-6);
+		ck_assert_double_eq(tj_num(r, "tcp_efficiency_pct"), 100);
+		ck_assert_double_eq(tj_num(r, "bytes_retrans"), 0);
+	}
+	cfg = tj_get(res(doc, "test_configuration"), "stateful");
+	ck_assert_double_eq_tol(tj_num(cfg, "bdp_bytes"), 250, 1e-9);
+	ck_assert_double_eq_tol(stat_mean(doc,
+		"p3_stateful_bulk_throughput_bps"), 2 * want, 2 * want * 1e-6);
+	ck_assert(!tj_has_deviation(doc, "stateless part only"));
+	ck_assert(tj_has_deviation(doc, "scripted patterns"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* DUT-ETS(100 Mbit/s, q1 = 3000, q2 = 1500) on 0-based port P: EF strict,
  * AF1x and AF2x (with CS1, CS2) in DRR bands. */
 #define ETS_PORT(P) "{\"port\": " #P ", \"shaper\": {\"rate_bps\": 1e8, " \
@@ -1578,6 +1640,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, queue_classes);
 	tcase_add_test(tc, queue_capacity);
 	tcase_add_test(tc, queue_capacity_wfq);
+	tcase_add_test(tc, queue_capacity_stateful);
 	tcase_add_test(tc, queue_capacity_ports);
 	tcase_add_test(tc, queue_capacity_ports_queues);
 	tcase_add_test(tc, shaper_capacity_ports);

@@ -220,9 +220,10 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 
 /* daemon_nde.c */
 /* REQ-TM-2: 0 when job j (not yet started; params its parameters) may
- * run: *nde its result's meta.nde, or NULL for a procedure without the
- * gate; dev gets what its result must say.  -EPERM with the reason in err
- * when the newest rfc7640.nde-verify on its ports did not pass, verified
+ * run: *nde its result's meta.nde, or NULL for a procedure or parameters
+ * without the gate (no TCP path: bm_procedure_info.nde_pairs); dev gets
+ * what its result must say.  -EPERM with the reason in err when the
+ * newest rfc7640.nde-verify of one of its paths did not pass, verified
  * another RTT, or there is none, and force was not given. */
 int bmd_nde_gate(struct bmd *d, const struct bmd_job *j, json_object *params,
 		 json_object **nde, json_object *dev, struct bm_error *err);

@@ -46,10 +46,14 @@ struct bm_procedure_info {
 	int (*run)(const struct bm_procedure_info *pi, json_object *params,
 		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
 		   json_object **result, struct bm_error *err);
-	/* A stateful RFC 7640 test: bmd runs it only after a passing
-	 * rfc7640.nde-verify on its ports, or with force (REQ-TM-2,
-	 * tm_nde_gate()). */
-	bool nde_gate;
+	/* REQ-TM-2: the job port index pairs (client, server) of the TCP
+	 * paths a run with params on n_ports ports takes through the NDE,
+	 * into pairs[0..max), their number; bmd runs it only when the
+	 * newest rfc7640.nde-verify of each passed, or with force
+	 * (tm_nde_gate()).  NULL, or 0 pairs: no gate. */
+	unsigned int (*nde_pairs)(const struct bm_procedure_info *pi,
+				  json_object *params, unsigned int n_ports,
+				  unsigned int (*pairs)[2], unsigned int max);
 };
 
 /* The registry: a table ending with a NULL name. */

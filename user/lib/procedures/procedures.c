@@ -793,6 +793,34 @@ static int nde_validate_all(const struct bm_procedure_info *pi,
 	return tm_nde_check(&p, err);
 }
 
+/* REQ-TM-2's paths: TM-QS-2 and TM-SHP-2 client -> server, ports 1 and
+ * 2; TM-QS-CAP's every ingress -> egress with stateful_apps. */
+static unsigned int sf_nde_pairs(const struct bm_procedure_info *pi,
+				 json_object *params, unsigned int n_ports,
+				 unsigned int (*pairs)[2], unsigned int max)
+{
+	(void)pi;
+	(void)params;
+	if (n_ports < 2 || !max)
+		return 0;
+	pairs[0][0] = 0;
+	pairs[0][1] = 1;
+	return 1;
+}
+
+static unsigned int qcap_nde_pairs(const struct bm_procedure_info *pi,
+				   json_object *params, unsigned int n_ports,
+				   unsigned int (*pairs)[2], unsigned int max)
+{
+	struct tm_qcap_params p;
+	struct bm_error err = { "" };
+
+	/* parameters bmd's submit took; a run refuses them otherwise */
+	if (tm_qcap_parse(pi, params, &p, &err))
+		return 0;
+	return tm_qcap_nde_pairs(&p, n_ports, pairs, max);
+}
+
 TM_HOOKS(sfq, struct tm_sf_params)
 TM_HOOKS(sfs, struct tm_sf_params)
 TM_HOOKS(gp, struct r8239_inc_params)
@@ -979,12 +1007,18 @@ static const struct bm_procedure_info registry[] = {
 	       "OOS, PDV, SR, SBB, SBI at the egress",
 	       "TM-SHP-1, TM-MET-SL, TM-GLOBAL, REQ-TM-1, REQ-TM-3, "
 	       "REQ-TM-10"),
-	TM_ROW(tm_qcap, "rfc7640.queue-capacity", 3, "td_s",
-	       "RFC 7640 §6.2.2 queues of one or more egress ports (SP, WFQ): "
-	       "every ingress port sends each class to each egress; per "
-	       "egress, queue and ingress stream",
-	       "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, TM-QS-1, "
-	       "TM-MET-SL, AMB-43, AMB-44, REQ-TM-1, REQ-TM-3"),
+	{ .name = "rfc7640.queue-capacity",
+	  .summary = "RFC 7640 §6.2.2 queues of one or more egress ports (SP, "
+		     "WFQ): every ingress port sends each class, and "
+		     "optionally TM-QS-2's TCP applications, to each egress; "
+		     "per egress, queue and ingress stream",
+	  .refs = "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, "
+		  "TM-QS-1, TM-QS-2, TM-MET-SL, TM-MET-SF, AMB-43, AMB-44, "
+		  "REQ-TM-1, REQ-TM-3",
+	  .ports_needed = 3, .keys = tm_qcap_keys, .duration_key = "td_s",
+	  .sizes_key = "frame_size", .validate = tm_qcap_validate,
+	  .defaults = tm_qcap_defaults_json, .max_trials = tm_qcap_bound,
+	  .run = tm_qcap_run_proc, .nde_pairs = qcap_nde_pairs },
 	TM_ROW(tm_shcap, "rfc7640.shaper-capacity", 3, "td_s",
 	       "RFC 7640 §6.3.2 shaped egress ports and queues, all ports "
 	       "active: per egress, queue and ingress stream SR, LP, OOS, "
@@ -1009,7 +1043,8 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 2, .keys = sfq_keys, .mask = 1,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfq_validate, .defaults = sfq_defaults_json,
-	  .max_trials = sfq_bound, .run = sfq_run_proc, .nde_gate = true },
+	  .max_trials = sfq_bound, .run = sfq_run_proc,
+	  .nde_pairs = sf_nde_pairs },
 	{ .name = "rfc7640.shaper-stateful",
 	  .summary = "RFC 7640 §6.3.1.2 shaper with stateful traffic: TCP "
 		     "applications through the shaper and the NDE",
@@ -1018,7 +1053,8 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 2, .keys = sfs_keys, .mask = 2,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfs_validate, .defaults = sfs_defaults_json,
-	  .max_trials = sfs_bound, .run = sfs_run_proc, .nde_gate = true },
+	  .max_trials = sfs_bound, .run = sfs_run_proc,
+	  .nde_pairs = sf_nde_pairs },
 	{ .name = "rfc7640.concurrent",
 	  .summary = "RFC 7640 §6.4 concurrent capacity load: several "
 		     "rfc7640 procedures at once on disjoint ports, one "

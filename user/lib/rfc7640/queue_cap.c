@@ -38,6 +38,7 @@
 
 #include "bm_json.h"
 #include "bm_result.h"
+#include "bm_tcp.h"
 #include "rfc7640_int.h"
 
 /* enum tm_sched order */
@@ -126,6 +127,7 @@ const struct bm_param tm_qcap_keys[] = {
 	  "egress together every QL x 8 / BB", NULL },
 	TM_TD_KEYS(CO, "§6.2.1.1: 30"),
 	TM_COMMON_KEYS(CO),
+	TM_QCAP_SF_KEYS(CO),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -142,6 +144,7 @@ void tm_qcap_defaults(struct tm_qcap_params *p)
 		.bursts = true,
 	};
 	tm_common_defaults(&p->c, 30.0);
+	tm_qcap_sf_defaults(p);
 }
 
 json_object *tm_qcap_params_json(const struct tm_qcap_params *p)
@@ -164,6 +167,7 @@ json_object *tm_qcap_params_json(const struct tm_qcap_params *p)
 			       tm_port_list_json(&p->egress));
 	bm_json_add_bool(o, "bursts", p->bursts);
 	tm_common_json(o, &p->c, true);
+	tm_qcap_sf_json(o, p);
 	return o;
 }
 
@@ -310,6 +314,8 @@ static json_object *qc_config(const struct tm_ctx *x,
 		bm_json_add_u64(cfg, "bursts_per_run", bursts);
 	}
 	bm_json_add_double(cfg, "burst_rate_bps", x->be->line_rate_bps);
+	if (p->sf_apps)
+		tm_qcap_sf_config(cfg, x, p, pm);
 	return cfg;
 }
 
@@ -681,12 +687,37 @@ static int qc_plan(struct tm_ctx *x, const struct tm_qcap_params *p,
 	return ret;
 }
 
+/* Into stats: per egress and application the repeatability block of its
+ * stateful throughput over the n runs in v[(e * BM_TTP_N + k) * tr +
+ * run], as EGRESS_stateful_APP_throughput_bps. */
+static void qc_sf_stats(json_object *stats, const struct tm_ctx *x,
+			const struct tm_qcap_params *p,
+			const struct tm_portmap *pm, const double *v,
+			unsigned int n)
+{
+	unsigned int e, k;
+	char key[96];
+
+	for (e = 0; e < pm->n_eg; e++)
+		for (k = 0; k < BM_TTP_N; k++) {
+			if (!(p->sf_apps & (1u << k)))
+				continue;
+			snprintf(key, sizeof(key), "%s_stateful_%s_"
+				 "throughput_bps",
+				 x->be->port_names[pm->eg[e]],
+				 bm_ttp_names[k]);
+			tm_stat(stats, key, &v[(e * BM_TTP_N + k) * p->c.tr],
+				n);
+		}
+}
+
 int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 		bm_progress_fn progress, void *ctx, json_object **result,
 		struct bm_error *err)
 {
-	json_object *res, *dev;
-	unsigned int i, n = 0;
+	json_object *res, *dev, *stats;
+	double *sf_v = NULL, *sf_run = NULL;
+	unsigned int i, j, n = 0;
 	struct tm_burst b = { 0 };
 	struct tm_portmap pm;
 	struct qc_stats st;
@@ -732,23 +763,53 @@ int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 	json_object_object_add(res, "fairness", json_object_new_array());
 	json_object_object_add(res, "queues", json_object_new_array());
 	json_object_object_add(res, "egresses", json_object_new_array());
+	if (p->sf_apps) {
+		sf_v = calloc((size_t)pm.n_eg * BM_TTP_N * p->c.tr,
+			      sizeof(*sf_v));
+		sf_run = calloc((size_t)pm.n_eg * BM_TTP_N, sizeof(*sf_run));
+		if (!sf_v || !sf_run)
+			ret = bm_errorf(err, "out of memory");
+	}
 	for (i = 0; i < p->c.tr && !ret; i++) {
-		ret = qc_run_once(&x, p, &pm, &b, ti, bursts, i + 1, res, &st,
-				  n);
+		struct bm_tcp_result *tr = NULL;
+
+		/* TM-QS-2's connections run through the bursts and the
+		 * classes of the run (TM §6.2.2) */
+		if (p->sf_apps)
+			ret = tm_qcap_sf_start(&x, p, &pm, &tr);
+		if (!ret)
+			ret = qc_run_once(&x, p, &pm, &b, ti, bursts, i + 1,
+					  res, &st, n);
+		if (tr)
+			ret = tm_qcap_sf_stop(&x, p, &pm, i + 1, res, sf_run,
+					      tr, ret);
+		for (j = 0; !ret && sf_run && j < pm.n_eg * BM_TTP_N; j++)
+			sf_v[j * p->c.tr + n] = sf_run[j];
 		if (!ret)
 			n++;
 	}
-	json_object_object_add(res, "statistics",
-			       qc_stats_json(&x, p, &pm, &st, n));
+	stats = qc_stats_json(&x, p, &pm, &st, n);
+	if (p->sf_apps && sf_v)
+		qc_sf_stats(stats, &x, p, &pm, sf_v, n);
+	json_object_object_add(res, "statistics", stats);
 	free(st.v);
+	free(sf_v);
+	free(sf_run);
 	json_object_object_add(res, "measurement", tm_measurement_json(&x));
 	if (x.frame_logs)
 		json_object_object_add(res, "frame_logs", x.frame_logs);
 	dev = json_object_new_array();
-	json_object_array_add(dev, json_object_new_string(
-		"stateless part only: TM-QS-2's stateful traffic is not run "
-		"(AMB-43: the first \"stateful\" of the configuration MUST "
-		"read as stateless)"));
+	if (!p->sf_apps)
+		json_object_array_add(dev, json_object_new_string(
+			"stateless part only: TM-QS-2's stateful traffic is "
+			"not run (stateful_apps; AMB-43: the first "
+			"\"stateful\" of the configuration MUST read as "
+			"stateless)"));
+	else
+		json_object_array_add(dev, json_object_new_string(
+			"stateful traffic: TM-QS-2's MUST applications (bulk, "
+			"micro) only; the scripted patterns it SHOULD run are "
+			"rfc7640.queue-stateful's"));
 	if (p->bursts && p->ql % pm.n_in)
 		json_object_array_add(dev, json_object_new_string(
 			"QL does not divide by the ingress ports: the bursts "

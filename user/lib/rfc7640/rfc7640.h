@@ -354,6 +354,20 @@ struct tm_qcap_params {
 						 * -> the last */
 	bool bursts;			/* TM-QS-1's bursts from every port */
 	struct tm_common c;
+	/* TM-QS-2's stateful traffic beside the classes (TM §6.2.2: "apply
+	 * TM-QS-1 and TM-QS-2"): TCP applications from every ingress port
+	 * to every egress port, each with sf_connections; sf_apps 0: none */
+	unsigned int sf_apps;		/* 1 << enum bm_ttp: bulk, micro */
+	unsigned int sf_connections;	/* per ingress, egress and app: 1 */
+	unsigned int sf_dscp;		/* the segments' class: 0 [PROPOSED] */
+	double sf_bulk_pct;		/* bulk's pacing, % of BB; 0: none */
+	uint64_t sf_burst_bytes;	/* micro: 16 KB */
+	double sf_burst_interval_s;	/* micro: 0.1 s */
+	uint64_t sf_warmup_bytes;	/* micro: 0 = 10 x BDP */
+	double nde_rtt_ms;		/* the NDE's RTT (BDP); NAN: not given */
+	char sf_cc[16];
+	uint64_t sf_sndbuf, sf_rcvbuf, sf_window_clamp;
+	bool sf_force;			/* bmd's gate: run unverified */
 };
 
 extern const struct bm_param tm_qcap_keys[];
@@ -369,6 +383,13 @@ int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
 
 /* The trials TM-QS-CAP-1 with p runs. */
 double tm_qcap_max_trials(const struct tm_qcap_params *p);
+
+/* REQ-TM-2: the (ingress, egress) job port indexes of p's TCP paths on a
+ * job of n_ports ports into pairs[0..max), their number; 0 without
+ * stateful_apps (or with a map the run refuses). */
+unsigned int tm_qcap_nde_pairs(const struct tm_qcap_params *p,
+			       unsigned int n_ports, unsigned int (*pairs)[2],
+			       unsigned int max);
 
 /*
  * Run TM-QS-CAP-1 .. -4 on the backend's ports (>= 3): every ingress port

@@ -423,4 +423,91 @@ int tm_hunt_once(struct tm_ctx *x, const struct tm_hunt_params *p,
 		 unsigned int tx, unsigned int rx, unsigned int test,
 		 json_object *steps, struct tm_hunt_out *o);
 
+/* --- queue_cap_sf.c: TM-QS-CAP's stateful traffic ----------------------- */
+
+struct tm_qcap_params;
+struct bm_tcp_result;
+
+/* stateful_apps: "bulk" and "micro", each at most once; cc: a name. */
+int tm_qcap_parse_sf_apps(json_object *v, void *base, const char *key,
+			  struct bm_error *err);
+int tm_qcap_parse_sf_cc(json_object *v, void *base, const char *key,
+			struct bm_error *err);
+
+/* The key rows of TM-QS-CAP's stateful traffic; OFF its offsetof. */
+#define TM_QCAP_SF_KEYS(OFF) \
+	{ { "stateful_apps", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, \
+	    tm_qcap_parse_sf_apps }, "", "TM-QS-2's applications from every " \
+	  "ingress port to every egress beside the classes: \"bulk\", " \
+	  "\"micro\" (TCP engine and a verified NDE needed); [] none", \
+	  "string array" }, \
+	{ { "stateful_connections", BM_J_UINT, OFF(sf_connections), 1, 16, \
+	    0, 0, NULL, NULL }, "", "connections of each application per " \
+	  "ingress and egress port", NULL }, \
+	{ { "stateful_dscp", BM_J_UINT, OFF(sf_dscp), 0, 63, 0, 0, NULL, \
+	    NULL }, "", "the segments' DSCP, both ways: the queue they take " \
+	  "[PROPOSED 0]", NULL }, \
+	{ { "stateful_bulk_pct", BM_J_DOUBLE, OFF(sf_bulk_pct), 0, 100, 0, 0, \
+	    NULL, NULL }, "%", "bulk's pacing per ingress and egress port, % " \
+	  "of BB (the mixture TM §6.2.2.1.1 asks per ingress port); 0: as " \
+	  "fast as TCP goes", NULL }, \
+	{ { "stateful_burst_bytes", BM_J_BYTES, OFF(sf_burst_bytes), 1, 1e9, \
+	    0, 0, NULL, NULL }, "B", "micro: each burst [PROPOSED 16KB]", \
+	  NULL }, \
+	{ { "stateful_burst_interval_s", BM_J_DOUBLE, \
+	    OFF(sf_burst_interval_s), 0, 3600, BM_JK_MIN_EXCL, 0, NULL, \
+	    NULL }, "s", "micro: start to start [PROPOSED 0.1]", NULL }, \
+	{ { "stateful_warmup_bytes", BM_J_BYTES, OFF(sf_warmup_bytes), 0, \
+	    1e12, BM_JK_DERIVED, 0, NULL, NULL }, "B", "micro: before the " \
+	  "first burst (unset: 10 x BDP, TM-TTP)", NULL }, \
+	{ { "nde_rtt_ms", BM_J_DOUBLE, OFF(nde_rtt_ms), 0, 10000, \
+	    BM_JK_DERIVED, 0, NULL, NULL }, "ms", "the RTT the NDE is set " \
+	  "to: the BDP's, and what bmd's gate compares with the verified " \
+	  "one (REQ-TM-2)", NULL }, \
+	{ { "cc", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, tm_qcap_parse_sf_cc }, \
+	  "", "congestion control (TCP_CONGESTION); \"\": the system's", \
+	  "string" }, \
+	{ { "sndbuf", BM_J_BYTES, OFF(sf_sndbuf), 0, 1 << 30, 0, 0, NULL, \
+	    NULL }, "B", "SO_SNDBUF, 0: autotuning", NULL }, \
+	{ { "rcvbuf", BM_J_BYTES, OFF(sf_rcvbuf), 0, 1 << 30, 0, 0, NULL, \
+	    NULL }, "B", "SO_RCVBUF, 0: autotuning", NULL }, \
+	{ { "window_clamp", BM_J_BYTES, OFF(sf_window_clamp), 0, 1 << 30, 0, \
+	    0, NULL, NULL }, "B", "TCP_WINDOW_CLAMP (REQ-TM-7), 0: none", \
+	  NULL }, \
+	{ { "force", BM_J_BOOL, OFF(sf_force), 0, 0, 0, 0, NULL, NULL }, "", \
+	  "with stateful_apps: run without a passing rfc7640.nde-verify on " \
+	  "each ingress-egress pair (REQ-TM-2; bmctl --force): a deviation", \
+	  NULL }
+
+/* Fill p's stateful keys with their defaults (no applications). */
+void tm_qcap_sf_defaults(struct tm_qcap_params *p);
+
+/* Add p's stateful keys to o (the result's params). */
+void tm_qcap_sf_json(json_object *o, const struct tm_qcap_params *p);
+
+/* TM §6.2.2.1.1's MUST: the stateful rate and mixture per ingress port,
+ * into the test configuration cfg. */
+void tm_qcap_sf_config(json_object *cfg, const struct tm_ctx *x,
+		       const struct tm_qcap_params *p,
+		       const struct tm_portmap *pm);
+
+/* Start p's connections from every ingress to every egress of pm on
+ * x->be's engine, *tr the record tm_qcap_sf_stop() fills and frees; 0,
+ * or -errno with x->err set, nothing running and *tr NULL. */
+int tm_qcap_sf_start(struct tm_ctx *x, const struct tm_qcap_params *p,
+		     const struct tm_portmap *pm, struct bm_tcp_result **tr);
+
+/*
+ * Stop them into tr (freed) and add run test's rows to res's "stateful"
+ * array: per egress, ingress and application the throughput at the
+ * egress and TCP metrics (TM-MET-SF); thr[e * BM_TTP_N + k] gets egress
+ * e's throughput of application k.  ret is the run's error so far: the
+ * session is stopped all the same, and its rows added only when ret is
+ * 0.  The run's error, or the stop's.
+ */
+int tm_qcap_sf_stop(struct tm_ctx *x, const struct tm_qcap_params *p,
+		    const struct tm_portmap *pm, unsigned int test,
+		    json_object *res, double *thr, struct bm_tcp_result *tr,
+		    int ret);
+
 #endif /* RFC7640_INT_H */
