@@ -26,8 +26,21 @@
 # (4) queue-stateful is then refused, one line naming REQ-TM-2 and --force;
 #     bmd still answers.  (5) With --force it runs: meta.nde.forced, the
 #     deviation, and the failed job named.
+# (6) TM-QS-CAP-1 with TM-QS-2's TCP (queue-capacity stateful_apps): t1
+#     and t2 -> t3.  The NDE of those paths is netem on the way back (d1,
+#     d2, limit 1000 again): verified first, 512 B both ways, frames only
+#     (delay 0 and D).  Then d3 becomes DUT-SP (tbf R = 10 Mbit/s, burst
+#     30400, over prio: EF to band 1, the rest to band 3, pfifo 50): t1
+#     and t2 send EF 1 Mbit/s each beside one bulk connection each, best
+#     effort, for Td 3 s.  EF: 2 Mbit/s +- 2 % with LP 0 (strict
+#     priority); the two connections together get what EF leaves of the
+#     egress over their window W (which spans the learning frames, the
+#     trial and the loss wait): F-9's (R W - E) / W x 1448/1518, E the EF
+#     bits the egress delivered (the throughput of the queue x Td), in
+#     [0.85 x, 1 x + the bucket / W] (lab 47's window for one connection);
+#     meta.nde holds both paths' verifications.
 bm_load
-topo_bridge 2
+topo_bridge 3
 for d in d1 d2; do
 	$TC -n dut qdisc add dev $d root netem delay 10ms limit 1000 ||
 		fail "netem $d"
@@ -97,3 +110,36 @@ $BMCTL -j result "$job" > /tmp/sf5.json || fail "bmctl result"
 check_eq "(5) meta.nde.forced" "$(jvals forced /tmp/sf5.json)" true
 check_eq "(5) meta.nde.verified_by_job" "$(jvals verified_by_job /tmp/sf5.json)" "$v3"
 grep -q '"run with --force without a verified NDE' /tmp/sf5.json || fail "(5) no deviation"
+
+$TC -n dut qdisc change dev d2 root netem delay 10ms limit 1000 || fail "netem limit 1000"
+for t in t1 t2; do
+	bm_job v6 rfc7640 nde-verify --line-rate 2M $LEARN_FAST --port $t \
+		--port t3 --frame-sizes 512 --duration 1 --param tcp=false \
+		--param delay_ms=0 --param reverse_delay_ms=10 \
+		--param tolerance_ms=3 --param drain_s=0.5
+done
+dut_sp d3 30400
+d0=$(qdisc_drops d3)
+bm_job qc rfc7640 queue-capacity --line-rate 100M $LEARN_FAST --port t1 \
+	--port t2 --port t3 --param scheduler=sp --param 'class_dscps=[46]' \
+	--param 'class_rates_bps=[1e6]' --param bb_bps=10e6 --param ql=50000 \
+	--param bursts=false --param td_s=3 --param tr=1 --param drain_s=0.5 \
+	--param 'stateful_apps=["bulk"]' --param nde_rtt_ms=10 \
+	--param sndbuf=131072
+$BMCTL -j result "$job" > /tmp/qc.json || fail "bmctl result"
+tm_queue_rows /tmp/qc.json > /tmp/qc.rows
+ef=$(awk '$1 == "t3:1" { print $2 }' /tmp/qc.rows)
+check_eq "(6) EF LP" "$(awk '$1 == "t3:1" { print $3 }' /tmp/qc.rows)" 0
+check_range "(6) EF (bit/s), 2 Mbit/s +- 2 %" "$ef" 1960000 2040000
+sed -n '/^    "stateful": \[/,/^    \]/p' /tmp/qc.json | tr -d '",' |
+	awk '$1 == "ingress:" { i = $2 } $1 == "throughput_bps:" { t[i] = $2 }
+	     $1 == "window_s:" { w = $2 }
+	     END { print t["t1"] + 0, t["t2"] + 0, w + 0 }' > /tmp/qc.sf
+read -r tcp1 tcp2 w < /tmp/qc.sf
+note "(6) TCP t1 $tcp1, t2 $tcp2 bit/s over $w s; EF $ef bit/s; tbf drops $(($(qdisc_drops d3) - d0))"
+lohi=$(awk -v w="$w" -v ef="$ef" 'BEGIN {
+	c = (10e6 * w - ef * 3) / w * 1448 / 1518
+	printf "%.0f %.0f", 0.85 * c, c + 30400 * 8 / w }')
+check_range "(6) the two connections together (bit/s)" \
+	"$(awk -v a="$tcp1" -v b="$tcp2" 'BEGIN { printf "%.0f", a + b }')" $lohi
+check_eq "(6) both paths' verifications in meta.nde" "$(jvals verified_by_job /tmp/qc.json | wc -l)" 2
