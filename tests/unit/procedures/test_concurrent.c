@@ -158,6 +158,81 @@ START_TEST(acceptance_profile)
 }
 END_TEST
 
+/*
+ * TM-CONC with stateful traffic: the policer of the acceptance profile on
+ * ports 1 -> 2 beside rfc7640.queue-stateful's bulk TCP on 3 -> 4, whose
+ * egress is DUT-TBFB at 50 Mbit/s.  The TCP instance's trials are none:
+ * its connections run in the background while the policer's trials run
+ * (on the one simulated clock, which those trials carry).  Truth: each
+ * result equals its standalone run's (SPEC TM-CONC acceptance), the
+ * TCP's throughput the fluid model's S = 50 x 1448/1518 Mbit/s; the
+ * policer's trials are shared with the TCP instance, and its window
+ * overlaps them.
+ */
+#define SF_PAR	"{\"bb_bps\": 5e7, \"nde_rtt_ms\": 0.02, \"apps\": " \
+		"[\"bulk\"], \"tr\": 2, \"td_s\": 1}"
+#define SF_INST(ports) "{\"procedure\": \"rfc7640.queue-stateful\", " \
+		"\"ports\": " ports ", \"params\": " SF_PAR "}"
+
+static double app_mean(json_object *doc, const char *metric)
+{
+	return tj_num(tj_get(tj_get(tj_get(json_object_array_get_idx(tj_get(
+		tj_get(doc, "results"), "tests"), 0), "statistics"), "bulk"),
+		metric), "mean");
+}
+
+START_TEST(stateful_beside_stateless)
+{
+	struct bm_backend *be = job(4, JOB_SIM);
+	struct bm_error err = { "" };
+	json_object *doc, *pol, *sf, *alone, *c;
+	double s = 50e6 * 1448 / 1518;
+
+	doc = run_js("rfc7640.concurrent", "{\"profile\": \"policers on "
+		     "ingress + queuing with TCP on egress\", \"instances\": ["
+		     POL_INST("[1, 2]") ", " SF_INST("[3, 4]") "]}", be, 0,
+		     &err);
+	pol = instance(doc, 0);
+	sf = instance(doc, 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(sf, "state")), "done");
+	ck_assert_double_eq(tj_num(sf, "trials"), 0);
+	ck_assert_double_eq(tj_num(pol, "trials"), 4);
+	/* every policer trial ran while the TCP instance was live or done;
+	 * at least the first ones beside its connections */
+	ck_assert_double_ge(tj_num(pol, "trials_together"), 1);
+	ck_assert_uint_eq(json_object_array_length(tj_get(sf,
+		"tx_windows_s")), 2);
+	c = tj_get(tj_get(doc, "results"), "concurrency");
+	ck_assert_double_gt(tj_num(c, "all_active_s"), 0);
+	ck_assert_double_eq_tol(app_mean(tj_get(sf, "result"),
+					 "throughput_bps"), s, s * 1e-9);
+	alone = standalone("rfc7640.queue-stateful", SF_PAR, SHP_SIM);
+	ck_assert_double_eq_tol(app_mean(tj_get(sf, "result"),
+					 "throughput_bps"),
+				app_mean(alone, "throughput_bps"), s * 1e-9);
+	ck_assert_double_eq_tol(app_mean(tj_get(sf, "result"), "ttpet_s"),
+				app_mean(alone, "ttpet_s"), 1e-9);
+	json_object_put(alone);
+	alone = standalone("rfc7640.policer", POL_PAR, POL_SIM);
+	ck_assert(json_object_equal(tj_get(alone, "results"),
+				    tj_get(tj_get(pol, "result"), "results")));
+	json_object_put(alone);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* one TCP session at a time: a second stateful instance is refused,
+	 * naming it */
+	be = job(6, NULL);
+	doc = run_js("rfc7640.concurrent", "{\"instances\": [" SF_INST(
+		     "[1, 2]") ", " POL_INST("[3, 4]") ", " SF_INST("[5, 6]")
+		     "]}", be, -EINVAL, &err);
+	ck_assert_msg(strstr(err.msg, "instances[3]: a second instance with "
+			     "TCP"), "%s", err.msg);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* Rejected before anything runs: each reason names the instance. */
 START_TEST(bad_instances)
 {
@@ -288,6 +363,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, acceptance_profile);
+	tcase_add_test(tc, stateful_beside_stateless);
 	tcase_add_test(tc, bad_instances);
 	tcase_add_test(tc, run_failures);
 	tcase_add_test(tc, cancel);

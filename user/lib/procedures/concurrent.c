@@ -20,6 +20,16 @@
  * pause) holds the others' next trial back until it asks for its own.
  * An instance that fails stops the others at their next trial; every
  * instance's result, finished or partial, is kept.
+ *
+ * One instance may run TCP (a stateful one: queue-stateful,
+ * shaper-stateful, queue-capacity with stateful_apps; the engine runs one
+ * session): its backend's engine is the job's, its ports mapped, and
+ * while its connections run (run_for) it takes no trial and holds none
+ * back, so the others' trials run beside its TCP (TM-CONC with stateful
+ * traffic).  Its window on the time base is its session's.  On a virtual
+ * clock (the simulated DUT) its run_for waits for the others' trials to
+ * carry the clock to its end, and only the rest passes on its own: one
+ * clock, advanced by one thread at a time.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +42,7 @@
 #include "bm_json.h"
 #include "bm_repeat.h"
 #include "bm_result.h"
+#include "bm_tcp.h"
 #include "bm_traffic_merge.h"
 #include "concurrent.h"
 
@@ -151,6 +162,23 @@ static int parse_instance(json_object *o, struct conc_inst_params *ip,
 	return 0;
 }
 
+/* The TCP paths (REQ-TM-2) of instance ip as the job's port indexes into
+ * pairs[0..max) (NULL: only count them); their number. */
+static unsigned int inst_tcp_paths(const struct conc_inst_params *ip,
+				   unsigned int (*pairs)[2], unsigned int max)
+{
+	unsigned int local[64][2], n, k;
+
+	if (!ip->pi->nde_pairs)
+		return 0;
+	n = ip->pi->nde_pairs(ip->pi, ip->params, ip->n_idx, local, 64);
+	for (k = 0; pairs && k < n && k < max; k++) {
+		pairs[k][0] = ip->idx[local[k][0]];
+		pairs[k][1] = ip->idx[local[k][1]];
+	}
+	return pairs && n > max ? max : n;
+}
+
 static int parse_instances(json_object *v, void *base, const char *key,
 			   struct bm_error *err)
 {
@@ -182,6 +210,12 @@ static int parse_instances(json_object *v, void *base, const char *key,
 							key, i + 1,
 							p->inst[i].idx[a] + 1,
 							key, j + 1);
+	/* the TCP engine runs one session: one stateful instance */
+	for (i = 0, j = 0; i < n; i++)
+		if (inst_tcp_paths(&p->inst[i], NULL, 0) && j++)
+			return bm_errorf(err, "%s[%u]: a second instance with "
+					 "TCP traffic (the engine runs one "
+					 "session at a time)", key, i + 1);
 	p->instances = v;
 	p->n = n;
 	return 0;
@@ -256,6 +290,29 @@ int conc_validate(const struct bm_procedure_info *pi, json_object *params,
 	return ret;
 }
 
+unsigned int conc_nde_pairs(const struct bm_procedure_info *pi,
+			    json_object *params, unsigned int n_ports,
+			    unsigned int (*pairs)[2], unsigned int max)
+{
+	struct bm_error err = { "" };
+	struct conc_params p;
+	unsigned int i, n = 0;
+
+	(void)n_ports;
+	memset(&p, 0, sizeof(p));
+	p.defaults = conc_defaults_json(pi);
+	/* what submit took; a run refuses anything else itself */
+	if (p.defaults &&
+	    !bm_json_parse_params(p.defaults, pi->keys, pi->mask, &p, pi->name,
+				  &err) &&
+	    !bm_json_parse_params(params, pi->keys, pi->mask, &p, pi->name,
+				  &err))
+		for (i = 0; i < p.n && n < max; i++)
+			n += inst_tcp_paths(&p.inst[i], pairs + n, max - n);
+	conc_params_free(&p);
+	return n;
+}
+
 int conc_max_trials(const struct bm_procedure_info *pi, json_object *params,
 		    double line_rate_bps, unsigned int n_ports, double *n,
 		    struct bm_error *err)
@@ -294,6 +351,7 @@ enum inst_state {
 	INST_RUNNING,		/* in its procedure, between trials */
 	INST_WAITING,		/* asked for a trial */
 	INST_IN_TRIAL,		/* its trial is part of the one running */
+	INST_BACKGROUND,	/* its TCP connections run (run_for) */
 	INST_FINISHED,		/* its procedure returned */
 };
 
@@ -313,6 +371,7 @@ struct conc_inst {
 	double *win;
 	size_t n_win, cap_win;
 	unsigned int trials, together;
+	double tcp_a;			/* its TCP session's start, time base */
 	bool oom;
 	pthread_t thread;
 	bool started;
@@ -324,6 +383,10 @@ struct conc_inst {
 struct conc {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	/* a virtual clock's backend is one thread's at a time: a trial or
+	 * a TCP operation (taken after lock, never with it held) */
+	pthread_mutex_t vlock;
+	double vnow;			/* the virtual clock after a trial */
 	struct bm_backend *be;		/* the job's */
 	bm_progress_fn progress;
 	void *ctx;
@@ -405,8 +468,8 @@ static void run_merged(struct conc *c)
 	struct bm_trial_spec spec;
 	struct bm_error e = { "" };
 	struct bm_traffic t;
-	unsigned int i, n = 0, live = 0;
-	double a;
+	unsigned int i, n = 0, live = 0, bg = 0;
+	double a, vnow = 0;
 	int ret;
 
 	for (i = 0; i < c->n; i++) {
@@ -414,6 +477,8 @@ static void run_merged(struct conc *c)
 			return;
 		if (c->in[i].state == INST_WAITING)
 			who[n++] = &c->in[i];
+		if (c->in[i].state == INST_BACKGROUND)
+			bg++;
 		if (c->in[i].state != INST_FINISHED)
 			live++;
 	}
@@ -445,10 +510,16 @@ static void run_merged(struct conc *c)
 		if (!r)
 			ret = bm_errorf(&e, "out of memory");
 	}
+	if (c->be->virtual_clock)
+		pthread_mutex_lock(&c->vlock);
 	a = conc_now(c);
 	if (!ret) {
 		spec.traffic_res = r;
 		ret = bm_run_trial(c->be, &spec, &res, &e);
+	}
+	if (c->be->virtual_clock) {
+		vnow = c->be->elapsed_s;
+		pthread_mutex_unlock(&c->vlock);
 	}
 	if (!ret && bm_traffic_split(parts, n, r, &res))
 		ret = bm_errorf(&e, "out of memory");
@@ -456,6 +527,8 @@ static void run_merged(struct conc *c)
 	bm_traffic_free(&t);
 
 	pthread_mutex_lock(&c->lock);
+	if (c->be->virtual_clock)
+		c->vnow = vnow;
 	c->trials++;
 	for (i = 0; i < n; i++) {
 		struct conc_inst *in = who[i];
@@ -463,7 +536,8 @@ static void run_merged(struct conc *c)
 		if (!ret)
 			tx_window(in, a);
 		in->trials++;
-		if (n == live && n > 1)
+		/* a TCP instance in the background shares the trial */
+		if (n + bg == live && live > 1)
 			in->together++;
 		in->trial_ret = ret;
 		snprintf(in->trial_err, sizeof(in->trial_err), "%s", e.msg);
@@ -484,8 +558,13 @@ static int conc_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	in->res = res;
 	in->state = INST_WAITING;
 	run_merged(c);
-	while (in->state != INST_RUNNING)
+	while (in->state != INST_RUNNING) {
 		pthread_cond_wait(&c->cond, &c->lock);
+		/* a TCP instance that went to the background makes no
+		 * trial run: a waiter does */
+		if (in->state == INST_WAITING)
+			run_merged(c);
+	}
 	ret = in->trial_ret;
 	if (ret)
 		bm_errorf(err, "%s", in->trial_err);
@@ -505,6 +584,158 @@ static const struct bm_backend_ops conc_be_ops = {
 	.run_trial = conc_trial,
 	.destroy = conc_be_destroy,
 	.dut_reset = NULL,
+};
+
+/* --- an instance's TCP: the job's engine, its ports mapped ------------- */
+
+static struct conc_inst *tcp_inst(struct bm_backend *be)
+{
+	return ((struct conc_be *)be)->in;
+}
+
+static void vlock(struct conc *c)
+{
+	if (c->be->virtual_clock)
+		pthread_mutex_lock(&c->vlock);
+}
+
+static void vunlock(struct conc *c)
+{
+	if (c->be->virtual_clock)
+		pthread_mutex_unlock(&c->vlock);
+}
+
+static int ctcp_start(struct bm_backend *be, const struct bm_tcp_spec *spec,
+		      struct bm_error *err)
+{
+	struct conc_inst *in = tcp_inst(be);
+	const struct conc_inst_params *ip = in->ip;
+	struct conc *c = in->c;
+	struct bm_tcp_spec *m = malloc(sizeof(*m));
+	unsigned int i;
+	int ret;
+
+	if (!m)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	*m = *spec;
+	for (i = 0; i < m->n_conn; i++) {
+		if (spec->conn[i].client >= ip->n_idx ||
+		    spec->conn[i].server >= ip->n_idx) {
+			free(m);
+			return bm_errorf(err, "TCP connection %u: ports %u -> "
+					 "%u of %u", i, spec->conn[i].client,
+					 spec->conn[i].server, ip->n_idx),
+			       -EINVAL;
+		}
+		m->conn[i].client = ip->idx[spec->conn[i].client];
+		m->conn[i].server = ip->idx[spec->conn[i].server];
+	}
+	vlock(c);
+	ret = c->be->tcp->start(c->be, m, err);
+	pthread_mutex_lock(&c->lock);
+	in->tcp_a = conc_now(c);
+	pthread_mutex_unlock(&c->lock);
+	vunlock(c);
+	free(m);
+	return ret;
+}
+
+static int ctcp_mark(struct bm_backend *be, struct bm_error *err)
+{
+	struct conc *c = tcp_inst(be)->c;
+	int ret;
+
+	vlock(c);
+	ret = c->be->tcp->mark(c->be, err);
+	vunlock(c);
+	return ret;
+}
+
+/* Is an instance other than in still to take trials? */
+static bool others_live(const struct conc *c, const struct conc_inst *in)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (&c->in[i] != in && c->in[i].state != INST_FINISHED &&
+		    c->in[i].state != INST_BACKGROUND)
+			return true;
+	return false;
+}
+
+static void ctcp_run_for(struct bm_backend *be, double s, bool done_early)
+{
+	struct conc_inst *in = tcp_inst(be);
+	struct conc *c = in->c;
+	double end = 0;
+
+	if (c->be->virtual_clock) {
+		/* now on the one clock: no trial runs while it is read */
+		vlock(c);
+		end = c->be->elapsed_s + s;
+		pthread_mutex_lock(&c->lock);
+		c->vnow = c->be->elapsed_s;
+		vunlock(c);
+	} else {
+		pthread_mutex_lock(&c->lock);
+	}
+	in->state = INST_BACKGROUND;
+	/* a waiter may run the trial it held back */
+	pthread_cond_broadcast(&c->cond);
+	if (c->be->virtual_clock) {
+		/* the others' trials carry the clock; the rest of s, when
+		 * they are done, passes here */
+		while (c->vnow < end && others_live(c, in) && !c->stop)
+			pthread_cond_wait(&c->cond, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+		vlock(c);
+		if (c->be->elapsed_s < end)
+			c->be->tcp->run_for(c->be, end - c->be->elapsed_s,
+					    done_early);
+		pthread_mutex_lock(&c->lock);
+		c->vnow = c->be->elapsed_s;
+		pthread_mutex_unlock(&c->lock);
+		vunlock(c);
+	} else {
+		pthread_mutex_unlock(&c->lock);
+		c->be->tcp->run_for(c->be, s, done_early);
+	}
+	pthread_mutex_lock(&c->lock);
+	in->state = INST_RUNNING;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static int ctcp_stop(struct bm_backend *be, struct bm_tcp_result *res,
+		     struct bm_error *err)
+{
+	struct conc_inst *in = tcp_inst(be);
+	const struct conc_inst_params *ip = in->ip;
+	struct conc *c = in->c;
+	unsigned int i, k;
+	int ret;
+
+	vlock(c);
+	ret = c->be->tcp->stop(c->be, res, err);
+	pthread_mutex_lock(&c->lock);
+	add_window(in, in->tcp_a, conc_now(c));
+	pthread_mutex_unlock(&c->lock);
+	vunlock(c);
+	/* back to the instance's own port numbers */
+	for (i = 0; i < res->n_conn; i++)
+		for (k = 0; k < ip->n_idx; k++) {
+			if (ip->idx[k] == res->conn[i].client)
+				res->conn[i].client = k;
+			else if (ip->idx[k] == res->conn[i].server)
+				res->conn[i].server = k;
+		}
+	return ret;
+}
+
+static const struct bm_tcp_ops conc_tcp_ops = {
+	.start = ctcp_start,
+	.mark = ctcp_mark,
+	.run_for = ctcp_run_for,
+	.stop = ctcp_stop,
 };
 
 static int conc_progress(void *ctx, const struct bm_trial_record *rec,
@@ -540,6 +771,8 @@ static void *inst_thread(void *arg)
 		c->stop = true;
 	in->state = INST_FINISHED;
 	run_merged(c);
+	/* a TCP instance waiting for the clock stops waiting for it */
+	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
 }
@@ -714,8 +947,10 @@ int conc_run(const struct bm_procedure_info *pi, json_object *params,
 		return ret;
 	}
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->vlock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	c->be = be;
+	c->vnow = be->elapsed_s;
 	c->progress = progress;
 	c->ctx = ctx;
 	c->n = p.n;
@@ -731,6 +966,10 @@ int conc_run(const struct bm_procedure_info *pi, json_object *params,
 		in->w.be.priv = NULL;
 		in->w.be.reset_command = NULL;
 		in->w.be.trials = 0;
+		/* the job's engine, through the port map (one TCP
+		 * instance at most: conc_parse) */
+		in->w.be.tcp = be->tcp ? &conc_tcp_ops : NULL;
+		in->w.be.tcp_priv = NULL;
 		in->w.in = in;
 		for (k = 0; k < in->ip->n_idx; k++)
 			names[k] = be->port_names[in->ip->idx[k]];
@@ -785,6 +1024,7 @@ int conc_run(const struct bm_procedure_info *pi, json_object *params,
 		free(c->in[i].win);
 	}
 	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->vlock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	conc_params_free(&p);

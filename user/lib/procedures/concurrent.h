@@ -19,6 +19,9 @@ json_object *conc_defaults_json(const struct bm_procedure_info *pi);
 int conc_max_trials(const struct bm_procedure_info *pi, json_object *params,
 		    double line_rate_bps, unsigned int n_ports, double *n,
 		    struct bm_error *err);
+unsigned int conc_nde_pairs(const struct bm_procedure_info *pi,
+			    json_object *params, unsigned int n_ports,
+			    unsigned int (*pairs)[2], unsigned int max);
 int conc_run(const struct bm_procedure_info *pi, json_object *params,
 	     struct bm_backend *be, bm_progress_fn progress, void *ctx,
 	     json_object **result, struct bm_error *err);

@@ -1064,7 +1064,8 @@ static const struct bm_procedure_info registry[] = {
 	  .ports_needed = 4, .keys = conc_keys,
 	  .duration_key = NULL, .sizes_key = NULL,
 	  .validate = conc_validate, .defaults = conc_defaults_json,
-	  .max_trials = conc_max_trials, .run = conc_run },
+	  .max_trials = conc_max_trials, .run = conc_run,
+	  .nde_pairs = conc_nde_pairs },
 	{ .name = NULL },
 };
 
