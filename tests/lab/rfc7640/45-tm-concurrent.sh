@@ -133,3 +133,69 @@ measure() {
 	done
 }
 remeasure 0.0256 /tmp/conc.json measure
+
+# (2) TM-CONC with stateful traffic, "policers on ingress + queuing with
+# TCP on egress": the same policer on t1 -> t2 beside
+# rfc7640.queue-stateful's bulk TCP on t3 -> t4 through the tbf on d4 (5
+# Mbit/s over bfifo 200,000), the NDE netem 10 ms on d3 (the ACKs),
+# verified first with the tbf removed (REQ-TM-2: bmd's gate covers the
+# instance's path).  One connection, window clamp 64 KB (far below the
+# bfifo: nothing dropped), 10 MB: more than 2 Td at the line, so the run
+# lasts 2 Td = 4 s.  Truth: the policer as in (1) (compliant LP 0, BSA
+# 16,000, LP = the police action's drops); the TCP's throughput in
+# [0.85 x, 1 x + the bucket / TTPET] of F-9's 5 x 1448/1518 Mbit/s, the
+# tbf's drops 0; the TCP instance takes no trial and the policer's
+# trials run beside its connections: at least 2 of its 4 in the 4 s
+# (each 1.2 s and a 0.5 s loss wait), and some time with both sending.
+$TC -n dut qdisc del dev d4 root || fail "del d4"
+$TC -n dut qdisc add dev d3 root netem delay 10ms limit 10000 || fail "netem d3"
+bm_job v45 rfc7640 nde-verify --line-rate 10M $LEARN_FAST --port t3 --port t4 \
+	--frame-sizes 512 --duration 1 --param tcp=false --param delay_ms=0 \
+	--param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5
+$TC -n dut qdisc add dev d4 root handle 1: tbf rate 5mbit burst 15180 \
+	limit 1000000 overhead 4 || fail "tbf d4"
+$TC -n dut qdisc add dev d4 parent 1:1 handle 10: bfifo limit 200000 || fail "bfifo d4"
+cat > /tmp/conc2-params.json <<'EOF'
+{ "profile": "policers on ingress + queuing with TCP on egress",
+  "instances": [
+    { "procedure": "rfc7640.policer", "ports": [1, 2],
+      "params": { "cir_bps": 2.5e6, "cbs": "16KB", "ti_margin_pct": 50,
+                  "excess": "4KB", "td_s": 1.2, "tr": 2, "drain_s": 0.5,
+                  "learning_pause_s": 0.2 } },
+    { "procedure": "rfc7640.queue-stateful", "ports": [3, 4],
+      "params": { "bb_bps": 5e6, "nde_rtt_ms": 10, "apps": ["bulk"],
+                  "tr": 1, "td_s": 2, "bulk_bytes": 10000000,
+                  "window_clamp": 64000 } } ] }
+EOF
+measure2() {
+	p0=$(police_drops d2)
+	s0=$(qdisc_drops d4)
+	bm_job conc2 rfc7640 concurrent --line-rate 1G --port t1 --port t2 \
+		--port t3 --port t4 --param @/tmp/conc2-params.json
+	$BMCTL -j result "$job" > /tmp/conc.json || fail "bmctl result"
+	pdrops=$(($(police_drops d2) - p0))
+	part /tmp/conc.json 1 /tmp/conc-pol.json
+	part /tmp/conc.json 2 /tmp/conc-sf.json
+	check_eq "(2) TCP instance state" "$(jvals state /tmp/conc-sf.json | head -n1)" '"done"'
+	check_eq "(2) TCP instance trials" "$(jvals trials /tmp/conc-sf.json | head -n1)" 0
+	check_range "(2) policer trials beside the TCP" \
+		"$(jvals trials_together /tmp/conc-pol.json | head -n1)" 2 4
+	sed -n '/"concurrency": {/,/}/p' /tmp/conc.json > /tmp/conc-c.json
+	note "(2) concurrency: both sending $(jvals all_active_s /tmp/conc-c.json) s, overlap $(jvals overlap_pct /tmp/conc-c.json) %"
+	check_range "(2) time both sent (s)" "$(jvals all_active_s /tmp/conc-c.json)" 0.5 100
+	lp=$( (rows /tmp/conc-pol.json compliant; rows /tmp/conc-pol.json excess) |
+		awk '{ s += $2 } END { print s + 0 }')
+	check_eq "(2) policer: LP over every step and run = the policer's drops" "$lp" "$pdrops"
+	rows /tmp/conc-pol.json compliant | while read -r t l b; do
+		check_eq "(2) policer run $t: compliant LP" "$l" 0
+		check_range "(2) policer run $t: compliant BSA (B)" "$b" 16000 16000
+	done || exit 1
+	check_eq "(2) tbf drops" "$(($(qdisc_drops d4) - s0))" 0
+	thr=$(sed -n '/"statistics"/,$p' /tmp/conc-sf.json | sed -n '/"throughput_bps": {/,/}/p' |
+		sed -n 's/^ *"mean": \([^,]*\),*$/\1/p' | head -n1)
+	ttpet=$(sed -n '/"statistics"/,$p' /tmp/conc-sf.json | sed -n '/"ttpet_s": {/,/}/p' |
+		sed -n 's/^ *"mean": \([^,]*\),*$/\1/p' | head -n1)
+	hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 4769433 + 15180 * 8 / t }')
+	check_range "(2) TCP throughput (bit/s)" "$thr" 4054018 "$hi"
+}
+remeasure 0.0256 /tmp/conc.json measure2
