@@ -42,17 +42,23 @@ $TC -n dut qdisc add dev d2 clsact || fail "clsact"
 $TC -n dut filter add dev d2 egress matchall \
 	action police rate 2500kbit burst 16000 mtu 9216 overhead 4 conform-exceed drop/ok ||
 	fail "DUT-POL filter"
-$TC -n dut qdisc add dev d4 root handle 1: tbf rate 5mbit burst 15180 \
-	limit 1000000 overhead 4 || fail "tbf d4"
-$TC -n dut qdisc add dev d4 parent 1:1 handle 10: bfifo limit 200000 || fail "bfifo d4"
+# DUT-TBFB on d4
+tbfb_d4() {
+	$TC -n dut qdisc add dev d4 root handle 1: tbf rate 5mbit burst 15180 \
+		limit 1000000 overhead 4 || fail "tbf d4"
+	$TC -n dut qdisc add dev d4 parent 1:1 handle 10: bfifo limit 200000 ||
+		fail "bfifo d4"
+}
+tbfb_d4
 bmd_start
-cat > /tmp/conc-params.json <<'EOF'
-{ "profile": "policers on ingress + shapers on egress",
-  "instances": [
-    { "procedure": "rfc7640.policer", "ports": [1, 2],
+# the policer instance, in both parts
+POL='{ "procedure": "rfc7640.policer", "ports": [1, 2],
       "params": { "cir_bps": 2.5e6, "cbs": "16KB", "ti_margin_pct": 50,
                   "excess": "4KB", "td_s": 1.2, "tr": 2, "drain_s": 0.5,
-                  "learning_pause_s": 0.2 } },
+                  "learning_pause_s": 0.2 } }'
+cat > /tmp/conc-params.json <<EOF
+{ "profile": "policers on ingress + shapers on egress",
+  "instances": [ $POL,
     { "procedure": "rfc7640.shaper", "ports": [3, 4],
       "params": { "iq": 30360, "sr_bps": 5e6, "bc": 15180, "be": 15180,
                   "td_s": 2.0402, "tr": 4, "drain_s": 0.5,
@@ -152,16 +158,10 @@ $TC -n dut qdisc add dev d3 root netem delay 10ms limit 10000 || fail "netem d3"
 bm_job v45 rfc7640 nde-verify --line-rate 10M $LEARN_FAST --port t3 --port t4 \
 	--frame-sizes 512 --duration 1 --param tcp=false --param delay_ms=0 \
 	--param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5
-$TC -n dut qdisc add dev d4 root handle 1: tbf rate 5mbit burst 15180 \
-	limit 1000000 overhead 4 || fail "tbf d4"
-$TC -n dut qdisc add dev d4 parent 1:1 handle 10: bfifo limit 200000 || fail "bfifo d4"
-cat > /tmp/conc2-params.json <<'EOF'
+tbfb_d4
+cat > /tmp/conc2-params.json <<EOF
 { "profile": "policers on ingress + queuing with TCP on egress",
-  "instances": [
-    { "procedure": "rfc7640.policer", "ports": [1, 2],
-      "params": { "cir_bps": 2.5e6, "cbs": "16KB", "ti_margin_pct": 50,
-                  "excess": "4KB", "td_s": 1.2, "tr": 2, "drain_s": 0.5,
-                  "learning_pause_s": 0.2 } },
+  "instances": [ $POL,
     { "procedure": "rfc7640.queue-stateful", "ports": [3, 4],
       "params": { "bb_bps": 5e6, "nde_rtt_ms": 10, "apps": ["bulk"],
                   "tr": 1, "td_s": 2, "bulk_bytes": 10000000,

@@ -1936,101 +1936,97 @@ static json_object *job_of(struct bm_client *c, long id, char *error)
 	return j;
 }
 
+/* Submit proc on ports as submit_sim() does and watch it end in state;
+ * with needle, its error must hold it.  The job id. */
+static long expect(struct bm_client *c, const char *proc, const char *params,
+		   const char *ports, const char *state, const char *needle)
+{
+	char s[32], e[256];
+	int events;
+	long id = submit_sim(c, proc, params, ports);
+
+	ck_assert_str_eq(watch_to_end(c, id, &events, s), state);
+	json_object_put(job_of(c, id, e));
+	ck_assert_msg(!needle || strstr(e, needle), "job %ld: '%s', want "
+		      "'%s'", id, e, needle);
+	return id;
+}
+
+/* meta.nde of job id's result, a new reference. */
+static json_object *nde_of(struct bm_client *c, long id, const char *keep)
+{
+	json_object *r = call_ok(c, req_job("result", id)), *nde;
+
+	nde = json_object_get(get(get(get(r, "result"), "meta"), "nde"));
+	if (keep)
+		bm_test_keep_result(get(r, "result"), keep);
+	ck_assert_msg(!keep || tj_has_deviation(get(r, "result"),
+						"run with --force"),
+		      "no --force deviation");
+	json_object_put(r);
+	return nde;
+}
+
 START_TEST(stateful_waits_for_a_verified_nde)
 {
 	struct bmd_config cfg = base_cfg();
 	struct bm_client c;
-	json_object *r, *nde, *j;
-	char s[32], e[256];
-	int events;
-	long sf, v1, v2, v3;
+	json_object *nde;
+	long sf, v2, v3;
 
 	daemon_stop();
 	cfg.backend_new = bmd_backend_default;
 	daemon_start_cfg(&cfg);
 	client(&c);
-	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
-			"p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
-	json_object_put(job_of(&c, sf, e));
-	ck_assert_msg(strstr(e, "no rfc7640.nde-verify result on these ports") &&
-		      strstr(e, "REQ-TM-2"), "%s", e);
+	expect(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""), "p1,p2",
+	       "failed", "no rfc7640.nde-verify result on these ports: "
+	       "verify the NDE first (REQ-TM-2");
 	/* a verification that fails (configured 5 ms, the NDE has 10) */
-	v1 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("5"), "p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, v1, &events, s), "failed");
-	j = job_of(&c, v1, e);
-	ck_assert_msg(strstr(e, "the NDE failed its verification: 128 B "
-			     "p1->p2: mean delay"), "%s", e);
-	ck_assert(json_object_get_boolean(get(j, "result")) ||
-		  get(j, "result"));
-	json_object_put(j);
-	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("15", ""),
-			"p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
-	json_object_put(job_of(&c, sf, e));
-	ck_assert_msg(strstr(e, "failed: verify the NDE first"), "%s", e);
+	expect(&c, "rfc7640.nde-verify", NDE_PARAMS("5"), "p1,p2", "failed",
+	       "the NDE failed its verification: 128 B p1->p2: mean delay");
+	expect(&c, "rfc7640.queue-stateful", SF_PARAMS("15", ""), "p1,p2",
+	       "failed", "failed: verify the NDE first");
 	/* one that passes, on the ports the other way round */
-	v2 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p1");
-	ck_assert_str_eq(watch_to_end(&c, v2, &events, s), "done");
-	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
-			"p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
-	r = call_ok(&c, req_job("result", sf));
-	nde = get(get(get(r, "result"), "meta"), "nde");
+	v2 = expect(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p1",
+		    "done", NULL);
+	sf = expect(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""), "p1,p2",
+		    "done", NULL);
+	nde = nde_of(&c, sf, NULL);
 	ck_assert_int_eq(json_object_get_int64(get(nde, "verified_by_job")), v2);
 	ck_assert(!json_object_get_boolean(get(nde, "forced")));
-	ck_assert(!tj_has_deviation(get(r, "result"), "--force"));
-	json_object_put(r);
+	json_object_put(nde);
 	/* another RTT stated: refused; forced: runs and says so */
-	sf = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("30", ""),
-			"p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
-	json_object_put(job_of(&c, sf, e));
-	ck_assert_msg(strstr(e, "nde_rtt_ms 30 differs"), "%s", e);
-	sf = submit_sim(&c, "rfc7640.shaper-stateful",
-			SF_PARAMS("30", ", \"force\": true"), "p1,p2");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
-	r = call_ok(&c, req_job("result", sf));
-	nde = get(get(get(r, "result"), "meta"), "nde");
+	expect(&c, "rfc7640.queue-stateful", SF_PARAMS("30", ""), "p1,p2",
+	       "failed", "nde_rtt_ms 30 differs");
+	sf = expect(&c, "rfc7640.shaper-stateful",
+		    SF_PARAMS("30", ", \"force\": true"), "p1,p2", "done", NULL);
+	nde = nde_of(&c, sf, "bmd-nde-forced");
 	ck_assert(json_object_get_boolean(get(nde, "forced")));
 	ck_assert_int_eq(json_object_get_int64(get(nde, "verified_by_job")), v2);
-	ck_assert(tj_has_deviation(get(r, "result"), "run with --force"));
-	bm_test_keep_result(get(r, "result"), "bmd-nde-forced");
-	json_object_put(r);
+	json_object_put(nde);
 	/* other ports have no verification of their own */
-	v3 = submit_sim(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""),
-			"p1,p3");
-	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "failed");
+	expect(&c, "rfc7640.queue-stateful", SF_PARAMS("20", ""), "p1,p3",
+	       "failed", "no rfc7640.nde-verify");
 	/* queue-capacity with TCP: every ingress -> egress path (p1 ->
-	 * p3, p2 -> p3); without TCP no gate at all */
-	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
-			"p1,p2,p3");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
-	json_object_put(job_of(&c, sf, e));
-	ck_assert_msg(strstr(e, "p1 -> p3: no rfc7640.nde-verify"), "%s", e);
-	v3 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p3,p1");
-	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "done");
-	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
-			"p1,p2,p3");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "failed");
-	json_object_put(job_of(&c, sf, e));
-	ck_assert_msg(strstr(e, "p2 -> p3: no rfc7640.nde-verify"), "%s", e);
-	v3 = submit_sim(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p3");
-	ck_assert_str_eq(watch_to_end(&c, v3, &events, s), "done");
-	sf = submit_sim(&c, "rfc7640.queue-capacity", QC_PARAMS(""),
-			"p1,p2,p3");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
-	r = call_ok(&c, req_job("result", sf));
-	nde = get(get(get(r, "result"), "meta"), "nde");
+	 * p3, p2 -> p3), named one by one; without TCP no gate at all */
+	expect(&c, "rfc7640.queue-capacity", QC_PARAMS(""), "p1,p2,p3",
+	       "failed", "p1 -> p3: no rfc7640.nde-verify");
+	expect(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p3,p1", "done",
+	       NULL);
+	expect(&c, "rfc7640.queue-capacity", QC_PARAMS(""), "p1,p2,p3",
+	       "failed", "p2 -> p3: no rfc7640.nde-verify");
+	v3 = expect(&c, "rfc7640.nde-verify", NDE_PARAMS("10"), "p2,p3",
+		    "done", NULL);
+	sf = expect(&c, "rfc7640.queue-capacity", QC_PARAMS(""), "p1,p2,p3",
+		    "done", NULL);
+	nde = nde_of(&c, sf, NULL);
 	ck_assert_uint_eq(json_object_array_length(get(nde, "pairs")), 2);
 	ck_assert_int_eq(json_object_get_int64(get(json_object_array_get_idx(
 		get(nde, "pairs"), 1), "verified_by_job")), v3);
 	ck_assert(!json_object_get_boolean(get(nde, "forced")));
-	bm_test_keep_result(get(r, "result"), "bmd-nde-pairs");
-	json_object_put(r);
-	sf = submit_sim(&c, "rfc7640.queue-capacity", "{\"td_s\": 0.2, "
-			"\"tr\": 1, \"bursts\": false}", "p4,p5,p6");
-	ck_assert_str_eq(watch_to_end(&c, sf, &events, s), "done");
+	json_object_put(nde);
+	expect(&c, "rfc7640.queue-capacity", "{\"td_s\": 0.2, \"tr\": 1, "
+	       "\"bursts\": false}", "p4,p5,p6", "done", NULL);
 	bm_client_close(&c);
 }
 END_TEST
