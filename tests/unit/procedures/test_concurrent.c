@@ -220,6 +220,20 @@ START_TEST(stateful_beside_stateless)
 	json_object_put(doc);
 	bm_sim_free(be);
 
+	/* REQ-TM-2: bmd's gate sees the TCP instance's path as the job's
+	 * ports 3 -> 4 (0-based 2, 3), and none of the policer's */
+	{
+		const struct bm_procedure_info *pi =
+			bm_procedure_find("rfc7640.concurrent", NULL);
+		json_object *pj = json_tokener_parse("{\"instances\": ["
+			POL_INST("[1, 2]") ", " SF_INST("[4, 3]") "]}");
+		unsigned int pairs[4][2];
+
+		ck_assert_uint_eq(pi->nde_pairs(pi, pj, 4, pairs, 4), 1);
+		ck_assert_uint_eq(pairs[0][0], 3);
+		ck_assert_uint_eq(pairs[0][1], 2);
+		json_object_put(pj);
+	}
 	/* one TCP session at a time: a second stateful instance is refused,
 	 * naming it */
 	be = job(6, NULL);
