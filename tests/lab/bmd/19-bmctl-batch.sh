@@ -7,9 +7,8 @@
 #
 # Plan 1, three procedures with a before and an after hook each:
 #   1. rfc2544.throughput, 1518 B, 2 s trials: C within 3 %;
-#   2. rfc2544.latency at 200 fps given (below C: no queue), 5 tagged
-#      repetitions (R2544-LAT's 20 are lab 21's; here the plan is the
-#      point): 5 valid;
+#   2. rfc2544.latency at 200 fps given (below C: no queue), 20 tagged
+#      repetitions (R2544-LAT's least) of 0.4 s: 20 valid;
 #   3. rfc2544.frame-loss, 1518 B, 1 s steps of 10 %: at 100 % the tbf
 #      passes C plus its bucket and queue, so loss >= 1 - (C + (Q +
 #      b/A)/1 s) / 812.74 = 62 %; 40 % loses (C is 30 % of the line);
@@ -37,8 +36,8 @@ cat > /tmp/plan.json <<'EOF'
                   "max_rate_pct": 40, "resolution_pct": 1,
                   "r_min_pct": 5 } },
     { "procedure": "rfc2544.latency", "frame_sizes": [1518],
-      "params": { "throughput_fps": [200], "trial_duration_s": 0.6,
-                  "tag_at_s": 0.3, "repetitions": 5,
+      "params": { "throughput_fps": [200], "trial_duration_s": 0.4,
+                  "tag_at_s": 0.2, "repetitions": 20,
                   "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.2 } },
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
       "params": { "trial_duration_s": 1, "step_pct": 10,
@@ -62,7 +61,7 @@ $BMCTL -j result "$1" > /tmp/b1.json || fail "result $1"
 $BMCTL -j result "$2" > /tmp/b2.json || fail "result $2"
 $BMCTL -j result "$3" > /tmp/b3.json || fail "result $3"
 check_tbf_throughput /tmp/b1.json 3e6 3 1518
-check_eq "latency: valid repetitions" "$(jvals valid_repetitions /tmp/b2.json)" 5
+check_eq "latency: valid repetitions" "$(jvals valid_repetitions /tmp/b2.json)" 20
 flr=$(sed -n '/^  "results"/,$p' /tmp/b3.json | tr -d '",' | awk '
 	$1 == "rate_pct:" { l = $2 } $1 == "loss_pct:" && l != "" { printf "%s:%s ", l, $2; l = "" }')
 note "frame loss, rate %:loss %: $flr"

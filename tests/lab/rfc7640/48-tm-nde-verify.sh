@@ -47,7 +47,7 @@ for d in d1 d2; do
 done
 bmd_start
 NDE="--line-rate 2M $LEARN_FAST --param delay_ms=10 --param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5"
-SF="--line-rate 2M $LEARN_FAST --param td_s=1 --param tr=1 --param apps=[\"bulk\"] --param bulk_bytes=100000 --param nde_rtt_ms=20"
+SF="--line-rate 2M --param td_s=1 --param tr=1 --param apps=[\"bulk\"] --param bulk_bytes=100000 --param nde_rtt_ms=20"
 
 # lost frames and netem's drops of the DUT's d1 and d2 over (1)
 d1=$(qdisc_drops d1) d2=$(qdisc_drops d2)
