@@ -81,7 +81,7 @@ cat > /tmp/bad.json <<'EOF'
 { "ports": ["t1", "t2"], "line_rate": "10M",
   "steps": [
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
-      "params": { "trial_duration_s": 0.5, "step_pct": 25,
+      "params": { "trial_duration_s": 0.3, "step_pct": 10,
                   "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.2 } },
     { "procedure": "rfc2544.throughput", "ports": ["t1", "nope"] },
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [64] } ] }

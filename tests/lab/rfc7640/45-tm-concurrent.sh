@@ -149,7 +149,9 @@ remeasure 0.0256 /tmp/conc.json measure
 # bfifo: nothing dropped), 10 MB: more than 2 Td at the line, so the run
 # lasts 2 Td = 4 s.  Truth: the policer as in (1) (compliant LP 0, BSA
 # 16,000, LP = the police action's drops); the TCP's throughput in
-# [0.85 x, 1 x + the bucket / its window] of F-9's 5 x 1448/1518 Mbit/s, the
+# [0.85 x, 1.01 x (1 x + the bucket / its window)] of F-9's 5 x
+# 1448/1518 Mbit/s (the 1 %: the window's ends are the engine's clock
+# reads, as lab 48 (6); one run read 4,791,469 of 4,799,729), the
 # tbf's drops 0; the TCP instance takes no trial and the policer's
 # trials run beside its connections: at least 2 of its 4 in the 4 s
 # (each 1.2 s and a 0.5 s loss wait), and some time with both sending.
@@ -195,7 +197,7 @@ measure2() {
 		sed -n 's/^ *"mean": \([^,]*\),*$/\1/p' | head -n1)
 	# the bulk never ends (10 MB): its window is the run's, 2 Td
 	w=$(jvals window_s /tmp/conc-sf.json | head -n1)
-	hi=$(awk -v t="$w" 'BEGIN { printf "%.0f", 4769433 + 15180 * 8 / t }')
+	hi=$(awk -v t="$w" 'BEGIN { printf "%.0f", 1.01 * (4769433 + 15180 * 8 / t) }')
 	check_range "(2) TCP throughput (bit/s) over $w s" "$thr" 4054018 "$hi"
 }
 remeasure 0.0256 /tmp/conc.json measure2

@@ -37,7 +37,11 @@
 #     egress over their window W (which spans the learning frames, the
 #     trial and the loss wait): F-9's (R W - E) / W x 1448/1518, E the EF
 #     bits the egress delivered (the throughput of the queue x Td), in
-#     [0.85 x, 1 x + the bucket / W] (lab 47's window for one connection);
+#     [0.85 x, 1.01 x (1 x + the bucket / W)] (lab 47's window for one
+#     connection; the 1 %: W's ends are the engine's clock reads around
+#     the connections' start and close, not the tbf's service, and the
+#     two connections fill the link to the bucket's last byte: one run
+#     read 8,093,540 of a bound of 8,096,205 bit/s without it);
 #     meta.nde holds both paths' verifications.
 bm_load
 topo_bridge 3
@@ -139,7 +143,7 @@ read -r tcp1 tcp2 w < /tmp/qc.sf
 note "(6) TCP t1 $tcp1, t2 $tcp2 bit/s over $w s; EF $ef bit/s; tbf drops $(($(qdisc_drops d3) - d0))"
 lohi=$(awk -v w="$w" -v ef="$ef" 'BEGIN {
 	c = (10e6 * w - ef * 3) / w * 1448 / 1518
-	printf "%.0f %.0f", 0.85 * c, c + 30400 * 8 / w }')
+	printf "%.0f %.0f", 0.85 * c, 1.01 * (c + 30400 * 8 / w) }')
 check_range "(6) the two connections together (bit/s)" \
 	"$(awk -v a="$tcp1" -v b="$tcp2" 'BEGIN { printf "%.0f", a + b }')" $lohi
 check_eq "(6) both paths' verifications in meta.nde" "$(jvals verified_by_job /tmp/qc.json | wc -l)" 2
