@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < np; i++)
 		pn[i] = names[i];
 	if (bm_backend_set_ports(&be, np, pn, &err) ||
-	    bm_tcp_engine_attach(&be, &err))
+	    bm_tcp_engine_attach(&be, false, &err))
 		goto fail;
 	ret = bm_tcp_start(&be, &spec, &err);
 	if (ret)

@@ -75,3 +75,36 @@ measure() {
 }
 
 remeasure 0.0299 /tmp/rthr.json measure
+
+# (2) TCP through the router (issue 11: TCP must really cross the DUT,
+# a router too): rfc8238.goodput --router, one bulk connection t1 -> t2
+# for 3 s.  The engine gives each port a VRF with its App C address
+# (198.18.1.2, 198.19.1.2) and a default route via the DUT's .1 there,
+# so the segments are routed by the DUT.  Truth from the DUT's record:
+# every segment the client sent (tcpi_segs_out: data, retransmissions,
+# SYN, FIN) went into d2's band 2, the tbf 20: its sent + dropped, up to
+# 20 packets more (the hosts' own chatter: the engine's ports are not
+# quiet); the ACKs come back through d1 unshaped.  Goodput in [0.5 x,
+# 1.01 x (1 x + the bucket / window)] of F-9's 3 x 1448/1538 Mbit/s
+# (tbf overhead 24: a full segment costs 1538 B); the lower bound is
+# loose: the tbf's bucket is 8.5 ms of tokens, which a late TCG watchdog
+# loses (lab 08 saw 83.7 % with such a bucket), and this part's point is
+# the path.  Afterwards the ports are out of their VRFs.
+no_gso t1 t2
+d0=$(tbf20 dropped) s0=$(tbf20 Sent)
+bm_job gp rfc8238 goodput --router --line-rate 10M --param repeat=1 \
+	--param warmup_s=1 --param duration_s=3 --port t1 --port t2
+$BMCTL -j result "$job" > /tmp/rgp.json || fail "bmctl result"
+through=$(($(tbf20 Sent) - s0 + $(tbf20 dropped) - d0))
+segs=$(jvals client_segs_out /tmp/rgp.json | head -n1)
+note "(2) TCP through the router: client segs_out $segs, tbf 20 sent + dropped $through"
+check_range "(2) the router's tbf saw every client segment" "$through" "$segs" $((segs + 20))
+w=$(jvals window_s /tmp/rgp.json | head -n1)
+hi=$(awk -v w="$w" 'BEGIN { printf "%.0f", 1.01 * (3e6 * 1448 / 1538 + 3200 * 8 / w) }')
+check_range "(2) goodput (bit/s)" "$(jvals goodput_bps /tmp/rgp.json | head -n1)" 1412224 "$hi"
+check_eq "(2) routing domains" "$(jvals routing_domains /tmp/rgp.json)" '"vrf"'
+for t in t1 t2; do
+	$IP link show dev $t | grep -q "master bmv" && fail "(2) $t still in a VRF"
+done
+$IP link show type vrf | grep -q bmv && fail "(2) a VRF was left"
+echo "ok: (2) the ports are out of their VRFs, none left"

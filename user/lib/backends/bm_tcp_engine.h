@@ -32,9 +32,12 @@ void bm_tcp_port_ip4(unsigned int i, uint8_t ip4[4]);
  * false with why set to one line. */
 bool bm_tcp_engine_available(char *why, size_t len);
 
-/* Give be the kernel TCP engine (be->tcp, be->tcp_priv); 0 or -errno with
- * err set.  bm_tcp_engine_detach frees it (a running session is stopped). */
-int bm_tcp_engine_attach(struct bm_backend *be, struct bm_error *err);
+/* Give be the kernel TCP engine (be->tcp, be->tcp_priv); with router, a
+ * router DUT's: each port its App C address and a default route via the
+ * DUT (tcp_domain_setup).  0 or -errno with err set.
+ * bm_tcp_engine_detach frees it (a running session is stopped). */
+int bm_tcp_engine_attach(struct bm_backend *be, bool router,
+			 struct bm_error *err);
 void bm_tcp_engine_detach(struct bm_backend *be);
 
 #endif /* BM_TCP_ENGINE_H */

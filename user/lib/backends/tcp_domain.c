@@ -15,7 +15,9 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
 #include <netlink/route/link/vrf.h>
+#include <netlink/route/route.h>
 
+#include "bm_router.h"
 #include "bm_tcp_engine.h"
 #include "rtnl_int.h"
 #include "tcp_int.h"
@@ -107,8 +109,38 @@ static int addr_op(struct nl_sock *sk, const struct tcp_domain *d, bool add)
 	return ret;
 }
 
+/* Router DUTs: 0.0.0.0/0 via the DUT's address on the port, in the
+ * port's VRF table (the release from the VRF flushes it). */
+static int route_default(struct nl_sock *sk, const struct tcp_domain *d)
+{
+	static const uint8_t any[4];
+	struct rtnl_route *r = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *dst = nl_addr_build(AF_INET, any, 4);
+	struct nl_addr *gw = nl_addr_build(AF_INET, d->gw4, 4);
+	int ret = -NLE_NOMEM;
+
+	if (r && nh && dst && gw) {
+		nl_addr_set_prefixlen(dst, 0);
+		rtnl_route_set_family(r, AF_INET);
+		rtnl_route_set_table(r, d->table);
+		rtnl_route_set_dst(r, dst);
+		rtnl_route_nh_set_gateway(nh, gw);
+		rtnl_route_nh_set_ifindex(nh, d->ifindex);
+		rtnl_route_add_nexthop(r, nh);
+		nh = NULL;	/* the route's now */
+		ret = rtnl_route_add(sk, r, NLM_F_CREATE | NLM_F_REPLACE);
+	}
+	if (nh)
+		rtnl_route_nh_free(nh);
+	nl_addr_put(dst);
+	nl_addr_put(gw);
+	rtnl_route_put(r);
+	return ret;
+}
+
 int tcp_domain_setup(struct tcp_domain *d, const char *port, unsigned int i,
-		     struct bm_error *err)
+		     bool router, struct bm_error *err)
 {
 	struct rtnl_link *l = NULL;
 	struct nl_sock *sk;
@@ -122,7 +154,16 @@ int tcp_domain_setup(struct tcp_domain *d, const char *port, unsigned int i,
 		return bm_errorf(err, "no such port '%s'", port), -ENODEV;
 	snprintf(d->vrf, sizeof(d->vrf), "bmv%d", d->ifindex);
 	d->table = BM_TCP_VRF_TABLE + (uint32_t)d->ifindex;
-	bm_tcp_port_ip4(i, d->ip4);
+	d->router = router;
+	if (router) {
+		struct bm_router_port rp;
+
+		bm_router_port_default(&rp, port, i);
+		memcpy(d->ip4, rp.ip4, 4);
+		memcpy(d->gw4, rp.gw4, 4);
+	} else {
+		bm_tcp_port_ip4(i, d->ip4);
+	}
 	sk = bm_rtnl_sock(err);
 	if (!sk)
 		return -ENOMEM;
@@ -168,6 +209,14 @@ int tcp_domain_setup(struct tcp_domain *d, const char *port, unsigned int i,
 		} else {
 			d->added_addr = true;
 		}
+	}
+	if (!ret && router) {
+		ret = route_default(sk, d);
+		if (ret < 0)
+			ret = (bm_errorf(err, "%s: cannot route via the DUT "
+					"%u.%u.%u.%u in %s: %s", port, d->gw4[0],
+					d->gw4[1], d->gw4[2], d->gw4[3], d->vrf,
+					nl_geterror(ret)), -EIO);
 	}
 	nl_socket_free(sk);
 	if (ret)

@@ -93,6 +93,7 @@ struct conn {
 
 struct sess {
 	struct bm_backend *be;
+	bool router;			/* router DUT: App C addresses, routes */
 	struct bm_tcp_spec spec;
 	struct conn conn[BM_TCP_MAX_CONN];
 	struct tcp_domain dom[BM_BACKEND_MAX_PORTS];
@@ -112,6 +113,7 @@ struct sess {
 
 struct engine {
 	struct sess *s;
+	bool router;		/* the job's DUT routes (RFC 2544 App C) */
 };
 
 static double mono_s(void)
@@ -775,7 +777,8 @@ static int sess_setup(struct sess *s, struct bm_error *err)
 			if (s->in_dom[ends[k]])
 				continue;
 			ret = tcp_domain_setup(&s->dom[ends[k]],
-					       pname(s, ends[k]), ends[k], err);
+					       pname(s, ends[k]), ends[k],
+					       s->router, err);
 			if (ret)
 				return ret;
 			s->in_dom[ends[k]] = true;
@@ -848,6 +851,7 @@ static int e_start(struct bm_backend *be, const struct bm_tcp_spec *spec,
 	if (!s)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
 	s->be = be;
+	s->router = e->router;
 	s->spec = *spec;
 	s->epfd = s->evfd = -1;
 	for (i = 0; i < BM_BACKEND_MAX_PORTS; i++)
@@ -1157,12 +1161,14 @@ static const struct bm_tcp_ops engine_ops = {
 	.stop = e_stop,
 };
 
-int bm_tcp_engine_attach(struct bm_backend *be, struct bm_error *err)
+int bm_tcp_engine_attach(struct bm_backend *be, bool router,
+			 struct bm_error *err)
 {
 	struct engine *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
+	e->router = router;
 	be->tcp = &engine_ops;
 	be->tcp_priv = e;
 	return 0;

@@ -231,7 +231,7 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	 * give ports routing domains; without it stateful procedures
 	 * refuse to run */
 	if (be && !d->no_tcp_engine && bm_tcp_engine_available(why, sizeof(why))
-	    && bm_tcp_engine_attach(be, err)) {
+	    && bm_tcp_engine_attach(be, d->router, err)) {
 		be->ops->destroy(be);
 		return NULL;
 	}
