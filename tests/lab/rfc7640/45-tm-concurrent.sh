@@ -145,9 +145,9 @@ remeasure 0.0256 /tmp/conc.json measure
 # rfc7640.queue-stateful's bulk TCP on t3 -> t4 through the tbf on d4 (5
 # Mbit/s over bfifo 200,000), the NDE netem 10 ms on d3 (the ACKs),
 # verified first with the tbf removed (REQ-TM-2: bmd's gate covers the
-# instance's path).  One connection, window clamp 64 KB (far below the
-# bfifo: nothing dropped), 10 MB: more than 2 Td at the line, so the run
-# lasts 2 Td = 4 s.  Truth: the policer as in (1) (compliant LP 0, BSA
+# instance's path), at 25 % of the line as in lab 47.  One connection,
+# window clamp 64 KB (far below the bfifo: nothing dropped), 10 MB: more
+# than 2 Td at the line, so the run lasts 2 Td = 4 s.  Truth: the policer as in (1) (compliant LP 0, BSA
 # 16,000, LP = the police action's drops); the TCP's throughput in
 # [0.85 x, 1.01 x (1 x + the bucket / its window)] of F-9's 5 x
 # 1448/1518 Mbit/s (the 1 %: the window's ends are the engine's clock
@@ -159,7 +159,8 @@ $TC -n dut qdisc del dev d4 root || fail "del d4"
 $TC -n dut qdisc add dev d3 root netem delay 10ms limit 10000 || fail "netem d3"
 bm_job v45 rfc7640 nde-verify --line-rate 10M $LEARN_FAST --port t3 --port t4 \
 	--frame-sizes 512 --duration 1 --param tcp=false --param delay_ms=0 \
-	--param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5
+	--param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5 \
+	--param load_pct=25
 tbfb_d4
 cat > /tmp/conc2-params.json <<EOF
 { "profile": "policers on ingress + queuing with TCP on egress",
