@@ -54,7 +54,7 @@ static void params(struct tm_nde_params *p)
 	p->n_sizes = 2;
 	p->delay_ms = 10;
 	p->reverse_delay_ms = 10;
-	p->duration_s = 1;
+	p->duration_s = 0.1;	/* the closed forms hold at any length */
 	p->tcp_duration_s = 5;
 }
 
