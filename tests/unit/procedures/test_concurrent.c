@@ -234,6 +234,21 @@ START_TEST(stateful_beside_stateless)
 		ck_assert_uint_eq(pairs[0][1], 2);
 		json_object_put(pj);
 	}
+	/* ports given the other way round, onto the job's first two: the
+	 * instance's TCP record names its own client and server (job ports
+	 * 2 and 1, its 0 and 1), mapped back once */
+	be = job(4, NULL);
+	doc = run_js("rfc7640.concurrent", "{\"instances\": [" SF_INST(
+		     "[2, 1]") ", " POL_INST("[3, 4]") "]}", be, 0, &err);
+	c = json_object_array_get_idx(tj_get(tj_get(json_object_array_get_idx(
+		tj_get(json_object_array_get_idx(tj_get(tj_get(tj_get(
+		instance(doc, 0), "result"), "results"), "tests"), 0), "runs"),
+		0), "tcp"), "connections"), 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(c, "client")), "p2");
+	ck_assert_str_eq(json_object_get_string(tj_get(c, "server")), "p1");
+	json_object_put(doc);
+	bm_sim_free(be);
+
 	/* one TCP session at a time: a second stateful instance is refused,
 	 * naming it */
 	be = job(6, NULL);

@@ -720,14 +720,18 @@ static int ctcp_stop(struct bm_backend *be, struct bm_tcp_result *res,
 	add_window(in, in->tcp_a, conc_now(c));
 	pthread_mutex_unlock(&c->lock);
 	vunlock(c);
-	/* back to the instance's own port numbers */
-	for (i = 0; i < res->n_conn; i++)
+	/* back to the instance's own port numbers (from the job's: a
+	 * number mapped once is not looked up again) */
+	for (i = 0; i < res->n_conn; i++) {
+		unsigned int cl = res->conn[i].client, sv = res->conn[i].server;
+
 		for (k = 0; k < ip->n_idx; k++) {
-			if (ip->idx[k] == res->conn[i].client)
+			if (ip->idx[k] == cl)
 				res->conn[i].client = k;
-			else if (ip->idx[k] == res->conn[i].server)
+			if (ip->idx[k] == sv)
 				res->conn[i].server = k;
 		}
+	}
 	return ret;
 }
 
