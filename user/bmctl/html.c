@@ -388,8 +388,7 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 	for (i = 0; i < n; i++) {
 		json_object_object_foreach(rows[i], k, v) {
 			if (json_object_is_type(v, json_type_string) &&
-			    rt_long_text(rows, n, k) &&
-			    (!i || !rt_same(rows, n, k))) {
+			    rt_long_line(&rt, i, k)) {
 				fputs("<p>", f);
 				esc(f, json_object_get_string(v));
 				fputs("</p>\n", f);

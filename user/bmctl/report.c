@@ -143,8 +143,7 @@ static void render_table(const char *name, json_object **rows,
 	for (i = 0; i < n; i++) {
 		json_object_object_foreach(rows[i], k, v) {
 			if (json_object_is_type(v, json_type_string) &&
-			    rt_long_text(rows, n, k) &&
-			    (!i || !rt_same(rows, n, k)))
+			    rt_long_line(&rt, i, k))
 				pr_text("%s\n", json_object_get_string(v));
 		}
 	}

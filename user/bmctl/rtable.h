@@ -32,6 +32,12 @@ struct rt_table {
 	/* Members equal in every row (n >= 2), shown once under the table. */
 	struct rt_col same[RT_MAX_COLS];
 	int ns;
+	/* Members that are a long text in some row (rt_long_text), found
+	 * once each, and whether every row holds the same one. */
+	const char *longk[RT_MAX_COLS];
+	bool long_same[RT_MAX_COLS];
+	size_t nlong;
+	bool long_full;		/* more than fit: ask rt_long_text */
 };
 
 /* Lay out rows[0..n-1] (JSON objects): columns in first-seen order,
@@ -65,6 +71,10 @@ bool rt_same(json_object *const *rows, size_t n, const char *key);
 
 /* Is key a sentence-length string in any of rows[0..n-1]? */
 bool rt_long_text(json_object *const *rows, size_t n, const char *key);
+
+/* Should row i's string member key print as a line of its own under t
+ * (a long text, once when every row has the same)? */
+bool rt_long_line(const struct rt_table *t, size_t i, const char *key);
 
 /* The heading of what row i (keyed keys[i], or numbered when keys is
  * NULL) of table name nests under member k. */
