@@ -200,8 +200,9 @@ int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
 /* Latency summary (mean, stddev, percentiles) from module statistics. */
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);
 
-/* Poll until the trial is no longer armed/running or timeout_s passes;
- * returns the final enum bmgen_trial_state or -errno. */
+/* Wait (on the module's events group) until the trial is no longer
+ * armed/running or timeout_s passes; the final enum bmgen_trial_state or
+ * -errno. */
 int bm_genl_trial_wait(struct bm_genl *g, double timeout_s, int *trial_error,
 		       struct bm_error *err);
 
