@@ -30,10 +30,101 @@ static void usage(FILE *f)
 		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
 		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n"
-		"                   [--hwts] [--ptp]\n"
+		"                   [--hwts] [--ptp] [--sum] [--log N]\n"
+		"--streams N adds N identical streams (ids 1..N, each at --rate);\n"
+		"--sum prints their totals, not N blocks; --log N prints the\n"
+		"departure times of stream 1's first N frames (tx_log=, ns).\n"
 		"--hwts switches hardware stamping on at both ports' drivers for the trial\n"
 		"(then puts back what was set) and tells the module with the PHCs' offsets;\n"
 		"--ptp sends IEEE 1588 Sync-shaped frames, which PTP-only rx filters stamp.\n");
+}
+
+/* Slab + vmalloc of the whole guest in kB (/proc/meminfo), -1 unknown. */
+static long long mem_kb(void)
+{
+	char line[128];
+	long long v, sum = 0;
+	int seen = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Slab: %lld", &v) == 1 ||
+		    sscanf(line, "VmallocUsed: %lld", &v) == 1) {
+			sum += v;
+			seen++;
+		}
+	}
+	fclose(f);
+	return seen == 2 ? sum : -1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* The streams' totals, for --sum: one block however many streams. */
+struct trial_sum {
+	uint64_t tx_frames, tx_errors, tx_late, rx_frames, rx_unique;
+	uint64_t tx_first, tx_last, max_batch;
+};
+
+static void sum_add(struct trial_sum *t, const struct bm_genl_stats *st)
+{
+	if (st->tx_frames && (!t->tx_frames || st->tx_first_ns < t->tx_first))
+		t->tx_first = st->tx_first_ns;
+	if (st->tx_frames && st->tx_last_ns > t->tx_last)
+		t->tx_last = st->tx_last_ns;
+	t->tx_frames += st->tx_frames;
+	t->tx_errors += st->tx_errors;
+	t->tx_late += st->tx_late_frames;
+	t->rx_frames += st->rx_frames;
+	t->rx_unique += st->rx_unique;
+	if (st->tx_max_batch > t->max_batch)
+		t->max_batch = st->tx_max_batch;
+}
+
+static void sum_print(const struct trial_sum *t)
+{
+	printf("tx_frames=%llu\ntx_errors=%llu\ntx_late_frames=%llu\n"
+	       "tx_first_ns=%llu\ntx_last_ns=%llu\ntx_max_batch=%llu\n"
+	       "rx_frames=%llu\nrx_unique=%llu\n",
+	       (unsigned long long)t->tx_frames,
+	       (unsigned long long)t->tx_errors, (unsigned long long)t->tx_late,
+	       (unsigned long long)t->tx_first, (unsigned long long)t->tx_last,
+	       (unsigned long long)t->max_batch,
+	       (unsigned long long)t->rx_frames,
+	       (unsigned long long)t->rx_unique);
+}
+
+/* --log: stream 1's departures, one comma-separated line. */
+static int print_tx_log(struct bm_genl *g, size_t n, struct bm_error *err)
+{
+	uint64_t *tx = calloc(n, sizeof(*tx));
+	struct bmgen_log_rx *rx = calloc(n, sizeof(*rx));
+	size_t ntx = 0, nrx = 0, i;
+	int ret = -ENOMEM;
+
+	if (!tx || !rx) {
+		bm_errorf(err, "out of memory");
+		goto out;
+	}
+	ret = bm_genl_log_get(g, 1, n, tx, &ntx, rx, &nrx, err);
+	if (!ret) {
+		printf("tx_log=");
+		for (i = 0; i < ntx; i++)
+			printf("%s%llu", i ? "," : "", (unsigned long long)tx[i]);
+		printf("\n");
+	}
+out:
+	free(rx);
+	free(tx);
+	return ret;
 }
 
 static int die(int code, const char *what, const struct bm_error *err)
@@ -199,6 +290,8 @@ int main(int argc, char **argv)
 		{ "stop-after", required_argument, NULL, 'S' },
 		{ "hwts", no_argument, NULL, 'H' },
 		{ "ptp", no_argument, NULL, 'P' },
+		{ "sum", no_argument, NULL, 'u' },
+		{ "log", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -208,7 +301,10 @@ int main(int argc, char **argv)
 	struct bm_genl_stream s;
 	struct bm_genl *g;
 	uint64_t v = 0, nstreams = 1, i;
-	int c, ret, terr = 0, hwts = 0;
+	int c, ret, terr = 0, hwts = 0, sum = 0;
+	struct trial_sum tot = { 0 };
+	uint64_t t0, t1, logn;
+	long long m0, m1;
 	struct bm_hwts_cfg hc[2];
 
 	bm_genl_stream_init(&s);
@@ -253,7 +349,7 @@ int main(int argc, char **argv)
 
 		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
 		    c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
-		    c != 'P' &&
+		    c != 'P' && c != 'u' &&
 		    parse_u64(optarg, &v)) {
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
 			return 2;
@@ -298,11 +394,14 @@ int main(int argc, char **argv)
 			break;
 		case 'H': hwts = 1; break;
 		case 'P': s.ptp_shape = 1; break;
+		case 'u': sum = 1; break;
+		case 'L': s.log_frames = v; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!tx || !rx || optind != argc || !nstreams || nstreams > 64) {
+	if (!tx || !rx || optind != argc || !nstreams ||
+	    nstreams >= BMGEN_MAX_STREAMS) {
 		usage(stderr);
 		return 2;
 	}
@@ -330,13 +429,26 @@ int main(int argc, char **argv)
 	}
 	if (bm_genl_stream_del(g, 0, &err))
 		return die(1, "stream del", &err);
+	/* the control plane's cost (issue 17 item 4): set-up of the
+	 * streams and the start, and the memory they hold
+	 */
+	logn = s.log_frames;
+	m0 = mem_kb();
+	t0 = mono_ns();
 	for (i = 1; i <= nstreams; i++) {
 		s.id = i;
 		if (bm_genl_stream_add(g, &s, &err))
 			return die(1, "stream add", &err);
+		if (i > 1)
+			s.log_frames = 0;
 	}
 	if (bm_genl_trial_start(g, 0, BM_GENL_TRIAL_OWNED, &err))
 		return die(1, "trial start", &err);
+	t1 = mono_ns();
+	m1 = mem_kb();
+	printf("setup_ns=%llu\n", (unsigned long long)(t1 - t0));
+	if (m0 >= 0 && m1 >= 0)
+		printf("setup_mem_kb=%lld\n", m1 - m0);
 	if (stop_after > 0) {
 		usleep((useconds_t)(stop_after * 1e6));
 		if (bm_genl_trial_stop(g, &err))
@@ -347,6 +459,7 @@ int main(int argc, char **argv)
 		return die(1, "trial", &err);
 	printf("trial_state=%d\ntrial_error=%d\n", ret, terr);
 	usleep((useconds_t)(drain * 1e6));
+	t0 = mono_ns();
 	for (i = 1; i <= nstreams; i++) {
 		struct bm_genl_stats st;
 		char pfx[16] = "";
@@ -355,9 +468,18 @@ int main(int argc, char **argv)
 			return die(1, "stats", &err);
 		if (nstreams > 1)
 			snprintf(pfx, sizeof(pfx), "s%llu_", (unsigned long long)i);
-		print_stats(&st, pfx);
+		if (sum)
+			sum_add(&tot, &st);
+		else
+			print_stats(&st, pfx);
 		bm_genl_stats_free(&st);
 	}
+	t1 = mono_ns();
+	if (sum)
+		sum_print(&tot);
+	printf("stats_ns=%llu\n", (unsigned long long)(t1 - t0));
+	if (logn && print_tx_log(g, logn, &err))
+		return die(1, "log", &err);
 	for (i = 0; hwts && i < 2; i++) {
 		bm_genl_port_set(g, i ? rx : tx, 0, NULL, &err);
 		if (bm_hwts_restore(&hc[i]))
