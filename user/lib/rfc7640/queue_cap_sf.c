@@ -207,49 +207,25 @@ int tm_qcap_sf_start(struct tm_ctx *x, const struct tm_qcap_params *p,
 	return ret;
 }
 
-/* Egress e, ingress i, application k's connections summed into row. */
+/* Ingress in to egress eg, application k's connections, into row. */
 static double sf_row(const struct bm_tcp_result *tr, unsigned int in,
 		     unsigned int eg, enum bm_ttp k, json_object *row)
 {
-	uint64_t bytes = 0, sent = 0, retr = 0, c2s = 0, s2c = 0;
-	double span = 0, rtt = 0, base = 0, thr;
-	unsigned int j, n = 0, nr = 0;
+	struct tm_app_run a;
 
-	for (j = 0; j < tr->n_conn; j++) {
-		const struct bm_tcp_conn_result *c = &tr->conn[j];
-
-		if (c->client != in || c->server != eg || c->pattern != k)
-			continue;
-		n++;
-		bytes += c->window_bytes;
-		span = fmax(span, c->window_s);
-		sent += c->bytes_sent;
-		retr += c->bytes_retrans;
-		c2s += c->c2s_bytes;
-		s2c += c->s2c_bytes;
-		if (c->rtt_samples) {
-			rtt += c->rtt_avg_ms * c->rtt_samples;
-			nr += c->rtt_samples;
-		}
-		base += c->baseline_rtt_ms;
-	}
-	thr = span > 0 ? bytes * 8.0 / span : 0;
-	rtt = nr ? rtt / nr : NAN;
-	base = n ? base / n : NAN;
+	tm_app_of(tr, (int)k, (int)in, (int)eg, &a);
 	bm_json_add_str(row, "app", bm_ttp_names[k]);
-	bm_json_add_u64(row, "connections", n);
-	bm_json_add_double(row, "throughput_bps", thr);
-	bm_json_add_double(row, "window_s", span);
-	bm_json_add_u64(row, "bytes_in", c2s);
-	bm_json_add_u64(row, "bytes_out", s2c);
-	bm_json_add_u64(row, "bytes_retrans", retr);
-	bm_json_add_double(row, "tcp_efficiency_pct",
-			   bm_tcp_efficiency_pct(sent, retr));
-	bm_json_add_double(row, "rtt_avg_ms", rtt);
-	bm_json_add_double(row, "baseline_rtt_ms", base);
-	bm_json_add_double(row, "buffer_delay_pct",
-			   bm_tcp_buffer_delay_pct(rtt, base));
-	return thr;
+	bm_json_add_u64(row, "connections", a.connections);
+	bm_json_add_double(row, "throughput_bps", a.thr_bps);
+	bm_json_add_double(row, "window_s", a.window_s);
+	bm_json_add_u64(row, "bytes_in", a.bytes_in);
+	bm_json_add_u64(row, "bytes_out", a.bytes_out);
+	bm_json_add_u64(row, "bytes_retrans", a.retrans);
+	bm_json_add_double(row, "tcp_efficiency_pct", a.eff_pct);
+	bm_json_add_double(row, "rtt_avg_ms", a.rtt_ms);
+	bm_json_add_double(row, "baseline_rtt_ms", a.base_ms);
+	bm_json_add_double(row, "buffer_delay_pct", a.bufd_pct);
+	return a.thr_bps;
 }
 
 int tm_qcap_sf_stop(struct tm_ctx *x, const struct tm_qcap_params *p,

@@ -428,6 +428,19 @@ int tm_hunt_once(struct tm_ctx *x, const struct tm_hunt_params *p,
 struct tm_qcap_params;
 struct bm_tcp_result;
 
+/* The metrics of one application over its connections in one run. */
+struct tm_app_run {
+	unsigned int connections;
+	double thr_bps;		/* window bytes over the longest window */
+	double window_s, ttpet_s, eff_pct, bufd_pct, rtt_ms, base_ms;
+	uint64_t bytes_in, bytes_out, retrans;
+};
+
+/* Sum application k's (enum bm_ttp) connections of r into *a, only those
+ * from port client to port server where these are >= 0. */
+void tm_app_of(const struct bm_tcp_result *r, int k, int client, int server,
+	       struct tm_app_run *a);
+
 /* stateful_apps: "bulk" and "micro", each at most once; cc: a name. */
 int tm_qcap_parse_sf_apps(json_object *v, void *base, const char *key,
 			  struct bm_error *err);

@@ -270,59 +270,11 @@ double tm_sf_max_trials(const struct tm_sf_params *p)
 	return (double)p->tr * __builtin_popcount(p->apps);
 }
 
-/* The metrics of one application in one run, over its connections. */
-struct app_run {
-	double thr_bps, ttpet_s, eff_pct, bufd_pct, rtt_ms, base_ms;
-	uint64_t bytes_in, bytes_out, retrans;
-};
-
 enum { M_THR, M_TTPET, M_EFF, M_BUFD, M_RTT, M_IN, M_OUT, M_N };
 static const char *const m_names[M_N] = {
 	"throughput_bps", "ttpet_s", "tcp_efficiency_pct",
 	"buffer_delay_pct", "rtt_avg_ms", "bytes_in", "bytes_out",
 };
-
-/* Sum app k's connections of r into *a. */
-static void app_of(const struct bm_tcp_result *r, enum bm_ttp k,
-		   struct app_run *a)
-{
-	uint64_t sent = 0, bytes = 0;
-	double rtt_sum = 0, base_sum = 0, span = 0;
-	unsigned int i, n = 0, nr = 0;
-
-	memset(a, 0, sizeof(*a));
-	a->ttpet_s = NAN;
-	for (i = 0; i < r->n_conn; i++) {
-		const struct bm_tcp_conn_result *c = &r->conn[i];
-
-		if (c->pattern != k)
-			continue;
-		n++;
-		bytes += c->window_bytes;
-		span = fmax(span, c->window_s);
-		a->bytes_in += c->c2s_bytes;	/* into the DUT's ingress */
-		a->bytes_out += c->s2c_bytes;
-		sent += c->bytes_sent;
-		a->retrans += c->bytes_retrans;
-		/* the application's execution ends with its last
-		 * connection (bulk: all bytes, TM-TTP-BULK) */
-		if (c->executions && (isnan(a->ttpet_s) ||
-				      c->ttpet_max_s > a->ttpet_s))
-			a->ttpet_s = c->ttpet_max_s;
-		if (c->rtt_samples) {
-			rtt_sum += c->rtt_avg_ms * c->rtt_samples;
-			nr += c->rtt_samples;
-		}
-		base_sum += c->baseline_rtt_ms;
-	}
-	/* the application's bytes over the time its last connection took:
-	 * connections that end apart must not add their rates */
-	a->thr_bps = span > 0 ? bytes * 8.0 / span : 0;
-	a->eff_pct = bm_tcp_efficiency_pct(sent, a->retrans);
-	a->rtt_ms = nr ? rtt_sum / nr : NAN;
-	a->base_ms = n ? base_sum / n : NAN;
-	a->bufd_pct = bm_tcp_buffer_delay_pct(a->rtt_ms, a->base_ms);
-}
 
 /* The spec of one test: apps (a mask) with p's connections each. */
 static void test_spec(const struct tm_sf_params *p, unsigned int apps,
@@ -450,12 +402,12 @@ static int sf_test(struct bm_backend *be, const struct tm_sf_params *p,
 		bm_json_add_u64(row, "run", r + 1);
 		apps_o = json_object_new_object();
 		for (k = 0; k < BM_TTP_N; k++) {
-			struct app_run a;
+			struct tm_app_run a;
 			json_object *e;
 
 			if (!(apps & (1u << k)))
 				continue;
-			app_of(tr, (enum bm_ttp)k, &a);
+			tm_app_of(tr, (int)k, -1, -1, &a);
 			e = json_object_new_object();
 			bm_json_add_double(e, "throughput_bps", a.thr_bps);
 			bm_json_add_double(e, "share_pct",

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One application's TCP metrics over its connections (TM-TTP, TM-MET):
+ * what rfc7640.stateful reports per run and queue-capacity's stateful
+ * part per egress and ingress, from one sum.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bm_tcp.h"
+#include "rfc7640_int.h"
+
+void tm_app_of(const struct bm_tcp_result *r, int k, int client, int server,
+	       struct tm_app_run *a)
+{
+	uint64_t sent = 0, bytes = 0;
+	double rtt_sum = 0, base_sum = 0;
+	unsigned int i, nr = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->ttpet_s = NAN;
+	for (i = 0; i < r->n_conn; i++) {
+		const struct bm_tcp_conn_result *c = &r->conn[i];
+
+		if ((int)c->pattern != k ||
+		    (client >= 0 && c->client != (unsigned int)client) ||
+		    (server >= 0 && c->server != (unsigned int)server))
+			continue;
+		a->connections++;
+		bytes += c->window_bytes;
+		a->window_s = fmax(a->window_s, c->window_s);
+		a->bytes_in += c->c2s_bytes;	/* into the DUT's ingress */
+		a->bytes_out += c->s2c_bytes;
+		sent += c->bytes_sent;
+		a->retrans += c->bytes_retrans;
+		/* the application's execution ends with its last
+		 * connection (bulk: all bytes, TM-TTP-BULK) */
+		if (c->executions && (isnan(a->ttpet_s) ||
+				      c->ttpet_max_s > a->ttpet_s))
+			a->ttpet_s = c->ttpet_max_s;
+		if (c->rtt_samples) {
+			rtt_sum += c->rtt_avg_ms * c->rtt_samples;
+			nr += c->rtt_samples;
+		}
+		base_sum += c->baseline_rtt_ms;
+	}
+	/* the application's bytes over the time its last connection took:
+	 * connections that end apart must not add their rates */
+	a->thr_bps = a->window_s > 0 ? bytes * 8.0 / a->window_s : 0;
+	a->eff_pct = bm_tcp_efficiency_pct(sent, a->retrans);
+	a->rtt_ms = nr ? rtt_sum / nr : NAN;
+	a->base_ms = a->connections ? base_sum / a->connections : NAN;
+	a->bufd_pct = bm_tcp_buffer_delay_pct(a->rtt_ms, a->base_ms);
+}
