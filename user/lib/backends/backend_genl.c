@@ -188,7 +188,9 @@ int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err)
 	if (st.trial_state != BMGEN_TRIAL_ARMED &&
 	    st.trial_state != BMGEN_TRIAL_RUNNING)
 		return 0;
-	ret = bm_genl_trial_wait(b->g, BM_FOREIGN_TRIAL_WAIT_S, NULL, err);
+	/* its end is announced in its own namespace: ask */
+	ret = bm_genl_trial_wait_every(b->g, BM_FOREIGN_TRIAL_WAIT_S, 0.02,
+				       NULL, err);
 	if (ret == -ETIMEDOUT)
 		return bm_errorf(err, "another trial has been running in the "
 				 "module for over %.0f s (not this job's)",
