@@ -218,13 +218,7 @@ static double sf_row(const struct bm_tcp_result *tr, unsigned int in,
 	bm_json_add_u64(row, "connections", a.connections);
 	bm_json_add_double(row, "throughput_bps", a.thr_bps);
 	bm_json_add_double(row, "window_s", a.window_s);
-	bm_json_add_u64(row, "bytes_in", a.bytes_in);
-	bm_json_add_u64(row, "bytes_out", a.bytes_out);
-	bm_json_add_u64(row, "bytes_retrans", a.retrans);
-	bm_json_add_double(row, "tcp_efficiency_pct", a.eff_pct);
-	bm_json_add_double(row, "rtt_avg_ms", a.rtt_ms);
-	bm_json_add_double(row, "baseline_rtt_ms", a.base_ms);
-	bm_json_add_double(row, "buffer_delay_pct", a.bufd_pct);
+	tm_app_json(row, &a);
 	return a.thr_bps;
 }
 

@@ -441,6 +441,9 @@ struct tm_app_run {
 void tm_app_of(const struct bm_tcp_result *r, int k, int client, int server,
 	       struct tm_app_run *a);
 
+/* Add a's bytes, efficiency, RTTs and buffer delay to o. */
+void tm_app_json(json_object *o, const struct tm_app_run *a);
+
 /* stateful_apps: "bulk" and "micro", each at most once; cc: a name. */
 int tm_qcap_parse_sf_apps(json_object *v, void *base, const char *key,
 			  struct bm_error *err);

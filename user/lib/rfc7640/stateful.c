@@ -413,13 +413,7 @@ static int sf_test(struct bm_backend *be, const struct tm_sf_params *p,
 			bm_json_add_double(e, "share_pct",
 					   100.0 * a.thr_bps / p->rate_bps);
 			bm_json_add_double(e, "ttpet_s", a.ttpet_s);
-			bm_json_add_u64(e, "bytes_in", a.bytes_in);
-			bm_json_add_u64(e, "bytes_out", a.bytes_out);
-			bm_json_add_u64(e, "bytes_retrans", a.retrans);
-			bm_json_add_double(e, "tcp_efficiency_pct", a.eff_pct);
-			bm_json_add_double(e, "buffer_delay_pct", a.bufd_pct);
-			bm_json_add_double(e, "rtt_avg_ms", a.rtt_ms);
-			bm_json_add_double(e, "baseline_rtt_ms", a.base_ms);
+			tm_app_json(e, &a);
 			json_object_object_add(apps_o, bm_ttp_names[k], e);
 			v[k][M_THR][n] = a.thr_bps;
 			v[k][M_TTPET][n] = a.ttpet_s;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bm_json.h"
 #include "bm_tcp.h"
 #include "rfc7640_int.h"
 
@@ -51,4 +52,15 @@ void tm_app_of(const struct bm_tcp_result *r, int k, int client, int server,
 	a->rtt_ms = nr ? rtt_sum / nr : NAN;
 	a->base_ms = a->connections ? base_sum / a->connections : NAN;
 	a->bufd_pct = bm_tcp_buffer_delay_pct(a->rtt_ms, a->base_ms);
+}
+
+void tm_app_json(json_object *o, const struct tm_app_run *a)
+{
+	bm_json_add_u64(o, "bytes_in", a->bytes_in);
+	bm_json_add_u64(o, "bytes_out", a->bytes_out);
+	bm_json_add_u64(o, "bytes_retrans", a->retrans);
+	bm_json_add_double(o, "tcp_efficiency_pct", a->eff_pct);
+	bm_json_add_double(o, "rtt_avg_ms", a->rtt_ms);
+	bm_json_add_double(o, "baseline_rtt_ms", a->base_ms);
+	bm_json_add_double(o, "buffer_delay_pct", a->bufd_pct);
 }
