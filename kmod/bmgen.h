@@ -140,6 +140,7 @@ struct bm_stream {
 	u32 flow_step;			/* IPv4 destination step a flow */
 	bool flow_random;		/* flow of seq: bmgen_flow_pick() */
 	u64 flow_seed;
+	u64 mac_seed;			/* MAC flow modes: bmgen_flow_mac() */
 	u32 pattern;
 	u64 rate_ufps;
 	u64 count;

@@ -227,8 +227,6 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 	skb->ip_summed = CHECKSUM_NONE;
 	skb->priority = s->vlan_pcp;
 	*size = f;
-	if (s->ptp_shape)
-		return skb;
 	if (s->flows > 1 && s->flow_random) {
 		flow = bmgen_flow_pick(s->flow_seed, seq, s->flows);
 	} else if (s->flows > 1) {
@@ -236,6 +234,12 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 
 		flow = do_div(q, s->flows);
 	}
+	if (s->flow_mode == BMGEN_FLOW_MAC_DST)
+		bmgen_flow_mac(s->mac_seed, flow, d);
+	else if (s->flow_mode == BMGEN_FLOW_MAC_SRC)
+		bmgen_flow_mac(s->mac_seed, flow, d + ETH_ALEN);
+	if (s->ptp_shape)
+		return skb;
 	uh = (struct udphdr *)(d + udpoff);
 	uh->len = htons(len - udpoff);
 	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)

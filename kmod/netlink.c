@@ -81,7 +81,8 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_UDP_SRC] = { .type = NLA_U16 },
 	[BMGEN_A_STREAM_UDP_DST] = { .type = NLA_U16 },
 	[BMGEN_A_STREAM_FLOWS] = NLA_POLICY_MIN(NLA_U32, 1),
-	[BMGEN_A_STREAM_FLOW_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_FLOW_IP_DST),
+	[BMGEN_A_STREAM_FLOW_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_FLOW_MAC_SRC),
+	[BMGEN_A_STREAM_MAC_SEED] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_FLOW_STEP] = NLA_POLICY_MIN(NLA_U32, 1),
 	[BMGEN_A_STREAM_FLOW_SEED] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_PATTERN] = NLA_POLICY_MAX(NLA_U32, BMGEN_PAT_BURST),
@@ -628,6 +629,14 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	}
 	s->flow_random = !!a[BMGEN_A_STREAM_FLOW_SEED];
 	s->flow_seed = bm_get_u64(a, BMGEN_A_STREAM_FLOW_SEED, 0);
+	s->mac_seed = bm_get_u64(a, BMGEN_A_STREAM_MAC_SEED, 0);
+	if (a[BMGEN_A_STREAM_MAC_SEED] &&
+	    s->flow_mode != BMGEN_FLOW_MAC_DST &&
+	    s->flow_mode != BMGEN_FLOW_MAC_SRC) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_MAC_SEED],
+				    "a MAC seed needs a MAC flow mode");
+		return -EINVAL;
+	}
 	s->pattern = a[BMGEN_A_STREAM_PATTERN] ?
 		nla_get_u32(a[BMGEN_A_STREAM_PATTERN]) : BMGEN_PAT_CONTINUOUS;
 	s->rate_ufps = bm_get_u64(a, BMGEN_A_STREAM_RATE_UFPS, 0);
@@ -810,6 +819,11 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 	    nla_put_u32(skb, BMGEN_A_STREAM_FLOW_STEP, s->flow_step) ||
 	    (s->flow_random &&
 	     nla_put_u64_64bit(skb, BMGEN_A_STREAM_FLOW_SEED, s->flow_seed,
+			       BMGEN_A_PAD)) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_FLOW_MODE, s->flow_mode) ||
+	    ((s->flow_mode == BMGEN_FLOW_MAC_DST ||
+	      s->flow_mode == BMGEN_FLOW_MAC_SRC) &&
+	     nla_put_u64_64bit(skb, BMGEN_A_STREAM_MAC_SEED, s->mac_seed,
 			       BMGEN_A_PAD)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
 	    (s->ptp_shape && nla_put_flag(skb, BMGEN_A_STREAM_PTP_SHAPE)) ||

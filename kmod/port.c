@@ -102,6 +102,18 @@ int bm_port_attach(struct net *net, struct net_device *dev,
 		kfree(p);
 		return ret;
 	}
+	/*
+	 * A tester's port takes every frame, as a NIC filtering on its own
+	 * MAC would not: RFC 2544 §12's random MAC destinations (SPEC
+	 * R2544-ADDR), and a DUT's flooding, counted as misdirected.
+	 */
+	ret = dev_set_promiscuity(dev, 1);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot make the port promiscuous");
+		netdev_rx_handler_unregister(dev);
+		kfree(p);
+		return ret;
+	}
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
 	list_add_tail(&p->node, &bm_ports);
 	bm_cfg_changed();
@@ -126,6 +138,7 @@ static void bm_port_release(struct bm_port *p)
 			s->rx_port = NULL;
 	}
 	netdev_rx_handler_unregister(p->dev);
+	dev_set_promiscuity(p->dev, -1);
 	bm_hwts_port_release(p);
 	list_del(&p->node);
 	bm_cfg_changed();

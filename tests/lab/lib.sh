@@ -2,6 +2,7 @@
 # A test is a shell script: it fails by exiting non-zero (or via fail()).
 IP=/usr/sbin/ip
 TC=/usr/sbin/tc
+BRIDGE=/usr/sbin/bridge
 BMT=/usr/sbin/bmgen-trial
 set -u
 

@@ -818,7 +818,7 @@ STREAM_PUT(b_ttl_0, 8, BMGEN_A_STREAM_TTL, 0)
 STREAM_PUT(b_udp_src_u32, 32, BMGEN_A_STREAM_UDP_SRC, 49184)
 STREAM_PUT(b_flows_0, 32, BMGEN_A_STREAM_FLOWS, 0)
 STREAM_PUT(b_flows_65537, 32, BMGEN_A_STREAM_FLOWS, BMGEN_MAX_FLOWS + 1)
-STREAM_PUT(b_flow_mode_2, 32, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST + 1)
+STREAM_PUT(b_flow_mode_4, 32, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_MAC_SRC + 1)
 /* §12 random destinations (attributes above 63: no STREAM_PUT mask) */
 BUILD(b_flow_step_0)
 {
@@ -846,6 +846,20 @@ BUILD(b_flow_seed_u32)
 {
 	stream_base(nlh, c, 0);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_SEED, 7);
+}
+/* §12 random MACs (issue 13) */
+BUILD(b_mac_seed_ip_flows)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, 4);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_MAC_SEED, 7);
+}
+BUILD(b_mac_seed_u32)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_MAC_DST);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_MAC_SEED, 7);
 }
 
 /* patterns, rates, times */
@@ -1128,11 +1142,13 @@ static const struct ncase cases[] = {
 	{ "udp_src_u32", P_IDLE, ADD, 0, b_udp_src_u32, EINVAL, BADLEN, A(STREAM_UDP_SRC) },
 	{ "flows_0", P_IDLE, ADD, 0, b_flows_0, ERANGE, RANGE, A(STREAM_FLOWS) },
 	{ "flows_65537", P_IDLE, ADD, 0, b_flows_65537, ERANGE, "more than 65536 flows", A(STREAM_FLOWS) },
-	{ "flow_mode_2", P_IDLE, ADD, 0, b_flow_mode_2, ERANGE, RANGE, A(STREAM_FLOW_MODE) },
+	{ "flow_mode_4", P_IDLE, ADD, 0, b_flow_mode_4, ERANGE, RANGE, A(STREAM_FLOW_MODE) },
 	{ "flow_step_0", P_IDLE, ADD, 0, b_flow_step_0, ERANGE, RANGE, A(STREAM_FLOW_STEP) },
 	{ "flow_step_on_udp_flows", P_IDLE, ADD, 0, b_flow_step_udp, EINVAL, "a flow step needs IPv4 destination flows", A(STREAM_FLOW_STEP) },
 	{ "flow_step_past_255", P_IDLE, ADD, 0, b_flow_step_wrap, ERANGE, "destinations beyond 255.255.255.255", A(STREAM_FLOWS) },
 	{ "flow_seed_u32", P_IDLE, ADD, 0, b_flow_seed_u32, EINVAL, BADLEN, A(STREAM_FLOW_SEED) },
+	{ "mac_seed_on_ip_flows", P_IDLE, ADD, 0, b_mac_seed_ip_flows, EINVAL, "a MAC seed needs a MAC flow mode", A(STREAM_MAC_SEED) },
+	{ "mac_seed_u32", P_IDLE, ADD, 0, b_mac_seed_u32, EINVAL, BADLEN, A(STREAM_MAC_SEED) },
 	/* patterns, rates, times */
 	{ "pattern_3", P_IDLE, ADD, 0, b_pattern_3, ERANGE, RANGE, A(STREAM_PATTERN) },
 	{ "rate_over_100_mfps", P_IDLE, ADD, 0, b_rate_over, ERANGE, "rate above 100 Mfps", A(STREAM_RATE_UFPS) },

@@ -117,6 +117,13 @@ enum bmgen_tx_mode {
 enum bmgen_flow_mode {
 	BMGEN_FLOW_UDP_SRC,	/* vary the UDP source port */
 	BMGEN_FLOW_IP_DST,	/* vary the low bits of the destination address */
+	/* RFC 2544 §12 for bridges (SPEC R2544-ADDR, AMB-06): flow k's
+	 * frames carry bmgen_flow_mac(STREAM_MAC_SEED, k) as their
+	 * destination MAC, or (MAC_SRC) as their source MAC, which is how
+	 * learning frames teach a bridge where the set lives
+	 */
+	BMGEN_FLOW_MAC_DST,
+	BMGEN_FLOW_MAC_SRC,
 };
 
 /*
@@ -134,6 +141,29 @@ static inline __u32 bmgen_flow_pick(__u64 seed, __u64 seq, __u32 flows)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	z ^= z >> 31;
 	return (__u32)(((z >> 32) * (__u64)flows) >> 32);
+}
+
+/*
+ * Unicast MAC k of the seeded set of a MAC flow mode: the splitmix64
+ * finaliser of (seed ^ "mac_set!") + (k + 1) * 2^64/phi, its bytes 2..7,
+ * with the group bit cleared (never multicast) and never all zero.  Any
+ * unicast address, as §12 asks "over the full MAC range"; userspace
+ * computes the same set for learning and for its report.
+ */
+static inline void bmgen_flow_mac(__u64 seed, __u32 k, __u8 *mac)
+{
+	__u64 z = (seed ^ 0x6d61635f73657421ULL) +
+		  ((__u64)k + 1) * 0x9e3779b97f4a7c15ULL;
+	int i;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	for (i = 0; i < 6; i++)
+		mac[i] = (__u8)(z >> (8 * (5 - i)));
+	mac[0] &= 0xfe;
+	if (!(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]))
+		mac[5] = 1;
 }
 
 enum bmgen_ts_source {
@@ -304,6 +334,10 @@ enum bmgen_attr {
 					 * after them, no IP: a NIC whose rx
 					 * filter stamps PTP event frames only
 					 * stamps them; L2 DUTs; F >= 80
+					 */
+	/* RFC 2544 §12 random MAC destinations (issue 13) */
+	BMGEN_A_STREAM_MAC_SEED,	/* u64: the set of FLOW_MODE MAC_DST,
+					 * MAC_SRC (bmgen_flow_mac()); default 0
 					 */
 	__BMGEN_A_MAX
 };

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bmgen.h>
+
 #include "check_util.h"
 #include "bm_sim.h"
 #include "keep_result.h"
@@ -863,6 +865,91 @@ START_TEST(test_random_destinations)
 }
 END_TEST
 
+/*
+ * §12 for a bridge (SPEC R2544-ADDR, AMB-06): frames to a seeded set of
+ * K unicast MACs.  The sim forwards every destination alike: the
+ * throughput is the single destination's; the set is bmgen_flow_mac()'s,
+ * unicast and all different; the frames per MAC are exactly
+ * bmgen_flow_pick()'s over every trial's attempted frames, uniform by
+ * chi-square at 1 %; the same seed gives the same set, another another.
+ */
+static json_object *random_mac_run(unsigned int macs, unsigned int seed,
+				   double *thr)
+{
+	struct bm_backend *be = filter_dut(false);
+	struct rfc2544_params p;
+	json_object *doc;
+
+	thr_params(&p, 512);
+	p.random_macs = macs;
+	p.random_seed = seed;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	*thr = tj_num(r2544_check_entry(doc, 0), "throughput_fps");
+	bm_sim_free(be);
+	return doc;
+}
+
+START_TEST(test_random_macs)
+{
+	json_object *doc, *doc2, *e, *rd, *a, *set, *trials;
+	struct rfc2544_params p;
+	uint64_t want[RFC2544_RANDOM_MACS] = { 0 }, sum = 0;
+	double thr, x;
+	uint8_t m[6];
+	char buf[18];
+	size_t i, j;
+
+	doc = random_mac_run(256, 3, &thr);
+	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
+		      "throughput %.2f, E %.2f", thr, E512);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "stream_type"), "random-mac(256)");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	rd = tj_get(e, "random_destinations");
+	ck_assert_int_eq((int)tj_num(rd, "macs"), 256);
+	ck_assert(!json_object_object_get_ex(rd, "networks", NULL));
+	set = tj_get(rd, "mac_set");
+	ck_assert_uint_eq(json_object_array_length(set), 256);
+	for (i = 0; i < 256; i++) {
+		bmgen_flow_mac(3, (uint32_t)i, m);
+		ck_assert(!(m[0] & 1));
+		snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 m[0], m[1], m[2], m[3], m[4], m[5]);
+		ck_assert_str_eq(json_object_get_string(
+				 json_object_array_get_idx(set, i)), buf);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(buf, json_object_get_string(
+					 json_object_array_get_idx(set, j)));
+	}
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	p.random_macs = 256;
+	p.random_seed = 3;
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		x = tj_num(json_object_array_get_idx(trials, i), "attempted");
+		r2544_random_count(&p, (uint64_t)x, want);
+		sum += (uint64_t)x;
+	}
+	ck_assert_uint_gt(sum, 10000);
+	ck_assert_uint_eq((uint64_t)tj_num(rd, "frames"), sum);
+	a = tj_get(rd, "frames_per_mac");
+	ck_assert_uint_eq(json_object_array_length(a), 256);
+	for (i = 0; i < 256; i++)
+		ck_assert_uint_eq((uint64_t)json_object_get_int64(
+				  json_object_array_get_idx(a, i)), want[i]);
+	ck_assert(json_object_get_boolean(tj_get(rd, "uniform")));
+	ck_assert(tj_has_deviation(doc, "random MAC destinations"));
+
+	doc2 = random_mac_run(256, 4, &thr);
+	ck_assert_str_ne(json_object_to_json_string(set),
+			 json_object_to_json_string(tj_get(tj_get(
+			 r2544_check_entry(doc2, 0), "random_destinations"),
+			 "mac_set")));
+	json_object_put(doc);
+	json_object_put(doc2);
+}
+END_TEST
+
 START_TEST(test_random_params)
 {
 	static const struct refusal bad[] = {
@@ -879,6 +966,15 @@ START_TEST(test_random_params)
 		  "stream type" },
 		{ RFC2544_LATENCY, "{\"random_networks\": 190}",
 		  "random_networks" },
+		{ RFC2544_THROUGHPUT, "{\"random_macs\": 1}",
+		  "random_macs: 1 MAC is one destination" },
+		{ RFC2544_THROUGHPUT, "{\"random_macs\": 65537}",
+		  "random_macs" },
+		{ RFC2544_THROUGHPUT, "{\"random_macs\": 16, "
+		  "\"random_networks\": 190}", "one data stream type" },
+		{ RFC2544_FRAME_LOSS, "{\"random_macs\": 16, "
+		  "\"topology\": \"pair-bidir\"}", "random_macs: with topology" },
+		{ RFC2544_LATENCY, "{\"random_macs\": 16}", "random_macs" },
 	};
 	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
@@ -903,6 +999,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_management_params);
 	tcase_add_test(tc, test_random_destinations);
 	tcase_add_test(tc, test_random_params);
+	tcase_add_test(tc, test_random_macs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -384,7 +384,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 		memcpy(gw_mac[1], b->rp[1].gw_mac, 6);
 	} else if (!ret && spec->learning) {
 		ret = bm_traffic_learn(b, &t, ifindex, spec->frame_size,
-				       spec->learning_pause_s, err);
+				       spec->learning_pause_s, true, err);
 	}
 	if (!ret)
 		ret = bm_traffic_add_all(b, &t, spec, ifindex,

@@ -51,11 +51,14 @@ int bm_genl_attach(struct bm_genl *g, const char *name,
 		   unsigned int *ifindex, struct bm_error *err);
 struct bm_traffic;
 
-/* Learning frames (RFC 2544 §23b) from every port that receives in t,
- * then the pause (< 0: 2 s); 0 or -errno. */
+/* Learning frames (RFC 2544 §23b) from every port that receives in t
+ * (ports) and from every MAC of a random set (always: §12's set is only
+ * a set once learnt), then the pause (< 0: 2 s); 0 or -errno. */
 int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		     const unsigned int *ifindex, uint32_t f, double pause,
-		     struct bm_error *err);
+		     bool ports, struct bm_error *err);
+/* Does a stream of t go to a random set of MACs (§12, bridges)? */
+bool bm_traffic_has_macs(const struct bm_traffic *t);
 /* Replace the module's streams with t's, ids 1..n in t's order; their
  * intended frames into intended[], the latest scheduled end into *want
  * (kept if later).  gw_mac: the DUT's MAC per port (router), or NULL. */

@@ -20,6 +20,7 @@
 
 #define BM_LEARN_FRAMES 4
 #define BM_LEARN_FPS 1000.0
+#define BM_LEARN_MAC_FPS 10000.0	/* 2 x 4096 MACs in 0.8 s */
 #define BM_LEARNING_PAUSE_S 2.0	/* RFC 2544 §23b */
 
 /* Only the local host's ports work today; a port names its host so that
@@ -60,9 +61,19 @@ static int bm_resolve_ports(struct bm_genl_backend *b, const struct bm_traffic *
  * sends a few frames of its own, so that a bridge DUT learns where each
  * destination MAC lives and does not flood.  Not counted by the receiver.
  */
+bool bm_traffic_has_macs(const struct bm_traffic *t)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams; k++)
+		if (t->streams[k].frame.dst_macs > 1)
+			return true;
+	return false;
+}
+
 int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		     const unsigned int *ifindex, uint32_t f, double pause,
-		     struct bm_error *err)
+		     bool ports, struct bm_error *err)
 {
 	struct bm_genl_stream s;
 	unsigned int k, id = 1;
@@ -76,7 +87,7 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 	for (k = 0; !ret && k < t->n_streams; k++) {
 		const struct bm_stream_spec *ss = &t->streams[k];
 
-		if (rx[ss->rx_port])
+		if (!ports || rx[ss->rx_port])
 			continue;
 		rx[ss->rx_port] = 1;
 		bm_genl_stream_init(&s);
@@ -88,6 +99,27 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		s.count = BM_LEARN_FRAMES;
 		s.rate_ufps = (uint64_t)(BM_LEARN_FPS * 1e6);
 		s.learn = 1;
+		ret = bm_genl_stream_add(b->g, &s, err);
+	}
+	/* §12 for bridges: every MAC of a random set learnt behind its
+	 * receiving port, each twice (a bridge may miss one) */
+	for (k = 0; !ret && k < t->n_streams; k++) {
+		const struct bm_stream_spec *ss = &t->streams[k];
+
+		if (ss->frame.dst_macs < 2)
+			continue;
+		bm_genl_stream_init(&s);
+		s.id = id++;
+		s.tx_ifindex = ifindex[ss->rx_port];
+		s.rx_ifindex = ifindex[ss->tx_port];
+		s.frame_size = f;
+		s.pattern = BMGEN_PAT_COUNT;
+		s.count = 2ULL * ss->frame.dst_macs;
+		s.rate_ufps = (uint64_t)(BM_LEARN_MAC_FPS * 1e6);
+		s.learn = 1;
+		s.flows = ss->frame.dst_macs;
+		s.mac_flows = BMGEN_FLOW_MAC_SRC;
+		s.mac_seed = ss->frame.mac_seed;
 		ret = bm_genl_stream_add(b->g, &s, err);
 	}
 	free(rx);
@@ -236,6 +268,17 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 		s.flows = fr->dst_networks;
 		s.ip_dst_flows = true;
 		s.dst_step = 256;
+		s.flow_random = true;
+		s.flow_seed = fr->dst_seed;
+	}
+	if (fr->dst_macs > 1) {
+		if (gw_mac)
+			return bm_errorf(err, "random MAC destinations are for "
+					 "a bridge DUT (a router takes frames "
+					 "to its own MAC only)"), -EINVAL;
+		s.flows = fr->dst_macs;
+		s.mac_flows = BMGEN_FLOW_MAC_DST;
+		s.mac_seed = fr->mac_seed;
 		s.flow_random = true;
 		s.flow_seed = fr->dst_seed;
 	}
@@ -485,10 +528,11 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		ret = bm_genl_wait_foreign(b, err);
 	if (!ret && b->router)
 		ret = bm_traffic_routes(t, gw_mac, err);
-	else if (!ret && spec->learning)
+	else if (!ret && (spec->learning || bm_traffic_has_macs(t)))
 		ret = bm_traffic_learn(b, t, ifindex, spec->frame_size ?
 				       spec->frame_size : 64,
-				       spec->learning_pause_s, err);
+				       spec->learning_pause_s, spec->learning,
+				       err);
 	if (!ret && t->have_mgmt)
 		ret = bm_traffic_mgmt_port(t, b->router, err);
 	if (!ret)

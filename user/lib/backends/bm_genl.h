@@ -100,6 +100,11 @@ struct bm_genl_stream {
 	uint32_t dst_step;		/* 0 = 1 */
 	bool flow_random;
 	uint64_t flow_seed;
+	/* RFC 2544 §12 for bridges: flows vary the destination MAC
+	 * (mac_flows BMGEN_FLOW_MAC_DST) or the source MAC (MAC_SRC, for
+	 * learning) over bmgen_flow_mac(mac_seed, k); 0 = neither */
+	uint32_t mac_flows;
+	uint64_t mac_seed;
 	uint8_t dscp;
 	uint8_t ip_version;
 	int vlan_id;			/* -1 = untagged */

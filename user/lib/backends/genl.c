@@ -442,6 +442,10 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 	if (s->ip_dst_flows)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE,
 				 BMGEN_FLOW_IP_DST);
+	if (s->mac_flows) {
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, s->mac_flows);
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_MAC_SEED, s->mac_seed);
+	}
 	if (s->dst_step > 1)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, s->dst_step);
 	if (s->flow_random)

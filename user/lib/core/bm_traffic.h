@@ -84,6 +84,12 @@ struct bm_frame_template {
 	 * bmgen_flow_pick(dst_seed, seq, dst_networks) (linux/bmgen.h) */
 	uint32_t dst_networks;
 	uint64_t dst_seed;
+	/* the same for a bridge (AMB-06): dst_macs > 1 sends frame seq to
+	 * bmgen_flow_mac(mac_seed, k), k = bmgen_flow_pick(dst_seed, seq,
+	 * dst_macs); the receiving port first sends learning frames from
+	 * every MAC of the set */
+	uint32_t dst_macs;
+	uint64_t mac_seed;
 };
 
 struct bm_stream_spec {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bmgen.h>
+
 #include "bm_traffic.h"
 
 #define BM_SIZE_MIN	64
@@ -367,6 +369,46 @@ static int check_load(const struct bm_stream_spec *s, double size,
 	return bm_errorf(err, "%s: unknown load unit %d", who,
 			 (int)s->load_unit);
 }
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* §12 for bridges: a set the module can send, of distinct addresses. */
+static int mac_set_check(const struct bm_stream_spec *s, const char *who,
+			 struct bm_error *err)
+{
+	uint32_t n = s->frame.dst_macs, k;
+	uint64_t *v;
+	uint8_t m[6];
+	int ret = 0;
+
+	if (n > 65536 || s->frame.dst_networks > 1 || s->frame.have_dst_mac)
+		return bm_errorf(err, "%s: %u random MAC destinations: at "
+				 "most 65536, without random networks or a "
+				 "fixed destination MAC", who, n);
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return bm_errorf(err, "out of memory");
+	for (k = 0; k < n; k++) {
+		bmgen_flow_mac(s->frame.mac_seed, k, m);
+		v[k] = (uint64_t)m[0] << 40 | (uint64_t)m[1] << 32 |
+		       (uint64_t)m[2] << 24 | (uint64_t)m[3] << 16 |
+		       (uint64_t)m[4] << 8 | m[5];
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (k = 1; k < n && !ret; k++)
+		if (v[k] == v[k - 1])
+			ret = bm_errorf(err, "%s: seed %llu gives %u MACs with "
+					"two alike: choose another seed", who,
+					(unsigned long long)s->frame.mac_seed,
+					n);
+	free(v);
+	return ret;
+}
+
 
 static int check_stream(const struct bm_traffic *t, unsigned int i,
 			uint32_t frame_size, double *port_pct,
@@ -398,6 +440,8 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 		return bm_errorf(err, "%s: %u destination networks: IPv4, at "
 				 "most 65536, below 255.255.255.255", who,
 				 s->frame.dst_networks);
+	if (s->frame.dst_macs > 1 && mac_set_check(s, who, err))
+		return -EINVAL;
 	size = stream_size(t, s, frame_size);
 	if (!s->imix && !size)
 		return bm_errorf(err, "%s: no frame size (neither the stream "

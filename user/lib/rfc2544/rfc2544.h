@@ -49,6 +49,8 @@ enum rfc2544_reset_type {
  * (§11.4's prose) or 13th (§11.4.1's list). */
 /* §12: App C's output-side networks 198.19.65.0/24 .. 198.19.254.0/24 */
 #define RFC2544_RANDOM_NETWORKS	190
+#define RFC2544_RANDOM_MACS	256	/* SPEC AMB-06's K */
+#define RFC2544_RANDOM_MACS_MAX	65536
 
 enum rfc2544_filter_order {
 	RFC2544_FILTER_LAST = 0,
@@ -118,6 +120,10 @@ struct rfc2544_params {
 	 * frame over 198.19.(65 + k).2, k uniform in [0, random_networks)
 	 * from random_seed (bmgen_flow_pick); 0 = one destination */
 	unsigned int random_networks;
+	/* the same for a bridge (AMB-06): to one of random_macs unicast
+	 * MACs (bmgen_flow_mac(random_seed, k)), learnt behind the rx
+	 * port; 0 = the rx port's MAC */
+	unsigned int random_macs;
 	unsigned int random_seed;
 
 	/* R2544-LAT */

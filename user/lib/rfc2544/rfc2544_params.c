@@ -232,6 +232,8 @@ static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
 		on[n++] = "management";
 	if (p->random_networks)
 		on[n++] = "random_networks";
+	if (p->random_macs)
+		on[n++] = "random_macs";
 	if (n < 2)
 		return "";
 	snprintf(buf, len, "%s and %s", on[0], on[1]);
@@ -409,9 +411,14 @@ const struct bm_param rfc2544_keys[] = {
 	   "to 198.19.(65+k).2, k uniform over this many networks (SPEC: "
 	   "190, App C's output side; AMB-05), for a router DUT; 0 = one "
 	   "destination (§12's first run)"),
+	KU("random_macs", random_macs, 0, RFC2544_RANDOM_MACS_MAX,
+	   M_THR | M_FLR, "", "§12 random destination addresses for a "
+	   "bridge DUT: each frame to one of this many unicast MACs drawn "
+	   "from random_seed (SPEC: 256; AMB-06), every one of them learnt "
+	   "behind the rx port first; 0 = the rx port's MAC"),
 	KU("random_seed", random_seed, 0, 4294967295u, M_THR | M_FLR, "",
-	   "with random_networks: the seed; the same seed, the same "
-	   "destinations frame by frame"),
+	   "with random_networks or random_macs: the seed; the same seed, "
+	   "the same destinations frame by frame"),
 	KC("throughput_fps", parse_thr, 0, INFINITY, EX | DV, M_NEED,
 	   "number or number array", "fps",
 	   "known throughput, one or one per size: no search (a deviation); "
@@ -699,7 +706,8 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 				 "the full-length trial duration", name);
 	/* §11: each modifier separately; an IMIX is the trial's sizes */
 	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) +
-	    (p->filters > 0) + p->management + (p->random_networks > 0) > 1)
+	    (p->filters > 0) + p->management + (p->random_networks > 0) +
+	    (p->random_macs > 0) > 1)
 		return bm_errorf(err, "%s: %s: one data stream type at a time "
 				 "(RFC 2544 §11: each modifier separately)",
 				 name, modifiers_text(p, two, sizeof(two)));
@@ -726,9 +734,18 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 		return bm_errorf(err, "%s: random_networks: 1 network is one "
 				 "destination: 0, or 2 .. %u (§12)", name,
 				 RFC2544_RANDOM_NETWORKS);
-	if (!p->random_networks && given(obj, "random_seed"))
+	if (p->random_macs == 1)
+		return bm_errorf(err, "%s: random_macs: 1 MAC is one "
+				 "destination: 0, or 2 .. %u (§12)", name,
+				 RFC2544_RANDOM_MACS_MAX);
+	if (!p->random_networks && !p->random_macs &&
+	    given(obj, "random_seed"))
 		return bm_errorf(err, "%s: random_seed: only with "
-				 "random_networks", name);
+				 "random_networks or random_macs", name);
+	if (p->random_macs && p->topology != BM_TOPO_PAIR_UNI)
+		return bm_errorf(err, "%s: random_macs: with topology "
+				 "pair-uni only (§12: one input, one output)",
+				 name);
 	if (p->random_networks && p->topology != BM_TOPO_PAIR_UNI)
 		return bm_errorf(err, "%s: random_networks: with topology "
 				 "pair-uni only (§12's destinations are the "

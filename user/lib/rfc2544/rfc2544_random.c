@@ -10,7 +10,9 @@
  * the module frame by frame.  The pick is a pure function of the seed and
  * the sequence number, so the report can say exactly how many frames each
  * network got (a DUT's per-route counters must show the same) and test
- * their uniformity.
+ * their uniformity.  For a bridge (AMB-06) the same pick chooses among a
+ * seeded set of unicast MACs (bmgen_flow_mac()), which the rx port
+ * teaches the bridge with learning frames from each before the trial.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,9 +30,21 @@ void r2544_random_frame(const struct rfc2544_params *p,
 {
 	static const uint8_t first[4] = { 198, 19, 65, 2 };
 
+	if (p->random_macs) {
+		fr->dst_macs = p->random_macs;
+		fr->mac_seed = p->random_seed;
+		fr->dst_seed = p->random_seed;
+		return;
+	}
 	memcpy(fr->dst_ip, first, 4);
 	fr->dst_networks = p->random_networks;
 	fr->dst_seed = p->random_seed;
+}
+
+/* How many destinations p's frames are spread over. */
+static unsigned int n_dest(const struct rfc2544_params *p)
+{
+	return p->random_macs ? p->random_macs : p->random_networks;
 }
 
 void r2544_random_count(const struct rfc2544_params *p, uint64_t n,
@@ -39,8 +53,7 @@ void r2544_random_count(const struct rfc2544_params *p, uint64_t n,
 	uint64_t seq;
 
 	for (seq = 0; seq < n; seq++)
-		counts[bmgen_flow_pick(p->random_seed, seq,
-				       p->random_networks)]++;
+		counts[bmgen_flow_pick(p->random_seed, seq, n_dest(p))]++;
 }
 
 /*
@@ -56,9 +69,26 @@ static double chi2_crit_1pct(double df)
 	return df * pow(1.0 - a + z * sqrt(a), 3.0);
 }
 
+/* The set of p's random MACs, in flow order (AMB-06). */
+static json_object *mac_set(const struct rfc2544_params *p)
+{
+	json_object *a = json_object_new_array();
+	unsigned int k;
+	uint8_t m[6];
+	char buf[18];
+
+	for (k = 0; k < p->random_macs; k++) {
+		bmgen_flow_mac(p->random_seed, k, m);
+		snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 m[0], m[1], m[2], m[3], m[4], m[5]);
+		json_object_array_add(a, json_object_new_string(buf));
+	}
+	return a;
+}
+
 void r2544_random_report(struct r2544_run *r, json_object *e, size_t first)
 {
-	unsigned int n = r->p->random_networks, k;
+	unsigned int n = n_dest(r->p), k;
 	uint64_t *c, *one, total = 0, most = 0;
 	json_object *o, *a;
 	double chi2 = 0.0, want, crit;
@@ -71,10 +101,15 @@ void r2544_random_report(struct r2544_run *r, json_object *e, size_t first)
 	one = calloc(n, sizeof(*one));
 	o = json_object_new_object();
 	json_object_object_add(e, "random_destinations", o);
-	bm_json_add_u64(o, "networks", n);
-	bm_json_add_str(o, "first_network", "198.19.65.0/24");
-	snprintf(net, sizeof(net), "198.19.%u.0/24", 64 + n);
-	bm_json_add_str(o, "last_network", net);
+	if (r->p->random_macs) {
+		bm_json_add_u64(o, "macs", n);
+		json_object_object_add(o, "mac_set", mac_set(r->p));
+	} else {
+		bm_json_add_u64(o, "networks", n);
+		bm_json_add_str(o, "first_network", "198.19.65.0/24");
+		snprintf(net, sizeof(net), "198.19.%u.0/24", 64 + n);
+		bm_json_add_str(o, "last_network", net);
+	}
 	bm_json_add_u64(o, "seed", r->p->random_seed);
 	if (!c || !one) {
 		free(c);
@@ -93,7 +128,8 @@ void r2544_random_report(struct r2544_run *r, json_object *e, size_t first)
 		json_object_array_add(a, json_object_new_int64((int64_t)c[k]));
 		total += c[k];
 	}
-	json_object_object_add(o, "frames_per_network", a);
+	json_object_object_add(o, r->p->random_macs ? "frames_per_mac" :
+			       "frames_per_network", a);
 	bm_json_add_u64(o, "frames", total);
 	/* uniformity of one trial's destinations (the trials' sums repeat
 	 * their first frames, so they are no sample): the largest trial */
@@ -114,14 +150,24 @@ void r2544_random_report(struct r2544_run *r, json_object *e, size_t first)
 
 void r2544_random_deviations(struct r2544_run *r)
 {
+	if (r->p->random_macs) {
+		r2544_deviation(r, "R2544-ADDR: §12 random MAC destinations "
+				"for a bridge over a seeded set of unicast "
+				"MACs (not the full MAC range, which no "
+				"bridge could learn: AMB-06), each learnt "
+				"behind the rx port before every trial and "
+				"chosen frame by frame from the seed");
+		if (r->p->random_macs != RFC2544_RANDOM_MACS)
+			r2544_deviation(r, "R2544-ADDR: a set of other than "
+					"SPEC's 256 MACs");
+		return;
+	}
 	if (!r->p->random_networks)
 		return;
 	r2544_deviation(r, "R2544-ADDR: §12 random destinations over App "
 			"C's output-side networks 198.19.65.0/24 and up "
 			"(190 at most, not §12's 256: AMB-05), chosen frame "
-			"by frame from the seed; for a bridge §12 asks for "
-			"random MAC destinations, which bmgen does not send "
-			"(the frames carry the rx port's MAC)");
+			"by frame from the seed; a bridge takes random_macs");
 	if (r->p->random_networks != RFC2544_RANDOM_NETWORKS)
 		r2544_deviation(r, "R2544-ADDR: fewer destination networks "
 				"than App C's 190");

@@ -53,6 +53,7 @@ bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
 	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0 ||
 	       p->filters || p->management || p->random_networks ||
+	       p->random_macs ||
 	       p->topology >= BM_TOPO_MULTIPORT;
 }
 
@@ -99,6 +100,8 @@ static void stream_type(const struct rfc2544_params *p,
 		snprintf(buf, len, "management");
 	else if (p->random_networks)
 		snprintf(buf, len, "random(%u)", p->random_networks);
+	else if (p->random_macs)
+		snprintf(buf, len, "random-mac(%u)", p->random_macs);
 	else
 		snprintf(buf, len, "constant");
 }
@@ -203,7 +206,7 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 	}
 	if (s->p->filters)
 		return r2544_filter_streams(s->p, t, &ss, r, d, err);
-	if (s->p->random_networks)
+	if (s->p->random_networks || s->p->random_macs)
 		r2544_random_frame(s->p, &ss.frame);
 	ret = bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
 	if (ret || !(share > 0.0))
