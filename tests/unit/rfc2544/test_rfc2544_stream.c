@@ -781,8 +781,8 @@ END_TEST
  * gives the same destinations, another seed others.  SPEC's acceptance:
  * 1.9 x 10^6 frames over 190 networks pass the chi-square test.
  */
-static json_object *random_run(unsigned int networks, unsigned int seed,
-			       double *thr)
+static json_object *random_run(unsigned int networks, unsigned int macs,
+			       unsigned int seed, double *thr)
 {
 	struct bm_backend *be = filter_dut(false);
 	struct rfc2544_params p;
@@ -790,6 +790,7 @@ static json_object *random_run(unsigned int networks, unsigned int seed,
 
 	thr_params(&p, 512);
 	p.random_networks = networks;
+	p.random_macs = macs;
 	p.random_seed = seed;
 	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
 	*thr = tj_num(r2544_check_entry(doc, 0), "throughput_fps");
@@ -797,17 +798,46 @@ static json_object *random_run(unsigned int networks, unsigned int seed,
 	return doc;
 }
 
+/* rd's frames per destination (key, n of them) are exactly p's picks
+ * over every trial's attempted frames of doc, and uniform. */
+static void random_counts_ok(json_object *doc, json_object *rd,
+			     const struct rfc2544_params *p, const char *key,
+			     unsigned int n)
+{
+	uint64_t *want = calloc(n, sizeof(*want)), sum = 0;
+	json_object *trials = tj_get(doc, "trials"), *a;
+	double x;
+	size_t i;
+
+	ck_assert_ptr_nonnull(want);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		x = tj_num(json_object_array_get_idx(trials, i), "attempted");
+		r2544_random_count(p, (uint64_t)x, want);
+		sum += (uint64_t)x;
+	}
+	ck_assert_uint_gt(sum, 10000);
+	ck_assert_uint_eq((uint64_t)tj_num(rd, "frames"), sum);
+	a = tj_get(rd, key);
+	ck_assert_uint_eq(json_object_array_length(a), n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq((uint64_t)json_object_get_int64(
+				  json_object_array_get_idx(a, i)), want[i]);
+	ck_assert(json_object_get_boolean(tj_get(rd, "uniform")));
+	ck_assert(tj_num(rd, "chi2") <= tj_num(rd, "chi2_critical_1pct"));
+	free(want);
+}
+
 START_TEST(test_random_destinations)
 {
-	json_object *doc, *doc2, *doc3, *e, *rd, *a, *trials;
+	json_object *doc, *doc2, *doc3, *e, *rd, *a;
 	struct rfc2544_params p;
-	uint64_t want[RFC2544_RANDOM_NETWORKS] = { 0 }, sum = 0, *big;
-	double thr, chi2 = 0, x;
+	uint64_t *big;
+	double thr, chi2 = 0;
 	size_t i;
 
 	/* the egress E512 fps and its queue of 11 frames over 1 s trials,
 	 * less the search's resolution (0.5 % of the result) */
-	doc = random_run(190, 7, &thr);
+	doc = random_run(190, 0, 7, &thr);
 	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
 		      "throughput %.2f, E %.2f", thr, E512);
 	e = r2544_check_entry(doc, 0);
@@ -820,31 +850,17 @@ START_TEST(test_random_destinations)
 	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
 	p.random_networks = 190;
 	p.random_seed = 7;
-	trials = tj_get(doc, "trials");
-	for (i = 0; i < json_object_array_length(trials); i++) {
-		x = tj_num(json_object_array_get_idx(trials, i), "attempted");
-		r2544_random_count(&p, (uint64_t)x, want);
-		sum += (uint64_t)x;
-	}
-	ck_assert_uint_gt(sum, 10000);
-	ck_assert_uint_eq((uint64_t)tj_num(rd, "frames"), sum);
+	random_counts_ok(doc, rd, &p, "frames_per_network", 190);
 	a = tj_get(rd, "frames_per_network");
-	ck_assert_uint_eq(json_object_array_length(a), 190);
-	for (i = 0; i < 190; i++)
-		ck_assert_uint_eq((uint64_t)json_object_get_int64(
-				  json_object_array_get_idx(a, i)), want[i]);
-	ck_assert(tj_get(rd, "uniform") &&
-		  json_object_get_boolean(tj_get(rd, "uniform")));
-	ck_assert(tj_num(rd, "chi2") <= tj_num(rd, "chi2_critical_1pct"));
 	/* df 189 at 1 %: 237.16 by Wilson-Hilferty (tables: 237.2) */
 	ck_assert_double_eq_tol(tj_num(rd, "chi2_critical_1pct"), 237.2, 0.2);
 
-	doc2 = random_run(190, 7, &thr);
+	doc2 = random_run(190, 0, 7, &thr);
 	ck_assert_str_eq(json_object_to_json_string(a),
 			 json_object_to_json_string(tj_get(tj_get(
 			 r2544_check_entry(doc2, 0), "random_destinations"),
 			 "frames_per_network")));
-	doc3 = random_run(190, 8, &thr);
+	doc3 = random_run(190, 0, 8, &thr);
 	ck_assert_str_ne(json_object_to_json_string(a),
 			 json_object_to_json_string(tj_get(tj_get(
 			 r2544_check_entry(doc3, 0), "random_destinations"),
@@ -873,33 +889,16 @@ END_TEST
  * bmgen_flow_pick()'s over every trial's attempted frames, uniform by
  * chi-square at 1 %; the same seed gives the same set, another another.
  */
-static json_object *random_mac_run(unsigned int macs, unsigned int seed,
-				   double *thr)
-{
-	struct bm_backend *be = filter_dut(false);
-	struct rfc2544_params p;
-	json_object *doc;
-
-	thr_params(&p, 512);
-	p.random_macs = macs;
-	p.random_seed = seed;
-	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
-	*thr = tj_num(r2544_check_entry(doc, 0), "throughput_fps");
-	bm_sim_free(be);
-	return doc;
-}
-
 START_TEST(test_random_macs)
 {
-	json_object *doc, *doc2, *e, *rd, *a, *set, *trials;
+	json_object *doc, *doc2, *e, *rd, *set;
 	struct rfc2544_params p;
-	uint64_t want[RFC2544_RANDOM_MACS] = { 0 }, sum = 0;
-	double thr, x;
+	double thr;
 	uint8_t m[6];
 	char buf[18];
 	size_t i, j;
 
-	doc = random_mac_run(256, 3, &thr);
+	doc = random_run(0, 256, 3, &thr);
 	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
 		      "throughput %.2f, E %.2f", thr, E512);
 	e = r2544_check_entry(doc, 0);
@@ -924,23 +923,10 @@ START_TEST(test_random_macs)
 	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
 	p.random_macs = 256;
 	p.random_seed = 3;
-	trials = tj_get(doc, "trials");
-	for (i = 0; i < json_object_array_length(trials); i++) {
-		x = tj_num(json_object_array_get_idx(trials, i), "attempted");
-		r2544_random_count(&p, (uint64_t)x, want);
-		sum += (uint64_t)x;
-	}
-	ck_assert_uint_gt(sum, 10000);
-	ck_assert_uint_eq((uint64_t)tj_num(rd, "frames"), sum);
-	a = tj_get(rd, "frames_per_mac");
-	ck_assert_uint_eq(json_object_array_length(a), 256);
-	for (i = 0; i < 256; i++)
-		ck_assert_uint_eq((uint64_t)json_object_get_int64(
-				  json_object_array_get_idx(a, i)), want[i]);
-	ck_assert(json_object_get_boolean(tj_get(rd, "uniform")));
+	random_counts_ok(doc, rd, &p, "frames_per_mac", 256);
 	ck_assert(tj_has_deviation(doc, "random MAC destinations"));
 
-	doc2 = random_mac_run(256, 4, &thr);
+	doc2 = random_run(0, 256, 4, &thr);
 	ck_assert_str_ne(json_object_to_json_string(set),
 			 json_object_to_json_string(tj_get(tj_get(
 			 r2544_check_entry(doc2, 0), "random_destinations"),

@@ -61,6 +61,24 @@ static int bm_resolve_ports(struct bm_genl_backend *b, const struct bm_traffic *
  * sends a few frames of its own, so that a bridge DUT learns where each
  * destination MAC lives and does not flood.  Not counted by the receiver.
  */
+/* Learning stream id: count frames of f bytes at fps from ss's rx port
+ * back to its tx port. */
+static void learn_stream(struct bm_genl_stream *s, uint32_t id,
+			 const unsigned int *ifindex,
+			 const struct bm_stream_spec *ss, uint32_t f,
+			 uint64_t count, double fps)
+{
+	bm_genl_stream_init(s);
+	s->id = id;
+	s->tx_ifindex = ifindex[ss->rx_port];
+	s->rx_ifindex = ifindex[ss->tx_port];
+	s->frame_size = f;
+	s->pattern = BMGEN_PAT_COUNT;
+	s->count = count;
+	s->rate_ufps = (uint64_t)(fps * 1e6);
+	s->learn = 1;
+}
+
 bool bm_traffic_has_macs(const struct bm_traffic *t)
 {
 	unsigned int k;
@@ -90,15 +108,8 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		if (!ports || rx[ss->rx_port])
 			continue;
 		rx[ss->rx_port] = 1;
-		bm_genl_stream_init(&s);
-		s.id = id++;
-		s.tx_ifindex = ifindex[ss->rx_port];
-		s.rx_ifindex = ifindex[ss->tx_port];
-		s.frame_size = f;
-		s.pattern = BMGEN_PAT_COUNT;
-		s.count = BM_LEARN_FRAMES;
-		s.rate_ufps = (uint64_t)(BM_LEARN_FPS * 1e6);
-		s.learn = 1;
+		learn_stream(&s, id++, ifindex, ss, f, BM_LEARN_FRAMES,
+			     BM_LEARN_FPS);
 		ret = bm_genl_stream_add(b->g, &s, err);
 	}
 	/* §12 for bridges: every MAC of a random set learnt behind its
@@ -108,15 +119,8 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 
 		if (ss->frame.dst_macs < 2)
 			continue;
-		bm_genl_stream_init(&s);
-		s.id = id++;
-		s.tx_ifindex = ifindex[ss->rx_port];
-		s.rx_ifindex = ifindex[ss->tx_port];
-		s.frame_size = f;
-		s.pattern = BMGEN_PAT_COUNT;
-		s.count = 2ULL * ss->frame.dst_macs;
-		s.rate_ufps = (uint64_t)(BM_LEARN_MAC_FPS * 1e6);
-		s.learn = 1;
+		learn_stream(&s, id++, ifindex, ss, f,
+			     2ULL * ss->frame.dst_macs, BM_LEARN_MAC_FPS);
 		s.flows = ss->frame.dst_macs;
 		s.mac_flows = BMGEN_FLOW_MAC_SRC;
 		s.mac_seed = ss->frame.mac_seed;
