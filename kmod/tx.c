@@ -49,7 +49,6 @@ struct bm_tx_cursor {
 	u64 next_ns;		/* next departure, rel. to epoch */
 	u64 prev_ns;		/* the departure before it */
 	u64 burst_start_ns;
-	unsigned int order;	/* the stream's place in the kthread's list */
 };
 
 unsigned int bm_tx_kthreads(void)
@@ -112,7 +111,8 @@ static void bm_note_lateness(struct bm_stream *s,
  * order), so picking the next frame costs O(log n), not a scan of every
  * stream: a 64-port mesh puts 4032 streams on the CPUs (issue 17, cost
  * per frame at 4032 streams against one).  Ties keep stream order, as
- * the scan did.
+ * the scan did: the cursors sit in one array in the kthread's list
+ * order, so their addresses are that order.
  */
 struct bm_tx_heap {
 	struct bm_tx_cursor **h;
@@ -123,7 +123,7 @@ static bool bm_cursor_before(const struct bm_tx_cursor *a,
 			     const struct bm_tx_cursor *b)
 {
 	return a->next_ns < b->next_ns ||
-	       (a->next_ns == b->next_ns && a->order < b->order);
+	       (a->next_ns == b->next_ns && a < b);
 }
 
 /*
@@ -374,7 +374,6 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	list_for_each_entry(s, &kt->streams, tx_node) {
 		cur[i].s = s;
 		cur[i].next_ns = s->start_ns;
-		cur[i].order = i;
 		if (bm_cursor_finished(&cur[i]))
 			s->tx_done = true;
 		else
