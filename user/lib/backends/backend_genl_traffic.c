@@ -56,11 +56,6 @@ static int bm_resolve_ports(struct bm_genl_backend *b, const struct bm_traffic *
 	return 0;
 }
 
-/*
- * RFC 2544 §23b for N ports: every port that receives test frames first
- * sends a few frames of its own, so that a bridge DUT learns where each
- * destination MAC lives and does not flood.  Not counted by the receiver.
- */
 /* Learning stream id: count frames of f bytes at fps from ss's rx port
  * back to its tx port. */
 static void learn_stream(struct bm_genl_stream *s, uint32_t id,
@@ -89,6 +84,11 @@ bool bm_traffic_has_macs(const struct bm_traffic *t)
 	return false;
 }
 
+/*
+ * RFC 2544 §23b for N ports: every port that receives test frames first
+ * sends a few frames of its own, so that a bridge DUT learns where each
+ * destination MAC lives and does not flood.  Not counted by the receiver.
+ */
 int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		     const unsigned int *ifindex, uint32_t f, double pause,
 		     bool ports, struct bm_error *err)

@@ -211,8 +211,8 @@ void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l)
 int bm_genl_trial_wait(struct bm_genl *g, double timeout_s, int *trial_error,
 		       struct bm_error *err);
 
-/* The same, asking the module every every_s as well (below 0.1 s: only
- * asking, every 20 ms at most, for another namespace's trial). */
+/* The same, asking the module every every_s as well (another
+ * namespace's trial, whose end is not announced here: 0.02). */
 int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 			     double every_s, int *trial_error,
 			     struct bm_error *err);

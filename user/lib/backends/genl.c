@@ -968,13 +968,13 @@ static struct mnl_socket *bm_genl_events_open(const struct bm_genl *g)
  * before the first look at the state, so no end is missed; a status
  * request every every_s still bounds a lost notification (the module
  * could not allocate it) and the timeout.  Another namespace's trial
- * ends on its own namespace's events group, so that wait polls.
+ * ends on its own namespace's events group, so that wait asks often.
  */
 int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 			     double every_s, int *trial_error,
 			     struct bm_error *err)
 {
-	struct mnl_socket *ev = every_s >= 0.1 ? bm_genl_events_open(g) : NULL;
+	struct mnl_socket *ev = bm_genl_events_open(g);
 	struct timespec t0, t;
 	struct bm_module_status st;
 	double left;

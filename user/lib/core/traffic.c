@@ -369,6 +369,7 @@ static int check_load(const struct bm_stream_spec *s, double size,
 	return bm_errorf(err, "%s: unknown load unit %d", who,
 			 (int)s->load_unit);
 }
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -408,7 +409,6 @@ static int mac_set_check(const struct bm_stream_spec *s, const char *who,
 	free(v);
 	return ret;
 }
-
 
 static int check_stream(const struct bm_traffic *t, unsigned int i,
 			uint32_t frame_size, double *port_pct,
