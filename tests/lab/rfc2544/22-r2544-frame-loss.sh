@@ -13,7 +13,12 @@
 # bucket starts full (b = 40000 bytes = b/A frames) and the bfifo still
 # holds Q = floor(8000 / (F - 4)) frames when the stream ends, and those
 # drain out.  Over the stream's span t = (N - 1)/X the DUT therefore
-# forwards floor((b + R/8 t)/A) + Q frames; that is the truth below.  The
+# forwards floor((b + R/8 t)/A) + Q frames; that is the truth below, with
+# t the span the generator really took, first to last departure, from its
+# own account (actual_duration_s): a TCG guest at 100 % of the line may
+# send the last frames late (generator_limited), and a span 12.5 ms longer
+# lets 10 more 512 B frames through the bucket (issue 8: a run failed 4
+# frames under the loss of the nominal span (N - 1)/X).  The
 # naive 1 - C/X is printed next to it (the two differ by several points at
 # the 1 s trials used here to keep make check under 30 minutes, which is
 # why the model keeps them; it is exact at any trial length).
@@ -35,8 +40,11 @@ jvals rate_fps /tmp/flr.res > /tmp/flr.fps
 jvals tx /tmp/flr.res > /tmp/flr.tx
 jvals rx /tmp/flr.res > /tmp/flr.rx
 jvals loss_pct /tmp/flr.res > /tmp/flr.loss
+sed -n '/^  "trials"/,/^  "results"/p' /tmp/flr.json > /tmp/flr.trials
+jvals actual_duration_s /tmp/flr.trials > /tmp/flr.span
 
 check_eq "rows (9 per size)" "$(wc -l < /tmp/flr.pct)" 18
+check_eq "trials, one span each" "$(wc -l < /tmp/flr.span)" 18
 check_eq "stop rule" "$(sort -u /tmp/flr.stop)" '"two successive zero-loss trials"'
 
 # Tolerance, in frames against the model (then in loss % of that trial):
@@ -61,16 +69,17 @@ for f in 512 1518; do
 		tx=$(sed -n ${row}p /tmp/flr.tx)
 		rx=$(sed -n ${row}p /tmp/flr.rx)
 		loss=$(sed -n ${row}p /tmp/flr.loss)
+		span=$(sed -n ${row}p /tmp/flr.span)
 		check_eq "$f B step $step rate (% of max)" "$pct" $((110 - step * 10))
-		awk -v f=$f -v x=$x -v n=$tx -v rx=$rx -v l=$loss -v p=$pct '
+		awk -v f=$f -v x=$x -v n=$tx -v rx=$rx -v l=$loss -v p=$pct -v t=$span '
 		BEGIN {
-			a = f + 20; c = 3.5e6 / 8 / a; t = (n - 1) / x
+			a = f + 20; c = 3.5e6 / 8 / a
 			fwd = int((40000 + 3.5e6 / 8 * t) / a) + int(8000 / (f - 4))
 			if (fwd > n) fwd = n
 			want = (n - fwd) * 100 / n
 			naive = x > c ? (1 - c / x) * 100 : 0
-			printf "note: %d B at %d %%: tx %d rx %d loss %.3f %%, truth %.3f %% (%d frames), naive 1-C/X %.3f %%; %+d frames\n",
-				f, p, n, rx, l, want, n - fwd, naive, fwd - rx
+			printf "note: %d B at %d %%: tx %d rx %d loss %.3f %%, truth %.3f %% (%d frames), naive 1-C/X %.3f %%; %+d frames; span %.4f s (nominal %.4f)\n",
+				f, p, n, rx, l, want, n - fwd, naive, fwd - rx, t, (n - 1) / x
 			if (fwd == n)
 				print 0, 0
 			else
