@@ -37,7 +37,7 @@ for t in $(cat /tests/list); do
 	# leave a clean guest for the next test: no daemon of this test left
 	# behind; a module that will not unload
 	# is a failure of the test that loaded it
-	killall -q bmd bmctl 2>/dev/null
+	killall -q bmd bmctl bird snmpd 2>/dev/null
 	for ns in $(/usr/sbin/ip netns list | cut -d' ' -f1); do
 		/usr/sbin/ip netns del "$ns"
 	done

@@ -19,6 +19,13 @@
 #   so the bridge did learn every MAC;
 # - frames lost = 0 and the result calls the destinations uniform
 #   (chi-square at 1 %).
+# 4. §17 several protocols (SPEC R2544-MIX) through the same bridge:
+#    frame-loss from 20 %, 2 s trials, protocols "ipv4,ipv6" (two streams
+#    of half the rate each, interleaved) to t2's MAC.  Truth from two tc
+#    flower counters on d2's egress, protocol ip and protocol ipv6 (by
+#    EtherType), dst_mac t2: each equals the result's per-protocol
+#    received count over the job exactly, and the sent counts are the
+#    rate's halves, trial by trial (round(r d / 2) each); lost 0.
 bm_load
 topo_bridge 3
 bmd_start
@@ -89,3 +96,37 @@ check_eq "frames lost" "$(jvals lost /tmp/rnd.json | awk '{ s += $1 } END { prin
 check_eq "uniform (chi-square, 1 %)" "$(jvals uniform /tmp/rnd.json)" true
 note "$(awk '{ s += $1 } END { print s }' /tmp/rnd.sent) frames over 16 MACs, chi2 $(jvals chi2 /tmp/rnd.json), 1 % critical $(jvals chi2_critical_1pct /tmp/rnd.json)"
 echo "ok: every MAC learnt on d2, its counter = frames_per_mac, none flooded"
+
+# 4. §17: IPv4 and IPv6 test frames in one trial
+t2mac=$(mac t2)
+$TC -n dut filter add dev d2 egress protocol ip pref 100 \
+	flower dst_mac "$t2mac" action pass || fail "flower ip"
+$TC -n dut filter add dev d2 egress protocol ipv6 pref 101 \
+	flower dst_mac "$t2mac" action pass || fail "flower ipv6"
+pcount() {	# PREF: packets counted by d2's egress filter PREF
+	$TC -n dut -s filter show dev d2 egress pref "$1" |
+		awk '/Sent [0-9]+ bytes [0-9]+ pkt/ { print $4; exit }'
+}
+bm_job mix rfc2544 frame-loss --port t1 --port t2 --line-rate 10M \
+	--frame-sizes 512 --param protocols=ipv4,ipv6 \
+	--param trial_duration_s=2 --param drain_s=0.3 --param max_rate_pct=20 \
+	$R2544_FAST
+$BMCTL -j result "$job" > /tmp/mix.json || fail "bmctl result --json"
+sed -n '/^  "trials"/,/^  "results"/p' /tmp/mix.json > /tmp/mix.trials
+sum() { jvals "$1" /tmp/mix.trials | awk '{ s += $1 } END { print s + 0 }'; }
+check_eq "(4) IPv4 frames on d2 = the result's ipv4_received" "$(pcount 100)" "$(sum ipv4_received)"
+check_eq "(4) IPv6 frames on d2 = the result's ipv6_received" "$(pcount 101)" "$(sum ipv6_received)"
+check_range "(4) IPv6 frames forwarded" "$(pcount 101)" 100 1000000
+# each protocol's half of the rate over the 2 s: round(r / 2 x 2)
+jvals rate_fps /tmp/mix.trials > /tmp/mix.r
+jvals ipv4_sent /tmp/mix.trials > /tmp/mix.4
+jvals ipv6_sent /tmp/mix.trials > /tmp/mix.6
+check_range "(4) trials" "$(wc -l < /tmp/mix.r)" 2 20
+paste -d' ' /tmp/mix.r /tmp/mix.4 /tmp/mix.6 | awk '
+	{ h = sprintf("%.0f", $1); print "note: trial at " $1 " fps: ipv4 " $2 ", ipv6 " $3 " sent"
+	  if ($2 != h || $3 != h) { print "FAILMSG trial at " $1 " fps: ipv4 " $2 " ipv6 " $3 ", want " h " each"; bad = 1 } }
+	END { exit bad }' > /tmp/mix.v
+model_verdict /tmp/mix.v $?
+check_eq "(4) frames lost" "$(sum lost)" 0
+check_eq "(4) stream type" "$(jvals stream_type /tmp/mix.json | sort -u | head -n1)" '"protocols(ipv4:1,ipv6:1)"'
+echo "ok: (4) IPv4 and IPv6 frames in one trial, each counted by the DUT as the result says"

@@ -966,6 +966,262 @@ START_TEST(test_random_params)
 }
 END_TEST
 
+
+/*
+ * §13 route set-up (SPEC R2544-ROUTE, REQ-2544-4) on a sim router that
+ * knows no network beyond its own but from RIP (bm_sim.h rip_routes),
+ * random destinations over 190 networks (§12), egress E512:
+ *   static: the DUT has no route, so no trial forwards a frame: the
+ *     result is not "ok", and the deviation says the routes were meant to
+ *     be configured;
+ *   rip: before each trial ceil(190 / 25) = 8 messages from the rx
+ *     port's phantom router (the sim hears them as C.2.6.2's frames), so
+ *     the throughput is the one of test_random_destinations; the 1 s
+ *     trials are over before the first 30 s repeat (7 s lead), so each
+ *     trial sends exactly 8; in 40 s frame-loss trials each message
+ *     repeats once (at 23 s), 16 a trial.
+ */
+static struct bm_backend *rip_dut(void)
+{
+	struct bm_sim_params sp;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = LINE;
+	sp.ports[1].egress_bps = EGRESS;
+	sp.ports[1].queue_frames = 11;
+	sp.rip_routes = true;
+	return sim_ports_new(&sp, 2, "t");
+}
+
+START_TEST(test_route_setup)
+{
+	struct bm_backend *be = rip_dut();
+	json_object *doc, *e, *trials, *t;
+	struct rfc2544_params p;
+	double thr;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.random_networks = 190;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_ne(str(e, "result"), "ok");
+	ck_assert(tj_has_deviation(doc, "route_setup static: no routing "
+				   "update was sent"));
+	ck_assert(!json_object_object_get_ex(e, "routing", NULL));
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++)
+		ck_assert_double_eq(tj_num(json_object_array_get_idx(trials, i),
+					   "received"), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	be = rip_dut();
+	p.route_setup = RFC2544_ROUTES_RIP;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
+		      "throughput %.2f, E %.2f", thr, E512);
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_double_eq(tj_num(t, "route_setup_sent"), 8);
+	}
+	ck_assert_double_eq(tj_num(tj_get(e, "routing"), "route_setup_sent"),
+			    8.0 * json_object_array_length(trials));
+	ck_assert_str_eq(str(tj_get(e, "routing"), "route_setup"), "rip");
+	ck_assert(tj_has_deviation(doc, "R2544-ROUTE (§13, C.2.4.2"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* 40 s frame-loss steps: one repeat of each message in each */
+	be = rip_dut();
+	rfc2544_params_default(&p, RFC2544_FRAME_LOSS);
+	p.frame_sizes[0] = 1518;
+	p.n_sizes = 1;
+	p.flr_trial_s = 40;
+	p.random_networks = 190;
+	p.route_setup = RFC2544_ROUTES_RIP;
+	doc = r2544_check_run(RFC2544_FRAME_LOSS, be, &p);
+	trials = tj_get(doc, "trials");
+	ck_assert_uint_gt(json_object_array_length(trials), 1);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		ck_assert_double_eq(tj_num(t, "route_setup_sent"), 16);
+		ck_assert_double_gt(tj_num(t, "received"), 0);
+	}
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * §11.3 routing update frames A and B (R2544-MOD): every 0.4 s from the
+ * start of each 1 s trial, so three a trial, alternating over the whole
+ * run (ABA, BAB, ABA, ...); they change routes the test does not use, so
+ * the throughput is the plain stream's on the same DUT, with RIP-only
+ * routes and the route set-up beside them too.
+ */
+START_TEST(test_routing_updates)
+{
+	struct bm_backend *be = rip_dut();
+	json_object *doc, *e, *trials, *t, *o;
+	struct rfc2544_params p;
+	char want[4];
+	unsigned int n = 0;
+	double thr;
+	size_t i, k;
+
+	thr_params(&p, 512);
+	/* §13's set-up is no modifier: it goes with §11.3 */
+	p.route_setup = RFC2544_ROUTES_RIP;
+	p.route_lead_s = 2;
+	p.routing_updates = true;
+	p.routing_interval_s = 0.4;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_str_eq(str(e, "stream_type"), "routing-updates");
+	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
+		      "throughput %.2f, E %.2f", thr, E512);
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		for (k = 0; k < 3; k++)
+			want[k] = (char)('A' + (n + k) % 2);
+		want[3] = '\0';
+		n += 3;
+		ck_assert_str_eq(str(t, "routing_ab"), want);
+		/* adjacent destinations: no set-up message at all */
+		ck_assert(!json_object_object_get_ex(t, "route_setup_sent",
+						     NULL));
+	}
+	o = tj_get(e, "routing");
+	ck_assert_double_eq(tj_num(o, "routing_updates_sent"), n);
+	ck_assert_str_eq(str(o, "last_state"), (n - 1) % 2 ? "B" : "A");
+	ck_assert(tj_has_deviation(doc, "R2544-MOD routing update (§11.3)"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(test_routing_params)
+{
+	static const struct refusal bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"route_lead_s\": 3}",
+		  "route_lead_s: only with route_setup rip" },
+		{ RFC2544_THROUGHPUT, "{\"routing_interval_s\": 3}",
+		  "routing_interval_s: only with routing_updates" },
+		{ RFC2544_THROUGHPUT, "{\"route_setup\": \"ospf\"}",
+		  "route_setup" },
+		{ RFC2544_THROUGHPUT, "{\"route_setup\": \"rip\", "
+		  "\"random_macs\": 16}", "a bridge has no routes" },
+		{ RFC2544_THROUGHPUT, "{\"routing_updates\": true, "
+		  "\"topology\": \"mesh\"}", "routing_updates: with a pair" },
+		{ RFC2544_THROUGHPUT, "{\"routing_updates\": true, "
+		  "\"management\": true}", "one data stream type" },
+		{ RFC2544_FRAME_LOSS, "{\"routing_updates\": true, "
+		  "\"routing_interval_s\": 0.01}", "routing_interval_s" },
+		{ RFC2544_THROUGHPUT, "{\"route_setup\": \"rip\", "
+		  "\"route_lead_s\": 301}", "route_lead_s" },
+		{ RFC2544_LATENCY, "{\"routing_updates\": true}",
+		  "routing_updates" },
+	};
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
+}
+END_TEST
+
+
+/*
+ * §17 several protocols (SPEC R2544-MIX): IPv4 and IPv6 test frames 3:1
+ * through the egress DUT of E512, which forwards both alike, so the
+ * throughput of all frames is the single stream's; each trial sends
+ * round(r d 3/4) IPv4 and round(r d / 4) IPv6 frames; the entry's
+ * per-protocol counts are the trials' sums and together every frame
+ * attempted and received.
+ */
+START_TEST(test_protocols)
+{
+	struct bm_backend *be = filter_dut(false);
+	json_object *doc, *e, *trials, *t, *a, *v4, *v6;
+	uint64_t s4 = 0, s6 = 0, r4 = 0, r6 = 0, att = 0, rcv = 0;
+	struct rfc2544_params p;
+	double thr, r;
+	size_t i;
+
+	thr_params(&p, 512);
+	p.protocols[1] = 6;
+	p.protocol_weights[0] = 3;
+	p.protocol_weights[1] = 1;
+	p.n_protocols = 2;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	thr = tj_num(e, "throughput_fps");
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_str_eq(str(e, "stream_type"), "protocols(ipv4:3,ipv6:1)");
+	ck_assert_msg(thr >= E512 * 0.995 && thr <= E512 + 11.0 + 1.0,
+		      "throughput %.2f, E %.2f", thr, E512);
+	trials = tj_get(doc, "trials");
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		t = json_object_array_get_idx(trials, i);
+		r = tj_num(t, "rate_fps");
+		ck_assert_double_eq(tj_num(t, "ipv4_sent"), llround(r * 0.75));
+		ck_assert_double_eq(tj_num(t, "ipv6_sent"), llround(r * 0.25));
+		s4 += (uint64_t)tj_num(t, "ipv4_sent");
+		s6 += (uint64_t)tj_num(t, "ipv6_sent");
+		r4 += (uint64_t)tj_num(t, "ipv4_received");
+		r6 += (uint64_t)tj_num(t, "ipv6_received");
+		att += (uint64_t)tj_num(t, "attempted");
+		rcv += (uint64_t)tj_num(t, "received");
+	}
+	ck_assert_uint_eq(s4 + s6, att);
+	ck_assert_uint_eq(r4 + r6, rcv);
+	ck_assert_uint_gt(r6, 0);
+	a = tj_get(e, "protocols");
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	v4 = json_object_array_get_idx(a, 0);
+	v6 = json_object_array_get_idx(a, 1);
+	ck_assert_str_eq(str(v4, "protocol"), "ipv4");
+	ck_assert_str_eq(str(v6, "protocol"), "ipv6");
+	ck_assert_double_eq(tj_num(v4, "weight"), 3);
+	ck_assert_double_eq(tj_num(v4, "sent"), s4);
+	ck_assert_double_eq(tj_num(v6, "sent"), s6);
+	ck_assert_double_eq(tj_num(v4, "received"), r4);
+	ck_assert_double_eq(tj_num(v6, "received"), r6);
+	ck_assert(tj_has_deviation(doc, "R2544-MIX (§17)"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+START_TEST(test_protocols_params)
+{
+	static const struct refusal bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv5\"}",
+		  "protocols: expected ipv4 or ipv6" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4,ipv4\"}",
+		  "ipv4 twice" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4:0,ipv6\"}",
+		  "weight 0 outside" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4;ipv6\"}",
+		  "expected ','" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"\"}", "no protocol" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4,ipv6\", "
+		  "\"frame_sizes\": [64, 512]}", "too small for IPv6" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4,ipv6\", "
+		  "\"imix\": \"classic\"}", "one data stream type" },
+		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4,ipv6\", "
+		  "\"topology\": \"mesh\"}", "protocols: with a pair only" },
+		{ RFC2544_LATENCY, "{\"protocols\": \"ipv4,ipv6\"}",
+		  "protocols" },
+	};
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("rfc2544-stream");
@@ -986,6 +1242,11 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_random_destinations);
 	tcase_add_test(tc, test_random_params);
 	tcase_add_test(tc, test_random_macs);
+	tcase_add_test(tc, test_route_setup);
+	tcase_add_test(tc, test_routing_updates);
+	tcase_add_test(tc, test_routing_params);
+	tcase_add_test(tc, test_protocols);
+	tcase_add_test(tc, test_protocols_params);
 	suite_add_tcase(s, tc);
 	return s;
 }

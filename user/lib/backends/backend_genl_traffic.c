@@ -16,6 +16,7 @@
 
 #include "backend_genl_int.h"
 #include "bm_mgmt.h"
+#include "bm_rip_send.h"
 #include "bm_traffic.h"
 
 #define BM_LEARN_FRAMES 4
@@ -286,6 +287,10 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 		s.flow_random = true;
 		s.flow_seed = fr->dst_seed;
 	}
+	if (gw_mac && s.ip_version == 6)
+		return bm_errorf(err, "IPv6 frames through a router DUT: the "
+				 "tester ports get IPv4 addresses only (IPv6 "
+				 "crosses bridge DUTs)"), -EOPNOTSUPP;
 	if (s.ip_version == 4) {
 		static const uint8_t zero[4];
 
@@ -505,7 +510,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	uint8_t (*gw_mac)[6] = NULL;
 	uint64_t *intended = NULL;
 	struct bm_mgmt_run *mgmt = NULL;
-	double t0, want = spec->duration_s, drain;
+	struct bm_rip_run *rip = NULL;
+	double t0, want = spec->duration_s, drain, lead = 0, t_pre = 0;
 	int ret, terr = 0;
 
 	ret = bm_traffic_check(t, spec->frame_size, err);
@@ -530,6 +536,14 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	ret = bm_resolve_ports(b, t, ifindex, err);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
+	/* §23a: the routing update first, then 2 s for the DUT to settle
+	 * before its ARP (or a bridge's learning) starts */
+	if (!ret && t->n_rip) {
+		t_pre = bm_mono_s();
+		ret = bm_rip_pre(&rip, t, &lead, err);
+		if (!ret)
+			bm_sleep_s(fmin(lead, BM_RIP_SETTLE_S));
+	}
 	if (!ret && b->router)
 		ret = bm_traffic_routes(t, gw_mac, err);
 	else if (!ret && (spec->learning || bm_traffic_has_macs(t)))
@@ -544,11 +558,19 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 					 &want, err);
 	if (!ret)
 		ret = bm_genl_hw_arm(b, err);
+	/* the stream starts lead after the update (T0 - 7 s, REQ-TRIAL-2) */
+	if (!ret && rip)
+		bm_sleep_s(t_pre + lead - bm_mono_s());
 	if (!ret)
 		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (ret)
 		goto out;
 	t0 = bm_mono_s();
+	ret = bm_rip_start(rip, t0, spec->duration_s, err);
+	if (ret) {
+		bm_genl_trial_stop(b->g, NULL);
+		goto out;
+	}
 	if (t->have_mgmt) {
 		ret = bm_mgmt_start(&mgmt, &t->mgmt,
 				    t->ports[t->mgmt.port].name,
@@ -582,6 +604,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	/* the last query's answer may come up to a second after it */
 	bm_mgmt_finish(mgmt, false, res);
 	mgmt = NULL;
+	bm_rip_finish(rip, false, res);
+	rip = NULL;
 	ret = bm_traffic_collect(b, spec, intended, tr, res, err);
 	if (ret)
 		goto out;
@@ -596,6 +620,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	ret = 0;
 out:
 	bm_mgmt_finish(mgmt, true, res);
+	bm_rip_finish(rip, true, res);
 	bm_traffic_result_free(own);
 	free(ifindex);
 	free(intended);

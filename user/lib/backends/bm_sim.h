@@ -241,6 +241,15 @@ struct bm_sim_params {
 	 * (every one, verified); none when !have_mgmt_agent. */
 	uint8_t mgmt_agent[4];
 	bool have_mgmt_agent;
+	/* A router DUT that knows no network beyond its ports' own /24s
+	 * but those RIP v1 updates give it (RFC 2544 §13, R2544-ROUTE):
+	 * it forwards a stream only when each of its destination networks
+	 * is its rx port's own or has a route via that port, learnt from
+	 * an update (metric + 1 < 16) within the last 180 s of the
+	 * virtual clock (RFC 1058's timeout); an update of metric 16
+	 * removes the route.  The table is the one at the trial's start:
+	 * updates sent during a trial count from the next. */
+	bool rip_routes;
 };
 
 /* Fill *p with the defaults: 1 Gbit/s line, a lossless DUT, 10 us. */

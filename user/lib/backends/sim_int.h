@@ -16,6 +16,8 @@
 #define SIM_MAX_WIN	4
 #define SIM_DRAIN_S	2.0	/* REQ-TRIAL-1 step 4 default */
 
+#define SIM_MAX_ROUTES	1024
+
 struct sim_priv {
 	struct bm_sim_params p;
 	uint64_t rng;
@@ -25,7 +27,24 @@ struct sim_priv {
 	double now_s;
 	bool reset_fired;
 	double reset_at_s;
+	/* the RIP routes of a rip_routes DUT (bm_sim.h) */
+	struct sim_route {
+		uint8_t net[4];
+		uint8_t metric;		/* as installed: advertised + 1 */
+		unsigned int port;
+		double expires_s;	/* on the virtual clock */
+	} routes[SIM_MAX_ROUTES];
+	unsigned int n_routes;
+	double rip_now_s;		/* the trial's start */
 };
+
+/* Route from a message's routes to the table (bm_sim.h rip_routes). */
+void sim_rip_hear(struct sim_priv *sp, const struct bm_traffic *t,
+		  const struct bm_rip_msg *m, double now_s);
+
+/* Does sp's table take stream ss of t to its rx port? */
+bool sim_rip_routed(const struct sim_priv *sp, const struct bm_traffic *t,
+		    const struct bm_stream_spec *ss, double now_s);
 
 /* An outage: nothing is forwarded in [s, e) s from the trial start. */
 struct win {

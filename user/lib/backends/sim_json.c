@@ -566,6 +566,8 @@ static const struct bm_jkey sim_keys[] = {
 	  0, 0, 0, 0, holb_mode_names, NULL },
 	{ "filter_permit", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_permit },
 	{ "mgmt_agent", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_agent },
+	{ "rip_routes", BM_J_BOOL, offsetof(struct bm_sim_params, rip_routes),
+	  0, 0, 0, 0, NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

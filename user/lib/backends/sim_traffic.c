@@ -1128,7 +1128,8 @@ static int setup(struct tsim *S, struct bm_error *err)
 						      S->spec->frame_size));
 		s->next = s->start;
 		s->tx_first = s->tx_last = s->rx_first = s->rx_last = -1;
-		s->denied = denied(p, t, ss);
+		s->denied = denied(p, t, ss) ||
+			    !sim_rip_routed(S->sp, t, ss, S->sp->rip_now_s);
 		if (ss->pattern == BM_STREAM_BURSTS) {
 			s->period = ss->burst_period_s * TPS;
 			s->period_int = whole(s->period);
@@ -1400,6 +1401,24 @@ static void mgmt_answers(const struct bm_sim_params *p,
 	bm_mgmt_note_unanswered(res);
 }
 
+/* The routing updates a trial sent (bm_traffic.h), each heard by the
+ * table for the trials after it (bm_sim.h rip_routes). */
+static void rip_sends(struct sim_priv *sp, const struct bm_traffic *t,
+		      const struct bm_trial_spec *spec, double t0,
+		      struct bm_trial_result *res)
+{
+	const struct bm_rip_msg *m;
+	unsigned int k, j, n;
+
+	for (k = 0; k < t->n_rip; k++) {
+		m = &t->rip[k];
+		n = bm_rip_sends(m, -m->at_s, spec->duration_s);
+		res->rip_sent[k] = n + (m->at_s < 0);
+		for (j = 0; j < n; j++)
+			sim_rip_hear(sp, t, m, t0 + spec->duration_s);
+	}
+}
+
 int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    struct bm_trial_result *res, struct bm_error *err)
 {
@@ -1425,6 +1444,11 @@ int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 				 "streams, the traffic %u and %u",
 				 tr->n_ports, tr->n_streams, t->n_ports,
 				 t->n_streams);
+	/* §13: the updates before the trial make its table */
+	for (i = 0; i < t->n_rip; i++)
+		if (t->rip[i].at_s < 0)
+			sim_rip_hear(sp, t, &t->rip[i], be->elapsed_s);
+	sp->rip_now_s = be->elapsed_s;
 	S.t = t;
 	S.spec = spec;
 	S.p = p;
@@ -1481,6 +1505,7 @@ int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
 	results(&S, tr, res);
 	if (t->have_mgmt)
 		mgmt_answers(p, t, spec, res);
+	rip_sends(sp, t, spec, be->elapsed_s, res);
 	be->elapsed_s += fmax(spec->duration_s, secs(S.last_dep)) +
 			 p->trial_overhead_s;
 out:

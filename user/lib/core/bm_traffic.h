@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bm_rip.h"
 #include "bm_trial.h"
 
 #define BM_TRAFFIC_MAX_PORTS	256
@@ -144,6 +145,31 @@ struct bm_mgmt_spec {
 	double interval_s;
 };
 
+/*
+ * RIP v1 routing updates (bm_rip.h; RFC 2544 §13 route set-up, §11.3
+ * routing update frames, C.2.3): each message leaves its port from the
+ * port's phantom router (.10 of the port's /24) as C.2.6.2's frame.
+ * Messages with at_s < 0 go before the trial, all at once, and the trial
+ * starts no sooner than -at_s of the earliest later (§23a: T0 - 7 s);
+ * then each repeats every every_s (0 = never) after that send while the
+ * trial runs.  Messages with at_s >= 0 leave at_s into the trial, then
+ * every every_s until its end.
+ */
+#define BM_TRAFFIC_MAX_RIP	BM_TRIAL_MAX_RIP
+
+struct bm_rip_msg {
+	unsigned int port;
+	double at_s, every_s;
+	unsigned int n;
+	struct bm_rip_route routes[BM_RIP_MAX_ENTRIES];
+};
+
+/* The sends of message m in a trial of duration_s after its start (its
+ * pre-trial send not counted; for at_s < 0, lead_s is the time from that
+ * send to the trial start). */
+unsigned int bm_rip_sends(const struct bm_rip_msg *m, double lead_s,
+			  double duration_s);
+
 struct bm_traffic {
 	unsigned int n_ports;
 	struct bm_port_spec ports[BM_TRAFFIC_MAX_PORTS];
@@ -153,6 +179,8 @@ struct bm_traffic {
 	uint32_t imix[BM_TRAFFIC_MAX_IMIX];
 	bool have_mgmt;			/* mgmt's queries go with the trial */
 	struct bm_mgmt_spec mgmt;
+	unsigned int n_rip;		/* routing updates with the trial */
+	struct bm_rip_msg rip[BM_TRAFFIC_MAX_RIP];
 };
 
 /* The queries m makes in a trial of duration_s: one at each multiple of

@@ -112,6 +112,9 @@ struct bm_latency {
 	double p50_ns, p90_ns, p99_ns, p999_ns;
 };
 
+/* Routing update messages a trial may send (bm_traffic.h). */
+#define BM_TRIAL_MAX_RIP	16
+
 /* Counts of one trial, summed over directions (REQ-TRIAL-3). */
 struct bm_trial_result {
 	uint64_t intended;		/* frames the spec asked for */
@@ -174,6 +177,18 @@ struct bm_trial_result {
 	 * (bm_snmp_verify); the first thing wrong, "" when none. */
 	uint32_t mgmt_sent, mgmt_answered, mgmt_verified;
 	char mgmt_error[96];
+	/* RIP routing updates (bm_traffic.h's rip, RFC 2544 §13 and
+	 * §11.3): the sends of each message, its pre-trial one included;
+	 * the first send that failed, "" when none. */
+	uint32_t rip_sent[BM_TRIAL_MAX_RIP];
+	char rip_error[96];
+	/* What the RFC 2544 layer makes of them: §13's route set-up
+	 * messages sent, and §11.3's updates in order ("ABA"). */
+	uint32_t route_setup_sent;
+	char routing_ab[24];
+	/* RFC 2544 §17 (stream_type "protocols(...)"): the test frames
+	 * sent and received of each IP version, [0] IPv4, [1] IPv6. */
+	uint64_t proto_sent[2], proto_received[2];
 	/* Issue 16: times a port of the trial lost its link during it (or
 	 * had none at its start), and the first such port.  bm_run_trial
 	 * fails such a trial unless spec.link_down_ok. */

@@ -76,6 +76,19 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_str(o, "mgmt_error", r->mgmt_error[0] ?
 				r->mgmt_error : NULL);
 	}
+	if (!strncmp(r->stream_type, "protocols", 9)) {
+		bm_json_add_u64(o, "ipv4_sent", r->proto_sent[0]);
+		bm_json_add_u64(o, "ipv4_received", r->proto_received[0]);
+		bm_json_add_u64(o, "ipv6_sent", r->proto_sent[1]);
+		bm_json_add_u64(o, "ipv6_received", r->proto_received[1]);
+	}
+	/* RFC 2544 §13 and §11.3 routing updates */
+	if (r->route_setup_sent)
+		bm_json_add_u64(o, "route_setup_sent", r->route_setup_sent);
+	if (r->routing_ab[0])
+		bm_json_add_str(o, "routing_ab", r->routing_ab);
+	if (r->rip_error[0])
+		bm_json_add_str(o, "routing_error", r->rip_error);
 	if (!strncmp(r->stream_type, "filters", 7)) {
 		bm_json_add_u64(o, "probe_sent", r->probe_sent);
 		bm_json_add_u64(o, "probe_received", r->probe_received);

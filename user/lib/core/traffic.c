@@ -44,6 +44,57 @@ unsigned int bm_mgmt_queries(const struct bm_mgmt_spec *m, double duration_s)
 	return n > 1e6 ? 1000000 : (unsigned int)n;
 }
 
+unsigned int bm_rip_sends(const struct bm_rip_msg *m, double lead_s,
+			  double duration_s)
+{
+	double first = m->at_s, n;
+
+	if (!(m->every_s > 0.0))
+		return m->at_s >= 0 && m->at_s < duration_s - 1e-9;
+	/* a pre-trial message's first repeat in the trial */
+	if (m->at_s < 0)
+		first = fmax(1.0, ceil(lead_s / m->every_s - 1e-9)) *
+			m->every_s - lead_s;
+	if (!(duration_s > 0.0) || !(first < duration_s - 1e-9))
+		return 0;
+	/* as bm_mgmt_queries: none at the very end */
+	n = ceil((duration_s - first) / m->every_s - 1e-9);
+	return n > 1e6 ? 1000000 : (unsigned int)n;
+}
+
+/* The routing updates (R2544-ROUTE, -MOD): from ports with an IPv4 /24
+ * of their own, at most BM_RIP_MAX_ENTRIES routes each, valid metrics,
+ * times that are numbers. */
+static int check_rip(const struct bm_traffic *t, struct bm_error *err)
+{
+	uint8_t buf[BM_RIP_MAX_FRAME];
+	const struct bm_rip_msg *m;
+	unsigned int k;
+
+	if (t->n_rip > BM_TRAFFIC_MAX_RIP)
+		return bm_errorf(err, "%u routing update messages: at most %d",
+				 t->n_rip, BM_TRAFFIC_MAX_RIP);
+	for (k = 0; k < t->n_rip; k++) {
+		m = &t->rip[k];
+		if (m->port >= t->n_ports)
+			return bm_errorf(err, "routing update %u: port %u of "
+					 "%u", k, m->port, t->n_ports);
+		if (!isfinite(m->at_s) || !isfinite(m->every_s) ||
+		    m->every_s < 0)
+			return bm_errorf(err, "routing update %u: at %g s "
+					 "every %g s", k, m->at_s, m->every_s);
+		if (!bm_rip_response(buf, sizeof(buf), m->routes, m->n))
+			return bm_errorf(err, "routing update %u: %u routes "
+					 "(1..%d, metrics 1..%d)", k, m->n,
+					 BM_RIP_MAX_ENTRIES, BM_RIP_INFINITY);
+		if (!t->ports[m->port].ip4[0])
+			return bm_errorf(err, "routing update %u: port %s has "
+					 "no IPv4 address", k,
+					 t->ports[m->port].name);
+	}
+	return 0;
+}
+
 void bm_mgmt_note_unanswered(struct bm_trial_result *res)
 {
 	if (!res->mgmt_error[0] && res->mgmt_answered < res->mgmt_sent)
@@ -506,6 +557,8 @@ int bm_traffic_check(const struct bm_traffic *t, uint32_t frame_size,
 		return bm_errorf(err, "trial frame size %u outside %d..%d",
 				 frame_size, BM_SIZE_MIN, BM_SIZE_MAX);
 	ret = check_ports(t, err);
+	if (!ret)
+		ret = check_rip(t, err);
 	if (ret)
 		return ret;
 	for (i = 0; i < t->n_imix; i++)

@@ -22,6 +22,8 @@
 #define RFC2544_MAX_SIZES 16
 #define RFC2544_MAX_BURSTS 8
 #define RFC2544_MAX_IMIX 16
+#define RFC2544_MAX_PROTOCOLS	2	/* §17: IPv4 and IPv6 */
+#define RFC2544_IPV6_MIN	84	/* bmgen.ko: untagged IPv6 + TPLD */
 
 enum rfc2544_test {
 	RFC2544_THROUGHPUT = 0,	/* §26.1 R2544-THRPT */
@@ -55,6 +57,13 @@ enum rfc2544_reset_type {
 enum rfc2544_filter_order {
 	RFC2544_FILTER_LAST = 0,
 	RFC2544_FILTER_RFC1141,
+};
+
+/* R2544-ROUTE (§13): how the DUT has its routes to the trial's
+ * destination networks beyond its own */
+enum rfc2544_route_setup {
+	RFC2544_ROUTES_STATIC = 0,	/* configured on the DUT */
+	RFC2544_ROUTES_RIP,		/* a RIP v1 update before each trial */
 };
 
 struct rfc2544_params {
@@ -98,6 +107,12 @@ struct rfc2544_params {
 	uint32_t imix_sizes[RFC2544_MAX_IMIX];
 	unsigned int imix_weights[RFC2544_MAX_IMIX];
 	size_t n_imix;
+	/* §17 (R2544-MIX): the test frames spread over these IP versions
+	 * (4, 6) by these weights, each its own stream from the tx port,
+	 * interleaved; n_protocols 1 = IPv4 only */
+	uint8_t protocols[RFC2544_MAX_PROTOCOLS];
+	unsigned int protocol_weights[RFC2544_MAX_PROTOCOLS];
+	size_t n_protocols;
 	/* §11.1: this % of the frames to the hardware broadcast address,
 	 * evenly spread; 0 = none (§11.1 SHOULD: 1) */
 	double broadcast_pct;
@@ -125,6 +140,17 @@ struct rfc2544_params {
 	 * port; 0 = the rx port's MAC */
 	unsigned int random_macs;
 	unsigned int random_seed;
+	/* §13 (R2544-ROUTE, REQ-2544-4): with route_setup rip, every
+	 * trial's destination networks beyond the rx port's own /24 in RIP
+	 * v1 updates from the rx port's phantom router, route_lead_s before
+	 * the stream (REQ-TRIAL-2: 7 s), repeated every 30 s (C.2.3) */
+	enum rfc2544_route_setup route_setup;
+	double route_lead_s;
+	/* §11.3 (R2544-MOD routing update): update "A" as the trial's
+	 * first frame, then "B", "A", ... every routing_interval_s (C.2.3:
+	 * 30 s for RIP), alternating over the whole run */
+	bool routing_updates;
+	double routing_interval_s;
 
 	/* R2544-LAT */
 	double lat_trial_s;
@@ -185,6 +211,26 @@ double rfc2544_imix_mean(const struct rfc2544_params *p);
 
 /* p's IMIX as "S:W,S:W,..." into buf (len bytes); "" when none. */
 void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len);
+/* §17: p's protocols as "ipv4:W,ipv6:W" into buf (len bytes). */
+void rfc2544_protocols_text(const struct rfc2544_params *p, char *buf,
+			    size_t len);
+
+/* Does p ask for anything but IPv4 frames only (§17)? */
+static inline bool rfc2544_protocol_mix(const struct rfc2544_params *p)
+{
+	return p->n_protocols > 1 || p->protocols[0] != 4;
+}
+
+/* Does p send IPv6 frames? */
+static inline bool rfc2544_has_ipv6(const struct rfc2544_params *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_protocols; i++)
+		if (p->protocols[i] == 6)
+			return true;
+	return false;
+}
 
 /*
  * Parse JSON params for test t over the defaults in *p, strictly: unknown

@@ -141,6 +141,8 @@ int r2544_frame_loss(struct r2544_run *r)
 		if (r->p->management)
 			r2544_mgmt_report(r, e, first, NULL, 0);
 		r2544_random_report(r, e, first);
+		r2544_route_report(r, e, first);
+		r2544_protocols_report(r, e, first);
 	}
 	return ret;
 }

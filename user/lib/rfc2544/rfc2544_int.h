@@ -71,6 +71,10 @@ void r2544_stream_free(struct r2544_stream *s);
  */
 void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
 			 size_t first, char *stmt, size_t len);
+/* §17: add entry e's "protocols" array from r's trials [first, n): each
+ * protocol's weight and test frames sent and received over them. */
+void r2544_protocols_report(struct r2544_run *r, json_object *e,
+			    size_t first);
 /* The deviations and interpretations of r's data stream, once each. */
 void r2544_stream_deviations(struct r2544_run *r);
 
@@ -103,6 +107,24 @@ void r2544_mgmt_report(struct r2544_run *r, json_object *e, size_t first,
 		       char *stmt, size_t len);
 /* The management queries' interpretation, once. */
 void r2544_mgmt_deviations(struct r2544_run *r);
+
+/* §13 and §11.3 (rfc2544_routes.c): the names of enum
+ * rfc2544_route_setup. */
+extern const char *const rfc2544_route_setup_names[];
+/* t's routing updates from p (after its streams): §13's for every
+ * destination network beyond its rx port's /24, §11.3's A and B, the one
+ * ab_next says (even "A", odd "B") first; 0 or -E2BIG with err set. */
+int r2544_route_msgs(const struct rfc2544_params *p, struct bm_traffic *t,
+		     unsigned int ab_next, struct bm_error *err);
+/* After a trial of t: res's route_setup_sent and routing_ab from its
+ * rip_sent, *ab_next advanced by the §11.3 updates it sent. */
+void r2544_route_result(const struct rfc2544_params *p,
+			const struct bm_traffic *t, unsigned int *ab_next,
+			struct bm_trial_result *res);
+/* Add entry e's "routing" object from r's trials [first, n). */
+void r2544_route_report(struct r2544_run *r, json_object *e, size_t first);
+/* The routing updates' deviations and interpretations, once each. */
+void r2544_route_deviations(struct r2544_run *r);
 
 /* §12 (rfc2544_random.c): the frame of p's random destinations: to
  * 198.19.65.2 + k networks, seeded. */

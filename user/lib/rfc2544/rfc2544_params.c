@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_rip.h"
 #include "rfc2544_int.h"
 
 /* Which tests a key applies to. */
@@ -189,6 +190,75 @@ static int parse_imix(json_object *v, void *base, const char *key,
 	return 0;
 }
 
+/*
+ * §17 protocols: "ipv4", "ipv6", or both as "ipv4,ipv6" (equal shares)
+ * or "ipv4:W,ipv6:W" (weights 1..1000), each version once.
+ */
+static int parse_protocols(json_object *v, void *base, const char *key,
+			   struct bm_error *err)
+{
+	struct rfc2544_params *p = base;
+	const char *q;
+	unsigned long w;
+	uint8_t ver;
+	char *end;
+	size_t n = 0, j;
+
+	if (json_object_get_type(v) != json_type_string)
+		return bm_errorf(err, "%s: expected a string: \"ipv4,ipv6\" "
+				 "or \"ipv4:W,ipv6:W\"", key);
+	for (q = json_object_get_string(v); *q;) {
+		if (!strncmp(q, "ipv4", 4))
+			ver = 4;
+		else if (!strncmp(q, "ipv6", 4))
+			ver = 6;
+		else
+			return bm_errorf(err, "%s: expected ipv4 or ipv6 at "
+					 "\"%.20s\"", key, q);
+		q += 4;
+		w = 1;
+		if (*q == ':') {
+			if (q[1] < '0' || q[1] > '9')
+				return bm_errorf(err, "%s: expected a weight at "
+						 "\"%.20s\"", key, q);
+			w = strtoul(q + 1, &end, 10);
+			q = end;
+			if (w < 1 || w > 1000)
+				return bm_errorf(err, "%s: weight %lu outside "
+						 "[1, 1000]", key, w);
+		}
+		if (*q && *q != ',')
+			return bm_errorf(err, "%s: expected ',' at \"%.20s\"",
+					 key, q);
+		for (j = 0; j < n; j++)
+			if (p->protocols[j] == ver)
+				return bm_errorf(err, "%s: ipv%u twice", key,
+						 ver);
+		if (n == RFC2544_MAX_PROTOCOLS)
+			return bm_errorf(err, "%s: at most %d", key,
+					 RFC2544_MAX_PROTOCOLS);
+		p->protocols[n] = ver;
+		p->protocol_weights[n++] = (unsigned int)w;
+		q = *q ? q + 1 : q;
+	}
+	if (!n)
+		return bm_errorf(err, "%s: no protocol", key);
+	p->n_protocols = n;
+	return 0;
+}
+
+void rfc2544_protocols_text(const struct rfc2544_params *p, char *buf,
+			    size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->n_protocols && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%sipv%u:%u",
+				      i ? "," : "", p->protocols[i],
+				      p->protocol_weights[i]);
+}
+
 double rfc2544_imix_mean(const struct rfc2544_params *p)
 {
 	double sum = 0.0, w = 0.0;
@@ -217,7 +287,7 @@ void rfc2544_imix_text(const struct rfc2544_params *p, char *buf, size_t len)
 static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
 				  size_t len)
 {
-	const char *on[6];
+	const char *on[8];
 	size_t n = 0;
 
 	if (p->n_imix)
@@ -234,6 +304,10 @@ static const char *modifiers_text(const struct rfc2544_params *p, char *buf,
 		on[n++] = "random_networks";
 	if (p->random_macs)
 		on[n++] = "random_macs";
+	if (p->routing_updates)
+		on[n++] = "routing_updates";
+	if (rfc2544_protocol_mix(p))
+		on[n++] = "protocols";
 	if (n < 2)
 		return "";
 	snprintf(buf, len, "%s and %s", on[0], on[1]);
@@ -379,6 +453,10 @@ const struct bm_param rfc2544_keys[] = {
 	   "", "§18 several frame sizes in one trial, in place of frame_sizes: "
 	   "\"classic\" (64:7,594:4,1518:1) or \"SIZE:WEIGHT,...\" "
 	   "(weights sum <= 64); \"\" = none"),
+	KC("protocols", parse_protocols, 0, 0, 0, M_THR | M_FLR, "string", "",
+	   "§17 the test frames over several protocols: \"ipv4,ipv6\" "
+	   "(equal shares) or \"ipv4:W,ipv6:W\", each its own stream, "
+	   "interleaved; \"ipv4\" = IPv4 only"),
 	KD("broadcast_pct", broadcast_pct, 0, 50, 0, M_THR | M_FLR, "%",
 	   "§11.1 share of frames to ff:ff:ff:ff:ff:ff, evenly spread (§11.1 "
 	   "SHOULD: 1); judged on the other frames, delivery reported; 0 = "
@@ -416,6 +494,21 @@ const struct bm_param rfc2544_keys[] = {
 	   "bridge DUT: each frame to one of this many unicast MACs drawn "
 	   "from random_seed (SPEC: 256; AMB-06), every one of them learnt "
 	   "behind the rx port first; 0 = the rx port's MAC"),
+	KE("route_setup", route_setup, rfc2544_route_setup_names,
+	   M_THR | M_FLR, "§13 how a router DUT gets its routes to the "
+	   "trial's networks beyond its own: static (configured on it; a "
+	   "deviation) or rip (a RIP v1 update from each rx port's phantom "
+	   "router before every trial, C.2.4.2)"),
+	KD("route_lead_s", route_lead_s, 0, 300, 0, M_THR | M_FLR, "s",
+	   "with route_setup rip: the update this long before the stream "
+	   "(REQ-TRIAL-2: 7; the DUT's ARP 2 s after it)"),
+	KB("routing_updates", routing_updates, M_THR | M_FLR,
+	   "§11.3: RIP v1 updates A and B alternated from the tx port, one "
+	   "as the trial's first frame, then one every routing_interval_s; "
+	   "they change routes to networks the test does not use"),
+	KD("routing_interval_s", routing_interval_s, 0.1, 86400, 0,
+	   M_THR | M_FLR, "s", "with routing_updates: between updates "
+	   "(C.2.3: 30 for RIP)"),
 	KU("random_seed", random_seed, 0, 4294967295u, M_THR | M_FLR, "",
 	   "with random_networks or random_macs: the seed; the same seed, "
 	   "the same destinations frame by frame"),
@@ -534,6 +627,11 @@ void rfc2544_params_default(struct rfc2544_params *p, enum rfc2544_test t)
 	snprintf(p->mgmt_community, sizeof(p->mgmt_community), "public");
 	p->mgmt_ifindex = 1;
 	p->random_seed = 1;
+	p->protocols[0] = 4;
+	p->protocol_weights[0] = 1;
+	p->n_protocols = 1;
+	p->route_lead_s = 7.0;		/* REQ-TRIAL-2, AMB-08 */
+	p->routing_interval_s = BM_RIP_INTERVAL_S;	/* C.2.3 */
 }
 
 static bool given(json_object *obj, const char *key)
@@ -707,7 +805,8 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	/* §11: each modifier separately; an IMIX is the trial's sizes */
 	if ((p->n_imix > 0) + (p->n_bursts > 0) + (p->broadcast_pct > 0) +
 	    (p->filters > 0) + p->management + (p->random_networks > 0) +
-	    (p->random_macs > 0) > 1)
+	    (p->random_macs > 0) + p->routing_updates +
+	    rfc2544_protocol_mix(p) > 1)
 		return bm_errorf(err, "%s: %s: one data stream type at a time "
 				 "(RFC 2544 §11: each modifier separately)",
 				 name, modifiers_text(p, two, sizeof(two)));
@@ -730,6 +829,28 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 	if (p->management && p->topology >= BM_TOPO_MULTIPORT)
 		return bm_errorf(err, "%s: management: with a pair only (the "
 				 "queries leave from the tx port)", name);
+	if (p->route_setup != RFC2544_ROUTES_RIP && given(obj, "route_lead_s"))
+		return bm_errorf(err, "%s: route_lead_s: only with route_setup "
+				 "rip", name);
+	if (!p->routing_updates && given(obj, "routing_interval_s"))
+		return bm_errorf(err, "%s: routing_interval_s: only with "
+				 "routing_updates", name);
+	if (p->route_setup == RFC2544_ROUTES_RIP && p->random_macs)
+		return bm_errorf(err, "%s: route_setup rip and random_macs: "
+				 "a bridge has no routes (§12's MACs are for "
+				 "bridges)", name);
+	if (rfc2544_protocol_mix(p) && p->topology >= BM_TOPO_MULTIPORT)
+		return bm_errorf(err, "%s: protocols: with a pair only", name);
+	for (i = 0; i < p->n_sizes && rfc2544_has_ipv6(p); i++)
+		if (p->frame_sizes[i] < RFC2544_IPV6_MIN)
+			return bm_errorf(err, "%s: protocols: frame size %u "
+					 "is too small for IPv6 (%d B at "
+					 "least: headers and the test "
+					 "header)", name, p->frame_sizes[i],
+					 RFC2544_IPV6_MIN);
+	if (p->routing_updates && p->topology >= BM_TOPO_MULTIPORT)
+		return bm_errorf(err, "%s: routing_updates: with a pair only "
+				 "(the updates leave from the tx port)", name);
 	if (p->random_networks == 1)
 		return bm_errorf(err, "%s: random_networks: 1 network is one "
 				 "destination: 0, or 2 .. %u (§12)", name,
@@ -820,6 +941,8 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 				      p->n_bursts);
 		rfc2544_imix_text(p, mix, sizeof(mix));
 		bm_json_add_str(o, "imix", mix);
+		rfc2544_protocols_text(p, mix, sizeof(mix));
+		bm_json_add_str(o, "protocols", mix);
 		bm_ip4_text(p->mgmt_agent, mix);
 		/* not the community: a password of sorts, kept out of
 		 * every result */

@@ -47,13 +47,16 @@ struct r2544_stream {
 	struct bm_backend *inner;	/* the job's backend */
 	const struct rfc2544_params *p;
 	struct r2544_case c;		/* the case of the trials to come */
+	unsigned int ab_next;		/* §11.3 updates sent so far */
 };
 
 bool r2544_stream_wanted(const struct rfc2544_params *p)
 {
 	return p->n_bursts > 0 || p->n_imix > 0 || p->broadcast_pct > 0 ||
 	       p->filters || p->management || p->random_networks ||
-	       p->random_macs ||
+	       p->random_macs || p->routing_updates ||
+	       rfc2544_protocol_mix(p) ||
+	       p->route_setup == RFC2544_ROUTES_RIP ||
 	       p->topology >= BM_TOPO_MULTIPORT;
 }
 
@@ -102,6 +105,14 @@ static void stream_type(const struct rfc2544_params *p,
 		snprintf(buf, len, "random(%u)", p->random_networks);
 	else if (p->random_macs)
 		snprintf(buf, len, "random-mac(%u)", p->random_macs);
+	else if (p->routing_updates)
+		snprintf(buf, len, "routing-updates");
+	else if (rfc2544_protocol_mix(p)) {
+		char mix[21];	/* "ipv4:1000,ipv6:1000" */
+
+		rfc2544_protocols_text(p, mix, sizeof(mix));
+		snprintf(buf, len, "protocols(%s)", mix);
+	}
 	else
 		snprintf(buf, len, "constant");
 }
@@ -156,6 +167,38 @@ static void imix_cycle(const struct rfc2544_params *p, struct bm_traffic *t)
 	}
 }
 
+/*
+ * §17 (R2544-MIX): the test stream test at r fps over d s as one counted
+ * stream per protocol of p, each its weight's share of r, interleaved
+ * (stream j starts j/n of its own interval late); 0 or -errno.
+ */
+static int protocol_streams(const struct rfc2544_params *p,
+			    struct bm_traffic *t,
+			    const struct bm_stream_spec *test, double r,
+			    double d, struct bm_error *err)
+{
+	struct bm_stream_spec ss;
+	unsigned int w = 0;
+	size_t j;
+
+	for (j = 0; j < p->n_protocols; j++)
+		w += p->protocol_weights[j];
+	for (j = 0; j < p->n_protocols; j++) {
+		ss = *test;
+		ss.frame.ip_version = p->protocols[j];
+		ss.load = r * p->protocol_weights[j] / w;
+		ss.count = (uint64_t)llround(ss.load * d);
+		ss.phase = (double)j / (double)p->n_protocols;
+		if (!ss.count)
+			return bm_errorf(err, "trial of 0 IPv%u frames (%.3f "
+					 "fps, %.3f s)", p->protocols[j],
+					 ss.load, d);
+		if (bm_traffic_add_stream(t, &ss, err) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* One direction's stream of a trial at spec's rate, tx -> rx. */
 static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 		       unsigned int tx, unsigned int rx,
@@ -206,6 +249,8 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 	}
 	if (s->p->filters)
 		return r2544_filter_streams(s->p, t, &ss, r, d, err);
+	if (rfc2544_protocol_mix(s->p) && !s->c.burst)
+		return protocol_streams(s->p, t, &ss, r, d, err);
 	if (s->p->random_networks || s->p->random_macs)
 		r2544_random_frame(s->p, &ss.frame);
 	ret = bm_traffic_add_stream(t, &ss, err) < 0 ? -ENOMEM : 0;
@@ -253,10 +298,16 @@ static void split_other(const struct r2544_stream *s,
 			struct bm_trial_result *res)
 {
 	const struct bm_stream_result *b;
-	unsigned int k;
+	unsigned int k, i;
 
 	for (k = 0; k < t->n_streams; k++) {
 		b = &tr->streams[k];
+		/* §17: each protocol's test frames */
+		i = t->streams[k].frame.ip_version == 6;
+		if (!is_bcast(t, k) && !is_probe(s, t, k)) {
+			res->proto_sent[i] += b->sent;
+			res->proto_received[i] += b->received;
+		}
 		if (is_bcast(t, k)) {
 			res->bcast_sent += b->sent;
 			res->bcast_received += b->received;
@@ -338,11 +389,12 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		t->mgmt.interval_s = 1.0;
 	}
 	if (multi)
-		return build_multi(s, spec, t, err);
-	ret = add_streams(s, t, 0, 1, spec, err);
-	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR)
+		ret = build_multi(s, spec, t, err);
+	else
+		ret = add_streams(s, t, 0, 1, spec, err);
+	if (!ret && !multi && spec->topology == BM_TOPO_PAIR_BIDIR)
 		ret = add_streams(s, t, 1, 0, spec, err);
-	return ret;
+	return ret ? ret : r2544_route_msgs(s->p, t, s->ab_next, err);
 }
 
 static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
@@ -372,8 +424,10 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 		ts.traffic_res = tr;
 		ret = bm_run_trial(s->inner, &ts, res, err);
 	}
-	if (!ret)
+	if (!ret) {
 		split_other(s, &t, tr, res);
+		r2544_route_result(s->p, &t, &s->ab_next, res);
+	}
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
 	stream_type(s->p, &s->c, res->stream_type, sizeof(res->stream_type));
@@ -448,6 +502,7 @@ void r2544_stream_deviations(struct r2544_run *r)
 	r2544_filter_deviations(r);
 	r2544_mgmt_deviations(r);
 	r2544_random_deviations(r);
+	r2544_route_deviations(r);
 	if (p->broadcast_pct > 0) {
 		r2544_deviation(r, "R2544-MOD broadcast (§11.1): broadcast "
 				"frames are a stream of their own from the tx "
@@ -460,6 +515,15 @@ void r2544_stream_deviations(struct r2544_run *r)
 			r2544_deviation(r, "R2544-MOD broadcast: §11.1 SHOULD "
 					"be 1 % of the frames");
 	}
+	if (rfc2544_protocol_mix(p))
+		r2544_deviation(r, "R2544-MIX (§17): the test frames spread "
+				"over the listed IP versions by weight, each its "
+				"own stream from the tx port, interleaved, UDP "
+				"per App C (IPv6 between RFC 5180's "
+				"2001:2:0:1::2 and 2001:2:0:2::2); the "
+				"throughput and loss are of all of them together, "
+				"each protocol's counts in \"protocols\"; §17 "
+				"gives no interpretation of the result");
 	if (p->n_imix)
 		r2544_deviation(r, "R2544-MIX: §18 leaves a mixed frame size "
 				"test to the tester (\"the authors do not have "
@@ -487,6 +551,37 @@ void r2544_stream_deviations(struct r2544_run *r)
 			"between bursts is a search over their average rate "
 			"(rate = burst / period); the result gives the "
 			"minimum period and gap (AMB-22) at the throughput");
+}
+
+void r2544_protocols_report(struct r2544_run *r, json_object *e, size_t first)
+{
+	const struct rfc2544_params *p = r->p;
+	uint64_t sent[2] = { 0 }, rcvd[2] = { 0 };
+	json_object *a, *o;
+	size_t k, j;
+
+	if (!rfc2544_protocol_mix(p))
+		return;
+	for (k = first; k < r->log.n; k++)
+		for (j = 0; j < 2; j++) {
+			sent[j] += r->log.v[k].res.proto_sent[j];
+			rcvd[j] += r->log.v[k].res.proto_received[j];
+		}
+	a = json_object_new_array();
+	json_object_object_add(e, "protocols", a);
+	for (j = 0; j < p->n_protocols; j++) {
+		unsigned int i = p->protocols[j] == 6;
+
+		o = json_object_new_object();
+		json_object_array_add(a, o);
+		bm_json_add_str(o, "protocol", i ? "ipv6" : "ipv4");
+		bm_json_add_u64(o, "weight", p->protocol_weights[j]);
+		bm_json_add_u64(o, "sent", sent[i]);
+		bm_json_add_u64(o, "received", rcvd[i]);
+		bm_json_add_double(o, "loss_pct", sent[i] ?
+				   100.0 * (double)(sent[i] - rcvd[i]) /
+				   (double)sent[i] : NAN);
+	}
 }
 
 void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,

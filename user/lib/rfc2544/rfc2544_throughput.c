@@ -109,6 +109,8 @@ int r2544_throughput(struct r2544_run *r)
 			r2544_mgmt_report(r, e, first, ok ? stmt : NULL,
 					  sizeof(stmt));
 		r2544_random_report(r, e, first);
+		r2544_route_report(r, e, first);
+		r2544_protocols_report(r, e, first);
 		bm_json_add_str(e, "statement", stmt);
 	}
 	return ret;
