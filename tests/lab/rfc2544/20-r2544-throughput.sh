@@ -16,7 +16,10 @@
 # [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 1 % of
 # the result (relative since issue 13), that is [-1 %, +0.99 %] of C at
 # both sizes.  (0.5 % until issue 11: its two more trials a size, 14 s of
-# make check, went to the stateful tests.)
+# make check, went to the stateful tests.)  One size, 512 B, since
+# session 18 (few sizes, for make check's 30 minutes): the model is the
+# same at every size, and 19-bmctl-batch searches 1518 B through the same
+# DUT (2 s trials, C within 3 %).
 # The check is the 2 % the requirement asks for; the 1 % between the model
 # window and 2 % is margin for the one effect the model leaves out: a TCG
 # vCPU that wakes the generator late sends the late frames back to back,
@@ -53,7 +56,7 @@ bmd_start
 measure() {
 	drops0=$(qdisc_drops d2)
 	bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
-		--frame-sizes 512,1518 \
+		--frame-sizes 512 \
 		--param trial_duration_s=3 --param search_trial_duration_s=3 \
 		--param drain_s=0.3 --param max_rate_pct=40 \
 		--param resolution_pct=1 --param r_min_pct=5
@@ -76,7 +79,7 @@ measure() {
 	drops=$(($(qdisc_drops d2) - drops0))
 	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 
-	check_tbf_throughput /tmp/thr.json 3e6 2 512 1518
+	check_tbf_throughput /tmp/thr.json 3e6 2 512
 }
 
 remeasure 0.0299 /tmp/thr.json measure

@@ -6,7 +6,8 @@
 # 10 Mbit/s line at every size.  The steps are 100, 90, ... % of the line
 # (max rate, AMB-17); 35 % lies between steps, so 100..40 % lose and 30 %
 # and 20 % do not: the loop must stop there after two successive
-# zero-loss trials, 9 trials per size.
+# zero-loss trials, 9 trials.  512 B only since session 18 (make
+# check's 30 minutes; 1518 B passed alike until then).
 #
 # Steady-state truth at offered rate X > C: loss = 1 - C/X.  A trial of
 # N = X d frames also gets through what the bucket and queue hold: the
@@ -29,7 +30,7 @@ $TC -n dut qdisc add dev d2 root tbf rate 3500kbit burst 40000 limit 8000 overhe
 bmd_start
 
 bm_job flr rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $R2544_FAST \
-	--frame-sizes 512,1518 --param trial_duration_s=1 \
+	--frame-sizes 512 --param trial_duration_s=1 \
 	--param drain_s=0.3
 $BMCTL -j result "$job" > /tmp/flr.json || fail "bmctl result --json"
 # the per-size results only: the trial log has loss_pct keys too
@@ -43,8 +44,8 @@ jvals loss_pct /tmp/flr.res > /tmp/flr.loss
 sed -n '/^  "trials"/,/^  "results"/p' /tmp/flr.json > /tmp/flr.trials
 jvals actual_duration_s /tmp/flr.trials > /tmp/flr.span
 
-check_eq "rows (9 per size)" "$(wc -l < /tmp/flr.pct)" 18
-check_eq "trials, one span each" "$(wc -l < /tmp/flr.span)" 18
+check_eq "rows (9)" "$(wc -l < /tmp/flr.pct)" 9
+check_eq "trials, one span each" "$(wc -l < /tmp/flr.span)" 9
 check_eq "stop rule" "$(sort -u /tmp/flr.stop)" '"two successive zero-loss trials"'
 
 # Tolerance, in frames against the model (then in loss % of that trial):
@@ -61,7 +62,7 @@ check_eq "stop rule" "$(sort -u /tmp/flr.stop)" '"two successive zero-loss trial
 #     every frame bmgen calls lost must be one the DUT says it dropped:
 #     the sum over all trials equals tbf's own drop counter exactly.
 row=0
-for f in 512 1518; do
+for f in 512; do
 	for step in 1 2 3 4 5 6 7 8 9; do
 		row=$((row + 1))
 		pct=$(sed -n ${row}p /tmp/flr.pct | awk '{ printf "%d", $1 + 0.5 }')
