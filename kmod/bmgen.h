@@ -156,6 +156,7 @@ struct bm_stream {
 	u32 tx_mode;
 	bool tag;
 	u64 tag_seq;
+	__be32 tag_dst_ip4;		/* 0: the tagged frame's own */
 	/* the frame log of the last trial (BMGEN_A_STREAM_LOG_FRAMES):
 	 * tx_log[seq] for seq < log_frames, written by the kthread; rx_log
 	 * in arrival order, rx.log_n records, written under rx.lock

@@ -259,6 +259,9 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
 			ip->daddr = htonl(ntohl(s->dst_ip4) +
 					  flow * s->flow_step);
+		/* RFC 2544 §26.2: the tagged frame to a new network */
+		if (s->tag_dst_ip4 && s->tag && seq == s->tag_seq)
+			ip->daddr = s->tag_dst_ip4;
 		ip->check = 0;
 		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
 	}

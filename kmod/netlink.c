@@ -74,6 +74,7 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_IP_VERSION] = NLA_POLICY_RANGE(NLA_U8, 4, 6),
 	[BMGEN_A_STREAM_SRC_IP4] = NLA_POLICY_EXACT_LEN(4),
 	[BMGEN_A_STREAM_DST_IP4] = NLA_POLICY_EXACT_LEN(4),
+	[BMGEN_A_STREAM_TAG_DST_IP4] = NLA_POLICY_EXACT_LEN(4),
 	[BMGEN_A_STREAM_SRC_IP6] = NLA_POLICY_EXACT_LEN(16),
 	[BMGEN_A_STREAM_DST_IP6] = NLA_POLICY_EXACT_LEN(16),
 	[BMGEN_A_STREAM_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
@@ -745,6 +746,15 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 				    "tagged frame is beyond the frames sent");
 		return -ERANGE;
 	}
+	if (a[BMGEN_A_STREAM_TAG_DST_IP4]) {
+		s->tag_dst_ip4 = nla_get_in_addr(a[BMGEN_A_STREAM_TAG_DST_IP4]);
+		if (!s->tag || s->ip_version != 4 || s->ptp_shape ||
+		    !s->tag_dst_ip4) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_TAG_DST_IP4],
+					    "a tagged frame's destination needs a tagged IPv4 stream and an address");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -827,6 +837,8 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 			       BMGEN_A_PAD)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
 	    (s->ptp_shape && nla_put_flag(skb, BMGEN_A_STREAM_PTP_SHAPE)) ||
+	    (s->tag_dst_ip4 &&
+	     nla_put_in_addr(skb, BMGEN_A_STREAM_TAG_DST_IP4, s->tag_dst_ip4)) ||
 	    bm_stream_put_frame_head(skb, s))
 		return -EMSGSIZE;
 	return 0;

@@ -861,6 +861,26 @@ BUILD(b_mac_seed_u32)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_MAC_DST);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_MAC_SEED, 7);
 }
+/* §26.2 new-net (issue 13): the tagged frame's own destination */
+BUILD(b_tag_dst_untagged)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 4,
+		     (const uint8_t[]){ 198, 19, 65, 2 });
+}
+BUILD(b_tag_dst_zero)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 5);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 4,
+		     (const uint8_t[]){ 0, 0, 0, 0 });
+}
+BUILD(b_tag_dst_short)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, 5);
+	mnl_attr_put_u16(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 7);
+}
 
 /* patterns, rates, times */
 STREAM_PUT(b_pattern_3, 32, BMGEN_A_STREAM_PATTERN, BMGEN_PAT_BURST + 1)
@@ -1149,6 +1169,9 @@ static const struct ncase cases[] = {
 	{ "flow_seed_u32", P_IDLE, ADD, 0, b_flow_seed_u32, EINVAL, BADLEN, A(STREAM_FLOW_SEED) },
 	{ "mac_seed_on_ip_flows", P_IDLE, ADD, 0, b_mac_seed_ip_flows, EINVAL, "a MAC seed needs a MAC flow mode", A(STREAM_MAC_SEED) },
 	{ "mac_seed_u32", P_IDLE, ADD, 0, b_mac_seed_u32, EINVAL, BADLEN, A(STREAM_MAC_SEED) },
+	{ "tag_dst_untagged", P_IDLE, ADD, 0, b_tag_dst_untagged, EINVAL, "a tagged frame's destination needs a tagged IPv4 stream", A(STREAM_TAG_DST_IP4) },
+	{ "tag_dst_zero", P_IDLE, ADD, 0, b_tag_dst_zero, EINVAL, "a tagged frame's destination needs a tagged IPv4 stream", A(STREAM_TAG_DST_IP4) },
+	{ "tag_dst_2_bytes", P_IDLE, ADD, 0, b_tag_dst_short, ERANGE, BINLEN, A(STREAM_TAG_DST_IP4) },
 	/* patterns, rates, times */
 	{ "pattern_3", P_IDLE, ADD, 0, b_pattern_3, ERANGE, RANGE, A(STREAM_PATTERN) },
 	{ "rate_over_100_mfps", P_IDLE, ADD, 0, b_rate_over, ERANGE, "rate above 100 Mfps", A(STREAM_RATE_UFPS) },

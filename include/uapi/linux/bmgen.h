@@ -339,6 +339,12 @@ enum bmgen_attr {
 	BMGEN_A_STREAM_MAC_SEED,	/* u64: the set of FLOW_MODE MAC_DST,
 					 * MAC_SRC (bmgen_flow_mac()); default 0
 					 */
+	/* RFC 2544 §26.2: a tagged frame to a new network (issue 13) */
+	BMGEN_A_STREAM_TAG_DST_IP4,	/* be32 (binary[4]), IPv4 streams with
+					 * LATENCY_TAG_SEQ: the tagged frame
+					 * goes to this address, every other
+					 * frame as before
+					 */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

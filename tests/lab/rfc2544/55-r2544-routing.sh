@@ -31,6 +31,14 @@
 #    exactly the counts of A and B in the trials' routing_ab; afterwards
 #    the table holds the last state's twelve networks and none of the
 #    other's.  No frame lost.
+# 3. §26.2 new-net (R2544-LAT): latency at a given 200 fps (below the
+#    tbf's C), 20 repetitions of 0.4 s, destination=new-net: repetition
+#    k's tagged frame goes to 198.19.(65 + k).2, a network the DUT routes
+#    by the RIP routes of (1), the other frames to 198.19.1.2.  Truth from
+#    an nftables forward chain in the DUT with a counter per destination:
+#    198.19.65.0/24 .. 198.19.84.0/24 each forwarded exactly 1 frame, the
+#    trials' tag_destination name them in order, 198.19.85.0/24 none,
+#    and all 20 repetitions are valid (every tagged frame came back).
 # No timing tolerance: RIP's effects are states and counts.
 bm_load
 dut_router_tbf
@@ -142,4 +150,45 @@ for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
 done
 check_eq "(2) frames lost" "$(jvals lost /tmp/ab.trials | awk '{ s += $1 } END { print s }')" 0
 echo "ok: (2) the DUT took every update: $na A and $nb B, in state $last at the end"
+
+# 3. §26.2: each tagged frame to a new destination network
+{
+	echo "table ip nn {"
+	echo " chain forward {"
+	echo "  type filter hook forward priority 0; policy accept;"
+	k=65
+	while [ $k -le 85 ]; do
+		echo "  ip daddr 198.19.$k.0/24 counter comment \"n$k\""
+		k=$((k + 1))
+	done
+	echo "  ip daddr 198.19.1.2 counter comment \"own\""
+	echo " }"
+	echo "}"
+} > /tmp/nn.nft
+$IP netns exec dut /usr/sbin/nft -f /tmp/nn.nft || fail "(3) nft"
+bm_job nn rfc2544 latency --port t1 --port t2 --router --line-rate 10M \
+	--frame-sizes 512 --param throughput_fps=200 --param destination=new-net \
+	--param trial_duration_s=0.4 --param tag_at_s=0.2 --param repetitions=20 \
+	--param drain_s=0.2 $R2544_FAST
+$BMCTL -j result "$job" > /tmp/nn.json || fail "(3) bmctl result --json"
+$IP netns exec dut /usr/sbin/nft list chain ip nn forward |
+	sed -n 's/.*counter packets \([0-9]*\) .*comment "\([a-z0-9]*\)".*/\2 \1/p' > /tmp/nn.counts
+cat /tmp/nn.counts | tr '\n' ' '; echo
+check_eq "(3) valid repetitions" "$(jvals valid_repetitions /tmp/nn.json)" 20
+sed -n '/^  "results"/,$p' /tmp/nn.json > /tmp/nn.res
+check_eq "(3) the result's destination" "$(jvals destination /tmp/nn.res)" '"new-net"'
+jvals tag_destination /tmp/nn.json | tr -d '"' > /tmp/nn.dst
+k=65
+while [ $k -le 84 ]; do
+	check_eq "(3) frames the DUT forwarded to 198.19.$k.0/24" \
+		"$(awk -v n=n$k '$1 == n { print $2 }' /tmp/nn.counts)" 1
+	check_eq "(3) repetition $((k - 64))'s tag_destination" \
+		"$(sed -n "$((k - 64))p" /tmp/nn.dst)" "198.19.$k.2"
+	k=$((k + 1))
+done
+check_eq "(3) frames to 198.19.85.0/24" "$(awk '$1 == "n85" { print $2 }' /tmp/nn.counts)" 0
+check_eq "(3) frames to the stream's own 198.19.1.2 = attempted - 20 tagged" \
+	"$(awk '$1 == "own" { print $2 }' /tmp/nn.counts)" \
+	$(($(jvals attempted /tmp/nn.json | awk '{ s += $1 } END { print s }') - 20))
+echo "ok: (3) each repetition's tagged frame reached a new network, one frame each"
 kill "$(cat /tmp/bird.pid)" 2>/dev/null

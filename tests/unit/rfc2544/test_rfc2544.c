@@ -8,6 +8,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,6 +483,88 @@ START_TEST(test_latency_invalid_tag)
 	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 4);
 	json_object_put(doc);
 	bm_sim_free(be);
+}
+END_TEST
+
+
+/*
+ * R2544-LAT §26.2 new-net: "each of the test frames addressed to a new
+ * destination network".  Attempt k's tagged frame goes to
+ * 198.19.(65 + k).2 (the trial records say so), the other frames to the
+ * stream's destination.  On the plain sim the latency is unchanged; on a
+ * router that knows no network but its own (rip_routes, no update) every
+ * tagged frame to a new network is lost, so every repetition is invalid,
+ * while the same DUT delivers every tag of a "same" run.
+ */
+START_TEST(test_latency_new_net)
+{
+	struct bm_sim_params sp;
+	struct rfc2544_params p;
+	struct bm_backend *be;
+	json_object *doc, *e, *trials, *t;
+	struct bm_error err;
+	json_object *o;
+	char want[16];
+	size_t k;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 100e6;
+	sp.base_latency_ns = 500000;
+	be = mk(&sp);
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	sizes(&p, 1518, 0);
+	p.throughput_fps[0] = 8000;
+	p.lat_destination = RFC2544_LAT_NEW_NET;
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_str_eq(str(e, "destination"), "new-net");
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 20);
+	ck_assert_double_eq_tol(num(e, "latency_ns"), 500000, 1e-6);
+	trials = get(doc, "trials");
+	ck_assert_uint_eq(json_object_array_length(trials), 20);
+	for (k = 0; k < 20; k++) {
+		t = json_object_array_get_idx(trials, k);
+		snprintf(want, sizeof(want), "198.19.%zu.2", 65 + k);
+		ck_assert_str_eq(str(t, "tag_destination"), want);
+	}
+	ck_assert(tj_has_deviation(doc, "§26.2 new-net"));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	sp.rip_routes = true;
+	be = mk(&sp);
+	p.lat_max_invalid = 3;
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "too many invalid repetitions");
+	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 4);
+	t = json_object_array_get_idx(get(doc, "trials"), 3);
+	ck_assert_str_eq(str(t, "tag_destination"), "198.19.68.2");
+	json_object_put(doc);
+	p.lat_destination = RFC2544_LAT_SAME;
+	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_str_eq(str(e, "destination"), "same");
+	ck_assert_uint_eq((uint64_t)num(e, "invalid_repetitions"), 0);
+	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(
+			get(doc, "trials"), 0), "tag_destination", NULL));
+	json_object_put(doc);
+	bm_sim_free(be);
+
+	/* the key is the latency test's, its values two */
+	rfc2544_params_default(&p, RFC2544_LATENCY);
+	o = json_tokener_parse("{\"destination\": \"far\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
+						  &err), -EINVAL);
+	json_object_put(o);
+	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
+	o = json_tokener_parse("{\"destination\": \"new-net\"}");
+	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
+						  &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "destination"));
+	json_object_put(o);
 }
 END_TEST
 
@@ -1055,6 +1138,7 @@ static Suite *rfc2544_suite(void)
 	tcase_add_test(tc, test_throughput_not_measured);
 	tcase_add_test(tc, test_latency);
 	tcase_add_test(tc, test_latency_invalid_tag);
+	tcase_add_test(tc, test_latency_new_net);
 	tcase_add_test(tc, test_frame_loss);
 	tcase_add_test(tc, test_frame_loss_cancelled);
 	tcase_add_test(tc, test_back_to_back);

@@ -101,8 +101,10 @@ static int bm_pair_traffic(const struct bm_genl_backend *b,
 		s.pattern = BM_STREAM_COUNT;
 		s.load = spec->rate_fps;
 		s.count = n = (uint64_t)llround(spec->rate_fps * spec->duration_s);
-		if (spec->tag && spec->pattern == BM_PAT_RATE)
+		if (spec->tag && spec->pattern == BM_PAT_RATE) {
 			s.tag_seq = llround(spec->tag_at_s * spec->rate_fps);
+			memcpy(s.tag_dst_ip4, spec->tag_dst_ip4, 4);
+		}
 		break;
 	}
 	if (!n)

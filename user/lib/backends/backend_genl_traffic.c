@@ -233,6 +233,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	if (ss->tag_seq >= 0) {
 		s.tag = 1;
 		s.tag_seq = (uint64_t)ss->tag_seq;
+		memcpy(s.tag_dst_ip4, ss->tag_dst_ip4, 4);
 	}
 	if (ss->pattern == BM_STREAM_BURSTS) {
 		/* start to start, as the spec (RFC 7640 Ti): a late burst

@@ -120,6 +120,7 @@ struct bm_genl_stream {
 	int ptp_shape;		/* IEEE 1588 Sync-shaped frames (issue 14) */
 	int tag;			/* carry the latency tag on tag_seq */
 	uint64_t tag_seq;
+	uint8_t tag_dst_ip4[4];		/* the tagged frame's; 0 = as all */
 	uint32_t imix[64];
 	uint32_t n_imix;
 	/* the frame template; unset fields take the module's defaults

@@ -248,7 +248,9 @@ struct bm_sim_params {
 	 * an update (metric + 1 < 16) within the last 180 s of the
 	 * virtual clock (RFC 1058's timeout); an update of metric 16
 	 * removes the route.  The table is the one at the trial's start:
-	 * updates sent during a trial count from the next. */
+	 * updates sent during a trial count from the next.  A pair trial's
+	 * tagged frame sent to another network (RFC 2544 §26.2 new-net) is
+	 * lost without a route to it via port 1. */
 	bool rip_routes;
 };
 

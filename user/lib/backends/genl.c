@@ -480,6 +480,8 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
 	if (s->tag)
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, s->tag_seq);
+	if (s->tag && memcmp(s->tag_dst_ip4, "\0\0\0\0", 4))
+		mnl_attr_put(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 4, s->tag_dst_ip4);
 	if (s->have_dst_mac)
 		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_MAC, 6, s->dst_mac);
 	if (s->have_ip4) {

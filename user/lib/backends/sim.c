@@ -947,7 +947,11 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 			r->tag_tx = st->probe_t;
 		if (st->probe_a > C && st->probe_x >= st->hi - 1e-9)
 			pdrop = (st->probe_a - C) / st->probe_a;
+		/* §26.2 new-net: a RIP-only router (rip_routes) without a
+		 * route to the tagged frame's network drops it */
 		r->tag_rx = !st->probe_outage &&
+			    sim_rip_routed_net(sp, spec->tag_dst_ip4, 1,
+					       sp->rip_now_s) &&
 			    rng_uniform(&sp->rng) >= pdrop &&
 			    rng_uniform(&sp->rng) >= p->random_loss &&
 			    !(p->max_frame_size &&
@@ -1013,6 +1017,7 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 	/* N ports (issue 9 item 4): the frame-level model of sim_traffic.c */
 	if (spec->traffic)
 		return sim_run_traffic(be, spec, res, err);
+	sp->rip_now_s = be->elapsed_s;	/* a route's age at the start */
 	if (!spec->frame_size || spec->frame_size > 65535)
 		return bm_errorf(err, "sim: bad frame size %u", spec->frame_size);
 	if (spec->pattern == BM_PAT_BURST) {

@@ -42,6 +42,11 @@ struct sim_priv {
 void sim_rip_hear(struct sim_priv *sp, const struct bm_traffic *t,
 		  const struct bm_rip_msg *m, double now_s);
 
+/* Does sp's table take IPv4 address dst (0.0.0.0: the stream's own,
+ * taken as adjacent) to port? */
+bool sim_rip_routed_net(const struct sim_priv *sp, const uint8_t dst[4],
+			unsigned int port, double now_s);
+
 /* Does sp's table take stream ss of t to its rx port? */
 bool sim_rip_routed(const struct sim_priv *sp, const struct bm_traffic *t,
 		    const struct bm_stream_spec *ss, double now_s);

@@ -55,6 +55,32 @@ void sim_rip_hear(struct sim_priv *sp, const struct bm_traffic *t,
 	}
 }
 
+/* Is there a live route to net (host part 0) via port? */
+static bool has_route(const struct sim_priv *sp, const uint8_t net[4],
+		      unsigned int port, double now_s)
+{
+	unsigned int i;
+
+	for (i = 0; i < sp->n_routes; i++)
+		if (!memcmp(sp->routes[i].net, net, 4) &&
+		    sp->routes[i].port == port &&
+		    sp->routes[i].expires_s > now_s)
+			return true;
+	return false;
+}
+
+bool sim_rip_routed_net(const struct sim_priv *sp, const uint8_t dst[4],
+			unsigned int port, double now_s)
+{
+	uint8_t net[4];
+
+	if (!sp->p.rip_routes || !memcmp(dst, "\0\0\0\0", 4))
+		return true;
+	memcpy(net, dst, 3);
+	net[3] = 0;
+	return has_route(sp, net, port, now_s);
+}
+
 bool sim_rip_routed(const struct sim_priv *sp, const struct bm_traffic *t,
 		    const struct bm_stream_spec *ss, double now_s)
 {
@@ -62,8 +88,7 @@ bool sim_rip_routed(const struct sim_priv *sp, const struct bm_traffic *t,
 	const uint8_t *own = t->ports[ss->rx_port].ip4;
 	uint32_t n = ss->frame.dst_networks > 1 ? ss->frame.dst_networks : 1;
 	uint8_t dst[4];
-	uint32_t base, k, i;
-	bool ok;
+	uint32_t base, k;
 
 	if (!sp->p.rip_routes || ss->frame.ip_version == 6)
 		return true;
@@ -78,14 +103,8 @@ bool sim_rip_routed(const struct sim_priv *sp, const struct bm_traffic *t,
 		dst[1] = (uint8_t)(a >> 16);
 		dst[2] = (uint8_t)(a >> 8);
 		dst[3] = 0;
-		if (!memcmp(dst, own, 3))
-			continue;
-		ok = false;
-		for (i = 0; i < sp->n_routes && !ok; i++)
-			ok = !memcmp(sp->routes[i].net, dst, 4) &&
-			     sp->routes[i].port == ss->rx_port &&
-			     sp->routes[i].expires_s > now_s;
-		if (!ok)
+		if (memcmp(dst, own, 3) &&
+		    !has_route(sp, dst, ss->rx_port, now_s))
 			return false;
 	}
 	return true;

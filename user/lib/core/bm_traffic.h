@@ -109,6 +109,9 @@ struct bm_stream_spec {
 					 * bursts of several ports start with
 					 * a chosen synchronisation (RFC 8238
 					 * §6.2) */
+	/* RFC 2544 §26.2 "addressed to a new destination network": the
+	 * tagged frame goes to this IPv4 address; 0.0.0.0 = the stream's */
+	uint8_t tag_dst_ip4[4];
 	int64_t tag_seq;		/* >= 0: that frame carries the RFC
 					 * 2544 §26.2 latency tag; -1 none */
 	double phase;			/* CBR and COUNT: a further delay of

@@ -70,6 +70,9 @@ struct bm_trial_spec {
 	 * (flags.bit0) and report its latency in the result. */
 	bool tag;
 	double tag_at_s;
+	/* §26.2's other run: the tagged frame to this IPv4 address (a new
+	 * destination network); 0.0.0.0 = the stream's destination */
+	uint8_t tag_dst_ip4[4];
 	/* Added for R2544-RESET: when event_fn is set the backend calls
 	 * event_fn(event_ctx) once, event_at_s after the run started, while
 	 * traffic keeps flowing (the DUT reset hook). */

@@ -123,6 +123,12 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_double(o, "tag_tx_s", r->tag_tx_s);
 		bm_json_add_bool(o, "tag_received", r->tag_received);
 		bm_json_add_double(o, "tag_latency_ns", r->tag_latency_ns);
+		if (memcmp(sp->tag_dst_ip4, "\0\0\0\0", 4)) {
+			char a[16];
+
+			bm_ip4_text(sp->tag_dst_ip4, a);
+			bm_json_add_str(o, "tag_destination", a);
+		}
 	}
 	if (r->latency.count) {
 		l = json_object_new_object();

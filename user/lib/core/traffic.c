@@ -491,6 +491,10 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 		return bm_errorf(err, "%s: %u destination networks: IPv4, at "
 				 "most 65536, below 255.255.255.255", who,
 				 s->frame.dst_networks);
+	if (memcmp(s->tag_dst_ip4, "\0\0\0\0", 4) &&
+	    (s->tag_seq < 0 || s->frame.ip_version == 6))
+		return bm_errorf(err, "%s: a tagged frame's destination needs "
+				 "a tagged IPv4 stream", who);
 	if (s->frame.dst_macs > 1 && mac_set_check(s, who, err))
 		return -EINVAL;
 	size = stream_size(t, s, frame_size);

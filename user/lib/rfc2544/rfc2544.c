@@ -291,8 +291,8 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		const struct rfc2544_params *p, bm_progress_fn progress,
 		void *ctx, json_object **doc, struct bm_error *err)
 {
-	struct r2544_run r = { t, be, NULL, p, progress, ctx, err, { 0 }, NULL,
-			       NULL };
+	struct r2544_run r = { .test = t, .be = be, .p = p,
+			       .progress = progress, .ctx = ctx, .err = err };
 	struct bm_backend *settle;
 	json_object *d, *res;
 	int ret;

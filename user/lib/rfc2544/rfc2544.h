@@ -24,6 +24,9 @@
 #define RFC2544_MAX_IMIX 16
 #define RFC2544_MAX_PROTOCOLS	2	/* §17: IPv4 and IPv6 */
 #define RFC2544_IPV6_MIN	84	/* bmgen.ko: untagged IPv6 + TPLD */
+/* App C C.2.2.2: the output side's phantom networks 198.19.65-254 */
+#define RFC2544_NEW_NET_FIRST	65
+#define RFC2544_NEW_NETS	190
 
 enum rfc2544_test {
 	RFC2544_THROUGHPUT = 0,	/* §26.1 R2544-THRPT */
@@ -36,6 +39,11 @@ enum rfc2544_test {
 };
 
 /* RFC 1242 latency definition (R2544-LAT "MUST be stated"). */
+enum rfc2544_lat_dest {
+	RFC2544_LAT_SAME = 0,
+	RFC2544_LAT_NEW_NET,
+};
+
 enum rfc2544_lat_def {
 	RFC2544_LAT_BF = 0,	/* bit forwarding: first bit out -> first in */
 	RFC2544_LAT_SF,		/* store and forward: last bit out -> first in */
@@ -158,6 +166,10 @@ struct rfc2544_params {
 	unsigned int lat_repetitions;
 	unsigned int lat_max_invalid;
 	enum rfc2544_lat_def lat_definition;
+	/* §26.2: the tagged frame "addressed to the same destination as
+	 * the rest of the data stream" or, NEW_NET, repetition k's to
+	 * 198.19.(65 + k mod 190).2, a new destination network */
+	enum rfc2544_lat_dest lat_destination;
 	double lat_ts_accuracy_ns;	/* calibrated; 0 = the backend's */
 
 	/* R2544-FLR */

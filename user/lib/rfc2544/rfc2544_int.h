@@ -39,6 +39,7 @@ struct r2544_run {
 	struct bm_trial_log log;
 	json_object *results;		/* per-size entries */
 	json_object *deviations;	/* strings, each once */
+	unsigned int new_nets;		/* §26.2 new-net: networks used */
 };
 
 /* The per-test bodies: fill r->results; 0 or -errno. */

@@ -129,6 +129,13 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	while (valid < p->lat_repetitions) {
 		snprintf(why, sizeof(why), "repetition %u, tag at %g s",
 			 valid + invalid + 1, p->lat_tag_at_s);
+		/* §26.2 new-net: every attempt's tagged frame to a network
+		 * no frame has gone to in this run (while there are 190) */
+		if (p->lat_destination == RFC2544_LAT_NEW_NET)
+			memcpy(spec.tag_dst_ip4, (const uint8_t[]){ 198, 19,
+			       (uint8_t)(RFC2544_NEW_NET_FIRST +
+					 r->new_nets++ % RFC2544_NEW_NETS), 2 },
+			       4);
 		ret = r2544_trial(r, &spec, &res, "latency", why);
 		if (ret)
 			goto out;
@@ -161,6 +168,9 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 			"sf (RFC 1242 store and forward, LIFO)" :
 			"bf (RFC 1242 bit forwarding, FIFO)");
 	bm_json_add_double(e, "rate_fps", thr);
+	bm_json_add_str(e, "destination",
+			p->lat_destination == RFC2544_LAT_NEW_NET ? "new-net" :
+			"same");
 	bm_json_add_u64(e, "valid_repetitions", valid);
 	bm_json_add_u64(e, "invalid_repetitions", invalid);
 	bm_json_add_double(e, "serialisation_in_ns", s_in);
@@ -199,6 +209,15 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 				"frames, not one tagged frame");
 	r2544_deviation(r, "R2544-LAT: a repetition whose tagged frame is lost "
 			"is invalid and re-run [INTERPRETATION]");
+	if (p->lat_destination == RFC2544_LAT_NEW_NET)
+		r2544_deviation(r, "R2544-LAT §26.2 new-net: the tagged frame "
+				"of the k-th attempt of the run (re-runs "
+				"counted) goes to 198.19.(65 + k mod 190).2, "
+				"App C's output-side phantom networks, the "
+				"other frames to the stream's destination; a "
+				"router DUT needs routes to them via "
+				"198.19.1.10, and after 190 attempts the "
+				"networks are no longer new");
 	r2544_deviation(r, "EXTENSION: min/max/stddev over repetitions and the "
 			"all-frame distribution are reported besides the mean");
 out:

@@ -29,6 +29,7 @@
 
 static const char *const search_names[] = { "binary", "mlr", NULL };
 static const char *const latdef_names[] = { "bf", "sf", NULL };
+static const char *const latdest_names[] = { "same", "new-net", NULL };
 static const char *const reset_names[] = { "hardware", "software", "power",
 					   NULL };
 
@@ -529,6 +530,10 @@ const struct bm_param rfc2544_keys[] = {
 	   "re-runs allowed for repetitions whose tag was lost [PROPOSED]"),
 	KE("definition", lat_definition, latdef_names, M_LAT,
 	   "RFC 1242 latency: bf bit forwarding (FIFO), sf store and forward"),
+	KE("destination", lat_destination, latdest_names, M_LAT,
+	   "§26.2 the tagged frame to the stream's destination (same) or "
+	   "each to a new destination network (new-net: 198.19.(65+k).2, "
+	   "k the repetition; a router DUT routes them via 198.19.1.10)"),
 	KD("timestamp_accuracy_ns", lat_ts_accuracy_ns, 0, 1e9, EX | DV, M_LAT,
 	   "ns", "the timestamps' accuracy as calibrated (rfc8238.calibrate "
 	   "accuracy_ns), stated in the result; unset: the backend's"),
