@@ -9,9 +9,13 @@
 #   1. rfc2544.throughput, 1518 B, 2 s trials: C within 3 %;
 #   2. rfc2544.latency at 200 fps given (below C: no queue), 20 tagged
 #      repetitions (R2544-LAT's least) of 0.4 s: 20 valid;
-#   3. rfc2544.frame-loss, 1518 B, 1 s steps of 10 %: at 100 % the tbf
+#   3. rfc2544.frame-loss, 1518 B, 1 s steps of 10 % from 50 % (session
+#      18: from 100 % cost make check five more trials): at 50 % the tbf
 #      passes C plus its bucket and queue, so loss >= 1 - (C + (Q +
-#      b/A)/1 s) / 812.74 = 62 %; 40 % loses (C is 30 % of the line);
+#      b/A)/1 s) / 406.37 = 38.3 % over a 1 s span (measured 38.4 and
+#      38.7 %), checked >= 30 %: a generator late by 30 ms lets 7 more
+#      frames through (this test is about the batch, test 22 about the
+#      model); 40 % loses (C is 30 % of the line);
 #      the steps end with two zero-loss ones (30 and 20 %, or 20 and 10
 #      % when 30 %, exactly C, loses a frame);
 #   exit 0, six hook lines in order (step, procedure, job, state done),
@@ -40,7 +44,7 @@ cat > /tmp/plan.json <<'EOF'
                   "tag_at_s": 0.2, "repetitions": 20,
                   "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.2 } },
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
-      "params": { "trial_duration_s": 1, "step_pct": 10,
+      "params": { "trial_duration_s": 1, "step_pct": 10, "max_rate_pct": 50,
                   "learning_pause_s": 0.2, "restabilise_s": 0, "drain_s": 0.3 } } ] }
 EOF
 rm -f /tmp/hooks.log
@@ -63,10 +67,10 @@ $BMCTL -j result "$3" > /tmp/b3.json || fail "result $3"
 check_tbf_throughput /tmp/b1.json 3e6 3 1518
 check_eq "latency: valid repetitions" "$(jvals valid_repetitions /tmp/b2.json)" 20
 flr=$(sed -n '/^  "results"/,$p' /tmp/b3.json | tr -d '",' | awk '
-	$1 == "rate_pct:" { l = $2 } $1 == "loss_pct:" && l != "" { printf "%s:%s ", l, $2; l = "" }')
-note "frame loss, rate %:loss %: $flr"
+	$1 == "rate_pct_line:" { l = $2 } $1 == "loss_pct:" && l != "" { printf "%s:%s ", l, $2; l = "" }')
+note "frame loss, rate % of the line:loss %: $flr"
 first=$(echo "$flr" | awk '{ split($1, a, ":"); print a[2] }')
-check_range "frame loss at 100 % (model >= 62 %)" "${first:-0}" 62 100
+check_range "frame loss at 50 % (model >= 38.3 % for a 1 s span; 30 %)" "${first:-0}" 30 100
 last2=$(echo "$flr" | awk '{ for (i = NF - 1; i <= NF; i++) { split($i, a, ":"); printf "%s ", a[2] + 0 } }')
 check_eq "frame loss of the last two steps" "$last2" "0 0 "
 at40=$(echo "$flr" | tr ' ' '\n' | awk -F: '$1 == 40 { print ($2 > 0) }')
