@@ -363,6 +363,24 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
+# net_counters TABLE FIRST LAST [RULE]: an nftables file (on stdout) of a
+# forward chain in table ip TABLE with one counter per destination
+# network 198.19.k.0/24, k = FIRST..LAST, commented "nk", then RULE if
+# given (tests 51, 55: what the DUT routed to each network)
+net_counters() {
+	echo "table ip $1 {"
+	echo " chain forward {"
+	echo "  type filter hook forward priority 0; policy accept;"
+	k=$2
+	while [ $k -le $3 ]; do
+		echo "  ip daddr 198.19.$k.0/24 counter comment \"n$k\""
+		k=$((k + 1))
+	done
+	[ -z "${4:-}" ] || echo "  $4"
+	echo " }"
+	echo "}"
+}
+
 # remeasure T FILE FUNC [ARGS...]: run FUNC ARGS, a measurement and its
 # checks that writes its result document to FILE, in a subshell.  If it
 # fails and the module reported in FILE its generator more than T seconds

@@ -122,18 +122,7 @@ check_range "test frames' throughput (fps)" "$thr" \
 
 # 3. §12 random destinations, one counter per destination network
 $IP netns exec dut /usr/sbin/nft delete table ip flt || fail "nft delete"
-{
-	echo "table ip rnd {"
-	echo " chain forward {"
-	echo "  type filter hook forward priority 0; policy accept;"
-	k=65
-	while [ $k -le 254 ]; do
-		echo "  ip daddr 198.19.$k.0/24 counter comment \"n$k\""
-		k=$((k + 1))
-	done
-	echo " }"
-	echo "}"
-} > /tmp/rnd.nft
+net_counters rnd 65 254 > /tmp/rnd.nft
 $IP netns exec dut /usr/sbin/nft -f /tmp/rnd.nft || fail "nft -f rnd"
 d0=$(qdisc_drops d2)
 bm_job rnd rfc2544 frame-loss --port t1 --port t2 --router --line-rate 10M \

@@ -152,19 +152,7 @@ check_eq "(2) frames lost" "$(jvals lost /tmp/ab.trials | awk '{ s += $1 } END {
 echo "ok: (2) the DUT took every update: $na A and $nb B, in state $last at the end"
 
 # 3. §26.2: each tagged frame to a new destination network
-{
-	echo "table ip nn {"
-	echo " chain forward {"
-	echo "  type filter hook forward priority 0; policy accept;"
-	k=65
-	while [ $k -le 85 ]; do
-		echo "  ip daddr 198.19.$k.0/24 counter comment \"n$k\""
-		k=$((k + 1))
-	done
-	echo "  ip daddr 198.19.1.2 counter comment \"own\""
-	echo " }"
-	echo "}"
-} > /tmp/nn.nft
+net_counters nn 65 85 'ip daddr 198.19.1.2 counter comment "own"' > /tmp/nn.nft
 $IP netns exec dut /usr/sbin/nft -f /tmp/nn.nft || fail "(3) nft"
 bm_job nn rfc2544 latency --port t1 --port t2 --router --line-rate 10M \
 	--frame-sizes 512 --param throughput_fps=200 --param destination=new-net \
