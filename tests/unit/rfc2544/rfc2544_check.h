@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the RFC 2544 unit tests share: a run that must succeed, and the
- * entries of its result. */
+/* What the RFC 2544 unit tests share: a run that must succeed, the
+ * entries of its result, and parameter sets accepted or refused. */
 #ifndef RFC2544_CHECK_H
 #define RFC2544_CHECK_H
 
@@ -17,5 +17,20 @@ json_object *r2544_check_run(enum rfc2544_test t, struct bm_backend *be,
 
 /* results.per_size[i] of doc; the test fails when there is none. */
 json_object *r2544_check_entry(json_object *doc, size_t i);
+
+/* A parameter set that test t refuses, and the words the refusal must
+ * have. */
+struct r2544_refusal {
+	int test;
+	const char *js, *msg;
+};
+
+/* Each of bad[0..n) is refused (-EINVAL) with its words. */
+void r2544_check_refused(const struct r2544_refusal *bad, size_t n);
+
+/* p = test t's defaults overlaid with the JSON object js; the test fails
+ * unless js is accepted. */
+void r2544_check_accepted(enum rfc2544_test t, const char *js,
+			  struct rfc2544_params *p);
 
 #endif /* RFC2544_CHECK_H */

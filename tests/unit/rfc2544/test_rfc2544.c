@@ -326,6 +326,17 @@ START_TEST(test_throughput_not_measured)
 }
 END_TEST
 
+/* R2544-LAT's DUT (netem delay 500 us on a 100 Mbit/s line) in sp, and
+ * the latency test's defaults at 1518 B in p. */
+static void lat_setup(struct bm_sim_params *sp, struct rfc2544_params *p)
+{
+	bm_sim_params_default(sp);
+	sp->line_rate_bps = 100e6;
+	sp->base_latency_ns = 500000;
+	rfc2544_params_default(p, RFC2544_LATENCY);
+	sizes(p, 1518, 0);
+}
+
 /* R2544-LAT (a), (b): netem delay 500 us on a 100 Mbit/s line, 1518 B. */
 START_TEST(test_latency)
 {
@@ -334,12 +345,8 @@ START_TEST(test_latency)
 	struct bm_backend *be;
 	json_object *doc, *e;
 
-	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 100e6;
-	sp.base_latency_ns = 500000;
+	lat_setup(&sp, &p);
 	be = mk(&sp);
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	sizes(&p, 1518, 0);
 	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
 	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
@@ -454,15 +461,11 @@ START_TEST(test_latency_invalid_tag)
 	struct bm_backend *be;
 	json_object *doc, *e;
 
-	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 100e6;
-	sp.base_latency_ns = 500000;
+	lat_setup(&sp, &p);
 	sp.outage_s = 1.0;
 	sp.outage_at_s = 59.5;
 	sp.outage_trials = 1;
 	be = mk(&sp);
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	sizes(&p, 1518, 0);
 	p.throughput_fps[0] = 8000;
 	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
 	e = r2544_check_entry(doc, 0);
@@ -498,21 +501,20 @@ END_TEST
  */
 START_TEST(test_latency_new_net)
 {
+	static const struct r2544_refusal bad[] = {
+		{ RFC2544_LATENCY, "{\"destination\": \"far\"}", "destination" },
+		{ RFC2544_THROUGHPUT, "{\"destination\": \"new-net\"}",
+		  "destination" },
+	};
 	struct bm_sim_params sp;
 	struct rfc2544_params p;
 	struct bm_backend *be;
 	json_object *doc, *e, *trials, *t;
-	struct bm_error err;
-	json_object *o;
 	char want[16];
 	size_t k;
 
-	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 100e6;
-	sp.base_latency_ns = 500000;
+	lat_setup(&sp, &p);
 	be = mk(&sp);
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	sizes(&p, 1518, 0);
 	p.throughput_fps[0] = 8000;
 	p.lat_destination = RFC2544_LAT_NEW_NET;
 	doc = r2544_check_run(RFC2544_LATENCY, be, &p);
@@ -554,17 +556,7 @@ START_TEST(test_latency_new_net)
 	bm_sim_free(be);
 
 	/* the key is the latency test's, its values two */
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	o = json_tokener_parse("{\"destination\": \"far\"}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
-						  &err), -EINVAL);
-	json_object_put(o);
-	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
-	o = json_tokener_parse("{\"destination\": \"new-net\"}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
-						  &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "destination"));
-	json_object_put(o);
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -902,45 +894,23 @@ END_TEST
  */
 START_TEST(test_derived_defaults)
 {
-	struct bm_error err = { "" };
+	static const struct r2544_refusal bad[] = {
+		{ RFC2544_THROUGHPUT, "{\"trial_duration_s\": 2, "
+		  "\"search_trial_duration_s\": 5}",
+		  "search trial duration longer" },
+		{ RFC2544_LATENCY, "{\"trial_duration_s\": 2, \"tag_at_s\": 3}",
+		  "tag_at_s" },
+	};
 	struct rfc2544_params p;
-	json_object *o;
 
-	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
-	o = json_tokener_parse("{\"trial_duration_s\": 2}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
-						  &err), 0);
+	r2544_check_accepted(RFC2544_THROUGHPUT, "{\"trial_duration_s\": 2}",
+			     &p);
 	ck_assert(p.thr_search_trial_s == 2.0 && p.thr_final_trial_s == 2.0);
-	json_object_put(o);
-
-	rfc2544_params_default(&p, RFC2544_THROUGHPUT);
-	o = json_tokener_parse("{\"trial_duration_s\": 2, "
-			       "\"search_trial_duration_s\": 5}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_THROUGHPUT, &p,
-						  &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "search trial duration longer"));
-	json_object_put(o);
-
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	o = json_tokener_parse("{\"trial_duration_s\": 2}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
-						  &err), 0);
+	r2544_check_accepted(RFC2544_LATENCY, "{\"trial_duration_s\": 2}", &p);
 	ck_assert(p.lat_tag_at_s == 1.0);	/* §26.2: the middle */
-	json_object_put(o);
-
-	rfc2544_params_default(&p, RFC2544_LATENCY);
-	o = json_tokener_parse("{\"trial_duration_s\": 2, \"tag_at_s\": 3}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_LATENCY, &p,
-						  &err), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "tag_at_s"));
-	json_object_put(o);
-
-	rfc2544_params_default(&p, RFC2544_RESET);
-	o = json_tokener_parse("{\"trial_duration_s\": 3}");
-	ck_assert_int_eq(rfc2544_params_from_json(o, RFC2544_RESET, &p,
-						  &err), 0);
+	r2544_check_accepted(RFC2544_RESET, "{\"trial_duration_s\": 3}", &p);
 	ck_assert(p.reset_at_s == 0.5);
-	json_object_put(o);
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 

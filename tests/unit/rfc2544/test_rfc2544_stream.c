@@ -69,31 +69,6 @@ static void thr_params(struct rfc2544_params *p, uint32_t f)
 	p->thr_search_trial_s = p->thr_final_trial_s = 1.0;
 }
 
-/* A parameter set test refuses, and the words the refusal must have. */
-struct refusal {
-	int test;
-	const char *js, *msg;
-};
-
-/* Each of bad[0..n) is refused (-EINVAL) with its words. */
-static void refused(const struct refusal *bad, size_t n)
-{
-	struct rfc2544_params p;
-	struct bm_error err;
-	json_object *o;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		rfc2544_params_default(&p, bad[i].test);
-		o = json_tokener_parse(bad[i].js);
-		err.msg[0] = '\0';
-		ck_assert_int_eq(rfc2544_params_from_json(o, bad[i].test, &p,
-							  &err), -EINVAL);
-		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s", err.msg);
-		json_object_put(o);
-	}
-}
-
 /* R2544-BURSTY: bursts of 16 fit Q = 11, bursts of 64 fit nothing; every
  * trial record says what it sent; the report has the §21 interval. */
 START_TEST(test_bursty_throughput)
@@ -491,7 +466,7 @@ END_TEST
 
 START_TEST(test_multiport_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_LATENCY, "{\"topology\": \"mesh\"}",
 		  "topology: mesh is for throughput and frame-loss" },
 		{ RFC2544_THROUGHPUT, "{\"topology\": \"multiport\", "
@@ -506,7 +481,7 @@ START_TEST(test_multiport_params)
 	struct bm_backend *be;
 	json_object *doc = NULL;
 
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 	/* half in, half out: not of 3 ports */
 	be = multi_dut(3, eg, 1);
 	thr_params(&p, 512);
@@ -631,7 +606,7 @@ END_TEST
  * and what the parameters refuse. */
 START_TEST(test_filters_rules_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"filters\": 2}",
 		  "filters: 2: 0, 1 or 25" },
 		{ RFC2544_THROUGHPUT, "{\"probe_pct\": 2}",
@@ -673,7 +648,7 @@ START_TEST(test_filters_rules_params)
 	ck_assert_int_eq(json_object_array_length(a), 2);
 	json_object_put(a);
 
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -755,7 +730,7 @@ END_TEST
 
 START_TEST(test_management_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"mgmt_agent\": \"198.18.1.1\"}",
 		  "only with management" },
 		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
@@ -769,7 +744,7 @@ START_TEST(test_management_params)
 		  "filters and management: one data stream type" },
 		{ RFC2544_LATENCY, "{\"management\": true}", "management" },
 	};
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -938,7 +913,7 @@ END_TEST
 
 START_TEST(test_random_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"random_networks\": 1}",
 		  "random_networks: 1 network is one destination" },
 		{ RFC2544_THROUGHPUT, "{\"random_networks\": 191}",
@@ -962,7 +937,7 @@ START_TEST(test_random_params)
 		  "\"topology\": \"pair-bidir\"}", "random_macs: with topology" },
 		{ RFC2544_LATENCY, "{\"random_macs\": 16}", "random_macs" },
 	};
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -1118,7 +1093,7 @@ END_TEST
 
 START_TEST(test_routing_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"route_lead_s\": 3}",
 		  "route_lead_s: only with route_setup rip" },
 		{ RFC2544_THROUGHPUT, "{\"routing_interval_s\": 3}",
@@ -1138,7 +1113,7 @@ START_TEST(test_routing_params)
 		{ RFC2544_LATENCY, "{\"routing_updates\": true}",
 		  "routing_updates" },
 	};
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
@@ -1202,7 +1177,7 @@ END_TEST
 
 START_TEST(test_protocols_params)
 {
-	static const struct refusal bad[] = {
+	static const struct r2544_refusal bad[] = {
 		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv5\"}",
 		  "protocols: expected ipv4 or ipv6" },
 		{ RFC2544_THROUGHPUT, "{\"protocols\": \"ipv4,ipv4\"}",
@@ -1221,7 +1196,7 @@ START_TEST(test_protocols_params)
 		{ RFC2544_LATENCY, "{\"protocols\": \"ipv4,ipv6\"}",
 		  "protocols" },
 	};
-	refused(bad, sizeof(bad) / sizeof(bad[0]));
+	r2544_check_refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
