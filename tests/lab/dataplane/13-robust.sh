@@ -4,6 +4,9 @@
 # CPU whose kthread sends a stream taken offline mid-trial and back: the
 # kthread moves to the other CPU and the trial ends done, every frame
 # sent and received (exact; the receive side may count a CPU split).
+# Truth: the errno each fault must produce (-ENODEV, -ECONNRESET), the
+# guest's WARN/oops count (0, the runner's check) and the final counts;
+# no timing beyond the fault's own moment.
 bm_load
 topo_bridge 2
 $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 100000 > /tmp/del 2>&1 &

@@ -4,6 +4,9 @@
 # a stream's duplicate window is one kmalloc-8k object and every frame an
 # skbuff_head_cache object, so a leak of either per stream or per frame
 # (80 streams, 200000 frames) stands far above the idle guest's noise.
+# Window: <= 8 kmalloc-8k objects and <= 200 sk_buffs of growth (the
+# guest's own churn between two readings; measured 0 and 0); a leak of
+# one object per stream or per frame is 80 or 200000.
 topo_bridge 2
 slab() {	# CACHE: active objects
 	awk -v c="$1" '$1 == c { print $2 }' /proc/slabinfo
