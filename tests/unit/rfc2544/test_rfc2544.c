@@ -668,6 +668,22 @@ START_TEST(test_frame_loss_cancelled)
 }
 END_TEST
 
+/* Trials of doc whose reason starts with pre and holds word (NULL:
+ * any). */
+static size_t reasons(json_object *doc, const char *pre, const char *word)
+{
+	json_object *tr = get(doc, "trials");
+	size_t i, n = 0;
+	const char *r;
+
+	for (i = 0; i < json_object_array_length(tr); i++) {
+		r = str(json_object_array_get_idx(tr, i), "reason");
+		if (!strncmp(r, pre, strlen(pre)) && (!word || strstr(r, word)))
+			n++;
+	}
+	return n;
+}
+
 /* R2544-B2B acceptance: DUT-TBF(10 Mbit/s, b 1600, Q 100), 512 B:
  * 104 on a 1 GbE line, 103 when the burst refills nothing (veth). */
 START_TEST(test_back_to_back)
@@ -695,8 +711,40 @@ START_TEST(test_back_to_back)
 	ck_assert_double_eq(num(e, "max_frames"), 104);
 	ck_assert_uint_eq((uint64_t)num(e, "burst_max"), 234962);
 	ck_assert(tj_has_deviation(doc, "AMB-19"));
+	/* AMB-19: a DUT that repeats itself costs repetitions 2.. two
+	 * bursts each, 104 passing and 105 failing: 1 + 18 + 49 x 2 (the
+	 * burst_max trial counts as repetition 1's) */
+	ck_assert_uint_eq(reasons(doc, "repetition 1:", NULL), 1 + 18);
+	ck_assert_uint_eq(reasons(doc, "repetition 2:", NULL), 2);
+	ck_assert_uint_eq(reasons(doc, "repetition 50:", NULL), 2);
+	ck_assert_uint_eq(json_object_array_length(get(doc, "trials")),
+			  1 + 18 + 49 * 2);
 	json_object_put(doc);
 	bm_sim_free(be);
+
+	/* AMB-19 on a DUT that does not repeat itself: tbf at half the line
+	 * with the rate drawn per trial in [0.4, 0.6] of it, so a burst of n
+	 * passes about when n (1 - c) <= Q + b/A = 103: 171 .. 257 frames.
+	 * Repetitions start at the last answer and gallop up or down until
+	 * they bracket the new one: each repetition within the range, both
+	 * directions taken, 10 repetitions well under 10 bisections. */
+	tbf(&sp, 500e6, 1600, 100);
+	sp.capacity_noise = 0.2;
+	be = mk(&sp);
+	p.b2b_repetitions = 10;
+	doc = r2544_check_run(RFC2544_BACK_TO_BACK, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert(num(e, "min_frames") >= 165 && num(e, "max_frames") <= 262);
+	ck_assert(num(e, "max_frames") > num(e, "min_frames"));
+	ck_assert_uint_gt(reasons(doc, "repetition ", "above the last"), 0);
+	ck_assert_uint_gt(reasons(doc, "repetition ", "below the last"), 0);
+	ck_assert_uint_lt(json_object_array_length(get(doc, "trials")),
+			  1 + 10 * 18);
+	json_object_put(doc);
+	bm_sim_free(be);
+	tbf(&sp, 10e6, 1600, 100);
+	p.b2b_repetitions = 50;
 
 	/* issue 13: the intensity is per direction; pair-bidir trials count
 	 * both directions' frames over the forward stream's departures (it

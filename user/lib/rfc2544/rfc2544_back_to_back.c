@@ -2,8 +2,11 @@
 /*
  * RFC 2544 §26.4 back-to-back frames (R2544-B2B): binary search on the
  * burst length at minimum inter-frame gap, the whole search repeated
- * (AMB-19) with each repetition starting from the bracket
- * [prev/2, 2 x prev] and widening it when it does not hold.
+ * (AMB-19).  A repetition after the first starts at the previous answer
+ * and gallops away from it (steps 1, 2, 4 ...) until the answer is
+ * bracketed again, then bisects: a DUT that repeats itself costs two
+ * bursts a repetition (prev passes, prev + 1 fails) where the bracket
+ * [prev/2, 2 prev] cost eight, and any DUT gets the bisection's answer.
  */
 #include <errno.h>
 #include <math.h>
@@ -78,6 +81,53 @@ static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 0;
 }
 
+/* [lo, hi) around the previous answer prev < max: lo passes, hi fails
+ * (max failed in step 1), found in steps of 1, 2, 4 ... from prev. */
+static int gallop(struct b2b *b, uint64_t prev, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t d = 1, n;
+	bool pass = true;
+	int ret;
+
+	if (prev) {	/* a burst of 0 passes without a trial */
+		ret = burst(b, prev, "from the last answer", &pass);
+		if (ret)
+			return ret;
+	}
+	if (pass) {
+		*lo = prev;
+		for (;;) {
+			n = b->max - *lo > d ? *lo + d : b->max;
+			if (n == b->max)
+				break;
+			ret = burst(b, n, "above the last answer", &pass);
+			if (ret)
+				return ret;
+			if (!pass)
+				break;
+			*lo = n;
+			d *= 2;
+		}
+		*hi = n;
+		return 0;
+	}
+	*hi = prev;
+	for (;;) {
+		n = *hi > d ? *hi - d : 0;
+		if (!n)
+			break;
+		ret = burst(b, n, "below the last answer", &pass);
+		if (ret)
+			return ret;
+		if (pass)
+			break;
+		*hi = n;
+		d *= 2;
+	}
+	*lo = n;
+	return 0;
+}
+
 /* The achieved burst intensity in % of line rate, min and mean. */
 static void b2b_intensity(const struct b2b *b, json_object *e, double line_fps)
 {
@@ -124,32 +174,9 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		lo = 0;
 		hi = b.max;
 		if (k) {
-			/* Reuse the previous answer's bracket, widened until
-			 * lo passes and hi fails. */
-			lo = prev / 2;
-			hi = prev * 2 > prev ? prev * 2 : 1;
-			if (hi > b.max)
-				hi = b.max;
-			if (hi <= lo)
-				hi = lo + 1;
-			while (lo > 0) {
-				ret = burst(&b, lo, "bracket low", &pass);
-				if (ret)
-					goto out;
-				if (pass)
-					break;
-				hi = lo;
-				lo /= 2;
-			}
-			while (hi < b.max) {
-				ret = burst(&b, hi, "bracket high", &pass);
-				if (ret)
-					goto out;
-				if (!pass)
-					break;
-				lo = hi;
-				hi = hi * 2 < b.max ? hi * 2 : b.max;
-			}
+			ret = gallop(&b, prev, &lo, &hi);
+			if (ret)
+				goto out;
 		}
 		ret = bisect(&b, lo, hi, &got);
 		if (ret)
@@ -192,7 +219,7 @@ int r2544_back_to_back(struct r2544_run *r)
 	int ret = 0;
 
 	r2544_deviation(r, "AMB-19: the whole burst-length search is repeated; "
-			"repetitions 2.. start from the previous bracket");
+			"repetitions 2.. start at the previous answer");
 	if (!r->p->b2b_burst_max)
 		r2544_deviation(r, "burst_max = fps_max(F) x 1 s [PROPOSED]");
 	if (r->p->b2b_repetitions < 50)

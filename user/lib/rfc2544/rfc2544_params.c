@@ -699,7 +699,9 @@ double rfc2544_max_trials(const struct rfc2544_params *p, enum rfc2544_test t)
 	case RFC2544_BACK_TO_BACK:
 		/* the first repetition grows and bisects to burst_max (unset:
 		 * a second at the line, 2^40 at the most), the others start
-		 * from the bracket [prev/2, 2 prev] (AMB-19): a few each */
+		 * at the previous answer (AMB-19): two bursts for a DUT that
+		 * repeats itself, a few more for one that drifts; the budget
+		 * keeps the old bracket's eight */
 		per = 2.0 * (p->b2b_burst_max ?
 			     ceil(log2((double)p->b2b_burst_max + 1)) : 40) +
 		      2.0 + 8.0 * (p->b2b_repetitions - 1);
