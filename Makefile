@@ -121,6 +121,9 @@ $(O)/holb-emu: $(O)/tests/fixtures/holb_emu.o
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+$(O)/b2b_bench: $(O)/user/bench/b2b_bench.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
 # Unit tests always run under AddressSanitizer and UBSan.
 $(SAN_O)/%.o: %.c $(HDRS) VERSION
 	@mkdir -p $(dir $@)
@@ -257,7 +260,7 @@ demo: deps
 	@tools/demo
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(O)/mlr_bench
+	@$(MAKE) --no-print-directory all $(O)/mlr_bench $(O)/b2b_bench
 	@tools/bench
 
 include install.mk
