@@ -700,8 +700,8 @@ double rfc2544_max_trials(const struct rfc2544_params *p, enum rfc2544_test t)
 		/* the first repetition grows and bisects to burst_max (unset:
 		 * a second at the line, 2^40 at the most), the others start
 		 * at the previous answer (AMB-19): two bursts for a DUT that
-		 * repeats itself, a few more for one that drifts; the budget
-		 * keeps the old bracket's eight */
+		 * repeats itself; eight cover an answer that moved by up to
+		 * about 15 frames (steps 1, 2, 4, 8, then a bisection) */
 		per = 2.0 * (p->b2b_burst_max ?
 			     ceil(log2((double)p->b2b_burst_max + 1)) : 40) +
 		      2.0 + 8.0 * (p->b2b_repetitions - 1);
