@@ -14,6 +14,10 @@
 # upper >= C (1 - 2 %): the model's 1 % plus the same 1 % margin as
 # test 20 for TCG generator bursts turning a trial just below C lossy.
 # The width (upper - lower)/upper must meet final_relative_width (1 %).
+# Each search is measured again (lib.sh remeasure, at most 5 runs, said
+# in the output) when it fails with the module reporting its generator
+# more than 29.9 ms late, what the tbf absorbs ((3200 + 8000) B at
+# 3 Mbit/s), as test 20 is; any other failure is the test's.
 bm_load
 topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
@@ -35,28 +39,34 @@ check_ndr() {
 }
 
 # 1. the standalone procedure, NDR only, 512 B
-bm_job mlr mlrsearch --port t1 --port t2 --line-rate 10M \
-	--param frame_size=512 --param max_rate_fps=939.85 \
-	--param min_rate_fps=47 --param final_trial_duration_s=3 \
-	--param initial_trial_duration_s=1 --param final_relative_width=0.01 \
-	--param number_of_intermediate_phases=1 \
-	--param 'target_loss_ratios=[0]' \
-	--param learning=true --param drain_s=0.3
-$BMCTL -j result "$job" > /tmp/mlr.json || fail "bmctl result --json"
-sed -n '/^  "results"/,$p' /tmp/mlr.json > /tmp/mlr.res
-check_ndr "mlrsearch 512 B" /tmp/mlr.res 704.89
+ndr_mlr() {
+	bm_job mlr mlrsearch --port t1 --port t2 --line-rate 10M \
+		--param frame_size=512 --param max_rate_fps=939.85 \
+		--param min_rate_fps=47 --param final_trial_duration_s=3 \
+		--param initial_trial_duration_s=1 --param final_relative_width=0.01 \
+		--param number_of_intermediate_phases=1 \
+		--param 'target_loss_ratios=[0]' \
+		--param learning=true --param drain_s=0.3
+	$BMCTL -j result "$job" > /tmp/mlr.json || fail "bmctl result --json"
+	sed -n '/^  "results"/,$p' /tmp/mlr.json > /tmp/mlr.res
+	check_ndr "mlrsearch 512 B" /tmp/mlr.res 704.89
+}
+remeasure 0.0299 /tmp/mlr.json ndr_mlr
 
 # 2. RFC 2544 throughput with MLRsearch as its search, 1518 B
-bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
-	--frame-sizes 1518 --search mlr --param trial_duration_s=3 \
-	--param search_trial_duration_s=3 --param max_rate_pct=40 \
-	--param r_min_pct=5 --param drain_s=0.3 \
-	--param mlr_initial_trial_duration_s=1 \
-	--param mlr_final_relative_width=0.01 \
-	--param mlr_intermediate_phases=1
-$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
-sed -n '/^  "results"/,$p' /tmp/thr.json > /tmp/thr.res
-check_ndr "rfc2544 --search mlr 1518 B" /tmp/thr.res 243.82
-# the reported throughput is the NDR lower bound
-check_eq "throughput = NDR lower bound" \
-	"$(jvals throughput_fps /tmp/thr.res | head -n1)" "$(jvals lower_fps /tmp/thr.res | head -n1)"
+ndr_thr() {
+	bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
+		--frame-sizes 1518 --search mlr --param trial_duration_s=3 \
+		--param search_trial_duration_s=3 --param max_rate_pct=40 \
+		--param r_min_pct=5 --param drain_s=0.3 \
+		--param mlr_initial_trial_duration_s=1 \
+		--param mlr_final_relative_width=0.01 \
+		--param mlr_intermediate_phases=1
+	$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
+	sed -n '/^  "results"/,$p' /tmp/thr.json > /tmp/thr.res
+	check_ndr "rfc2544 --search mlr 1518 B" /tmp/thr.res 243.82
+	# the reported throughput is the NDR lower bound
+	check_eq "throughput = NDR lower bound" \
+		"$(jvals throughput_fps /tmp/thr.res | head -n1)" "$(jvals lower_fps /tmp/thr.res | head -n1)"
+}
+remeasure 0.0299 /tmp/thr.json ndr_thr

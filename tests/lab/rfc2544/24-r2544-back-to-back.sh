@@ -15,7 +15,10 @@
 # exact, and the trial counts until the queue has drained, see below).
 # So every repetition is 27 or 28: mean in [27, 28], min >= 27, max <= 28,
 # stddev <= 0.58 (the largest for 3 values of 27 and 28).  Measured: 27 in
-# all 9 repetitions of 3 runs.
+# all 9 repetitions of 3 runs.  Repetition 1 bisects [0, 64] (7 bursts
+# with the burst_max one); 2 and 3 start at the last answer (AMB-19): 27
+# passes, 28 fails, two bursts each, 11 in all (the [prev/2, 2 prev]
+# bracket took 23).
 #
 # The 27 frames need 27/25 = 1.08 s to leave the shaper.  The trial lasts
 # trial_duration_s = 2 s from the burst start (§26.4 MUST >= 2 s) while

@@ -39,6 +39,15 @@
 #    frame to t2 (broadcast_delivered "all"), at about 1 % of the frames.
 # Every job: every frame the trials lost (test frames, plus broadcast
 # frames sent and not received) is one the tbf dropped.
+# Jobs 2 and 3 run on test 20's tbf, whose bucket and queue absorb a
+# generator held up 29.9 ms ((3200 + 8000) B at 3 Mbit/s); a stall longer
+# than that fails a trial below C (a stressed fresh clone once read 846
+# fps of the mix for 982).  So each is measured again (lib.sh remeasure,
+# at most 5 runs, said in the output) when it fails with the module
+# reporting its generator more than 29.9 ms late, as test 20 is; any
+# other failure is the test's.  Job 1 is not: a late burst only lowers
+# the offered rate (bursts are spaced from the last frame's real
+# departure), which the +3 % bound covers.
 #
 # Guest time: about 8 + 2 + 8 + 8 trials of 2 s plus learning (0.2 s),
 # drain (0.3 s) and set-up: 70-80 s.
@@ -105,46 +114,52 @@ check_eq "bursts of 64: throughput" "$(jvals throughput_fps /tmp/b.res | sed -n 
 check_eq "bursts of 64: interval" "$(jvals inter_burst_period_s /tmp/b.res | sed -n 2p)" null
 
 # --- 2. §18 IMIX ----------------------------------------------------------
-tbf 3mbit 3200 8000
-# r_max = 4.2 % of fps_max(m) = 1375 fps, r_min 825 fps
-bm_job imix rfc2544 throughput $COMMON --param imix=classic \
-	--param max_rate_pct=4.2
-$BMCTL -j result "$job" > /tmp/i.json || fail "bmctl result (imix)"
-trials /tmp/i.json /tmp/i.tr
-results /tmp/i.json /tmp/i.res
-check_eq "imix: lost over all trials = tbf drops" "$(sum lost /tmp/i.tr)" "$(drops)"
-check_eq "imix: the mix" "$(jvals imix /tmp/i.res)" '"64:7,594:4,1518:1"'
-check_range "imix: mean_frame_size" "$(jvals mean_frame_size /tmp/i.res)" 361.833 361.834
-check_eq "imix: result" "$(jvals result /tmp/i.res)" '"ok"'
-cm=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / (4342 / 12 + 20) }')
-thr=$(jvals throughput_fps /tmp/i.res)
-truth_range "imix: throughput (fps of the mix)" "$thr" "$cm" 2 2.5
-check_range "imix: throughput_l1_bps / (fps (m + 20) 8)" \
-	"$(awk -v l="$(jvals throughput_l1_bps /tmp/i.res)" -v t="$thr" \
-		'BEGIN { printf "%.9f", l / (t * (4342 / 12 + 20) * 8) }')" 0.999999 1.000001
-check_range "imix: throughput_pct_line = l1 / 100 Mbit/s" \
-	"$(awk -v p="$(jvals throughput_pct_line /tmp/i.res)" -v l="$(jvals throughput_l1_bps /tmp/i.res)" \
-		'BEGIN { printf "%.9f", p / (l / 1e6) }')" 0.999999 1.000001
+imix_job() {
+	tbf 3mbit 3200 8000
+	# r_max = 4.2 % of fps_max(m) = 1375 fps, r_min 825 fps
+	bm_job imix rfc2544 throughput $COMMON --param imix=classic \
+		--param max_rate_pct=4.2
+	$BMCTL -j result "$job" > /tmp/i.json || fail "bmctl result (imix)"
+	trials /tmp/i.json /tmp/i.tr
+	results /tmp/i.json /tmp/i.res
+	check_eq "imix: lost over all trials = tbf drops" "$(sum lost /tmp/i.tr)" "$(drops)"
+	check_eq "imix: the mix" "$(jvals imix /tmp/i.res)" '"64:7,594:4,1518:1"'
+	check_range "imix: mean_frame_size" "$(jvals mean_frame_size /tmp/i.res)" 361.833 361.834
+	check_eq "imix: result" "$(jvals result /tmp/i.res)" '"ok"'
+	cm=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / (4342 / 12 + 20) }')
+	thr=$(jvals throughput_fps /tmp/i.res)
+	truth_range "imix: throughput (fps of the mix)" "$thr" "$cm" 2 2.5
+	check_range "imix: throughput_l1_bps / (fps (m + 20) 8)" \
+		"$(awk -v l="$(jvals throughput_l1_bps /tmp/i.res)" -v t="$thr" \
+			'BEGIN { printf "%.9f", l / (t * (4342 / 12 + 20) * 8) }')" 0.999999 1.000001
+	check_range "imix: throughput_pct_line = l1 / 100 Mbit/s" \
+		"$(awk -v p="$(jvals throughput_pct_line /tmp/i.res)" -v l="$(jvals throughput_l1_bps /tmp/i.res)" \
+			'BEGIN { printf "%.9f", p / (l / 1e6) }')" 0.999999 1.000001
+}
+remeasure 0.0299 /tmp/i.json imix_job
 
 # --- 3. §11.1 broadcast frames, 1 % -----------------------------------------
-tbf 3mbit 3200 8000
-# r_max = 4.2 % of fps_max(512) = 986.8 fps, r_min 592 fps
-bm_job bcast rfc2544 throughput $COMMON --frame-sizes 512 \
-	--param max_rate_pct=4.2 --param broadcast_pct=1
-$BMCTL -j result "$job" > /tmp/c.json || fail "bmctl result (broadcast)"
-trials /tmp/c.json /tmp/c.tr
-results /tmp/c.json /tmp/c.res
-bsent=$(sum broadcast_sent /tmp/c.tr)
-brecv=$(sum broadcast_received /tmp/c.tr)
-note "broadcast frames over all trials: $bsent sent, $brecv received on t2"
-[ "$bsent" -gt 0 ] || fail "no broadcast frame sent"
-check_eq "broadcast: lost test frames + lost broadcasts = tbf drops" \
-	"$(($(sum lost /tmp/c.tr) + bsent - brecv))" "$(drops)"
-check_eq "broadcast: result" "$(jvals result /tmp/c.res)" '"ok"'
-c512=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / 532 }')
-truth_range "broadcast: throughput (fps of all frames)" \
-	"$(jvals throughput_fps /tmp/c.res)" "$c512" 2 2.5
-check_eq "broadcast: delivered at the throughput (a bridge floods to t2)" \
-	"$(jvals broadcast_delivered /tmp/c.res)" '"all"'
-check_range "broadcast: actual level (% of the frames)" \
-	"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1
+bcast_job() {
+	tbf 3mbit 3200 8000
+	# r_max = 4.2 % of fps_max(512) = 986.8 fps, r_min 592 fps
+	bm_job bcast rfc2544 throughput $COMMON --frame-sizes 512 \
+		--param max_rate_pct=4.2 --param broadcast_pct=1
+	$BMCTL -j result "$job" > /tmp/c.json || fail "bmctl result (broadcast)"
+	trials /tmp/c.json /tmp/c.tr
+	results /tmp/c.json /tmp/c.res
+	bsent=$(sum broadcast_sent /tmp/c.tr)
+	brecv=$(sum broadcast_received /tmp/c.tr)
+	note "broadcast frames over all trials: $bsent sent, $brecv received on t2"
+	[ "$bsent" -gt 0 ] || fail "no broadcast frame sent"
+	check_eq "broadcast: lost test frames + lost broadcasts = tbf drops" \
+		"$(($(sum lost /tmp/c.tr) + bsent - brecv))" "$(drops)"
+	check_eq "broadcast: result" "$(jvals result /tmp/c.res)" '"ok"'
+	c512=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / 532 }')
+	truth_range "broadcast: throughput (fps of all frames)" \
+		"$(jvals throughput_fps /tmp/c.res)" "$c512" 2 2.5
+	check_eq "broadcast: delivered at the throughput (a bridge floods to t2)" \
+		"$(jvals broadcast_delivered /tmp/c.res)" '"all"'
+	check_range "broadcast: actual level (% of the frames)" \
+		"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1
+}
+remeasure 0.0299 /tmp/c.json bcast_job
