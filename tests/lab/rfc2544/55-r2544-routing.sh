@@ -17,9 +17,12 @@
 #    has no route to any of the 190 networks (a frame to one would be
 #    dropped); after it, BIRD's RIP table has all 190 via 198.19.1.10 on
 #    d2 with metric 8 (C.2.6.2's 7 plus its interface's 1), the kernel
-#    table has each of them from BIRD via 198.19.1.10, and the job lost
-#    no frame (= tbf drops = 0): every frame reached its network by a
-#    route learnt from the update.  Each trial sent ceil(190 / 25) = 8
+#    table has each of them from BIRD via 198.19.1.10, and every frame
+#    the job lost is one the tbf dropped (0 on a guest that keeps up; a
+#    generator held up longer than the tbf absorbs, 29.9 ms, catches up
+#    in a burst the tbf partly drops: a stressed run lost 4 after 50 ms):
+#    a frame to a network the DUT had no route for would be lost without
+#    a tbf drop, so every frame reached its network by a learnt route.  Each trial sent ceil(190 / 25) = 8
 #    messages (2 s trials end before the 30 s repeat).
 # 2. §11.3: the same DUT, frame-loss at 20 %, routing_updates with
 #    routing_interval_s=0.5: each 1.5 s trial sends 3 updates, A and B
@@ -30,15 +33,18 @@
 #    per B update (each update changes the state, so each is a change),
 #    exactly the counts of A and B in the trials' routing_ab; afterwards
 #    the table holds the last state's twelve networks and none of the
-#    other's.  No frame lost.
+#    other's.  Lost = the tbf's drops over the job, as in 1.
 # 3. §26.2 new-net (R2544-LAT): latency at a given 200 fps (below the
 #    tbf's C), 20 repetitions of 0.4 s, destination=new-net: repetition
 #    k's tagged frame goes to 198.19.(65 + k).2, a network the DUT routes
 #    by the RIP routes of (1), the other frames to 198.19.1.2.  Truth from
 #    an nftables forward chain in the DUT with a counter per destination:
-#    198.19.65.0/24 .. 198.19.84.0/24 each forwarded exactly 1 frame, the
-#    trials' tag_destination name them in order, 198.19.85.0/24 none,
-#    and all 20 repetitions are valid (every tagged frame came back).
+#    attempt k's network (198.19.65.0/24 .. 198.19.84.0/24 for 20
+#    attempts) forwarded exactly 1 frame, the trials' tag_destination name
+#    them in order, the next network none, and 20 repetitions are valid.
+#    A tagged frame the tbf drops (the chain counted it on the way) makes
+#    its repetition invalid and re-run with the next network: then the
+#    attempts, not 20, name the networks.
 # No timing tolerance: RIP's effects are states and counts.
 bm_load
 dut_router_tbf
@@ -92,9 +98,9 @@ n=$(jvals attempted /tmp/rip.trials | wc -l)
 check_range "(1) trials" "$n" 2 20
 check_eq "(1) RIP messages of each trial" \
 	"$(jvals route_setup_sent /tmp/rip.trials | sort -u)" 8
-check_eq "(1) frames lost over all trials" \
-	"$(jvals lost /tmp/rip.trials | awk '{ s += $1 } END { print s }')" 0
-check_eq "(1) tbf drops" "$(($(qdisc_drops d2) - d0))" 0
+check_eq "(1) frames lost over all trials = tbf drops" \
+	"$(jvals lost /tmp/rip.trials | awk '{ s += $1 } END { print s }')" \
+	"$(($(qdisc_drops d2) - d0))"
 check_eq "(1) the DUT's kernel routes to 198.19.65-254 from BIRD" \
 	"$(routes 198.19.)" 190
 birdc show route protocol rip1 > /tmp/rip.bird
@@ -117,6 +123,7 @@ grep -q '"route_setup": "rip"' /tmp/rip.json || fail "(1) no routing object"
 $IP -n dut monitor route > /tmp/mon.log 2>&1 &
 mon=$!
 sleep 0.5
+d0=$(qdisc_drops d2)
 bm_job ab rfc2544 frame-loss --port t1 --port t2 --router --line-rate 10M \
 	--frame-sizes 512 --param routing_updates=true \
 	--param routing_interval_s=0.5 \
@@ -148,11 +155,13 @@ for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
 	[ -z "$($IP -n dut route show 198.18.$((down + k)).0/24)" ] ||
 		fail "(2) state $last: a route to 198.18.$((down + k)).0/24 is left"
 done
-check_eq "(2) frames lost" "$(jvals lost /tmp/ab.trials | awk '{ s += $1 } END { print s }')" 0
+check_eq "(2) frames lost = tbf drops" \
+	"$(jvals lost /tmp/ab.trials | awk '{ s += $1 } END { print s }')" \
+	"$(($(qdisc_drops d2) - d0))"
 echo "ok: (2) the DUT took every update: $na A and $nb B, in state $last at the end"
 
 # 3. §26.2: each tagged frame to a new destination network
-net_counters nn 65 85 'ip daddr 198.19.1.2 counter comment "own"' > /tmp/nn.nft
+net_counters nn 65 90 'ip daddr 198.19.1.2 counter comment "own"' > /tmp/nn.nft
 $IP netns exec dut /usr/sbin/nft -f /tmp/nn.nft || fail "(3) nft"
 bm_job nn rfc2544 latency --port t1 --port t2 --router --line-rate 10M \
 	--frame-sizes 512 --param throughput_fps=200 --param destination=new-net \
@@ -166,17 +175,22 @@ check_eq "(3) valid repetitions" "$(jvals valid_repetitions /tmp/nn.json)" 20
 sed -n '/^  "results"/,$p' /tmp/nn.json > /tmp/nn.res
 check_eq "(3) the result's destination" "$(jvals destination /tmp/nn.res)" '"new-net"'
 jvals tag_destination /tmp/nn.json | tr -d '"' > /tmp/nn.dst
+# one tagged frame an attempt: 20, more when a tagged frame was lost (the
+# repetition re-run with the next network; the forward chain counted it)
+na=$(wc -l < /tmp/nn.dst)
+check_range "(3) attempts (counters up to 198.19.90.0/24)" "$na" 20 25
 k=65
-while [ $k -le 84 ]; do
+while [ $k -lt $((65 + na)) ]; do
 	check_eq "(3) frames the DUT forwarded to 198.19.$k.0/24" \
 		"$(awk -v n=n$k '$1 == n { print $2 }' /tmp/nn.counts)" 1
-	check_eq "(3) repetition $((k - 64))'s tag_destination" \
+	check_eq "(3) attempt $((k - 64))'s tag_destination" \
 		"$(sed -n "$((k - 64))p" /tmp/nn.dst)" "198.19.$k.2"
 	k=$((k + 1))
 done
-check_eq "(3) frames to 198.19.85.0/24" "$(awk '$1 == "n85" { print $2 }' /tmp/nn.counts)" 0
-check_eq "(3) frames to the stream's own 198.19.1.2 = attempted - 20 tagged" \
+check_eq "(3) frames to 198.19.$k.0/24, the first network not named" \
+	"$(awk -v n=n$k '$1 == n { print $2 }' /tmp/nn.counts)" 0
+check_eq "(3) frames to the stream's own 198.19.1.2 = attempted - tagged" \
 	"$(awk '$1 == "own" { print $2 }' /tmp/nn.counts)" \
-	$(($(jvals attempted /tmp/nn.json | awk '{ s += $1 } END { print s }') - 20))
+	$(($(jvals attempted /tmp/nn.json | awk '{ s += $1 } END { print s }') - na))
 echo "ok: (3) each repetition's tagged frame reached a new network, one frame each"
 kill "$(cat /tmp/bird.pid)" 2>/dev/null

@@ -25,8 +25,14 @@
 # egress 2 and 3; the RFC's last iteration would fill a queue of 1000
 # frames, 12 s).  Truth Buf_q = Q_K + 1 = 101 and 151 frames, +-2.  The
 # pairs' own egresses may drop meanwhile (a stalled guest), which is not
-# the measured egress's business; every frame lost, all runs, is a tbf
-# drop.
+# the measured egress's business; every frame lost, all runs, is one the
+# DUT dropped: a tbf, or the guest's receive backlog (netdev_max_backlog,
+# /proc/net/softnet_stat), which a stalled guest overflows at the
+# bridge's input under BUF-3's 3.3 kfps (a stressed run counted 1331
+# lost for 1121 tbf drops, its Buf_q right).  The backlog is the lab's
+# DUT and tester at once, so its drops are counted, not excused: a first
+# loss there, before the egress filled, reads as a Buf_q below the truth,
+# which fails the check.
 bm_load
 topo_bridge 6
 $TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 9300 limit 20000 \
@@ -52,7 +58,7 @@ check_q() {
 	model_verdict /tmp/q.check $?
 }
 drops_all() {
-	s=0
+	s=$(backlog_drops)
 	for i in 1 2 3 4 5 6; do
 		x=$($TC -n dut -s qdisc show dev d$i | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
 		s=$((s + ${x:-0}))
@@ -78,7 +84,7 @@ eff_run() {
 	check_range "B* = $best: its true buffer (B), within a frame of 21480 at 1432" \
 		"$bb" $((21480 - best)) 21480
 	lost1=$(jvals lost /tmp/eff.json | awk '{ s += $1 } END { print s + 0 }')
-	check_eq "BUF-1: frames lost = tbf drops" "$lost1" \
+	check_eq "BUF-1: frames lost = tbf + backlog drops" "$lost1" \
 		$(($(drops_all) - before))
 }
 remeasure 0.030 /tmp/eff.json eff_run
@@ -102,7 +108,7 @@ pp_run() {
 	$BMCTL -j result "$job" > /tmp/pp.json || fail "bmctl result"
 	check_q /tmp/pp.json 'return (e == "t2" ? 100 : e == "t3" ? 150 : 1000) + 1'
 	lost3=$(jvals lost /tmp/pp.json | awk '{ s += $1 } END { print s + 0 }')
-	check_eq "BUF-3: frames lost = tbf drops" "$lost3" \
+	check_eq "BUF-3: frames lost = tbf + backlog drops" "$lost3" \
 		$(($(drops_all) - before))
 }
 remeasure 0.030 /tmp/pp.json pp_run
