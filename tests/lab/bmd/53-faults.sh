@@ -96,7 +96,7 @@ expect() {
 	r=$(row "$1")
 	[ "$(state "$1")" = "$2" ] && echo "$r" | grep -q -- "$3" ||
 		{ echo "$r"; tail -20 /tmp/bmd.log; fail "job $1 ($case): want $2 with '$3'"; }
-	echo "ok: $case -> $r" | tr -s ' '
+	echo "ok: $case -> $r (guest uptime $(cut -d' ' -f1 /proc/uptime) s)" | tr -s ' '
 }
 
 # a result from before every fault, kept to the byte
@@ -152,7 +152,7 @@ for fam in R2544 MLR MB POL; do
 		rmmod)	expect "$job" failed "bmgen.ko was unloaded\|trial failed in the module" ;;
 		kill)	expect "$job" interrupted "bmd stopped while the job was running" ;;
 		client)	until_state "$job" cancelled done
-			echo "ok: $case -> $(row "$job" | tr -s ' ')" ;;
+			echo "ok: $case -> $(row "$job" | tr -s ' ') (guest uptime $(cut -d' ' -f1 /proc/uptime) s)" ;;
 		esac
 		restore
 	done
