@@ -24,6 +24,8 @@ struct bm_genl {
 	struct mnl_socket *nl;
 	uint16_t family;
 	uint32_t events_grp;	/* BMGEN_MCGRP_EVENTS, 0 when unknown */
+	uint32_t ctrl_grp;	/* nlctrl's "notify" (families registered
+				 * and gone), 0 when unknown */
 	unsigned int seq, portid;
 	char *buf;
 };
@@ -171,8 +173,8 @@ static int bm_genl_talk(struct bm_genl *g, struct nlmsghdr *nlh,
 	}
 }
 
-/* The id of the multicast group named BMGEN_MCGRP_EVENTS in a, or 0. */
-static uint32_t bm_genl_events_grp(const struct nlattr *groups)
+/* The id of the multicast group named want in groups, or 0. */
+static uint32_t bm_genl_mcgrp(const struct nlattr *groups, const char *want)
 {
 	const struct nlattr *grp, *a;
 
@@ -188,7 +190,7 @@ static uint32_t bm_genl_events_grp(const struct nlattr *groups)
 				 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
 				id = mnl_attr_get_u32(a);
 		}
-		if (name && !strcmp(name, BMGEN_MCGRP_EVENTS))
+		if (name && !strcmp(name, want))
 			return id;
 	}
 	return 0;
@@ -204,7 +206,20 @@ static int bm_genl_family_cb(const struct nlmsghdr *nlh, void *data)
 		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
 			g->family = mnl_attr_get_u16(a);
 		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
-			g->events_grp = bm_genl_events_grp(a);
+			g->events_grp = bm_genl_mcgrp(a, BMGEN_MCGRP_EVENTS);
+	}
+	return MNL_CB_OK;
+}
+
+static int bm_genl_ctrl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	struct bm_genl *g = req->data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			g->ctrl_grp = bm_genl_mcgrp(a, "notify");
 	}
 	return MNL_CB_OK;
 }
@@ -212,6 +227,7 @@ static int bm_genl_family_cb(const struct nlmsghdr *nlh, void *data)
 struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 {
 	struct bm_genl_req req = { .data_cb = bm_genl_family_cb, .err = err };
+	struct bm_error ignored = { "" };
 	struct nlmsghdr *nlh;
 	struct bm_genl *g;
 	int one = 1, ret;
@@ -249,6 +265,15 @@ struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 		bm_genl_close(g);
 		return NULL;
 	}
+	/* rmmod announces itself only there: a trial's waiter learns at
+	 * once that the family is gone (without it, at its next status
+	 * request, 10 s later: lab 53's rmmod cases) */
+	req.data_cb = bm_genl_ctrl_cb;
+	req.err = &ignored;
+	nlh = bm_genl_msg(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "nlctrl");
+	if (bm_genl_talk(g, nlh, &req))
+		g->ctrl_grp = 0;
 	return g;
 }
 
@@ -939,13 +964,14 @@ void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l)
 
 /*
  * A socket on the module's events group, on which the module announces
- * every end of a trial (done, stopped, failed); NULL if the group is
- * unknown or cannot be joined (the caller then polls).
+ * every end of a trial (done, stopped, failed), and on nlctrl's notify
+ * group, which announces the family's removal (rmmod); NULL if the
+ * module's group is unknown or cannot be joined (the caller then polls).
  */
 static struct mnl_socket *bm_genl_events_open(const struct bm_genl *g)
 {
 	struct mnl_socket *ev;
-	unsigned int grp = g->events_grp;
+	unsigned int grp = g->events_grp, ctrl = g->ctrl_grp;
 
 	if (!grp)
 		return NULL;
@@ -958,6 +984,10 @@ static struct mnl_socket *bm_genl_events_open(const struct bm_genl *g)
 		mnl_socket_close(ev);
 		return NULL;
 	}
+	/* not fatal: without it an unload is seen at the next request */
+	if (ctrl)
+		mnl_socket_setsockopt(ev, NETLINK_ADD_MEMBERSHIP, &ctrl,
+				      sizeof(ctrl));
 	return ev;
 }
 
