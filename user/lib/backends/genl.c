@@ -196,39 +196,47 @@ static uint32_t bm_genl_mcgrp(const struct nlattr *groups, const char *want)
 	return 0;
 }
 
+/* What CTRL_CMD_GETFAMILY is asked for: a family's id and the id of one
+ * of its multicast groups. */
+struct bm_genl_family_q {
+	const char *grp_name;
+	uint16_t id;
+	uint32_t grp;
+};
+
 static int bm_genl_family_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct bm_genl_req *req = data;
-	struct bm_genl *g = req->data;
+	struct bm_genl_family_q *q = req->data;
 	const struct nlattr *a;
 
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			g->family = mnl_attr_get_u16(a);
+			q->id = mnl_attr_get_u16(a);
 		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
-			g->events_grp = bm_genl_mcgrp(a, BMGEN_MCGRP_EVENTS);
+			q->grp = bm_genl_mcgrp(a, q->grp_name);
 	}
 	return MNL_CB_OK;
 }
 
-static int bm_genl_ctrl_cb(const struct nlmsghdr *nlh, void *data)
+/* Family name's id and its group grp_name's into q; 0 or -errno. */
+static int bm_genl_family(struct bm_genl *g, const char *name,
+			  struct bm_genl_family_q *q, struct bm_error *err)
 {
-	struct bm_genl_req *req = data;
-	struct bm_genl *g = req->data;
-	const struct nlattr *a;
+	struct bm_genl_req req = { .data_cb = bm_genl_family_cb, .data = q,
+				   .err = err };
+	struct nlmsghdr *nlh;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
-			g->ctrl_grp = bm_genl_mcgrp(a, "notify");
-	}
-	return MNL_CB_OK;
+	nlh = bm_genl_msg(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	return bm_genl_talk(g, nlh, &req);
 }
 
 struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 {
-	struct bm_genl_req req = { .data_cb = bm_genl_family_cb, .err = err };
+	struct bm_genl_family_q mod = { BMGEN_MCGRP_EVENTS, 0, 0 };
+	struct bm_genl_family_q ctrl = { "notify", 0, 0 };
 	struct bm_error ignored = { "" };
-	struct nlmsghdr *nlh;
 	struct bm_genl *g;
 	int one = 1, ret;
 
@@ -253,11 +261,8 @@ struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 	mnl_socket_setsockopt(g->nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	g->portid = mnl_socket_get_portid(g->nl);
 	g->seq = (unsigned int)time(NULL);
-	nlh = bm_genl_msg(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, BMGEN_GENL_NAME);
-	req.data = g;
-	ret = bm_genl_talk(g, nlh, &req);
-	if (ret || !g->family) {
+	ret = bm_genl_family(g, BMGEN_GENL_NAME, &mod, err);
+	if (ret || !mod.id) {
 		*errp = ret == -ENOENT || !ret ? -ENOENT : ret;
 		if (*errp == -ENOENT)
 			bm_errorf(err, "bmgen kernel module is not loaded (no generic netlink family \"%s\")",
@@ -265,15 +270,13 @@ struct bm_genl *bm_genl_open(int *errp, struct bm_error *err)
 		bm_genl_close(g);
 		return NULL;
 	}
+	g->family = mod.id;
+	g->events_grp = mod.grp;
 	/* rmmod announces itself only there: a trial's waiter learns at
 	 * once that the family is gone (without it, at its next status
 	 * request, 10 s later: lab 53's rmmod cases) */
-	req.data_cb = bm_genl_ctrl_cb;
-	req.err = &ignored;
-	nlh = bm_genl_msg(g, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "nlctrl");
-	if (bm_genl_talk(g, nlh, &req))
-		g->ctrl_grp = 0;
+	if (!bm_genl_family(g, "nlctrl", &ctrl, &ignored))
+		g->ctrl_grp = ctrl.grp;
 	return g;
 }
 
