@@ -60,7 +60,7 @@ check_q() {
 drops_all() {
 	s=$(backlog_drops)
 	for i in 1 2 3 4 5 6; do
-		x=$($TC -n dut -s qdisc show dev d$i | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		x=$(qdisc_drops d$i)
 		s=$((s + ${x:-0}))
 	done
 	echo $s

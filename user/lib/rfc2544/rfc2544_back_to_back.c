@@ -6,7 +6,8 @@
  * and gallops away from it (steps 1, 2, 4 ...) until the answer is
  * bracketed again, then bisects: a DUT that repeats itself costs two
  * bursts a repetition (prev passes, prev + 1 fails) where the bracket
- * [prev/2, 2 prev] cost eight, and any DUT gets the bisection's answer.
+ * [prev/2, 2 prev] cost ten (b2b_bench), and any DUT gets the
+ * bisection's answer.
  */
 #include <errno.h>
 #include <math.h>
