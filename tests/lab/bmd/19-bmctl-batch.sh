@@ -77,7 +77,7 @@ at40=$(echo "$flr" | tr ' ' '\n' | awk -F: '$1 == 40 { print ($2 > 0) }')
 check_eq "frame loss at 40 % (above C) > 0" "$at40" 1
 lost=$(cat /tmp/b1.json /tmp/b2.json /tmp/b3.json | sed -n 's/^ *"lost": *\([0-9]*\),*$/\1/p' |
 	awk '{ s += $1 } END { print s + 0 }')
-drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+drops=$(qdisc_drops d2)
 check_eq "frames lost over the three jobs = tbf drops" "$lost" "$drops"
 
 # plan 2: a step that fails ends the batch with exit 1, results kept

@@ -173,7 +173,7 @@ for lim in 200000 60000; do
 	$BTR --ports t1,t2 --topology pair --size 1518 --line-rate 1e9 \
 		--bursts 85,10,0.1024,488 --log 1000 --model-tbf 10e6,16000,$lim,4 \
 		--drain 0.3 --no-learning > /tmp/tm5 2>&1 || { cat /tmp/tm5; fail "DUT-TBFB limit $lim"; }
-	tbf_drops=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*Sent [0-9]* bytes [0-9]* pkt (dropped \([0-9]*\).*/\1/p' | head -n1)
+	tbf_drops=$(qdisc_drops d2)
 	grep '^model_tbf ' /tmp/tm5
 	s=$(grep '^stream=0 ' /tmp/tm5 | tr ' ' '\n')
 	m=$(grep '^model_tbf stream=0 ' /tmp/tm5 | tr ' ' '\n')

@@ -99,5 +99,5 @@ for f in 512; do
 done
 # the DUT's own account: every lost frame was dropped by the shaper
 total=$(paste -d' ' /tmp/flr.tx /tmp/flr.rx | awk '{ s += $1 - $2 } END { print s }')
-dropped=$($TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+dropped=$(qdisc_drops d2)
 check_eq "frames lost over all trials = tbf's drops" "$total" "$dropped"

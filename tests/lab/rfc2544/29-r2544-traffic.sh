@@ -63,7 +63,7 @@ tbf() {
 }
 # drops: the tbf's drop counter
 drops() {
-	$TC -n dut -s qdisc show dev d2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1
+	qdisc_drops d2
 }
 # trials FILE OUT: the trial records of result FILE; results FILE OUT: its
 # per_size entries (the only places each key means one thing)

@@ -101,7 +101,7 @@ MB="rfc8239 microburst --line-rate 100M $LEARN_FAST --frame-sizes 512 \
 d_all() {
 	s=0
 	for d in d3 d4; do
-		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		x=$(qdisc_drops $d)
 		s=$((s + x))
 	done
 	echo $s

@@ -65,7 +65,7 @@ check_buf() {
 drops4() {
 	n=0
 	for d in d1 d2 d3 d4; do
-		x=$($TC -n dut -s qdisc show dev $d | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		x=$(qdisc_drops $d)
 		n=$((n + ${x:-0}))
 	done
 	echo $n

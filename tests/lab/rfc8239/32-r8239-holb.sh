@@ -44,7 +44,7 @@ bmd_start
 # port_drops: "dK:N ..." the frames each tbf dropped so far
 port_drops() {
 	for i in 1 2 3 4 5 6 7 8; do
-		x=$($TC -n dut -s qdisc show dev d$i | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1)
+		x=$(qdisc_drops d$i)
 		printf "t%s:%s " $i "${x:-0}"
 	done
 }
