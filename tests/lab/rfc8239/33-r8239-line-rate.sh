@@ -42,9 +42,6 @@ tbf() {	# tbf NETNS DEV RATE
 	$TC -n $1 qdisc add dev $2 parent 1:1 handle 10: pfifo limit 100 ||
 		fail "pfifo $2"
 }
-drops() {	# drops NETNS DEV
-	$TC -n $1 -s qdisc show dev $2 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n1
-}
 # port_lost FILE PORT: the lost frames of port PORT in the last repetition
 port_lost() {
 	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk -v p="$2" '
@@ -93,11 +90,11 @@ tbf dut d2 9mbit
 # port t2 loses exactly d2's tbf drops in that run, 266.6 +-5 %, and the
 # other ports nothing
 shaped() {
-	before=$(drops dut d2)
+	before=$(qdisc_drops d2)
 	bm_job "$1" rfc8239 "$2" $LR --param trial_duration_s=5 \
 		--port t1 --port t2 --port t3 --port t4
 	$BMCTL -j result "$job" > /tmp/$1.json || fail "bmctl result"
-	after=$(drops dut d2)
+	after=$(qdisc_drops d2)
 	check_eq "$2 shaped: port t2 lost = d2's tbf drops" \
 		"$(port_lost /tmp/$1.json t2)" "$((after - before))"
 	check_range "$2 shaped: d2 drops (truth 266.6 +-5 %)" \
@@ -142,11 +139,11 @@ snake_run() {
 remeasure 0.17 /tmp/sn.json snake_run
 tbf dut d4 9mbit
 snake_shaped() {
-	before=$(drops dut d4)
+	before=$(qdisc_drops d4)
 	bm_job sns rfc8239 snake $LR --param trial_duration_s=5 --param dut_ports=6 \
 		--port s1 --port s6
 	$BMCTL -j result "$job" > /tmp/sns.json || fail "bmctl result"
-	n=$(($(drops dut d4) - before))
+	n=$(($(qdisc_drops d4) - before))
 	check_eq "snake, d4 shaped: frames lost = d4's tbf drops" \
 		"$(jvals drops /tmp/sns.json | head -n1)" "$n"
 	check_range "snake, d4 shaped: d4 drops (truth 266.6 +-5 %)" "$n" 253 280
