@@ -111,6 +111,9 @@ for fam in R2544 MLR MB POL; do
 	for fault in gone flap rmmod kill client; do
 		case="$fam/$fault"
 		if [ $fault = client ]; then
+			# emptied first: the last family's (or run's) job id
+			# is there until the background shell truncates it
+			: > /tmp/client.out
 			# shellcheck disable=SC2086
 			$BMCTL run $args > /tmp/client.out 2>&1 &
 			cpid=$!

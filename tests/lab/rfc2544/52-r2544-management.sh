@@ -26,6 +26,9 @@ $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 2
 $IP -n dut addr add 198.18.1.1/24 dev br0 || fail "br0 address"
 mkdir -p /tmp/snmp /var/lib/snmp
 printf 'rocommunity s3cr3t-lab 198.18.1.0/24\nagentaddress udp:198.18.1.1:161\n' > /tmp/snmp/snmpd.conf
+# emptied first: a repeated run's grep below must not find the last run's
+# start line before the background shell truncates the log
+: > /tmp/snmpd.log
 SNMP_PERSISTENT_DIR=/tmp/snmp MIBS= MIBDIRS=/tmp/snmp \
 	$IP netns exec dut /usr/sbin/snmpd -f -Lo -C -c /tmp/snmp/snmpd.conf \
 	> /tmp/snmpd.log 2>&1 &
