@@ -49,6 +49,7 @@ struct bm_tx_cursor {
 	u64 next_ns;		/* next departure, rel. to epoch */
 	u64 prev_ns;		/* the departure before it */
 	u64 burst_start_ns;
+	u64 late_ns;		/* how late the last paced frame left */
 };
 
 unsigned int bm_tx_kthreads(void)
@@ -79,7 +80,7 @@ static u64 bm_departure(const struct bm_stream *s, u64 k)
  * per-frame schedule.
  */
 static void bm_note_lateness(struct bm_stream *s,
-			     const struct bm_tx_cursor *c, u64 ts)
+			     struct bm_tx_cursor *c, u64 ts)
 {
 	u64 late;
 
@@ -97,9 +98,22 @@ static void bm_note_lateness(struct bm_stream *s,
 			s->tx_late_frames++;
 		return;
 	}
-	if (!s->rate_ufps || ts <= c->next_ns)
+	if (!s->rate_ufps)
 		return;
-	late = ts - c->next_ns;
+	late = ts > c->next_ns ? ts - c->next_ns : 0;
+	/*
+	 * A stall: lateness that grows beyond one interval.  The largest
+	 * lateness bounds the catch-up burst of one stall; a DUT that is
+	 * held up with the generator (one guest) loses service in each
+	 * stall, and a queue that drains only at C - r adds them up, so
+	 * their sum is what a remeasure trigger must compare with the
+	 * DUT's slack (lab 29).  Jitter below an interval never adds.
+	 */
+	if (late > c->late_ns && (!c->k || late > c->next_ns - c->prev_ns))
+		s->tx_stall_ns += late - c->late_ns;
+	c->late_ns = late;
+	if (!late)
+		return;
 	if (late > s->tx_late_max_ns)
 		s->tx_late_max_ns = late;
 	if (c->k && late > c->next_ns - c->prev_ns)

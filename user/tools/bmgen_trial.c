@@ -160,6 +160,8 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	       (unsigned long long)st->tx_late_frames);
 	printf("%stx_late_max_ns=%llu\n", pfx,
 	       (unsigned long long)st->tx_late_max_ns);
+	printf("%stx_stall_ns=%llu\n", pfx,
+	       (unsigned long long)st->tx_stall_ns);
 	printf("%stx_max_batch=%llu\n", pfx,
 	       (unsigned long long)st->tx_max_batch);
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);

@@ -432,6 +432,12 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_HW_LAT_SW_SUM_NS,	/* s64: the software latency of the
 					 * same frames, to compare
 					 */
+	BMGEN_STATS_TX_STALL_NS,	/* u64: the time the pacer was held up
+					 * in all: the sum of the rises of a
+					 * paced frame's lateness over its
+					 * predecessor's, counted when it left
+					 * more than one interval late
+					 */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)

@@ -609,7 +609,7 @@ END_TEST
  * k of stream 0 leaves at 2kT (kT late) and of stream 1 at (2k+1)T ((k+1)T
  * late).  Late = more than one frame time behind (REQ-GEN-6): n - 2 + n - 1
  * = 197 frames, the latest nT.  Truth exact; no loss (one frame a line
- * every 2T).
+ * every 2T).  Bursts have no per-frame schedule: no stall (tx_stall_s).
  */
 START_TEST(test_generator_late)
 {
@@ -629,6 +629,7 @@ START_TEST(test_generator_late)
 	ck_assert(r.generator_limited);
 	ck_assert_uint_eq(r.tx_late_frames, 197);
 	ck_assert_double_eq_tol(r.tx_late_max_s, 100 * T_S, 1e-12);
+	ck_assert_double_eq(r.tx_stall_s, 0);
 	ck_assert_double_eq_tol(tr->streams[1].last_tx_s, 199 * T_S, 1e-12);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
@@ -640,7 +641,11 @@ END_TEST
  * generator_max_fps = FPS/2 on a 100 % stream of n = round(FPS * 0.01) =
  * 813 frames: frame k leaves at 2kT, kT late, late (> T) for k >= 2:
  * n - 2 frames; the last leaves (n-1)T after its schedule: n - 1 whole
- * intervals of shortfall.  The DUT still forwards all.  Exact.
+ * intervals of shortfall.  The DUT still forwards all.  Exact.  The
+ * stall (tx_stall_s) is the lateness rises of frames more than T late:
+ * T at each k >= 2, (n - 2)T; frame 1, exactly T late, adds nothing
+ * (jitter below an interval never adds), so it is the largest lateness
+ * less one interval.
  */
 START_TEST(test_generator_max_fps)
 {
@@ -664,6 +669,8 @@ START_TEST(test_generator_max_fps)
 	ck_assert_uint_eq(r.tx_late_frames, n - 2);
 	ck_assert_uint_eq(r.shortfall, n - 1);
 	ck_assert_double_eq_tol(r.tx_late_max_s, (n - 1) * T_S, 1e-12);
+	ck_assert_double_eq_tol(r.tx_stall_s, (n - 2) * T_S, 1e-12);
+	ck_assert_double_eq_tol(tr->streams[0].tx_stall_s, (n - 2) * T_S, 1e-12);
 	ck_assert_double_eq_tol(r.actual_duration_s, 2 * (n - 1) * T_S, 1e-12);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);

@@ -462,6 +462,8 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 			      step.tx_late_frames;
 	res->tx_late_max_s = fmax(fwd.tx_late_max_ns,
 				  fmax(rev.tx_late_max_ns, step.tx_late_max_ns)) / 1e9;
+	res->tx_stall_s = fmax(fwd.tx_stall_ns,
+			       fmax(rev.tx_stall_ns, step.tx_stall_ns)) / 1e9;
 	if (spec->pattern == BM_PAT_RATE && spec->rate_fps > 0 && fwd.tx_frames > 1) {
 		span = (double)(fwd.tx_frames - 1) / spec->rate_fps;
 		if (res->actual_duration_s > span)

@@ -342,6 +342,7 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	memcpy(r->rx_pcp, st->rx_pcp, sizeof(r->rx_pcp));
 	r->rx_untagged = st->rx_untagged;
 	r->tx_late_max_s = st->tx_late_max_ns / 1e9;
+	r->tx_stall_s = st->tx_stall_ns / 1e9;
 }
 
 /* Read stream id's frame log (spec log_frames) into r. */
@@ -419,6 +420,7 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  st.tx_late_max_ns / 1e9);
+		res->tx_stall_s = fmax(res->tx_stall_s, st.tx_stall_ns / 1e9);
 		if (st.rx_max_iat_ns / 1e9 > res->max_gap_s) {
 			res->max_gap_s = st.rx_max_iat_ns / 1e9;
 			res->max_gap_start_s = st.rx_max_iat_start_ns / 1e9;

@@ -290,6 +290,8 @@ struct tstream {
 	int64_t tx_first, tx_last, rx_first, rx_last;
 	int64_t gap, gap_at;		/* longest rx gap and its start */
 	int64_t late_max;		/* ticks behind schedule, at most */
+	int64_t late_prev, stall;	/* the last frame's lateness; the sum
+					 * of its rises past an interval */
 	uint32_t log_cap;		/* frames each log holds */
 	uint64_t rx_next;		/* highest seq received + 1 */
 	struct lat_acc lat;
@@ -551,6 +553,14 @@ static struct sim_frame emit(struct tsim *S, unsigned int i, int64_t t)
 	/* the stream's lateness: every frame, or each burst's start */
 	if (late > s->late_max && (!bursts || !(s->k % ss->burst_len)))
 		s->late_max = late;
+	/* stalls as bmgen.ko counts them (tx.c): paced frames only */
+	if (!bursts) {
+		int64_t l = late > 0 ? late : 0;
+
+		if (l > s->late_prev && (!s->k || (double)l > s->iv))
+			s->stall += l - s->late_prev;
+		s->late_prev = l;
+	}
 	if (s->k < s->log_cap)
 		s->r->tx_log_s[s->k] = (double)t / TPS;
 	s->r->tx_bytes += size;
@@ -1279,6 +1289,8 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		r->lost = s->sent - s->rcvd;
 		r->n_tx_log = s->sent < s->log_cap ? s->sent : s->log_cap;
 		r->tx_late_max_s = s->late_max > 0 ? s->late_max / TPS : 0;
+		r->tx_stall_s = s->stall / TPS;
+		res->tx_stall_s = fmax(res->tx_stall_s, r->tx_stall_s);
 		r->first_tx_s = secs(s->tx_first);
 		r->last_tx_s = secs(s->tx_last);
 		r->first_rx_s = secs(s->rx_first);

@@ -133,6 +133,8 @@ struct bm_trial_result {
 					 * should have ended (MLR §5.1) */
 	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
 	double tx_late_max_s;		/* largest departure lateness */
+	double tx_stall_s;		/* the pacer held up in all: sum of
+					 * lateness rises past an interval */
 	double actual_duration_s;	/* first to last transmitted frame */
 	double first_rx_s, last_rx_s;	/* arrival times rel. to trial start */
 	/* BM_PAT_STEP: tx time (s from step) of the last lost frame sent at

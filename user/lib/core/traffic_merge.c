@@ -163,6 +163,7 @@ int bm_traffic_split(struct bm_merge_part *parts, unsigned int n,
 			}
 			pr->tx_late_max_s = fmax(pr->tx_late_max_s,
 						 x->tx_late_max_s);
+			pr->tx_stall_s = fmax(pr->tx_stall_s, x->tx_stall_s);
 			if (x->first_tx_s >= 0 &&
 			    (first < 0 || x->first_tx_s < first))
 				first = x->first_tx_s;
