@@ -170,7 +170,8 @@ struct bm_stream {
 	/* tx state, written only by the owning kthread */
 	u64 tx_frames, tx_bytes, tx_retries, tx_errors;
 	u64 tx_first_ns, tx_last_ns;
-	u64 tx_late_frames, tx_late_max_ns, tx_stall_ns;
+	u64 tx_late_frames, tx_late_max_ns;
+	u64 tx_stalls_ns[BMGEN_TX_STALLS];	/* largest first */
 	u64 hw_tx_requests;
 	u32 tx_max_batch;
 	bool tx_done;

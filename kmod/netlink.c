@@ -963,8 +963,8 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 		     READ_ONCE(s->tx_late_frames)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_LATE_MAX_NS,
 		     READ_ONCE(s->tx_late_max_ns)) ||
-	    BM_PUT64(skb, BMGEN_STATS_TX_STALL_NS,
-		     READ_ONCE(s->tx_stall_ns)) ||
+	    nla_put(skb, BMGEN_STATS_TX_STALLS_NS, sizeof(s->tx_stalls_ns),
+		    s->tx_stalls_ns) ||
 	    nla_put_u32(skb, BMGEN_STATS_TX_MAX_BATCH,
 			READ_ONCE(s->tx_max_batch)) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||

@@ -73,6 +73,23 @@ static u64 bm_departure(const struct bm_stream *s, u64 k)
 }
 
 /*
+ * Keep a stall among the stream's largest, in order: at most one stall a
+ * frame, and only for a frame already behind, so moving eight words now
+ * and then costs the pacer nothing it has.
+ */
+static void bm_note_stall(struct bm_stream *s, u64 rise)
+{
+	u64 *top = s->tx_stalls_ns;
+	int i = BMGEN_TX_STALLS - 1;
+
+	if (rise <= top[i])
+		return;
+	for (; i > 0 && top[i - 1] < rise; i--)
+		top[i] = top[i - 1];
+	top[i] = rise;
+}
+
+/*
  * How far behind its schedule a paced frame left.  A frame later than one
  * inter-frame interval went out back to back with its predecessor: the
  * generator fell behind, and rates and gaps measured over such a trial
@@ -102,15 +119,16 @@ static void bm_note_lateness(struct bm_stream *s,
 		return;
 	late = ts > c->next_ns ? ts - c->next_ns : 0;
 	/*
-	 * A stall: lateness that grows beyond one interval.  The largest
-	 * lateness bounds the catch-up burst of one stall; a DUT that is
-	 * held up with the generator (one guest) loses service in each
-	 * stall, and a queue that drains only at C - r adds them up, so
-	 * their sum is what a remeasure trigger must compare with the
-	 * DUT's slack (lab 29).  Jitter below an interval never adds.
+	 * A stall: the lateness a frame gained over its predecessor, where
+	 * it left more than an interval late (jitter below an interval is
+	 * none).  The largest lateness bounds one catch-up burst; a DUT held
+	 * up with the generator (one guest) loses the service of each stall
+	 * beyond what its bucket keeps, and a queue that drains only at
+	 * C - r adds those losses up, so a remeasure trigger needs the
+	 * stalls one by one (lab 29).
 	 */
 	if (late > c->late_ns && (!c->k || late > c->next_ns - c->prev_ns))
-		s->tx_stall_ns += late - c->late_ns;
+		bm_note_stall(s, late - c->late_ns);
 	c->late_ns = late;
 	if (!late)
 		return;

@@ -145,6 +145,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 {
 	struct bm_latency l;
+	unsigned int i;
 
 	bm_genl_stats_latency(st, &l);
 	printf("%sts_source=%s\n", pfx, st->ts_source == BMGEN_TS_HW ? "hw" : "sw");
@@ -160,8 +161,11 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	       (unsigned long long)st->tx_late_frames);
 	printf("%stx_late_max_ns=%llu\n", pfx,
 	       (unsigned long long)st->tx_late_max_ns);
-	printf("%stx_stall_ns=%llu\n", pfx,
-	       (unsigned long long)st->tx_stall_ns);
+	printf("%stx_stalls_ns=", pfx);
+	for (i = 0; i < BMGEN_TX_STALLS; i++)
+		printf("%s%llu", i ? "," : "",
+		       (unsigned long long)st->tx_stalls_ns[i]);
+	printf("\n");
 	printf("%stx_max_batch=%llu\n", pfx,
 	       (unsigned long long)st->tx_max_batch);
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);

@@ -37,6 +37,7 @@
 #define BMGEN_MAX_FLOWS		65536
 #define BMGEN_FRAME_HEAD_MAX	128
 #define BMGEN_MAX_LOG_FRAMES	(1U << 20)
+#define BMGEN_TX_STALLS		8	/* BMGEN_STATS_TX_STALLS_NS */
 #define BMGEN_MAX_MPLS		2
 
 /*
@@ -432,11 +433,13 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_HW_LAT_SW_SUM_NS,	/* s64: the software latency of the
 					 * same frames, to compare
 					 */
-	BMGEN_STATS_TX_STALL_NS,	/* u64: the time the pacer was held up
-					 * in all: the sum of the rises of a
+	BMGEN_STATS_TX_STALLS_NS,	/* binary: __u64[BMGEN_TX_STALLS], the
+					 * trial's largest stalls, largest
+					 * first, 0 = none: the rise of a
 					 * paced frame's lateness over its
-					 * predecessor's, counted when it left
-					 * more than one interval late
+					 * predecessor's (one gap), where the
+					 * frame left more than one interval
+					 * late
 					 */
 	__BMGEN_STATS_MAX
 };

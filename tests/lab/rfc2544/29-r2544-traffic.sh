@@ -56,9 +56,12 @@
 # lateness, and the tbf serves while the generator stalls); a tbf held up
 # with it (one guest) can: while its queue holds frames each stall costs
 # it service beyond the bucket's 8.5 ms, and below C the queue drains
-# only at C - r (9.8 fps at -1 %).  So the trigger is the module's stalls
-# added up, tx_stall_s (lib.sh remeasure), which the IMIX job checks
-# against its definition, trial by trial.
+# only at C - r (9.8 fps at -1 %).  So jobs 2 and 3 are also measured
+# again when one trial's stalls beyond the bucket's 8.53 ms add up to
+# more than the queue's 21.3 ms (remeasure --bucket; the module keeps a
+# trial's 8 largest stalls, tx_stalls_s, which the IMIX job checks
+# against their definition).  The sum of every stall would not do: the
+# interval-long jitter of an idle TCG guest adds up to 45-100 ms a trial.
 #
 # Guest time: about 8 + 2 + 8 + 8 trials of 2 s plus learning (0.2 s),
 # drain (0.3 s) and set-up: 70-80 s.
@@ -134,26 +137,34 @@ imix_job() {
 	trials /tmp/i.json /tmp/i.tr
 	results /tmp/i.json /tmp/i.res
 	# every trial's generator account (REQ-GEN-6), and the module's
-	# stall sum against its definition (kmod/tx.c, one stream): at least
-	# the largest lateness less one interval, at most the departures'
-	# span plus the first frame's lateness (<= the largest)
+	# stalls against their definition (kmod/tx.c, one stream): largest
+	# first, none above the largest lateness (a frame gains at most its
+	# own lateness), and one at least where that is over an interval
+	# (the frame that first reached it gained lateness)
 	awk '
+		function done_() {
+			printf "note: trial %.2f fps lost %d late_frames %d late_max %.1f ms stalls%s ms\n",
+				r, l, lf, lm * 1000, list
+			if (n && (top > lm + 1e-9 || !ord) || !n && lm > 1 / r + 1e-6) {
+				print "note: stalls against late_max " lm " s, 1 / rate " 1 / r " s"
+				bad = 1
+			}
+			inb = 0; k++
+		}
 		/"rate_fps"/ { gsub(/[",]/, ""); r = $2 }
 		/"lost"/ { gsub(/[",]/, ""); l = $2 }
 		/"tx_late_frames"/ { gsub(/[",]/, ""); lf = $2 }
 		/"tx_late_max_s"/ { gsub(/[",]/, ""); lm = $2 }
-		/"tx_stall_s"/ { gsub(/[",]/, ""); st = $2; n++ }
-		/"actual_duration_s"/ { gsub(/[",]/, "")
-			printf "note: trial %.2f fps lost %d late_frames %d late_max %.1f ms stall %.1f ms\n",
-				r, l, lf, lm * 1000, st * 1000
-			if (st < lm - 1 / r - 1e-9 || st > $2 + lm + 1e-9) {
-				printf "note: stall %s s outside [late_max %s - 1 / %s, span %s + late_max]\n",
-					st, lm, r, $2
-				bad = 1
-			}
-		}
-		END { exit bad || !n }' /tmp/i.tr ||
-		fail "imix: tx_stall_s of a trial against its definition (or none)"
+		/"tx_stalls_s": *\[/ { inb = 1; n = 0; ord = 1; list = ""
+			if ($0 ~ /\]/) done_()
+			next }
+		inb && /\]/ { done_(); next }
+		inb { v = $1; gsub(/,/, "", v); v += 0
+			if (!n) top = v
+			if (v <= 0 || n && v > prev) ord = 0
+			prev = v; n++; list = list sprintf(" %.1f", v * 1000) }
+		END { exit bad || !k }' /tmp/i.tr ||
+		fail "imix: tx_stalls_s of a trial against its definition (or none)"
 	check_eq "imix: lost over all trials = tbf drops" "$(sum lost /tmp/i.tr)" "$(drops)"
 	check_eq "imix: the mix" "$(jvals imix /tmp/i.res)" '"64:7,594:4,1518:1"'
 	check_range "imix: mean_frame_size" "$(jvals mean_frame_size /tmp/i.res)" 361.833 361.834
@@ -168,7 +179,7 @@ imix_job() {
 		"$(awk -v p="$(jvals throughput_pct_line /tmp/i.res)" -v l="$(jvals throughput_l1_bps /tmp/i.res)" \
 			'BEGIN { printf "%.9f", p / (l / 1e6) }')" 0.999999 1.000001
 }
-remeasure 0.0299 /tmp/i.json imix_job
+remeasure --bucket 0.00853 0.0299 /tmp/i.json imix_job
 
 # --- 3. §11.1 broadcast frames, 1 % -----------------------------------------
 bcast_job() {
@@ -194,4 +205,4 @@ bcast_job() {
 	check_range "broadcast: actual level (% of the frames)" \
 		"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1
 }
-remeasure 0.0299 /tmp/c.json bcast_job
+remeasure --bucket 0.00853 0.0299 /tmp/c.json bcast_job

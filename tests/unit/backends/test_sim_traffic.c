@@ -609,7 +609,7 @@ END_TEST
  * k of stream 0 leaves at 2kT (kT late) and of stream 1 at (2k+1)T ((k+1)T
  * late).  Late = more than one frame time behind (REQ-GEN-6): n - 2 + n - 1
  * = 197 frames, the latest nT.  Truth exact; no loss (one frame a line
- * every 2T).  Bursts have no per-frame schedule: no stall (tx_stall_s).
+ * every 2T).  Bursts have no per-frame schedule: no stall (tx_stalls_s).
  */
 START_TEST(test_generator_late)
 {
@@ -629,7 +629,7 @@ START_TEST(test_generator_late)
 	ck_assert(r.generator_limited);
 	ck_assert_uint_eq(r.tx_late_frames, 197);
 	ck_assert_double_eq_tol(r.tx_late_max_s, 100 * T_S, 1e-12);
-	ck_assert_double_eq(r.tx_stall_s, 0);
+	ck_assert_double_eq(r.tx_stalls_s[0], 0);
 	ck_assert_double_eq_tol(tr->streams[1].last_tx_s, 199 * T_S, 1e-12);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
@@ -638,14 +638,39 @@ START_TEST(test_generator_late)
 END_TEST
 
 /*
+ * The stalls a trial keeps (bm_trial_stall_add): the BM_TX_STALLS largest,
+ * largest first, ties kept; nothing at or below the smallest kept, no
+ * zero, negative or NaN.
+ */
+START_TEST(test_stall_top)
+{
+	static const double in[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 0, -1 };
+	static const double want[BM_TX_STALLS] = { 9, 6, 5, 5, 5, 4, 3, 3 };
+	double top[BM_TX_STALLS] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		bm_trial_stall_add(top, in[i]);
+	bm_trial_stall_add(top, NAN);
+	for (i = 0; i < BM_TX_STALLS; i++)
+		ck_assert_double_eq(top[i], want[i]);
+	bm_trial_stall_add(top, 3);
+	ck_assert_double_eq(top[BM_TX_STALLS - 1], 3);
+	bm_trial_stall_add(top, 10);
+	ck_assert_double_eq(top[0], 10);
+	ck_assert_double_eq(top[1], 9);
+	ck_assert_double_eq(top[BM_TX_STALLS - 1], 3);
+}
+END_TEST
+
+/*
  * generator_max_fps = FPS/2 on a 100 % stream of n = round(FPS * 0.01) =
  * 813 frames: frame k leaves at 2kT, kT late, late (> T) for k >= 2:
  * n - 2 frames; the last leaves (n-1)T after its schedule: n - 1 whole
- * intervals of shortfall.  The DUT still forwards all.  Exact.  The
- * stall (tx_stall_s) is the lateness rises of frames more than T late:
- * T at each k >= 2, (n - 2)T; frame 1, exactly T late, adds nothing
- * (jitter below an interval never adds), so it is the largest lateness
- * less one interval.
+ * intervals of shortfall.  The DUT still forwards all.  Exact.  Each
+ * frame k >= 2 gains T of lateness over its predecessor and leaves more
+ * than T late: a stall of T, so the 8 largest (tx_stalls_s) are T each;
+ * frame 1, exactly T late, is none (an interval's jitter never is).
  */
 START_TEST(test_generator_max_fps)
 {
@@ -656,6 +681,7 @@ START_TEST(test_generator_max_fps)
 	struct bm_trial_result r;
 	struct bm_error err = { "" };
 	uint64_t n = (uint64_t)llround(FPS * 0.01);
+	unsigned int i;
 
 	params(&p, 0);
 	p.generator_max_fps = FPS / 2;
@@ -669,8 +695,10 @@ START_TEST(test_generator_max_fps)
 	ck_assert_uint_eq(r.tx_late_frames, n - 2);
 	ck_assert_uint_eq(r.shortfall, n - 1);
 	ck_assert_double_eq_tol(r.tx_late_max_s, (n - 1) * T_S, 1e-12);
-	ck_assert_double_eq_tol(r.tx_stall_s, (n - 2) * T_S, 1e-12);
-	ck_assert_double_eq_tol(tr->streams[0].tx_stall_s, (n - 2) * T_S, 1e-12);
+	for (i = 0; i < BM_TX_STALLS; i++) {
+		ck_assert_double_eq_tol(r.tx_stalls_s[i], T_S, 1e-12);
+		ck_assert_double_eq_tol(tr->streams[0].tx_stalls_s[i], T_S, 1e-12);
+	}
 	ck_assert_double_eq_tol(r.actual_duration_s, 2 * (n - 1) * T_S, 1e-12);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
@@ -901,6 +929,7 @@ static Suite *sim_traffic_suite(void)
 	tcase_add_test(tc, test_imix);
 	tcase_add_test(tc, test_generator_late);
 	tcase_add_test(tc, test_generator_max_fps);
+	tcase_add_test(tc, test_stall_top);
 	tcase_add_test(tc, test_late_after_drain);
 	tcase_add_test(tc, test_outage_random_loss);
 	tcase_add_test(tc, test_totals_without_res);

@@ -20,6 +20,9 @@
 #include "backend_genl_int.h"
 #include "bm_traffic.h"
 
+_Static_assert(BM_TX_STALLS == BMGEN_TX_STALLS,
+	       "a trial keeps as many stalls as the module reports");
+
 /* A pair trial's streams, allocated per trial in this order (issue 9):
  * the forward one, then the reverse (bidirectional) or post-step one. */
 #define BM_SID_FWD	1
@@ -365,6 +368,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	uint64_t intended = 0, per_stream[2];
 	struct bm_traffic t;
 	double t0, drain, span, want, end = 0;
+	unsigned int i;
 	int ret, terr = 0;
 
 	if (spec->frame_size < BMGEN_MIN_FRAME || spec->frame_size > BMGEN_MAX_FRAME)
@@ -462,8 +466,11 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 			      step.tx_late_frames;
 	res->tx_late_max_s = fmax(fwd.tx_late_max_ns,
 				  fmax(rev.tx_late_max_ns, step.tx_late_max_ns)) / 1e9;
-	res->tx_stall_s = fmax(fwd.tx_stall_ns,
-			       fmax(rev.tx_stall_ns, step.tx_stall_ns)) / 1e9;
+	for (i = 0; i < BMGEN_TX_STALLS; i++) {
+		bm_trial_stall_add(res->tx_stalls_s, fwd.tx_stalls_ns[i] / 1e9);
+		bm_trial_stall_add(res->tx_stalls_s, rev.tx_stalls_ns[i] / 1e9);
+		bm_trial_stall_add(res->tx_stalls_s, step.tx_stalls_ns[i] / 1e9);
+	}
 	if (spec->pattern == BM_PAT_RATE && spec->rate_fps > 0 && fwd.tx_frames > 1) {
 		span = (double)(fwd.tx_frames - 1) / spec->rate_fps;
 		if (res->actual_duration_s > span)

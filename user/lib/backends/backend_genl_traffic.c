@@ -322,6 +322,8 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 static void bm_stream_from_stats(const struct bm_genl_stats *st,
 				 uint64_t intended, struct bm_stream_result *r)
 {
+	unsigned int i;
+
 	r->intended = intended;
 	r->sent = st->tx_frames;
 	r->received = st->rx_unique;
@@ -342,7 +344,8 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	memcpy(r->rx_pcp, st->rx_pcp, sizeof(r->rx_pcp));
 	r->rx_untagged = st->rx_untagged;
 	r->tx_late_max_s = st->tx_late_max_ns / 1e9;
-	r->tx_stall_s = st->tx_stall_ns / 1e9;
+	for (i = 0; i < BMGEN_TX_STALLS; i++)
+		r->tx_stalls_s[i] = st->tx_stalls_ns[i] / 1e9;
 }
 
 /* Read stream id's frame log (spec log_frames) into r. */
@@ -397,7 +400,7 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 	const struct bm_traffic *t = spec->traffic;
 	struct bm_genl_stats st, sum = { 0 };
 	double first = -1, last = -1;
-	unsigned int k;
+	unsigned int j, k;
 	int ret = 0;
 
 	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));
@@ -420,7 +423,9 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  st.tx_late_max_ns / 1e9);
-		res->tx_stall_s = fmax(res->tx_stall_s, st.tx_stall_ns / 1e9);
+		for (j = 0; j < BMGEN_TX_STALLS; j++)
+			bm_trial_stall_add(res->tx_stalls_s,
+					   st.tx_stalls_ns[j] / 1e9);
 		if (st.rx_max_iat_ns / 1e9 > res->max_gap_s) {
 			res->max_gap_s = st.rx_max_iat_ns / 1e9;
 			res->max_gap_start_s = st.rx_max_iat_start_ns / 1e9;

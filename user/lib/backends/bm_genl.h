@@ -154,7 +154,7 @@ struct bm_genl_stats {
 	uint64_t tx_first_ns, tx_last_ns;
 	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
 	uint64_t tx_late_max_ns;	/* largest departure lateness */
-	uint64_t tx_stall_ns;		/* sum of lateness rises */
+	uint64_t tx_stalls_ns[BM_TX_STALLS];	/* largest first */
 	uint64_t tx_max_batch;		/* pacing granularity (REQ-GEN-3) */
 	uint64_t ts_clock;		/* clockid of all timestamps */
 	int tx_done;

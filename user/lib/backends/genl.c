@@ -580,6 +580,9 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_RX_PCP:
 		bm_genl_counters(st->rx_pcp, 8, a);
 		return;
+	case BMGEN_STATS_TX_STALLS_NS:
+		bm_genl_counters(st->tx_stalls_ns, BMGEN_TX_STALLS, a);
+		return;
 	}
 	v = mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
 	    mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) :
@@ -596,7 +599,6 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_TX_LAST_NS: st->tx_last_ns = v; break;
 	case BMGEN_STATS_TX_LATE_FRAMES: st->tx_late_frames = v; break;
 	case BMGEN_STATS_TX_LATE_MAX_NS: st->tx_late_max_ns = v; break;
-	case BMGEN_STATS_TX_STALL_NS: st->tx_stall_ns = v; break;
 	case BMGEN_STATS_TX_MAX_BATCH: st->tx_max_batch = v; break;
 	case BMGEN_STATS_TX_DONE: st->tx_done = v; break;
 	case BMGEN_STATS_RX_FRAMES: st->rx_frames = v; break;

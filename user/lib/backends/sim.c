@@ -1131,7 +1131,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 		res->received -= 3;
 		res->lost = 3;
 		res->tx_late_max_s = fmax(res->tx_late_max_s, 0.010);
-		res->tx_stall_s = fmax(res->tx_stall_s, 0.010);
+		bm_trial_stall_add(res->tx_stalls_s, 0.010);
 	}
 	return ret;
 }

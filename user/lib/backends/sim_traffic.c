@@ -290,8 +290,8 @@ struct tstream {
 	int64_t tx_first, tx_last, rx_first, rx_last;
 	int64_t gap, gap_at;		/* longest rx gap and its start */
 	int64_t late_max;		/* ticks behind schedule, at most */
-	int64_t late_prev, stall;	/* the last frame's lateness; the sum
-					 * of its rises past an interval */
+	int64_t late_prev;		/* the last paced frame's lateness */
+	double stalls[BM_TX_STALLS];	/* its largest rises (ticks) */
 	uint32_t log_cap;		/* frames each log holds */
 	uint64_t rx_next;		/* highest seq received + 1 */
 	struct lat_acc lat;
@@ -558,7 +558,7 @@ static struct sim_frame emit(struct tsim *S, unsigned int i, int64_t t)
 		int64_t l = late > 0 ? late : 0;
 
 		if (l > s->late_prev && (!s->k || (double)l > s->iv))
-			s->stall += l - s->late_prev;
+			bm_trial_stall_add(s->stalls, (double)(l - s->late_prev));
 		s->late_prev = l;
 	}
 	if (s->k < s->log_cap)
@@ -1273,7 +1273,7 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 {
 	double base_ns = (double)S->base / TICKS_NS, span;
 	int64_t first = -1, last = -1, shortfall = 0, stretch;
-	unsigned int i;
+	unsigned int i, j;
 
 	res->max_gap_s = 0;
 	res->max_gap_start_s = 0;
@@ -1289,8 +1289,10 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		r->lost = s->sent - s->rcvd;
 		r->n_tx_log = s->sent < s->log_cap ? s->sent : s->log_cap;
 		r->tx_late_max_s = s->late_max > 0 ? s->late_max / TPS : 0;
-		r->tx_stall_s = s->stall / TPS;
-		res->tx_stall_s = fmax(res->tx_stall_s, r->tx_stall_s);
+		for (j = 0; j < BM_TX_STALLS; j++) {
+			r->tx_stalls_s[j] = s->stalls[j] / TPS;
+			bm_trial_stall_add(res->tx_stalls_s, r->tx_stalls_s[j]);
+		}
 		r->first_tx_s = secs(s->tx_first);
 		r->last_tx_s = secs(s->tx_last);
 		r->first_rx_s = secs(s->rx_first);

@@ -218,9 +218,10 @@ struct bm_stream_result {
 	/* The generator's largest lateness for this stream: frames of paced
 	 * streams, burst starts of bursts (s; 0 = on time or unknown). */
 	double tx_late_max_s;
-	/* The time the generator was held up in all: the sum of the rises
-	 * of a paced frame's lateness beyond one interval (s). */
-	double tx_stall_s;
+	/* The generator's largest stalls for this stream (s, largest first,
+	 * 0 = none): the lateness a paced frame gained over its predecessor
+	 * where it left more than one interval late. */
+	double tx_stalls_s[BM_TX_STALLS];
 	/* The per-frame log (spec log_frames): tx_log_s[i] is the tx time
 	 * of frame seq i, i < n_tx_log; rx_log the first n_rx_log frames
 	 * received.  Owned; bm_traffic_result_free() frees them. */

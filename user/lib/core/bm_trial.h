@@ -117,6 +117,8 @@ struct bm_latency {
 
 /* Routing update messages a trial may send (bm_traffic.h). */
 #define BM_TRIAL_MAX_RIP	16
+/* The generator stalls a trial keeps: the module's BMGEN_TX_STALLS. */
+#define BM_TX_STALLS		8
 
 /* Counts of one trial, summed over directions (REQ-TRIAL-3). */
 struct bm_trial_result {
@@ -133,8 +135,8 @@ struct bm_trial_result {
 					 * should have ended (MLR §5.1) */
 	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
 	double tx_late_max_s;		/* largest departure lateness */
-	double tx_stall_s;		/* the pacer held up in all: sum of
-					 * lateness rises past an interval */
+	double tx_stalls_s[BM_TX_STALLS];	/* largest stalls, largest first
+					 * (bm_trial_stall_add), 0 = none */
 	double actual_duration_s;	/* first to last transmitted frame */
 	double first_rx_s, last_rx_s;	/* arrival times rel. to trial start */
 	/* BM_PAT_STEP: tx time (s from step) of the last lost frame sent at
@@ -331,6 +333,9 @@ int bm_trial_log_add(struct bm_trial_log *log, const char *phase,
 
 /* Free the records of log and zero it. */
 void bm_trial_log_free(struct bm_trial_log *log);
+
+/* Keep stall (s) among top[], the BM_TX_STALLS largest, largest first. */
+void bm_trial_stall_add(double *top, double stall);
 
 /* Fill *spec with the defaults of a CBR trial at rate for duration. */
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,

@@ -30,6 +30,7 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	const struct bm_trial_spec *sp = &rec->spec;
 	const struct bm_trial_result *r = &rec->res;
 	json_object *o = json_object_new_object(), *l;
+	size_t n;
 
 	if (!o)
 		return NULL;
@@ -114,7 +115,9 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_u64(o, "shortfall", r->shortfall);
 	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);
 	bm_json_add_double(o, "tx_late_max_s", r->tx_late_max_s);
-	bm_json_add_double(o, "tx_stall_s", r->tx_stall_s);
+	for (n = 0; n < BM_TX_STALLS && r->tx_stalls_s[n] > 0; n++)
+		;
+	bm_json_add_double_array(o, "tx_stalls_s", r->tx_stalls_s, n);
 	bm_json_add_double(o, "actual_duration_s", r->actual_duration_s);
 	if (sp->event_fn) {
 		bm_json_add_double(o, "max_gap_s", r->max_gap_s);

@@ -132,7 +132,7 @@ int bm_traffic_split(struct bm_merge_part *parts, unsigned int n,
 		     struct bm_traffic_result *r,
 		     const struct bm_trial_result *res)
 {
-	unsigned int i, k;
+	unsigned int i, j, k;
 
 	for (i = 0; i < n; i++) {
 		const struct bm_trial_spec *s = parts[i].spec;
@@ -163,7 +163,9 @@ int bm_traffic_split(struct bm_merge_part *parts, unsigned int n,
 			}
 			pr->tx_late_max_s = fmax(pr->tx_late_max_s,
 						 x->tx_late_max_s);
-			pr->tx_stall_s = fmax(pr->tx_stall_s, x->tx_stall_s);
+			for (j = 0; j < BM_TX_STALLS; j++)
+				bm_trial_stall_add(pr->tx_stalls_s,
+						   x->tx_stalls_s[j]);
 			if (x->first_tx_s >= 0 &&
 			    (first < 0 || x->first_tx_s < first))
 				first = x->first_tx_s;

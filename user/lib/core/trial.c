@@ -73,6 +73,17 @@ int bm_backend_dut_reset(void *ctx)
 	return be->ops->dut_reset(be);
 }
 
+void bm_trial_stall_add(double *top, double stall)
+{
+	int i = BM_TX_STALLS - 1;
+
+	if (!(stall > top[i]))
+		return;
+	for (; i > 0 && top[i - 1] < stall; i--)
+		top[i] = top[i - 1];
+	top[i] = stall;
+}
+
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 			double rate_fps, double duration_s)
 {
