@@ -123,10 +123,6 @@ int bm_json_parse_sizes(json_object *v, const char *key, uint32_t lo,
 			uint32_t hi, uint32_t *out, size_t max, size_t *n,
 			struct bm_error *err);
 
-/* Add key: [v[0], ..., v[n-1]] (numbers) to the JSON object obj. */
-void bm_json_add_double_array(json_object *obj, const char *key,
-			      const double *v, size_t n);
-
 /* Add key: [v[0], ..., v[n-1]] (frame sizes) to the JSON object obj. */
 void bm_json_add_u32_array(json_object *obj, const char *key,
 			   const uint32_t *v, size_t n);

@@ -346,17 +346,6 @@ int bm_json_parse_sizes(json_object *v, const char *key, uint32_t lo,
 	return 0;
 }
 
-void bm_json_add_double_array(json_object *obj, const char *key,
-			      const double *v, size_t n)
-{
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_double(v[i]));
-	json_object_object_add(obj, key, a);
-}
-
 void bm_json_add_u32_array(json_object *obj, const char *key,
 			   const uint32_t *v, size_t n)
 {

@@ -29,7 +29,7 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 {
 	const struct bm_trial_spec *sp = &rec->spec;
 	const struct bm_trial_result *r = &rec->res;
-	json_object *o = json_object_new_object(), *l;
+	json_object *o = json_object_new_object(), *l, *stalls;
 	size_t n;
 
 	if (!o)
@@ -115,9 +115,11 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_u64(o, "shortfall", r->shortfall);
 	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);
 	bm_json_add_double(o, "tx_late_max_s", r->tx_late_max_s);
+	stalls = json_object_new_array();
 	for (n = 0; n < BM_TX_STALLS && r->tx_stalls_s[n] > 0; n++)
-		;
-	bm_json_add_double_array(o, "tx_stalls_s", r->tx_stalls_s, n);
+		json_object_array_add(stalls,
+				      json_object_new_double(r->tx_stalls_s[n]));
+	json_object_object_add(o, "tx_stalls_s", stalls);
 	bm_json_add_double(o, "actual_duration_s", r->actual_duration_s);
 	if (sp->event_fn) {
 		bm_json_add_double(o, "max_gap_s", r->max_gap_s);
