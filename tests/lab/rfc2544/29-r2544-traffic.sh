@@ -35,8 +35,16 @@
 #    of all frames (the tbf drops broadcast and test frames alike);
 #    window [C - 1 %, C + (15 + 6) / 2 s] = [-1 %, +1.5 %], checked to
 #    [-2 %, +2.5 %].  A two-port bridge floods a broadcast frame to d2 only,
-#    so the trial at the throughput must have delivered every broadcast
-#    frame to t2 (broadcast_delivered "all"), at about 1 % of the frames.
+#    so t2 receives every broadcast frame the tbf does not drop, at about
+#    1 % of the frames.  §11.1's broadcasts modify the stream; the
+#    throughput counts test frames (§26.1), so a trial may pass with a
+#    broadcast frame lost.  At the throughput the tbf drops none where
+#    r <= C; above C (the window's top, +1.5 %, is where the absorption
+#    runs out) it may drop a frame, and a trial that lost no test frame
+#    lost only broadcasts there (run 18 of session 23's stressed boot: 1
+#    of 14 at 715.46 fps): at most the frames offered beyond C,
+#    (r - C) x 2 s.  broadcast_delivered must say what that trial's
+#    counts say ("all", "some", "none").
 # Every job: every frame the trials lost (test frames, plus broadcast
 # frames sent and not received) is one the tbf dropped.
 # Jobs 2 and 3 run on test 20's tbf, whose bucket and queue absorb a
@@ -200,8 +208,17 @@ bcast_job() {
 	c512=$(awk 'BEGIN { printf "%.3f", 3e6 / 8 / 532 }')
 	truth_range "broadcast: throughput (fps of all frames)" \
 		"$(jvals throughput_fps /tmp/c.res)" "$c512" 2 2.5
-	check_eq "broadcast: delivered at the throughput (a bridge floods to t2)" \
-		"$(jvals broadcast_delivered /tmp/c.res)" '"all"'
+	bs=$(jvals broadcast_sent /tmp/c.res)
+	br=$(jvals broadcast_received /tmp/c.res)
+	[ -n "$bs" ] && [ -n "$br" ] || fail "no broadcast counts at the throughput"
+	want=some
+	[ "$br" -lt "$bs" ] || want=all
+	[ "$br" -gt 0 ] || want=none
+	check_eq "broadcast: delivered at the throughput ($br of $bs)" \
+		"$(jvals broadcast_delivered /tmp/c.res)" "\"$want\""
+	check_range "broadcast: lost at the throughput (0 at or below C, at most (r - C) x 2 s above)" \
+		"$((bs - br))" 0 "$(awk -v r="$(jvals throughput_fps /tmp/c.res)" \
+			-v c="$c512" 'BEGIN { x = (r - c) * 2; print x > 0 ? int(x) + (x > int(x)) : 0 }')"
 	check_range "broadcast: actual level (% of the frames)" \
 		"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1
 }
