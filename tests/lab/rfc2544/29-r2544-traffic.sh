@@ -218,7 +218,7 @@ bcast_job() {
 		"$(jvals broadcast_delivered /tmp/c.res)" "\"$want\""
 	check_range "broadcast: lost at the throughput (0 at or below C, at most (r - C) x 2 s above)" \
 		"$((bs - br))" 0 "$(awk -v r="$(jvals throughput_fps /tmp/c.res)" \
-			-v c="$c512" 'BEGIN { x = (r - c) * 2; print x > 0 ? int(x) + (x > int(x)) : 0 }')"
+			-v c="$c512" 'BEGIN { x = (r - c) * 2; print (x > 0 ? int(x) + (x > int(x)) : 0) }')"
 	check_range "broadcast: actual level (% of the frames)" \
 		"$(jvals broadcast_actual_pct /tmp/c.res)" 0.9 1.1
 }
