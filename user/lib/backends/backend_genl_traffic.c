@@ -422,10 +422,10 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		bm_genl_stats_merge(&sum, &st);
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
-					  st.tx_late_max_ns / 1e9);
+					  tr->streams[k].tx_late_max_s);
 		for (j = 0; j < BMGEN_TX_STALLS; j++)
 			bm_trial_stall_add(res->tx_stalls_s,
-					   st.tx_stalls_ns[j] / 1e9);
+					   tr->streams[k].tx_stalls_s[j]);
 		if (st.rx_max_iat_ns / 1e9 > res->max_gap_s) {
 			res->max_gap_s = st.rx_max_iat_ns / 1e9;
 			res->max_gap_start_s = st.rx_max_iat_start_ns / 1e9;
