@@ -215,14 +215,15 @@ START_TEST(rules_and_refusal)
 }
 END_TEST
 
-/* a class per connection: conn_dscps lands on the connections; bad
- * values refused with the key */
+/* a class per connection: conn_dscps lands on the connections (which
+ * retransmit nothing, lab 47); bad values refused with the key */
 START_TEST(conn_dscps)
 {
 	struct bm_backend *be = mk();
 	struct bm_error err = { "" };
 	struct tm_sf_params p;
 	json_object *doc, *c, *j;
+	int i;
 
 	params(&p, false);
 	p.tr = 1;
@@ -241,6 +242,14 @@ START_TEST(conn_dscps)
 		json_object_array_get_idx(c, 0), "dscp")), 46);
 	ck_assert_int_eq(json_object_get_int(tj_get(
 		json_object_array_get_idx(c, 1), "dscp")), 0);
+	/* the fluid model loses nothing and its timers never beat an ACK:
+	 * no retransmission, none reported twice (D-SACK) */
+	for (i = 0; i < 2; i++) {
+		ck_assert_double_eq(tj_num(json_object_array_get_idx(c, i),
+					   "total_retrans"), 0);
+		ck_assert_double_eq(tj_num(json_object_array_get_idx(c, i),
+					   "dsack_dups"), 0);
+	}
 	json_object_put(doc);
 	j = json_tokener_parse("{\"conn_dscps\": [64]}");
 	ck_assert_int_eq(bm_json_parse_params(j, tm_sf_keys, 1, &p, "t",

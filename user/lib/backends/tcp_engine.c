@@ -1014,6 +1014,8 @@ static void fill_conn(struct sess *s, struct conn *c,
 			   (script ? si.tcpi_bytes_retrans : 0);
 	r->total_retrans = ci.tcpi_total_retrans +
 			   (script ? si.tcpi_total_retrans : 0);
+	r->dsack_dups = ci.tcpi_dsack_dups +
+			(script ? si.tcpi_dsack_dups : 0);
 	r->segs_out = ci.tcpi_segs_out;
 	r->segs_in = ci.tcpi_segs_in;
 	r->srv_segs_out = si.tcpi_segs_out;

@@ -166,6 +166,10 @@ struct bm_tcp_conn_result {
 	/* the sending stack's own counts (the client's for bulk and micro,
 	 * both ends summed for scripts) */
 	uint64_t bytes_sent, bytes_retrans, total_retrans;
+	/* segments the receiver reported getting twice (D-SACK, RFC 2883;
+	 * tcpi_dsack_dups): retransmissions of data that had arrived, a
+	 * sender's timer firing before an ACK, not a loss in the DUT */
+	uint64_t dsack_dups;
 	uint64_t segs_out, segs_in;	/* client's, for DUT counter checks */
 	uint64_t srv_segs_out, srv_segs_in;
 	/* both ends closed with their handshake before the counts were

@@ -31,6 +31,7 @@ static json_object *conn_json(const struct bm_tcp_conn_result *c,
 	bm_json_add_u64(o, "bytes_sent", c->bytes_sent);
 	bm_json_add_u64(o, "bytes_retrans", c->bytes_retrans);
 	bm_json_add_u64(o, "total_retrans", c->total_retrans);
+	bm_json_add_u64(o, "dsack_dups", c->dsack_dups);
 	bm_json_add_double(o, "efficiency_pct", c->efficiency_pct);
 	bm_json_add_u64(o, "client_segs_out", c->segs_out);
 	bm_json_add_u64(o, "client_segs_in", c->segs_in);
