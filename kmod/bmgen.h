@@ -154,6 +154,7 @@ struct bm_stream {
 	bool ptp_shape;			/* BMGEN_A_STREAM_PTP_SHAPE */
 	int cpu;
 	u32 tx_mode;
+	u32 tx_path_req;		/* enum bmgen_tx_path asked for */
 	bool tag;
 	u64 tag_seq;
 	__be32 tag_dst_ip4;		/* 0: the tagged frame's own */
@@ -173,6 +174,8 @@ struct bm_stream {
 	u64 tx_late_frames, tx_late_max_ns;
 	u64 tx_stalls_ns[BMGEN_TX_STALLS];	/* largest first */
 	u64 hw_tx_requests;
+	u64 tx_ring_misses;
+	u32 tx_path;			/* enum bmgen_tx_path used */
 	u32 tx_max_batch;
 	bool tx_done;
 	struct list_head tx_node;	/* on its kthread's list for a trial */
@@ -248,10 +251,18 @@ u32 bm_stream_frame_size(const struct bm_stream *s, u64 seq);
 /* A new skb for frame seq of s, headers and TPLD filled in but tx_ts. */
 struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev,
 			       u64 seq, u32 *size);
+/* An skb with s's largest frame, for a ring that bm_frame_fill() reuses. */
+struct sk_buff *bm_frame_new(const struct bm_stream *s, struct net_device *dev,
+			     gfp_t gfp);
+/* Make skb (from either of the above) frame seq of s but for seq and tx_ts. */
+void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
+		   u32 *size);
 /* Stamp seq and ts into the frame just before it goes. */
 void bm_frame_stamp(const struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts);
 
 /* tx.c: the kthreads that pace and send */
+/* BMGEN_TXP_* bits of the paths p allows now (BMGEN_A_PORT_TX_PATHS). */
+u32 bm_tx_paths(const struct bm_port *p);
 int bm_tx_init(void);
 void bm_tx_exit(void);
 unsigned int bm_tx_kthreads(void);

@@ -195,37 +195,60 @@ static void bm_put48(u8 *p, u64 v)
 	p[5] = v;
 }
 
-/* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
-struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev,
-			       u64 seq, u32 *size)
+/*
+ * A new skb holding the first len bytes of s's template: one frame's (the
+ * allocating path) or the largest (a ring's skb, refilled frame after
+ * frame, never longer than it was built).
+ */
+static struct sk_buff *bm_frame_alloc(const struct bm_stream *s,
+				      struct net_device *dev, u32 len,
+				      gfp_t gfp)
+{
+	struct sk_buff *skb;
+	u8 *d;
+
+	skb = alloc_skb(len + LL_RESERVED_SPACE(dev), gfp);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	d = skb_put(skb, len);
+	memcpy(d, s->tmpl, len);
+	skb->dev = dev;
+	skb->protocol = ((struct ethhdr *)d)->h_proto;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, s->l3off);
+	if (!s->ptp_shape)
+		skb_set_transport_header(skb, s->hdr_len - sizeof(struct udphdr));
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->priority = s->vlan_pcp;
+	return skb;
+}
+
+/*
+ * Make skb frame seq of s but for its seq and tx_ts: its length, the TPLD's
+ * header, and every field a frame may change (flow, lengths, the tagged
+ * frame's destination, the IPv4 checksum).  Each is written for every
+ * frame, so a recycled skb keeps nothing of the frame it carried before.
+ */
+void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
+		   u32 *size)
 {
 	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
 	u32 l3off = s->l3off;
 	u32 udpoff = s->hdr_len - sizeof(struct udphdr);
 	struct bmgen_tpld *tp;
 	struct udphdr *uh;
-	struct sk_buff *skb;
 	u32 flow = 0;
-	u8 *d;
+	u8 *d = skb->data;
 
-	skb = alloc_skb(len + LL_RESERVED_SPACE(dev), GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	d = skb_put(skb, len);
-	memcpy(d, s->tmpl, len);
+	skb->len = len;
+	skb_set_tail_pointer(skb, len);
 	tp = (struct bmgen_tpld *)(d + s->hdr_len);
 	tp->magic = htons(BMGEN_TPLD_MAGIC);
 	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
 	tp->stream_id[0] = s->id >> 16;
 	tp->stream_id[1] = s->id >> 8;
 	tp->stream_id[2] = s->id;
-	skb->dev = dev;
-	skb->protocol = ((struct ethhdr *)d)->h_proto;
-	skb_reset_mac_header(skb);
-	skb_set_network_header(skb, l3off);
-	skb->ip_summed = CHECKSUM_NONE;
-	skb->priority = s->vlan_pcp;
 	*size = f;
 	if (s->flows > 1 && s->flow_random) {
 		flow = bmgen_flow_pick(s->flow_seed, seq, s->flows);
@@ -239,34 +262,55 @@ struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev
 	else if (s->flow_mode == BMGEN_FLOW_MAC_SRC)
 		bmgen_flow_mac(s->mac_seed, flow, d + ETH_ALEN);
 	if (s->ptp_shape)
-		return skb;
+		return;
 	uh = (struct udphdr *)(d + udpoff);
 	uh->len = htons(len - udpoff);
-	if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_UDP_SRC)
-		uh->source = htons((u16)(s->udp_src + flow));
+	uh->source = htons(s->flow_mode == BMGEN_FLOW_UDP_SRC ?
+			   (u16)(s->udp_src + flow) : s->udp_src);
 
 	if (s->ip_version == 6) {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + l3off);
+		u16 low = ntohs(s->dst_ip6.s6_addr16[7]);
 
 		ip6->payload_len = htons(len - udpoff);
-		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
-			ip6->daddr.s6_addr16[7] =
-				htons(ntohs(s->dst_ip6.s6_addr16[7]) + flow);
+		if (s->flow_mode == BMGEN_FLOW_IP_DST)
+			low += flow;
+		ip6->daddr.s6_addr16[7] = htons(low);
 	} else {
 		struct iphdr *ip = (struct iphdr *)(d + l3off);
 
 		ip->tot_len = htons(len - l3off);
-		if (s->flows > 1 && s->flow_mode == BMGEN_FLOW_IP_DST)
-			ip->daddr = htonl(ntohl(s->dst_ip4) +
-					  flow * s->flow_step);
+		ip->daddr = s->flow_mode == BMGEN_FLOW_IP_DST ?
+			    htonl(ntohl(s->dst_ip4) + flow * s->flow_step) :
+			    s->dst_ip4;
 		/* RFC 2544 §26.2: the tagged frame to a new network */
 		if (s->tag_dst_ip4 && s->tag && seq == s->tag_seq)
 			ip->daddr = s->tag_dst_ip4;
 		ip->check = 0;
 		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
 	}
-	skb_set_transport_header(skb, udpoff);
+}
+
+/* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
+struct sk_buff *bm_frame_build(const struct bm_stream *s, struct net_device *dev,
+			       u64 seq, u32 *size)
+{
+	u32 len = bm_stream_frame_size(s, seq) - ETH_FCS_LEN;
+	struct sk_buff *skb;
+
+	skb = bm_frame_alloc(s, dev, len, GFP_KERNEL);
+	if (skb)
+		bm_frame_fill(s, skb, seq, size);
 	return skb;
+}
+
+/* An skb with s's whole template, for a ring that bm_frame_fill() reuses. */
+struct sk_buff *bm_frame_new(const struct bm_stream *s, struct net_device *dev,
+			     gfp_t gfp)
+{
+	u32 len = s->max_frame - ETH_FCS_LEN;
+
+	return bm_frame_alloc(s, dev, len, gfp);
 }
 
 /* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */

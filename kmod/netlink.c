@@ -96,6 +96,7 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_LEARN] = { .type = NLA_FLAG },
 	[BMGEN_A_STREAM_CPU] = { .type = NLA_U32 },
 	[BMGEN_A_STREAM_TX_MODE] = NLA_POLICY_MAX(NLA_U32, BMGEN_TX_QDISC),
+	[BMGEN_A_STREAM_TX_PATH] = NLA_POLICY_MAX(NLA_U32, BMGEN_TXP_RECYCLE),
 	[BMGEN_A_STREAM_LATENCY_TAG_SEQ] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_BURST_PERIOD_NS] = NLA_POLICY_MIN(NLA_U64, 1000),
 	[BMGEN_A_STREAM_BURST_LAST_SIZE] = NLA_POLICY_RANGE(NLA_U32,
@@ -417,6 +418,7 @@ static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				      BMGEN_A_PAD) ||
 		    nla_put_u32(skb, BMGEN_A_PORT_HWTS, p->hwts) ||
 		    nla_put_s32(skb, BMGEN_A_PORT_PHC_INDEX, p->phc_index) ||
+		    nla_put_u32(skb, BMGEN_A_PORT_TX_PATHS, bm_tx_paths(p)) ||
 		    nla_put_s64(skb, BMGEN_A_PORT_PHC_OFFSET_NS,
 				p->phc_offset_ns, BMGEN_A_PAD)) {
 			genlmsg_cancel(skb, hdr);
@@ -729,6 +731,8 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	}
 	s->tx_mode = a[BMGEN_A_STREAM_TX_MODE] ?
 		nla_get_u32(a[BMGEN_A_STREAM_TX_MODE]) : BMGEN_TX_DIRECT;
+	s->tx_path_req = a[BMGEN_A_STREAM_TX_PATH] ?
+		nla_get_u32(a[BMGEN_A_STREAM_TX_PATH]) : BMGEN_TXP_AUTO;
 	if (a[BMGEN_A_STREAM_LOG_FRAMES]) {
 		s->log_frames = nla_get_u32(a[BMGEN_A_STREAM_LOG_FRAMES]);
 		if (s->log_frames > BMGEN_MAX_LOG_FRAMES) {
@@ -836,6 +840,7 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 	     nla_put_u64_64bit(skb, BMGEN_A_STREAM_MAC_SEED, s->mac_seed,
 			       BMGEN_A_PAD)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
+	    nla_put_u32(skb, BMGEN_A_STREAM_TX_PATH, s->tx_path_req) ||
 	    (s->ptp_shape && nla_put_flag(skb, BMGEN_A_STREAM_PTP_SHAPE)) ||
 	    (s->tag_dst_ip4 &&
 	     nla_put_in_addr(skb, BMGEN_A_STREAM_TAG_DST_IP4, s->tag_dst_ip4)) ||
@@ -967,6 +972,9 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 		    s->tx_stalls_ns) ||
 	    nla_put_u32(skb, BMGEN_STATS_TX_MAX_BATCH,
 			READ_ONCE(s->tx_max_batch)) ||
+	    nla_put_u32(skb, BMGEN_STATS_TX_PATH, READ_ONCE(s->tx_path)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_RING_MISSES,
+		     READ_ONCE(s->tx_ring_misses)) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||

@@ -63,6 +63,8 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	s->tx_late_max_ns = 0;
 	memset(s->tx_stalls_ns, 0, sizeof(s->tx_stalls_ns));
 	s->tx_max_batch = 0;
+	s->tx_ring_misses = 0;
+	s->tx_path = BMGEN_TXP_ALLOC;
 	s->tx_done = false;
 }
 

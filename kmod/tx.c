@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Transmit: one kthread per online CPU (SPEC PLAT-GEN) paces and sends the
- * frames frame.c builds, for the trial that trial.c arms.  Each frame is a new
- * skb with its own sequence number and timestamp (pktgen's clone_skb trick
- * would make loss and reordering unmeasurable).  Departure times are
+ * frames frame.c builds, for the trial that trial.c arms.  Every frame has
+ * its own sequence number and timestamp (pktgen's clone_skb trick, one skb
+ * sent again unchanged, would make loss and reordering unmeasurable).  Its
+ * skb is new (BMGEN_TXP_ALLOC, any driver) or, where the driver allows
+ * shared skbs, one of a ring that is refilled once the driver has released
+ * it (BMGEN_TXP_RECYCLE): no allocation, no template copy, no free per
+ * frame, only the fields that differ are written.  Departure times are
  * computed from the frame index, start + k * 10^15 / rate_ufps, in 128-bit
  * arithmetic, so no rounding error accumulates over a trial (REQ-GEN-3).
  * Short waits busy-poll, long ones sleep on an hrtimer.
@@ -28,6 +32,18 @@ static unsigned int tx_batch = 32;
 module_param(tx_batch, uint, 0444);
 MODULE_PARM_DESC(tx_batch, "most due frames handed to the driver in one batch (1-256)");
 
+/*
+ * The recycling path's ring: deep enough that a driver's completions
+ * (a NIC's tx ring, 256 to 4096 descriptors) free the skbs before the
+ * kthread comes round to them again; a stream uses at most what it sends.
+ */
+static unsigned int tx_ring = 1024;
+module_param(tx_ring, uint, 0444);
+MODULE_PARM_DESC(tx_ring, "skbs a recycling stream keeps (1-65536)");
+
+/* Busy skbs tried before a new one replaces the last of them. */
+#define BM_RING_PROBE	4
+
 struct bm_kthread {
 	struct task_struct *task;
 	int cpu;
@@ -42,9 +58,22 @@ static u32 bm_trial_gen;
 static DECLARE_WAIT_QUEUE_HEAD(bm_tx_wq);	/* kthreads wait here */
 static DECLARE_WAIT_QUEUE_HEAD(bm_done_wq);	/* trial_stop waits here */
 
+/*
+ * A recycling stream's skbs.  The ring holds one reference to each; a
+ * frame in a batch or with the driver holds a second, so an skb whose
+ * count is back at one is free to be filled again.
+ */
+struct bm_tx_ring {
+	struct sk_buff **skb;
+	unsigned int size;	/* 0: the allocating path */
+	unsigned int pos;	/* the next slot to try */
+	unsigned int first;	/* the current batch's first slot */
+};
+
 /* Per-stream transmit progress, private to the kthread. */
 struct bm_tx_cursor {
 	struct bm_stream *s;
+	struct bm_tx_ring ring;
 	u64 k;			/* frames sent = next sequence number */
 	u64 next_ns;		/* next departure, rel. to epoch */
 	u64 prev_ns;		/* the departure before it */
@@ -55,6 +84,31 @@ struct bm_tx_cursor {
 unsigned int bm_tx_kthreads(void)
 {
 	return bm_nkthreads;
+}
+
+/*
+ * The paths p allows now.  Recycling needs a driver that takes shared
+ * skbs (pktgen's condition for clone_skb) and no hardware tx stamps: a
+ * stamped skb carries the stamp request and its socket back to the ring.
+ */
+u32 bm_tx_paths(const struct bm_port *p)
+{
+	u32 m = BIT(BMGEN_TXP_ALLOC);
+
+	if ((READ_ONCE(p->dev->priv_flags) & IFF_TX_SKB_SHARING) &&
+	    !READ_ONCE(p->ts_sock))
+		m |= BIT(BMGEN_TXP_RECYCLE);
+	return m;
+}
+
+/* The path s's trial uses: what it asked for, if its port allows it. */
+static u32 bm_tx_path_of(const struct bm_stream *s)
+{
+	if (s->tx_path_req != BMGEN_TXP_ALLOC &&
+	    s->tx_mode == BMGEN_TX_DIRECT &&
+	    (bm_tx_paths(s->tx_port) & BIT(BMGEN_TXP_RECYCLE)))
+		return BMGEN_TXP_RECYCLE;
+	return BMGEN_TXP_ALLOC;
 }
 
 /* Now relative to the epoch: negative before the trial starts. */
@@ -292,6 +346,95 @@ static unsigned int bm_cursor_due(const struct bm_tx_cursor *c, s64 now,
 	return n;
 }
 
+/* Set up c's ring for a recycling stream; false if out of memory. */
+static bool bm_ring_init(struct bm_tx_cursor *c, u64 frames)
+{
+	struct bm_tx_ring *r = &c->ring;
+
+	r->size = min_t(u64, tx_ring, max_t(u64, frames, 1));
+	r->skb = kvcalloc(r->size, sizeof(*r->skb), GFP_KERNEL);
+	if (!r->skb)
+		r->size = 0;
+	return r->skb;
+}
+
+static void bm_ring_free(struct bm_tx_ring *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->size; i++)
+		consume_skb(r->skb[i]);	/* the driver may still hold it */
+	kvfree(r->skb);
+	r->skb = NULL;
+	r->size = 0;
+}
+
+/* Is the ring's skb released by the driver and in no batch? */
+static bool bm_ring_idle(const struct sk_buff *skb)
+{
+	if (refcount_read(&skb->users) != 1)
+		return false;
+	smp_rmb();	/* the driver was done with it before it let go */
+	return true;
+}
+
+/*
+ * The next free skb of c's ring as frame seq (all but seq and tx_ts), with
+ * a reference for the frame.  Slots are tried in order; when the driver
+ * still holds every one tried, a new skb takes the last one's slot (the
+ * old one goes when the driver lets go) and the stream counts a miss.
+ */
+static struct sk_buff *bm_ring_get(struct bm_tx_cursor *c, u64 seq, u32 *size)
+{
+	struct bm_tx_ring *r = &c->ring;
+	struct bm_stream *s = c->s;
+	struct sk_buff *skb = NULL;
+	unsigned int i, slot = 0;
+
+	for (i = 0; i < BM_RING_PROBE; i++) {
+		slot = r->pos;
+		if (++r->pos == r->size)
+			r->pos = 0;
+		skb = r->skb[slot];
+		if (!skb || bm_ring_idle(skb))
+			break;
+	}
+	if (!skb || i == BM_RING_PROBE) {
+		struct sk_buff *nskb = bm_frame_new(s, s->tx_port->dev,
+						    GFP_KERNEL);
+
+		if (!nskb)
+			return NULL;
+		if (skb)
+			s->tx_ring_misses++;
+		consume_skb(skb);
+		r->skb[slot] = nskb;
+		skb = nskb;
+	}
+	bm_frame_fill(s, skb, seq, size);
+	return skb_get(skb);
+}
+
+/*
+ * A driver that released the batch as it sent it (a dummy sink, a virtual
+ * device) gets the same skbs again: the ring's working set stays one batch
+ * and in the cache.
+ */
+static void bm_ring_rewind(struct bm_tx_ring *r)
+{
+	if (r->size && r->skb[r->first] && bm_ring_idle(r->skb[r->first]))
+		r->pos = r->first;
+	r->first = r->pos;
+}
+
+/* Frame seq of c, headers and TPLD filled in but seq and tx_ts. */
+static struct sk_buff *bm_frame_get(struct bm_tx_cursor *c, u64 seq, u32 *size)
+{
+	if (c->ring.size)
+		return bm_ring_get(c, seq, size);
+	return bm_frame_build(c->s, c->s->tx_port->dev, seq, size);
+}
+
 /* Account one frame of c that left at ts and move c to the next. */
 static void bm_sent(struct bm_tx_cursor *c, u32 size, u64 ts)
 {
@@ -406,6 +549,12 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	list_for_each_entry(s, &kt->streams, tx_node) {
 		cur[i].s = s;
 		cur[i].next_ns = s->start_ns;
+		/* no ring, no recycling: the allocating path still works */
+		if (bm_tx_path_of(s) == BMGEN_TXP_RECYCLE &&
+		    bm_ring_init(&cur[i], bm_stream_frames(s)))
+			WRITE_ONCE(s->tx_path, BMGEN_TXP_RECYCLE);
+		else
+			WRITE_ONCE(s->tx_path, BMGEN_TXP_ALLOC);
 		if (bm_cursor_finished(&cur[i]))
 			s->tx_done = true;
 		else
@@ -424,7 +573,7 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		if (s->tx_port->ts_sock)
 			bm_hwts_drain(s->tx_port);
 		/* the next frame is built before its departure, not after */
-		skbs[0] = bm_frame_build(s, s->tx_port->dev, c->k, &sizes[0]);
+		skbs[0] = bm_frame_get(c, c->k, &sizes[0]);
 		if (!skbs[0]) {
 			s->tx_errors++;
 			cond_resched();
@@ -436,13 +585,13 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		}
 		nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
 		for (i = 1; i < nb; i++) {
-			skbs[i] = bm_frame_build(s, s->tx_port->dev, c->k + i,
-						 &sizes[i]);
+			skbs[i] = bm_frame_get(c, c->k + i, &sizes[i]);
 			if (!skbs[i])
 				break;
 		}
 		if (!bm_xmit_batch(c, skbs, sizes, i))
 			break;
+		bm_ring_rewind(&c->ring);
 		if (bm_cursor_finished(c)) {
 			s->tx_done = true;
 			hp.h[0] = hp.h[--hp.n];
@@ -453,6 +602,9 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		if (!s->rate_ufps && need_resched())
 			cond_resched();
 	}
+	i = 0;
+	list_for_each_entry(s, &kt->streams, tx_node)
+		bm_ring_free(&cur[i++].ring);
 	kfree(sizes);
 	kfree(skbs);
 	kfree(hp.h);
@@ -535,6 +687,10 @@ int bm_tx_init(void)
 
 	if (!tx_batch || tx_batch > 256) {
 		pr_err("bmgen: tx_batch=%u is outside 1-256\n", tx_batch);
+		return -EINVAL;
+	}
+	if (!tx_ring || tx_ring > 65536) {
+		pr_err("bmgen: tx_ring=%u is outside 1-65536\n", tx_ring);
 		return -EINVAL;
 	}
 	bm_kthreads = kcalloc(nr_cpu_ids, sizeof(*bm_kthreads), GFP_KERNEL);

@@ -31,12 +31,15 @@ static void usage(FILE *f)
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
 		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n"
 		"                   [--hwts] [--ptp] [--sum] [--log N]\n"
+		"                   [--tx-path auto|alloc|recycle]\n"
 		"--streams N adds N identical streams (ids 1..N, each at --rate);\n"
 		"--sum prints their totals, not N blocks; --log N prints the\n"
 		"departure times of stream 1's first N frames (tx_log=, ns).\n"
 		"--hwts switches hardware stamping on at both ports' drivers for the trial\n"
 		"(then puts back what was set) and tells the module with the PHCs' offsets;\n"
-		"--ptp sends IEEE 1588 Sync-shaped frames, which PTP-only rx filters stamp.\n");
+		"--ptp sends IEEE 1588 Sync-shaped frames, which PTP-only rx filters stamp.\n"
+		"--tx-path asks for a transmit path (default auto: the cheapest the\n"
+		"port allows); tx_path= says which the trial used.\n");
 }
 
 /* Slab + vmalloc of the whole guest in kB (/proc/meminfo), -1 unknown. */
@@ -71,7 +74,8 @@ static uint64_t mono_ns(void)
 /* The streams' totals, for --sum: one block however many streams. */
 struct trial_sum {
 	uint64_t tx_frames, tx_errors, tx_late, rx_frames, rx_unique;
-	uint64_t tx_first, tx_last, max_batch;
+	uint64_t tx_first, tx_last, max_batch, ring_misses;
+	uint32_t paths;		/* 1 << BMGEN_TXP_* the streams used */
 };
 
 static void sum_add(struct trial_sum *t, const struct bm_genl_stats *st)
@@ -87,6 +91,9 @@ static void sum_add(struct trial_sum *t, const struct bm_genl_stats *st)
 	t->rx_unique += st->rx_unique;
 	if (st->tx_max_batch > t->max_batch)
 		t->max_batch = st->tx_max_batch;
+	t->ring_misses += st->tx_ring_misses;
+	if (st->tx_path < 32)
+		t->paths |= 1u << st->tx_path;
 }
 
 static void sum_print(const struct trial_sum *t)
@@ -100,6 +107,11 @@ static void sum_print(const struct trial_sum *t)
 	       (unsigned long long)t->max_batch,
 	       (unsigned long long)t->rx_frames,
 	       (unsigned long long)t->rx_unique);
+	/* one name when every stream used the same path */
+	printf("tx_path=%s\ntx_ring_misses=%llu\n",
+	       t->paths && !(t->paths & (t->paths - 1)) ?
+	       bm_genl_tx_path_name(__builtin_ctz(t->paths)) : "mixed",
+	       (unsigned long long)t->ring_misses);
 }
 
 /* --log: stream 1's departures, one comma-separated line. */
@@ -168,6 +180,9 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	printf("\n");
 	printf("%stx_max_batch=%llu\n", pfx,
 	       (unsigned long long)st->tx_max_batch);
+	printf("%stx_path=%s\n", pfx, bm_genl_tx_path_name(st->tx_path));
+	printf("%stx_ring_misses=%llu\n", pfx,
+	       (unsigned long long)st->tx_ring_misses);
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);
 	printf("%srx_bytes=%llu\n", pfx, (unsigned long long)st->rx_bytes);
 	printf("%srx_unique=%llu\n", pfx, (unsigned long long)st->rx_unique);
@@ -298,6 +313,7 @@ int main(int argc, char **argv)
 		{ "ptp", no_argument, NULL, 'P' },
 		{ "sum", no_argument, NULL, 'u' },
 		{ "log", required_argument, NULL, 'L' },
+		{ "tx-path", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -342,11 +358,16 @@ int main(int argc, char **argv)
 		if (bm_genl_port_counters(g, ifindex, &pc, &err))
 			return die(1, "port", &err);
 		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n"
-		       "ts_caps=%u\nphc=%d\nhwts=%u\n",
+		       "ts_caps=%u\nphc=%d\nhwts=%u\ntx_paths=",
 		       (unsigned long long)pc.rx_other,
 		       (unsigned long long)pc.rx_unknown,
 		       (unsigned long long)pc.rx_misdirected, pc.ts_caps,
 		       pc.phc_index, pc.hwts);
+		for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
+			if (pc.tx_paths & (1u << i))
+				printf("%s%s", pc.tx_paths & ((1u << i) - 1) ?
+				       "," : "", bm_genl_tx_path_name(i));
+		printf("\n");
 		bm_genl_close(g);
 		return 0;
 	}
@@ -355,7 +376,7 @@ int main(int argc, char **argv)
 
 		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
 		    c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
-		    c != 'P' && c != 'u' &&
+		    c != 'P' && c != 'u' && c != 'T' &&
 		    parse_u64(optarg, &v)) {
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
 			return 2;
@@ -402,6 +423,16 @@ int main(int argc, char **argv)
 		case 'P': s.ptp_shape = 1; break;
 		case 'u': sum = 1; break;
 		case 'L': s.log_frames = v; break;
+		case 'T':
+			for (s.tx_path = 0; s.tx_path <= BMGEN_TXP_RECYCLE &&
+			     strcmp(optarg, bm_genl_tx_path_name(s.tx_path));
+			     s.tx_path++)
+				;
+			if (s.tx_path > BMGEN_TXP_RECYCLE) {
+				fprintf(stderr, "bmgen-trial: --tx-path takes auto, alloc or recycle\n");
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

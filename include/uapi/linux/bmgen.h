@@ -115,6 +115,23 @@ enum bmgen_tx_mode {
 	BMGEN_TX_QDISC,		/* dev_queue_xmit: through the port's qdisc */
 };
 
+/*
+ * How a frame's buffer is had (BMGEN_A_STREAM_TX_PATH asks, the stream's
+ * BMGEN_STATS_TX_PATH says what the trial used, BMGEN_A_PORT_TX_PATHS
+ * what a port allows as 1 << path).  Every path gives every frame its own
+ * sequence number and timestamp, written just before it goes.
+ */
+enum bmgen_tx_path {
+	BMGEN_TXP_AUTO,		/* ask: the cheapest the port allows */
+	BMGEN_TXP_ALLOC,	/* a new skb per frame: any driver */
+	BMGEN_TXP_RECYCLE,	/* a ring of skbs, each sent again once the
+				 * driver has released it: drivers that
+				 * allow shared skbs (IFF_TX_SKB_SHARING),
+				 * TX_MODE direct, no hardware tx stamps;
+				 * anything else falls back to ALLOC
+				 */
+};
+
 enum bmgen_flow_mode {
 	BMGEN_FLOW_UDP_SRC,	/* vary the UDP source port */
 	BMGEN_FLOW_IP_DST,	/* vary the low bits of the destination address */
@@ -346,6 +363,14 @@ enum bmgen_attr {
 					 * goes to this address, every other
 					 * frame as before
 					 */
+	/* a transmit path without an allocation per frame */
+	BMGEN_A_STREAM_TX_PATH,		/* u32: enum bmgen_tx_path asked for
+					 * (default AUTO)
+					 */
+	BMGEN_A_PORT_TX_PATHS,		/* u32 (PORT_GET): 1 << enum
+					 * bmgen_tx_path for each path the port
+					 * allows now
+					 */
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -440,6 +465,13 @@ enum bmgen_stats_attr {
 					 * predecessor's (one gap), where the
 					 * frame left more than one interval
 					 * late
+					 */
+	BMGEN_STATS_TX_PATH,		/* u32: enum bmgen_tx_path the trial
+					 * used (never AUTO)
+					 */
+	BMGEN_STATS_TX_RING_MISSES,	/* u64, TX_PATH RECYCLE: frames that
+					 * needed a new skb because the ring's
+					 * next ones were still with the driver
 					 */
 	__BMGEN_STATS_MAX
 };

@@ -41,6 +41,7 @@ struct bm_genl_port_counters {
 	uint32_t hwts;			/* BMGEN_HWTS_* in use */
 	int32_t phc_index;		/* /dev/ptpN, -1 none */
 	int64_t phc_offset_ns;		/* PHC - CLOCK_MONOTONIC, as set */
+	uint32_t tx_paths;		/* 1 << BMGEN_TXP_* it allows now */
 };
 
 /* Tell the module which hardware stamping is on at port ifname's driver
@@ -115,6 +116,7 @@ struct bm_genl_stream {
 	uint32_t mpls[2];		/* label stack entries */
 	uint32_t n_mpls;
 	uint32_t tx_mode;
+	uint32_t tx_path;		/* BMGEN_TXP_*, 0 = AUTO */
 	int cpu;			/* -1 = round robin */
 	int learn;
 	int ptp_shape;		/* IEEE 1588 Sync-shaped frames (issue 14) */
@@ -156,6 +158,8 @@ struct bm_genl_stats {
 	uint64_t tx_late_max_ns;	/* largest departure lateness */
 	uint64_t tx_stalls_ns[BM_TX_STALLS];	/* largest first */
 	uint64_t tx_max_batch;		/* pacing granularity (REQ-GEN-3) */
+	uint32_t tx_path;		/* BMGEN_TXP_* the trial used */
+	uint64_t tx_ring_misses;	/* recycling: new skbs a full ring needed */
 	uint64_t ts_clock;		/* clockid of all timestamps */
 	int tx_done;
 	uint64_t rx_frames, rx_bytes, rx_unique, rx_in_order, rx_reordered;
@@ -175,6 +179,10 @@ struct bm_genl_stats {
 	int64_t hw_lat_min_ns, hw_lat_max_ns, hw_lat_sum_ns, hw_lat_sw_sum_ns;
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
 };
+
+/* The name of transmit path p (enum bmgen_tx_path): "auto", "alloc",
+ * "recycle", or "unknown" for one this build does not know. */
+const char *bm_genl_tx_path_name(uint32_t p);
 
 /* Fetch the statistics of stream id into *st (st->hist allocated; free
  * with bm_genl_stats_free).  -ENOENT if the stream does not exist. */

@@ -500,6 +500,8 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 			     s->n_mpls * sizeof(uint32_t), s->mpls);
 	if (s->tx_mode)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
+	if (s->tx_path)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_PATH, s->tx_path);
 	if (s->cpu >= 0)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_CPU, s->cpu);
 	if (s->ptp_shape)
@@ -569,6 +571,17 @@ static void bm_genl_counters(uint64_t *dst, size_t n, const struct nlattr *a)
 					n * sizeof(*dst));
 }
 
+const char *bm_genl_tx_path_name(uint32_t p)
+{
+	static const char *const names[] = {
+		[BMGEN_TXP_AUTO] = "auto",
+		[BMGEN_TXP_ALLOC] = "alloc",
+		[BMGEN_TXP_RECYCLE] = "recycle",
+	};
+
+	return p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
+}
+
 static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 {
 	uint64_t v;
@@ -600,6 +613,8 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_TX_LATE_FRAMES: st->tx_late_frames = v; break;
 	case BMGEN_STATS_TX_LATE_MAX_NS: st->tx_late_max_ns = v; break;
 	case BMGEN_STATS_TX_MAX_BATCH: st->tx_max_batch = v; break;
+	case BMGEN_STATS_TX_PATH: st->tx_path = v; break;
+	case BMGEN_STATS_TX_RING_MISSES: st->tx_ring_misses = v; break;
 	case BMGEN_STATS_TX_DONE: st->tx_done = v; break;
 	case BMGEN_STATS_RX_FRAMES: st->rx_frames = v; break;
 	case BMGEN_STATS_RX_BYTES: st->rx_bytes = v; break;
@@ -682,6 +697,9 @@ static int bm_genl_port_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		case BMGEN_A_PORT_PHC_OFFSET_NS:
 			pc.phc_offset_ns = (int64_t)mnl_attr_get_u64(a);
+			break;
+		case BMGEN_A_PORT_TX_PATHS:
+			pc.tx_paths = mnl_attr_get_u32(a);
 			break;
 		}
 	}
