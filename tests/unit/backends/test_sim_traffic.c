@@ -664,6 +664,30 @@ START_TEST(test_stall_top)
 END_TEST
 
 /*
+ * A trial's transmit path (bm_trial_tx_path_add): the first stream's
+ * name, kept while every stream agrees, "mixed" from the first that does
+ * not.
+ */
+START_TEST(test_tx_path_merge)
+{
+	struct bm_trial_result r;
+
+	memset(&r, 0, sizeof(r));
+	bm_trial_tx_path_add(&r, "recycle");
+	ck_assert_str_eq(r.tx_path, "recycle");
+	bm_trial_tx_path_add(&r, "recycle");
+	ck_assert_str_eq(r.tx_path, "recycle");
+	bm_trial_tx_path_add(&r, "alloc");
+	ck_assert_str_eq(r.tx_path, "mixed");
+	bm_trial_tx_path_add(&r, "recycle");
+	ck_assert_str_eq(r.tx_path, "mixed");
+	memset(&r, 0, sizeof(r));
+	bm_trial_tx_path_add(&r, "alloc");
+	ck_assert_str_eq(r.tx_path, "alloc");
+}
+END_TEST
+
+/*
  * generator_max_fps = FPS/2 on a 100 % stream of n = round(FPS * 0.01) =
  * 813 frames: frame k leaves at 2kT, kT late, late (> T) for k >= 2:
  * n - 2 frames; the last leaves (n-1)T after its schedule: n - 1 whole
@@ -930,6 +954,7 @@ static Suite *sim_traffic_suite(void)
 	tcase_add_test(tc, test_generator_late);
 	tcase_add_test(tc, test_generator_max_fps);
 	tcase_add_test(tc, test_stall_top);
+	tcase_add_test(tc, test_tx_path_merge);
 	tcase_add_test(tc, test_late_after_drain);
 	tcase_add_test(tc, test_outage_random_loss);
 	tcase_add_test(tc, test_totals_without_res);

@@ -154,6 +154,8 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	res->duplicate += st.rx_dup;
 	res->reordered += st.rx_reordered;
 	res->gap_events += st.rx_gap_events;
+	if (st.tx_frames)
+		bm_trial_tx_path_add(res, bm_genl_tx_path_name(st.tx_path));
 	bm_genl_stats_merge(sum, &st);
 	bm_genl_stats_free(&st);
 	*out = st;

@@ -420,6 +420,8 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 			}
 		}
 		bm_genl_stats_merge(&sum, &st);
+		if (st.tx_frames)
+			bm_trial_tx_path_add(res, bm_genl_tx_path_name(st.tx_path));
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  tr->streams[k].tx_late_max_s);

@@ -147,6 +147,10 @@ struct bm_trial_result {
 	double max_gap_s, max_gap_start_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	char ts_source[16];		/* "sw", "hw" or "sim" */
+	/* How the generator had its frames' buffers (the module's
+	 * BMGEN_TXP_*): "alloc", "recycle", "mixed" when streams differed;
+	 * "" for a backend without a transmit path (the simulator). */
+	char tx_path[16];
 	/* Added for R2544-LAT (spec.tag): tx time of the tagged frame in s
 	 * from the trial start, negative when the backend tagged nothing
 	 * (unsupported); tag_received false when the tagged frame was lost;
@@ -336,6 +340,10 @@ void bm_trial_log_free(struct bm_trial_log *log);
 
 /* Keep stall (s) among top[], the BM_TX_STALLS largest, largest first. */
 void bm_trial_stall_add(double *top, double stall);
+
+/* Note that a stream of r's trial used transmit path name: r->tx_path
+ * becomes it, or "mixed" when another stream used another. */
+void bm_trial_tx_path_add(struct bm_trial_result *r, const char *name);
 
 /* Fill *spec with the defaults of a CBR trial at rate for duration. */
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,

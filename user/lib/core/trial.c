@@ -84,6 +84,14 @@ void bm_trial_stall_add(double *top, double stall)
 	top[i] = stall;
 }
 
+void bm_trial_tx_path_add(struct bm_trial_result *r, const char *name)
+{
+	if (!r->tx_path[0])
+		snprintf(r->tx_path, sizeof(r->tx_path), "%s", name);
+	else if (strcmp(r->tx_path, name))
+		snprintf(r->tx_path, sizeof(r->tx_path), "mixed");
+}
+
 void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 			double rate_fps, double duration_s)
 {
