@@ -36,11 +36,21 @@
 #             from the module's own first and last departure, its largest
 #             back-to-back run and late frames (REQ-GEN-3);
 #   bursts    bursts of 32 frames, 5 ms apart (end to start), 50 of them,
-#             every departure logged: frames per burst and the gaps.
+#             every departure logged: frames per burst and the gaps;
+#   sinks     each tool as a sender on a dummy device d0, a sink that frees
+#             what it is given (no receiver, so a sender's own cost): pktgen
+#             with clone_skb 0 (a new skb per frame), pktgen re-sending one
+#             skb (clone_skb >= N, burst 1), pktgen at its ceiling (one skb,
+#             burst 32, NO_TIMESTAMP: repeated frames, the floor of handing
+#             a frame to a driver), bmgen with --tx-path alloc (a new skb
+#             per frame) and with --tx-path recycle (a ring of skbs filled
+#             again once dummy has freed them; its misses are reported);
+#             the rows alternate run by run as the core's do, and a bmgen
+#             row fails if the trial's tx_path is not the one asked for.
 #
 # Kernel command line (tools/bench --append): benchruns=R (runs per row),
 # benchcount=N (frames per run), benchcfgs=cpu0,rps (placements),
-# benchparts=core,streams,kthreads,pacing,bursts (default core).
+# benchparts=core,streams,kthreads,pacing,bursts,sinks (default core).
 RUNS=${benchruns:-7}
 N=${benchcount:-20000}
 CFGS=$(echo "${benchcfgs:-cpu0,rps}" | tr ',' ' ')
@@ -85,33 +95,54 @@ t2_filter() {	# on | off: the drop-and-count filter on t2
 	$TC filter add dev t2 ingress matchall action drop || fail "tc filter"
 }
 
-run_pktgen() {	# CFG I TOOL: TOOL pktgen or pktgen-nots (NO_TIMESTAMP)
+# pktgen_send DEV [CMD...]: one pktgen run of N frames on DEV: 64 B with
+# the FCS, a new skb per frame, no delay, then the CMDs (which may override
+# these).  Sets pg_sent (sofar + errors), pg_err and pg_fps (pg_sent over
+# pktgen's elapsed time).
+pktgen_send() {
+	dev=$1
+	shift
 	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
 	pg kpktgend_0 "rem_device_all"
-	pg kpktgend_0 "add_device t1"
-	pg t1 "count $N"
-	pg t1 "clone_skb 0"
-	pg t1 "pkt_size 60"
-	pg t1 "delay 0"
-	pg t1 "dst_mac $T2MAC"
-	pg t1 "dst 198.19.1.2"
-	pg t1 "src_min 198.18.1.2"
-	pg t1 "src_max 198.18.1.2"
-	[ "$3" = pktgen-nots ] && pg t1 "flag NO_TIMESTAMP"
-	in0=$(t2_in) d0=$(softnet_drops)
+	pg kpktgend_0 "add_device $dev"
+	for c in "count $N" "clone_skb 0" "pkt_size 60" "delay 0" \
+		"dst 198.19.1.2" "src_min 198.18.1.2" "src_max 198.18.1.2" "$@"; do
+		pg $dev "$c"
+	done
 	echo start > $PG/pgctrl || fail "pktgen start"
 	sleep 0.3
-	res=$(sed -n 's/^Result: //p; /pps/p' $PG/t1 | tr '\n' ' ')
-	in1=$(t2_in) d1=$(softnet_drops)
-	echo "$res" | awk -v cfg=$1 -v i=$2 -v tool=$3 -v arr=$((in1 - in0)) -v drop=$((d1 - d0)) '{
-		if (!match($0, /OK: [0-9]+/)) { print "FAIL: pktgen result: " $0; exit 1 }
+	res=$(sed -n 's/^Result: //p; /pps/p' $PG/$dev | tr '\n' ' ')
+	pg kpktgend_0 "rem_device_all"
+	set -- $(echo "$res" | awk '{
+		if (!match($0, /OK: [0-9]+/)) exit 1
 		us = substr($0, RSTART + 4, RLENGTH - 4)
 		match($0, /usec, [0-9]+/); sofar = substr($0, RSTART + 6, RLENGTH - 6)
 		match($0, /errors: [0-9]+/); err = substr($0, RSTART + 8, RLENGTH - 8)
-		printf "BENCH tx cfg=%s tool=%s run=%d sent=%d errors=%d tx_fps=%.1f arrived=%d backlog_drops=%d\n",
-			cfg, tool, i, sofar + err, err, (sofar + err) * 1e6 / us, arr, drop
-	}' || fail "pktgen result"
-	pg kpktgend_0 "rem_device_all"
+		if (us <= 0) exit 1
+		printf "%d %d %.1f\n", sofar + err, err, (sofar + err) * 1e6 / us
+	}')
+	[ $# -eq 3 ] || fail "pktgen result on $dev: $res"
+	pg_sent=$1 pg_err=$2 pg_fps=$3
+}
+
+run_pktgen() {	# CFG I TOOL: TOOL pktgen or pktgen-nots (NO_TIMESTAMP), t1 -> t2
+	in0=$(t2_in) d0=$(softnet_drops)
+	if [ "$3" = pktgen-nots ]; then
+		pktgen_send t1 "dst_mac $T2MAC" "flag NO_TIMESTAMP"
+	else
+		pktgen_send t1 "dst_mac $T2MAC"
+	fi
+	in1=$(t2_in) d1=$(softnet_drops)
+	echo "BENCH tx cfg=$1 tool=$3 run=$2 sent=$pg_sent errors=$pg_err tx_fps=$pg_fps arrived=$((in1 - in0)) backlog_drops=$((d1 - d0))"
+}
+
+# bmgen_send TX RX [OPTION...]: one unpaced trial of N frames of 64 B from
+# TX to RX on CPU 0, bmgen-trial's output in /tmp/b.
+bmgen_send() {
+	tx=$1 rx=$2
+	shift 2
+	$BMT --tx $tx --rx $rx --size 64 --count $N --cpu 0 --drain 0.3 "$@" > /tmp/b ||
+		{ cat /tmp/b; fail "bmgen-trial --tx $tx --rx $rx $*"; }
 }
 
 run_bmgen() {	# MODE CFG I [insmod params]: one unpaced trial
@@ -121,8 +152,7 @@ run_bmgen() {	# MODE CFG I [insmod params]: one unpaced trial
 	in0=0
 	[ $mode = tx ] && in0=$(t2_in)
 	d0=$(softnet_drops)
-	$BMT --tx t1 --rx t2 --size 64 --count $N --cpu 0 --drain 0.3 > /tmp/b ||
-		{ cat /tmp/b; fail "bmgen-trial"; }
+	bmgen_send t1 t2
 	d1=$(softnet_drops)
 	in1=0
 	[ $mode = tx ] && in1=$(t2_in)
@@ -284,6 +314,48 @@ if part bursts; then
 	rmmod bmgen
 	set_rps 0
 	t2_filter off
+fi
+
+# One sender on a dummy device, a sink that frees what it is given.
+run_sink() {	# ROW I
+	case $1 in
+	pktgen-unique) pktgen_send d0 "dst_mac $D0MAC" ;;
+	pktgen-one-skb) pktgen_send d0 "dst_mac $D0MAC" "clone_skb $N" ;;
+	pktgen-burst32) pktgen_send d0 "dst_mac $D0MAC" "clone_skb $N" \
+		"burst 32" "flag NO_TIMESTAMP" ;;
+	bmgen-alloc|bmgen-recycle)
+		path=${1#bmgen-}
+		bmgen_in
+		bmgen_send d0 d0 --tx-path $path
+		rmmod bmgen || fail "rmmod bmgen"
+		got=$(trial_kv /tmp/b tx_path)
+		[ "$got" = $path ] || { cat /tmp/b; fail "sinks: --tx-path $path ran tx_path=$got"; }
+		r=$(rate_of /tmp/b) || fail "sinks: $1: no rate"
+		echo "BENCH sink dev=dummy tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=$(trial_kv /tmp/b tx_ring_misses)"
+		return 0 ;;
+	*) fail "sinks: no row $1" ;;
+	esac
+	echo "BENCH sink dev=dummy tool=$1 run=$2 sent=$pg_sent errors=$pg_err tx_fps=$pg_fps"
+}
+
+if part sinks; then
+	insmod /lib/modules/dummy.ko numdummies=0 || fail "insmod dummy"
+	$IP link add d0 type dummy || fail "dummy d0"
+	ns_quiet d0
+	$IP link set d0 up
+	D0MAC=$(mac d0)
+	SINKS="pktgen-unique pktgen-one-skb pktgen-burst32 bmgen-alloc bmgen-recycle"
+	SINKS_REV=$(echo $SINKS | tr ' ' '\n' | tac | tr '\n' ' ')
+	i=1
+	while [ $i -le $RUNS ]; do
+		if [ $((i % 2)) -eq 1 ]; then rows=$SINKS; else rows=$SINKS_REV; fi
+		for row in $rows; do
+			run_sink $row $i
+		done
+		i=$((i + 1))
+	done
+	$IP link del d0
+	rmmod dummy
 fi
 $IP link del t1
 echo "BENCH done"
