@@ -182,17 +182,13 @@ fill:
 		t[s->hdr_len + i] = i & 0xff;
 	s->l3off = l3off;
 	s->tmpl = t;
+	/* a tagged frame gets another destination and a flag, IMIX and
+	 * byte-exact bursts other lengths, flows other headers
+	 */
+	s->fill_once = !s->n_imix && !s->burst_last_size && s->flows <= 1 &&
+		       !s->tag;
+	s->stamp_more = s->tag || s->ptp_shape || s->ip_version == 6;
 	return 0;
-}
-
-static void bm_put48(u8 *p, u64 v)
-{
-	p[0] = v >> 40;
-	p[1] = v >> 32;
-	p[2] = v >> 24;
-	p[3] = v >> 16;
-	p[4] = v >> 8;
-	p[5] = v;
 }
 
 /*
@@ -313,13 +309,11 @@ struct sk_buff *bm_frame_new(const struct bm_stream *s, struct net_device *dev,
 	return bm_frame_alloc(s, dev, len, gfp);
 }
 
-/* Stamp the TPLD just before transmit; IPv6 needs the UDP checksum after. */
-void bm_frame_stamp(const struct bm_stream *s, struct sk_buff *skb, u64 seq, u64 ts)
+/* The rest of bm_frame_stamp(): the tag, PTP's sequenceId, IPv6's checksum. */
+void bm_frame_stamp_more(const struct bm_stream *s, struct sk_buff *skb, u64 seq)
 {
 	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
 
-	bm_put48(tp->seq, seq);
-	bm_put48(tp->tx_ts, ts);
 	if (s->tag && seq == s->tag_seq)
 		tp->flags |= BMGEN_TPLD_F_LATENCY;
 	if (s->ptp_shape) {

@@ -335,6 +335,9 @@ static unsigned int bm_cursor_due(const struct bm_tx_cursor *c, s64 now,
 	u64 k = c->k + 1, end = bm_stream_frames(s);
 	unsigned int n = 1;
 
+	/* unpaced: everything left is due, no schedule to look up */
+	if (s->pattern != BMGEN_PAT_BURST && !s->rate_ufps)
+		return min_t(u64, max, end - c->k);
 	for (; n < max && k < end; n++, k++) {
 		if (s->pattern == BMGEN_PAT_BURST) {
 			if (!(k % s->burst_len))
@@ -410,6 +413,10 @@ static struct sk_buff *bm_ring_get(struct bm_tx_cursor *c, u64 seq, u32 *size)
 		consume_skb(skb);
 		r->skb[slot] = nskb;
 		skb = nskb;
+	} else if (s->fill_once) {
+		/* as it was: only the stamp changes (bm_frame_stamp) */
+		*size = s->frame_size;
+		return skb_get(skb);
 	}
 	bm_frame_fill(s, skb, seq, size);
 	return skb_get(skb);
@@ -451,6 +458,24 @@ static void bm_sent(struct bm_tx_cursor *c, u32 size, u64 ts)
 }
 
 /*
+ * Account n frames of an unpaced stream c that went in one batch, the
+ * first at first, the last at ts, their sizes added up in *bytes (zeroed).
+ */
+static void bm_sent_n(struct bm_tx_cursor *c, unsigned int n, u64 *bytes,
+		      u64 first, u64 ts)
+{
+	struct bm_stream *s = c->s;
+
+	if (!s->tx_frames)
+		s->tx_first_ns = first;
+	s->tx_last_ns = ts;
+	s->tx_frames += n;
+	s->tx_bytes += *bytes;
+	*bytes = 0;
+	c->k += n;
+}
+
+/*
  * Hand c's n built frames to the driver under one tx lock, with xmit_more
  * on all but the last (one doorbell per batch), or one by one to the
  * qdisc.  Each frame is stamped just before it goes, so batching does not
@@ -465,9 +490,12 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 	struct net_device *dev = skbs[0]->dev;
 	struct netdev_queue *txq;
 	unsigned int i = 0;
+	unsigned int done = 0;
+	struct socket *hw;
+	u64 ts, ts0 = 0, ts1 = 0, bytes = 0;
 	netdev_tx_t ret;
+	bool quick;
 	u16 q;
-	u64 ts;
 
 	if (s->tx_mode == BMGEN_TX_QDISC) {
 		for (; i < n; i++) {
@@ -481,6 +509,15 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 		}
 		return true;
 	}
+	/* no hardware stamps: no call per frame to find that out */
+	hw = READ_ONCE(s->tx_port->ts_sock);
+	/*
+	 * An unpaced stream has no schedule to be late for and, without a
+	 * frame log, no per-frame record: its frames are counted once a
+	 * batch (the sequence number still advances frame by frame).
+	 */
+	quick = !s->rate_ufps && s->pattern != BMGEN_PAT_BURST &&
+		c->k >= s->log_frames;
 	q = smp_processor_id() % dev->real_num_tx_queues;
 	txq = netdev_get_tx_queue(dev, q);
 	while (i < n) {
@@ -494,18 +531,31 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 			}
 			skb_set_queue_mapping(skbs[i], q);
 			ts = bm_now_rel();
-			bm_frame_stamp(s, skbs[i], c->k, ts);
-			bm_hwts_mark(s->tx_port, s, skbs[i], c->k);
+			bm_frame_stamp(s, skbs[i], c->k + (quick ? i - done : 0),
+				       ts);
+			if (hw)
+				bm_hwts_mark(s->tx_port, s, skbs[i],
+					     c->k + (quick ? i - done : 0));
 			ret = netdev_start_xmit(skbs[i], dev, txq, i + 1 < n);
 			if (ret == NETDEV_TX_BUSY)
 				break;
 			if (!dev_xmit_complete(ret))
 				s->tx_errors++;
+			if (quick) {
+				if (i == done)
+					ts0 = ts;
+				ts1 = ts;
+				bytes += sizes[i];
+				continue;
+			}
 			bm_note_lateness(s, c, ts);
 			bm_sent(c, sizes[i], ts);
 		}
 		HARD_TX_UNLOCK(dev, txq);
 		local_bh_enable();
+		if (quick && i > done)
+			bm_sent_n(c, i - done, &bytes, ts0, ts1);
+		done = i;
 		if (i == n)
 			break;
 		s->tx_retries++;
