@@ -603,7 +603,7 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	s->dscp = a[BMGEN_A_STREAM_DSCP] ? nla_get_u8(a[BMGEN_A_STREAM_DSCP]) : 0;
 	s->ttl = a[BMGEN_A_STREAM_TTL] ? nla_get_u8(a[BMGEN_A_STREAM_TTL]) : 10;
 	s->udp_src = a[BMGEN_A_STREAM_UDP_SRC] ?
-		nla_get_u16(a[BMGEN_A_STREAM_UDP_SRC]) : 49184;
+		nla_get_u16(a[BMGEN_A_STREAM_UDP_SRC]) : BMGEN_UDP_SRC_DEFAULT;
 	s->udp_dst = a[BMGEN_A_STREAM_UDP_DST] ?
 		nla_get_u16(a[BMGEN_A_STREAM_UDP_DST]) : 7;
 	s->flows = a[BMGEN_A_STREAM_FLOWS] ?

@@ -35,10 +35,12 @@ static void usage(FILE *f)
 		"                     [--mpls LABEL[,LABEL]]\n"
 		"                     [--model-tb CIR_BPS,CBS,OVERHEAD]\n"
 		"                     [--model-tbf RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD]\n"
-		"                     [--sim[=JSON]]\n"
+		"                     [--sim[=JSON]] [--tx-kthreads K]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
-		"   one-to-many (the first port sends), n-minus-j, holb, snake\n");
+		"   one-to-many (the first port sends), n-minus-j, holb, snake\n"
+		"--tx-kthreads K: each rate stream goes out on up to K transmit\n"
+		"   kthreads (lanes), merged back into the one stream\n");
 }
 
 static int bad(const char *what, const char *v)
@@ -416,14 +418,16 @@ static void print_result(const struct bm_traffic *t,
 	}
 	printf("total streams=%u intended=%llu sent=%llu received=%llu "
 	       "lost=%llu reordered=%llu duplicated=%llu generator_limited=%d "
-	       "ts_source=%s wall_s=%.3f\n", r->n_streams,
+	       "ts_source=%s tx_path=%s tx_kthreads=%u wall_s=%.3f\n",
+	       r->n_streams,
 	       (unsigned long long)sum->intended,
 	       (unsigned long long)sum->attempted,
 	       (unsigned long long)sum->received,
 	       (unsigned long long)sum->lost,
 	       (unsigned long long)sum->reordered,
 	       (unsigned long long)sum->duplicate, sum->generator_limited,
-	       sum->ts_source, wall_s);
+	       sum->ts_source, sum->tx_path[0] ? sum->tx_path : "none",
+	       sum->tx_lanes, wall_s);
 }
 
 static double now_s(void)
@@ -462,12 +466,14 @@ int main(int argc, char **argv)
 		{ "tpid", required_argument, NULL, 'I' },
 		{ "vlan2", required_argument, NULL, 'W' },
 		{ "mpls", required_argument, NULL, 'X' },
+		{ "tx-kthreads", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	double load = 10, duration = 1, rate = 1e9, drain = -1, pause = -1;
 	double v, t0;
 	unsigned int j = 1, shift = 0, dut_ports = 0, plan = 0, vbase = 100;
+	unsigned int kthreads = 1;
 	const char *topo = NULL, *sim_json = NULL;
 	char *ports = NULL;
 	bool bidir = false, learning = true, sim = false;
@@ -511,9 +517,14 @@ int main(int argc, char **argv)
 		case 'N':
 		case 'P':
 		case 'V':
+		case 'K':
 			if (parse_double(optarg, &v) || v < 0 || v > 65535 ||
-			    v != floor(v))
+			    v != floor(v) || (c == 'K' && v < 1))
 				return bad("number", optarg);
+			if (c == 'K') {
+				kthreads = (unsigned int)v;
+				break;
+			}
 			if (c == 'j') j = (unsigned int)v;
 			else if (c == 'S') shift = (unsigned int)v;
 			else if (c == 'N') dut_ports = (unsigned int)v;
@@ -683,6 +694,7 @@ int main(int argc, char **argv)
 		o.tx_port = t->ports[0].name;
 		o.rx_port = t->ports[1 % t->n_ports].name;
 		o.line_rate_bps = rate;
+		o.tx_kthreads = kthreads;
 		be = bm_backend_genl_new(&o, &err);
 	}
 	tr = bm_traffic_result_new(t);

@@ -38,6 +38,7 @@
 #define BMGEN_FRAME_HEAD_MAX	128
 #define BMGEN_MAX_LOG_FRAMES	(1U << 20)
 #define BMGEN_TX_STALLS		8	/* BMGEN_STATS_TX_STALLS_NS */
+#define BMGEN_UDP_SRC_DEFAULT	49184	/* STREAM_UDP_SRC when not given */
 #define BMGEN_MAX_MPLS		2
 
 /*

@@ -146,9 +146,11 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	struct bm_genl_stats st;
 	int ret;
 
-	ret = bm_genl_stats_get(b->g, id, &st, err);
+	ret = bm_genl_logical_stats(b, id - 1, &st, err);
 	if (ret)
 		return ret;
+	if (id - 1 < b->n_logical && b->lane_n[id - 1] > res->tx_lanes)
+		res->tx_lanes = b->lane_n[id - 1];
 	res->attempted += st.tx_frames;
 	res->received += st.rx_unique;
 	res->duplicate += st.rx_dup;
@@ -569,6 +571,7 @@ static void bm_genl_destroy(struct bm_backend *be)
 		pthread_mutex_unlock(&bm_genl_module_lock);
 		bm_genl_close(b->g);
 	}
+	free(b->lane_n);
 	free(b);
 }
 
@@ -650,6 +653,10 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 		if (!bm_genl_status_get(b->g, &st, &ignore))
 			b->ncpus = st.cpus;
 	}
+	/* a lane a kthread: more lanes than CPUs would share them */
+	b->lanes = o->tx_kthreads ? o->tx_kthreads : 1;
+	if (b->ncpus && b->lanes > b->ncpus)
+		b->lanes = b->ncpus;
 	if (!b->g ||
 	    bm_genl_attach(b->g, b->tx, &b->tx_ifindex, err) ||
 	    bm_genl_attach(b->g, b->rx, &b->rx_ifindex, err) ||

@@ -30,6 +30,12 @@ struct bm_genl_backend {
 	struct bm_hwts_cfg hw[2];
 	int phc[2];
 	int64_t hw_off[2], hw_unc[2];
+	/* a stream faster than one kthread carries goes out as lanes
+	 * (bm_lanes.h): at most lanes each; the current trial's logical
+	 * streams and how many lanes each got */
+	unsigned int lanes;
+	unsigned int n_logical;
+	unsigned int *lane_n;
 };
 
 /* How long a trial waits for the DUT's ARP answer (router DUTs). */
@@ -66,6 +72,10 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 		       const struct bm_trial_spec *spec,
 		       const unsigned int *ifindex, uint8_t (*gw_mac)[6],
 		       uint64_t *intended, double *want, struct bm_error *err);
+/* The statistics of logical stream k (0-based) of the current trial, its
+ * lanes merged (st->hist allocated; free with bm_genl_stats_free). */
+int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
+			  struct bm_genl_stats *st, struct bm_error *err);
 /* Issue 14, before a trial: each stamping port's fresh PHC offset into
  * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);

@@ -17,6 +17,7 @@
 #include "backend_genl_int.h"
 #include "bm_mgmt.h"
 #include "bm_rip_send.h"
+#include "bm_lanes.h"
 #include "bm_traffic.h"
 
 #define BM_LEARN_FRAMES 4
@@ -196,12 +197,68 @@ static uint64_t bm_intended(const struct bm_traffic *t,
 	}
 }
 
+/*
+ * How many lanes logical stream ss of a trial of n streams gets: up to
+ * b->lanes for a rate stream (CBR or a count).  One where a frame's place in the
+ * stream's one sequence space matters: the latency tag and the frame log
+ * name frames by seq, the step (R2544-RECOV) reads the last lost seq, the
+ * reset (R2544-RESET) the stream's longest silence, which lanes would
+ * hide; bursts are back to back by definition; hardware stamps pair by
+ * seq.
+ */
+static unsigned int bm_stream_lanes(const struct bm_genl_backend *b,
+				    const struct bm_trial_spec *spec,
+				    const struct bm_stream_spec *ss,
+				    uint64_t intended, unsigned int n)
+{
+	unsigned int l = b->lanes;
+
+	if (l <= 1 || ss->pattern == BM_STREAM_BURSTS || ss->tag_seq >= 0 ||
+	    ss->log_frames || spec->event_fn || spec->pattern == BM_PAT_STEP ||
+	    b->hw_on)
+		return 1;
+	if (l > intended)
+		l = (unsigned int)intended;
+	while (l > 1 && (uint64_t)n * l >= BMGEN_MAX_STREAMS)
+		l--;
+	return l ? l : 1;
+}
+
+/* The module's id of lane i of logical stream k of n: lane 0 is k + 1,
+ * so a trial without lanes keeps ids 1..n. */
+static uint32_t bm_lane_id(unsigned int k, unsigned int i, unsigned int n)
+{
+	return i * n + k + 1;
+}
+
+int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
+			  struct bm_genl_stats *st, struct bm_error *err)
+{
+	unsigned int i, lanes = k < b->n_logical ? b->lane_n[k] : 1;
+	struct bm_genl_stats lane;
+	int ret;
+
+	ret = bm_genl_stats_get(b->g, k + 1, st, err);
+	for (i = 1; !ret && i < lanes; i++) {
+		ret = bm_genl_stats_get(b->g, bm_lane_id(k, i, b->n_logical),
+					&lane, err);
+		if (ret)
+			break;
+		bm_genl_stats_lane_add(st, &lane);
+		bm_genl_stats_free(&lane);
+	}
+	if (ret)
+		bm_genl_stats_free(st);
+	return ret;
+}
+
 static int bm_traffic_stream_add(struct bm_genl_backend *b,
 				 const struct bm_trial_spec *spec,
 				 const struct bm_traffic *t,
 				 const struct bm_stream_spec *ss, uint32_t id,
 				 const unsigned int *ifindex, uint32_t f,
 				 uint64_t intended, uint8_t (*gw_mac)[6],
+				 unsigned int lanes, unsigned int lane,
 				 struct bm_error *err)
 {
 	const struct bm_port_spec *tx = &t->ports[ss->tx_port];
@@ -228,8 +285,17 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	}
 	s.start_ns = (uint64_t)llround(bm_stream_start_s(t, ss, f) * 1e9);
 	/* one kthread per tx port: a port's frames leave in order, its
-	 * streams' turns kept (the module falls back to round robin) */
-	s.cpu = b->ncpus ? (int)(ss->tx_port % b->ncpus) : -1;
+	 * streams' turns kept (the module falls back to round robin); a
+	 * lane to the next kthread */
+	s.cpu = b->ncpus ? (int)((ss->tx_port + lane) % b->ncpus) : -1;
+	if (lanes > 1) {
+		struct bm_lane l;
+
+		bm_lane_plan(intended, fps, s.start_ns / 1e9, lanes, lane, &l);
+		intended = l.count;
+		fps = l.fps;
+		s.start_ns = (uint64_t)llround(l.start_s * 1e9);
+	}
 	if (ss->tag_seq >= 0) {
 		s.tag = 1;
 		s.tag_seq = (uint64_t)ss->tag_seq;
@@ -269,6 +335,9 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	s.dscp = fr->dscp;
 	s.udp_src = fr->udp_src;
 	s.udp_dst = fr->udp_dst;
+	if (lanes > 1)	/* a flow hash a lane, for the receivers' RSS */
+		s.udp_src = (uint16_t)((fr->udp_src ? fr->udp_src :
+					BMGEN_UDP_SRC_DEFAULT) + lane);
 	s.log_frames = ss->log_frames;
 	if (fr->dst_networks > 1) {
 		s.flows = fr->dst_networks;
@@ -407,9 +476,11 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 	if (!sum.hist)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
 	for (k = 0; k < t->n_streams; k++) {
-		ret = bm_genl_stats_get(b->g, k + 1, &st, err);
+		ret = bm_genl_logical_stats(b, k, &st, err);
 		if (ret)
 			break;
+		if (k < b->n_logical && b->lane_n[k] > res->tx_lanes)
+			res->tx_lanes = b->lane_n[k];
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
 		if (t->streams[k].log_frames) {
 			ret = bm_stream_log(b, k + 1, t->streams[k].log_frames,
@@ -466,9 +537,18 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 	unsigned int k;
 	int ret;
 
+	unsigned int *lane_n;
+
+	lane_n = realloc(b->lane_n, (t->n_streams ? t->n_streams : 1) *
+			 sizeof(*lane_n));
+	if (!lane_n)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	b->lane_n = lane_n;
+	b->n_logical = 0;
 	ret = bm_genl_stream_del(b->g, 0, err);
 	for (k = 0; !ret && k < t->n_streams; k++) {
 		const struct bm_stream_spec *ss = &t->streams[k];
+		unsigned int i;
 		double end;
 
 		intended[k] = bm_intended(t, ss, spec->frame_size,
@@ -479,14 +559,20 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 					 t->ports[ss->tx_port].name,
 					 t->ports[ss->rx_port].name,
 					 spec->duration_s);
-		ret = bm_traffic_stream_add(b, spec, t, ss, k + 1, ifindex,
-					    spec->frame_size, intended[k],
-					    gw_mac, err);
+		lane_n[k] = bm_stream_lanes(b, spec, ss, intended[k],
+					    t->n_streams);
+		for (i = 0; !ret && i < lane_n[k]; i++)
+			ret = bm_traffic_stream_add(b, spec, t, ss,
+						    bm_lane_id(k, i, t->n_streams),
+						    ifindex, spec->frame_size,
+						    intended[k], gw_mac,
+						    lane_n[k], i, err);
 		end = ss->start_s + (ss->pattern == BM_STREAM_BURSTS ?
 				     ss->burst_period_s * ss->burst_count :
 				     intended[k] / bm_stream_fps(t, ss, spec->frame_size));
 		*want = fmax(*want, end);
 	}
+	b->n_logical = t->n_streams;
 	return ret;
 }
 

@@ -180,8 +180,12 @@ struct bm_genl_stats {
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
 };
 
+/* A stream whose lanes used different transmit paths. */
+#define BM_GENL_TXP_MIXED 0xffffffffu
+
 /* The name of transmit path p (enum bmgen_tx_path): "auto", "alloc",
- * "recycle", or "unknown" for one this build does not know. */
+ * "recycle", "mixed" (BM_GENL_TXP_MIXED), or "unknown" for one this build
+ * does not know. */
 const char *bm_genl_tx_path_name(uint32_t p);
 
 /* Fetch the statistics of stream id into *st (st->hist allocated; free
@@ -194,6 +198,16 @@ void bm_genl_stats_free(struct bm_genl_stats *st);
  * the latency of several streams together. */
 void bm_genl_stats_merge(struct bm_genl_stats *sum,
 			 const struct bm_genl_stats *st);
+
+/*
+ * Fold lane into st, both statistics of one logical stream sent as
+ * several module streams (lanes, each its own sequence space on its own
+ * kthread): counts add up, first and last events are the earliest and
+ * latest, latency and its histogram merge (st->hist and lane->hist
+ * allocated); reordering and gaps are within a lane.
+ */
+void bm_genl_stats_lane_add(struct bm_genl_stats *st,
+			    const struct bm_genl_stats *lane);
 
 /* The first bytes of stream id's frame 0 as it leaves (at most
  * BMGEN_FRAME_HEAD_MAX) into buf, their number in *len; -ENOENT when the
@@ -247,6 +261,10 @@ struct bm_genl_port_opts {
 	 * and ports[1] must be tx_port and rx_port. */
 	unsigned int n_ports;
 	const char *const *ports;
+	/* Transmit kthreads a stream may use (lanes, bm_lanes.h): a rate
+	 * stream goes out as up to this many module streams, each on its
+	 * own kthread and transmit queue; 0 or 1: one; at most the CPUs */
+	unsigned int tx_kthreads;
 };
 
 /* A trial backend that drives bmgen.ko through the given ports; NULL and

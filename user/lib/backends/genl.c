@@ -579,6 +579,8 @@ const char *bm_genl_tx_path_name(uint32_t p)
 		[BMGEN_TXP_RECYCLE] = "recycle",
 	};
 
+	if (p == BM_GENL_TXP_MIXED)
+		return "mixed";
 	return p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
 }
 
@@ -935,6 +937,86 @@ void bm_genl_stats_merge(struct bm_genl_stats *sum,
 	lo = sum->lat_sumsq_lo + st->lat_sumsq_lo;
 	sum->lat_sumsq_hi += st->lat_sumsq_hi + (lo < st->lat_sumsq_lo);
 	sum->lat_sumsq_lo = lo;
+}
+
+/* The earlier of two event times, where v counts the frames of b's. */
+static void lane_first(uint64_t *a, uint64_t have_a, uint64_t b, uint64_t v)
+{
+	if (v && (!have_a || b < *a))
+		*a = b;
+}
+
+void bm_genl_stats_lane_add(struct bm_genl_stats *st,
+			    const struct bm_genl_stats *lane)
+{
+	unsigned int i;
+
+	lane_first(&st->tx_first_ns, st->tx_frames, lane->tx_first_ns,
+		   lane->tx_frames);
+	lane_first(&st->rx_first_ns, st->rx_frames, lane->rx_first_ns,
+		   lane->rx_frames);
+	if (lane->tx_frames && lane->tx_last_ns > st->tx_last_ns)
+		st->tx_last_ns = lane->tx_last_ns;
+	if (lane->rx_frames && lane->rx_last_ns > st->rx_last_ns)
+		st->rx_last_ns = lane->rx_last_ns;
+	if (lane->ipdv_count) {
+		if (!st->ipdv_count || lane->ipdv_min_ns < st->ipdv_min_ns)
+			st->ipdv_min_ns = lane->ipdv_min_ns;
+		if (!st->ipdv_count || lane->ipdv_max_ns > st->ipdv_max_ns)
+			st->ipdv_max_ns = lane->ipdv_max_ns;
+	}
+	st->ipdv_count += lane->ipdv_count;
+	st->ipdv_sum_ns += lane->ipdv_sum_ns;
+	st->tx_frames += lane->tx_frames;
+	st->tx_bytes += lane->tx_bytes;
+	st->tx_retries += lane->tx_retries;
+	st->tx_errors += lane->tx_errors;
+	st->tx_late_frames += lane->tx_late_frames;
+	st->tx_ring_misses += lane->tx_ring_misses;
+	st->rx_frames += lane->rx_frames;
+	st->rx_bytes += lane->rx_bytes;
+	st->rx_unique += lane->rx_unique;
+	st->rx_in_order += lane->rx_in_order;
+	st->rx_reordered += lane->rx_reordered;
+	st->rx_dup += lane->rx_dup;
+	st->rx_gap_events += lane->rx_gap_events;
+	st->rx_gap_frames += lane->rx_gap_frames;
+	st->rx_bad_len += lane->rx_bad_len;
+	st->rx_learn += lane->rx_learn;
+	st->rx_cpu_split += lane->rx_cpu_split;
+	st->rx_untagged += lane->rx_untagged;
+	st->log_tx += lane->log_tx;
+	st->log_rx += lane->log_rx;
+	for (i = 0; i < 64; i++)
+		st->rx_dscp[i] += lane->rx_dscp[i];
+	for (i = 0; i < 8; i++)
+		st->rx_pcp[i] += lane->rx_pcp[i];
+	if (lane->tx_late_max_ns > st->tx_late_max_ns)
+		st->tx_late_max_ns = lane->tx_late_max_ns;
+	if (lane->tx_max_batch > st->tx_max_batch)
+		st->tx_max_batch = lane->tx_max_batch;
+	if (lane->tag_lat_ns > st->tag_lat_ns)
+		st->tag_lat_ns = lane->tag_lat_ns;
+	/* a lane's own longest silence: the stream's is at most that */
+	if (lane->rx_max_iat_ns > st->rx_max_iat_ns) {
+		st->rx_max_iat_ns = lane->rx_max_iat_ns;
+		st->rx_max_iat_start_ns = lane->rx_max_iat_start_ns;
+	}
+	for (i = 0; i < BMGEN_TX_STALLS; i++) {
+		uint64_t v = lane->tx_stalls_ns[i];
+		int j = BMGEN_TX_STALLS - 1;
+
+		if (v <= st->tx_stalls_ns[j])
+			break;	/* largest first: the rest are smaller */
+		for (; j > 0 && st->tx_stalls_ns[j - 1] < v; j--)
+			st->tx_stalls_ns[j] = st->tx_stalls_ns[j - 1];
+		st->tx_stalls_ns[j] = v;
+	}
+	st->tx_done = st->tx_done && lane->tx_done;
+	if (lane->tx_frames && lane->tx_path != st->tx_path)
+		st->tx_path = st->tx_frames == lane->tx_frames ?
+			      lane->tx_path : BM_GENL_TXP_MIXED;
+	bm_genl_stats_merge(st, lane);
 }
 
 void bm_genl_stats_free(struct bm_genl_stats *st)

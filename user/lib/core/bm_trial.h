@@ -151,6 +151,9 @@ struct bm_trial_result {
 	 * BMGEN_TXP_*): "alloc", "recycle", "mixed" when streams differed;
 	 * "" for a backend without a transmit path (the simulator). */
 	char tx_path[16];
+	/* The most transmit kthreads (lanes) one stream of the trial used;
+	 * 0 for a backend without them (the simulator). */
+	unsigned int tx_lanes;
 	/* Added for R2544-LAT (spec.tag): tx time of the tagged frame in s
 	 * from the trial start, negative when the backend tagged nothing
 	 * (unsupported); tag_received false when the tagged frame was lost;

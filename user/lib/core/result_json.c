@@ -152,6 +152,8 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_str(o, "ts_source", r->ts_source);
 	if (r->tx_path[0])
 		bm_json_add_str(o, "tx_path", r->tx_path);
+	if (r->tx_lanes)
+		bm_json_add_u64(o, "tx_kthreads", r->tx_lanes);
 	/* issue 14: the clock of that latency (its accuracy: meta's
 	 * timestamp_accuracy, or the calibration) */
 	if (!strcmp(r->ts_source, "sw"))

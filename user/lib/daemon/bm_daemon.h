@@ -33,6 +33,7 @@ struct bmd_job_desc {
 	bool router;			/* dut.mode "router": RFC 2544 App C */
 	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
 	bool no_tcp_engine;		/* bmd_config.no_tcp_engine */
+	unsigned int tx_kthreads;	/* bmd_config.tx_kthreads */
 };
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
@@ -109,6 +110,9 @@ struct bmd_config {
 	/* bmd.conf tcp-engine = no: jobs get no TCP engine, and stateful
 	 * procedures refuse to run (issue 11, R8239-INC (d)) */
 	bool no_tcp_engine;
+	/* bmd.conf tx-kthreads: the transmit kthreads (lanes) one stream may
+	 * go out on, 0 = 1 (bm_genl_port_opts.tx_kthreads) */
+	unsigned int tx_kthreads;
 	/* Where bmd reads port facts (existence, link speed, driver):
 	 * NULL = /sys/class/net; tests give a fake tree of ports. */
 	const char *sysfs_net;
@@ -150,6 +154,7 @@ struct bmd_conf {
 	double idle_timeout_s;		/* 0: not set, < 0: never */
 	int hw_timestamps;		/* 0: not set, 1 auto, -1 no */
 	int tcp_engine;			/* 0: not set, 1 auto, -1 no */
+	unsigned int tx_kthreads;	/* 0: not set */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

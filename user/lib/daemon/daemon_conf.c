@@ -33,7 +33,7 @@ static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
-	"tcp-engine",
+	"tcp-engine", "tx-kthreads",
 };
 
 
@@ -155,7 +155,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -213,6 +213,10 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 			return conf_err(r, "%s: '%.20s' must be auto or no", key,
 					v);
 		return 0;
+	case 13:
+		/* kthreads (lanes) a stream may go out on; bmgen.ko's tx
+		 * kthreads are one a CPU, the backend caps it there */
+		return set_uint(r, &c->tx_kthreads, key, v, 1, 1024);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -334,6 +338,8 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->no_hw_timestamps = true;
 	if (c->tcp_engine < 0)
 		cfg->no_tcp_engine = true;
+	if (!cfg->tx_kthreads)
+		cfg->tx_kthreads = c->tx_kthreads;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

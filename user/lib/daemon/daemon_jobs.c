@@ -831,6 +831,7 @@ static void *worker(void *arg)
 			  !strcmp(json_object_get_string(mode), "router"),
 		.no_hw_timestamps = d->no_hw_timestamps,
 		.no_tcp_engine = d->no_tcp_engine,
+		.tx_kthreads = d->tx_kthreads,
 	};
 	for (i = 0; i < j->n_ports; i++)
 		desc.ports[i] = j->ports[i];

@@ -1419,6 +1419,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->verbose = cfg->verbose;
 	d->no_hw_timestamps = cfg->no_hw_timestamps;
 	d->no_tcp_engine = cfg->no_tcp_engine;
+	d->tx_kthreads = cfg->tx_kthreads;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
 	d->max_trials = cfg->max_trials ? cfg->max_trials :
