@@ -14,6 +14,7 @@
 #include <linux/net_tstamp.h>
 #include <linux/sockios.h>
 
+#include "bm_genl.h"
 #include "bm_portinfo.h"
 
 #define SYS_NET "/sys/class/net"
@@ -86,6 +87,22 @@ static void port_ethtool(struct bm_port_info *pi)
 	close(fd);
 }
 
+/* What bmgen.ko can send on the live device with (DEV_GET). */
+static void port_tx_paths(struct bm_port_info *pi)
+{
+	struct bm_error err;
+	struct bm_genl *g;
+	uint32_t paths;
+	int ret;
+
+	g = bm_genl_open(&ret, &err);
+	if (!g)
+		return;
+	if (!bm_genl_dev_tx_paths(g, pi->name, &paths, &err))
+		pi->tx_paths = paths;
+	bm_genl_close(g);
+}
+
 int bm_port_info(const char *root, const char *ifname,
 		 struct bm_port_info *pi)
 {
@@ -123,8 +140,10 @@ int bm_port_info(const char *root, const char *ifname,
 	if (!num[0] || *end)
 		pi->mtu = -1;
 	pi->phc_index = -1;
-	if (live)
+	if (live) {
 		port_ethtool(pi);
+		port_tx_paths(pi);
+	}
 	return 0;
 }
 
@@ -141,9 +160,9 @@ int bm_port_list(const char *root, struct bm_port_info **v, size_t *n)
 	struct dirent *de;
 	DIR *d;
 
-	if (!root)
-		root = SYS_NET;
-	d = opendir(root);
+	/* root stays NULL for the live system: bm_port_info() then asks
+	 * ethtool and the module too */
+	d = opendir(root ? root : SYS_NET);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
