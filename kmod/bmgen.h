@@ -284,6 +284,8 @@ static inline void bm_frame_stamp(const struct bm_stream *s,
 /* tx.c: the kthreads that pace and send */
 /* BMGEN_TXP_* bits of the paths p allows now (BMGEN_A_PORT_TX_PATHS). */
 u32 bm_tx_paths(const struct bm_port *p);
+/* The same for dev's driver, hardware tx stamps aside (DEV_GET). */
+u32 bm_tx_paths_dev(const struct net_device *dev);
 int bm_tx_init(void);
 void bm_tx_exit(void);
 unsigned int bm_tx_kthreads(void);

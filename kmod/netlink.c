@@ -384,6 +384,34 @@ static int bm_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+static int bm_nl_dev_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *dev;
+	struct sk_buff *msg;
+	void *hdr;
+
+	dev = bm_nl_dev(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg) {
+		dev_put(dev);
+		return -ENOMEM;
+	}
+	hdr = bm_reply_put(msg, info, BMGEN_CMD_DEV_GET);
+	if (!hdr ||
+	    nla_put_u32(msg, BMGEN_A_PORT_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, BMGEN_A_PORT_IFNAME, dev->name) ||
+	    nla_put_u32(msg, BMGEN_A_PORT_TX_PATHS, bm_tx_paths_dev(dev))) {
+		dev_put(dev);
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	dev_put(dev);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 static int bm_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
@@ -1235,6 +1263,11 @@ static const struct genl_ops bm_ops[] = {
 		.cmd = BMGEN_CMD_PORT_GET,
 		.dumpit = bm_nl_port_dump,
 		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
+	}, {
+		.cmd = BMGEN_CMD_DEV_GET,
+		.doit = bm_nl_dev_get,
+		.policy = bm_port_policy,
 		.maxattr = BMGEN_A_MAX,
 	}, {
 		.cmd = BMGEN_CMD_STREAM_ADD,

@@ -91,13 +91,21 @@ unsigned int bm_tx_kthreads(void)
  * skbs (pktgen's condition for clone_skb) and no hardware tx stamps: a
  * stamped skb carries the stamp request and its socket back to the ring.
  */
-u32 bm_tx_paths(const struct bm_port *p)
+u32 bm_tx_paths_dev(const struct net_device *dev)
 {
 	u32 m = BIT(BMGEN_TXP_ALLOC);
 
-	if ((READ_ONCE(p->dev->priv_flags) & IFF_TX_SKB_SHARING) &&
-	    !READ_ONCE(p->ts_sock))
+	if (READ_ONCE(dev->priv_flags) & IFF_TX_SKB_SHARING)
 		m |= BIT(BMGEN_TXP_RECYCLE);
+	return m;
+}
+
+u32 bm_tx_paths(const struct bm_port *p)
+{
+	u32 m = bm_tx_paths_dev(p->dev);
+
+	if (READ_ONCE(p->ts_sock))
+		m &= ~BIT(BMGEN_TXP_RECYCLE);
 	return m;
 }
 

@@ -123,6 +123,20 @@ int cmd_status(int argc, char **argv)
 	return ret;
 }
 
+/* A cell of an array of strings, comma-joined ("alloc,recycle"). */
+static void cell_list(struct pr_table *t, json_object *a)
+{
+	char buf[128] = "";
+	size_t i, n = json_object_array_length(a), len = 0;
+
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? "," : "",
+					json_object_get_string(
+						json_object_array_get_idx(a, i)));
+	pr_cell_str(t, buf);
+}
+
 /* bmctl port list: the ports of bmd's host, as bmd sees them. */
 int cmd_port(int argc, char **argv)
 {
@@ -133,6 +147,7 @@ int cmd_port(int argc, char **argv)
 		{ "address", "ADDRESS", true }, { "bus_info", "BUS", true },
 		{ "firmware", "FIRMWARE", true }, { "phc_index", "PHC", false },
 		{ "hw_timestamps", "HWTS", true },
+		{ "tx_paths", "TXPATHS", true },
 	};
 	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
 	json_object *r, *ports;
@@ -169,6 +184,8 @@ int cmd_port(int argc, char **argv)
 					    "yes" : "no");
 			else if (json_object_is_type(v, json_type_int))
 				pr_cell_u64(t, (uint64_t)json_object_get_int64(v));
+			else if (json_object_is_type(v, json_type_array))
+				cell_list(t, v);
 			else
 				pr_cell_str(t, json_object_get_string(v));
 		}

@@ -1277,6 +1277,7 @@ static const char *cmd_name(uint8_t cmd)
 	case BMGEN_CMD_TRIAL_STOP: return "TRIAL_STOP";
 	case BMGEN_CMD_STATS_GET: return "STATS_GET";
 	case BMGEN_CMD_TRIAL_EVENT: return "TRIAL_EVENT";
+	case BMGEN_CMD_DEV_GET: return "DEV_GET";
 	default:
 		snprintf(b, sizeof(b), "%u", cmd);
 		return b;

@@ -26,6 +26,7 @@ static void usage(FILE *f)
 		"usage: bmgen-trial status\n"
 		"       bmgen-trial port DEV\n"
 		"       bmgen-trial hwts DEV\n"
+		"       bmgen-trial dev DEV    (transmit paths, attached or not)\n"
 		"       bmgen-trial --tx DEV --rx DEV [--size F | --imix F,F,...]\n"
 		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
@@ -137,6 +138,21 @@ out:
 	free(rx);
 	free(tx);
 	return ret;
+}
+
+/* tx_paths=alloc,recycle: the names of the 1 << BMGEN_TXP_* bits. */
+static void print_paths(uint32_t paths)
+{
+	const char *sep = "";
+	uint32_t i;
+
+	printf("tx_paths=");
+	for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
+		if (paths & (1u << i)) {
+			printf("%s%s", sep, bm_genl_tx_path_name(i));
+			sep = ",";
+		}
+	printf("\n");
 }
 
 static int die(int code, const char *what, const struct bm_error *err)
@@ -344,6 +360,18 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "hwts"))
 		return hwts_probe(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "dev")) {
+		uint32_t paths;
+
+		g = bm_genl_open(&ret, &err);
+		if (!g)
+			return die(1, "open", &err);
+		if (bm_genl_dev_tx_paths(g, argv[2], &paths, &err))
+			return die(1, "dev", &err);
+		print_paths(paths);
+		bm_genl_close(g);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "port")) {
 		struct bm_genl_port_counters pc;
 		unsigned int ifindex = if_nametoindex(argv[2]);
@@ -358,16 +386,12 @@ int main(int argc, char **argv)
 		if (bm_genl_port_counters(g, ifindex, &pc, &err))
 			return die(1, "port", &err);
 		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n"
-		       "ts_caps=%u\nphc=%d\nhwts=%u\ntx_paths=",
+		       "ts_caps=%u\nphc=%d\nhwts=%u\n",
 		       (unsigned long long)pc.rx_other,
 		       (unsigned long long)pc.rx_unknown,
 		       (unsigned long long)pc.rx_misdirected, pc.ts_caps,
 		       pc.phc_index, pc.hwts);
-		for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
-			if (pc.tx_paths & (1u << i))
-				printf("%s%s", pc.tx_paths & ((1u << i) - 1) ?
-				       "," : "", bm_genl_tx_path_name(i));
-		printf("\n");
+		print_paths(pc.tx_paths);
 		bm_genl_close(g);
 		return 0;
 	}

@@ -90,6 +90,12 @@ enum bmgen_cmd {
 				 * against CLOCK_MONOTONIC; EBUSY while the
 				 * port is in a trial
 				 */
+	BMGEN_CMD_DEV_GET,	/* do: IFINDEX or IFNAME of any device of the
+				 * caller's netns, attached or not (nothing
+				 * changes): IFINDEX, IFNAME, PORT_TX_PATHS
+				 * (what its driver allows, hardware stamps
+				 * aside)
+				 */
 	__BMGEN_CMD_MAX
 };
 #define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)

@@ -77,7 +77,30 @@ $BMT --tx eth0 --rx eth1 --size 128 --rate 200 --count 400 --hwts > /tmp/hw ||
 check_eq "igb hwts: tx_path" "$(kv tx_path /tmp/hw)" alloc
 check_eq "igb hwts: lost" "$(kv lost /tmp/hw)" 0
 
-# 6. a ring smaller than what the driver holds: misses, still exact
+# 6. what a port allows, attached or not (DEV_GET), and through bmd:
+#    e1000e eth2 was never attached here; bmctl port list shows each
+#    port's paths as bmd's host sees them
+nic_up eth2 eth3
+$BMT dev eth2 > /tmp/dev.eth2 || fail "dev eth2"
+check_eq "e1000e, not attached: paths" "$(kv tx_paths /tmp/dev.eth2)" alloc,recycle
+$BMT dev v1 > /tmp/dev.v1 || fail "dev v1"
+check_eq "veth: paths" "$(kv tx_paths /tmp/dev.v1)" alloc
+if $BMT dev nosuch0 > /dev/null 2> /tmp/dev.err; then
+	fail "dev of no device answered"
+fi
+grep -q "no such device" /tmp/dev.err || fail "dev nosuch0: $(cat /tmp/dev.err)"
+bmd_start
+$BMCTL port list > /tmp/ports.txt || fail "bmctl port list"
+cat /tmp/ports.txt
+grep -q "TXPATHS" /tmp/ports.txt || fail "bmctl port list has no TXPATHS column"
+grep -E "(^| )eth0 .* alloc,recycle( |$)" /tmp/ports.txt > /dev/null ||
+	fail "bmctl port list: eth0 is not alloc,recycle"
+grep -E "(^| )v0 .* alloc( |$)" /tmp/ports.txt > /dev/null ||
+	fail "bmctl port list: v0 is not alloc"
+echo "ok: bmctl port list shows each port's transmit paths"
+bmd_stop
+
+# 7. a ring smaller than what the driver holds: misses, still exact
 rmmod bmgen || fail "rmmod bmgen"
 insmod /lib/modules/bmgen.ko tx_ring=8 || fail "insmod bmgen tx_ring=8"
 $BMT --tx eth0 --rx eth1 --imix 64,1518,594 --flows 4 --burst 32 --gap 5000000 \

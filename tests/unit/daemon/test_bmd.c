@@ -20,7 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/bmgen.h>
+
 #include "bm_daemon.h"
+#include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_proto.h"
 #include "bm_sim.h"
@@ -502,8 +505,40 @@ START_TEST(ports_from_bmd)
 	ck_assert_str_eq(gets_(lo, "driver"), "virtual");
 	ck_assert(json_object_object_get_ex(lo, "phc_index", NULL));
 	ck_assert(json_object_object_get_ex(lo, "hw_timestamps", NULL));
+	/* the build host runs no bmgen.ko: the module said nothing */
+	ck_assert(json_object_object_get_ex(lo, "tx_paths", &a));
+	ck_assert(a == NULL || json_object_is_type(a, json_type_array));
 	json_object_put(r);
 	bm_client_close(&c);
+}
+END_TEST
+
+/* A port's transmit paths as the module gave them (1 << BMGEN_TXP_*):
+ * their names in order; none given is null, not an empty list. */
+START_TEST(port_json_tx_paths)
+{
+	struct bm_port_info pi;
+	json_object *o, *a;
+
+	memset(&pi, 0, sizeof(pi));
+	snprintf(pi.name, sizeof(pi.name), "eth0");
+	pi.phc_index = -1;
+	pi.tx_paths = (1u << BMGEN_TXP_ALLOC) | (1u << BMGEN_TXP_RECYCLE);
+	o = bmd_port_json(&pi, NULL);
+	a = get(o, "tx_paths");
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 0)), "alloc");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 1)), "recycle");
+	json_object_put(o);
+	pi.tx_paths = 1u << BMGEN_TXP_ALLOC;
+	o = bmd_port_json(&pi, NULL);
+	ck_assert_uint_eq(json_object_array_length(get(o, "tx_paths")), 1);
+	json_object_put(o);
+	pi.tx_paths = 0;
+	o = bmd_port_json(&pi, NULL);
+	ck_assert(json_object_object_get_ex(o, "tx_paths", &a));
+	ck_assert_ptr_null(a);
+	json_object_put(o);
 }
 END_TEST
 
@@ -2266,6 +2301,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, invalid_utf8_gets_a_json_reply);
 	tcase_add_test(tc, procedure_schema_from_bmd);
 	tcase_add_test(tc, ports_from_bmd);
+	tcase_add_test(tc, port_json_tx_paths);
 	tcase_add_test(tc, client_disconnect_does_not_affect_job);
 	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
 	tcase_add_test(tc, cancel_queued_and_running);

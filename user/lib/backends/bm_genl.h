@@ -44,6 +44,12 @@ struct bm_genl_port_counters {
 	uint32_t tx_paths;		/* 1 << BMGEN_TXP_* it allows now */
 };
 
+/* The transmit paths (1 << BMGEN_TXP_*) device ifname's driver allows,
+ * attached or not, into *paths; 0 or -errno (-EOPNOTSUPP: a module
+ * before DEV_GET). */
+int bm_genl_dev_tx_paths(struct bm_genl *g, const char *ifname,
+			 uint32_t *paths, struct bm_error *err);
+
 /* Tell the module which hardware stamping is on at port ifname's driver
  * (BMGEN_HWTS_*) and, if off_ns, its PHC's offset from CLOCK_MONOTONIC;
  * 0 or -errno with err set (issue 14). */

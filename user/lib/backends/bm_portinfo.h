@@ -25,6 +25,10 @@ struct bm_port_info {
 	char firmware[32];	/* ethtool's fw_version, "" when none */
 	int phc_index;		/* PTP hardware clock /dev/ptpN, -1 none */
 	bool hw_timestamps;	/* hardware tx and rx timestamps */
+	/* 1 << BMGEN_TXP_* for each transmit path bmgen.ko can use on the
+	 * port (its driver's word, hardware stamps aside); 0 when the
+	 * module did not say (not loaded, or not the live system) */
+	unsigned int tx_paths;
 };
 
 /* Fill *pi for ifname from root (NULL = /sys/class/net); 0 or -errno. */

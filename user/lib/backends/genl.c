@@ -379,6 +379,30 @@ static int bm_genl_port_cmd(struct bm_genl *g, uint8_t cmd, const char *ifname,
 	return ret ? ret : bm_genl_talk(g, nlh, &req);
 }
 
+static int bm_genl_paths_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct bm_genl_req *req = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == BMGEN_A_PORT_TX_PATHS &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			*(uint32_t *)req->data = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+int bm_genl_dev_tx_paths(struct bm_genl *g, const char *ifname,
+			 uint32_t *paths, struct bm_error *err)
+{
+	struct bm_genl_req req = { bm_genl_paths_cb, paths, err };
+	struct nlmsghdr *nlh = NULL;
+	int ret;
+
+	*paths = 0;
+	ret = bm_genl_port_msg(g, BMGEN_CMD_DEV_GET, ifname, &nlh, err);
+	return ret ? ret : bm_genl_talk(g, nlh, &req);
+}
+
 int bm_genl_port_attach(struct bm_genl *g, const char *ifname,
 			struct bm_error *err)
 {

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/bmgen.h>
+
 #include "bm_genl.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
@@ -88,6 +90,19 @@ json_object *bmd_port_json(const struct bm_port_info *pi, const char *role)
 			       json_object_new_int64(pi->phc_index) : NULL);
 	json_object_object_add(o, "hw_timestamps",
 			       json_object_new_boolean(pi->hw_timestamps));
+	if (pi->tx_paths) {
+		/* what bmgen.ko can send on it (Documentation/abi.md) */
+		json_object *a = json_object_new_array();
+		unsigned int i;
+
+		for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
+			if (pi->tx_paths & (1u << i))
+				json_object_array_add(a, json_object_new_string(
+					bm_genl_tx_path_name(i)));
+		json_object_object_add(o, "tx_paths", a);
+	} else {
+		json_object_object_add(o, "tx_paths", NULL);
+	}
 	return o;
 }
 
