@@ -46,11 +46,18 @@
 #             per frame) and with --tx-path recycle (a ring of skbs filled
 #             again once dummy has freed them; its misses are reported);
 #             the rows alternate run by run as the core's do, and a bmgen
-#             row fails if the trial's tx_path is not the one asked for.
+#             row fails if the trial's tx_path is not the one asked for;
+#   lanes     one stream of N frames t1 -> t2 (bmgen-traffic), effectively
+#             unpaced (100 % of a notional 50 Gbit/s line), on one
+#             transmit kthread and on two (--tx-kthreads 2: lane i sends
+#             frames i, i + 2, ... on CPU i), t2 receiving and analysing
+#             every frame in the sender's softirq on the lane's CPU; the
+#             rows alternate run by run, and a run fails if intended is
+#             not N or the trial's tx_kthreads is not the one asked for.
 #
 # Kernel command line (tools/bench --append): benchruns=R (runs per row),
 # benchcount=N (frames per run), benchcfgs=cpu0,rps (placements),
-# benchparts=core,streams,kthreads,pacing,bursts,sinks (default core).
+# benchparts=core,streams,kthreads,pacing,bursts,sinks,lanes (default core).
 RUNS=${benchruns:-7}
 N=${benchcount:-20000}
 CFGS=$(echo "${benchcfgs:-cpu0,rps}" | tr ',' ' ')
@@ -356,6 +363,59 @@ if part sinks; then
 	done
 	$IP link del d0
 	rmmod dummy
+fi
+
+# run_lanes K I: the one stream on K transmit kthreads, from bmgen-traffic's
+# stream=0 and total lines; tx_fps is the merged stream's (sent - 1) over
+# its first to last departure.
+run_lanes() {
+	bmgen_in
+	bmgen-traffic --ports t1,t2 --topology pair --size 64 \
+		--line-rate 50e9 --load 100 --duration "$LANES_S" --no-learning \
+		--drain 0.3 --tx-kthreads $1 > /tmp/b ||
+		{ cat /tmp/b; fail "lanes: bmgen-traffic --tx-kthreads $1"; }
+	rmmod bmgen || fail "rmmod bmgen"
+	line=$(awk -v k=$1 -v i=$2 -v n=$N '
+	$1 == "stream=0" || $1 == "total" {
+		p = $1 == "total" ? "total." : ""
+		for (f = 2; f <= NF; f++) {
+			e = index($f, "=")
+			if (e)
+				v[p substr($f, 1, e - 1)] = substr($f, e + 1)
+		}
+	}
+	END {
+		if (v["intended"] + 0 != n + 0) { print "intended=" v["intended"] ", not " n; exit 1 }
+		if (v["total.tx_kthreads"] + 0 != k + 0) { print "tx_kthreads=" v["total.tx_kthreads"] ", not " k; exit 1 }
+		d = v["last_tx_s"] - v["first_tx_s"]
+		if (v["sent"] + 0 < 2 || d <= 0) { print "no departure span"; exit 1 }
+		printf "BENCH lanes k=%d run=%d sent=%d received=%d lost=%d reordered=%d duplicated=%d tx_kthreads=%d tx_fps=%.3f\n",
+			k, i, v["sent"], v["received"], v["lost"], v["reordered"],
+			v["duplicated"], v["total.tx_kthreads"], (v["sent"] - 1) / d
+	}' /tmp/b) || { cat /tmp/b; fail "lanes k=$1 run=$2: $line"; }
+	echo "$line"
+}
+
+if part lanes; then
+	[ "$(nproc)" -ge 2 ] || fail "lanes: two CPUs needed, $(nproc) here"
+	# t2 counts nothing itself and receives where it is sent from: the
+	# module's rx_handler sees every frame, each lane's on its own CPU
+	t2_filter off
+	set_rps 0
+	# 100 % of 50 Gbit/s is 74,404,761.9 fps of 64 B frames (84 B with
+	# preamble and gap): no lane ever waits for a departure time, and
+	# N frames take N * 1344 / 10^11 s of the schedule.  Not 100 Gbit/s:
+	# the module refuses a stream (a lane) above 100 Mfps, and the one
+	# kthread's is the whole stream
+	LANES_S=$(awk -v n=$N 'BEGIN { printf "%.12g", n * 1344 / 1e11 }')
+	i=1
+	while [ $i -le $RUNS ]; do
+		if [ $((i % 2)) -eq 1 ]; then ks="1 2"; else ks="2 1"; fi
+		for k in $ks; do
+			run_lanes $k $i
+		done
+		i=$((i + 1))
+	done
 fi
 $IP link del t1
 echo "BENCH done"
