@@ -25,7 +25,6 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/mutex.h>
-#include <asm/unaligned.h>
 #include <uapi/linux/bmgen.h>
 
 #define BMGEN_VERSION		"0.1.0"
@@ -272,11 +271,16 @@ static inline void bm_frame_stamp(const struct bm_stream *s,
 				  struct sk_buff *skb, u64 seq, u64 ts)
 {
 	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
+	__be16 seq_hi = cpu_to_be16(seq >> 32), ts_hi = cpu_to_be16(ts >> 32);
+	__be32 seq_lo = cpu_to_be32(seq), ts_lo = cpu_to_be32(ts);
 
-	put_unaligned_be16(seq >> 32, tp->seq);
-	put_unaligned_be32(seq, tp->seq + 2);
-	put_unaligned_be16(ts >> 32, tp->tx_ts);
-	put_unaligned_be32(ts, tp->tx_ts + 2);
+	/* fixed-size copies: plain stores, and no unaligned.h, which 6.12
+	 * moved from asm/ to linux/
+	 */
+	memcpy(tp->seq, &seq_hi, 2);
+	memcpy(tp->seq + 2, &seq_lo, 4);
+	memcpy(tp->tx_ts, &ts_hi, 2);
+	memcpy(tp->tx_ts + 2, &ts_lo, 4);
 	if (unlikely(s->stamp_more))
 		bm_frame_stamp_more(s, skb, seq);
 }

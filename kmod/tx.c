@@ -95,7 +95,7 @@ u32 bm_tx_paths_dev(const struct net_device *dev)
 {
 	u32 m = BIT(BMGEN_TXP_ALLOC);
 
-	if (READ_ONCE(dev->priv_flags) & IFF_TX_SKB_SHARING)
+	if (dev->priv_flags & IFF_TX_SKB_SHARING)
 		m |= BIT(BMGEN_TXP_RECYCLE);
 	return m;
 }
