@@ -500,7 +500,7 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 	unsigned int i = 0;
 	unsigned int done = 0;
 	struct socket *hw;
-	u64 ts, ts0 = 0, ts1 = 0, bytes = 0;
+	u64 seq, ts, ts0 = 0, ts1 = 0, bytes = 0;
 	netdev_tx_t ret;
 	bool quick;
 	u16 q;
@@ -538,12 +538,12 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 				break;
 			}
 			skb_set_queue_mapping(skbs[i], q);
+			/* quick: c->k moves once the batch is counted */
+			seq = c->k + (quick ? i - done : 0);
 			ts = bm_now_rel();
-			bm_frame_stamp(s, skbs[i], c->k + (quick ? i - done : 0),
-				       ts);
+			bm_frame_stamp(s, skbs[i], seq, ts);
 			if (hw)
-				bm_hwts_mark(s->tx_port, s, skbs[i],
-					     c->k + (quick ? i - done : 0));
+				bm_hwts_mark(s->tx_port, s, skbs[i], seq);
 			ret = netdev_start_xmit(skbs[i], dev, txq, i + 1 < n);
 			if (ret == NETDEV_TX_BUSY)
 				break;
