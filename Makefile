@@ -75,7 +75,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 all: user module
 
 user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-tcp $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
-	$(O)/holb-emu
+	$(O)/holb-emu $(O)/xdp-attach
 
 Q := $(if $(V),,@)
 
@@ -116,6 +116,11 @@ $(O)/bmgen-nlfuzz: $(O)/user/tools/bmgen_nlfuzz.o
 # issue 10: DUT-HOLB-EMU, the lab's switch that has head-of-line blocking
 # (tests/fixtures: test DUTs, nothing of the project included)
 $(O)/holb-emu: $(O)/tests/fixtures/holb_emu.o
+	$(CC) $(CFLAGS) -o $@ $^
+
+# the XDP path's lab and bench: an XDP_PASS/XDP_DROP program on a device,
+# two instructions through bpf(2), no BPF compiler or libbpf in the guest
+$(O)/xdp-attach: $(O)/tests/fixtures/xdp_attach.o
 	$(CC) $(CFLAGS) -o $@ $^
 
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a

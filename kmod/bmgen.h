@@ -261,16 +261,17 @@ struct sk_buff *bm_frame_new(const struct bm_stream *s, struct net_device *dev,
 /* Make skb (from either of the above) frame seq of s but for seq and tx_ts. */
 void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
 		   u32 *size);
-void bm_frame_stamp_more(const struct bm_stream *s, struct sk_buff *skb,
-			 u64 seq);
+/* The same for the frame at d, whatever holds it; returns its size F. */
+u32 bm_frame_fill_buf(const struct bm_stream *s, u8 *d, u64 seq);
+void bm_frame_stamp_more(const struct bm_stream *s, u8 *d, u64 seq);
 
-/* Stamp seq and ts into the frame just before it goes (inline: it runs
- * for every frame; two stores a field, not six).
+/* Stamp seq and ts into the frame at d just before it goes (inline: it
+ * runs for every frame; two stores a field, not six).
  */
-static inline void bm_frame_stamp(const struct bm_stream *s,
-				  struct sk_buff *skb, u64 seq, u64 ts)
+static inline void bm_frame_stamp_buf(const struct bm_stream *s, u8 *d,
+				      u64 seq, u64 ts)
 {
-	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
+	struct bmgen_tpld *tp = (struct bmgen_tpld *)(d + s->hdr_len);
 	__be16 seq_hi = cpu_to_be16(seq >> 32), ts_hi = cpu_to_be16(ts >> 32);
 	__be32 seq_lo = cpu_to_be32(seq), ts_lo = cpu_to_be32(ts);
 
@@ -282,14 +283,47 @@ static inline void bm_frame_stamp(const struct bm_stream *s,
 	memcpy(tp->tx_ts, &ts_hi, 2);
 	memcpy(tp->tx_ts + 2, &ts_lo, 4);
 	if (unlikely(s->stamp_more))
-		bm_frame_stamp_more(s, skb, seq);
+		bm_frame_stamp_more(s, d, seq);
 }
+
+/* bm_frame_stamp_buf() in skb's frame. */
+static inline void bm_frame_stamp(const struct bm_stream *s,
+				  struct sk_buff *skb, u64 seq, u64 ts)
+{
+	bm_frame_stamp_buf(s, skb->data, seq, ts);
+}
+
+/* Busy buffers a ring tries before a new one replaces the last of them. */
+#define BM_RING_PROBE	4
+
+/* tx_xdp.c: the XDP path's ring of pages (one frame a page) */
+struct bm_xdp_ring {
+	struct page **pg;
+	unsigned int size;	/* 0: not this path */
+	unsigned int pos;	/* the next slot to try */
+	unsigned int first;	/* the current batch's first slot */
+};
+
+struct xdp_frame;
+/* Does dev's driver take XDP frames (ndo_xdp_xmit) now? */
+bool bm_xdp_ready(struct net_device *dev);
+/* Does every frame of s fit one page with XDP's head- and tailroom? */
+bool bm_xdp_fits(const struct bm_stream *s);
+bool bm_xdp_ring_init(struct bm_xdp_ring *r, unsigned int size);
+void bm_xdp_ring_free(struct bm_xdp_ring *r);
+/* Frame seq of s in r's next free page, all but seq and tx_ts. */
+struct xdp_frame *bm_xdp_get(struct bm_xdp_ring *r, const struct bm_stream *s,
+			     u64 seq, u32 *size, u64 *misses);
+void bm_xdp_put(struct xdp_frame *xf);
+void bm_xdp_rewind(struct bm_xdp_ring *r);
+/* Frames of xf[0..n) the driver took, or -errno. */
+int bm_xdp_xmit(struct net_device *dev, struct xdp_frame **xf, unsigned int n);
 
 /* tx.c: the kthreads that pace and send */
 /* BMGEN_TXP_* bits of the paths p allows now (BMGEN_A_PORT_TX_PATHS). */
 u32 bm_tx_paths(const struct bm_port *p);
 /* The same for dev's driver, hardware tx stamps aside (DEV_GET). */
-u32 bm_tx_paths_dev(const struct net_device *dev);
+u32 bm_tx_paths_dev(struct net_device *dev);
 int bm_tx_init(void);
 void bm_tx_exit(void);
 unsigned int bm_tx_kthreads(void);

@@ -221,13 +221,13 @@ static struct sk_buff *bm_frame_alloc(const struct bm_stream *s,
 }
 
 /*
- * Make skb frame seq of s but for its seq and tx_ts: its length, the TPLD's
- * header, and every field a frame may change (flow, lengths, the tagged
- * frame's destination, the IPv4 checksum).  Each is written for every
- * frame, so a recycled skb keeps nothing of the frame it carried before.
+ * Make the frame at d frame seq of s but for its seq and tx_ts: the TPLD's
+ * header and every field a frame may change (flow, lengths, the tagged
+ * frame's destination, the IPv4 checksum); returns its size F.  Each is
+ * written for every frame, so a recycled buffer keeps nothing of the
+ * frame it carried before.
  */
-void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
-		   u32 *size)
+u32 bm_frame_fill_buf(const struct bm_stream *s, u8 *d, u64 seq)
 {
 	u32 f = bm_stream_frame_size(s, seq), len = f - ETH_FCS_LEN;
 	u32 l3off = s->l3off;
@@ -235,17 +235,13 @@ void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
 	struct bmgen_tpld *tp;
 	struct udphdr *uh;
 	u32 flow = 0;
-	u8 *d = skb->data;
 
-	skb->len = len;
-	skb_set_tail_pointer(skb, len);
 	tp = (struct bmgen_tpld *)(d + s->hdr_len);
 	tp->magic = htons(BMGEN_TPLD_MAGIC);
 	tp->flags = BMGEN_TPLD_F_TS | (s->learn ? BMGEN_TPLD_F_LEARN : 0);
 	tp->stream_id[0] = s->id >> 16;
 	tp->stream_id[1] = s->id >> 8;
 	tp->stream_id[2] = s->id;
-	*size = f;
 	if (s->flows > 1 && s->flow_random) {
 		flow = bmgen_flow_pick(s->flow_seed, seq, s->flows);
 	} else if (s->flows > 1) {
@@ -258,7 +254,7 @@ void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
 	else if (s->flow_mode == BMGEN_FLOW_MAC_SRC)
 		bmgen_flow_mac(s->mac_seed, flow, d + ETH_ALEN);
 	if (s->ptp_shape)
-		return;
+		return f;
 	uh = (struct udphdr *)(d + udpoff);
 	uh->len = htons(len - udpoff);
 	uh->source = htons(s->flow_mode == BMGEN_FLOW_UDP_SRC ?
@@ -285,6 +281,16 @@ void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
 		ip->check = 0;
 		ip->check = ip_fast_csum((u8 *)ip, ip->ihl);
 	}
+	return f;
+}
+
+/* bm_frame_fill_buf() in skb, whose length it sets to the frame's. */
+void bm_frame_fill(const struct bm_stream *s, struct sk_buff *skb, u64 seq,
+		   u32 *size)
+{
+	*size = bm_frame_fill_buf(s, skb->data, seq);
+	skb->len = *size - ETH_FCS_LEN;
+	skb_set_tail_pointer(skb, skb->len);
 }
 
 /* A new skb for frame seq of s, headers and TPLD filled in except tx_ts. */
@@ -310,20 +316,21 @@ struct sk_buff *bm_frame_new(const struct bm_stream *s, struct net_device *dev,
 }
 
 /* The rest of bm_frame_stamp(): the tag, PTP's sequenceId, IPv6's checksum. */
-void bm_frame_stamp_more(const struct bm_stream *s, struct sk_buff *skb, u64 seq)
+void bm_frame_stamp_more(const struct bm_stream *s, u8 *d, u64 seq)
 {
-	struct bmgen_tpld *tp = (struct bmgen_tpld *)(skb->data + s->hdr_len);
+	struct bmgen_tpld *tp = (struct bmgen_tpld *)(d + s->hdr_len);
 
 	if (s->tag && seq == s->tag_seq)
 		tp->flags |= BMGEN_TPLD_F_LATENCY;
 	if (s->ptp_shape) {
 		/* sequenceId: a capture shows which frame was stamped */
-		*(__be16 *)(skb->data + s->l3off + 30) = htons((u16)seq);
+		*(__be16 *)(d + s->l3off + 30) = htons((u16)seq);
 		return;
 	}
 	if (s->ip_version == 6) {
-		struct udphdr *uh = udp_hdr(skb);
-		struct ipv6hdr *ip6 = ipv6_hdr(skb);
+		struct udphdr *uh = (struct udphdr *)(d + s->hdr_len -
+						      sizeof(*uh));
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(d + s->l3off);
 		u32 ulen = ntohs(uh->len);
 
 		uh->check = 0;

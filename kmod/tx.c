@@ -7,7 +7,9 @@
  * skb is new (BMGEN_TXP_ALLOC, any driver) or, where the driver allows
  * shared skbs, one of a ring that is refilled once the driver has released
  * it (BMGEN_TXP_RECYCLE): no allocation, no template copy, no free per
- * frame, only the fields that differ are written.  Departure times are
+ * frame, only the fields that differ are written.  Where the driver takes
+ * XDP frames, a page of a ring goes to its ndo_xdp_xmit (BMGEN_TXP_XDP,
+ * tx_xdp.c): no skb at all.  Departure times are
  * computed from the frame index, start + k * 10^15 / rate_ufps, in 128-bit
  * arithmetic, so no rounding error accumulates over a trial (REQ-GEN-3).
  * Short waits busy-poll, long ones sleep on an hrtimer.
@@ -17,6 +19,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <net/xdp.h>
 
 #include "bmgen.h"
 
@@ -40,9 +43,6 @@ MODULE_PARM_DESC(tx_batch, "most due frames handed to the driver in one batch (1
 static unsigned int tx_ring = 1024;
 module_param(tx_ring, uint, 0444);
 MODULE_PARM_DESC(tx_ring, "skbs a recycling stream keeps (1-65536)");
-
-/* Busy skbs tried before a new one replaces the last of them. */
-#define BM_RING_PROBE	4
 
 struct bm_kthread {
 	struct task_struct *task;
@@ -74,6 +74,7 @@ struct bm_tx_ring {
 struct bm_tx_cursor {
 	struct bm_stream *s;
 	struct bm_tx_ring ring;
+	struct bm_xdp_ring xring;
 	u64 k;			/* frames sent = next sequence number */
 	u64 next_ns;		/* next departure, rel. to epoch */
 	u64 prev_ns;		/* the departure before it */
@@ -91,12 +92,14 @@ unsigned int bm_tx_kthreads(void)
  * skbs (pktgen's condition for clone_skb) and no hardware tx stamps: a
  * stamped skb carries the stamp request and its socket back to the ring.
  */
-u32 bm_tx_paths_dev(const struct net_device *dev)
+u32 bm_tx_paths_dev(struct net_device *dev)
 {
 	u32 m = BIT(BMGEN_TXP_ALLOC);
 
 	if (dev->priv_flags & IFF_TX_SKB_SHARING)
 		m |= BIT(BMGEN_TXP_RECYCLE);
+	if (bm_xdp_ready(dev))
+		m |= BIT(BMGEN_TXP_XDP);
 	return m;
 }
 
@@ -105,16 +108,27 @@ u32 bm_tx_paths(const struct bm_port *p)
 	u32 m = bm_tx_paths_dev(p->dev);
 
 	if (READ_ONCE(p->ts_sock))
-		m &= ~BIT(BMGEN_TXP_RECYCLE);
+		m &= ~(BIT(BMGEN_TXP_RECYCLE) | BIT(BMGEN_TXP_XDP));
 	return m;
 }
 
-/* The path s's trial uses: what it asked for, if its port allows it. */
+/*
+ * The path s's trial uses: what it asked for, if its port allows it, else
+ * the next cheaper one that it does (AUTO: the cheapest, XDP first: no
+ * skb at all, bench "veth-xdp"; then RECYCLE).
+ */
 static u32 bm_tx_path_of(const struct bm_stream *s)
 {
-	if (s->tx_path_req != BMGEN_TXP_ALLOC &&
-	    s->tx_mode == BMGEN_TX_DIRECT &&
-	    (bm_tx_paths(s->tx_port) & BIT(BMGEN_TXP_RECYCLE)))
+	u32 m;
+
+	if (s->tx_path_req == BMGEN_TXP_ALLOC ||
+	    s->tx_mode != BMGEN_TX_DIRECT)
+		return BMGEN_TXP_ALLOC;
+	m = bm_tx_paths(s->tx_port);
+	if (s->tx_path_req != BMGEN_TXP_RECYCLE &&
+	    (m & BIT(BMGEN_TXP_XDP)) && bm_xdp_fits(s))
+		return BMGEN_TXP_XDP;
+	if (m & BIT(BMGEN_TXP_RECYCLE))
 		return BMGEN_TXP_RECYCLE;
 	return BMGEN_TXP_ALLOC;
 }
@@ -357,12 +371,18 @@ static unsigned int bm_cursor_due(const struct bm_tx_cursor *c, s64 now,
 	return n;
 }
 
-/* Set up c's ring for a recycling stream; false if out of memory. */
-static bool bm_ring_init(struct bm_tx_cursor *c, u64 frames)
+/* The buffers a ring of s keeps: at most what s sends. */
+static unsigned int bm_ring_size(const struct bm_stream *s)
+{
+	return min_t(u64, tx_ring, max_t(u64, bm_stream_frames(s), 1));
+}
+
+/* Set up c's ring for a recycling stream s; false if out of memory. */
+static bool bm_ring_init(struct bm_tx_cursor *c, const struct bm_stream *s)
 {
 	struct bm_tx_ring *r = &c->ring;
 
-	r->size = min_t(u64, tx_ring, max_t(u64, frames, 1));
+	r->size = bm_ring_size(s);
 	r->skb = kvcalloc(r->size, sizeof(*r->skb), GFP_KERNEL);
 	if (!r->skb)
 		r->size = 0;
@@ -579,14 +599,145 @@ static bool bm_xmit_batch(struct bm_tx_cursor *c, struct sk_buff **skbs,
 	return true;
 }
 
+/*
+ * Hand c's n built XDP frames to the driver in one call, each stamped just
+ * before it.  A frame counts as sent once the driver took it; those it did
+ * not take (its ring full) are stamped again and retried, counted as
+ * busy returns are.  A driver that refuses XDP frames outright (its XDP
+ * program detached mid-trial) ends the trial with its error: the frames
+ * cannot go another way without a gap in the sequence.  Returns false if
+ * the trial ends.
+ */
+static bool bm_xmit_xdp(struct bm_tx_cursor *c, struct xdp_frame **xf,
+			const u32 *sizes, u64 *stamps, unsigned int n)
+{
+	struct bm_stream *s = c->s;
+	struct net_device *dev = s->tx_port->dev;
+	unsigned int done = 0, i;
+	u64 bytes = 0;
+	bool quick;
+	int ret;
+
+	quick = !s->rate_ufps && s->pattern != BMGEN_PAT_BURST &&
+		c->k >= s->log_frames;
+	for (;;) {
+		/* c->k is frame done's seq until the driver took it */
+		for (i = done; i < n; i++) {
+			stamps[i] = bm_now_rel();
+			bm_frame_stamp_buf(s, xf[i]->data, c->k + i - done,
+					   stamps[i]);
+		}
+		ret = bm_xdp_xmit(dev, xf + done, n - done);
+		if (ret < 0) {
+			for (i = done; i < n; i++)
+				bm_xdp_put(xf[i]);
+			s->tx_errors += n - done;
+			cmpxchg(&bm_trial.error, 0, ret);
+			WRITE_ONCE(bm_trial.stop, true);
+			return false;
+		}
+		for (i = done; i < done + ret; i++) {
+			if (quick) {
+				bytes += sizes[i];
+				continue;
+			}
+			bm_note_lateness(s, c, stamps[i]);
+			bm_sent(c, sizes[i], stamps[i]);
+		}
+		if (quick && ret)
+			bm_sent_n(c, ret, &bytes, stamps[done],
+				  stamps[done + ret - 1]);
+		done += ret;
+		if (done == n)
+			break;
+		s->tx_retries++;
+		if (READ_ONCE(bm_trial.stop)) {
+			for (i = done; i < n; i++)
+				bm_xdp_put(xf[i]);
+			return false;
+		}
+		cond_resched();
+	}
+	if (n > s->tx_max_batch)
+		s->tx_max_batch = n;
+	return true;
+}
+
+/*
+ * Send c's next frames: the first built before its departure, then as
+ * many as are due with it, as one batch.  False if the trial ends.
+ */
+static bool bm_cursor_send_skb(struct bm_kthread *kt, struct bm_tx_cursor *c,
+			       struct sk_buff **skbs, u32 *sizes)
+{
+	struct bm_stream *s = c->s;
+	unsigned int nb, i;
+
+	/* free the port for the next hardware-stamped frame */
+	if (s->tx_port->ts_sock)
+		bm_hwts_drain(s->tx_port);
+	skbs[0] = bm_frame_get(c, c->k, &sizes[0]);
+	if (!skbs[0]) {
+		s->tx_errors++;
+		cond_resched();
+		return true;
+	}
+	if (!bm_wait_until(kt, c->next_ns)) {
+		kfree_skb(skbs[0]);
+		return false;
+	}
+	nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
+	for (i = 1; i < nb; i++) {
+		skbs[i] = bm_frame_get(c, c->k + i, &sizes[i]);
+		if (!skbs[i])
+			break;
+	}
+	if (!bm_xmit_batch(c, skbs, sizes, i))
+		return false;
+	bm_ring_rewind(&c->ring);
+	return true;
+}
+
+/* bm_cursor_send_skb() for a stream on the XDP path. */
+static bool bm_cursor_send_xdp(struct bm_kthread *kt, struct bm_tx_cursor *c,
+			       struct xdp_frame **xf, u32 *sizes, u64 *stamps)
+{
+	struct bm_stream *s = c->s;
+	unsigned int nb, i;
+
+	xf[0] = bm_xdp_get(&c->xring, s, c->k, &sizes[0], &s->tx_ring_misses);
+	if (!xf[0]) {
+		s->tx_errors++;
+		cond_resched();
+		return true;
+	}
+	if (!bm_wait_until(kt, c->next_ns)) {
+		bm_xdp_put(xf[0]);
+		return false;
+	}
+	nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
+	for (i = 1; i < nb; i++) {
+		xf[i] = bm_xdp_get(&c->xring, s, c->k + i, &sizes[i],
+				   &s->tx_ring_misses);
+		if (!xf[i])
+			break;
+	}
+	if (!bm_xmit_xdp(c, xf, sizes, stamps, i))
+		return false;
+	bm_xdp_rewind(&c->xring);
+	return true;
+}
+
 static void bm_kthread_run_trial(struct bm_kthread *kt)
 {
 	struct bm_tx_heap hp = { 0 };
 	struct bm_tx_cursor *cur;
 	struct sk_buff **skbs;
+	struct xdp_frame **xf;
 	struct bm_stream *s;
 	unsigned int n = 0, i;
-	u32 *sizes;
+	u32 *sizes, path;
+	u64 *stamps;
 
 	list_for_each_entry(s, &kt->streams, tx_node)
 		n++;
@@ -594,11 +745,15 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	hp.h = kcalloc(n, sizeof(*hp.h), GFP_KERNEL);
 	skbs = kcalloc(tx_batch, sizeof(*skbs), GFP_KERNEL);
 	sizes = kcalloc(tx_batch, sizeof(*sizes), GFP_KERNEL);
-	if (!cur || !hp.h || !skbs || !sizes) {
+	xf = kcalloc(tx_batch, sizeof(*xf), GFP_KERNEL);
+	stamps = kcalloc(tx_batch, sizeof(*stamps), GFP_KERNEL);
+	if (!cur || !hp.h || !skbs || !sizes || !xf || !stamps) {
 		kfree(cur);
 		kfree(hp.h);
 		kfree(skbs);
 		kfree(sizes);
+		kfree(xf);
+		kfree(stamps);
 		WRITE_ONCE(bm_trial.error, -ENOMEM);
 		WRITE_ONCE(bm_trial.stop, true);
 		return;
@@ -608,11 +763,13 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 		cur[i].s = s;
 		cur[i].next_ns = s->start_ns;
 		/* no ring, no recycling: the allocating path still works */
-		if (bm_tx_path_of(s) == BMGEN_TXP_RECYCLE &&
-		    bm_ring_init(&cur[i], bm_stream_frames(s)))
-			WRITE_ONCE(s->tx_path, BMGEN_TXP_RECYCLE);
-		else
-			WRITE_ONCE(s->tx_path, BMGEN_TXP_ALLOC);
+		path = bm_tx_path_of(s);
+		if (path == BMGEN_TXP_XDP &&
+		    !bm_xdp_ring_init(&cur[i].xring, bm_ring_size(s)))
+			path = BMGEN_TXP_ALLOC;
+		if (path == BMGEN_TXP_RECYCLE && !bm_ring_init(&cur[i], s))
+			path = BMGEN_TXP_ALLOC;
+		WRITE_ONCE(s->tx_path, path);
 		if (bm_cursor_finished(&cur[i]))
 			s->tx_done = true;
 		else
@@ -624,32 +781,15 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 	while (hp.n) {
 		/* earliest departure first (ties: stream order) */
 		struct bm_tx_cursor *c = hp.h[0];
-		unsigned int nb;
+		u64 k = c->k;
 
 		s = c->s;
-		/* free the port for the next hardware-stamped frame */
-		if (s->tx_port->ts_sock)
-			bm_hwts_drain(s->tx_port);
-		/* the next frame is built before its departure, not after */
-		skbs[0] = bm_frame_get(c, c->k, &sizes[0]);
-		if (!skbs[0]) {
-			s->tx_errors++;
-			cond_resched();
-			continue;
-		}
-		if (!bm_wait_until(kt, c->next_ns)) {
-			kfree_skb(skbs[0]);
+		if (c->xring.size ?
+		    !bm_cursor_send_xdp(kt, c, xf, sizes, stamps) :
+		    !bm_cursor_send_skb(kt, c, skbs, sizes))
 			break;
-		}
-		nb = bm_cursor_due(c, bm_now_rel(), tx_batch);
-		for (i = 1; i < nb; i++) {
-			skbs[i] = bm_frame_get(c, c->k + i, &sizes[i]);
-			if (!skbs[i])
-				break;
-		}
-		if (!bm_xmit_batch(c, skbs, sizes, i))
-			break;
-		bm_ring_rewind(&c->ring);
+		if (c->k == k)
+			continue;	/* no frame built: try again */
 		if (bm_cursor_finished(c)) {
 			s->tx_done = true;
 			hp.h[0] = hp.h[--hp.n];
@@ -661,8 +801,12 @@ static void bm_kthread_run_trial(struct bm_kthread *kt)
 			cond_resched();
 	}
 	i = 0;
-	list_for_each_entry(s, &kt->streams, tx_node)
-		bm_ring_free(&cur[i++].ring);
+	list_for_each_entry(s, &kt->streams, tx_node) {
+		bm_ring_free(&cur[i].ring);
+		bm_xdp_ring_free(&cur[i++].xring);
+	}
+	kfree(stamps);
+	kfree(xf);
 	kfree(sizes);
 	kfree(skbs);
 	kfree(hp.h);

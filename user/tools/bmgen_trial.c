@@ -32,7 +32,7 @@ static void usage(FILE *f)
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
 		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n"
 		"                   [--hwts] [--ptp] [--sum] [--log N]\n"
-		"                   [--tx-path auto|alloc|recycle]\n"
+		"                   [--tx-path auto|alloc|recycle|xdp]\n"
 		"--streams N adds N identical streams (ids 1..N, each at --rate);\n"
 		"--sum prints their totals, not N blocks; --log N prints the\n"
 		"departure times of stream 1's first N frames (tx_log=, ns).\n"
@@ -140,14 +140,14 @@ out:
 	return ret;
 }
 
-/* tx_paths=alloc,recycle: the names of the 1 << BMGEN_TXP_* bits. */
+/* tx_paths=alloc,recycle,xdp: the names of the 1 << BMGEN_TXP_* bits. */
 static void print_paths(uint32_t paths)
 {
 	const char *sep = "";
 	uint32_t i;
 
 	printf("tx_paths=");
-	for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
+	for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_MAX; i++)
 		if (paths & (1u << i)) {
 			printf("%s%s", sep, bm_genl_tx_path_name(i));
 			sep = ",";
@@ -448,12 +448,12 @@ int main(int argc, char **argv)
 		case 'u': sum = 1; break;
 		case 'L': s.log_frames = v; break;
 		case 'T':
-			for (s.tx_path = 0; s.tx_path <= BMGEN_TXP_RECYCLE &&
+			for (s.tx_path = 0; s.tx_path <= BMGEN_TXP_MAX &&
 			     strcmp(optarg, bm_genl_tx_path_name(s.tx_path));
 			     s.tx_path++)
 				;
-			if (s.tx_path > BMGEN_TXP_RECYCLE) {
-				fprintf(stderr, "bmgen-trial: --tx-path takes auto, alloc or recycle\n");
+			if (s.tx_path > BMGEN_TXP_MAX) {
+				fprintf(stderr, "bmgen-trial: --tx-path takes auto, alloc, recycle or xdp\n");
 				return 2;
 			}
 			break;

@@ -137,7 +137,18 @@ enum bmgen_tx_path {
 				 * TX_MODE direct, no hardware tx stamps;
 				 * anything else falls back to ALLOC
 				 */
+	BMGEN_TXP_XDP,		/* XDP frames in a ring of pages, handed to
+				 * the driver's ndo_xdp_xmit in bulk: a
+				 * driver ready for XDP frames (veth whose
+				 * peer has GRO or an XDP program; NIC
+				 * drivers with an XDP program attached),
+				 * TX_MODE direct, no hardware tx stamps,
+				 * frames that fit a page; anything else
+				 * falls back to RECYCLE, then ALLOC
+				 */
+	__BMGEN_TXP_MAX
 };
+#define BMGEN_TXP_MAX (__BMGEN_TXP_MAX - 1)
 
 enum bmgen_flow_mode {
 	BMGEN_FLOW_UDP_SRC,	/* vary the UDP source port */

@@ -163,6 +163,8 @@ START_TEST(test_merge)
 	ck_assert_int_eq(a.ipdv_min_ns, -40);
 	ck_assert_int_eq(a.ipdv_max_ns, 30);
 	ck_assert_str_eq(bm_genl_tx_path_name(a.tx_path), "recycle");
+	ck_assert_str_eq(bm_genl_tx_path_name(BMGEN_TXP_XDP), "xdp");
+	ck_assert_str_eq(bm_genl_tx_path_name(BMGEN_TXP_MAX + 1), "unknown");
 
 	/* a lane on the other path, one not done */
 	b.tx_path = BMGEN_TXP_ALLOC;

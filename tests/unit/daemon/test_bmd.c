@@ -530,6 +530,13 @@ START_TEST(port_json_tx_paths)
 	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 0)), "alloc");
 	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 1)), "recycle");
 	json_object_put(o);
+	/* a veth whose peer receives XDP frames: no recycling, XDP */
+	pi.tx_paths = (1u << BMGEN_TXP_ALLOC) | (1u << BMGEN_TXP_XDP);
+	o = bmd_port_json(&pi, NULL);
+	a = get(o, "tx_paths");
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 1)), "xdp");
+	json_object_put(o);
 	pi.tx_paths = 1u << BMGEN_TXP_ALLOC;
 	o = bmd_port_json(&pi, NULL);
 	ck_assert_uint_eq(json_object_array_length(get(o, "tx_paths")), 1);

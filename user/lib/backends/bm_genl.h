@@ -190,7 +190,7 @@ struct bm_genl_stats {
 #define BM_GENL_TXP_MIXED 0xffffffffu
 
 /* The name of transmit path p (enum bmgen_tx_path): "auto", "alloc",
- * "recycle", "mixed" (BM_GENL_TXP_MIXED), or "unknown" for one this build
+ * "recycle", "xdp", "mixed" (BM_GENL_TXP_MIXED), or "unknown" for one this build
  * does not know. */
 const char *bm_genl_tx_path_name(uint32_t p);
 

@@ -601,6 +601,7 @@ const char *bm_genl_tx_path_name(uint32_t p)
 		[BMGEN_TXP_AUTO] = "auto",
 		[BMGEN_TXP_ALLOC] = "alloc",
 		[BMGEN_TXP_RECYCLE] = "recycle",
+		[BMGEN_TXP_XDP] = "xdp",
 	};
 
 	if (p == BM_GENL_TXP_MIXED)

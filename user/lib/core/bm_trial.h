@@ -148,7 +148,7 @@ struct bm_trial_result {
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	char ts_source[16];		/* "sw", "hw" or "sim" */
 	/* How the generator had its frames' buffers (the module's
-	 * BMGEN_TXP_*): "alloc", "recycle", "mixed" when streams differed;
+	 * BMGEN_TXP_*): "alloc", "recycle", "xdp", "mixed" when streams differed;
 	 * "" for a backend without a transmit path (the simulator). */
 	char tx_path[16];
 	/* The most transmit kthreads (lanes) one stream of the trial used;

@@ -95,7 +95,7 @@ json_object *bmd_port_json(const struct bm_port_info *pi, const char *role)
 		json_object *a = json_object_new_array();
 		unsigned int i;
 
-		for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_RECYCLE; i++)
+		for (i = BMGEN_TXP_ALLOC; i <= BMGEN_TXP_MAX; i++)
 			if (pi->tx_paths & (1u << i))
 				json_object_array_add(a, json_object_new_string(
 					bm_genl_tx_path_name(i)));
