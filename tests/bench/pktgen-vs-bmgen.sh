@@ -47,6 +47,10 @@
 #             again once dummy has freed them; its misses are reported);
 #             the rows alternate run by run as the core's do, and a bmgen
 #             row fails if the trial's tx_path is not the one asked for;
+#   xsinks    the same on a veth x0 whose peer x1 drops in XDP (an XDP
+#             program returning XDP_DROP): pktgen with a new skb per frame
+#             and re-sending one, bmgen alloc, and bmgen --tx-path xdp
+#             (pages to veth's ndo_xdp_xmit, dropped in x1's NAPI);
 #   lanes     one stream of N frames t1 -> t2 (bmgen-traffic), effectively
 #             unpaced (100 % of a notional 50 Gbit/s line), on one
 #             transmit kthread and on two (--tx-kthreads 2: lane i sends
@@ -57,7 +61,8 @@
 #
 # Kernel command line (tools/bench --append): benchruns=R (runs per row),
 # benchcount=N (frames per run), benchcfgs=cpu0,rps (placements),
-# benchparts=core,streams,kthreads,pacing,bursts,sinks,lanes (default core).
+# benchparts=core,streams,kthreads,pacing,bursts,sinks,xsinks,lanes
+# (default core).
 RUNS=${benchruns:-7}
 N=${benchcount:-20000}
 CFGS=$(echo "${benchcfgs:-cpu0,rps}" | tr ',' ' ')
@@ -323,26 +328,42 @@ if part bursts; then
 	t2_filter off
 fi
 
-# One sender on a dummy device, a sink that frees what it is given.
+# One sender on a sink: SINK (the row's dev=) is SINK_TX's, which sends to
+# SINK_RX (SINK_MAC): a dummy device that frees what it is given, or a
+# veth whose peer drops in XDP.
 run_sink() {	# ROW I
 	case $1 in
-	pktgen-unique) pktgen_send d0 "dst_mac $D0MAC" ;;
-	pktgen-one-skb) pktgen_send d0 "dst_mac $D0MAC" "clone_skb $N" ;;
-	pktgen-burst32) pktgen_send d0 "dst_mac $D0MAC" "clone_skb $N" \
+	pktgen-unique) pktgen_send $SINK_TX "dst_mac $SINK_MAC" ;;
+	pktgen-one-skb) pktgen_send $SINK_TX "dst_mac $SINK_MAC" "clone_skb $N" ;;
+	pktgen-burst32) pktgen_send $SINK_TX "dst_mac $SINK_MAC" "clone_skb $N" \
 		"burst 32" "flag NO_TIMESTAMP" ;;
-	bmgen-alloc|bmgen-recycle)
+	bmgen-alloc|bmgen-recycle|bmgen-xdp)
 		path=${1#bmgen-}
 		bmgen_in
-		bmgen_send d0 d0 --tx-path $path
+		bmgen_send $SINK_TX $SINK_RX --tx-path $path
 		rmmod bmgen || fail "rmmod bmgen"
 		got=$(trial_kv /tmp/b tx_path)
 		[ "$got" = $path ] || { cat /tmp/b; fail "sinks: --tx-path $path ran tx_path=$got"; }
 		r=$(rate_of /tmp/b) || fail "sinks: $1: no rate"
-		echo "BENCH sink dev=dummy tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=$(trial_kv /tmp/b tx_ring_misses)"
+		echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=$(trial_kv /tmp/b tx_ring_misses)"
 		return 0 ;;
 	*) fail "sinks: no row $1" ;;
 	esac
-	echo "BENCH sink dev=dummy tool=$1 run=$2 sent=$pg_sent errors=$pg_err tx_fps=$pg_fps"
+	echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$pg_sent errors=$pg_err tx_fps=$pg_fps"
+}
+
+# run_sinks ROW...: every row RUNS times, alternated run by run.
+run_sinks() {
+	fwd="$*"
+	rev=$(echo "$fwd" | tr ' ' '\n' | tac | tr '\n' ' ')
+	i=1
+	while [ $i -le $RUNS ]; do
+		if [ $((i % 2)) -eq 1 ]; then rows=$fwd; else rows=$rev; fi
+		for row in $rows; do
+			run_sink $row $i
+		done
+		i=$((i + 1))
+	done
 }
 
 if part sinks; then
@@ -350,19 +371,28 @@ if part sinks; then
 	$IP link add d0 type dummy || fail "dummy d0"
 	ns_quiet d0
 	$IP link set d0 up
-	D0MAC=$(mac d0)
-	SINKS="pktgen-unique pktgen-one-skb pktgen-burst32 bmgen-alloc bmgen-recycle"
-	SINKS_REV=$(echo $SINKS | tr ' ' '\n' | tac | tr '\n' ' ')
-	i=1
-	while [ $i -le $RUNS ]; do
-		if [ $((i % 2)) -eq 1 ]; then rows=$SINKS; else rows=$SINKS_REV; fi
-		for row in $rows; do
-			run_sink $row $i
-		done
-		i=$((i + 1))
-	done
+	SINK=dummy SINK_TX=d0 SINK_RX=d0 SINK_MAC=$(mac d0)
+	run_sinks pktgen-unique pktgen-one-skb pktgen-burst32 bmgen-alloc \
+		bmgen-recycle
 	$IP link del d0
 	rmmod dummy
+fi
+
+# The XDP sink: x0 -> x1, an XDP_DROP program on x1 (xdp-attach).  An skb
+# sender pays veth's move of its skb into an XDP buffer on x1 (a copy
+# where the skb's head is not one veth can run XDP on); bmgen's XDP path
+# hands x1 the page itself, which x1's NAPI drops.
+if part xsinks; then
+	$IP link add x0 type veth peer name x1 || fail "veth x0"
+	ns_quiet x0
+	ns_quiet x1
+	$IP link set x0 up
+	$IP link set x1 up
+	xdp-attach x1 drop || fail "xdp-attach x1 drop"
+	SINK=veth-xdp SINK_TX=x0 SINK_RX=x1 SINK_MAC=$(mac x1)
+	run_sinks pktgen-unique bmgen-alloc bmgen-xdp
+	xdp-attach x1 off
+	$IP link del x0
 fi
 
 # run_lanes K I: the one stream on K transmit kthreads, from bmgen-traffic's
