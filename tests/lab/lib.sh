@@ -322,6 +322,24 @@ check_range() {
 	fi
 }
 
+# check_tx_exact NAME FILE PATH N: a bmgen-trial of N frames over a wire
+# (no queue, no loss) was exact and used transmit path PATH: every frame
+# sent and received once, in order, at its length, with a latency below
+# 100 ms (a TCG timer tick at worst).  The transmit path tests (06, 63).
+check_tx_exact() {
+	check_eq "$1: tx_path" "$(kv tx_path "$2")" "$3"
+	check_eq "$1: tx_frames" "$(kv tx_frames "$2")" "$4"
+	check_eq "$1: rx_unique" "$(kv rx_unique "$2")" "$4"
+	check_eq "$1: lost" "$(kv lost "$2")" 0
+	check_eq "$1: duplicates" "$(kv rx_dup "$2")" 0
+	check_eq "$1: reordered" "$(kv rx_reordered "$2")" 0
+	check_eq "$1: bad lengths" "$(kv rx_bad_len "$2")" 0
+	check_eq "$1: tx errors" "$(kv tx_errors "$2")" 0
+	check_eq "$1: latency of every frame" "$(kv lat_count "$2")" "$4"
+	check_range "$1: latency max (ns)" "$(kv lat_max_ns "$2")" 1 100000000
+	note "$1: tx_path $(kv tx_path "$2"), latency mean $(kv lat_mean_ns "$2") ns, max $(kv lat_max_ns "$2") ns, ring misses $(kv tx_ring_misses "$2"), retries $(kv tx_retries "$2")"
+}
+
 # bmd_start [BMD ARGS]: run bmd in the background on $BMD_SOCK, results in
 # /tmp/results, log in /tmp/bmd.log; it is stopped when the test ends.
 BMD_SOCK=/run/bmd/bmd.sock

@@ -40,26 +40,12 @@ ethtool -K x1 gro off > /dev/null 2>&1
 N=4000
 RATE=2000
 
-exact() {	# NAME FILE PATH: the trial's exactness and the path it used
-	check_eq "$1: tx_path" "$(kv tx_path "$2")" "$3"
-	check_eq "$1: tx_frames" "$(kv tx_frames "$2")" $N
-	check_eq "$1: rx_unique" "$(kv rx_unique "$2")" $N
-	check_eq "$1: lost" "$(kv lost "$2")" 0
-	check_eq "$1: duplicates" "$(kv rx_dup "$2")" 0
-	check_eq "$1: reordered" "$(kv rx_reordered "$2")" 0
-	check_eq "$1: bad lengths" "$(kv rx_bad_len "$2")" 0
-	check_eq "$1: tx errors" "$(kv tx_errors "$2")" 0
-	check_eq "$1: latency of every frame" "$(kv lat_count "$2")" $N
-	check_range "$1: latency max (ns)" "$(kv lat_max_ns "$2")" 1 100000000
-	note "$1: tx_path $(kv tx_path "$2"), latency mean $(kv lat_mean_ns "$2") ns, max $(kv lat_max_ns "$2") ns, ring misses $(kv tx_ring_misses "$2")"
-}
-
 # 1. no NAPI on the peer: no XDP, the fallback says so
 $BMT dev x0 > /tmp/dev.x0 || fail "dev x0"
 check_eq "veth, peer without GRO: paths" "$(kv tx_paths /tmp/dev.x0)" alloc
 $BMT --tx x0 --rx x1 --size 64 --rate $RATE --count $N --tx-path xdp > /tmp/nonapi ||
 	fail "veth trial without NAPI"
-exact "xdp asked, peer without NAPI" /tmp/nonapi alloc
+check_tx_exact "xdp asked, peer without NAPI" /tmp/nonapi alloc $N
 
 # 2. GRO on the peer: XDP frames, IMIX and flows
 ethtool -K x1 gro on || fail "gro on x1"
@@ -67,14 +53,14 @@ $BMT dev x0 > /tmp/dev.x0 || fail "dev x0"
 check_eq "veth, peer with GRO: paths" "$(kv tx_paths /tmp/dev.x0)" alloc,xdp
 $BMT --tx x0 --rx x1 --imix 64,1518,594 --flows 4 --rate $RATE --count $N > /tmp/xdp ||
 	fail "veth xdp trial"
-exact "veth auto" /tmp/xdp xdp
+check_tx_exact "veth auto" /tmp/xdp xdp $N
 $BMT port x0 > /tmp/port.x0 || fail "port x0"
 check_eq "veth: paths the attached port allows" "$(kv tx_paths /tmp/port.x0)" alloc,xdp
 
 # 3. IPv6
 $BMT --tx x0 --rx x1 --size 128 --ipv6 --rate $RATE --count $N > /tmp/xdp6 ||
 	fail "veth xdp IPv6 trial"
-exact "veth IPv6" /tmp/xdp6 xdp
+check_tx_exact "veth IPv6" /tmp/xdp6 xdp $N
 
 # 4. a receiver that rewrites the frame in its page
 $TC qdisc add dev x1 clsact || fail "clsact x1"
@@ -84,7 +70,7 @@ $TC filter add dev x1 ingress prio 2 protocol ip matchall \
 	action pedit ex munge ip ttl set 1 pipe action csum ip || fail "pedit ttl"
 $BMT --tx x0 --rx x1 --size 64 --rate $RATE --count $N > /tmp/rw ||
 	fail "veth xdp trial through pedit"
-exact "veth, TTL rewritten by the receiver" /tmp/rw xdp
+check_tx_exact "veth, TTL rewritten by the receiver" /tmp/rw xdp $N
 pedited=$($TC -s filter show dev x1 ingress prio 2 |
 	awk '/pedit/ { p = 1 } p && /Sent/ { print $4; exit }')
 check_eq "pedit rewrote every frame" "$pedited" $N
@@ -105,7 +91,7 @@ $BMT --tx x0 --rx x1 --imix 64,1518,594 --flows 4 --burst 32 --gap 5000000 \
 	--bursts $((N / 32)) > /tmp/small || fail "veth small ring trial"
 N0=$N
 N=$((N / 32 * 32))
-exact "veth ring of 8" /tmp/small xdp
+check_tx_exact "veth ring of 8" /tmp/small xdp $N
 check_eq "veth ring of 8: largest batch" "$(kv tx_max_batch /tmp/small)" 32
 check_range "veth ring of 8: misses" "$(kv tx_ring_misses /tmp/small)" $((N / 32 * 24)) $N
 N=$N0

@@ -26,26 +26,12 @@ nic_up eth0 eth1
 N=4000
 RATE=2000
 
-exact() {	# NAME FILE PATH: the trial's exactness and the path it used
-	check_eq "$1: tx_path" "$(kv tx_path "$2")" "$3"
-	check_eq "$1: tx_frames" "$(kv tx_frames "$2")" $N
-	check_eq "$1: rx_unique" "$(kv rx_unique "$2")" $N
-	check_eq "$1: lost" "$(kv lost "$2")" 0
-	check_eq "$1: duplicates" "$(kv rx_dup "$2")" 0
-	check_eq "$1: reordered" "$(kv rx_reordered "$2")" 0
-	check_eq "$1: bad lengths" "$(kv rx_bad_len "$2")" 0
-	check_eq "$1: tx errors" "$(kv tx_errors "$2")" 0
-	check_eq "$1: latency of every frame" "$(kv lat_count "$2")" $N
-	check_range "$1: latency max (ns)" "$(kv lat_max_ns "$2")" 1 100000000
-	note "$1: tx_path $(kv tx_path "$2"), latency mean $(kv lat_mean_ns "$2") ns, max $(kv lat_max_ns "$2") ns, ring misses $(kv tx_ring_misses "$2"), retries $(kv tx_retries "$2")"
-}
-
 # 1. no program: no XDP tx ring
 $BMT dev eth0 > /tmp/dev.eth0 || fail "dev eth0"
 check_eq "igb without XDP program: paths" "$(kv tx_paths /tmp/dev.eth0)" alloc,recycle
 $BMT --tx eth0 --rx eth1 --size 64 --rate $RATE --count $N --tx-path xdp > /tmp/noprog ||
 	fail "igb trial without program"
-exact "xdp asked, no program" /tmp/noprog recycle
+check_tx_exact "xdp asked, no program" /tmp/noprog recycle $N
 
 # 2. XDP_PASS on eth0: XDP frames, IMIX and flows
 xdp-attach eth0 pass || fail "xdp-attach eth0 pass"
@@ -54,19 +40,19 @@ $BMT dev eth0 > /tmp/dev.eth0 || fail "dev eth0"
 check_eq "igb with XDP program: paths" "$(kv tx_paths /tmp/dev.eth0)" alloc,recycle,xdp
 $BMT --tx eth0 --rx eth1 --imix 64,1518,594 --flows 4 --rate $RATE --count $N > /tmp/xdp ||
 	fail "igb xdp trial"
-exact "igb auto" /tmp/xdp xdp
+check_tx_exact "igb auto" /tmp/xdp xdp $N
 $BMT port eth0 > /tmp/port.eth0 || fail "port eth0"
 check_eq "igb: paths the attached port allows" "$(kv tx_paths /tmp/port.eth0)" alloc,recycle,xdp
 
 # 3. IPv6
 $BMT --tx eth0 --rx eth1 --size 128 --ipv6 --rate $RATE --count $N > /tmp/xdp6 ||
 	fail "igb xdp IPv6 trial"
-exact "igb IPv6" /tmp/xdp6 xdp
+check_tx_exact "igb IPv6" /tmp/xdp6 xdp $N
 
 # 4. recycle asked for; hardware stamps
 $BMT --tx eth0 --rx eth1 --size 64 --rate $RATE --count $N --tx-path recycle > /tmp/rec ||
 	fail "igb recycle trial"
-exact "igb recycle asked" /tmp/rec recycle
+check_tx_exact "igb recycle asked" /tmp/rec recycle $N
 $BMT --tx eth0 --rx eth1 --size 128 --rate 200 --count 400 --hwts > /tmp/hw ||
 	fail "igb hwts trial"
 check_eq "igb hwts: tx_path" "$(kv tx_path /tmp/hw)" alloc
@@ -78,7 +64,7 @@ insmod /lib/modules/bmgen.ko tx_ring=8 || fail "insmod bmgen tx_ring=8"
 $BMT --tx eth0 --rx eth1 --imix 64,1518,594 --flows 4 --burst 32 --gap 5000000 \
 	--bursts $((N / 32)) > /tmp/small || fail "igb small ring trial"
 N=$((N / 32 * 32))
-exact "igb ring of 8" /tmp/small xdp
+check_tx_exact "igb ring of 8" /tmp/small xdp $N
 check_eq "igb ring of 8: largest batch" "$(kv tx_max_batch /tmp/small)" 32
 check_range "igb ring of 8: misses" "$(kv tx_ring_misses /tmp/small)" $((N / 32 * 24)) $N
 rmmod bmgen || fail "rmmod bmgen"
