@@ -338,6 +338,8 @@ void bm_trial_exit(void);
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
 void bm_trial_done(void);
+/* A kthread cannot go on: the trial fails with error, every kthread stops. */
+void bm_trial_fail(int error);
 /* Is a trial armed or running?  Needs bm_cfg_lock. */
 bool bm_trial_busy(void);
 

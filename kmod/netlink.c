@@ -1328,6 +1328,9 @@ static struct genl_family bm_family __ro_after_init = {
 };
 
 /* Announce the end of the current trial on the events group. */
+/* The family is registered; cleared under bm_cfg_lock before it is not. */
+static bool bm_genl_live;
+
 void bm_genl_trial_event(void)
 {
 	struct sk_buff *msg;
@@ -1345,7 +1348,8 @@ void bm_genl_trial_event(void)
 	 * we hold the lock, it cannot go, nor its genetlink socket
 	 */
 	net = bm_trial.net;
-	if (!net || bm_status_fill(msg, net)) {
+	/* module exit: the family is going, nobody to tell */
+	if (!bm_genl_live || !net || bm_status_fill(msg, net)) {
 		mutex_unlock(&bm_cfg_lock);
 		goto free;
 	}
@@ -1397,13 +1401,24 @@ int bm_genl_init(void)
 	if (ret)
 		return ret;
 	ret = genl_register_family(&bm_family);
-	if (ret)
+	if (ret) {
 		netlink_unregister_notifier(&bm_nl_nb);
-	return ret;
+		return ret;
+	}
+	mutex_lock(&bm_cfg_lock);
+	bm_genl_live = true;
+	mutex_unlock(&bm_cfg_lock);
+	return 0;
 }
 
 void bm_genl_exit(void)
 {
+	/* the trial's last event (bm_exit stops it) is not multicast on a
+	 * family that is gone; one being sent holds the lock until it is
+	 */
+	mutex_lock(&bm_cfg_lock);
+	bm_genl_live = false;
+	mutex_unlock(&bm_cfg_lock);
 	genl_unregister_family(&bm_family);
 	netlink_unregister_notifier(&bm_nl_nb);
 }

@@ -162,6 +162,23 @@ static bool bm_port_streams_in_trial(struct bm_port *p)
 	return false;
 }
 
+/* Does a stream of the armed or running trial send from p? */
+static bool bm_port_sends_in_trial(struct bm_port *p)
+{
+	int i;
+
+	if (!bm_trial_busy())
+		return false;
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		struct bm_stream *s = rcu_dereference_protected(bm_streams[i],
+					lockdep_is_held(&bm_cfg_lock));
+
+		if (s && s->in_trial && s->tx_port == p)
+			return true;
+	}
+	return false;
+}
+
 /* Does a stream of the armed or running trial use p? */
 static bool bm_port_in_trial(struct bm_port *p)
 {
@@ -210,8 +227,11 @@ void bm_ports_detach_all(void)
 }
 
 /*
- * A port's device went away: a trial using it fails (-ENODEV).  A port
- * lost its link (down, or carrier off: a pulled cable, a DUT port reset)
+ * A port's device went away: a trial using it fails (-ENODEV).  A port a
+ * trial sends from is being closed (ip link set down): the trial fails
+ * (-ENETDOWN) and its kthreads are gone before the driver's ndo_stop
+ * frees its rings, which the direct and XDP paths would otherwise still
+ * write to.  A port lost its link (down, or carrier off: a pulled cable, a DUT port reset)
  * while a trial used it, during the trial or its drain: the trial goes
  * on, counted in bm_trial.link_downs, and userspace decides (issue 16: a
  * flap must not pass for the DUT's losses).
@@ -224,7 +244,8 @@ static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 	bool up, counting;
 
 	if (event != NETDEV_UNREGISTER && event != NETDEV_DOWN &&
-	    event != NETDEV_UP && event != NETDEV_CHANGE)
+	    event != NETDEV_UP && event != NETDEV_CHANGE &&
+	    event != NETDEV_GOING_DOWN)
 		return NOTIFY_DONE;
 	mutex_lock(&bm_cfg_lock);
 	counting = bm_trial.state == BMGEN_TRIAL_ARMED ||
@@ -233,6 +254,14 @@ static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 	list_for_each_entry_safe(p, tmp, &bm_ports, node) {
 		if (p->dev != dev)
 			continue;
+		if (event == NETDEV_GOING_DOWN) {
+			if (bm_port_sends_in_trial(p)) {
+				pr_info("bmgen: port %s closed during trial %u\n",
+					dev->name, bm_trial.id);
+				bm_trial_stop(-ENETDOWN);
+			}
+			continue;
+		}
 		if (event != NETDEV_UNREGISTER) {
 			up = bm_link_ok(dev);
 			if (p->link_up && !up && counting &&

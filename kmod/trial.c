@@ -28,10 +28,21 @@ static void bm_event_workfn(struct work_struct *work)
 /* The last kthread finished its streams (not stopped): the trial is done. */
 void bm_trial_done(void)
 {
-	if (!READ_ONCE(bm_trial.stop)) {
+	/* a kthread that could not go on (bm_trial_fail) ended it */
+	if (READ_ONCE(bm_trial.error)) {
+		WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_FAILED);
+		schedule_work(&bm_event_work);
+	} else if (!READ_ONCE(bm_trial.stop)) {
 		WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_DONE);
 		schedule_work(&bm_event_work);
 	}
+}
+
+void bm_trial_fail(int error)
+{
+	cmpxchg(&bm_trial.error, 0, error);
+	smp_wmb();	/* the error is there before anyone sees stop */
+	WRITE_ONCE(bm_trial.stop, true);
 }
 
 bool bm_trial_busy(void)
@@ -140,7 +151,8 @@ void bm_trial_stop(int error)
 	if (error) {
 		bm_trial.error = error;
 		bm_trial.state = BMGEN_TRIAL_FAILED;
-	} else if (bm_trial.state != BMGEN_TRIAL_DONE) {
+	} else if (bm_trial.state != BMGEN_TRIAL_DONE &&
+		   bm_trial.state != BMGEN_TRIAL_FAILED) {
 		bm_trial.state = BMGEN_TRIAL_STOPPED;
 	}
 	schedule_work(&bm_event_work);

@@ -129,7 +129,9 @@ enum bmgen_tx_mode {
  * sequence number and timestamp, written just before it goes.
  */
 enum bmgen_tx_path {
-	BMGEN_TXP_AUTO,		/* ask: the cheapest the port allows */
+	BMGEN_TXP_AUTO,		/* ask: RECYCLE where the port allows it,
+				 * else ALLOC; never XDP (see abi.md)
+				 */
 	BMGEN_TXP_ALLOC,	/* a new skb per frame: any driver */
 	BMGEN_TXP_RECYCLE,	/* a ring of skbs, each sent again once the
 				 * driver has released it: drivers that
