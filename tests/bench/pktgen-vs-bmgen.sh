@@ -371,13 +371,14 @@ xdp_drops() {
 tg_send() {
 	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
 	command -v xdp-trafficgen > /dev/null || fail "no xdp-trafficgen in the guest"
+	base=$(xdp_drops)
 	LD_PRELOAD=/usr/lib/xdp-tg-probe.so xdp-trafficgen udp -m $SINK_MAC \
 		-I 60 $SINK_TX > /tmp/tg 2>&1 &
 	tg=$!
 	# its start (libbpf's CO-RE relocations against the kernel's BTF)
 	# takes seconds of guest time: the window opens once frames arrive
 	w=0
-	while [ "$(xdp_drops)" -eq 0 ]; do
+	while [ "$(xdp_drops)" -eq "$base" ]; do
 		w=$((w + 1))
 		[ $w -le 240 ] || { kill -9 $tg; cat /tmp/tg; fail "xdp-trafficgen sent nothing in 120 s"; }
 		sleep 0.5
