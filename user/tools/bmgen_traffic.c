@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <linux/bmgen.h>
 
 #include "bm_genl.h"
 #include "bm_sim.h"
@@ -36,11 +37,14 @@ static void usage(FILE *f)
 		"                     [--model-tb CIR_BPS,CBS,OVERHEAD]\n"
 		"                     [--model-tbf RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD]\n"
 		"                     [--sim[=JSON]] [--tx-kthreads K]\n"
+		"                     [--tx-path auto|alloc|recycle|xdp]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
 		"   one-to-many (the first port sends), n-minus-j, holb, snake\n"
 		"--tx-kthreads K: each rate stream goes out on up to K transmit\n"
-		"   kthreads (lanes), merged back into the one stream\n");
+		"   kthreads (lanes), merged back into the one stream\n"
+		"--tx-path P: the transmit path the streams ask bmgen.ko for\n"
+		"   (auto: recycle where the port allows it, else alloc)\n");
 }
 
 static int bad(const char *what, const char *v)
@@ -467,13 +471,14 @@ int main(int argc, char **argv)
 		{ "vlan2", required_argument, NULL, 'W' },
 		{ "mpls", required_argument, NULL, 'X' },
 		{ "tx-kthreads", required_argument, NULL, 'K' },
+		{ "tx-path", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	double load = 10, duration = 1, rate = 1e9, drain = -1, pause = -1;
 	double v, t0;
 	unsigned int j = 1, shift = 0, dut_ports = 0, plan = 0, vbase = 100;
-	unsigned int kthreads = 1;
+	unsigned int kthreads = 1, tx_path = BMGEN_TXP_AUTO;
 	const char *topo = NULL, *sim_json = NULL;
 	char *ports = NULL;
 	bool bidir = false, learning = true, sim = false;
@@ -530,6 +535,14 @@ int main(int argc, char **argv)
 			else if (c == 'N') dut_ports = (unsigned int)v;
 			else if (c == 'P') plan = (unsigned int)v;
 			else vbase = (unsigned int)v;
+			break;
+		case 'Y':
+			for (tx_path = BMGEN_TXP_AUTO; tx_path <= BMGEN_TXP_MAX &&
+			     strcmp(optarg, bm_genl_tx_path_name(tx_path));
+			     tx_path++)
+				;
+			if (tx_path > BMGEN_TXP_MAX)
+				return bad("transmit path", optarg);
 			break;
 		case 'b': bidir = true; break;
 		case 'L': learning = false; break;
@@ -695,6 +708,7 @@ int main(int argc, char **argv)
 		o.rx_port = t->ports[1 % t->n_ports].name;
 		o.line_rate_bps = rate;
 		o.tx_kthreads = kthreads;
+		o.tx_path = tx_path;
 		be = bm_backend_genl_new(&o, &err);
 	}
 	tr = bm_traffic_result_new(t);

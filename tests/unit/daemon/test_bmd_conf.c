@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/bmgen.h>
+
 #include "bm_daemon.h"
 #include "check_util.h"
 
@@ -80,6 +82,7 @@ START_TEST(good_file)
 	    "hw-timestamps = no\n"
 	    "tcp-engine = no\n"
 	    "tx-kthreads = 4\n"
+	    "tx-path = xdp\n"
 	    "reset.pdu-cycle = snmpset -v2c -c private pdu 1.3.6.1 i 3  \n"
 	    "reset.br0_bounce.v2 = (sleep 0.5; echo \"a=b # c\") | ip -batch -\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
@@ -92,6 +95,8 @@ START_TEST(good_file)
 	ck_assert_int_eq(c.hw_timestamps, -1);
 	ck_assert_int_eq(c.tcp_engine, -1);
 	ck_assert_uint_eq(c.tx_kthreads, 4);
+	ck_assert_uint_eq(c.tx_path, BMGEN_TXP_XDP);
+	ck_assert_str_eq(bmd_tx_path_name(c.tx_path), "xdp");
 	ck_assert_uint_eq(c.n_resets, 2);
 	ck_assert_str_eq(c.resets[0].name, "pdu-cycle");
 	ck_assert_str_eq(c.resets[0].command,
@@ -115,10 +120,11 @@ START_TEST(command_line_overrides_file)
 
 	put("socket = /run/x/bmd.sock\nresults = /srv/r\ngroup = lab\n"
 	    "results-mode = 0600\nverbose = no\nreset.a = true\n"
-	    "tx-kthreads = 2\n");
+	    "tx-kthreads = 2\ntx-path = recycle\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
 	bmd_conf_apply(&c, &cfg);
 	ck_assert_uint_eq(cfg.tx_kthreads, 2);
+	ck_assert_uint_eq(cfg.tx_path, BMGEN_TXP_RECYCLE);
 	ck_assert_str_eq(cfg.socket_path, "/tmp/cli.sock");
 	ck_assert_uint_eq(cfg.results_mode, 0644);
 	ck_assert_str_eq(cfg.results_dir, "/srv/r");
@@ -213,7 +219,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -234,6 +240,10 @@ START_TEST(bad_lines)
 	bad("tcp-engine = on\n", "1: tcp-engine: 'on' must be auto or no");
 	bad("tx-kthreads = 0\n",
 	    "1: tx-kthreads: '0' must be a whole number from 1 to 1024");
+	bad("tx-path = mixed\n",
+	    "1: tx-path: 'mixed' must be auto, alloc, recycle or xdp");
+	bad("tx-path = XDP\n",
+	    "1: tx-path: 'XDP' must be auto, alloc, recycle or xdp");
 	bad("reset.a = true\nreset.a = false\n", "2: reset.a: given twice");
 	bad("reset. = true\n",
 	    "1: reset.: a reset's name is 1 to 32 of A-Z a-z 0-9 . _ - (not '-' first)");

@@ -655,6 +655,7 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	}
 	/* a lane a kthread: more lanes than CPUs would share them */
 	b->lanes = o->tx_kthreads ? o->tx_kthreads : 1;
+	b->tx_path = o->tx_path;
 	if (b->ncpus && b->lanes > b->ncpus)
 		b->lanes = b->ncpus;
 	if (!b->g ||

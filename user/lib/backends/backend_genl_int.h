@@ -34,6 +34,7 @@ struct bm_genl_backend {
 	 * (bm_lanes.h): at most lanes each; the current trial's logical
 	 * streams and how many lanes each got */
 	unsigned int lanes;
+	unsigned int tx_path;		/* bm_genl_port_opts.tx_path */
 	unsigned int n_logical;
 	unsigned int *lane_n;
 };

@@ -271,6 +271,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 
 	bm_genl_stream_init(&s);
 	s.id = id;
+	s.tx_path = b->tx_path;
 	s.tx_ifindex = ifindex[ss->tx_port];
 	s.rx_ifindex = ifindex[ss->rx_port];
 	size = ss->frame_size ? ss->frame_size : f;

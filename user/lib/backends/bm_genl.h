@@ -271,6 +271,9 @@ struct bm_genl_port_opts {
 	 * stream goes out as up to this many module streams, each on its
 	 * own kthread and transmit queue; 0 or 1: one; at most the CPUs */
 	unsigned int tx_kthreads;
+	/* The transmit path every rate stream asks for (BMGEN_TXP_*; 0 =
+	 * AUTO); the trial's record says the one it got (tx_path) */
+	unsigned int tx_path;
 };
 
 /* A trial backend that drives bmgen.ko through the given ports; NULL and

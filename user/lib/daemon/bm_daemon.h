@@ -34,7 +34,11 @@ struct bmd_job_desc {
 	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
 	bool no_tcp_engine;		/* bmd_config.no_tcp_engine */
 	unsigned int tx_kthreads;	/* bmd_config.tx_kthreads */
+	unsigned int tx_path;		/* bmd_config.tx_path */
 };
+
+/* The bmd.conf name of transmit path p (tx-path: "auto", "xdp" ...). */
+const char *bmd_tx_path_name(unsigned int p);
 
 /* bmd's configuration file when -c names none (bmd(8), CONFIGURATION). */
 #define BMD_DEFAULT_CONF	"/etc/bmgen/bmd.conf"
@@ -113,6 +117,9 @@ struct bmd_config {
 	/* bmd.conf tx-kthreads: the transmit kthreads (lanes) one stream may
 	 * go out on, 0 = 1 (bm_genl_port_opts.tx_kthreads) */
 	unsigned int tx_kthreads;
+	/* bmd.conf tx-path: the transmit path trials ask bmgen.ko for,
+	 * BMGEN_TXP_* (0 = AUTO: recycle or alloc, never xdp) */
+	unsigned int tx_path;
 	/* Where bmd reads port facts (existence, link speed, driver):
 	 * NULL = /sys/class/net; tests give a fake tree of ports. */
 	const char *sysfs_net;
@@ -155,6 +162,7 @@ struct bmd_conf {
 	int hw_timestamps;		/* 0: not set, 1 auto, -1 no */
 	int tcp_engine;			/* 0: not set, 1 auto, -1 no */
 	unsigned int tx_kthreads;	/* 0: not set */
+	unsigned int tx_path;		/* BMGEN_TXP_*, 0: auto */
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/bmgen.h>
+
+#include "bm_genl.h"
 #include "daemon_int.h"
 
 #define CONF_LINE_MAX	4096	/* bytes, without the newline */
@@ -33,12 +36,17 @@ static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
-	"tcp-engine", "tx-kthreads",
+	"tcp-engine", "tx-kthreads", "tx-path",
 };
 
 
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+const char *bmd_tx_path_name(unsigned int p)
+{
+	return bm_genl_tx_path_name(p);
+}
 
 /* One line "PATH:LINE: what" into r->err; -EINVAL. */
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
@@ -155,7 +163,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -217,6 +225,15 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		/* kthreads (lanes) a stream may go out on; bmgen.ko's tx
 		 * kthreads are one a CPU, the backend caps it there */
 		return set_uint(r, &c->tx_kthreads, key, v, 1, 1024);
+	case 14:
+		/* the path bmgen.ko's trials take (bmgen_tx_path); auto
+		 * never takes xdp, which a host asks for here */
+		for (c->tx_path = BMGEN_TXP_AUTO; c->tx_path <= BMGEN_TXP_MAX;
+		     c->tx_path++)
+			if (!strcmp(v, bm_genl_tx_path_name(c->tx_path)))
+				return 0;
+		return conf_err(r, "%s: '%.20s' must be auto, alloc, recycle or xdp",
+				key, v);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -340,6 +357,8 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->no_tcp_engine = true;
 	if (!cfg->tx_kthreads)
 		cfg->tx_kthreads = c->tx_kthreads;
+	if (!cfg->tx_path)
+		cfg->tx_path = c->tx_path;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;

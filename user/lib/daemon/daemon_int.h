@@ -108,6 +108,7 @@ struct bmd {
 	bool no_hw_timestamps;		/* bmd_config.no_hw_timestamps */
 	bool no_tcp_engine;		/* bmd_config.no_tcp_engine */
 	unsigned int tx_kthreads;	/* bmd_config.tx_kthreads */
+	unsigned int tx_path;		/* bmd_config.tx_path */
 	char *socket_path;		/* NULL when activated by systemd */
 	dev_t sock_dev;			/* the socket file bmd bound */
 	ino_t sock_ino;

@@ -832,6 +832,7 @@ static void *worker(void *arg)
 		.no_hw_timestamps = d->no_hw_timestamps,
 		.no_tcp_engine = d->no_tcp_engine,
 		.tx_kthreads = d->tx_kthreads,
+		.tx_path = d->tx_path,
 	};
 	for (i = 0; i < j->n_ports; i++)
 		desc.ports[i] = j->ports[i];

@@ -242,6 +242,7 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.router = d->router;
 	o.no_hw_timestamps = d->no_hw_timestamps;
 	o.tx_kthreads = d->tx_kthreads;
+	o.tx_path = d->tx_path;
 	be = bm_backend_genl_new(&o, err);
 	/* the TCP engine beside the module (issue 11), where the host can
 	 * give ports routing domains; without it stateful procedures

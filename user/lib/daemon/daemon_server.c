@@ -1420,6 +1420,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->no_hw_timestamps = cfg->no_hw_timestamps;
 	d->no_tcp_engine = cfg->no_tcp_engine;
 	d->tx_kthreads = cfg->tx_kthreads;
+	d->tx_path = cfg->tx_path;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
 	d->max_trials = cfg->max_trials ? cfg->max_trials :
