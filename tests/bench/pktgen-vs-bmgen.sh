@@ -45,6 +45,8 @@
 #             a frame to a driver), bmgen with --tx-path alloc (a new skb
 #             per frame) and with --tx-path recycle (a ring of skbs filled
 #             again once dummy has freed them; its misses are reported);
+#             netsniff-ng's trafgen (TX_RING, qdisc bypass, a counter byte
+#             per frame; its rate from its own transmit loop time);
 #             the rows alternate run by run as the core's do, and a bmgen
 #             row fails if the trial's tx_path is not the one asked for;
 #   xsinks    the same on a veth x0 whose peer x1 drops in XDP (an XDP
@@ -350,6 +352,7 @@ run_sink() {	# ROW I
 		echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=$(trial_kv /tmp/b tx_ring_misses)"
 		return 0 ;;
 	xdp-trafficgen) tg_send ;;
+	trafgen) trafgen_send ;;
 	*) fail "sinks: no row $1" ;;
 	esac
 	echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$pg_sent errors=$pg_err tx_fps=$pg_fps"
@@ -360,40 +363,71 @@ xdp_drops() {
 	ethtool -S $SINK_RX | awk '/xdp_drops:/ { s += $2 } END { print s + 0 }'
 }
 
+# window PID COUNTER OUT NAME: the rate of a tool PID (its output in OUT)
+# that sends until interrupted, from a sink's counter (a function): the
+# frames counted over 4 s of guest time from 1 s after the counter first
+# moved (a tool's start, e.g. libbpf's CO-RE relocations against the
+# kernel's BTF, takes seconds here, and is left out, as pktgen's and
+# bmgen's own rates leave theirs out); then SIGINT.  The counter's value
+# before the tool started is in $base.  Sets pg_sent, pg_err and pg_fps.
+window() {
+	w=0
+	while [ "$($2)" -eq "$base" ]; do
+		w=$((w + 1))
+		[ $w -le 240 ] || { kill -9 $1; cat $3; fail "$4 sent nothing in 120 s"; }
+		sleep 0.5
+	done
+	sleep 1
+	read -r u0 _ < /proc/uptime
+	d0=$($2)
+	sleep 4
+	read -r u1 _ < /proc/uptime
+	d1=$($2)
+	kill -INT $1 2> /dev/null
+	wait $1
+	[ "$d1" -gt "$d0" ] || { cat $3; fail "$4 sent nothing"; }
+	pg_sent=$((d1 - d0)) pg_err=0
+	pg_fps=$(awk -v n=$pg_sent -v a=$u0 -v b=$u1 'BEGIN { printf "%.1f", n / (b - a) }')
+}
+
 # tg_send: xdp-tools' xdp-trafficgen (64 B IPv6 UDP frames, FCS not
-# counted; one thread on CPU 0) from SINK_TX to SINK_MAC, unbounded, its
-# rate from the sink: the frames SINK_RX's program dropped over 4 s of
-# guest time from 1 s after the first arrived (its start, a BPF load with
-# BTF, is left out, as pktgen's and bmgen's own rates leave theirs out).  Debian
-# 12's 1.3.1 needs xdp-tg-probe.so to start (tests/fixtures/xdp_tg_probe.c)
-# and does not stop by itself after -n frames (fixed in 1.5.0), hence the
-# window and the SIGINT.  Sets pg_sent, pg_err and pg_fps.
+# counted; one thread on CPU 0) from SINK_TX to SINK_MAC, its rate from
+# the frames SINK_RX's program dropped (window).  Debian 12's 1.3.1 needs
+# xdp-tg-probe.so to start (tests/fixtures/xdp_tg_probe.c) and does not
+# stop by itself after -n frames (fixed in 1.5.0), hence the window.
 tg_send() {
 	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
 	command -v xdp-trafficgen > /dev/null || fail "no xdp-trafficgen in the guest"
 	base=$(xdp_drops)
 	LD_PRELOAD=/usr/lib/xdp-tg-probe.so xdp-trafficgen udp -m $SINK_MAC \
 		-I 60 $SINK_TX > /tmp/tg 2>&1 &
-	tg=$!
-	# its start (libbpf's CO-RE relocations against the kernel's BTF)
-	# takes seconds of guest time: the window opens once frames arrive
-	w=0
-	while [ "$(xdp_drops)" -eq "$base" ]; do
-		w=$((w + 1))
-		[ $w -le 240 ] || { kill -9 $tg; cat /tmp/tg; fail "xdp-trafficgen sent nothing in 120 s"; }
-		sleep 0.5
-	done
-	sleep 1
-	read -r u0 _ < /proc/uptime
-	d0=$(xdp_drops)
-	sleep 4
-	read -r u1 _ < /proc/uptime
-	d1=$(xdp_drops)
-	kill -INT $tg 2> /dev/null
-	wait $tg
-	[ "$d1" -gt "$d0" ] || { cat /tmp/tg; fail "xdp-trafficgen sent nothing"; }
-	pg_sent=$((d1 - d0)) pg_err=0
-	pg_fps=$(awk -v n=$pg_sent -v a=$u0 -v b=$u1 'BEGIN { printf "%.1f", n / (b - a) }')
+	window $! xdp_drops /tmp/tg xdp-trafficgen
+}
+
+# The frames SINK_TX's driver took, from its own counters.
+tx_packets() {
+	cat /sys/class/net/$SINK_TX/statistics/tx_packets
+}
+
+# trafgen_send: netsniff-ng's trafgen (PF_PACKET TX_RING, the qdisc
+# bypassed, its default; one CPU: -P 1) sending N 60-byte frames (64 B with
+# the FCS) to SINK_MAC, each with a byte counter (dinc), so that no two
+# neighbours are the same frame; its rate is its own, N over the time it
+# reports for its transmit loop ("S sec, U usec on CPU0"), as pktgen's is
+# pktgen's own.  Sets pg_sent, pg_err and pg_fps.
+trafgen_send() {
+	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
+	command -v trafgen > /dev/null || fail "no trafgen in the guest"
+	hex() { echo "$1" | sed 's/^/0x/; s/:/, 0x/g'; }
+	echo "{ $(hex $SINK_MAC), $(hex $(mac $SINK_TX)), 0x08, 0x00, dinc(0, 255), fill(0x00, 45) }" > /tmp/trafgen.cfg
+	d0=$(tx_packets)
+	trafgen -o $SINK_TX -i /tmp/trafgen.cfg -P 1 -n $N > /tmp/trafgen 2>&1 ||
+		{ cat /tmp/trafgen; fail "trafgen"; }
+	d1=$(tx_packets)
+	set -- $(awk '/ sec, .* usec on CPU/ { print $1, $3, $(NF - 1) }' /tmp/trafgen | tr -d '(')
+	[ $# -eq 3 ] || { cat /tmp/trafgen; fail "trafgen: no time"; }
+	pg_sent=$((d1 - d0)) pg_err=$((N - (d1 - d0)))
+	pg_fps=$(awk -v n=$N -v s=$1 -v u=$2 'BEGIN { printf "%.1f", n / (s + u / 1e6) }')
 }
 
 # run_sinks ROW...: every row RUNS times, alternated run by run.
@@ -417,7 +451,7 @@ if part sinks; then
 	$IP link set d0 up
 	SINK=dummy SINK_TX=d0 SINK_RX=d0 SINK_MAC=$(mac d0)
 	run_sinks pktgen-unique pktgen-one-skb pktgen-burst32 bmgen-alloc \
-		bmgen-recycle
+		bmgen-recycle trafgen
 	$IP link del d0
 	rmmod dummy
 fi
