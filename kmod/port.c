@@ -228,9 +228,9 @@ void bm_ports_detach_all(void)
 
 /*
  * A port's device went away: a trial using it fails (-ENODEV).  A port a
- * trial sends from is being closed (ip link set down): the trial fails
- * (-ENETDOWN) and its kthreads are gone before the driver's ndo_stop
- * frees its rings, which the direct and XDP paths would otherwise still
+ * trial sends from is being closed (ip link set down, or on its way out):
+ * the trial fails (-ENETDOWN, -ENODEV) and its kthreads are gone before
+ * the driver's ndo_stop frees its rings, which the direct and XDP paths would otherwise still
  * write to.  A port lost its link (down, or carrier off: a pulled cable, a DUT port reset)
  * while a trial used it, during the trial or its drain: the trial goes
  * on, counted in bm_trial.link_downs, and userspace decides (issue 16: a
@@ -255,10 +255,15 @@ static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (p->dev != dev)
 			continue;
 		if (event == NETDEV_GOING_DOWN) {
+			/* a device being unregistered is closed first:
+			 * dismantle says it goes away (-ENODEV, as below)
+			 */
 			if (bm_port_sends_in_trial(p)) {
-				pr_info("bmgen: port %s closed during trial %u\n",
-					dev->name, bm_trial.id);
-				bm_trial_stop(-ENETDOWN);
+				pr_info("bmgen: port %s %s during trial %u\n",
+					dev->name, dev->dismantle ?
+					"removed" : "closed", bm_trial.id);
+				bm_trial_stop(dev->dismantle ? -ENODEV :
+					      -ENETDOWN);
 			}
 			continue;
 		}
