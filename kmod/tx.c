@@ -634,18 +634,15 @@ static bool bm_xmit_xdp(struct bm_tx_cursor *c, struct xdp_frame **xf,
 					   stamps[i]);
 		}
 		ret = bm_xdp_xmit(dev, xf + done, n - done);
-		if (ret < 0 && !netif_carrier_ok(dev)) {
-			for (i = done; i < n; i++)
-				bm_xdp_put(xf[i]);
-			s->tx_errors += n - done;
-			ret = n - done;
-		}
 		if (ret < 0) {
 			for (i = done; i < n; i++)
 				bm_xdp_put(xf[i]);
 			s->tx_errors += n - done;
-			bm_trial_fail(ret);
-			return false;
+			if (netif_carrier_ok(dev)) {
+				bm_trial_fail(ret);
+				return false;
+			}
+			ret = n - done;	/* dropped at a port without link */
 		}
 		for (i = done; i < done + ret; i++) {
 			if (quick) {
