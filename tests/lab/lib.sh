@@ -82,6 +82,17 @@ veth_port() {
 	$IP -n dut link set "$2" up
 }
 
+# veth_loop A B: tester ports A and B cabled to each other (a veth pair,
+# no DUT), both quiet and up: the loop of the transmit-path and capacity
+# tests (03, 04).
+veth_loop() {
+	$IP link add "$1" type veth peer name "$2" || fail "veth $1"
+	ns_quiet "$1"
+	ns_quiet "$2"
+	$IP link set "$1" up
+	$IP link set "$2" up
+}
+
 # dut_router_tbf: a router DUT in namespace dut (tests 28, 51): t1-d1 with
 # 198.18.1.1/24, t2-d2 with 198.19.1.1/24, forwarding on; on d2 a prio
 # qdisc keeps ARP in the unshaped band 1:1 and sends everything else

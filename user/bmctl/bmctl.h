@@ -96,6 +96,7 @@ int cmd_port(int argc, char **argv);
 int cmd_procedures(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 /* bmctl nde-verify ARGS: cmd_run of rfc7640.nde-verify with ARGS. */
+int cmd_port_calibrate(int argc, char **argv);
 int cmd_nde_verify(int argc, char **argv);
 /* The job the last cmd_run submitted (0: none since the reset). */
 unsigned long run_last_job(void);

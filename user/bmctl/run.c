@@ -326,6 +326,16 @@ int follow_job(struct bm_client *c, unsigned long job)
 				follow_draw(&f, true);
 		} else if (!strcmp(ev, "progress")) {
 			progress(&f, m);
+		} else if (!strcmp(ev, "warning")) {
+			/* REQ-GEN-6: said before the first trial, on stderr
+			 * so that --json's stdout stays the result */
+			if (f.drawn)
+				printf("\r\033[K");
+			fflush(stdout);
+			fprintf(stderr, "bmctl: warning: %s\n",
+				json_object_get_string(get(m, "message")));
+			if (f.drawn && !opts.json)
+				follow_draw(&f, true);
 		}
 		json_object_put(m);
 	}
@@ -574,7 +584,11 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 						   BM_PROTO_MAX_PORTS);
 			/* bmd refuses it too; say so before connecting */
 			for (k = 0; k < a->nports; k++)
-				if (!strcmp(a->ports[k], v))
+				/* bmgen.capacity of one port alone: its
+				 * generator, nothing to loop to */
+				if (!strcmp(a->ports[k], v) &&
+				    !(a->nports == 1 &&
+				      !strcmp(a->procedure, "bmgen.capacity")))
 					return usage_error("run: --port %s given twice (port %d and port %d)",
 							   v, k + 1, a->nports + 1);
 			/* the loopback carries no test traffic to a DUT */
@@ -737,6 +751,32 @@ int cmd_nde_verify(int argc, char **argv)
 		v[i + 1] = argv[i];
 	v[argc + 1] = NULL;
 	return cmd_run(argc + 1, v);
+}
+
+/* bmctl port calibrate TX [RX] ...: bmctl run bmgen.capacity --port TX
+ * --port RX ...; without RX the generator alone (steps 0). */
+int cmd_port_calibrate(int argc, char **argv)
+{
+	char *v[argc + 8];
+	int i = 0, k = 0;
+
+	if (argc < 1 || argv[0][0] == '-')
+		return usage_error("usage: bmctl port calibrate TX [RX] [RUN-OPTIONS]");
+	v[k++] = (char *)"bmgen.capacity";
+	v[k++] = (char *)"--port";
+	v[k++] = argv[i++];
+	v[k++] = (char *)"--port";
+	if (i < argc && argv[i][0] != '-') {
+		v[k++] = argv[i++];
+	} else {
+		v[k++] = argv[0];
+		v[k++] = (char *)"--param";
+		v[k++] = (char *)"steps=0";
+	}
+	for (; i < argc; i++)
+		v[k++] = argv[i];
+	v[k] = NULL;
+	return cmd_run(k, v);
 }
 
 int cmd_run(int argc, char **argv)

@@ -65,6 +65,52 @@ static void print_resets(json_object *r)
 	}
 }
 
+/* The generator's calibrated capacity (REQ-GEN-6): a line per port and
+ * path measured, from bmd's newest bmgen.capacity of each port. */
+static void print_capacity(json_object *r)
+{
+	json_object *a = get(r, "capacity"), *p, *c, *e, *loop;
+	char label[64], line[200], lbuf[48];
+	size_t i, k;
+
+	if (opts.json) {
+		if (a)
+			pr_kv_json("capacity", NULL, a);
+		return;
+	}
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		p = json_object_array_get_idx(a, i);
+		c = get(p, "capacity");
+		for (k = 0; c && k < json_object_array_length(c); k++) {
+			e = json_object_array_get_idx(c, k);
+			if (!json_object_get_boolean(get(e, "available")))
+				continue;
+			loop = get(e, "loop_fps");
+			if (!json_object_object_get_ex(e, "loop_fps", NULL))
+				snprintf(lbuf, sizeof(lbuf), "not measured");
+			else if (loop)
+				snprintf(lbuf, sizeof(lbuf), "%.4g fps clean",
+					 json_object_get_double(loop));
+			else
+				snprintf(lbuf, sizeof(lbuf), "lost frames at every rate tried");
+			snprintf(label, sizeof(label), "capacity %s %s",
+				 json_object_get_string(get(p, "port")),
+				 json_object_get_string(get(e, "tx_path")));
+			snprintf(line, sizeof(line),
+				 "%.4g fps/kthread at %lld B%s, loop %s; job %lld, %s",
+				 json_object_get_double(get(e, "send_fps")),
+				 (long long)json_object_get_int64(
+					 get(e, "frame_size")),
+				 json_object_get_boolean(get(e, "line_limited")) ?
+				 " (line rate)" : "",
+				 lbuf,
+				 (long long)json_object_get_int64(get(p, "job")),
+				 json_object_get_string(get(p, "measured")));
+			pr_kv_str("capacity", label, line);
+		}
+	}
+}
+
 int cmd_status(int argc, char **argv)
 {
 	json_object *r, *m, *q;
@@ -114,6 +160,7 @@ int cmd_status(int argc, char **argv)
 	} else {
 		pr_kv_json("module_error", "module", get(r, "module_error"));
 	}
+	print_capacity(r);
 	pr_finish();
 	ret = EXIT_OK;
 	if (!m)
@@ -137,7 +184,39 @@ static void cell_list(struct pr_table *t, json_object *a)
 	pr_cell_str(t, buf);
 }
 
-/* bmctl port list: the ports of bmd's host, as bmd sees them. */
+/*
+ * The CAPACITY cell (REQ-GEN-6): what one kthread sent on the port's
+ * default path (auto) at the smallest calibrated frame, from the newest
+ * bmgen.capacity: "2.13 Mfps/kthread 64 B"; empty when never measured.
+ */
+static void cell_capacity(struct pr_table *t, json_object *c)
+{
+	json_object *a = get(c, "capacity"), *e, *best = NULL;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (strcmp(json_object_get_string(get(e, "tx_path")), "auto"))
+			continue;
+		if (!best || json_object_get_int64(get(e, "frame_size")) <
+			     json_object_get_int64(get(best, "frame_size")))
+			best = e;
+	}
+	if (!best) {
+		pr_cell_str(t, NULL);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.3g Mfps/kthread %lld B%s",
+		 json_object_get_double(get(best, "send_fps")) / 1e6,
+		 (long long)json_object_get_int64(get(best, "frame_size")),
+		 json_object_get_boolean(get(best, "line_limited")) ?
+		 " (line)" : "");
+	pr_cell_str(t, buf);
+}
+
+/* bmctl port list: the ports of bmd's host, as bmd sees them;
+ * bmctl port calibrate: bmgen.capacity (run.c). */
 int cmd_port(int argc, char **argv)
 {
 	static const struct pr_col cols[] = {
@@ -148,6 +227,7 @@ int cmd_port(int argc, char **argv)
 		{ "firmware", "FIRMWARE", true }, { "phc_index", "PHC", false },
 		{ "hw_timestamps", "HWTS", true },
 		{ "tx_paths", "TXPATHS", true },
+		{ "capacity", "CAPACITY", true },
 	};
 	const size_t ncols = sizeof(cols) / sizeof(cols[0]);
 	json_object *r, *ports;
@@ -155,8 +235,10 @@ int cmd_port(int argc, char **argv)
 	size_t i, k, n;
 	int ret;
 
+	if (argc > 0 && matches(argv[0], "calibrate"))
+		return cmd_port_calibrate(argc - 1, argv + 1);
 	if (argc > 0 && !matches(argv[0], "list") && !matches(argv[0], "show"))
-		return usage_error("unknown port command '%s' (port list)",
+		return usage_error("unknown port command '%s' (port list, port calibrate)",
 				   argv[0]);
 	if (argc > 1)
 		return usage_error("port list takes no arguments");
@@ -179,6 +261,8 @@ int cmd_port(int argc, char **argv)
 
 			if (!v)
 				pr_cell_str(t, NULL);
+			else if (!strcmp(cols[k].key, "capacity"))
+				cell_capacity(t, v);
 			else if (json_object_is_type(v, json_type_boolean))
 				pr_cell_str(t, json_object_get_boolean(v) ?
 					    "yes" : "no");

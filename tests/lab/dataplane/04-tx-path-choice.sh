@@ -13,11 +13,7 @@
 #     maximum rate, 10 %);
 #   - bmd refuses "tx-path = fast" with one line naming the key, exit 2.
 bm_load
-$IP link add t1 type veth peer name t2 || fail "veth"
-ns_quiet t1
-ns_quiet t2
-$IP link set t1 up
-$IP link set t2 up
+veth_loop t1 t2
 ethtool -K t2 gro on || fail "gro on t2"
 
 val() {	# KEY LINE

@@ -39,6 +39,7 @@ static char dir[64], sock[96];
 static struct bmd *d;
 static pthread_t loop;
 static int trial_delay_us;		/* read by the slow backend */
+static double gen_max_fps;		/* its generator_max_fps, 0 none */
 static volatile int backends_made;
 static const char *sysfs_root;		/* bmd's port facts; NULL = live */
 /* The ports of the last job desc the backend factory got (N ports). */
@@ -108,6 +109,7 @@ static struct bm_backend *slow_new(void *ctx, const struct bmd_job_desc *jd,
 	bm_sim_params_default(&p);
 	p.line_rate_bps = jd->line_rate_bps;
 	p.capacity_fps = bm_fps_max(p.line_rate_bps, 64) * 0.5;
+	p.generator_max_fps = gen_max_fps;
 	s = calloc(1, sizeof(*s));
 	ck_assert_ptr_nonnull(s);
 	s->inner = bm_sim_new(&p, err);
@@ -213,6 +215,7 @@ static void setup(void)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(sock, sizeof(sock), "%s/bmd.sock", dir);
 	trial_delay_us = 0;
+	gen_max_fps = 0;
 	sysfs_root = NULL;
 	daemon_start();
 }
@@ -874,6 +877,125 @@ static char *join(json_object *a, char *buf, size_t size)
  * line rate is the ports' common speed, the result's meta lists the
  * ports with their roles, and the job (with its list) survives a
  * restart. */
+/* The port p of a ports reply. */
+static json_object *port_of(json_object *r, const char *name)
+{
+	json_object *a = get(r, "ports"), *p;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		p = json_object_array_get_idx(a, i);
+		if (!strcmp(gets_(p, "name"), name))
+			return p;
+	}
+	ck_abort_msg("no port %s", name);
+	return NULL;
+}
+
+/*
+ * REQ-GEN-6: a bmgen.capacity job is the figure of its tx port (ports,
+ * status, after a restart too), and a job whose line rate at its smallest
+ * frame is above it is warned before its first trial and in its result.
+ * Closed form: the sim's generator sends 0.5 Mfps; at 1 Gbit/s and 64 B
+ * the line is 1,488,095 fps, so one kthread carries 33.6 % of it.
+ */
+START_TEST(capacity_kept_shown_and_warned)
+{
+	const char *want = "generator capacity (REQ-GEN-6): at 64 B the line "
+		"rate is 1.488e+06 fps; one transmit kthread sent 5e+05 fps "
+		"from p1 (tx path auto, bmgen.capacity), 1 kthread 5e+05 fps: "
+		"what p1 sends above 33.6 % of the line rate will be "
+		"generator-limited";
+	struct bm_error err = { "" };
+	json_object *o, *r, *p, *m, *e, *dev;
+	struct bm_client c;
+	char s[32], warned[512] = "";
+	int events;
+	long cal, job;
+	int64_t id;
+	size_t i;
+
+	gen_max_fps = 5e5;
+	daemon_on_fake_ports();
+	client(&c);
+	o = req("submit");
+	json_object_object_add(o, "procedure",
+			       json_object_new_string("bmgen.capacity"));
+	json_object_object_add(o, "params", json_tokener_parse(
+		"{\"tx_paths\": [\"auto\"], \"steps\": 1, \"duration_s\": 0.1}"));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\": \"p1\", \"rx\": \"p2\"}"));
+	r = call_ok(&c, o);
+	cal = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, cal, &events, s), "done");
+
+	r = call_ok(&c, req("ports"));
+	p = get(port_of(r, "p1"), "capacity");
+	ck_assert_int_eq(json_object_get_int64(get(p, "job")), cal);
+	ck_assert_str_eq(gets_(p, "rx_port"), "p2");
+	e = json_object_array_get_idx(get(p, "capacity"), 0);
+	ck_assert_double_eq_tol(json_object_get_double(get(e, "send_fps")),
+				5e5, 5e5 * 1e-3);
+	ck_assert_double_eq_tol(json_object_get_double(get(e, "loop_fps")),
+				0.95 * 5e5, 1.0);
+	ck_assert(!json_object_object_get_ex(port_of(r, "p2"), "capacity",
+					     &m) || !m);
+	json_object_put(r);
+	r = call_ok(&c, req("status"));
+	ck_assert_int_eq(json_object_array_length(get(r, "capacity")), 1);
+	ck_assert_str_eq(gets_(json_object_array_get_idx(get(r, "capacity"), 0),
+			       "port"), "p1");
+	json_object_put(r);
+
+	/* the warning, replayed from the job's events */
+	job = submit(&c, "p1", "p2");
+	o = req_job("watch", job);
+	json_object_object_add(o, "history", json_object_new_boolean(true));
+	id = bm_client_send(&c, o, &err);
+	json_object_put(o);
+	ck_assert_int_gt(id, 0);
+	for (;;) {
+		ck_assert_msg(!bm_client_recv(&c, &m, RECV_MS, &err), "%s",
+			      err.msg);
+		if (json_object_get_int64(get(m, "id")) != id) {
+			json_object_put(m);
+			continue;
+		}
+		if (!strcmp(gets_(m, "event"), "warning"))
+			snprintf(warned, sizeof(warned), "%s",
+				 gets_(m, "message"));
+		if (!strcmp(gets_(m, "event"), "end")) {
+			json_object_put(m);
+			break;
+		}
+		json_object_put(m);
+	}
+	ck_assert_str_eq(warned, want);
+	r = call_ok(&c, req_job("result", job));
+	dev = get(get(r, "result"), "deviations");
+	for (i = 0; i < json_object_array_length(dev); i++)
+		if (!strcmp(json_object_get_string(
+			json_object_array_get_idx(dev, i)), want))
+			break;
+	ck_assert_msg(i < json_object_array_length(dev),
+		      "the result's deviations lack the warning");
+	bm_test_keep_result(get(r, "result"), "bmd-capacity-warned");
+	json_object_put(r);
+	bm_client_close(&c);
+
+	/* the results directory is the cache: a restart keeps the figure */
+	daemon_stop();
+	daemon_start();
+	client(&c);
+	r = call_ok(&c, req("ports"));
+	ck_assert_int_eq(json_object_get_int64(get(get(port_of(r, "p1"),
+		"capacity"), "job")), cal);
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
 START_TEST(n_port_job_desc_meta_and_restart)
 {
 	json_object *r, *j, *ports, *meta;
@@ -2314,6 +2436,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, cancel_queued_and_running);
 	tcase_add_test(tc, restart_keeps_results_and_marks_interrupted);
 	tcase_add_test(tc, n_port_job_desc_meta_and_restart);
+	tcase_add_test(tc, capacity_kept_shown_and_warned);
 	tcase_add_test(tc, n_port_jobs_share_a_third_port);
 	tcase_add_test(tc, default_backend_names_ports);
 	tcase_add_test(tc, socket_path_only_a_socket_is_removed);

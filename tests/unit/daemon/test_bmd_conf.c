@@ -134,6 +134,14 @@ START_TEST(command_line_overrides_file)
 	ck_assert_uint_eq(cfg.n_resets, 1);
 	ck_assert_str_eq(cfg.resets[0].command, "true");
 	bmd_conf_free(&c);
+
+	/* auto: the figure of bmgen.capacity decides (REQ-GEN-6) */
+	memset(&cfg, 0, sizeof(cfg));
+	put("tx-kthreads = auto\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_uint_eq(cfg.tx_kthreads, BMD_TX_KTHREADS_AUTO);
+	bmd_conf_free(&c);
 }
 END_TEST
 
@@ -239,7 +247,9 @@ START_TEST(bad_lines)
 	    "1: hw-timestamps: 'yes' must be auto or no");
 	bad("tcp-engine = on\n", "1: tcp-engine: 'on' must be auto or no");
 	bad("tx-kthreads = 0\n",
-	    "1: tx-kthreads: '0' must be a whole number from 1 to 1024");
+	    "1: tx-kthreads: '0' must be auto or a whole number from 1 to 1024");
+	bad("tx-kthreads = Auto\n",
+	    "1: tx-kthreads: 'Auto' must be auto or a whole number from 1 to 1024");
 	bad("tx-path = mixed\n",
 	    "1: tx-path: 'mixed' must be auto, alloc, recycle or xdp");
 	bad("tx-path = XDP\n",

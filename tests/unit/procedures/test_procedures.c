@@ -29,7 +29,7 @@ static const char *const names[] = {
 	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
 	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
 	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8239.incast",
-	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
+	"rfc8238.goodput", "bmgen.capacity", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
 	"rfc7640.policer-customers",
 	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
 	"rfc7640.shaper-capacity", "rfc7640.nde-verify",
@@ -741,6 +741,71 @@ END_TEST
  * issue 13 item 4: mlrsearch's mode is a key, "fast" by default and in the
  * result's params and results; "draft-01" runs the draft's own trials.
  */
+/*
+ * bmgen.capacity (REQ-GEN-6) against the sim's closed form: its generator
+ * sends at most generator_max_fps, so send_fps is that; the loop carries
+ * clean every rate below the DUT's capacity, so loop_fps is the first of
+ * 0.95 x send_fps x 0.85^k under it.
+ */
+START_TEST(test_capacity_closed_form)
+{
+	json_object *doc, *c, *e;
+	size_t i;
+
+	doc = run_ok("bmgen.capacity", "{\"line_rate_bps\": 1e10, "
+		     "\"generator_max_fps\": 2e6, \"capacity_fps\": 5e6}",
+		     "{\"frame_sizes\": [64, 1518], \"duration_s\": 0.5}");
+	c = at(at(doc, "results"), "capacity");
+	ck_assert_uint_eq(json_object_array_length(c), 8);	/* 2 x 4 paths */
+	for (i = 0; i < 8; i++) {
+		double ask, send;
+
+		e = json_object_array_get_idx(c, i);
+		ask = 1e10 / (((i < 4 ? 64 : 1518) + 20) * 8.0);
+		ck_assert_double_eq_tol(json_object_get_double(
+			at(e, "offered_fps")), ask, ask * 1e-9);
+		send = json_object_get_double(at(e, "send_fps"));
+		if (i < 4) {
+			/* 64 B: 14.88 Mfps asked, the generator's 2 Mfps */
+			ck_assert_double_eq_tol(send, 2e6, 2e6 * 1e-3);
+			ck_assert(!json_object_get_boolean(at(e, "line_limited")));
+			ck_assert_double_eq_tol(json_object_get_double(
+				at(e, "loop_fps")), 1.9e6, 1.0);
+		} else {
+			/* 1518 B: 0.81 Mfps, below it: the line is the limit */
+			ck_assert_double_eq_tol(send, ask, ask * 1e-3);
+			ck_assert(json_object_get_boolean(at(e, "line_limited")));
+		}
+		ck_assert(json_object_get_boolean(at(e, "available")));
+	}
+	json_object_put(doc);
+
+	/* a DUT of 1 Mfps in the loop: 1.9, 1.615, 1.373, 1.167 Mfps lose,
+	 * 0.992 Mfps is the first clean one */
+	doc = run_ok("bmgen.capacity", "{\"line_rate_bps\": 1e10, "
+		     "\"generator_max_fps\": 2e6, \"capacity_fps\": 1e6}",
+		     "{\"tx_paths\": [\"auto\"], \"steps\": 6}");
+	e = json_object_array_get_idx(at(at(doc, "results"), "capacity"), 0);
+	ck_assert_double_eq_tol(json_object_get_double(at(e, "loop_fps")),
+				1.9e6 * pow(0.85, 4), 1.0);
+	ck_assert_int_eq(json_object_get_int(at(e, "loop_trials")), 5);
+	json_object_put(doc);
+
+	/* steps 4 find none: null, and the result says why it may be */
+	doc = run_ok("bmgen.capacity", "{\"line_rate_bps\": 1e10, "
+		     "\"generator_max_fps\": 2e6, \"capacity_fps\": 1e6}",
+		     "{\"tx_paths\": [\"alloc\"]}");
+	e = json_object_array_get_idx(at(at(doc, "results"), "capacity"), 0);
+	ck_assert(json_object_is_type(at(e, "loop_fps"), json_type_null));
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(
+		at(doc, "deviations"), json_object_array_length(
+			at(doc, "deviations")) - 1)),
+		"no loop rate carried every frame: are the two ports cabled "
+		"to each other (or a veth pair)? send_fps stands");
+	json_object_put(doc);
+}
+END_TEST
+
 START_TEST(test_mlrsearch_mode)
 {
 	const char *tbf = "{\"capacity_bps\": 300e6, \"bucket_bytes\": 3200,"
@@ -1114,6 +1179,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, test_validation);
 	tcase_add_test(tc, test_run_documents);
 	tcase_add_test(tc, test_mlrsearch_mode);
+	tcase_add_test(tc, test_capacity_closed_form);
 	tcase_add_test(tc, test_progress_cancel);
 	tcase_add_loop_test(tc, test_faults_every_procedure, 0,
 			    (int)N_PROCEDURES);

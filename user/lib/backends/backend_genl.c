@@ -547,6 +547,9 @@ static int bm_genl_run_trial(struct bm_backend *be,
 {
 	int ret;
 
+	if (spec->tx_path && bm_genl_tx_path_of_name(spec->tx_path) < 0)
+		return bm_errorf(err, "unknown transmit path '%.20s' (auto, alloc, recycle, xdp)",
+				 spec->tx_path);
 	pthread_mutex_lock(&bm_genl_module_lock);
 	if (spec->traffic)
 		ret = bm_genl_run_traffic_locked((struct bm_genl_backend *)be,
@@ -572,6 +575,7 @@ static void bm_genl_destroy(struct bm_backend *be)
 		bm_genl_close(b->g);
 	}
 	free(b->lane_n);
+	free(b->cap);
 	free(b);
 }
 
@@ -655,6 +659,18 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 	}
 	/* a lane a kthread: more lanes than CPUs would share them */
 	b->lanes = o->tx_kthreads ? o->tx_kthreads : 1;
+	if (o->tx_kthreads == BM_GENL_KTHREADS_AUTO) {
+		b->lanes_auto = 1;
+		b->lanes = b->ncpus ? b->ncpus : 1;
+		if (o->n_capacity) {
+			b->cap = calloc(o->n_capacity, sizeof(*b->cap));
+			if (b->cap) {
+				memcpy(b->cap, o->capacity,
+				       o->n_capacity * sizeof(*b->cap));
+				b->n_cap = o->n_capacity;
+			}
+		}
+	}
 	b->tx_path = o->tx_path;
 	if (b->ncpus && b->lanes > b->ncpus)
 		b->lanes = b->ncpus;

@@ -34,6 +34,11 @@ struct bm_genl_backend {
 	 * (bm_lanes.h): at most lanes each; the current trial's logical
 	 * streams and how many lanes each got */
 	unsigned int lanes;
+	/* tx-kthreads auto: lanes is the CPUs, a stream takes what its
+	 * rate needs of the port's calibrated capacity (cap, n_cap) */
+	int lanes_auto;
+	struct bm_tx_capacity *cap;
+	size_t n_cap;
 	unsigned int tx_path;		/* bm_genl_port_opts.tx_path */
 	unsigned int n_logical;
 	unsigned int *lane_n;

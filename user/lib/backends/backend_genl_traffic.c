@@ -208,11 +208,30 @@ static uint64_t bm_intended(const struct bm_traffic *t,
  */
 static unsigned int bm_stream_lanes(const struct bm_genl_backend *b,
 				    const struct bm_trial_spec *spec,
+				    const struct bm_traffic *t,
 				    const struct bm_stream_spec *ss,
 				    uint64_t intended, unsigned int n)
 {
 	unsigned int l = b->lanes;
 
+	if (b->lanes_auto && !spec->tx_kthreads) {
+		uint32_t f = ss->frame_size ? ss->frame_size : spec->frame_size;
+		const char *path = spec->tx_path ? spec->tx_path :
+				   bm_genl_tx_path_name(b->tx_path);
+		double cap = bm_tx_capacity_fps(b->cap, b->n_cap,
+						t->ports[ss->tx_port].name,
+						path, f);
+		double need = cap > 0 ?
+			      ceil(bm_stream_fps(t, ss, f) / (0.9 * cap)) : 1;
+
+		/* REQ-GEN-6: a tenth of each kthread's calibrated rate is
+		 * kept for the pacer's catching up */
+		if (need < l)
+			l = need >= 1 ? (unsigned int)need : 1;
+	}
+	if (spec->tx_kthreads)
+		l = b->ncpus && spec->tx_kthreads > b->ncpus ?
+		    b->ncpus : spec->tx_kthreads;
 	if (l <= 1 || ss->pattern == BM_STREAM_BURSTS || ss->tag_seq >= 0 ||
 	    ss->log_frames || spec->event_fn || spec->pattern == BM_PAT_STEP ||
 	    b->hw_on)
@@ -271,7 +290,9 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 
 	bm_genl_stream_init(&s);
 	s.id = id;
-	s.tx_path = b->tx_path;
+	s.tx_path = spec->tx_path ?
+		    (uint32_t)bm_genl_tx_path_of_name(spec->tx_path) :
+		    b->tx_path;
 	s.tx_ifindex = ifindex[ss->tx_port];
 	s.rx_ifindex = ifindex[ss->rx_port];
 	size = ss->frame_size ? ss->frame_size : f;
@@ -593,7 +614,7 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 					 t->ports[ss->tx_port].name,
 					 t->ports[ss->rx_port].name,
 					 spec->duration_s);
-		lane_n[k] = bm_stream_lanes(b, spec, ss, intended[k],
+		lane_n[k] = bm_stream_lanes(b, spec, t, ss, intended[k],
 					    t->n_streams);
 		for (i = 0; !ret && i < lane_n[k]; i++)
 			ret = bm_traffic_stream_add(b, spec, t, ss,

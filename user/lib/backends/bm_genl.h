@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "bm_capacity.h"
 #include "bm_trial.h"
 
 struct bm_module_status {
@@ -186,6 +187,10 @@ struct bm_genl_stats {
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
 };
 
+/* bm_genl_port_opts.tx_kthreads: as many as the calibrated capacity of
+ * the port asks for (bmd.conf tx-kthreads = auto). */
+#define BM_GENL_KTHREADS_AUTO 0xffffffffu
+
 /* A stream whose lanes used different transmit paths. */
 #define BM_GENL_TXP_MIXED 0xffffffffu
 
@@ -193,6 +198,9 @@ struct bm_genl_stats {
  * "recycle", "xdp", "mixed" (BM_GENL_TXP_MIXED), or "unknown" for one this build
  * does not know. */
 const char *bm_genl_tx_path_name(uint32_t p);
+/* The transmit path called name (bm_genl_tx_path_name's, not "mixed"),
+ * or -EINVAL. */
+int bm_genl_tx_path_of_name(const char *name);
 
 /* Fetch the statistics of stream id into *st (st->hist allocated; free
  * with bm_genl_stats_free).  -ENOENT if the stream does not exist. */
@@ -271,6 +279,12 @@ struct bm_genl_port_opts {
 	 * stream goes out as up to this many module streams, each on its
 	 * own kthread and transmit queue; 0 or 1: one; at most the CPUs */
 	unsigned int tx_kthreads;
+	/* With tx_kthreads BM_GENL_KTHREADS_AUTO: what one kthread sends on
+	 * each port (bmgen.capacity), from which a stream gets as many
+	 * lanes as its rate needs, up to the CPUs; a port without a figure
+	 * gets one.  Copied. */
+	const struct bm_tx_capacity *capacity;
+	size_t n_capacity;
 	/* The transmit path every rate stream asks for (BMGEN_TXP_*; 0 =
 	 * AUTO); the trial's record says the one it got (tx_path) */
 	unsigned int tx_path;

@@ -609,6 +609,16 @@ const char *bm_genl_tx_path_name(uint32_t p)
 	return p < sizeof(names) / sizeof(names[0]) ? names[p] : "unknown";
 }
 
+int bm_genl_tx_path_of_name(const char *name)
+{
+	uint32_t p;
+
+	for (p = BMGEN_TXP_AUTO; name && p <= BMGEN_TXP_MAX; p++)
+		if (!strcmp(name, bm_genl_tx_path_name(p)))
+			return (int)p;
+	return -EINVAL;
+}
+
 static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 {
 	uint64_t v;

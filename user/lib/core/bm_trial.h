@@ -91,6 +91,13 @@ struct bm_trial_spec {
 	 * and the totals in struct bm_trial_result always. */
 	const struct bm_traffic *traffic;
 	struct bm_traffic_result *traffic_res;
+	/* The generator measuring itself (REQ-GEN-6, bmgen.calibrate): the
+	 * transmit path every stream asks for ("auto", "alloc", "recycle",
+	 * "xdp"; NULL = the backend's) and the kthreads a stream may use
+	 * (0 = the backend's choice); a backend without either ignores
+	 * them, and the record says what the trial got. */
+	const char *tx_path;
+	unsigned int tx_kthreads;
 };
 
 /*

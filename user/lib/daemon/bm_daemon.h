@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "bm_capacity.h"
 #include "bm_trial.h"
 
 /* What a job runs on; handed to the backend factory. */
@@ -35,7 +36,16 @@ struct bmd_job_desc {
 	bool no_tcp_engine;		/* bmd_config.no_tcp_engine */
 	unsigned int tx_kthreads;	/* bmd_config.tx_kthreads */
 	unsigned int tx_path;		/* bmd_config.tx_path */
+	/* What one kthread sends on the job's ports (bmgen.capacity),
+	 * for tx-kthreads = auto; n_capacity 0 when none was measured */
+	const struct bm_tx_capacity *capacity;
+	size_t n_capacity;
 };
+
+/* bmd.conf tx-kthreads = auto: a stream takes the kthreads its rate needs
+ * of its port's bmgen.capacity figure (bm_genl_port_opts.tx_kthreads
+ * BM_GENL_KTHREADS_AUTO). */
+#define BMD_TX_KTHREADS_AUTO	0xffffffffu
 
 /* The bmd.conf name of transmit path p (tx-path: "auto", "xdp" ...). */
 const char *bmd_tx_path_name(unsigned int p);

@@ -22,6 +22,9 @@
 #include "bm_genl.h"
 #include "daemon_int.h"
 
+_Static_assert(BMD_TX_KTHREADS_AUTO == BM_GENL_KTHREADS_AUTO,
+	       "bmd.conf auto is the backend's");
+
 #define CONF_LINE_MAX	4096	/* bytes, without the newline */
 
 struct conf_reader {
@@ -223,8 +226,16 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		return 0;
 	case 13:
 		/* kthreads (lanes) a stream may go out on; bmgen.ko's tx
-		 * kthreads are one a CPU, the backend caps it there */
-		return set_uint(r, &c->tx_kthreads, key, v, 1, 1024);
+		 * kthreads are one a CPU, the backend caps it there; auto:
+		 * what the port's bmgen.capacity figure asks for */
+		if (!strcmp(v, "auto")) {
+			c->tx_kthreads = BMD_TX_KTHREADS_AUTO;
+			return 0;
+		}
+		if (set_uint(r, &c->tx_kthreads, key, v, 1, 1024))
+			return conf_err(r, "%s: '%.20s' must be auto or a whole number from 1 to 1024",
+					key, v);
+		return 0;
 	case 14:
 		/* the path bmgen.ko's trials take (bmgen_tx_path); auto
 		 * never takes xdp, which a host asks for here */

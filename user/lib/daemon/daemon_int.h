@@ -230,4 +230,24 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 int bmd_nde_gate(struct bmd *d, const struct bmd_job *j, json_object *params,
 		 json_object **nde, json_object *dev, struct bm_error *err);
 
+/* daemon_capacity.c: the generator's calibrated capacity (REQ-GEN-6),
+ * from the newest bmgen.capacity job that sent from a port */
+/* That job's figures of port ({job, measured, rx_port, capacity}) as a
+ * new object, NULL when none.  d->lock held. */
+json_object *bmd_capacity_of(struct bmd *d, const char *port);
+/* Every port's newest figures, bmd_capacity_of's with "port", as a new
+ * array.  d->lock held. */
+json_object *bmd_capacity_all(struct bmd *d);
+/* The available figures of the n_ports ports into v[0..max), their
+ * number.  d->lock held. */
+size_t bmd_capacity_list(struct bmd *d, const char *const *ports,
+			 unsigned int n_ports, struct bm_tx_capacity *v,
+			 size_t max);
+/* Before a job (desc, params): one line into dev for each of its ports
+ * whose kthreads (kthreads each carrying v's figure) send less than the
+ * line rate at the job's smallest frame. */
+void bmd_capacity_warn(const struct bmd_job_desc *desc, json_object *params,
+		       const struct bm_tx_capacity *v, size_t n,
+		       unsigned int kthreads, json_object *dev);
+
 #endif /* BM_DAEMON_INT_H */

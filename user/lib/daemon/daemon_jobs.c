@@ -14,6 +14,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "bm_genl.h"
 #include "bm_procedure.h"
 #include "bm_result.h"
 #include "bm_store.h"
@@ -774,9 +775,10 @@ static int store_result(struct bmd *d, unsigned long id, json_object *result,
 					 d->results_mode, err);
 }
 
-/* Append the gate's deviations (a forced run, a TCP host that fell short)
- * to the result's own. */
-static void nde_deviations(json_object *result, json_object *dev)
+/* Append what bmd adds to a result's deviations (the NDE gate's: a
+ * forced run, a TCP host that fell short; the generator's capacity) to
+ * the result's own. */
+static void add_deviations(json_object *result, json_object *dev)
 {
 	json_object *a;
 	size_t i;
@@ -793,6 +795,40 @@ static void nde_deviations(json_object *result, json_object *dev)
 			json_object_array_get_idx(dev, i)));
 }
 
+/*
+ * A warning before the first trial (REQ-GEN-6: rates the generator will
+ * not carry): an event for bmctl to show at once, the job's log, and
+ * later the result's deviations.  d->lock held.
+ */
+static void job_warning(struct bmd_job *j, const char *msg)
+{
+	json_object *ev = json_object_new_object();
+
+	json_object_object_add(ev, "ok", json_object_new_boolean(true));
+	json_object_object_add(ev, "event", json_object_new_string("warning"));
+	json_object_object_add(ev, "job", json_object_new_int64(j->id));
+	json_object_object_add(ev, "message", json_object_new_string(msg));
+	job_events_append(j, ev);
+	clients_broadcast(j->d, j->id, ev, false);
+	json_object_put(ev);
+	bmd_logf(j->d, LOG_WARNING, "job %lu: %s", j->id, msg);
+}
+
+/* The kthreads a stream of a job may use: bmd.conf tx-kthreads, at most
+ * the module's CPUs (all of them with auto). */
+static unsigned int job_kthreads(const struct bmd *d)
+{
+	struct bm_module_status st;
+	struct bm_error e;
+	unsigned int cpus = 0, k = d->tx_kthreads ? d->tx_kthreads : 1;
+
+	if (!bm_genl_status(&st, &e))
+		cpus = st.cpus;
+	if (d->tx_kthreads == BMD_TX_KTHREADS_AUTO)
+		return cpus ? cpus : 1;
+	return cpus && k > cpus ? cpus : k;
+}
+
 static void *worker(void *arg)
 {
 	struct worker_ctx w = { .job = arg };
@@ -803,6 +839,7 @@ static void *worker(void *arg)
 	unsigned int i;
 	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
 	json_object *nde = NULL, *nde_dev;
+	struct bm_tx_capacity *cap;
 	struct bm_backend *be;
 	enum job_state end = JOB_FAILED;
 	const char *backend = "?";
@@ -836,9 +873,30 @@ static void *worker(void *arg)
 	};
 	for (i = 0; i < j->n_ports; i++)
 		desc.ports[i] = j->ports[i];
+	cap = j->dry_run ? NULL : calloc(BM_CAPACITY_MAX, sizeof(*cap));
+	if (cap)
+		desc.n_capacity = bmd_capacity_list(d, desc.ports, desc.n_ports,
+						    cap, BM_CAPACITY_MAX);
+	desc.capacity = cap;
 	pthread_mutex_unlock(&d->lock);
 
 	nde_dev = json_object_new_array();
+	if (desc.n_capacity && params) {
+		json_object *warn = json_object_new_array();
+
+		bmd_capacity_warn(&desc, params, cap, desc.n_capacity,
+				  job_kthreads(d), warn);
+		pthread_mutex_lock(&d->lock);
+		for (i = 0; i < json_object_array_length(warn); i++) {
+			const char *m = json_object_get_string(
+				json_object_array_get_idx(warn, i));
+
+			job_warning(j, m);
+			bm_json_add_str_once(nde_dev, m);
+		}
+		pthread_mutex_unlock(&d->lock);
+		json_object_put(warn);
+	}
 	/* REQ-TM-2: a stateful TM test waits for a verified NDE */
 	be = params && !bmd_nde_gate(d, j, params, &nde, nde_dev, &err) ?
 	     d->backend_new(d->backend_ctx, &desc, &err) : NULL;
@@ -870,7 +928,7 @@ static void *worker(void *arg)
 			json_object_object_add(meta, "nde",
 					       json_object_get(nde));
 		json_object_object_add(result, "meta", meta);
-		nde_deviations(result, nde_dev);
+		add_deviations(result, nde_dev);
 		if (!json_object_object_get_ex(result, "params", NULL))
 			json_object_object_add(result, "params",
 					       json_object_get(params));
@@ -913,6 +971,7 @@ static void *worker(void *arg)
 	json_object_put(result);
 	json_object_put(nde);
 	json_object_put(nde_dev);
+	free(cap);
 	json_object_put(params);
 	json_object_put(sim);
 	json_object_put(dut);

@@ -243,6 +243,8 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.no_hw_timestamps = d->no_hw_timestamps;
 	o.tx_kthreads = d->tx_kthreads;
 	o.tx_path = d->tx_path;
+	o.capacity = d->capacity;
+	o.n_capacity = d->n_capacity;
 	be = bm_backend_genl_new(&o, err);
 	/* the TCP engine beside the module (issue 11), where the host can
 	 * give ports routing domains; without it stateful procedures

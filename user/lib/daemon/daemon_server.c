@@ -205,8 +205,14 @@ static json_object *cmd_ports(struct bmd *d, json_object *r,
 	gethostname(host, sizeof(host) - 1);
 	json_object_object_add(r, "host", json_object_new_string(host));
 	a = json_object_new_array();
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, bmd_port_json(&v[i], NULL));
+	for (i = 0; i < n; i++) {
+		json_object *p = bmd_port_json(&v[i], NULL);
+
+		/* REQ-GEN-6: what one kthread sends there, when measured */
+		json_object_object_add(p, "capacity",
+				       bmd_capacity_of(d, v[i].name));
+		json_object_array_add(a, p);
+	}
 	json_object_object_add(r, "ports", a);
 	free(v);
 	return r;
@@ -284,6 +290,7 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 	json_object_object_add(q, "open", json_object_new_int64(i));
 	json_object_object_add(q, "max", json_object_new_int64(d->max_clients));
 	json_object_object_add(r, "connections", q);
+	json_object_object_add(r, "capacity", bmd_capacity_all(d));
 	return r;
 }
 
@@ -330,6 +337,7 @@ static json_object *cmd_procedure(const struct bm_request *q, json_object *r,
  * overloaded at "100 %".  0, or -EINVAL with err set.
  */
 static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
+			    const struct bm_procedure_info *proc,
 			    double *rate, struct bm_error *err)
 {
 	struct bm_sim_params p;
@@ -358,6 +366,12 @@ static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
 							: strerror(-ret));
 		if (*rate > 0)
 			continue;
+		/* the generator's own rates: the tx port's speed, or 0 */
+		if (proc->own_rates) {
+			if (!i)
+				speed = pi.speed_mbps > 0 ? pi.speed_mbps : 0;
+			continue;
+		}
 		if (pi.speed_mbps <= 0)
 			return bm_errorf(err, "line rate of %s unknown (virtual or link down): give ports.line_rate_bps",
 					 q->ports[i]);
@@ -487,7 +501,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if ((!q->dry_run || q->n_ports) &&
 	    bm_procedure_check_ports(p, q->n_ports, err))
 		return NULL;
-	if (submit_line_rate(d, q, &rate, err))
+	if (submit_line_rate(d, q, p, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
 	    submit_reset_ok(d, q, err) || submit_trials_ok(d, q, rate, err))

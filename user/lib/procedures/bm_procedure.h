@@ -54,6 +54,10 @@ struct bm_procedure_info {
 	unsigned int (*nde_pairs)(const struct bm_procedure_info *pi,
 				  json_object *params, unsigned int n_ports,
 				  unsigned int (*pairs)[2], unsigned int max);
+	/* Its rates are the generator's own, not shares of the line rate
+	 * (bmgen.capacity): a port of unknown speed is fine, and then
+	 * line_rate_bps is 0. */
+	bool own_rates;
 };
 
 /* The registry: a table ending with a NULL name. */

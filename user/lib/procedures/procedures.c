@@ -21,6 +21,7 @@
 #include "rfc7640.h"
 #include "reset_command.h"
 #include "concurrent.h"
+#include "capacity.h"
 
 #define MLR_MAX_TARGETS	16
 
@@ -967,6 +968,16 @@ static const struct bm_procedure_info registry[] = {
 	  .duration_key = "duration_s", .sizes_key = NULL,
 	  .validate = gp_validate, .defaults = gp_defaults_json,
 	  .max_trials = gp_bound, .run = gp_run_proc },
+	{ .name = "bmgen.capacity",
+	  .summary = "the generator's own capacity: frames/s one transmit "
+		     "kthread sends per path and frame size, and what the "
+		     "loop to the second port carries clean (bmctl port "
+		     "calibrate)",
+	  .refs = "REQ-GEN-6",
+	  .ports_needed = 2, .keys = cap_keys,
+	  .duration_key = "duration_s", .sizes_key = "frame_sizes",
+	  .validate = cap_validate, .defaults = cap_defaults_json,
+	  .max_trials = cap_max_trials, .run = cap_run, .own_rates = true },
 	{ .name = "rfc8238.calibrate",
 	  .summary = "RFC 8238 §4 calibration: the tester's latency constant "
 		     "C per frame size, its two ports cabled back to back",
