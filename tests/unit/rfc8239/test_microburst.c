@@ -175,6 +175,53 @@ START_TEST(two_to_one)
 	check_iteration(iteration(doc, 0), 2, 1, 3);
 	ck_assert(!json_object_get_boolean(tj_get(tj_get(doc, "results"),
 					       "not_an_incast")));
+	/* a generator that keeps up: no burst late */
+	ck_assert_int_eq(json_object_get_int(tj_get(tj_get(doc, "results"),
+						    "bursts_late")), 0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * A generator at half the line rate (REQ-GEN-6): every burst of 4 frames
+ * or more leaves more than 10 us of frames behind its schedule (each
+ * frame a t_in = 4.256 us later than the last would be), so the DUT sees
+ * bursts of about 50 % intensity (F-10: n t_in / ((2n - 1) t_in), just
+ * above 50 %).  They tested the DUT, so the search goes on; the trials
+ * say generator_limited and the result counts them and says so.
+ */
+START_TEST(late_bursts_said)
+{
+	struct bm_sim_params sp;
+	struct r8239_mb_params p;
+	struct bm_backend *be;
+	json_object *doc, *dev;
+	const char *last;
+	double low;
+	size_t n;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = Q;
+	sp.generator_max_fps = 1e9 / (532 * 8.0) / 2;
+	for (n = 0; n < 3; n++)
+		sp.ports[n].egress_bps = 0.1 * sp.line_rate_bps;
+	be = sim_ports_new(&sp, 3, "sim");
+	params(&p);
+	p.c.repeat = 1;
+	doc = run(be, &p);
+	ck_assert_int_gt(json_object_get_int(tj_get(tj_get(doc, "results"),
+						    "bursts_late")), 0);
+	low = json_object_get_double(tj_get(json_object_array_get_idx(
+		tj_get(iteration(doc, 0), "repetitions"), 0), "intensity_pct"));
+	ck_assert_msg(low >= 50.0 && low < 60.0, "intensity %.2f %%", low);
+	dev = tj_get(doc, "deviations");
+	n = json_object_array_length(dev);
+	last = json_object_get_string(json_object_array_get_idx(dev, n - 1));
+	ck_assert_msg(strstr(last, "bursts left later than their schedule "
+			     "(generator_limited; lowest achieved intensity 5"),
+		      "%s", last);
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -400,6 +447,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, truth_values);
 	tcase_add_test(tc, two_to_one);
+	tcase_add_test(tc, late_bursts_said);
 	tcase_add_test(tc, four_ports_all_iterations);
 	tcase_add_test(tc, linear_growth);
 	tcase_add_test(tc, no_congestion_lower_bound);

@@ -17,7 +17,10 @@
  * is reported as a lower bound ("no congestion possible" when N-j <= j).
  * A burst the generator could not send whole (a stream sent fewer frames
  * than asked) is sent again, up to `retries` times, and says so: it did
- * not test the DUT.
+ * not test the DUT.  One sent whole but later than its schedule (more
+ * than 10 us of frames, REQ-GEN-6) did test it, at a lower intensity
+ * than asked: it counts, its trial says generator_limited, and the
+ * result says how many there were and the lowest intensity reached.
  *
  * What each repetition reports (RFC 8239 §4.3, RFC 8238 §6): the loss-free
  * burst per ingress port and in aggregate, the frames each ingress port
@@ -134,6 +137,10 @@ struct mb {
 	double t_wire;			/* one frame at line rate, s */
 	bool learned;			/* learning sent in this iteration */
 	unsigned int retried;		/* bursts sent again, in all */
+	/* bursts sent whole but later than their schedule, and the lowest
+	 * intensity any burst achieved (F-10) */
+	unsigned int late;
+	double low_intensity_pct;
 };
 
 /* What one burst trial showed. */
@@ -141,6 +148,7 @@ struct burst {
 	uint64_t n;			/* frames per ingress port */
 	uint64_t lost;
 	bool spoiled;			/* the generator fell short */
+	bool late;			/* sent whole, but stretched */
 	double intensity_pct;		/* F-10, smallest of the ports */
 	double skew_s;			/* REQ-GEN-5 start skew */
 	double sync_pct;		/* F-11 */
@@ -267,7 +275,7 @@ static int mb_burst(struct mb *m, unsigned int j, unsigned int rep, uint64_t n,
 		if (ret)
 			goto out;
 		m->learned = true;
-		b->spoiled = res.generator_limited;
+		b->spoiled = false;
 		for (s = 0; s < t.n_streams; s++)
 			if (r->streams[s].sent < t.streams[s].count)
 				b->spoiled = true;
@@ -275,8 +283,16 @@ static int mb_burst(struct mb *m, unsigned int j, unsigned int rep, uint64_t n,
 			break;
 		m->retried++;
 	}
+	/* REQ-GEN-6: sent whole, but later than the schedule (duration
+	 * stretching): a milder burst than asked, which the DUT did see;
+	 * the trial says generator_limited and the result counts it */
+	b->late = !b->spoiled && res.generator_limited;
+	m->late += b->late;
 	b->lost = res.lost;
 	mb_timing(m, &t, r, n_in, n, b);
+	if (isfinite(b->intensity_pct))
+		m->low_intensity_pct = fmin(m->low_intensity_pct,
+					    b->intensity_pct);
 out:
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
@@ -438,7 +454,7 @@ int r8239_microburst_run(struct bm_backend *be,
 {
 	struct r8239_order order;
 	struct mb m = { .be = be, .p = p, .progress = progress, .ctx = ctx,
-			.err = err };
+			.err = err, .low_intensity_pct = 100.0 };
 	json_object *res, *iters, *dev;
 	unsigned int j, j0, j1;
 	bool not_incast = false;
@@ -470,6 +486,7 @@ int r8239_microburst_run(struct bm_backend *be,
 	bm_json_add_u64(res, "frame_size", p->frame_size);
 	bm_json_add_u64(res, "ports", m.n);
 	bm_json_add_u64(res, "bursts_sent_again", m.retried);
+	bm_json_add_u64(res, "bursts_late", m.late);
 	bm_json_add_bool(res, "not_an_incast", not_incast);
 	dev = json_object_new_array();
 	if (p->intensity_pct != 100.0)
@@ -488,6 +505,15 @@ int r8239_microburst_run(struct bm_backend *be,
 		json_object_array_add(dev, json_object_new_string(
 			"a repetition had 0 % synchronisation: not an incast "
 			"per RFC 8238 §6.2.3"));
+	if (m.late) {
+		char line[320];
+
+		/* RFC 8239 §4.2: the burst MUST be at 100 % intensity */
+		snprintf(line, sizeof(line),
+			 "%u bursts left later than their schedule (generator_limited; lowest achieved intensity %.1f %%, F-10, for %.0f %% asked): the DUT saw milder bursts than RFC 8239 §4.2 asks, and the loss-free bursts may overstate what it absorbs",
+			 m.late, m.low_intensity_pct, p->intensity_pct);
+		json_object_array_add(dev, json_object_new_string(line));
+	}
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope("rfc8239.microburst", "R8239-MB",
 				     r8239_mb_params_json(p), &m.log, NULL,
