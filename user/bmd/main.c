@@ -145,10 +145,10 @@ static void print_config(const struct bmd_config *cfg)
 		       cfg->idle_timeout_s : BMD_DEFAULT_IDLE_TIMEOUT_S);
 	printf("max-output-kib %zu\n", (cfg->max_output ? cfg->max_output :
 					 BMD_DEFAULT_MAX_OUTPUT) >> 10);
-	if (cfg->tx_kthreads == BMD_TX_KTHREADS_AUTO)
+	if (!cfg->tx_kthreads || cfg->tx_kthreads == BMD_TX_KTHREADS_AUTO)
 		printf("tx-kthreads   auto\n");
 	else
-		printf("tx-kthreads   %u\n", cfg->tx_kthreads ? cfg->tx_kthreads : 1);
+		printf("tx-kthreads   %u\n", cfg->tx_kthreads);
 	printf("tx-path       %s\n", bmd_tx_path_name(cfg->tx_path));
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,

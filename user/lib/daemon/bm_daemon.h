@@ -125,7 +125,9 @@ struct bmd_config {
 	 * procedures refuse to run (issue 11, R8239-INC (d)) */
 	bool no_tcp_engine;
 	/* bmd.conf tx-kthreads: the transmit kthreads (lanes) one stream may
-	 * go out on, 0 = 1 (bm_genl_port_opts.tx_kthreads) */
+	 * go out on (bm_genl_port_opts.tx_kthreads), 0 = auto
+	 * (BMD_TX_KTHREADS_AUTO: as many as the port's calibrated capacity
+	 * asks for; one where it was never calibrated) */
 	unsigned int tx_kthreads;
 	/* bmd.conf tx-path: the transmit path trials ask bmgen.ko for,
 	 * BMGEN_TXP_* (0 = AUTO: recycle or alloc, never xdp) */

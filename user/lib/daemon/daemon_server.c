@@ -1433,7 +1433,8 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->verbose = cfg->verbose;
 	d->no_hw_timestamps = cfg->no_hw_timestamps;
 	d->no_tcp_engine = cfg->no_tcp_engine;
-	d->tx_kthreads = cfg->tx_kthreads;
+	d->tx_kthreads = cfg->tx_kthreads ? cfg->tx_kthreads :
+					    BMD_TX_KTHREADS_AUTO;
 	d->tx_path = cfg->tx_path;
 	d->log = cfg->log;
 	d->log_ctx = cfg->log_ctx;
