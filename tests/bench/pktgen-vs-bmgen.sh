@@ -55,6 +55,22 @@
 #             (pages to veth's ndo_xdp_xmit, dropped in x1's NAPI), and
 #             xdp-tools' xdp-trafficgen (XDP live frames, the same
 #             ndo_xdp_xmit; its rate from x1's XDP drop counter);
+#   vsinks    the same on the veth pair the lab tests use, t1 -> t2, t2's
+#             ingress filter dropping every frame (tc matchall: veth's
+#             receive up to the filter is in every row): pktgen with a new
+#             skb per frame (veth takes no shared skb, so no re-sent one),
+#             bmgen alloc, trafgen, and bmgen-rx: bmgen alloc with the
+#             filter off, its receiver analysing every frame, as a lab
+#             test's trial does;
+#   hsinks    the same on the igb model of the --hw boot (BENCH_HW=1):
+#             eth0 sends into QEMU's hub, eth1 is down so its model drops
+#             every frame outside the guest, and each row is the sender
+#             and a real driver's transmit path (descriptors, tail write,
+#             completion interrupt and cleaning): pktgen new skb, one skb,
+#             burst 32; bmgen alloc and recycle; trafgen; then with an
+#             XDP_PASS program on eth0 (igb's ndo_xdp_xmit needs one)
+#             bmgen xdp and xdp-trafficgen, whose rate is eth0's
+#             tx_packets over a window;
 #   lanes     one stream of N frames t1 -> t2 (bmgen-traffic), effectively
 #             unpaced (100 % of a notional 50 Gbit/s line), on one
 #             transmit kthread and on two (--tx-kthreads 2: lane i sends
@@ -65,8 +81,8 @@
 #
 # Kernel command line (tools/bench --append): benchruns=R (runs per row),
 # benchcount=N (frames per run), benchcfgs=cpu0,rps (placements),
-# benchparts=core,streams,kthreads,pacing,bursts,sinks,xsinks,lanes
-# (default core).
+# benchparts=core,streams,kthreads,pacing,bursts,sinks,xsinks,vsinks,
+# hsinks,lanes (default core; hsinks needs the --hw boot).
 RUNS=${benchruns:-7}
 N=${benchcount:-20000}
 CFGS=$(echo "${benchcfgs:-cpu0,rps}" | tr ',' ' ')
@@ -351,6 +367,18 @@ run_sink() {	# ROW I
 		r=$(rate_of /tmp/b) || fail "sinks: $1: no rate"
 		echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=$(trial_kv /tmp/b tx_ring_misses)"
 		return 0 ;;
+	bmgen-rx)
+		# the lab's trial: the receiver analyses every frame
+		t2_filter off
+		bmgen_in
+		bmgen_send $SINK_TX $SINK_RX --tx-path alloc
+		rmmod bmgen || fail "rmmod bmgen"
+		t2_filter on
+		[ "$(trial_kv /tmp/b rx_unique)" = $N ] ||
+			{ cat /tmp/b; fail "vsinks: bmgen-rx received $(trial_kv /tmp/b rx_unique) of $N"; }
+		r=$(rate_of /tmp/b) || fail "sinks: $1: no rate"
+		echo "BENCH sink dev=$SINK tool=$1 run=$2 sent=$(trial_kv /tmp/b tx_frames) errors=$(trial_kv /tmp/b tx_errors) tx_fps=$r ring_misses=0"
+		return 0 ;;
 	xdp-trafficgen) tg_send ;;
 	trafgen) trafgen_send ;;
 	*) fail "sinks: no row $1" ;;
@@ -392,16 +420,17 @@ window() {
 
 # tg_send: xdp-tools' xdp-trafficgen (64 B IPv6 UDP frames, FCS not
 # counted; one thread on CPU 0) from SINK_TX to SINK_MAC, its rate from
-# the frames SINK_RX's program dropped (window).  Debian 12's 1.3.1 needs
+# the sink's counter SINK_COUNT (window): the frames SINK_RX's program
+# dropped, or SINK_TX's driver sent.  Debian 12's 1.3.1 needs
 # xdp-tg-probe.so to start (tests/fixtures/xdp_tg_probe.c) and does not
 # stop by itself after -n frames (fixed in 1.5.0), hence the window.
 tg_send() {
 	grep -q '^bmgen ' /proc/modules && { rmmod bmgen || fail "rmmod"; }
 	command -v xdp-trafficgen > /dev/null || fail "no xdp-trafficgen in the guest"
-	base=$(xdp_drops)
+	base=$($SINK_COUNT)
 	LD_PRELOAD=/usr/lib/xdp-tg-probe.so xdp-trafficgen udp -m $SINK_MAC \
 		-I 60 $SINK_TX > /tmp/tg 2>&1 &
-	window $! xdp_drops /tmp/tg xdp-trafficgen
+	window $! $SINK_COUNT /tmp/tg xdp-trafficgen
 }
 
 # The frames SINK_TX's driver took, from its own counters.
@@ -467,10 +496,32 @@ if part xsinks; then
 	$IP link set x0 up
 	$IP link set x1 up
 	xdp-attach x1 drop || fail "xdp-attach x1 drop"
-	SINK=veth-xdp SINK_TX=x0 SINK_RX=x1 SINK_MAC=$(mac x1)
+	SINK=veth-xdp SINK_TX=x0 SINK_RX=x1 SINK_MAC=$(mac x1) SINK_COUNT=xdp_drops
 	run_sinks pktgen-unique bmgen-alloc bmgen-xdp xdp-trafficgen
 	xdp-attach x1 off
 	$IP link del x0
+fi
+
+# The veth pair of the lab tests, t1 -> t2, t2's filter dropping.
+if part vsinks; then
+	t2_filter on
+	SINK=veth SINK_TX=t1 SINK_RX=t2 SINK_MAC=$T2MAC SINK_COUNT=t2_in
+	run_sinks pktgen-unique bmgen-alloc trafgen bmgen-rx
+	t2_filter off
+fi
+
+# The igb model (the --hw boot): eth0 -> hub, eth1 down.
+if part hsinks; then
+	[ -e /sys/class/net/eth1 ] || fail "hsinks: no eth1 (the --hw boot, BENCH_HW=1)"
+	nic_up eth0
+	$IP link set eth1 down
+	SINK=igb SINK_TX=eth0 SINK_RX=eth0 SINK_MAC=$(mac eth1) SINK_COUNT=tx_packets
+	run_sinks pktgen-unique pktgen-one-skb pktgen-burst32 bmgen-alloc \
+		bmgen-recycle trafgen
+	xdp-attach eth0 pass || fail "xdp-attach eth0 pass"
+	nic_carrier eth0
+	run_sinks bmgen-xdp xdp-trafficgen
+	xdp-attach eth0 off
 fi
 
 # run_lanes K I: the one stream on K transmit kthreads, from bmgen-traffic's
