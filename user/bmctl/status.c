@@ -65,6 +65,14 @@ static void print_resets(json_object *r)
 	}
 }
 
+/* v's string, "?" when it is none (a result edited by hand). */
+static const char *str_or(json_object *v)
+{
+	const char *s = json_object_get_string(v);
+
+	return s ? s : "?";
+}
+
 /* The generator's calibrated capacity (REQ-GEN-6): a line per port and
  * path measured, from bmd's newest bmgen.capacity of each port. */
 static void print_capacity(json_object *r)
@@ -94,8 +102,7 @@ static void print_capacity(json_object *r)
 			else
 				snprintf(lbuf, sizeof(lbuf), "lost frames at every rate tried");
 			snprintf(label, sizeof(label), "capacity %s %s",
-				 json_object_get_string(get(p, "port")),
-				 json_object_get_string(get(e, "tx_path")));
+				 str_or(get(p, "port")), str_or(get(e, "tx_path")));
 			snprintf(line, sizeof(line),
 				 "%.4g fps/kthread at %lld B%s, loop %s; job %lld, %s",
 				 json_object_get_double(get(e, "send_fps")),
@@ -105,7 +112,7 @@ static void print_capacity(json_object *r)
 				 " (line rate)" : "",
 				 lbuf,
 				 (long long)json_object_get_int64(get(p, "job")),
-				 json_object_get_string(get(p, "measured")));
+				 str_or(get(p, "measured")));
 			pr_kv_str("capacity", label, line);
 		}
 	}
@@ -196,8 +203,11 @@ static void cell_capacity(struct pr_table *t, json_object *c)
 	size_t i;
 
 	for (i = 0; a && i < json_object_array_length(a); i++) {
+		const char *tp;
+
 		e = json_object_array_get_idx(a, i);
-		if (strcmp(json_object_get_string(get(e, "tx_path")), "auto"))
+		tp = json_object_get_string(get(e, "tx_path"));
+		if (!tp || strcmp(tp, "auto"))
 			continue;
 		if (!best || json_object_get_int64(get(e, "frame_size")) <
 			     json_object_get_int64(get(best, "frame_size")))

@@ -130,19 +130,24 @@ size_t bmd_capacity_list(struct bmd *d, const char *const *ports,
 			continue;
 		json_object_object_get_ex(o, "capacity", &a);
 		for (i = 0; i < json_object_array_length(a) && n < max; i++) {
+			json_object *path, *size, *fps;
+
 			e = json_object_array_get_idx(a, i);
+			/* a result edited by hand is skipped, not trusted */
 			if (!json_object_object_get_ex(e, "available", &x) ||
-			    !json_object_get_boolean(x))
+			    !json_object_get_boolean(x) ||
+			    !json_object_object_get_ex(e, "tx_path", &path) ||
+			    !json_object_is_type(path, json_type_string) ||
+			    !json_object_object_get_ex(e, "frame_size", &size) ||
+			    !json_object_is_type(size, json_type_int) ||
+			    !json_object_object_get_ex(e, "send_fps", &fps) ||
+			    !bm_json_number(fps, &v[n].send_fps) ||
+			    !(v[n].send_fps > 0))
 				continue;
-			memset(&v[n], 0, sizeof(v[n]));
 			snprintf(v[n].port, sizeof(v[n].port), "%s", ports[p]);
-			json_object_object_get_ex(e, "tx_path", &x);
 			snprintf(v[n].path, sizeof(v[n].path), "%s",
-				 json_object_get_string(x));
-			json_object_object_get_ex(e, "frame_size", &x);
-			v[n].frame_size = (uint32_t)json_object_get_int64(x);
-			json_object_object_get_ex(e, "send_fps", &x);
-			v[n].send_fps = json_object_get_double(x);
+				 json_object_get_string(path));
+			v[n].frame_size = (uint32_t)json_object_get_int64(size);
 			n++;
 		}
 		json_object_put(o);
