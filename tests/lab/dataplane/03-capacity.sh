@@ -9,10 +9,12 @@
 #     with the path the module used: auto and alloc use alloc, recycle
 #     is not available (used alloc), xdp uses xdp; every send_fps > 0 and
 #     every available path's loop_fps in (0, 0.95 x send_fps];
-#   - the figures hold: one kthread asked for 0.8 x the auto loop rate
-#     sends every frame and loses none (the loop's own claim, with a
-#     fifth kept for a TCG vCPU held up); asked for 2 x its send_fps it
-#     falls short and says generator_limited (the ceiling is real);
+#   - the figures hold: one kthread asked for 0.5 x the auto loop rate
+#     sends every frame on time and loses none (the loop's own claim,
+#     with half kept for TCG, whose rate varies +-40 % between trials of
+#     one boot: auto and alloc, the same path, calibrated at 10.2 and
+#     6.0 kfps in one job); asked for 2 x its send_fps it falls short and
+#     says generator_limited (the ceiling is real);
 #   - bmctl port list shows the figure for t1 and none for t2; bmctl
 #     status lists it per path;
 #   - a job at a line rate above what one kthread sends (10 Gbit/s at
@@ -60,21 +62,21 @@ for p in auto alloc xdp; do
 	check_range "$p: loop_fps" "$(entry $p loop_fps)" 1 "$(awk -v s="$s" 'BEGIN { print 0.95 * s + 1 }')"
 done
 
-# the claims: 0.8 x the loop rate clean on one kthread; 2 x send short
+# the claims: 0.5 x the loop rate clean on one kthread; 2 x send short
 send=$(entry auto send_fps)
 loop=$(entry auto loop_fps)
 # bmgen-traffic takes a load in % of a line: 10 Gbit/s, 14,880,952 fps
 pct() { awk -v r="$1" 'BEGIN { printf "%.6f", r / 14880952.38 * 100 }'; }
-r=$(awk -v l="$loop" 'BEGIN { printf "%.0f", 0.8 * l }')
+r=$(awk -v l="$loop" 'BEGIN { printf "%.0f", 0.5 * l }')
 bmgen-traffic --ports t1,t2 --topology pair --size 64 --line-rate 10e9 \
 	--load "$(pct $r)" \
 	--duration 1 --drain 0.3 > /tmp/tr.ok 2>&1 ||
 	{ cat /tmp/tr.ok; fail "bmgen-traffic at $r fps"; }
 st=$(grep '^stream=0 ' /tmp/tr.ok)
 val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-check_eq "0.8 x loop ($r fps): lost" "$(val lost "$st")" 0
-check_eq "0.8 x loop ($r fps): sent = intended" "$(val sent "$st")" "$(val intended "$st")"
-check_eq "0.8 x loop ($r fps): generator_limited" \
+check_eq "0.5 x loop ($r fps): lost" "$(val lost "$st")" 0
+check_eq "0.5 x loop ($r fps): sent = intended" "$(val sent "$st")" "$(val intended "$st")"
+check_eq "0.5 x loop ($r fps): generator_limited" \
 	"$(val generator_limited "$(grep '^total ' /tmp/tr.ok)")" 0
 r=$(awk -v s="$send" 'BEGIN { printf "%.0f", 2 * s }')
 bmgen-traffic --ports t1,t2 --topology pair --size 64 --line-rate 10e9 \
