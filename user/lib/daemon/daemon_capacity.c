@@ -19,41 +19,36 @@
 
 #define CAPACITY_PROC	"bmgen.capacity"
 
-/* The newest finished bmgen.capacity job with a result that sent from
- * port, 0 when none.  d->lock held. */
-static unsigned long newest_capacity(const struct bmd *d, const char *port)
+/* A bmgen.capacity job that ended done with a result, not a dry run. */
+static bool is_capacity(const struct bmd_job *k)
 {
-	const struct bmd_job *k;
-	unsigned long id = 0;
-
-	for (k = d->jobs; k; k = k->next)
-		if (k->state == JOB_DONE && k->has_result && !k->dry_run &&
-		    k->n_ports && !strcmp(k->procedure, CAPACITY_PROC) &&
-		    !strcmp(k->ports[0], port))
-			id = k->id;	/* the list is in id order */
-	return id;
+	return k->state == JOB_DONE && k->has_result && !k->dry_run &&
+	       k->n_ports && !strcmp(k->procedure, CAPACITY_PROC);
 }
 
-static const struct bmd_job *job_of(const struct bmd *d, unsigned long id)
+/* The newest such job that sent from port, NULL when none.  d->lock
+ * held. */
+static const struct bmd_job *newest_capacity(const struct bmd *d,
+					     const char *port)
 {
-	const struct bmd_job *k;
+	const struct bmd_job *k, *newest = NULL;
 
-	for (k = d->jobs; k && k->id != id; k = k->next)
-		;
-	return k;
+	for (k = d->jobs; k; k = k->next)
+		if (is_capacity(k) && !strcmp(k->ports[0], port))
+			newest = k;	/* the list is in id order */
+	return newest;
 }
 
 json_object *bmd_capacity_of(struct bmd *d, const char *port)
 {
-	unsigned long id = newest_capacity(d, port);
-	const struct bmd_job *k = job_of(d, id);
+	const struct bmd_job *k = newest_capacity(d, port);
 	json_object *doc, *res, *v, *o, *a, *e, *x;
 	char path[PATH_MAX], when[40];
 	size_t i;
 
-	if (!id || !k)
+	if (!k)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, id);
+	snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, k->id);
 	/* a result that cannot be read calibrates nothing */
 	doc = bm_read_json(path, NULL, NULL);
 	if (!doc || !json_object_object_get_ex(doc, "results", &res) ||
@@ -63,7 +58,7 @@ json_object *bmd_capacity_of(struct bmd *d, const char *port)
 		return NULL;
 	}
 	o = json_object_new_object();
-	json_object_object_add(o, "job", json_object_new_int64((int64_t)id));
+	json_object_object_add(o, "job", json_object_new_int64((int64_t)k->id));
 	bmd_time_iso(k->ended, when, sizeof(when));
 	bm_json_add_str(o, "measured", when);
 	bm_json_add_str(o, "rx_port", k->n_ports > 1 ? k->ports[1] :
@@ -92,20 +87,11 @@ json_object *bmd_capacity_of(struct bmd *d, const char *port)
 json_object *bmd_capacity_all(struct bmd *d)
 {
 	json_object *a = json_object_new_array(), *o;
-	const struct bmd_job *k, *m;
+	const struct bmd_job *k;
 
 	for (k = d->jobs; k; k = k->next) {
-		if (k->state != JOB_DONE || !k->has_result || k->dry_run ||
-		    !k->n_ports || strcmp(k->procedure, CAPACITY_PROC))
-			continue;
 		/* each port once, at its newest job */
-		for (m = k->next; m; m = m->next)
-			if (m->state == JOB_DONE && m->has_result &&
-			    !m->dry_run && m->n_ports &&
-			    !strcmp(m->procedure, CAPACITY_PROC) &&
-			    !strcmp(m->ports[0], k->ports[0]))
-				break;
-		if (m)
+		if (!is_capacity(k) || newest_capacity(d, k->ports[0]) != k)
 			continue;
 		o = bmd_capacity_of(d, k->ports[0]);
 		if (!o)
