@@ -308,13 +308,19 @@ static int cap_loop(struct cap_run *c, uint32_t f, const char *path,
 	return 0;
 }
 
+/* Did the port give path asked what it asked for?  got is the path the
+ * record names ("" for a backend without paths); auto takes whatever. */
+static bool cap_available(const char *asked, const char *got)
+{
+	return !got[0] || !strcmp(asked, "auto") || !strcmp(asked, got);
+}
+
 static json_object *cap_entry(uint32_t f, const char *asked, const char *got,
 			      double ask, double fps, double loop,
 			      unsigned int loop_trials, unsigned int steps)
 {
 	json_object *e = json_object_new_object();
-	bool available = !got[0] || !strcmp(asked, "auto") ||
-			 !strcmp(asked, got);
+	bool available = cap_available(asked, got);
 
 	bm_json_add_u64(e, "frame_size", f);
 	bm_json_add_str(e, "tx_path", asked);
@@ -370,8 +376,7 @@ int cap_run(const struct bm_procedure_info *pi, json_object *params,
 			loop = 0;
 			/* a path that fell back measures the one it fell to,
 			 * which has its own entry */
-			if (!ret && (!got[0] || !strcmp(path, "auto") ||
-				     !strcmp(path, got)))
+			if (!ret && cap_available(path, got))
 				ret = cap_loop(&c, f, path, fps, &loop, &trials,
 					       err);
 			if (!ret)
