@@ -369,6 +369,19 @@ bmd_start() {
 	done
 }
 
+# one_line WANT_RC CMD...: CMD exits WANT_RC with exactly one stderr line
+# "bmctl: ..." (saved in /tmp/one.err)
+one_line() {
+	want=$1
+	shift
+	"$@" > /tmp/one.out 2> /tmp/one.err
+	rc=$?
+	[ $rc -eq "$want" ] || { cat /tmp/one.out /tmp/one.err; fail "'$*' exited $rc, want $want"; }
+	[ "$(wc -l < /tmp/one.err)" -eq 1 ] && grep -q '^bmctl: ..' /tmp/one.err ||
+		{ cat /tmp/one.err; fail "'$*': stderr is not one bmctl: line"; }
+	echo "ok: '$*' -> $rc: $(cat /tmp/one.err)"
+}
+
 # bmd_stop: stop the bmd that bmd_start started (SIGTERM, then wait).
 bmd_stop() {
 	[ -n "$BMD_PID" ] || return 0

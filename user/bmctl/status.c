@@ -54,14 +54,14 @@ static void print_resets(json_object *r)
 	    json_object_array_length(a) : 0;
 	if (!n)
 		pr_kv_str("resets", "resets", "none (bmd.conf: reset.NAME = COMMAND)");
+	/* names only: bmd keeps the commands, which may carry passwords */
 	for (i = 0; i < n; i++) {
 		char label[64];
 
 		e = json_object_array_get_idx(a, i);
 		snprintf(label, sizeof(label), "reset %s",
 			 json_object_get_string(get(e, "name")));
-		pr_kv_str("reset", label,
-			  json_object_get_string(get(e, "command")));
+		pr_kv_str("reset", label, "configured (reset=NAME)");
 	}
 }
 

@@ -150,6 +150,9 @@ static void print_config(const struct bmd_config *cfg)
 	else
 		printf("tx-kthreads   %u\n", cfg->tx_kthreads);
 	printf("tx-path       %s\n", bmd_tx_path_name(cfg->tx_path));
+	printf("ports         %s\n", cfg->ports ? cfg->ports : BMD_DEFAULT_PORTS);
+	printf("admin-group   %s\n", cfg->admin_group ? cfg->admin_group :
+					  "(none)");
 	for (i = 0; i < cfg->n_resets; i++)
 		printf("reset.%s = %s\n", cfg->resets[i].name,
 		       cfg->resets[i].command);

@@ -6,7 +6,8 @@
 #  2. bmd stopped with SIGTERM mid-job: it ends the current trial, keeps the
 #     partial result and marks the job interrupted;
 #  3. bmd killed with SIGKILL mid-trial and restarted: the job is
-#     interrupted (no result), the result that finished before is listed
+#     interrupted, its result rebuilt from its events file with every
+#     trial that finished (bmd(8)), the result that finished before is listed
 #     and intact, and a new job submitted at once runs to the end on the
 #     same ports although the dead bmd's trial still runs in the module;
 #  4. two jobs on disjoint ports at once both end done (the module runs one
@@ -36,19 +37,6 @@ wait_trials() {
 		sleep 0.1
 	done
 }
-# one_line WANT_RC CMD...: CMD exits WANT_RC with exactly one stderr line
-# "bmctl: ..." (saved in /tmp/one.err)
-one_line() {
-	want=$1
-	shift
-	"$@" > /tmp/one.out 2> /tmp/one.err
-	rc=$?
-	[ $rc -eq "$want" ] || { cat /tmp/one.out /tmp/one.err; fail "'$*' exited $rc, want $want"; }
-	[ "$(wc -l < /tmp/one.err)" -eq 1 ] && grep -q '^bmctl: ..' /tmp/one.err ||
-		{ cat /tmp/one.err; fail "'$*': stderr is not one bmctl: line"; }
-	echo "ok: '$*' -> $rc: $(cat /tmp/one.err)"
-}
-
 bm_load
 topo_bridge 4
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 60000 \
@@ -119,7 +107,23 @@ echo "ok: a new job ran to the end right after the restart"
 $BMCTL jobs | grep -q "^ *$c .*bmd stopped while the job was running" ||
 	{ $BMCTL jobs; fail "job $c: no reason"; }
 one_line 1 $BMCTL wait "$c"
-one_line 1 $BMCTL result "$c"
+# no finished trial lost: the result is rebuilt from the events file, one
+# trial for each progress event with a trial in it
+n=$(grep -c '"event": *"progress".*"trial": *{' $RES/jobs/$c.events)
+check_range "job $c: trials in its events file" "$n" 1 100
+check_eq "job $c: trials kept" "$(trials "$c")" "$n"
+$BMCTL -j result "$c" > /tmp/c.json || fail "bmctl result $c"
+grep -q "rebuilt from the $n trial(s) of its events file" /tmp/c.json ||
+	{ head -c 2000 /tmp/c.json; fail "job $c: the result does not say it was rebuilt from $n trials"; }
+# the same trials: each one's index, rate and frames sent and received
+tr_of() {
+	grep -o '"\(index\|rate_fps\|attempted\|received\)": *[0-9.e+-]*' "$1" |
+		tr -d ' ' | tr '\n' ' '
+}
+check_eq "job $c: trials (index, rate, attempted, received) in the result" \
+	"$(tr_of /tmp/c.json)" "$(tr_of $RES/jobs/$c.events)"
+check_eq "job $c: attempted counts in the result" \
+	"$(tr_of /tmp/c.json | grep -o attempted | wc -l)" "$n"
 check_eq "job $a after the restarts" "$(state "$a")" done
 check_eq "result file of job $a" "$(md5sum < $RES/$a.json)" "$sum_a"
 $BMCTL -j result "$a" > /tmp/a2.json || fail "bmctl result $a"

@@ -140,6 +140,8 @@ static struct bmd_config base_cfg(void)
 	return (struct bmd_config){
 		.socket_path = sock, .listen_fd = -1, .results_dir = dir,
 		.backend_new = slow_new, .sysfs_net = sysfs_root,
+		/* the slow backend touches no port: "lo" stands for one */
+		.ports = "unaddressed lo",
 	};
 }
 
@@ -1239,6 +1241,88 @@ START_TEST(restart_keeps_results_and_marks_interrupted)
 }
 END_TEST
 
+/*
+ * A bmd killed in the middle of a job lost every trial of it: the
+ * restart marked the job interrupted with 0 trials although each one was
+ * in its events file.  Now its result is rebuilt from that file: every
+ * trial as it was reported (a last line cut short by the kill left out),
+ * the job's parameters and meta, and a deviation that says so.
+ */
+START_TEST(restart_rebuilds_result_from_events)
+{
+	struct bm_client c;
+	json_object *r, *res, *trials, *want;
+	char s[32], from[256], to[256], line[65536], msg[160];
+	int events, n = 0;
+	long done;
+	FILE *in, *out;
+
+	trial_delay_us = 1000;
+	client(&c);
+	done = submit(&c, NULL, NULL);
+	ck_assert_str_eq(watch_to_end(&c, done, &events, s), "done");
+	bm_client_close(&c);
+	daemon_stop();
+
+	/* job 98 died running, with job 'done''s trials in its events */
+	snprintf(from, sizeof(from), "%s/jobs/%ld.events", dir, done);
+	snprintf(to, sizeof(to), "%s/jobs/98.events", dir);
+	in = fopen(from, "r");
+	out = fopen(to, "w");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	while (fgets(line, sizeof(line), in)) {
+		n += strstr(line, "\"event\":\"progress\"") &&
+		     strstr(line, "\"trial\":{");
+		fputs(line, out);
+	}
+	fputs("{\"ok\":true,\"event\":\"progress\",\"trials\":9", out);
+	fclose(in);
+	fclose(out);
+	ck_assert_int_gt(n, 2);
+	put_file("jobs/98.json",
+		 "{\"job\":98,\"state\":\"running\",\"procedure\":\"" PROC "\","
+		 "\"params\":{\"frame_sizes\":[64]},\"dry_run\":true,"
+		 "\"ports\":{\"list\":[],\"line_rate_bps\":1e9},"
+		 "\"submitted\":\"2026-12-02T10:00:00.000Z\","
+		 "\"started\":\"2026-12-02T10:00:00.100Z\",\"trials\":0}");
+
+	daemon_start();
+	client(&c);
+	ck_assert_str_eq(job_state(&c, 98, s), "interrupted");
+	r = call_ok(&c, req_job("job", 98));
+	ck_assert_int_eq(json_object_get_int(get(get(r, "job"), "trials")), n);
+	snprintf(msg, sizeof(msg),
+		 "bmd stopped while the job was running; its %d finished trials are kept in its result",
+		 n);
+	ck_assert_str_eq(gets_(get(r, "job"), "error"), msg);
+	json_object_put(r);
+	r = call_ok(&c, req_job("result", 98));
+	res = get(r, "result");
+	trials = get(res, "trials");
+	ck_assert_int_eq(json_object_array_length(trials), n);
+	snprintf(msg, sizeof(msg),
+		 "bmd stopped while the job ran (killed or restarted): this result is rebuilt from the %d trial(s) of its events file, one line cut short left out",
+		 n);
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		json_object_array_get_idx(get(res, "deviations"), 0)), msg));
+	ck_assert_str_eq(gets_(get(res, "procedure"), "id"), PROC);
+	ck_assert_str_eq(gets_(get(res, "meta"), "backend"), "sim");
+	ck_assert_str_eq(gets_(get(res, "meta"), "start"),
+			 "2026-12-02T10:00:00.100Z");
+	/* the trials are those the finished job reported, one for one */
+	want = call_ok(&c, req_job("result", done));
+	ck_assert_str_eq(json_object_to_json_string(json_object_array_get_idx(
+				trials, n - 1)),
+			 json_object_to_json_string(json_object_array_get_idx(
+				get(get(want, "result"), "trials"), n - 1)));
+	json_object_put(want);
+	bm_test_keep_result(res, "bmd-rebuilt-after-kill");
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
 /* --- the socket path (issue 16 item 2) -------------------------------- */
 
 /* -s naming a stored result (or a symlink to one) is refused with one
@@ -1461,7 +1545,13 @@ static long submit_reset(struct bm_client *c, const char *params, bool dry)
 	return id;
 }
 
-/* Restart bmd with the configuration file dir/bmd.conf holding text. */
+static char log_text[16384];
+static void catch_log(void *ctx, int priority, const char *const *fields,
+		      size_t n);
+static bool logged(const char *const *want, size_t n);
+
+/* Restart bmd with the configuration file dir/bmd.conf holding text; its
+ * log into log_text. */
 static void daemon_with_conf(const char *text)
 {
 	struct bmd_config cfg = base_cfg();
@@ -1474,6 +1564,8 @@ static void daemon_with_conf(const char *text)
 	snprintf(path, sizeof(path), "%s/bmd.conf", dir);
 	ck_assert_msg(!bmd_conf_read(path, true, &conf, &err), "%s", err.msg);
 	bmd_conf_apply(&conf, &cfg);
+	log_text[0] = '\0';
+	cfg.log = catch_log;
 	daemon_start_cfg(&cfg);
 	bmd_conf_free(&conf);		/* bmd keeps its own copy */
 }
@@ -1542,10 +1634,10 @@ START_TEST(reset_by_name_from_config)
 	ck_assert_int_eq(json_object_array_length(a), 2);
 	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 0), "name"),
 			 "touch");
-	snprintf(want, sizeof(want),
-		 "touch %s/ran; echo \"a # is no comment\" > %s/said", dir, dir);
-	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 0), "command"),
-			 want);
+	/* the name only: a command may carry the DUT's password */
+	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(a, 0),
+					     "command", NULL));
+	ck_assert_ptr_null(strstr(json_object_to_json_string(r), "touch "));
 	ck_assert_str_eq(gets_(json_object_array_get_idx(a, 1), "name"), "nop");
 	json_object_put(r);
 
@@ -1572,6 +1664,11 @@ START_TEST(reset_by_name_from_config)
 	ck_assert(exists("ran"));
 	ck_assert_str_eq(file_text("said", msg, sizeof(msg)),
 			 "a # is no comment\n");
+	/* the log names the reset, never its command (a password) */
+	ck_assert_msg(logged((const char *[]){ "|RESET=touch" }, 1), "%s",
+		      log_text);
+	ck_assert_msg(!strstr(log_text, "/said") &&
+		      !strstr(log_text, "RESET_COMMAND"), "%s", log_text);
 
 	/* a bmd with no resets says so */
 	daemon_stop();
@@ -1671,9 +1768,16 @@ START_TEST(job_events_logged_with_fields)
 	json_object_put(r);
 	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "cancelled");
 	bm_client_close(&c);
-	ck_assert_msg(logged((const char *[]){ "4|MESSAGE=job 2 rfc2544.throughput cancelled: cancelled by request|",
-		"|VERDICT=cancelled|", "|JOB_ERROR=cancelled by request" }, 3),
-		"%s", log_text);
+	snprintf(msg, sizeof(msg),
+		 "4|MESSAGE=job 2 rfc2544.throughput cancelled: cancelled by uid %u pid %d|",
+		 (unsigned int)getuid(), (int)getpid());
+	ck_assert_msg(logged((const char *[]){ msg, "|VERDICT=cancelled|",
+		"|JOB_ERROR=cancelled by uid " }, 3), "%s", log_text);
+	snprintf(msg, sizeof(msg),
+		 "5|MESSAGE=job 2 rfc2544.throughput: cancel requested by uid %u pid %d|",
+		 (unsigned int)getuid(), (int)getpid());
+	ck_assert_msg(logged((const char *[]){ msg, "|JOB_EVENT=cancel|",
+		"|CANCEL_UID=" }, 3), "%s", log_text);
 }
 END_TEST
 
@@ -1692,16 +1796,16 @@ static void put(int fd, const char *s)
 
 /*
  * Fork a child that becomes uid NOBODY with primary group gid and the n
- * supplementary groups supp, connects to bmd, asks for status and tells
+ * supplementary groups supp, connects to bmd, sends the request line q
+ * (with its newline) and tells
  * through a pipe: "connect: ERRNO", or the first reply line and then
  * "closed" when bmd hung up after it, "open" when it did not.  That, into
  * out.
  */
-static char *as_nobody(gid_t gid, const gid_t *supp, int n, char *out,
-		       size_t size)
+static char *as_nobody_req(gid_t gid, const gid_t *supp, int n,
+			   const char *q, char *out, size_t size)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *q = "{\"id\":1,\"cmd\":\"status\"}\n";
 	size_t got = 0;
 	int p[2], fd, status;
 	char buf[4096], num[32];
@@ -1755,6 +1859,14 @@ static char *as_nobody(gid_t gid, const gid_t *supp, int n, char *out,
 	return out;
 }
 
+/* as_nobody_req asking for status. */
+static char *as_nobody(gid_t gid, const gid_t *supp, int n, char *out,
+		       size_t size)
+{
+	return as_nobody_req(gid, supp, n, "{\"id\":1,\"cmd\":\"status\"}\n",
+			     out, size);
+}
+
 /* bmd sets the socket's mode itself (0660, whatever the umask) and, with
  * -g, its group; an unknown group is refused. */
 START_TEST(socket_mode_0660_and_group)
@@ -1784,10 +1896,10 @@ START_TEST(socket_mode_0660_and_group)
 
 	cfg.group = "no-such-group-of-bmd";
 	daemon_refuses(&cfg, msg);
-	ck_assert_str_eq(msg, "unknown group 'no-such-group-of-bmd'");
+	ck_assert_str_eq(msg, "group: unknown group 'no-such-group-of-bmd'");
 	cfg.group = "12x";
 	daemon_refuses(&cfg, msg);
-	ck_assert_str_eq(msg, "unknown group '12x'");
+	ck_assert_str_eq(msg, "group: unknown group '12x'");
 }
 END_TEST
 
@@ -2418,6 +2530,204 @@ START_TEST(status_slot_when_full)
 }
 END_TEST
 
+/* --- who may touch what (issue 42 item 1; bmd(8), ACCESS) ------------ */
+
+/* Give the fake port name the sysfs flags text (e.g. "0x1003": up). */
+static void fake_flags(const char *name, const char *flags)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/flags", sysfs_root, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", flags);
+	fclose(f);
+}
+
+/* Enslave the fake port name to master, as sysfs shows it. */
+static void fake_master(const char *name, const char *master)
+{
+	char path[256], target[64];
+
+	snprintf(path, sizeof(path), "%s/%s/master", sysfs_root, name);
+	snprintf(target, sizeof(target), "../../virtual/net/%s", master);
+	unlink(path);
+	ck_assert_int_eq(symlink(target, path), 0);
+}
+
+/* Restart bmd with bmd.conf's ports = spec (NULL: not given). */
+static void daemon_with_ports(const char *spec)
+{
+	struct bmd_config cfg = base_cfg();
+
+	daemon_stop();
+	cfg.ports = spec;
+	daemon_start_cfg(&cfg);
+}
+
+/*
+ * Any member of bmd's group could flood the management NIC and enslave
+ * it to a VRF.  With no ports in bmd.conf a job takes only ports the host
+ * does not use itself: not up with an address outside the benchmark
+ * networks, not enslaved but to bmd's own VRF; a name or pattern allows
+ * a port whatever it carries.  Checked at submit and again at start.
+ */
+START_TEST(ports_allowed_by_bmd_conf)
+{
+	struct bmd_port_policy pol;
+	struct bmd_port_use u = { .up = true };
+	struct bm_error err = { "" };
+	struct bm_client c;
+	char msg[512], why[160], s[32];
+	json_object *r;
+	int events;
+	long j1, j2;
+
+	daemon_on_fake_ports();
+	fake_flags("p1", "0x1003");
+	fake_flags("p2", "0x1003");
+	fake_master("p3", "br0");
+	fake_master("p4", "bmv12");
+	daemon_with_ports(NULL);
+	client(&c);
+	submit_list(&c, "p1,p2", 0, false);
+	submit_list(&c, "p4,p5", 0, false);
+	call_err(&c, submit_list_req("p1,p3", 0, false), msg);
+	ck_assert_str_eq(msg, "port p3: refused: enslaved to br0, the host's own; name it to allow it (ports = unaddressed in /etc/bmgen/bmd.conf)");
+	/* a dry run touches none of its ports */
+	submit_list(&c, "p1,p3", 0, true);
+	bm_client_close(&c);
+
+	daemon_with_ports("p1 p2");
+	client(&c);
+	call_err(&c, submit_list_req("p1,p5", 0, false), msg);
+	ck_assert_str_eq(msg, "port p5: refused: not named (ports = p1 p2 in /etc/bmgen/bmd.conf)");
+	bm_client_close(&c);
+
+	daemon_with_ports("unaddressed p[3-9]");
+	client(&c);
+	submit_list(&c, "p3,p6", 0, false);
+	bm_client_close(&c);
+
+	/* a port that became the host's while the job waited: the job
+	 * fails before anything touches it */
+	daemon_with_ports(NULL);
+	trial_delay_us = 50000;
+	client(&c);
+	j1 = submit_list(&c, "p7,p8", 0, false);
+	j2 = submit_list(&c, "p7,p8", 0, false);
+	fake_master("p8", "bond0");
+	json_object_put(call_ok(&c, req_job("cancel", j1)));
+	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "failed");
+	r = call_ok(&c, req_job("job", j2));
+
+	ck_assert_str_eq(gets_(get(r, "job"), "error"),
+			 "port p8: refused: enslaved to bond0, the host's own; name it to allow it (ports = unaddressed in /etc/bmgen/bmd.conf)");
+	json_object_put(r);
+	bm_client_close(&c);
+
+	/* the live host: lo is up with 127.0.0.1 */
+	sysfs_root = NULL;
+	daemon_with_ports(NULL);
+	client(&c);
+	call_err(&c, submit_list_req("lo,bmgen-none0", 1e9, false), msg);
+	ck_assert_str_eq(msg, "port lo: refused: up with address 127.0.0.1, the host's own; name it to allow it (ports = unaddressed in /etc/bmgen/bmd.conf)");
+	bm_client_close(&c);
+	ck_assert_int_eq(bmd_port_use_read(NULL, "lo", &u), 0);
+	ck_assert(u.up);
+	ck_assert_str_eq(u.addr, "127.0.0.1");
+
+	/* the rule itself */
+	ck_assert_int_eq(bmd_port_policy_parse(NULL, &pol, &err), 0);
+	u = (struct bmd_port_use){ .up = true, .addr = "10.0.2.15" };
+	ck_assert(!bmd_port_permitted(&pol, "eth0", &u, why, sizeof(why)));
+	ck_assert_str_eq(why, "up with address 10.0.2.15, the host's own; name it to allow it");
+	u.up = false;	/* a spare port, down: nobody's */
+	ck_assert(bmd_port_permitted(&pol, "eth0", &u, why, sizeof(why)));
+	bmd_port_policy_free(&pol);
+	ck_assert_int_eq(bmd_port_policy_parse("eth*", &pol, &err), 0);
+	u.up = true;
+	ck_assert(bmd_port_permitted(&pol, "eth0", &u, why, sizeof(why)));
+	ck_assert(!bmd_port_permitted(&pol, "ens1", &u, why, sizeof(why)));
+	ck_assert_str_eq(why, "not named");
+	bmd_port_policy_free(&pol);
+	ck_assert_int_eq(bmd_port_policy_parse(" \t", &pol, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "ports: names no port");
+}
+END_TEST
+
+/*
+ * A job is its submitter's: another member of the group may read it but
+ * not cancel it; root, bmd's user and admin-group may.  The job says
+ * whose it is, also after a restart, and the log who cancelled.
+ */
+START_TEST(only_owner_or_admin_cancels)
+{
+	static const gid_t member = TEST_GROUP;
+	struct bmd_config cfg = base_cfg();
+	struct bm_client c;
+	char out[4096], q[128], want[512], s[32];
+	json_object *r;
+	int events;
+	long job;
+
+	daemon_stop();
+	cfg.group = "4242";
+	log_text[0] = '\0';
+	cfg.log = catch_log;
+	daemon_start_cfg(&cfg);
+	ck_assert_int_eq(chmod(dir, 0711), 0);
+	trial_delay_us = 100000;
+	client(&c);
+	job = submit(&c, NULL, NULL);
+	r = call_ok(&c, req_job("job", job));
+	ck_assert_int_eq(json_object_get_int64(get(get(r, "job"), "owner_uid")),
+			 getuid());
+	json_object_put(r);
+	snprintf(q, sizeof(q), "{\"id\":1,\"cmd\":\"cancel\",\"job\":%ld}\n",
+		 job);
+	snprintf(want, sizeof(want), "{\"id\":1,\"ok\":false,\"error\":\"permission denied: job %ld is uid %u's; only its submitter, root, bmd's user or admin-group (none in bmd.conf) may cancel it\"}\n",
+		 job, (unsigned int)getuid());
+	ck_assert_str_eq(as_nobody_req(NOBODY, &member, 1, q, out,
+				       sizeof(out)), strcat(want, "open\n"));
+	ck_assert_str_eq(job_state(&c, job, s), "running");
+
+	/* admin-group's members may */
+	daemon_stop();
+	cfg.admin_group = "4242";
+	daemon_start_cfg(&cfg);
+	bm_client_close(&c);
+	client(&c);
+	ck_assert_str_eq(job_state(&c, job, s), "interrupted");
+	job = submit(&c, NULL, NULL);
+	snprintf(q, sizeof(q), "{\"id\":1,\"cmd\":\"cancel\",\"job\":%ld}\n",
+		 job);
+	ck_assert_ptr_nonnull(strstr(as_nobody_req(NOBODY, &member, 1, q, out,
+						   sizeof(out)),
+				     "\"ok\":true"));
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "cancelled");
+	r = call_ok(&c, req_job("job", job));
+	ck_assert_ptr_nonnull(strstr(gets_(get(r, "job"), "error"),
+				     "cancelled by uid 65534 pid "));
+	json_object_put(r);
+	ck_assert_msg(logged((const char *[]){ "|JOB_EVENT=cancel|",
+		"|CANCEL_UID=65534|", "|CANCEL_PID=" }, 3), "%s", log_text);
+
+	/* the owner survives a restart */
+	daemon_stop();
+	cfg.admin_group = NULL;
+	daemon_start_cfg(&cfg);
+	bm_client_close(&c);
+	client(&c);
+	r = call_ok(&c, req_job("job", job));
+	ck_assert_int_eq(json_object_get_int64(get(get(r, "job"), "owner_uid")),
+			 getuid());
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -2450,6 +2760,9 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, reset_by_name_from_config);
 	tcase_add_test(tc, job_events_logged_with_fields);
 	tcase_add_test(tc, secret_never_shown);
+	tcase_add_test(tc, ports_allowed_by_bmd_conf);
+	tcase_add_test(tc, restart_rebuilds_result_from_events);
+	tcase_add_test(tc, only_owner_or_admin_cancels);
 	tcase_add_test(tc, trials_per_job_bounded);
 	tcase_add_test(tc, jobs_capped);
 	tcase_add_test(tc, job_events_in_a_file);

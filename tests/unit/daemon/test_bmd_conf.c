@@ -83,6 +83,8 @@ START_TEST(good_file)
 	    "tcp-engine = no\n"
 	    "tx-kthreads = 4\n"
 	    "tx-path = xdp\n"
+	    "ports = unaddressed  ens1f* eth2\n"
+	    "admin-group = lab-admins\n"
 	    "reset.pdu-cycle = snmpset -v2c -c private pdu 1.3.6.1 i 3  \n"
 	    "reset.br0_bounce.v2 = (sleep 0.5; echo \"a=b # c\") | ip -batch -\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
@@ -97,6 +99,8 @@ START_TEST(good_file)
 	ck_assert_uint_eq(c.tx_kthreads, 4);
 	ck_assert_uint_eq(c.tx_path, BMGEN_TXP_XDP);
 	ck_assert_str_eq(bmd_tx_path_name(c.tx_path), "xdp");
+	ck_assert_str_eq(c.ports, "unaddressed  ens1f* eth2");
+	ck_assert_str_eq(c.admin_group, "lab-admins");
 	ck_assert_uint_eq(c.n_resets, 2);
 	ck_assert_str_eq(c.resets[0].name, "pdu-cycle");
 	ck_assert_str_eq(c.resets[0].command,
@@ -227,7 +231,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -254,6 +258,12 @@ START_TEST(bad_lines)
 	    "1: tx-path: 'mixed' must be auto, alloc, recycle or xdp");
 	bad("tx-path = XDP\n",
 	    "1: tx-path: 'XDP' must be auto, alloc, recycle or xdp");
+	bad("ports = eth1 ../eth0\n",
+	    "1: ports: '../eth0' is neither unaddressed nor a port name or pattern");
+	bad("ports = eth0:1\n",
+	    "1: ports: 'eth0:1' is neither unaddressed nor a port name or pattern");
+	bad("ports = eth1\nports = eth2\n",
+	    "2: ports: given twice (first on line 1)");
 	bad("reset.a = true\nreset.a = false\n", "2: reset.a: given twice");
 	bad("reset. = true\n",
 	    "1: reset.: a reset's name is 1 to 32 of A-Z a-z 0-9 . _ - (not '-' first)");

@@ -735,6 +735,10 @@ START_TEST(test_management_params)
 		  "only with management" },
 		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
 		  "\"198.18.1\"}", "mgmt_agent: expected an IPv4 address" },
+		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
+		  "\"10.0.2.2\"}", "mgmt_agent: 10.0.2.2 is not a DUT address: the test network is 198.18.0.0/15" },
+		{ RFC2544_THROUGHPUT, "{\"management\": true, \"mgmt_agent\": "
+		  "\"198.20.1.1\"}", "mgmt_agent: 198.20.1.1 is not a DUT address" },
 		{ RFC2544_FRAME_LOSS, "{\"management\": true, "
 		  "\"mgmt_community\": \"pub lic\"}",
 		  "mgmt_community: printable characters only" },

@@ -230,7 +230,8 @@ struct bm_trial_result {
 };
 
 struct bm_error {
-	char msg[256];
+	/* one line; room for a path and bmd.conf's list of keys */
+	char msg[512];
 };
 
 /* One entry of a search's trial log (REQ-SRCH-1: every search logs every

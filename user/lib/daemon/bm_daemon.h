@@ -70,6 +70,9 @@ const char *bmd_tx_path_name(unsigned int p);
 #define BMD_DEFAULT_MAX_CONNECTIONS	256
 #define BMD_DEFAULT_IDLE_TIMEOUT_S	300.0
 #define BMD_DEFAULT_MAX_OUTPUT		(4u << 20)
+/* The ports a job may use when bmd.conf names none: those the host does
+ * not use itself (bmd(8), ACCESS). */
+#define BMD_DEFAULT_PORTS	"unaddressed"
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -157,6 +160,13 @@ struct bmd_config {
 	unsigned int max_connections;
 	double idle_timeout_s;
 	size_t max_output;
+	/* bmd.conf ports: the ports a job may use, names and fnmatch
+	 * patterns and "unaddressed" (every port the host does not use
+	 * itself: bmd(8), ACCESS); NULL = BMD_DEFAULT_PORTS */
+	const char *ports;
+	/* bmd.conf admin-group: its members (besides root and bmd's user)
+	 * may cancel any user's job; NULL = none */
+	const char *admin_group;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -175,6 +185,8 @@ struct bmd_conf {
 	int tcp_engine;			/* 0: not set, 1 auto, -1 no */
 	unsigned int tx_kthreads;	/* 0: not set */
 	unsigned int tx_path;		/* BMGEN_TXP_*, 0: auto */
+	char *ports;
+	char *admin_group;
 	struct bmd_reset *resets;
 	size_t n_resets;
 };

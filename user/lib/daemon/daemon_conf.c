@@ -30,7 +30,7 @@ _Static_assert(BMD_TX_KTHREADS_AUTO == BM_GENL_KTHREADS_AUTO,
 struct conf_reader {
 	const char *path;
 	unsigned int line;
-	unsigned int seen[16];		/* line of socket, results, ... */
+	unsigned int seen[24];		/* line of socket, results, ... */
 	struct bm_error *err;
 };
 
@@ -39,7 +39,7 @@ static const char *const plain_keys[] = {
 	"socket", "results", "group", "results-mode", "verbose",
 	"max-trials", "max-jobs", "max-jobs-per-user",
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
-	"tcp-engine", "tx-kthreads", "tx-path",
+	"tcp-engine", "tx-kthreads", "tx-path", "ports", "admin-group",
 };
 
 
@@ -54,7 +54,7 @@ const char *bmd_tx_path_name(unsigned int p)
 /* One line "PATH:LINE: what" into r->err; -EINVAL. */
 static int conf_err(struct conf_reader *r, const char *fmt, ...)
 {
-	char what[320];
+	char what[400];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -140,6 +140,19 @@ static int add_reset(struct conf_reader *r, struct bmd_conf *c,
 	return 0;
 }
 
+/* ports: checked here, so that a mistake names its line */
+static int conf_ports(struct conf_reader *r, struct bmd_conf *c,
+		      const char *v)
+{
+	struct bmd_port_policy p;
+	struct bm_error e = { "" };
+
+	if (bmd_port_policy_parse(v, &p, &e))
+		return conf_err(r, "%s", e.msg);
+	bmd_port_policy_free(&p);
+	return set_str(r, &c->ports, "ports", v, false);
+}
+
 static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 {
 	char *eq, *key, *v;
@@ -166,11 +179,13 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
 				r->seen[k]);
+	_Static_assert(sizeof(plain_keys) / sizeof(plain_keys[0]) <=
+		       sizeof(r->seen) / sizeof(r->seen[0]), "seen[] too short");
 	r->seen[k] = r->line;
 	switch (k) {
 	case 0:
@@ -245,6 +260,10 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 				return 0;
 		return conf_err(r, "%s: '%.20s' must be auto, alloc, recycle or xdp",
 				key, v);
+	case 15:
+		return conf_ports(r, c, v);
+	case 16:
+		return set_str(r, &c->admin_group, key, v, false);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -370,6 +389,10 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->tx_kthreads = c->tx_kthreads;
 	if (!cfg->tx_path)
 		cfg->tx_path = c->tx_path;
+	if (!cfg->ports)
+		cfg->ports = c->ports;
+	if (!cfg->admin_group)
+		cfg->admin_group = c->admin_group;
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;
@@ -383,6 +406,8 @@ void bmd_conf_free(struct bmd_conf *c)
 	free(c->socket_path);
 	free(c->results_dir);
 	free(c->group);
+	free(c->ports);
+	free(c->admin_group);
 	for (i = 0; i < c->n_resets; i++) {
 		free(c->resets[i].name);
 		free(c->resets[i].command);

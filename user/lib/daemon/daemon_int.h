@@ -67,6 +67,7 @@ struct bmd_job {
 	unsigned int mem_events, mem_events_peak;
 	bool cancel_req;
 	enum job_state cancel_to;	/* CANCELLED or INTERRUPTED */
+	char cancel_by[64];		/* "uid U pid P" of the cancel */
 	pthread_t thread;
 	bool thread_live;		/* needs pthread_join */
 	bool thread_done;		/* worker has returned */
@@ -97,6 +98,25 @@ struct bmd_client {
 	double last_active;		/* bmd_mono() of the last byte */
 	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
 	pid_t pid;
+	/* root, bmd's user or in admin-group at connect: may cancel any
+	 * user's job */
+	bool admin;
+};
+
+/* bmd.conf ports, parsed (daemon_access.c) */
+struct bmd_port_policy {
+	char *text;			/* as given, for messages */
+	char **patterns;		/* fnmatch patterns of allowed names */
+	size_t n;
+	bool unaddressed;		/* and every port the host does not use */
+};
+
+/* What decides whether the host uses a port itself. */
+struct bmd_port_use {
+	bool up;
+	char master[IFNAMSIZ];		/* "" when not enslaved */
+	char addr[48];			/* first address outside the benchmark
+					 * networks, "" none */
 };
 
 struct bmd {
@@ -115,6 +135,10 @@ struct bmd {
 	bool has_group;			/* bmd_config.group given */
 	gid_t group;
 	char group_name[64];		/* as given, for messages */
+	bool has_admin_group;		/* bmd_config.admin_group given */
+	gid_t admin_group;
+	struct bmd_port_policy port_policy;	/* never changed: workers
+						 * read it unlocked */
 	char *results_dir;
 	char *jobs_dir;
 	int lock_fd;			/* flock'ed DIR/.lock, or -1 */
@@ -172,6 +196,16 @@ void job_events_path(const struct bmd *d, unsigned long id, char *buf,
 		     size_t size);
 void jobs_free(struct bmd *d);
 
+/* Store result (with meta) as JSON and CSV in d's results directory as
+ * job id's; 0 or -errno with err set. */
+int bmd_store_result(struct bmd *d, unsigned long id, json_object *result,
+		     struct bm_error *err);
+
+/* daemon_recover.c: the result of job j, left running by a bmd that
+ * died, rebuilt from its events file (every finished trial, its meta, the
+ * reason) and stored; j->trials and has_result set.  0 or -errno. */
+int job_recover(struct bmd *d, struct bmd_job *j);
+
 /* daemon_server.c */
 void bmd_wake(struct bmd *d);
 /* Queue msg (id filled in per client) to every watcher of job id. */
@@ -202,6 +236,8 @@ void bmd_logf(struct bmd *d, int priority, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* daemon_jobs.c: log j's submit, start or end with all its fields. */
 void job_log(struct bmd_job *j, const char *event);
+/* Log that uid (pid) asked to cancel j. */
+void job_log_cancel(struct bmd_job *j, uid_t uid, pid_t pid);
 
 /* daemon_meta.c */
 double bmd_now(void);
@@ -219,6 +255,24 @@ json_object *bmd_port_json(const struct bm_port_info *pi, const char *role);
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
 			     const char *ts_source, const char *sysfs_net);
+
+/* daemon_access.c: the ports a job may use (bmd(8), ACCESS) */
+/* Parse bmd.conf's ports value spec (NULL = BMD_DEFAULT_PORTS) into *p;
+ * 0, or -EINVAL with one line in err ("ports: ..."). */
+int bmd_port_policy_parse(const char *spec, struct bmd_port_policy *p,
+			  struct bm_error *err);
+void bmd_port_policy_free(struct bmd_port_policy *p);
+/* Read what says whether the host uses port (flags and master from
+ * sysfs_net, NULL = /sys/class/net; addresses from getifaddrs). */
+int bmd_port_use_read(const char *sysfs_net, const char *port,
+		      struct bmd_port_use *u);
+/* May a job use port, whose use is u?  false with the reason in why. */
+bool bmd_port_permitted(const struct bmd_port_policy *p, const char *port,
+			const struct bmd_port_use *u, char *why, size_t size);
+/* 0 when a job may use port now; -EINVAL with one line in err
+ * otherwise. */
+int bmd_port_check(const struct bmd *d, const char *port,
+		   struct bm_error *err);
 
 /* daemon_nde.c */
 /* REQ-TM-2: 0 when job j (not yet started; params its parameters) may

@@ -154,6 +154,10 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 			       json_object_new_double(j->line_rate_bps));
 	json_object_object_add(o, "ports", ports);
 	json_object_object_add(o, "dry_run", json_object_new_boolean(j->dry_run));
+	/* whose job it is: only they (or an admin) may cancel it, also
+	 * after a restart */
+	json_object_object_add(o, "owner_uid", j->submit_uid >= 0 ?
+			       json_object_new_int64(j->submit_uid) : NULL);
 	add_time(o, "submitted", j->submitted);
 	add_time(o, "started", j->started);
 	add_time(o, "ended", j->ended);
@@ -299,7 +303,12 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	j->events_fd = -1;
 	j->procedure = strdup(s);
 	j->state = JOB_INTERRUPTED;
-	j->submit_uid = j->submit_pid = -1;	/* not in the file */
+	j->submit_uid = j->submit_pid = -1;	/* the pid is not kept */
+	if (json_object_object_get_ex(o, "owner_uid", &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) >= 0 &&
+	    json_object_get_int64(v) <= UINT32_MAX)
+		j->submit_uid = json_object_get_int64(v);
 	s = get_str(o, "state");
 	for (i = JOB_QUEUED; s && i <= JOB_INTERRUPTED; i++)
 		if (!strcmp(s, state_names[i]))
@@ -438,13 +447,19 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 		 * running belonged to a bmd that died: never restart a
 		 * benchmark behind the user's back, say what happened. */
 		if (!job_finished(j)) {
-			snprintf(j->error, sizeof(j->error),
-				 j->state == JOB_RUNNING ?
+			bool ran = j->state == JOB_RUNNING;
+
+			snprintf(j->error, sizeof(j->error), ran ?
 				 "bmd stopped while the job was running" :
 				 "bmd stopped before the job started");
 			j->state = JOB_INTERRUPTED;
 			if (!j->ended)
 				j->ended = bmd_now();
+			/* its finished trials are in its events file */
+			if (ran && !j->has_result && !job_recover(d, j))
+				snprintf(j->error, sizeof(j->error),
+					 "bmd stopped while the job was running; its %u finished trials are kept in its result",
+					 j->trials);
 			job_persist(j);
 		}
 	}
@@ -604,15 +619,16 @@ void job_log(struct bmd_job *j, const char *event)
 	field(f, &n, "PROCEDURE=%s", j->procedure);
 	if (j->submit_uid >= 0) {
 		field(f, &n, "SUBMITTER_UID=%ld", j->submit_uid);
-		field(f, &n, "SUBMITTER_PID=%ld", j->submit_pid);
+		if (j->submit_pid >= 0)
+			field(f, &n, "SUBMITTER_PID=%ld", j->submit_pid);
 	}
 	field(f, &n, "DRY_RUN=%s", j->dry_run ? "yes" : "no");
 	if (ports[0])
 		field(f, &n, "PORTS=%s", ports);
-	if (rs) {
+	/* the name only: a command may carry the DUT's password, and the
+	 * journal's readers are not bmd.conf's */
+	if (rs)
 		field(f, &n, "RESET=%s", rs->name);
-		field(f, &n, "RESET_COMMAND=%s", rs->command);
-	}
 	if (j->started) {
 		bmd_time_iso(j->started, t, sizeof(t));
 		field(f, &n, "JOB_START=%s", t);
@@ -626,6 +642,25 @@ void job_log(struct bmd_job *j, const char *event)
 			field(f, &n, "JOB_ERROR=%s", j->error);
 	}
 	bmd_log(j->d, prio, (const char *const *)f, n);
+	for (i = 0; i < n; i++)
+		free(f[i]);
+}
+
+void job_log_cancel(struct bmd_job *j, uid_t uid, pid_t pid)
+{
+	char *f[8];
+	size_t n = 0, i;
+
+	field(f, &n, "MESSAGE=job %lu %s: cancel requested by uid %u pid %d",
+	      j->id, j->procedure, (unsigned int)uid, (int)pid);
+	field(f, &n, "JOB_ID=%lu", j->id);
+	field(f, &n, "JOB_EVENT=cancel");
+	field(f, &n, "PROCEDURE=%s", j->procedure);
+	field(f, &n, "CANCEL_UID=%u", (unsigned int)uid);
+	field(f, &n, "CANCEL_PID=%d", (int)pid);
+	if (j->submit_uid >= 0)
+		field(f, &n, "SUBMITTER_UID=%ld", j->submit_uid);
+	bmd_log(j->d, LOG_NOTICE, (const char *const *)f, n);
 	for (i = 0; i < n; i++)
 		free(f[i]);
 }
@@ -751,8 +786,8 @@ static int on_progress(void *ctx, const struct bm_trial_record *rec,
 }
 
 /* Store result (with meta) as JSON and CSV; 0 or -errno with err set. */
-static int store_result(struct bmd *d, unsigned long id, json_object *result,
-			struct bm_error *err)
+int bmd_store_result(struct bmd *d, unsigned long id, json_object *result,
+		     struct bm_error *err)
 {
 	char name[64];
 	char *csv;
@@ -829,6 +864,18 @@ static unsigned int job_kthreads(const struct bmd *d)
 	return cpus && k > cpus ? cpus : k;
 }
 
+/* Does bmd.conf's ports allow every port of j now?  The policy never
+ * changes and j's ports stay put: no lock needed. */
+static int job_ports_ok(const struct bmd_job *j, struct bm_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; !j->dry_run && i < j->n_ports; i++)
+		if (bmd_port_check(j->d, j->ports[i], err))
+			return -EINVAL;
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct worker_ctx w = { .job = arg };
@@ -897,8 +944,11 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&d->lock);
 		json_object_put(warn);
 	}
-	/* REQ-TM-2: a stateful TM test waits for a verified NDE */
-	be = params && !bmd_nde_gate(d, j, params, &nde, nde_dev, &err) ?
+	/* A port may have become the host's (an address, a bridge) while
+	 * the job waited: checked again before anything touches it.
+	 * REQ-TM-2: a stateful TM test waits for a verified NDE */
+	be = params && !job_ports_ok(j, &err) &&
+	     !bmd_nde_gate(d, j, params, &nde, nde_dev, &err) ?
 	     d->backend_new(d->backend_ctx, &desc, &err) : NULL;
 	if (!params)
 		bm_errorf(&err, "out of memory");
@@ -935,7 +985,7 @@ static void *worker(void *arg)
 		if (!json_object_object_get_ex(result, "job", NULL))
 			json_object_object_add(result, "job",
 					       json_object_new_int64(j->id));
-		if (store_result(d, j->id, result, end == JOB_FAILED ?
+		if (bmd_store_result(d, j->id, result, end == JOB_FAILED ?
 				 NULL : &err) && end != JOB_FAILED)
 			end = JOB_FAILED;
 	}
@@ -951,7 +1001,8 @@ static void *worker(void *arg)
 	else if (end == JOB_INTERRUPTED)
 		snprintf(j->error, sizeof(j->error), "bmd stopped");
 	else if (end == JOB_CANCELLED)
-		snprintf(j->error, sizeof(j->error), "cancelled by request");
+		snprintf(j->error, sizeof(j->error), "cancelled by %s",
+			 j->cancel_by[0] ? j->cancel_by : "request");
 	if (result) {
 		char path[PATH_MAX];
 

@@ -39,16 +39,17 @@ double bmd_mono(void)
 
 void bmd_time_iso(double t, char *buf, size_t size)
 {
-	time_t sec = (time_t)t;
-	int ms = (int)((t - (double)sec) * 1000.0);
+	/* rounded, not cut: a time read back from a job file (x.100 is
+	 * x.0999...) and written again must not lose a ms each restart */
+	long long all = llround(t * 1000.0);
+	time_t sec = (time_t)(all / 1000);
+	int ms = (int)(all % 1000);
 	struct tm tm;
 
 	if (!t || !gmtime_r(&sec, &tm)) {
 		snprintf(buf, size, "%s", "");
 		return;
 	}
-	if (ms > 999)
-		ms = 999;
 	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, ms);

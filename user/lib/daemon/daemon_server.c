@@ -238,14 +238,14 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 			       json_object_new_string(d->results_dir));
 	json_object_object_add(r, "config", d->config_path ?
 			       json_object_new_string(d->config_path) : NULL);
-	/* What a request may choose with reset=NAME (issue 16) */
+	/* What a request may choose with reset=NAME; the commands stay
+	 * in bmd.conf, which only root may read: they carry the DUT's
+	 * passwords and every member of the group asks for status */
 	a = json_object_new_array();
 	for (i = 0; i < d->n_resets; i++) {
 		m = json_object_new_object();
 		json_object_object_add(m, "name", json_object_new_string(
 			d->resets[i].name));
-		json_object_object_add(m, "command", json_object_new_string(
-			d->resets[i].command));
 		json_object_array_add(a, m);
 	}
 	json_object_object_add(r, "resets", a);
@@ -485,6 +485,19 @@ static int submit_room(struct bmd *d, const struct bmd_client *c,
 	return 0;
 }
 
+/* A job runs only on ports bmd.conf's ports allows; a dry run touches
+ * none of its ports. */
+static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
+			   struct bm_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; !q->dry_run && i < q->n_ports; i++)
+		if (bmd_port_check(d, q->ports[i], err))
+			return -EINVAL;
+	return 0;
+}
+
 static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			       const struct bm_request *q, json_object *r,
 			       struct bm_error *err)
@@ -501,7 +514,8 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if ((!q->dry_run || q->n_ports) &&
 	    bm_procedure_check_ports(p, q->n_ports, err))
 		return NULL;
-	if (submit_line_rate(d, q, p, &rate, err))
+	if (submit_ports_ok(d, q, err) ||
+	    submit_line_rate(d, q, p, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
 	    submit_reset_ok(d, q, err) || submit_trials_ok(d, q, rate, err))
@@ -570,9 +584,26 @@ static struct bmd_job *find_or_err(struct bmd *d, int64_t id,
 	return j;
 }
 
-static json_object *cmd_cancel(struct bmd *d, struct bmd_job *j,
-			       json_object *r, struct bm_error *err)
+/* Who is c, for the log: "uid U pid P". */
+static void who(const struct bmd_client *c, char *buf, size_t size)
 {
+	snprintf(buf, size, "uid %u pid %d", (unsigned int)c->uid, (int)c->pid);
+}
+
+static json_object *cmd_cancel(struct bmd *d, const struct bmd_client *c,
+			       struct bmd_job *j, json_object *r,
+			       struct bm_error *err)
+{
+	char by[64];
+
+	/* A job is its submitter's: another member of the group may watch
+	 * it and read its result, not end it */
+	if (!c->admin && (j->submit_uid < 0 || j->submit_uid != (long)c->uid)) {
+		bm_errorf(err, "permission denied: job %lu is uid %ld's; only its submitter, root, bmd's user or admin-group%s%s may cancel it",
+			  j->id, j->submit_uid, d->has_admin_group ? " " : "",
+			  d->has_admin_group ? "members" : " (none in bmd.conf)");
+		return NULL;
+	}
 	if (job_finished(j)) {
 		bm_errorf(err, "job %lu already %s", j->id,
 			  job_state_name(j->state));
@@ -581,7 +612,8 @@ static json_object *cmd_cancel(struct bmd *d, struct bmd_job *j,
 	if (j->state == JOB_QUEUED) {
 		j->state = JOB_CANCELLED;
 		j->ended = bmd_now();
-		snprintf(j->error, sizeof(j->error), "cancelled by request");
+		who(c, by, sizeof(by));
+		snprintf(j->error, sizeof(j->error), "cancelled by %s", by);
 		job_persist(j);
 		job_notify_end(j);
 		/* Jobs queued behind it may run now. */
@@ -590,7 +622,9 @@ static json_object *cmd_cancel(struct bmd *d, struct bmd_job *j,
 		/* The worker sees this after the current trial. */
 		j->cancel_req = true;
 		j->cancel_to = JOB_CANCELLED;
+		who(c, j->cancel_by, sizeof(j->cancel_by));
 	}
+	job_log_cancel(j, c->uid, c->pid);
 	json_object_object_add(r, "job", job_to_json(j, false));
 	return r;
 }
@@ -854,7 +888,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		out = r;
 		break;
 	case BM_CMD_CANCEL:
-		out = cmd_cancel(d, j, r, &err);
+		out = cmd_cancel(d, c, j, r, &err);
 		break;
 	default:
 		bm_errorf(&err, "cmd not implemented");
@@ -963,23 +997,23 @@ bool bmd_uid_in_group(uid_t uid, gid_t gid, gid_t group)
 }
 
 /*
- * Is the peer behind fd (credentials cr) in d's group?  The groups the
+ * Is the peer behind fd (credentials cr) in group?  The groups the
  * peer process had when it connected (SO_PEERGROUPS) are the ones the
  * kernel checked against the socket's mode, so they decide; a kernel
  * without SO_PEERGROUPS (before 4.13) leaves the group database.
  */
-static bool peer_in_group(struct bmd *d, int fd, const struct ucred *cr)
+static bool peer_in_group(gid_t group, int fd, const struct ucred *cr)
 {
 	gid_t one[64], *g = one;
 	socklen_t len = sizeof(one);
 	bool in = false;
 	size_t i;
 
-	if (cr->gid == d->group)
+	if (cr->gid == group)
 		return true;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, g, &len)) {
 		if (errno == ENOPROTOOPT)
-			return bmd_uid_in_group(cr->uid, cr->gid, d->group);
+			return bmd_uid_in_group(cr->uid, cr->gid, group);
 		if (errno != ERANGE)
 			return false;
 		/* len now says how much the groups need */
@@ -990,7 +1024,7 @@ static bool peer_in_group(struct bmd *d, int fd, const struct ucred *cr)
 		}
 	}
 	for (i = 0; i < len / sizeof(*g) && !in; i++)
-		in = g[i] == d->group;
+		in = g[i] == group;
 	if (g != one)
 		free(g);
 	return in;
@@ -1034,7 +1068,7 @@ static bool peer_allowed(struct bmd *d, int fd, struct ucred *out)
 	}
 	*out = cr;
 	if (cr.uid == 0 || cr.uid == geteuid() ||
-	    (d->has_group && peer_in_group(d, fd, &cr)))
+	    (d->has_group && peer_in_group(d->group, fd, &cr)))
 		return true;
 	if (d->has_group)
 		snprintf(msg, sizeof(msg),
@@ -1099,6 +1133,8 @@ static void accept_client(struct bmd *d)
 	c->last_active = bmd_mono();
 	c->uid = cr.uid;
 	c->pid = cr.pid;
+	c->admin = cr.uid == 0 || cr.uid == geteuid() ||
+		   (d->has_admin_group && peer_in_group(d->admin_group, fd, &cr));
 	c->next = d->clients;
 	d->clients = c;
 }
@@ -1331,25 +1367,35 @@ bool bmd_results_mode_ok(unsigned int mode)
 	return mode == 0600 || mode == 0640 || mode == 0644;
 }
 
-/* d's group from name: a group name, else a number; 0 or -EINVAL. */
-static int set_group(struct bmd *d, const char *name, struct bm_error *err)
+/* The group name (a group name, else a number) into *gid; 0, or -EINVAL
+ * with err set (what names the setting in messages). */
+static int resolve_group(const char *what, const char *name, gid_t *gid,
+			 struct bm_error *err)
 {
 	struct group gr, *grp = NULL;
 	char buf[4096], *end;
 	unsigned long g;
 
-	if (!name[0] || strlen(name) >= sizeof(d->group_name))
-		return bm_errorf(err, "bad group name '%.64s'", name);
+	if (!name[0] || strlen(name) >= 64)
+		return bm_errorf(err, "%s: bad group name '%.64s'", what, name);
 	if (!getgrnam_r(name, &gr, buf, sizeof(buf), &grp) && grp) {
-		d->group = grp->gr_gid;
-	} else {
-		errno = 0;
-		g = strtoul(name, &end, 10);
-		if (*end || errno || name[0] < '0' || name[0] > '9' ||
-		    g >= (gid_t)-1)
-			return bm_errorf(err, "unknown group '%s'", name);
-		d->group = g;
+		*gid = grp->gr_gid;
+		return 0;
 	}
+	errno = 0;
+	g = strtoul(name, &end, 10);
+	if (*end || errno || name[0] < '0' || name[0] > '9' ||
+	    g >= (gid_t)-1)
+		return bm_errorf(err, "%s: unknown group '%s'", what, name);
+	*gid = g;
+	return 0;
+}
+
+/* d's group from name; 0 or -EINVAL. */
+static int set_group(struct bmd *d, const char *name, struct bm_error *err)
+{
+	if (resolve_group("group", name, &d->group, err))
+		return -EINVAL;
 	d->has_group = true;
 	snprintf(d->group_name, sizeof(d->group_name), "%s", name);
 	return 0;
@@ -1467,6 +1513,14 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	}
 	if (cfg->group && set_group(d, cfg->group, err))
 		goto fail;
+	if (cfg->admin_group) {
+		if (resolve_group("admin-group", cfg->admin_group,
+				  &d->admin_group, err))
+			goto fail;
+		d->has_admin_group = true;
+	}
+	if (bmd_port_policy_parse(cfg->ports, &d->port_policy, err))
+		goto fail;
 	if (copy_resets(d, cfg, err))
 		goto fail;
 	if (bm_mkdirs(d->jobs_dir, err))
@@ -1555,5 +1609,6 @@ void bmd_free(struct bmd *d)
 	}
 	free(d->resets);
 	free(d->config_path);
+	bmd_port_policy_free(&d->port_policy);
 	free(d);
 }

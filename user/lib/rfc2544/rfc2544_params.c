@@ -324,6 +324,12 @@ static int parse_agent(json_object *v, void *base, const char *key,
 	if (!bm_json_ip4(v, p->mgmt_agent))
 		return bm_errorf(err, "%s: expected an IPv4 address \"a.b.c.d\"",
 				 key);
+	/* The DUT's addresses on the test network are in 198.18.0.0/15
+	 * (App. C.2.2; REQ-ADDR-1): bmd sends a chosen community to no
+	 * other host, so that a user cannot aim it at the lab's network */
+	if (p->mgmt_agent[0] != 198 || (p->mgmt_agent[1] & 0xfe) != 18)
+		return bm_errorf(err, "%s: %s is not a DUT address: the test network is 198.18.0.0/15 (RFC 2544 App. C.2.2)",
+				 key, json_object_get_string(v));
 	return 0;
 }
 
