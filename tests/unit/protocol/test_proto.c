@@ -224,6 +224,13 @@ static const struct {
 	{ "", "malformed JSON", false },
 	{ "{\"id\":1,\"cmd\":\"status\"", "malformed JSON", false },
 	{ "{\"id\":1,\"cmd\":\"status\"} {}", "trailing data", false },
+	/* RFC 8259 only: what json-c alone would have taken */
+	{ "{'id':1,'cmd':'status'}", "malformed JSON: a single quote (JSON strings take \") at byte 1", false },
+	{ "{\"id\":1,\"cmd\":\"status\" /* hi */}", "malformed JSON: a comment (JSON has none) at byte 23", false },
+	{ "{\"id\":1,\"cmd\":\"status\",\"cmd\":\"cancel\"}", "malformed JSON: a name given twice in one object", false },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"rfc2544.throughput\",\"params\":{\"trial_duration_s\":NaN}}", "malformed JSON: NaN, Infinity and + are not JSON numbers at byte 85", false },
+	{ "{\"id\":18446744073709551617,\"cmd\":\"status\"}", "malformed JSON: an integer beyond 64 bits at byte 6", false },
+	{ "{\"id\":1,\"cmd\":\"job\",\"job\":99999999999999999999}", "malformed JSON: an integer beyond 64 bits", false },
 	{ "[1,2]", "must be a JSON object", false },
 	{ "\"status\"", "must be a JSON object", false },
 	{ "{\"cmd\":\"status\"}", "missing 'id'", false },

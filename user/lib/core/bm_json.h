@@ -90,6 +90,18 @@ const char *bm_json_param_type(const struct bm_param *k);
 json_object *bm_json_params_schema(const struct bm_param *keys,
 				   unsigned int mask, json_object *defaults);
 
+/*
+ * Parse len bytes of text as one JSON value exactly as RFC 8259 has it
+ * (json_strict.c): no comments, single quotes, NaN, Infinity, trailing
+ * commas, leading zeros or raw control characters, no name twice in one
+ * object, no NUL, nothing but whitespace after the value, at most
+ * max_depth levels of nesting.  The value (NULL for the text "null"), or
+ * NULL with *why the reason (a static string) and *at its byte offset.
+ */
+json_object *bm_json_parse_strict(const char *text, size_t len,
+				  unsigned int max_depth, const char **why,
+				  size_t *at);
+
 /* The number in v as a double; false when v is not a JSON number. */
 bool bm_json_number(json_object *v, double *out);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bm_json.h"
 #include "bm_proto.h"
 
 /* Read in chunks this big; the buffer may exceed the line limit by one
@@ -493,38 +494,19 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 	return 0;
 }
 
+/* A request is JSON exactly as RFC 8259 has it: bm_json_parse_strict()
+ * (no comments, single quotes, NaN, duplicate names ...), nested at most
+ * 32 deep. */
 static int parse_json(const char *line, size_t len, json_object **out,
 		      struct bm_error *err)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
-	json_object *o;
-	size_t end;
+	const char *why;
+	size_t at;
 
-	if (memchr(line, '\0', len))
-		return bm_errorf(err, "malformed JSON: NUL byte in request");
-	tok = json_tokener_new_ex(32);
-	if (!tok)
-		return bm_errorf(err, "out of memory");
-	o = json_tokener_parse_ex(tok, line, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (!o && jerr == json_tokener_continue)
-		jerr = json_tokener_error_parse_eof;
-	json_tokener_free(tok);
-	if (!o || jerr != json_tokener_success) {
-		json_object_put(o);
-		return bm_errorf(err, "malformed JSON: %s",
-				 json_tokener_error_desc(jerr));
-	}
-	/* Anything but whitespace after the object is a second value on the
-	 * same line: refuse it rather than guess. */
-	for (; end < len; end++)
-		if (!strchr(" \t\r", line[end])) {
-			json_object_put(o);
-			return bm_errorf(err, "malformed JSON: trailing data after the request");
-		}
-	*out = o;
+	*out = bm_json_parse_strict(line, len, 32, &why, &at);
+	if (why)
+		return bm_errorf(err, "malformed JSON: %s at byte %zu", why,
+				 at);
 	return 0;
 }
 
