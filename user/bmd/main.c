@@ -150,6 +150,13 @@ static void print_config(const struct bmd_config *cfg)
 	else
 		printf("tx-kthreads   %u\n", cfg->tx_kthreads);
 	printf("tx-path       %s\n", bmd_tx_path_name(cfg->tx_path));
+	printf("max-connections-per-user %u\n", cfg->max_connections_per_user ?
+	       cfg->max_connections_per_user :
+	       BMD_DEFAULT_MAX_CONNECTIONS_PER_USER);
+	printf("request-timeout %g\n", cfg->request_timeout_s ?
+	       cfg->request_timeout_s : BMD_DEFAULT_REQUEST_TIMEOUT_S);
+	printf("max-memory-mib %u\n", cfg->max_memory_mib ?
+	       cfg->max_memory_mib : BMD_DEFAULT_MAX_MEMORY_MIB);
 	printf("ports         %s\n", cfg->ports ? cfg->ports : BMD_DEFAULT_PORTS);
 	printf("admin-group   %s\n", cfg->admin_group ? cfg->admin_group :
 					  "(none)");

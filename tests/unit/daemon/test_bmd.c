@@ -2728,6 +2728,220 @@ START_TEST(only_owner_or_admin_cancels)
 }
 END_TEST
 
+/* --- bounded resources (issue 42 item 2) ----------------------------- */
+
+/*
+ * The jobs not yet finished may need, at their worst, BMD_TRIAL_MEM a
+ * trial of the trials their parameters allow; a submit beyond
+ * max-memory-mib is refused with the figures, and taken again once the
+ * others end.
+ */
+START_TEST(memory_budget_at_submit)
+{
+	struct bmd_config cfg = base_cfg();
+	struct bm_error err = { "" };
+	json_object *p = json_tokener_parse("{\"frame_sizes\":[64]}");
+	struct bm_client c;
+	char msg[512], want[512], s[32];
+	double n;
+	int k, i, events;
+	long ids[64];
+
+	ck_assert_int_eq(bm_procedure_max_trials(PROC, p, 1e9, 2, &n, &err),
+			 0);
+	json_object_put(p);
+	k = (int)(16.0 * 1048576.0 / (n * BMD_TRIAL_MEM));
+	ck_assert_int_ge(k, 1);
+	ck_assert_int_le(k, 64);
+	daemon_stop();
+	cfg.max_memory_mib = 16;
+	cfg.max_jobs = cfg.max_jobs_per_user = 1000;
+	daemon_start_cfg(&cfg);
+	trial_delay_us = 20000;
+	client(&c);
+	for (i = 0; i < k; i++)
+		ids[i] = submit(&c, NULL, NULL);
+	call_err(&c, submit_list_req("sim1,sim2", 0, true), msg);
+	snprintf(want, sizeof(want), "busy: %s may need up to %.0f MiB (%.0f trials), and the jobs queued or running up to %.0f MiB of bmd's 16 (max-memory-mib in /etc/bmgen/bmd.conf): wait for them, or narrow its parameters",
+		 PROC, n * BMD_TRIAL_MEM / 1048576.0, n,
+		 k * n * BMD_TRIAL_MEM / 1048576.0);
+	ck_assert_str_eq(msg, want);
+	json_object_put(call_ok(&c, req_job("cancel", ids[0])));
+	ck_assert_str_eq(watch_to_end(&c, ids[0], &events, s), "cancelled");
+	ids[0] = submit(&c, NULL, NULL);
+	for (i = 0; i < k; i++)
+		json_object_put(call_ok(&c, req_job("cancel", ids[i])));
+	bm_client_close(&c);
+}
+END_TEST
+
+/*
+ * Fork a child that becomes uid NOBODY in group TEST_GROUP, opens n
+ * connections and asks status on each; what each got first ("ok" or the
+ * refusal's error) a line each, into out.
+ */
+static char *as_nobody_n(int n, char *out, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *q = "{\"id\":1,\"cmd\":\"status\"}\n";
+	static const gid_t member = TEST_GROUP;
+	int p[2], fd[16], i, status;
+	char buf[8192];
+	size_t got = 0;
+	ssize_t r;
+	pid_t pid;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(p[0]);
+		if (setgroups(1, &member) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(10);
+		for (i = 0; i < n; i++) {
+			fd[i] = socket(AF_UNIX, SOCK_STREAM, 0);
+			if (connect(fd[i], (struct sockaddr *)&sa, sizeof(sa)))
+				_exit(11);
+		}
+		for (i = 0; i < n; i++) {
+			struct pollfd pfd = { .fd = fd[i], .events = POLLIN };
+
+			r = send(fd[i], q, strlen(q), MSG_NOSIGNAL);
+			if (poll(&pfd, 1, 5000) != 1)
+				_exit(12);
+			r = read(fd[i], buf, sizeof(buf) - 1);
+			if (r <= 0)
+				_exit(13);
+			buf[r] = '\0';
+			put(p[1], strstr(buf, "\"ok\":true") ? "ok\n" : buf);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	while ((r = read(p[0], out + got, size - 1 - got)) > 0)
+		got += r;
+	out[got] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child failed: status %d, said '%s'", status, out);
+	return out;
+}
+
+/* One user's connections cannot take every slot: beyond
+ * max-connections-per-user the next is refused with one line; root (this
+ * process) is not counted. */
+START_TEST(connections_per_user_capped)
+{
+	struct bmd_config cfg = base_cfg();
+	struct bm_client c[4];
+	char out[4096];
+	int i;
+
+	daemon_stop();
+	cfg.group = "4242";
+	cfg.max_connections_per_user = 2;
+	daemon_start_cfg(&cfg);
+	ck_assert_int_eq(chmod(dir, 0711), 0);
+	ck_assert_str_eq(as_nobody_n(3, out, sizeof(out)),
+			 "ok\nok\n{\"id\":null,\"ok\":false,\"error\":\"busy: uid 65534 has 2 connections, bmd takes at most 2 a user (max-connections-per-user in /etc/bmgen/bmd.conf)\"}\n");
+	for (i = 0; i < 4; i++)
+		client(&c[i]);
+	for (i = 0; i < 4; i++) {
+		json_object_put(call_ok(&c[i], req("status")));
+		bm_client_close(&c[i]);
+	}
+}
+END_TEST
+
+/* A request that trickles in a byte at a time holds its slot no longer
+ * than request-timeout: then one error line and the connection closed.
+ * Blank keep-alive lines and whole requests are no trickle. */
+START_TEST(request_line_deadline)
+{
+	struct bmd_config cfg = base_cfg();
+	struct bm_error err = { "" };
+	struct bm_client c, k;
+	json_object *m;
+	int i;
+
+	daemon_stop();
+	cfg.request_timeout_s = 0.5;
+	daemon_start_cfg(&cfg);
+	client(&c);
+	client(&k);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(send(c.fd, "{", 1, MSG_NOSIGNAL), 1);
+		ck_assert_int_eq(send(k.fd, "\n", 1, MSG_NOSIGNAL), 1);
+		usleep(100000);
+	}
+	ck_assert_int_eq(bm_client_recv(&c, &m, RECV_MS, &err), 0);
+	ck_assert_str_eq(gets_(m, "error"), "request not complete after 0.5 s (request-timeout in /etc/bmgen/bmd.conf): connection closed");
+	json_object_put(m);
+	ck_assert_int_eq(bm_client_recv(&c, &m, RECV_MS, &err), -ECONNRESET);
+	bm_client_close(&c);
+	m = call_ok(&k, req("status"));
+	json_object_put(m);
+	bm_client_close(&k);
+}
+END_TEST
+
+/*
+ * 400 finished jobs with 256 KiB DUT configurations held 109 MB: a
+ * finished job keeps its summary in memory, its params, sim and DUT in
+ * its job file, from where "job" reads them, before a restart and after.
+ */
+START_TEST(finished_jobs_shed_their_params)
+{
+	json_object *o = req("submit"), *r, *dut;
+	struct bm_client c;
+	struct bmd_job *j;
+	char *conf, s[32];
+	int events, pass;
+	long id;
+
+	conf = malloc(200001);
+	ck_assert_ptr_nonnull(conf);
+	memset(conf, 'c', 200000);
+	conf[200000] = '\0';
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "params", json_tokener_parse(
+		"{\"frame_sizes\":[64],\"trial_duration_s\":1.5}"));
+	dut = json_object_new_object();
+	json_object_object_add(dut, "name", json_object_new_string("dut-x"));
+	json_object_object_add(dut, "configuration",
+			       json_object_new_string(conf));
+	json_object_object_add(o, "dut", dut);
+	client(&c);
+	r = call_ok(&c, o);
+	id = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	ck_assert_str_eq(watch_to_end(&c, id, &events, s), "done");
+	for (pass = 0; pass < 2; pass++) {
+		pthread_mutex_lock(&d->lock);
+		j = job_find(d, (unsigned long)id);
+		ck_assert(j->shed);
+		ck_assert_ptr_null(j->params);
+		ck_assert_ptr_null(j->dut);
+		pthread_mutex_unlock(&d->lock);
+		r = call_ok(&c, req_job("job", id));
+		ck_assert_str_eq(gets_(get(get(r, "job"), "dut"),
+				       "configuration"), conf);
+		ck_assert_double_eq(json_object_get_double(get(get(get(r,
+				"job"), "params"), "trial_duration_s")), 1.5);
+		json_object_put(r);
+		bm_client_close(&c);
+		daemon_stop();
+		daemon_start();
+		client(&c);
+	}
+	bm_client_close(&c);
+	free(conf);
+}
+END_TEST
+
 static Suite *bmd_suite(void)
 {
 	Suite *s = suite_create("bmd");
@@ -2761,6 +2975,10 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, job_events_logged_with_fields);
 	tcase_add_test(tc, secret_never_shown);
 	tcase_add_test(tc, ports_allowed_by_bmd_conf);
+	tcase_add_test(tc, memory_budget_at_submit);
+	tcase_add_test(tc, connections_per_user_capped);
+	tcase_add_test(tc, request_line_deadline);
+	tcase_add_test(tc, finished_jobs_shed_their_params);
 	tcase_add_test(tc, restart_rebuilds_result_from_events);
 	tcase_add_test(tc, only_owner_or_admin_cancels);
 	tcase_add_test(tc, trials_per_job_bounded);

@@ -85,6 +85,9 @@ START_TEST(good_file)
 	    "tx-path = xdp\n"
 	    "ports = unaddressed  ens1f* eth2\n"
 	    "admin-group = lab-admins\n"
+	    "max-connections-per-user = 8\n"
+	    "request-timeout = 30\n"
+	    "max-memory-mib = 4096\n"
 	    "reset.pdu-cycle = snmpset -v2c -c private pdu 1.3.6.1 i 3  \n"
 	    "reset.br0_bounce.v2 = (sleep 0.5; echo \"a=b # c\") | ip -batch -\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
@@ -101,6 +104,9 @@ START_TEST(good_file)
 	ck_assert_str_eq(bmd_tx_path_name(c.tx_path), "xdp");
 	ck_assert_str_eq(c.ports, "unaddressed  ens1f* eth2");
 	ck_assert_str_eq(c.admin_group, "lab-admins");
+	ck_assert_uint_eq(c.max_connections_per_user, 8);
+	ck_assert_uint_eq(c.request_timeout_s, 30);
+	ck_assert_uint_eq(c.max_memory_mib, 4096);
 	ck_assert_uint_eq(c.n_resets, 2);
 	ck_assert_str_eq(c.resets[0].name, "pdu-cycle");
 	ck_assert_str_eq(c.resets[0].command,
@@ -231,7 +237,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -258,6 +264,10 @@ START_TEST(bad_lines)
 	    "1: tx-path: 'mixed' must be auto, alloc, recycle or xdp");
 	bad("tx-path = XDP\n",
 	    "1: tx-path: 'XDP' must be auto, alloc, recycle or xdp");
+	bad("max-memory-mib = 8\n",
+	    "1: max-memory-mib: '8' must be a whole number from 16 to 1048576");
+	bad("request-timeout = 0\n",
+	    "1: request-timeout: '0' must be a whole number from 1 to 3600");
 	bad("ports = eth1 ../eth0\n",
 	    "1: ports: '../eth0' is neither unaddressed nor a port name or pattern");
 	bad("ports = eth0:1\n",

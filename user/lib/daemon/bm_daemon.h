@@ -68,6 +68,19 @@ const char *bmd_tx_path_name(unsigned int p);
  * the idle time after which one is closed (idle-timeout, s) and what bmd
  * buffers for one client (max-output-kib). */
 #define BMD_DEFAULT_MAX_CONNECTIONS	256
+/* Connections of one uid (max-connections-per-user; root is not
+ * counted) and the time a request line may take to arrive whole
+ * (request-timeout, s): 256 connections that each sent a byte every 3 s
+ * held every slot (issue 42). */
+#define BMD_DEFAULT_MAX_CONNECTIONS_PER_USER	32
+#define BMD_DEFAULT_REQUEST_TIMEOUT_S	10.0
+/* What the jobs queued or running may hold in memory at their worst
+ * (max-memory-mib): each trial's record and its share of the result
+ * document, BMD_TRIAL_MEM bytes at most (measured: 16 jobs of 20,000
+ * trials took 4.1 GB, 12.8 KB a trial), times the trials its parameters
+ * may need. */
+#define BMD_DEFAULT_MAX_MEMORY_MIB	2048
+#define BMD_TRIAL_MEM			(16u << 10)
 #define BMD_DEFAULT_IDLE_TIMEOUT_S	300.0
 #define BMD_DEFAULT_MAX_OUTPUT		(4u << 20)
 /* The ports a job may use when bmd.conf names none: those the host does
@@ -160,6 +173,10 @@ struct bmd_config {
 	unsigned int max_connections;
 	double idle_timeout_s;
 	size_t max_output;
+	/* 0 = the defaults above */
+	unsigned int max_connections_per_user;
+	double request_timeout_s;
+	unsigned int max_memory_mib;
 	/* bmd.conf ports: the ports a job may use, names and fnmatch
 	 * patterns and "unaddressed" (every port the host does not use
 	 * itself: bmd(8), ACCESS); NULL = BMD_DEFAULT_PORTS */
@@ -180,6 +197,8 @@ struct bmd_conf {
 	unsigned int max_trials;
 	unsigned int max_jobs, max_jobs_per_user;
 	unsigned int max_connections, max_output_kib;
+	unsigned int max_connections_per_user, max_memory_mib;
+	unsigned int request_timeout_s;
 	double idle_timeout_s;		/* 0: not set, < 0: never */
 	int hw_timestamps;		/* 0: not set, 1 auto, -1 no */
 	int tcp_engine;			/* 0: not set, 1 auto, -1 no */

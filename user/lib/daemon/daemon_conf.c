@@ -40,6 +40,7 @@ static const char *const plain_keys[] = {
 	"max-trials", "max-jobs", "max-jobs-per-user",
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
 	"tcp-engine", "tx-kthreads", "tx-path", "ports", "admin-group",
+	"max-connections-per-user", "request-timeout", "max-memory-mib",
 };
 
 
@@ -179,7 +180,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -264,6 +265,13 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		return conf_ports(r, c, v);
 	case 16:
 		return set_str(r, &c->admin_group, key, v, false);
+	case 17:
+		return set_uint(r, &c->max_connections_per_user, key, v, 1,
+				65536);
+	case 18:
+		return set_uint(r, &c->request_timeout_s, key, v, 1, 3600);
+	case 19:
+		return set_uint(r, &c->max_memory_mib, key, v, 16, 1048576);
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -391,6 +399,12 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->tx_path = c->tx_path;
 	if (!cfg->ports)
 		cfg->ports = c->ports;
+	if (!cfg->max_connections_per_user)
+		cfg->max_connections_per_user = c->max_connections_per_user;
+	if (!cfg->request_timeout_s)
+		cfg->request_timeout_s = c->request_timeout_s;
+	if (!cfg->max_memory_mib)
+		cfg->max_memory_mib = c->max_memory_mib;
 	if (!cfg->admin_group)
 		cfg->admin_group = c->admin_group;
 	cfg->config_path = c->path;

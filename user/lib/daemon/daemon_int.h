@@ -40,9 +40,16 @@ struct bmd_job {
 	unsigned long id;
 	enum job_state state;
 	char *procedure;
-	json_object *params;		/* object, never NULL */
+	json_object *params;		/* object; NULL once shed */
 	json_object *sim;		/* dry run only, may be NULL */
 	json_object *dut;		/* submit's DUT descriptor, or NULL */
+	/* A finished job keeps only its summary in memory (params, sim
+	 * and dut, up to 256 KiB of DUT configuration, are in its job
+	 * file, read when a client asks): job_shed() */
+	bool shed;
+	/* The most trials its parameters may need, at submit (the memory
+	 * budget, max-memory-mib); 0 for a job loaded from its file */
+	double worst_trials;
 	/* The job's ports in the order given (tx = ports[0], rx =
 	 * ports[1]); n_ports = 0 and NULL when none were named. */
 	unsigned int n_ports;
@@ -96,6 +103,8 @@ struct bmd_client {
 	size_t held_len, held_cap;
 	bool reserved;			/* the status-only slot */
 	double last_active;		/* bmd_mono() of the last byte */
+	double line_start;		/* bmd_mono() when the request line
+					 * now arriving began; 0: none */
 	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
 	pid_t pid;
 	/* root, bmd's user or in admin-group at connect: may cancel any
@@ -155,6 +164,9 @@ struct bmd {
 	unsigned int max_clients;	/* connections, the status one not
 					 * counted */
 	double idle_timeout_s;		/* <= 0: never */
+	unsigned int max_clients_per_user;	/* of one uid but root */
+	double request_timeout_s;	/* a request line's first to last byte */
+	double max_memory;		/* bytes: max-memory-mib */
 	size_t max_output;		/* a client's unsent bytes, at most */
 	size_t output_peak;		/* largest client buffer so far */
 	bmd_log_fn log;			/* NULL: stderr */
@@ -180,6 +192,9 @@ json_object *job_params_shown(json_object *params);
 /* JSON description; full adds params and sim. */
 json_object *job_to_json(const struct bmd_job *j, bool full);
 void job_persist(struct bmd_job *j);
+/* Drop a finished job's params, sim and dut from memory (its job file
+ * keeps them; job_to_json(full) reads them there); no-op otherwise. */
+void job_shed(struct bmd_job *j);
 /* Give j the ports names[0..n-1] (each shorter than IFNAMSIZ); 0 or
  * -ENOMEM. */
 int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names);

@@ -128,6 +128,8 @@ json_object *job_params_shown(json_object *params)
 	return o;
 }
 
+static void job_shown_from_file(const struct bmd_job *j, json_object *o);
+
 json_object *job_to_json(const struct bmd_job *j, bool full)
 {
 	json_object *o = json_object_new_object(), *ports, *list;
@@ -169,12 +171,43 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 	snprintf(name, sizeof(name), "%lu.json", j->id);
 	json_object_object_add(o, "result", j->has_result ?
 			       json_object_new_string(name) : NULL);
-	if (full) {
+	if (full && j->shed) {
+		job_shown_from_file(j, o);
+	} else if (full) {
 		json_object_object_add(o, "params", job_params_shown(j->params));
 		json_object_object_add(o, "sim", json_object_get(j->sim));
 		json_object_object_add(o, "dut", json_object_get(j->dut));
 	}
 	return o;
+}
+
+/* A shed job's params, sim and dut into o, as its job file keeps them
+ * (the secrets there are hidden already); null where it cannot be read. */
+static void job_shown_from_file(const struct bmd_job *j, json_object *o)
+{
+	static const char *const keys[] = { "params", "sim", "dut" };
+	char path[PATH_MAX];
+	json_object *f, *v;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/%lu.json", j->d->jobs_dir, j->id);
+	f = bm_read_json(path, NULL, NULL);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_object_add(o, keys[i], f &&
+				       json_object_object_get_ex(f, keys[i], &v) ?
+				       json_object_get(v) : NULL);
+	json_object_put(f);
+}
+
+void job_shed(struct bmd_job *j)
+{
+	if (!job_finished(j) || j->shed)
+		return;
+	json_object_put(j->params);
+	json_object_put(j->sim);
+	json_object_put(j->dut);
+	j->params = j->sim = j->dut = NULL;
+	j->shed = true;
 }
 
 /* Persist j; failures are logged, not fatal: the job itself goes on. */
@@ -462,6 +495,7 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 					 j->trials);
 			job_persist(j);
 		}
+		job_shed(j);
 	}
 	closedir(dir);
 	return 0;
@@ -694,6 +728,8 @@ void job_notify_end(struct bmd_job *j)
 	if (j->events_fd >= 0)
 		close(j->events_fd);
 	j->events_fd = -1;
+	/* told and stored: what only its file needs leaves memory */
+	job_shed(j);
 }
 
 /* Append ev as one line to j's events file, opened at the first event.

@@ -445,16 +445,37 @@ static int submit_reset_ok(struct bmd *d, const struct bm_request *q,
  * is above max-trials are refused before anything runs, with the count.
  */
 static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
-			    double rate, struct bm_error *err)
+			    double rate, double *n, struct bm_error *err)
 {
-	double n;
-
 	if (bm_procedure_max_trials(q->procedure, q->params, rate, q->n_ports,
-				    &n, err))
+				    n, err))
 		return -EINVAL;
-	if (n > d->max_trials)
+	if (*n > d->max_trials)
 		return bm_errorf(err, "%s: these parameters may need up to %.0f trials; bmd runs at most %u a job (max-trials in %s)",
-				 q->procedure, n, d->max_trials, conf_name(d));
+				 q->procedure, *n, d->max_trials, conf_name(d));
+	return 0;
+}
+
+/*
+ * Issue 42: 16 accepted jobs of 20,000 trials took bmd past 4.1 GB, and
+ * the defaults allowed some 18 GB.  What the jobs not yet finished may
+ * hold at their worst (BMD_TRIAL_MEM a trial of the trials their
+ * parameters may need), this one's included, stays within max-memory.
+ */
+static int submit_memory_ok(struct bmd *d, const struct bm_request *q,
+			    double n, struct bm_error *err)
+{
+	double held = 0, mine = n * BMD_TRIAL_MEM;
+	struct bmd_job *j;
+
+	for (j = d->jobs; j; j = j->next)
+		if (!job_finished(j))
+			held += j->worst_trials * BMD_TRIAL_MEM;
+	if (held + mine > d->max_memory)
+		return bm_errorf(err, "busy: %s may need up to %.0f MiB (%.0f trials), and the jobs queued or running up to %.0f MiB of bmd's %.0f (max-memory-mib in %s): wait for them, or narrow its parameters",
+				 q->procedure, mine / 1048576.0, n,
+				 held / 1048576.0, d->max_memory / 1048576.0,
+				 conf_name(d));
 	return 0;
 }
 
@@ -504,7 +525,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 {
 	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
 	struct bmd_job *j;
-	double rate;
+	double rate, worst;
 
 	if (!p || submit_no_command(d, q, err) || submit_room(d, c, err))
 		return NULL;
@@ -518,7 +539,9 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	    submit_line_rate(d, q, p, &rate, err))
 		return NULL;
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
-	    submit_reset_ok(d, q, err) || submit_trials_ok(d, q, rate, err))
+	    submit_reset_ok(d, q, err) ||
+	    submit_trials_ok(d, q, rate, &worst, err) ||
+	    submit_memory_ok(d, q, worst, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
@@ -537,6 +560,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if (q->dut)
 		json_object_deep_copy(q->dut, &j->dut, NULL);
 	j->line_rate_bps = rate;
+	j->worst_trials = worst;
 	j->dry_run = q->dry_run;
 	j->cancel_to = JOB_CANCELLED;
 	j->submitted = bmd_now();
@@ -933,6 +957,19 @@ void bmd_client_lines(struct bmd *d, struct bmd_client *c)
 	}
 }
 
+/* Does c hold the start of a request line whose end has not come (or
+ * one too long, being skipped)?  Complete lines waiting for their turn
+ * are bmd's delay, not the client's. */
+static bool client_partial(const struct bmd_client *c)
+{
+	const struct bm_linebuf *b = &c->in;
+	size_t n = b->len - b->consumed;
+
+	if (b->discarding)
+		return true;
+	return n && !memchr(b->buf + b->consumed, '\n', n);
+}
+
 static void client_read(struct bmd *d, struct bmd_client *c)
 {
 	ssize_t n;
@@ -946,6 +983,10 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 	}
 	c->last_active = bmd_mono();
 	bmd_client_lines(d, c);
+	if (!client_partial(c))
+		c->line_start = 0;
+	else if (!c->line_start)
+		c->line_start = c->last_active;
 }
 
 static void client_free(struct bmd_client *c)
@@ -1093,7 +1134,7 @@ static void accept_client(struct bmd *d)
 	struct bmd_client *c, *k;
 	bool has_reserved = false;
 	struct ucred cr;
-	unsigned int n = 0;
+	unsigned int n = 0, mine = 0;
 	char msg[256];
 	int fd;
 
@@ -1112,6 +1153,16 @@ static void accept_client(struct bmd *d)
 	for (k = d->clients; k; k = k->next) {
 		n += !k->reserved;
 		has_reserved |= k->reserved;
+		mine += k->uid == cr.uid;
+	}
+	/* one user's connections cannot take everyone's slots */
+	if (cr.uid != 0 && mine >= d->max_clients_per_user) {
+		snprintf(msg, sizeof(msg), "busy: uid %u has %u connections, bmd takes at most %u a user (max-connections-per-user in %s)",
+			 (unsigned int)cr.uid, mine, d->max_clients_per_user,
+			 conf_name(d));
+		send_refusal(fd, msg);
+		close(fd);
+		return;
 	}
 	if (n >= d->max_clients && has_reserved) {
 		snprintf(msg, sizeof(msg), "busy: %u connections (max-connections in %s), and the status one is taken",
@@ -1152,10 +1203,25 @@ static int clients_expire(struct bmd *d)
 {
 	double now = bmd_mono(), left, next = -1.0;
 	struct bmd_client *c;
+	char msg[160];
 
-	if (d->idle_timeout_s <= 0.0)
-		return -1;
 	for (c = d->clients; c; c = c->next) {
+		if (c->dead || !c->line_start)
+			continue;
+		/* a request that trickles in, a byte at a time, holds a
+		 * slot as long as it likes: a whole line has a deadline */
+		left = c->line_start + d->request_timeout_s - now;
+		if (left <= 0.0) {
+			snprintf(msg, sizeof(msg), "request not complete after %g s (request-timeout in %s): connection closed",
+				 d->request_timeout_s, conf_name(d));
+			reply_error(c, 0, false, msg);
+			client_flush(c);
+			c->dead = true;
+		} else if (next < 0.0 || left < next) {
+			next = left;
+		}
+	}
+	for (c = d->clients; d->idle_timeout_s > 0.0 && c; c = c->next) {
 		if (c->dead || !client_idle(c))
 			continue;
 		left = c->last_active + d->idle_timeout_s - now;
@@ -1493,6 +1559,14 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 						  BMD_DEFAULT_IDLE_TIMEOUT_S;
 	d->max_output = cfg->max_output ? cfg->max_output :
 					  BMD_DEFAULT_MAX_OUTPUT;
+	d->max_clients_per_user = cfg->max_connections_per_user ?
+				  cfg->max_connections_per_user :
+				  BMD_DEFAULT_MAX_CONNECTIONS_PER_USER;
+	d->request_timeout_s = cfg->request_timeout_s > 0 ?
+			       cfg->request_timeout_s :
+			       BMD_DEFAULT_REQUEST_TIMEOUT_S;
+	d->max_memory = (double)(cfg->max_memory_mib ? cfg->max_memory_mib :
+				 BMD_DEFAULT_MAX_MEMORY_MIB) * 1048576.0;
 	d->max_jobs_per_user = cfg->max_jobs_per_user ?
 			       cfg->max_jobs_per_user :
 			       BMD_DEFAULT_MAX_JOBS_PER_USER;
