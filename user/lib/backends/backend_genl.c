@@ -550,7 +550,17 @@ static int bm_genl_run_trial(struct bm_backend *be,
 	if (spec->tx_path && bm_genl_tx_path_of_name(spec->tx_path) < 0)
 		return bm_errorf(err, "unknown transmit path '%.20s' (auto, alloc, recycle, xdp)",
 				 spec->tx_path);
-	pthread_mutex_lock(&bm_genl_module_lock);
+	/* another job's trial may hold the module for a minute: a cancel
+	 * must not wait for it */
+	if (!be->abort)
+		pthread_mutex_lock(&bm_genl_module_lock);
+	else
+		while (pthread_mutex_trylock(&bm_genl_module_lock) == EBUSY) {
+			if (*be->abort)
+				return bm_errorf(err, "cancelled"), -ECANCELED;
+			bm_sleep_s(0.05);
+		}
+	bm_genl_set_abort(((struct bm_genl_backend *)be)->g, be->abort);
 	if (spec->traffic)
 		ret = bm_genl_run_traffic_locked((struct bm_genl_backend *)be,
 						 spec, res, err);

@@ -243,6 +243,10 @@ int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
 /* Latency summary (mean, stddev, percentiles) from module statistics. */
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);
 
+/* The flag (struct bm_backend's abort) that ends g's trial waits at once
+ * with -ECANCELED when it turns nonzero; NULL = none. */
+void bm_genl_set_abort(struct bm_genl *g, const volatile int *abort);
+
 /* Wait (on the module's events group) until the trial is no longer
  * armed/running or timeout_s passes; the final enum bmgen_trial_state or
  * -errno. */

@@ -28,6 +28,7 @@ struct bm_genl {
 				 * and gone), 0 when unknown */
 	unsigned int seq, portid;
 	char *buf;
+	const volatile int *abort;	/* bm_genl_set_abort() */
 };
 
 #define BM_GENL_BUFSZ (MNL_SOCKET_BUFFER_SIZE * 4)
@@ -1154,7 +1155,15 @@ int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a cancel reaches a trial within a tenth of a second */
+	if (g->abort && every_s > 0.1)
+		every_s = 0.1;
 	for (;;) {
+		if (g->abort && *g->abort) {
+			bm_errorf(err, "cancelled");
+			ret = -ECANCELED;
+			break;
+		}
 		ret = bm_genl_status_get(g, &st, err);
 		if (ret)
 			break;
@@ -1190,6 +1199,11 @@ int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 	if (ev)
 		mnl_socket_close(ev);
 	return ret;
+}
+
+void bm_genl_set_abort(struct bm_genl *g, const volatile int *abort)
+{
+	g->abort = abort;
 }
 
 int bm_genl_trial_wait(struct bm_genl *g, double timeout_s, int *trial_error,

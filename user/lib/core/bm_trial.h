@@ -319,6 +319,11 @@ struct bm_backend {
 	 * time base of its own (TM-CONC) reads elapsed_s of such a backend
 	 * instead of the host's monotonic clock. */
 	bool virtual_clock;
+	/* Set by whoever made the backend (bmd: a cancel, SIGTERM), read
+	 * by it during a trial: nonzero asks the trial in progress to end
+	 * now and the next not to start (-ECANCELED, "cancelled"); NULL =
+	 * never.  A trial cut short is no trial: no record is made. */
+	const volatile int *abort;
 	void *priv;
 	/* Its TCP engine (bm_tcp.h, PLAT-TCP); NULL when it has none, and
 	 * then a stateful procedure refuses to run (R8239-INC (d)). */

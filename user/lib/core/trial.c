@@ -20,6 +20,10 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	memset(res, 0, sizeof(*res));
 	res->last_loss_after_step_s = -1.0;
 	res->tag_tx_s = -1.0;
+	/* a procedure that goes on to its next step after a cancelled
+	 * trial (another frame size) starts nothing more */
+	if (be->abort && *be->abort)
+		return bm_errorf(err, "cancelled"), -ECANCELED;
 	ret = be->ops->run_trial(be, spec, res, err);
 	be->trials++;
 	/* issue 16: frames lost to a flapping tester link are no loss of

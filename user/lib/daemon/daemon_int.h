@@ -73,6 +73,10 @@ struct bmd_job {
 	bool events_err;		/* a write failed: logged once */
 	unsigned int mem_events, mem_events_peak;
 	bool cancel_req;
+	/* Set with cancel_req for a running job: its backend's abort (the
+	 * trial in progress ends within 0.1 s, issue 42); written under
+	 * d->lock, read by the worker's backend without it */
+	volatile int abort_trial;
 	enum job_state cancel_to;	/* CANCELLED or INTERRUPTED */
 	char cancel_by[64];		/* "uid U pid P" of the cancel */
 	pthread_t thread;

@@ -996,6 +996,7 @@ static void *worker(void *arg)
 
 		/* submit checked the name; the command is bmd's own */
 		be->reset_command = rs ? rs->command : NULL;
+		be->abort = &j->abort_trial;
 		backend = be->name ? be->name : "?";
 		ret = bm_procedure_run(j->procedure, params, be, on_progress,
 				       &w, &result, &err);
@@ -1003,7 +1004,7 @@ static void *worker(void *arg)
 	}
 	if (be && ret == 0)
 		end = JOB_DONE;
-	else if (be && ret == -ECANCELED)
+	else if (be && (ret == -ECANCELED || (ret && j->abort_trial)))
 		end = JOB_CANCELLED;	/* or interrupted, decided below */
 
 	if (result) {

@@ -643,8 +643,10 @@ static json_object *cmd_cancel(struct bmd *d, const struct bmd_client *c,
 		/* Jobs queued behind it may run now. */
 		jobs_schedule(d);
 	} else {
-		/* The worker sees this after the current trial. */
+		/* The trial in progress ends within 0.1 s, unrecorded; the
+		 * worker then stores the partial result. */
 		j->cancel_req = true;
+		j->abort_trial = 1;
 		j->cancel_to = JOB_CANCELLED;
 		who(c, j->cancel_by, sizeof(j->cancel_by));
 	}
@@ -1637,6 +1639,7 @@ void bmd_free(struct bmd *d)
 	for (j = d->jobs; j; j = j->next) {
 		if (j->state == JOB_RUNNING) {
 			j->cancel_req = true;
+			j->abort_trial = 1;
 			j->cancel_to = JOB_INTERRUPTED;
 		} else if (j->state == JOB_QUEUED) {
 			j->state = JOB_INTERRUPTED;
