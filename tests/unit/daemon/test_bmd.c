@@ -439,7 +439,8 @@ START_TEST(submit_watch_result_dry_run)
 	while ((de = readdir(dd)))
 		ck_assert_msg(de->d_name[0] != '.' || !strcmp(de->d_name, ".") ||
 			      !strcmp(de->d_name, "..") ||
-			      !strcmp(de->d_name, ".lock"),
+			      !strcmp(de->d_name, ".lock") ||
+			      !strcmp(de->d_name, ".last-id"),
 			      "temporary left: %s", de->d_name);
 	closedir(dd);
 	bm_client_close(&c);
@@ -1447,6 +1448,99 @@ START_TEST(ids_never_reused)
 	id = submit(&c, NULL, NULL);
 	ck_assert_int_eq(id, 161);
 	ck_assert(exists("jobs/161.json"));
+	bm_client_close(&c);
+}
+END_TEST
+
+/*
+ * With no inode left, ids were handed out twice: a job whose file could
+ * not be written was taken all the same, and after a restart its id was
+ * free again.  Now the id is kept durably (results/.last-id) before
+ * anything else, a job whose file cannot be written is refused, and an
+ * id never comes back, whatever files are lost.
+ */
+START_TEST(ids_durable_and_jobs_kept_or_refused)
+{
+	struct bm_client c;
+	char msg[512], path[512];
+	int events;
+	char s[32];
+	long id;
+
+	client(&c);
+	id = submit(&c, NULL, NULL);
+	ck_assert_int_eq(id, 1);
+	ck_assert_str_eq(watch_to_end(&c, id, &events, s), "done");
+	/* job 2's file cannot be written (a directory is in its way) */
+	snprintf(path, sizeof(path), "%s/jobs/2.json", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/jobs/2.json/x", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	call_err(&c, submit_list_req("sim1,sim2", 0, true), msg);
+	ck_assert_msg(strstr(msg, "cannot keep the job: ") &&
+		      strstr(msg, "2.json"), "%s", msg);
+	ck_assert_int_eq(submit(&c, NULL, NULL), 3);
+	/* .last-id cannot be written: nothing is taken */
+	snprintf(path, sizeof(path), "%s/.last-id", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.last-id/x", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	call_err(&c, submit_list_req("sim1,sim2", 0, true), msg);
+	ck_assert_msg(strstr(msg, "cannot keep the job: ") &&
+		      strstr(msg, ".last-id"), "%s", msg);
+	ck_assert_int_eq(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/.last-id", dir);
+	ck_assert_int_eq(rmdir(path), 0);
+	ck_assert_int_eq(submit(&c, NULL, NULL), 4);
+	bm_client_close(&c);
+	daemon_stop();
+	/* every file of jobs 3 and 4 lost: their ids stay taken */
+	snprintf(path, sizeof(path), "rm -rf %s/jobs/3.* %s/jobs/4.* %s/3.* %s/4.*",
+		 dir, dir, dir, dir);
+	ck_assert_int_eq(system(path), 0);
+	daemon_start();
+	client(&c);
+	ck_assert_int_eq(submit(&c, NULL, NULL), 5);
+	bm_client_close(&c);
+}
+END_TEST
+
+/*
+ * A full disk at the end of a job dropped its result.  Now the result
+ * waits in memory, "result" serves it from there, and bmd writes it as
+ * soon as there is room (every 2 s).
+ */
+START_TEST(result_kept_until_there_is_room)
+{
+	struct bm_client c;
+	json_object *r;
+	char path[256], s[32];
+	int events, i;
+	long id;
+
+	client(&c);
+	snprintf(path, sizeof(path), "%s/1.json", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/1.json/x", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	id = submit(&c, NULL, NULL);
+	ck_assert_int_eq(id, 1);
+	ck_assert_str_eq(watch_to_end(&c, id, &events, s), "done");
+	r = call_ok(&c, req_job("result", id));
+	ck_assert_int_gt(json_object_array_length(get(get(r, "result"),
+						      "trials")), 0);
+	json_object_put(r);
+	ck_assert_int_eq(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/1.json", dir);
+	ck_assert_int_eq(rmdir(path), 0);
+	for (i = 0; i < 100 && !exists("1.json"); i++)
+		usleep(50000);
+	ck_assert_msg(exists("1.json"), "result not written within 5 s");
+	r = call_ok(&c, req_job("result", id));
+	ck_assert_int_gt(json_object_array_length(get(get(r, "result"),
+						      "trials")), 0);
+	json_object_put(r);
 	bm_client_close(&c);
 }
 END_TEST
@@ -3028,6 +3122,8 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, secret_never_shown);
 	tcase_add_test(tc, ports_allowed_by_bmd_conf);
 	tcase_add_test(tc, memory_budget_at_submit);
+	tcase_add_test(tc, ids_durable_and_jobs_kept_or_refused);
+	tcase_add_test(tc, result_kept_until_there_is_room);
 	tcase_add_test(tc, cancel_ends_a_trial_at_once);
 	tcase_add_test(tc, connections_per_user_capped);
 	tcase_add_test(tc, request_line_deadline);

@@ -81,6 +81,13 @@ const char *bmd_tx_path_name(unsigned int p);
  * may need. */
 #define BMD_DEFAULT_MAX_MEMORY_MIB	2048
 #define BMD_TRIAL_MEM			(16u << 10)
+/* What a trial may write to the results directory at most, on average:
+ * its progress event and its share of the result and the CSV (0.5 KB of
+ * JSON each without a latency distribution, ~9 KB with one); and the
+ * files a job makes (job file, events, result, CSV and their temporary
+ * files).  A submit needs room for the jobs not yet finished. */
+#define BMD_TRIAL_DISK			(20u << 10)
+#define BMD_JOB_INODES			8
 #define BMD_DEFAULT_IDLE_TIMEOUT_S	300.0
 #define BMD_DEFAULT_MAX_OUTPUT		(4u << 20)
 /* The ports a job may use when bmd.conf names none: those the host does

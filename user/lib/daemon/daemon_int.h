@@ -47,6 +47,13 @@ struct bmd_job {
 	 * and dut, up to 256 KiB of DUT configuration, are in its job
 	 * file, read when a client asks): job_shed() */
 	bool shed;
+	/* A result the results directory had no room for (issue 42: a
+	 * full disk dropped it): kept here, served by "result", written by
+	 * jobs_store_pending() once there is room; and its job file, when
+	 * that could not be written */
+	json_object *unsaved_result;
+	char unsaved_why[160];
+	bool unsaved_job;
 	/* The most trials its parameters may need, at submit (the memory
 	 * budget, max-memory-mib); 0 for a job loaded from its file */
 	double worst_trials;
@@ -179,6 +186,7 @@ struct bmd {
 	int wake_fd;			/* eventfd: workers and bmd_stop */
 	volatile sig_atomic_t stop;
 	bool shutting_down;		/* no new jobs start */
+	bool store_pending;		/* a job's unsaved_result or _job */
 	double start_mono;
 	struct bmd_client *clients;
 	struct bmd_job *jobs;
@@ -196,6 +204,16 @@ json_object *job_params_shown(json_object *params);
 /* JSON description; full adds params and sim. */
 json_object *job_to_json(const struct bmd_job *j, bool full);
 void job_persist(struct bmd_job *j);
+/* Write j's job file; 0, or -errno with err set (j->unsaved_job then
+ * says so, for jobs_store_pending). */
+int job_persist_err(struct bmd_job *j, struct bm_error *err);
+/* Take the next job id, written durably first (results/.last-id): ids
+ * are never handed out twice, whatever files are lost.  0 with *id, or
+ * -errno with err set and nothing taken. */
+int ids_take(struct bmd *d, unsigned long *id, struct bm_error *err);
+/* Write what a full disk kept in memory (results, job files); the
+ * number still unwritten.  d->lock held. */
+int jobs_store_pending(struct bmd *d);
 /* Drop a finished job's params, sim and dut from memory (its job file
  * keeps them; job_to_json(full) reads them there); no-op otherwise. */
 void job_shed(struct bmd_job *j);
@@ -214,6 +232,8 @@ json_object *job_end_event(const struct bmd_job *j);
 void job_events_path(const struct bmd *d, unsigned long id, char *buf,
 		     size_t size);
 void jobs_free(struct bmd *d);
+/* Free j, which is in no list (a job refused at submit, or unreadable). */
+void job_discard(struct bmd_job *j);
 
 /* Store result (with meta) as JSON and CSV in d's results directory as
  * job id's; 0 or -errno with err set. */

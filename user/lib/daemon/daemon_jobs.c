@@ -211,18 +211,74 @@ void job_shed(struct bmd_job *j)
 }
 
 /* Persist j; failures are logged, not fatal: the job itself goes on. */
-void job_persist(struct bmd_job *j)
+int job_persist_err(struct bmd_job *j, struct bm_error *err)
 {
-	struct bm_error err = { "" };
 	char name[64];
 	json_object *o;
+	int ret;
 
 	snprintf(name, sizeof(name), "%lu.json", j->id);
 	o = job_to_json(j, true);
-	if (bm_write_json_atomic_mode(j->d->jobs_dir, name, o,
-				      j->d->results_mode, &err))
-		bmd_logf(j->d, LOG_ERR, "job %lu: %s", j->id, err.msg);
+	ret = bm_write_json_atomic_mode(j->d->jobs_dir, name, o,
+					j->d->results_mode, err);
 	json_object_put(o);
+	j->unsaved_job = ret != 0;
+	if (ret && j->d)
+		j->d->store_pending = true;
+	return ret;
+}
+
+void job_persist(struct bmd_job *j)
+{
+	struct bm_error err = { "" };
+
+	if (job_persist_err(j, &err))
+		bmd_logf(j->d, LOG_ERR, "job %lu: %s (bmd writes it again when there is room)",
+			 j->id, err.msg);
+}
+
+static void note_id(struct bmd *d, unsigned long id);
+
+/* The file that keeps the last id bmd handed out (ids_take). */
+#define LAST_ID_FILE	".last-id"
+
+/*
+ * Take the next job id, durably: written (fsync'ed, renamed into place)
+ * before anything else of the job, so that no id is handed out twice,
+ * however many job and result files are deleted, lost to a full disk or
+ * never written.  0 with *id, or -errno with err set (nothing taken).
+ */
+int ids_take(struct bmd *d, unsigned long *id, struct bm_error *err)
+{
+	char text[32];
+	int n;
+
+	n = snprintf(text, sizeof(text), "%lu\n", d->next_id);
+	if (bm_write_atomic_mode(d->results_dir, LAST_ID_FILE, text,
+				 (size_t)n, d->results_mode, err))
+		return -EIO;
+	*id = d->next_id++;
+	return 0;
+}
+
+/* The id LAST_ID_FILE keeps, noted: ids continue above it. */
+static void ids_load(struct bmd *d)
+{
+	char path[PATH_MAX], text[32] = "";
+	unsigned long id;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", d->results_dir, LAST_ID_FILE);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(text, sizeof(text), f) && sscanf(text, "%lu", &id) == 1 &&
+	    id < 1000000000000000UL)
+		note_id(d, id);
+	else
+		bmd_logf(d, LOG_WARNING, "%s: not an id: ignored (ids continue above every job file)",
+			 path);
+	fclose(f);
 }
 
 /* Ids are never reused, so the next one is above every id any file of
@@ -246,7 +302,7 @@ void job_append(struct bmd *d, struct bmd_job *j)
 	note_id(d, j->id);
 }
 
-static void job_free(struct bmd_job *j)
+void job_discard(struct bmd_job *j)
 {
 	free(j->procedure);
 	free(j->ports);
@@ -254,6 +310,7 @@ static void job_free(struct bmd_job *j)
 	json_object_put(j->sim);
 	json_object_put(j->dut);
 	json_object_put(j->last_event);
+	json_object_put(j->unsaved_result);
 	if (j->events_fd >= 0)
 		close(j->events_fd);
 	free(j);
@@ -265,7 +322,7 @@ void jobs_free(struct bmd *d)
 
 	for (j = d->jobs; j; j = n) {
 		n = j->next;
-		job_free(j);
+		job_discard(j);
 	}
 	d->jobs = NULL;
 }
@@ -349,7 +406,7 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	if (json_object_object_get_ex(o, "ports", &ports)) {
 		if (ports_from_json(ports, names, &n) ||
 		    job_set_ports(j, n, names)) {
-			job_free(j);
+			job_discard(j);
 			return NULL;
 		}
 		if (json_object_object_get_ex(ports, "line_rate_bps", &v))
@@ -378,7 +435,7 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 	    json_object_is_type(v, json_type_object))
 		j->dut = json_object_get(v);
 	if (!j->procedure || !j->params) {
-		job_free(j);
+		job_discard(j);
 		return NULL;
 	}
 	return j;
@@ -439,6 +496,7 @@ int jobs_load(struct bmd *d, struct bm_error *err)
 	ret = results_scan(d, err);
 	if (ret)
 		return ret;
+	ids_load(d);
 	dir = opendir(d->jobs_dir);
 	if (!dir) {
 		bm_errorf(err, "%s: %s", d->jobs_dir, strerror(errno));
@@ -917,10 +975,11 @@ static void *worker(void *arg)
 	struct worker_ctx w = { .job = arg };
 	struct bmd_job *j = arg;
 	struct bmd *d = j->d;
-	struct bm_error err = { "" };
+	struct bm_error err = { "" }, store_err = { "" };
 	struct bmd_job_desc desc;
 	unsigned int i;
 	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
+	json_object *unsaved = NULL;
 	json_object *nde = NULL, *nde_dev;
 	struct bm_tx_capacity *cap;
 	struct bm_backend *be;
@@ -1022,9 +1081,10 @@ static void *worker(void *arg)
 		if (!json_object_object_get_ex(result, "job", NULL))
 			json_object_object_add(result, "job",
 					       json_object_new_int64(j->id));
-		if (bmd_store_result(d, j->id, result, end == JOB_FAILED ?
-				 NULL : &err) && end != JOB_FAILED)
-			end = JOB_FAILED;
+		/* a full disk loses no result: bmd keeps it and writes it
+		 * as soon as there is room (jobs_store_pending) */
+		if (bmd_store_result(d, j->id, result, &store_err))
+			unsaved = json_object_get(result);
 	}
 
 	pthread_mutex_lock(&d->lock);
@@ -1045,7 +1105,15 @@ static void *worker(void *arg)
 
 		snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir,
 			 j->id);
-		j->has_result = !access(path, F_OK);
+		j->has_result = unsaved || !access(path, F_OK);
+	}
+	if (unsaved) {
+		j->unsaved_result = unsaved;
+		snprintf(j->unsaved_why, sizeof(j->unsaved_why), "%s",
+			 store_err.msg);
+		bmd_logf(d, LOG_ERR, "job %lu: its result is not stored (%s): bmd keeps it and stores it when there is room",
+			 j->id, store_err.msg);
+		d->store_pending = true;
 	}
 	job_persist(j);
 	job_notify_end(j);
@@ -1064,4 +1132,32 @@ static void *worker(void *arg)
 	json_object_put(sim);
 	json_object_put(dut);
 	return NULL;
+}
+
+int jobs_store_pending(struct bmd *d)
+{
+	struct bm_error err = { "" };
+	struct bmd_job *j;
+	int left = 0;
+
+	for (j = d->jobs; j; j = j->next) {
+		if (j->unsaved_result) {
+			if (bmd_store_result(d, j->id, j->unsaved_result,
+					     &err)) {
+				left++;
+				continue;
+			}
+			json_object_put(j->unsaved_result);
+			j->unsaved_result = NULL;
+			j->unsaved_why[0] = '\0';
+			bmd_logf(d, LOG_NOTICE, "job %lu: its result is stored now",
+				 j->id);
+			j->unsaved_job = true;
+		}
+		if (j->unsaved_job) {
+			job_persist_err(j, &err);
+			left += j->unsaved_job;
+		}
+	}
+	return left;
 }

@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -457,6 +458,39 @@ static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
 }
 
 /*
+ * A full disk dropped results and, with no inode left, handed out ids
+ * twice.  A job is taken only with room for what the jobs not yet
+ * finished may write at their worst (BMD_TRIAL_DISK a trial: its event,
+ * its share of the result and of the CSV) and a few inodes; a full disk
+ * later (someone else's files) still loses nothing: the result waits in
+ * memory (jobs_store_pending).
+ */
+static int submit_space_ok(struct bmd *d, const struct bm_request *q,
+			   double n, struct bm_error *err)
+{
+	double need = n * BMD_TRIAL_DISK + (1 << 20), free_b;
+	struct bmd_job *j;
+	struct statvfs sv;
+
+	if (statvfs(d->results_dir, &sv))
+		return bm_errorf(err, "%s: %s", d->results_dir,
+				 strerror(errno));
+	for (j = d->jobs; j; j = j->next)
+		if (!job_finished(j))
+			need += j->worst_trials * BMD_TRIAL_DISK;
+	free_b = (double)sv.f_bavail * (double)sv.f_frsize;
+	if (free_b < need)
+		return bm_errorf(err, "no room: %s has %.1f MiB free, and %s with the jobs queued or running may write up to %.1f MiB (%.0f trials of its own): free some space",
+				 d->results_dir, free_b / 1048576.0,
+				 q->procedure, need / 1048576.0, n);
+	if (sv.f_files && sv.f_favail < BMD_JOB_INODES)
+		return bm_errorf(err, "no room: %s has %lu free inodes, a job needs %d: free some files",
+				 d->results_dir, (unsigned long)sv.f_favail,
+				 BMD_JOB_INODES);
+	return 0;
+}
+
+/*
  * Issue 42: 16 accepted jobs of 20,000 trials took bmd past 4.1 GB, and
  * the defaults allowed some 18 GB.  What the jobs not yet finished may
  * hold at their worst (BMD_TRIAL_MEM a trial of the trials their
@@ -524,6 +558,7 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			       struct bm_error *err)
 {
 	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
+	struct bm_error e = { "" };
 	struct bmd_job *j;
 	double rate, worst;
 
@@ -541,15 +576,16 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
 	    submit_reset_ok(d, q, err) ||
 	    submit_trials_ok(d, q, rate, &worst, err) ||
-	    submit_memory_ok(d, q, worst, err))
+	    submit_memory_ok(d, q, worst, err) ||
+	    submit_space_ok(d, q, worst, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j) {
 		bm_errorf(err, "out of memory");
 		return NULL;
 	}
-	j->id = d->next_id;
 	j->events_fd = -1;
+	j->d = d;
 	j->procedure = strdup(q->procedure);
 	if (q->params)
 		json_object_deep_copy(q->params, &j->params, NULL);
@@ -568,17 +604,19 @@ static json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	j->submit_pid = c->pid;
 	if (!j->procedure || !j->params || (q->sim && !j->sim) ||
 	    (q->dut && !j->dut) || job_set_ports(j, q->n_ports, q->ports)) {
-		free(j->ports);
-		free(j->procedure);
-		json_object_put(j->params);
-		json_object_put(j->sim);
-		json_object_put(j->dut);
-		free(j);
+		job_discard(j);
 		bm_errorf(err, "out of memory");
 		return NULL;
 	}
+	/* the id, then the job file, both on disk before the job is
+	 * taken: a job bmd cannot keep is refused, and its id never comes
+	 * again */
+	if (ids_take(d, &j->id, &e) || job_persist_err(j, &e)) {
+		job_discard(j);
+		bm_errorf(err, "cannot keep the job: %s", e.msg);
+		return NULL;
+	}
 	job_append(d, j);
-	job_persist(j);
 	job_log(j, "submitted");
 	jobs_schedule(d);
 	json_object_object_add(r, "job", json_object_new_int64(j->id));
@@ -679,6 +717,17 @@ static int cmd_result(struct bmd *d, struct bmd_client *c, int64_t id,
 		return bm_errorf(err, "job %lu has no result (%s%s%s)", j->id,
 				 job_state_name(j->state),
 				 j->error[0] ? ": " : "", j->error);
+	if (j->unsaved_result) {
+		/* not on disk yet (full): the copy bmd keeps */
+		r = bm_response_ok(id, true);
+		json_object_object_add(r, "state", json_object_new_string(
+			job_state_name(j->state)));
+		json_object_object_add(r, "result",
+				       json_object_get(j->unsaved_result));
+		client_queue(c, r);
+		json_object_put(r);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/%lu.json", d->results_dir, j->id);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
@@ -1246,11 +1295,25 @@ int bmd_run(struct bmd *d)
 	size_t n, i, cap = 0;
 	uint64_t ticks;
 	int ret = 0, r, timeout;
+	double next_store = 0;
 
 	pthread_mutex_lock(&d->lock);
 	while (!d->stop) {
 		jobs_reap(d);
 		timeout = clients_expire(d);
+		/* what a full disk left in memory, every 2 s until written */
+		if (d->store_pending) {
+			double now = bmd_mono();
+			int ms;
+
+			if (now >= next_store) {
+				d->store_pending = jobs_store_pending(d) > 0;
+				next_store = now + 2.0;
+			}
+			ms = (int)((next_store - now) * 1000.0) + 1;
+			if (d->store_pending && (timeout < 0 || timeout > ms))
+				timeout = ms;
+		}
 		clients_prune(d);
 		n = 2;
 		for (c = d->clients; c; c = c->next)
