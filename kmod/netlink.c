@@ -934,18 +934,26 @@ static int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-/* Stop the trial, if one runs and it is the caller's namespace's. */
+/*
+ * Stop the trial, if one runs and it is the caller's namespace's, or the
+ * caller is the host's: a container with CAP_NET_ADMIN could otherwise
+ * hold the module's one trial for as long as it liked.
+ */
 static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
 {
+	struct net *net = genl_info_net(info);
 	int ret = 0;
 
 	mutex_lock(&bm_cfg_lock);
-	if (bm_trial_busy() &&
-	    !net_eq(bm_trial.net, genl_info_net(info))) {
+	if (bm_trial_busy() && !net_eq(bm_trial.net, net) &&
+	    !net_eq(net, &init_net)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the running trial belongs to another network namespace");
 		ret = -EPERM;
 	} else if (bm_trial_busy()) {
+		if (!net_eq(bm_trial.net, net))
+			pr_info("bmgen: trial %u of another network namespace stopped by the host\n",
+				bm_trial.id);
 		bm_trial_stop(0);
 	}
 	mutex_unlock(&bm_cfg_lock);
@@ -1303,11 +1311,16 @@ static const struct genl_ops bm_ops[] = {
 		.dumpit = bm_nl_stats_dump,
 		.policy = bm_stream_del_policy,
 		.maxattr = BMGEN_A_MAX,
+		/* these take each stream's receive lock, which the receive
+		 * path takes for every frame: not for anyone during a trial
+		 */
+		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = BMGEN_CMD_LOG_GET,
 		.dumpit = bm_nl_log_dump,
 		.policy = bm_log_policy,
 		.maxattr = BMGEN_A_MAX,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

@@ -28,6 +28,23 @@ module_param(max_stream_mem_kb, uint, 0644);
 MODULE_PARM_DESC(max_stream_mem_kb, "most memory all streams together may hold, KiB (default 256 MiB)");
 static u64 bm_stream_mem;	/* bytes, under bm_cfg_lock */
 
+/*
+ * The ids and the memory are the host's: a container with CAP_NET_ADMIN
+ * (its own network namespace) must not take them all.  The streams of
+ * every namespace but the initial one together get at most
+ * netns_max_streams ids and half of max_stream_mem_kb.
+ */
+static unsigned int netns_max_streams = BMGEN_MAX_STREAMS / 2;
+module_param(netns_max_streams, uint, 0644);
+MODULE_PARM_DESC(netns_max_streams, "most streams all network namespaces but the initial one may hold together (default 4096)");
+static unsigned int bm_nstreams_ns;	/* of other namespaces */
+static u64 bm_stream_mem_ns;
+
+static bool bm_stream_foreign(const struct bm_stream *s)
+{
+	return !net_eq(s->net, &init_net);
+}
+
 static size_t bm_stream_mem_of(const struct bm_stream *s)
 {
 	return sizeof(*s) + BITS_TO_LONGS(BM_DUP_WINDOW) * sizeof(long) +
@@ -136,6 +153,12 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "streams would exceed the module's memory limit (parameter max_stream_mem_kb)");
 		return -ENOMEM;	/* caller frees s */
 	}
+	if (bm_stream_foreign(s) &&
+	    (bm_nstreams_ns >= READ_ONCE(netns_max_streams) ||
+	     bm_stream_mem_ns + s->mem > (u64)max_stream_mem_kb << 9)) {
+		NL_SET_ERR_MSG(extack, "the streams of network namespaces other than the host's are limited (parameters netns_max_streams and max_stream_mem_kb / 2)");
+		return -ENOSPC;	/* caller frees s */
+	}
 	spin_lock_init(&s->rx.lock);
 	/* not zeroed here: bm_stream_rx_reset() below does, and zeroing
 	 * 38 KB twice was a third of a stream's set-up (issue 17 item 4)
@@ -156,6 +179,10 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	rcu_assign_pointer(bm_streams[s->id], s);
 	bm_nstreams++;
 	bm_stream_mem += s->mem;
+	if (bm_stream_foreign(s)) {
+		bm_nstreams_ns++;
+		bm_stream_mem_ns += s->mem;
+	}
 	bm_stream_set_changed(s->net);
 	return 0;
 }
@@ -168,6 +195,10 @@ static void bm_stream_unpublish(u32 id)
 	RCU_INIT_POINTER(bm_streams[id], NULL);
 	bm_nstreams--;
 	bm_stream_mem -= s->mem;
+	if (bm_stream_foreign(s)) {
+		bm_nstreams_ns--;
+		bm_stream_mem_ns -= s->mem;
+	}
 	bm_stream_set_changed(s->net);
 	call_rcu(&s->rcu, bm_stream_free_rcu);
 }

@@ -181,6 +181,7 @@ static const char *errname(int e)
 	case EMSGSIZE: return "EMSGSIZE";
 	case ENETDOWN: return "ENETDOWN";
 	case ENODATA: return "ENODATA";
+	case ENOSPC: return "ENOSPC";
 	default: {
 		static char b[16];
 
@@ -1515,13 +1516,19 @@ static int drop_net_admin(void)
 	return getuid() == 0 ? 0 : -1;
 }
 
-/* Read-only requests work for anyone: a status and the three dumps. */
+/*
+ * Read-only requests that take no lock of the data path work for anyone: a
+ * status and the port and stream dumps.  The statistics and the frame log
+ * take each stream's receive lock, which the receive path takes for every
+ * frame: EPERM (a user could otherwise slow a trial down).
+ */
 static void unpriv_reads(struct nl *n, const char *pfx, const struct text *root)
 {
-	static const struct { uint8_t cmd; const char *name; } d[] = {
-		{ BMGEN_CMD_PORT_GET, "port_dump" },
-		{ BMGEN_CMD_STREAM_GET, "stream_dump" },
-		{ BMGEN_CMD_STATS_GET, "stats_dump" },
+	static const struct { uint8_t cmd; const char *name; int want; } d[] = {
+		{ BMGEN_CMD_PORT_GET, "port_dump", 0 },
+		{ BMGEN_CMD_STREAM_GET, "stream_dump", 0 },
+		{ BMGEN_CMD_STATS_GET, "stats_dump", EPERM },
+		{ BMGEN_CMD_LOG_GET, "log_dump", EPERM },
 	};
 	struct text t = { 0 };
 	struct reply r;
@@ -1533,8 +1540,15 @@ static void unpriv_reads(struct nl *n, const char *pfx, const struct text *root)
 		int ret = nl_talk(n, msg_start(n, n->family, d[i].cmd,
 					       NLM_F_DUMP, 1), &r, NULL, NULL);
 
-		verdict(!ret && !r.err, "%s%s: reads: %s", pfx, d[i].name,
-			ret ? strerror(-ret) : r.err ? errname(r.err) : "works");
+		if (!d[i].want)
+			verdict(!ret && !r.err, "%s%s: reads: %s", pfx,
+				d[i].name, ret ? strerror(-ret) : r.err ?
+				errname(r.err) : "works");
+		else
+			verdict(ret == -d[i].want || r.err == d[i].want,
+				"%s%s: %s (want %s)", pfx, d[i].name,
+				ret ? strerror(-ret) : errname(r.err),
+				errname(d[i].want));
 	}
 	/* and sees what root sees */
 	if (snapshot(n, &t))
@@ -2237,6 +2251,18 @@ static int seq_netns_empty(struct nl *n, struct ctx *c, const char *seq)
  * shared; at the end the namespace goes away mid-trial, which ends that
  * trial (FAILED, ENODEV) and leaves this namespace's objects alone.
  */
+/* Write bmgen.ko's netns_max_streams; 0 or -1. */
+static int set_netns_max_streams(int v)
+{
+	FILE *f = fopen("/sys/module/bmgen/parameters/netns_max_streams", "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", v) > 0 ? 0 : -1;
+	return fclose(f) ? -1 : ret;
+}
+
 static int seq_netns_peer(struct nl *n, struct ctx *c, const char *seq)
 {
 	char path[256];
@@ -2265,6 +2291,14 @@ static int seq_netns_peer(struct nl *n, struct ctx *c, const char *seq)
 	pc.sp = spec(c->free_id + 2, pc.tx, pc.rx);
 	pc.sp.count = 100;
 	EXPECT(seq, &p, ADD, b_spec, &pc, 0, "there: stream P, p1 -> p2");
+	/* the host's ids are not a container's to take */
+	STEP(!set_netns_max_streams(1), seq, "netns_max_streams = 1");
+	pc.sp = spec(c->free_id + 4, pc.tx, pc.rx);
+	EXPECT(seq, &p, ADD, b_spec, &pc, ENOSPC, "there: a second stream beyond netns_max_streams");
+	STEP(!set_netns_max_streams(BMGEN_MAX_STREAMS / 2), seq,
+	     "netns_max_streams = %d again", BMGEN_MAX_STREAMS / 2);
+	pc.sp = spec(c->free_id + 2, pc.tx, pc.rx);
+	pc.sp.count = 100;
 	snapshot(n, &ra);
 	STEP(same(&rb, &ra), seq, "here: STATUS_GET and the dumps are unchanged");
 	EXPECT(seq, n, DEL, b_spec_del, &pc, ENOENT, "here: delete P");
@@ -2292,7 +2326,16 @@ static int seq_netns_peer(struct nl *n, struct ctx *c, const char *seq)
 	pc.sp.pattern = BMGEN_PAT_CONTINUOUS;
 	pc.sp.rate = RUN_RATE_UFPS;
 	EXPECT(seq, &p, ADD, b_spec, &pc, 0, "there: a continuous stream");
+	/* the host may stop any namespace's trial, which could otherwise
+	 * hold the module's one trial for as long as it liked */
 	EXPECT(seq, &p, START, b_nothing, &pc, 0, "there: its trial starts");
+	STEP(wait_for(&p, BMGEN_TRIAL_RUNNING, 5, &st) == BMGEN_TRIAL_RUNNING,
+	     seq, "there: it runs (state %u)", st.state);
+	EXPECT(seq, n, BMGEN_CMD_TRIAL_STOP, b_nothing, c, 0,
+	       "here, the host: stop that namespace's trial");
+	STEP(wait_for(&p, BMGEN_TRIAL_STOPPED, 5, &st) == BMGEN_TRIAL_STOPPED,
+	     seq, "there: the trial is stopped (state %u)", st.state);
+	EXPECT(seq, &p, START, b_nothing, &pc, 0, "there: its trial starts again");
 	STEP(wait_for(&p, BMGEN_TRIAL_RUNNING, 5, &st) == BMGEN_TRIAL_RUNNING,
 	     seq, "there: it runs (state %u)", st.state);
 	nl_close(&p);
@@ -2330,7 +2373,7 @@ static const struct sequence {
 	{ "several_messages_one_datagram", seq_batch, "seven requests in one datagram each get their own answer in order; a second dump in it gets EBUSY; the first dump's DONE comes last, marked NLM_F_DUMP_INTR" },
 	{ "dump_interleaved_with_changes", seq_dump_interleaved, "a 600-stream STREAM_GET dump across a delete ahead, a delete behind and an add ahead: ids ascend once each, the first message built after the change (one) carries NLM_F_DUMP_INTR; an undisturbed dump none" },
 	{ "netns_sees_nothing", seq_netns_empty, "from a fresh netns: STATUS_GET counts 0 ports and 0 streams, the PORT, STREAM and STATS dumps are empty" },
-	{ "netns_peer", seq_netns_peer, "a second netns with its own ports: shared stream ids (EEXIST), each side sees, deletes and starts only its own streams, its trial leaves the other's statistics alone; deleted mid-trial, the trial fails with ENODEV and nothing else changes" },
+	{ "netns_peer", seq_netns_peer, "a second netns with its own ports: shared stream ids (EEXIST), beyond netns_max_streams ENOSPC, each side sees, deletes and starts only its own streams, its trial leaves the other's statistics alone; the host stops its running trial; deleted mid-trial, the trial fails with ENODEV and nothing else changes" },
 };
 
 static void run_sequences(struct nl *n, struct ctx *c)
