@@ -42,6 +42,11 @@ taken() {
 }
 
 bm_load
+# a repeated run (lab-rate, one boot) finds the last run's devices
+for i in 0 1 2 3; do
+	$IP link del x$i 2> /dev/null
+done
+$IP link del br9 2> /dev/null
 for i in 0 1 2 3; do
 	$IP link add x$i type veth peer name y$i || fail "veth x$i"
 	$IP link set y$i up && $IP link set x$i up || fail "x$i up"

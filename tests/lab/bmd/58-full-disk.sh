@@ -24,6 +24,10 @@ trials_of() {
 }
 
 bm_load
+# a repeated run (lab-rate, one boot) finds the last run's devices, and
+# its tmpfs when it failed half-way
+$IP link del x0 2> /dev/null
+umount $FS 2> /dev/null
 $IP link add x0 type veth peer name y0 || fail "veth"
 $IP link set x0 up && $IP link set y0 up || fail "veth up"
 mkdir -p $FS

@@ -1894,6 +1894,24 @@ static void put(int fd, const char *s)
 	(void)w;
 }
 
+/* What the child pid wrote to the pipe end fd until it exited, into out;
+ * the child must have exited 0. */
+static char *child_said(int fd, pid_t pid, char *out, size_t size)
+{
+	size_t got = 0;
+	ssize_t r;
+	int status;
+
+	while ((r = read(fd, out + got, size - 1 - got)) > 0)
+		got += r;
+	out[got] = '\0';
+	close(fd);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "child failed: status %d, said '%s'", status, out);
+	return out;
+}
+
 /*
  * Fork a child that becomes uid NOBODY with primary group gid and the n
  * supplementary groups supp, connects to bmd, sends the request line q
@@ -1907,7 +1925,7 @@ static char *as_nobody_req(gid_t gid, const gid_t *supp, int n,
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	size_t got = 0;
-	int p[2], fd, status;
+	int p[2], fd;
 	char buf[4096], num[32];
 	struct pollfd pfd;
 	ssize_t r;
@@ -1949,14 +1967,7 @@ static char *as_nobody_req(gid_t gid, const gid_t *supp, int n,
 		_exit(0);
 	}
 	close(p[1]);
-	while ((r = read(p[0], out + got, size - 1 - got)) > 0)
-		got += r;
-	out[got] = '\0';
-	close(p[0]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
-		      "child failed: status %d, said '%s'", status, out);
-	return out;
+	return child_said(p[0], pid, out, size);
 }
 
 /* as_nobody_req asking for status. */
@@ -2885,9 +2896,8 @@ static char *as_nobody_n(int n, char *out, size_t size)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *q = "{\"id\":1,\"cmd\":\"status\"}\n";
 	static const gid_t member = TEST_GROUP;
-	int p[2], fd[16], i, status;
+	int p[2], fd[16], i;
 	char buf[8192];
-	size_t got = 0;
 	ssize_t r;
 	pid_t pid;
 
@@ -2919,14 +2929,7 @@ static char *as_nobody_n(int n, char *out, size_t size)
 		_exit(0);
 	}
 	close(p[1]);
-	while ((r = read(p[0], out + got, size - 1 - got)) > 0)
-		got += r;
-	out[got] = '\0';
-	close(p[0]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
-		      "child failed: status %d, said '%s'", status, out);
-	return out;
+	return child_said(p[0], pid, out, size);
 }
 
 /* One user's connections cannot take every slot: beyond
