@@ -2692,7 +2692,7 @@ START_TEST(ports_allowed_by_bmd_conf)
 	struct bm_client c;
 	char msg[512], why[160], s[32];
 	json_object *r;
-	int events;
+	int events, i, k = 0;
 	long j1, j2;
 
 	daemon_on_fake_ports();
@@ -2728,6 +2728,16 @@ START_TEST(ports_allowed_by_bmd_conf)
 	client(&c);
 	j1 = submit_list(&c, "p7,p8", 0, false);
 	j2 = submit_list(&c, "p7,p8", 0, false);
+	/* j1 past its own start check: it has run a trial */
+	for (i = 0; i < 500; i++) {
+		r = call_ok(&c, req_job("job", j1));
+		k = json_object_get_int(get(get(r, "job"), "trials"));
+		json_object_put(r);
+		if (k >= 1)
+			break;
+		usleep(10000);
+	}
+	ck_assert_int_ge(k, 1);
 	fake_master("p8", "bond0");
 	json_object_put(call_ok(&c, req_job("cancel", j1)));
 	ck_assert_str_eq(watch_to_end(&c, j2, &events, s), "failed");
