@@ -102,6 +102,35 @@ START_TEST(repeat_block_nan_is_null)
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	ck_assert_msg(!strstr(s, "NaN") && !strstr(s, "Infinity"), "%s", s);
 	json_object_put(o);
+	/* the spread is of the repetitions that measured something */
+	ck_assert_uint_eq(r.n_valid, 2);
+	ck_assert_double_eq(r.mean, 105);
+	ck_assert_double_eq_tol(r.stddev, sqrt(50), 1e-12);
+	ck_assert(r.rsd_ok);
+}
+END_TEST
+
+/*
+ * An estimator whose every repetition measured nothing (a dry run with
+ * no oversubscription frames) said "RSD 0.0 % >= 10 %": its mean was NaN,
+ * so rsd_ok was false.  Nothing to judge is no failed judgement: min,
+ * mean, max and rsd_pct are null, rsd_ok true, n_valid 0.
+ */
+START_TEST(repeat_block_all_nan)
+{
+	const double x[3] = { NAN, NAN, NAN };
+	struct bm_repeat r;
+	json_object *o;
+
+	bm_repeat_of(x, 3, &r);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_uint_eq(r.n_valid, 0);
+	ck_assert(r.rsd_ok);
+	o = bm_repeat_to_json(&r, x);
+	ck_assert_ptr_null(tj_get(o, "mean"));
+	ck_assert_ptr_null(tj_get(o, "rsd_pct"));
+	ck_assert(json_object_get_boolean(tj_get(o, "rsd_ok")));
+	json_object_put(o);
 }
 END_TEST
 
@@ -133,6 +162,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, f16_example);
 	tcase_add_test(tc, repeat_block);
 	tcase_add_test(tc, repeat_block_nan_is_null);
+	tcase_add_test(tc, repeat_block_all_nan);
 	tcase_add_test(tc, lat_hist_buckets);
 	suite_add_tcase(s, tc);
 	return s;

@@ -17,13 +17,18 @@
 
 struct bm_repeat {
 	size_t n;
-	double min, mean, max;
-	double stddev;		/* sample (n - 1); 0 when n < 2 */
-	double rsd_pct;		/* 100 * stddev / mean; 0 when mean is 0 */
-	bool rsd_ok;		/* rsd_pct < BM_RSD_LIMIT_PCT */
+	size_t n_valid;		/* values that are finite: the rest (NaN,
+				 * nothing estimated) are left out */
+	double min, mean, max;	/* NaN when no value is finite */
+	double stddev;		/* sample (n_valid - 1); 0 when n_valid < 2 */
+	double rsd_pct;		/* 100 * stddev / mean; 0 when mean is 0,
+				 * NaN when no value is finite */
+	bool rsd_ok;		/* rsd_pct < BM_RSD_LIMIT_PCT, or fewer than
+				 * two finite values (nothing to judge) */
 };
 
-/* The block of the n values x[0..n-1] (n may be 0: all zero, rsd_ok). */
+/* The block of the n values x[0..n-1] over the finite ones (n may be 0:
+ * all zero, rsd_ok). */
 void bm_repeat_of(const double *x, size_t n, struct bm_repeat *r);
 
 /*
@@ -33,8 +38,8 @@ void bm_repeat_of(const double *x, size_t n, struct bm_repeat *r);
 double bm_pv_pct(double x1, double x2);
 
 /*
- * New JSON object for r and its values x: n, min, mean, max, stddev,
- * rsd_pct, rsd_ok, values, and pv_pct (each repetition's PV against the
+ * New JSON object for r and its values x: n, n_valid, min, mean, max,
+ * stddev, rsd_pct, rsd_ok, values, and pv_pct (each repetition's PV against the
  * one before it: n - 1 numbers); a value or PV that is not finite (a
  * repetition nothing was estimated from) is null.  NULL when out of
  * memory.

@@ -12,23 +12,35 @@
 void bm_repeat_of(const double *x, size_t n, struct bm_repeat *r)
 {
 	double s = 0.0, ss = 0.0;
-	size_t i;
+	size_t i, m = 0;
 
-	*r = (struct bm_repeat){ .n = n, .rsd_ok = true };
-	if (!n)
-		return;
-	r->min = r->max = x[0];
+	/* over the repetitions that measured something: a NaN (nothing to
+	 * estimate from) made the mean NaN, rsd_ok false and the result
+	 * say "RSD 0.0 % >= 10 %" of values that were all null */
+	*r = (struct bm_repeat){ .n = n, .rsd_ok = true, .min = NAN,
+				 .mean = NAN, .max = NAN };
 	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
 		s += x[i];
-		r->min = fmin(r->min, x[i]);
-		r->max = fmax(r->max, x[i]);
+		r->min = m ? fmin(r->min, x[i]) : x[i];
+		r->max = m ? fmax(r->max, x[i]) : x[i];
+		m++;
 	}
-	r->mean = s / (double)n;
-	if (n < 2)
+	r->n_valid = m;
+	if (!m) {
+		r->rsd_pct = NAN;
+		if (!n)
+			r->min = r->mean = r->max = r->rsd_pct = 0.0;
+		return;
+	}
+	r->mean = s / (double)m;
+	if (m < 2)
 		return;
 	for (i = 0; i < n; i++)
-		ss += (x[i] - r->mean) * (x[i] - r->mean);
-	r->stddev = sqrt(ss / (double)(n - 1));
+		if (isfinite(x[i]))
+			ss += (x[i] - r->mean) * (x[i] - r->mean);
+	r->stddev = sqrt(ss / (double)(m - 1));
 	if (r->mean != 0.0)
 		r->rsd_pct = 100.0 * r->stddev / fabs(r->mean);
 	r->rsd_ok = r->rsd_pct < BM_RSD_LIMIT_PCT;
@@ -54,6 +66,7 @@ json_object *bm_repeat_to_json(const struct bm_repeat *r, const double *x)
 	if (!o)
 		return NULL;
 	bm_json_add_u64(o, "n", r->n);
+	bm_json_add_u64(o, "n_valid", r->n_valid);
 	bm_json_add_double(o, "min", r->min);
 	bm_json_add_double(o, "mean", r->mean);
 	bm_json_add_double(o, "max", r->max);
