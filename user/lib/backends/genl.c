@@ -1144,6 +1144,35 @@ static struct mnl_socket *bm_genl_events_open(const struct bm_genl *g)
  * could not allocate it) and the timeout.  Another namespace's trial
  * ends on its own namespace's events group, so that wait asks often.
  */
+/* Wait up to s seconds for an event on ev (or sleep, without one), in
+ * slices of 0.1 s while g has an abort flag; true when the flag is set. */
+static bool bm_genl_wait_event(struct bm_genl *g, struct mnl_socket *ev,
+			       double s)
+{
+	struct pollfd pfd;
+	double slice;
+
+	for (;;) {
+		if (g->abort && *g->abort)
+			return true;
+		if (s <= 0)
+			return false;
+		slice = g->abort && s > 0.1 ? 0.1 : s;
+		s -= slice;
+		if (!ev) {
+			usleep(slice > 0.02 ? 20000 : (useconds_t)(slice * 1e6) + 1);
+			return false;
+		}
+		pfd = (struct pollfd){ .fd = mnl_socket_get_fd(ev),
+				       .events = POLLIN };
+		if (poll(&pfd, 1, (int)(slice * 1000) + 1) > 0) {
+			while (mnl_socket_recvfrom(ev, g->buf, BM_GENL_BUFSZ) > 0)
+				;	/* any event: look at the state again */
+			return g->abort && *g->abort;
+		}
+	}
+}
+
 int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 			     double every_s, int *trial_error,
 			     struct bm_error *err)
@@ -1155,15 +1184,7 @@ int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* a cancel reaches a trial within a tenth of a second */
-	if (g->abort && every_s > 0.1)
-		every_s = 0.1;
 	for (;;) {
-		if (g->abort && *g->abort) {
-			bm_errorf(err, "cancelled");
-			ret = -ECANCELED;
-			break;
-		}
 		ret = bm_genl_status_get(g, &st, err);
 		if (ret)
 			break;
@@ -1185,16 +1206,14 @@ int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 		}
 		if (left > every_s)
 			left = every_s;
-		if (!ev) {
-			usleep(left > 0.02 ? 20000 : (useconds_t)(left * 1e6) + 1);
-			continue;
+		/* the status again at an event or after every_s; meanwhile
+		 * a cancel is looked at every 0.1 s, with no request to the
+		 * module (a guest's trial is not to pay for it) */
+		if (bm_genl_wait_event(g, ev, left)) {
+			bm_errorf(err, "cancelled");
+			ret = -ECANCELED;
+			break;
 		}
-		struct pollfd pfd = { .fd = mnl_socket_get_fd(ev),
-				      .events = POLLIN };
-
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) > 0)
-			while (mnl_socket_recvfrom(ev, g->buf, BM_GENL_BUFSZ) > 0)
-				;	/* any event: look at the state again */
 	}
 	if (ev)
 		mnl_socket_close(ev);
