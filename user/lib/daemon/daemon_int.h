@@ -232,6 +232,9 @@ json_object *job_end_event(const struct bmd_job *j);
 void job_events_path(const struct bmd *d, unsigned long id, char *buf,
 		     size_t size);
 void jobs_free(struct bmd *d);
+/* What j runs on, as a backend factory gets it: id, procedure, ports,
+ * line rate, dry run; the rest zero, for the caller to fill. */
+void job_desc_of(const struct bmd_job *j, struct bmd_job_desc *desc);
 /* Free j, which is in no list (a job refused at submit, or unreadable). */
 void job_discard(struct bmd_job *j);
 

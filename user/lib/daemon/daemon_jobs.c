@@ -958,6 +958,21 @@ static unsigned int job_kthreads(const struct bmd *d)
 	return cpus && k > cpus ? cpus : k;
 }
 
+void job_desc_of(const struct bmd_job *j, struct bmd_job_desc *desc)
+{
+	unsigned int i;
+
+	*desc = (struct bmd_job_desc){
+		.id = j->id, .procedure = j->procedure,
+		.tx_port = j->n_ports ? j->ports[0] : NULL,
+		.rx_port = j->n_ports > 1 ? j->ports[1] : NULL,
+		.n_ports = j->n_ports,
+		.line_rate_bps = j->line_rate_bps, .dry_run = j->dry_run,
+	};
+	for (i = 0; i < j->n_ports; i++)
+		desc->ports[i] = j->ports[i];
+}
+
 /* Does bmd.conf's ports allow every port of j now?  The policy never
  * changes and j's ports stay put: no lock needed. */
 static int job_ports_ok(const struct bmd_job *j, struct bm_error *err)
@@ -999,22 +1014,15 @@ static void *worker(void *arg)
 		json_object_deep_copy(j->dut, &dut, NULL);
 	started = j->started;
 	/* j->ports stays put until the job is freed, after its worker */
-	desc = (struct bmd_job_desc){
-		.id = j->id, .procedure = j->procedure,
-		.tx_port = j->n_ports ? j->ports[0] : NULL,
-		.rx_port = j->n_ports > 1 ? j->ports[1] : NULL,
-		.n_ports = j->n_ports,
-		.line_rate_bps = j->line_rate_bps, .dry_run = j->dry_run,
-		.sim = sim, .dut = dut,
-		.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
-			  !strcmp(json_object_get_string(mode), "router"),
-		.no_hw_timestamps = d->no_hw_timestamps,
-		.no_tcp_engine = d->no_tcp_engine,
-		.tx_kthreads = d->tx_kthreads,
-		.tx_path = d->tx_path,
-	};
-	for (i = 0; i < j->n_ports; i++)
-		desc.ports[i] = j->ports[i];
+	job_desc_of(j, &desc);
+	desc.sim = sim;
+	desc.dut = dut;
+	desc.router = dut && json_object_object_get_ex(dut, "mode", &mode) &&
+		      !strcmp(json_object_get_string(mode), "router");
+	desc.no_hw_timestamps = d->no_hw_timestamps;
+	desc.no_tcp_engine = d->no_tcp_engine;
+	desc.tx_kthreads = d->tx_kthreads;
+	desc.tx_path = d->tx_path;
 	cap = j->dry_run ? NULL : calloc(BM_CAPACITY_MAX, sizeof(*cap));
 	if (cap)
 		desc.n_capacity = bmd_capacity_list(d, desc.ports, desc.n_ports,

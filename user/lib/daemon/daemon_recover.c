@@ -86,11 +86,11 @@ static const char *ts_source_of(json_object *trials, const char *backend)
 int job_recover(struct bmd *d, struct bmd_job *j)
 {
 	json_object *doc, *proc, *trials, *dev, *meta;
-	struct bmd_job_desc desc = { 0 };
+	struct bmd_job_desc desc;
 	struct bm_error err = { "" };
 	const char *backend = j->dry_run ? "sim" : "genl";
 	char ref[64], msg[320];
-	unsigned int bad = 0, i;
+	unsigned int bad = 0;
 	size_t n;
 	int ret;
 
@@ -125,15 +125,7 @@ int job_recover(struct bmd *d, struct bmd_job *j)
 	json_object_object_add(doc, "job", json_object_new_int64(j->id));
 	json_object_object_add(doc, "error", json_object_new_string(
 		"interrupted: bmd stopped while the job ran"));
-	desc.id = j->id;
-	desc.procedure = j->procedure;
-	desc.n_ports = j->n_ports;
-	for (i = 0; i < j->n_ports; i++)
-		desc.ports[i] = j->ports[i];
-	desc.tx_port = j->n_ports ? j->ports[0] : NULL;
-	desc.rx_port = j->n_ports > 1 ? j->ports[1] : NULL;
-	desc.line_rate_bps = j->line_rate_bps;
-	desc.dry_run = j->dry_run;
+	job_desc_of(j, &desc);
 	desc.dut = j->dut;
 	meta = bmd_result_meta(&desc, j->started ? j->started : j->submitted,
 			       j->ended, backend, ts_source_of(trials, backend),

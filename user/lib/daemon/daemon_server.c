@@ -457,6 +457,19 @@ static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+/* The trials the jobs queued or running may still need, at their worst:
+ * what they may hold in memory and write to disk. */
+static double unfinished_trials(const struct bmd *d)
+{
+	const struct bmd_job *j;
+	double n = 0;
+
+	for (j = d->jobs; j; j = j->next)
+		if (!job_finished(j))
+			n += j->worst_trials;
+	return n;
+}
+
 /*
  * A full disk dropped results and, with no inode left, handed out ids
  * twice.  A job is taken only with room for what the jobs not yet
@@ -468,16 +481,13 @@ static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
 static int submit_space_ok(struct bmd *d, const struct bm_request *q,
 			   double n, struct bm_error *err)
 {
-	double need = n * BMD_TRIAL_DISK + (1 << 20), free_b;
-	struct bmd_job *j;
+	double need = (n + unfinished_trials(d)) * BMD_TRIAL_DISK + (1 << 20);
 	struct statvfs sv;
+	double free_b;
 
 	if (statvfs(d->results_dir, &sv))
 		return bm_errorf(err, "%s: %s", d->results_dir,
 				 strerror(errno));
-	for (j = d->jobs; j; j = j->next)
-		if (!job_finished(j))
-			need += j->worst_trials * BMD_TRIAL_DISK;
 	free_b = (double)sv.f_bavail * (double)sv.f_frsize;
 	if (free_b < need)
 		return bm_errorf(err, "no room: %s has %.1f MiB free, and %s with the jobs queued or running may write up to %.1f MiB (%.0f trials of its own): free some space",
@@ -499,12 +509,9 @@ static int submit_space_ok(struct bmd *d, const struct bm_request *q,
 static int submit_memory_ok(struct bmd *d, const struct bm_request *q,
 			    double n, struct bm_error *err)
 {
-	double held = 0, mine = n * BMD_TRIAL_MEM;
-	struct bmd_job *j;
+	double held = unfinished_trials(d) * BMD_TRIAL_MEM;
+	double mine = n * BMD_TRIAL_MEM;
 
-	for (j = d->jobs; j; j = j->next)
-		if (!job_finished(j))
-			held += j->worst_trials * BMD_TRIAL_MEM;
 	if (held + mine > d->max_memory)
 		return bm_errorf(err, "busy: %s may need up to %.0f MiB (%.0f trials), and the jobs queued or running up to %.0f MiB of bmd's %.0f (max-memory-mib in %s): wait for them, or narrow its parameters",
 				 q->procedure, mine / 1048576.0, n,
