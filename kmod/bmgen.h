@@ -148,6 +148,7 @@ struct bm_stream {
 	u64 burst_gap_ns;
 	u32 burst_count;
 	u64 burst_period_ns;		/* start to start; 0 = burst_gap_ns */
+	u64 burst_due_ufps;		/* back to back at the line; 0 = none */
 	u32 burst_last_size;		/* F of a burst's last frame; 0 = F */
 	u64 start_ns;
 	bool learn;
@@ -176,6 +177,7 @@ struct bm_stream {
 	u64 tx_frames, tx_bytes, tx_retries, tx_errors;
 	u64 tx_first_ns, tx_last_ns;
 	u64 tx_late_frames, tx_late_max_ns;
+	u64 tx_burst_late_max_ns;
 	u64 tx_stalls_ns[BMGEN_TX_STALLS];	/* largest first */
 	u64 hw_tx_requests;
 	u64 tx_ring_misses;

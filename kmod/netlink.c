@@ -99,6 +99,7 @@ static const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_TX_PATH] = NLA_POLICY_MAX(NLA_U32, BMGEN_TXP_MAX),
 	[BMGEN_A_STREAM_LATENCY_TAG_SEQ] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_BURST_PERIOD_NS] = NLA_POLICY_MIN(NLA_U64, 1000),
+	[BMGEN_A_STREAM_BURST_DUE_UFPS] = { .type = NLA_U64 },
 	[BMGEN_A_STREAM_BURST_LAST_SIZE] = NLA_POLICY_RANGE(NLA_U32,
 							    BMGEN_MIN_FRAME,
 							    BMGEN_MAX_FRAME),
@@ -133,6 +134,8 @@ static const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 #define BM_MAX_DELAY_NS (3600ULL * NSEC_PER_SEC)
 /* 100 Mfps: above any port this module can drive */
 #define BM_MAX_RATE_UFPS (100000000ULL * 1000000ULL)
+/* a line's back to back (measured, not paced): 64 B at 400 Gbit/s is 595 Mfps */
+#define BM_MAX_DUE_UFPS (1000000000ULL * 1000000ULL)
 
 /*
  * What every request, do or dump, must be beyond its policy: a genetlink
@@ -717,6 +720,12 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 			return -EINVAL;
 		}
 		s->burst_period_ns = bm_get_u64(a, BMGEN_A_STREAM_BURST_PERIOD_NS, 0);
+		s->burst_due_ufps = bm_get_u64(a, BMGEN_A_STREAM_BURST_DUE_UFPS, 0);
+		if (s->burst_due_ufps > BM_MAX_DUE_UFPS) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_DUE_UFPS],
+					    "burst due rate above 10^9 fps");
+			return -ERANGE;
+		}
 		if (s->burst_period_ns > BM_MAX_DELAY_NS) {
 			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_BURST_PERIOD_NS],
 					    "burst period longer than an hour");
@@ -734,7 +743,8 @@ static int bm_nl_stream_parse(struct bm_stream *s, struct net *net,
 	} else if (a[BMGEN_A_STREAM_BURST_LEN] || a[BMGEN_A_STREAM_BURST_GAP_NS] ||
 		   a[BMGEN_A_STREAM_BURST_COUNT] ||
 		   a[BMGEN_A_STREAM_BURST_PERIOD_NS] ||
-		   a[BMGEN_A_STREAM_BURST_LAST_SIZE]) {
+		   a[BMGEN_A_STREAM_BURST_LAST_SIZE] ||
+		   a[BMGEN_A_STREAM_BURST_DUE_UFPS]) {
 		NL_SET_ERR_MSG_MOD(extack, "burst attributes need the burst pattern");
 		return -EINVAL;
 	}
@@ -1011,6 +1021,8 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    nla_put_u32(skb, BMGEN_STATS_TX_PATH, READ_ONCE(s->tx_path)) ||
 	    BM_PUT64(skb, BMGEN_STATS_TX_RING_MISSES,
 		     READ_ONCE(s->tx_ring_misses)) ||
+	    BM_PUT64(skb, BMGEN_STATS_TX_BURST_LATE_MAX_NS,
+		     READ_ONCE(s->tx_burst_late_max_ns)) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||

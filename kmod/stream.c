@@ -78,6 +78,7 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	s->tx_last_ns = 0;
 	s->tx_late_frames = 0;
 	s->tx_late_max_ns = 0;
+	s->tx_burst_late_max_ns = 0;
 	memset(s->tx_stalls_ns, 0, sizeof(s->tx_stalls_ns));
 	s->tx_max_batch = 0;
 	s->tx_ring_misses = 0;

@@ -79,7 +79,7 @@ struct bm_tx_cursor {
 	u64 k;			/* frames sent = next sequence number */
 	u64 next_ns;		/* next departure, rel. to epoch */
 	u64 prev_ns;		/* the departure before it */
-	u64 burst_start_ns;
+	u64 burst_start_ns;	/* the current burst's first departure */
 	u64 late_ns;		/* how late the last paced frame left */
 };
 
@@ -169,6 +169,28 @@ static void bm_note_stall(struct bm_stream *s, u64 rise)
 }
 
 /*
+ * How far behind back to back at the line a burst's frame left (RFC 2544
+ * §26.4 "minimum inter-frame gap").  The stamp is the hand-over to the
+ * driver: a NIC idle at the burst's start puts a wider gap on the wire
+ * exactly when a frame is handed over later than its due time, whatever
+ * the frames after it catch up in its queue.
+ */
+static void bm_note_burst_gap(struct bm_stream *s, struct bm_tx_cursor *c,
+			      u64 ts)
+{
+	u64 j = c->k % s->burst_len, due;
+
+	if (!j) {
+		c->burst_start_ns = ts;
+		return;
+	}
+	due = c->burst_start_ns +
+	      mul_u64_u64_div_u64(j, 1000000000000000ULL, s->burst_due_ufps);
+	if (ts > due && ts - due > s->tx_burst_late_max_ns)
+		s->tx_burst_late_max_ns = ts - due;
+}
+
+/*
  * How far behind its schedule a paced frame left.  A frame later than one
  * inter-frame interval went out back to back with its predecessor: the
  * generator fell behind, and rates and gaps measured over such a trial
@@ -181,6 +203,8 @@ static void bm_note_lateness(struct bm_stream *s,
 	u64 late;
 
 	if (s->pattern == BMGEN_PAT_BURST) {
+		if (s->burst_due_ufps)
+			bm_note_burst_gap(s, c, ts);
 		/* a burst has a schedule only for its start, and only when
 		 * bursts are spaced start to start (RFC 7640 Ti)
 		 */

@@ -939,6 +939,18 @@ BUILD(b_burst_last_63)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE, 63);
 }
 STREAM_PUT(b_last_without_burst, 32, BMGEN_A_STREAM_BURST_LAST_SIZE, 244)
+BUILD(b_due_without_burst)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_DUE_UFPS, 14880952380952ULL);
+}
+BUILD(b_burst_due_big)
+{
+	burst_base(nlh, c);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LEN, 10);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_DUE_UFPS,
+			 1000000000000000ULL + 1);
+}
 STREAM_PUT(b_tpid_untagged, 16, BMGEN_A_STREAM_VLAN_TPID, 0x88a8)
 BUILD(b_tpid_bad)
 {
@@ -1192,6 +1204,8 @@ static const struct ncase cases[] = {
 	{ "burst_period_over_1h", P_IDLE, ADD, 0, b_burst_period_hour, ERANGE, "burst period longer than an hour", A(STREAM_BURST_PERIOD_NS) },
 	{ "burst_last_size_63", P_IDLE, ADD, 0, b_burst_last_63, ERANGE, RANGE, A(STREAM_BURST_LAST_SIZE) },
 	{ "burst_last_size_without_burst", P_IDLE, ADD, 0, b_last_without_burst, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "burst_due_without_burst", P_IDLE, ADD, 0, b_due_without_burst, EINVAL, "burst attributes need the burst pattern", NOATTR },
+	{ "burst_due_over_1e9_fps", P_IDLE, ADD, 0, b_burst_due_big, ERANGE, "burst due rate above 10^9 fps", A(STREAM_BURST_DUE_UFPS) },
 	{ "vlan_tpid_without_vlan", P_IDLE, ADD, 0, b_tpid_untagged, EINVAL, "a TPID needs a VLAN id", A(STREAM_VLAN_TPID) },
 	{ "vlan_tpid_0x9100", P_IDLE, ADD, 0, b_tpid_bad, EINVAL, "TPID must be 0x8100 (802.1Q) or 0x88a8 (802.1ad)", A(STREAM_VLAN_TPID) },
 	{ "vlan2_without_vlan", P_IDLE, ADD, 0, b_vlan2_untagged, EINVAL, "an inner VLAN needs an outer one", A(STREAM_VLAN2_ID) },

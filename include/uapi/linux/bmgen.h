@@ -391,6 +391,13 @@ enum bmgen_attr {
 					 * bmgen_tx_path for each path the port
 					 * allows now
 					 */
+	/*
+	 * RFC 2544 §26.4 "minimum inter-frame gap", measured, not paced
+	 * (STATS_TX_BURST_LATE_MAX_NS).  u64, burst pattern: fps * 10^6 of
+	 * back to back at the line; frame j of a burst is due j / rate
+	 * after the burst's first departure.
+	 */
+	BMGEN_A_STREAM_BURST_DUE_UFPS,
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -493,6 +500,12 @@ enum bmgen_stats_attr {
 					 * needed a new skb because the ring's
 					 * next ones were still with the driver
 					 */
+	/*
+	 * u64, bursts with BURST_DUE_UFPS: the largest lateness of a
+	 * burst's frame against that schedule; above the host's jitter, a
+	 * gap wider than the minimum left inside a burst
+	 */
+	BMGEN_STATS_TX_BURST_LATE_MAX_NS,
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
