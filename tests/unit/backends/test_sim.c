@@ -329,6 +329,59 @@ START_TEST(test_generator_limit)
 }
 END_TEST
 
+/*
+ * RFC 2544 §26.4 minimum gap, closed form: a generator at half the line
+ * (1 GbE, 512 B: line 234,962.4 fps) leaves frame j of a burst
+ * j (1/cap - 1/line) = j x 4.2553 us behind back to back; the burst is
+ * the generator's failing once its last frame is more than
+ * BM_BURST_GAP_TOL_S (10 us) behind: 3 frames (8.51 us) not, 4 (12.77 us)
+ * yes.  At the line, nothing is behind.
+ */
+static void burst_spec(struct bm_trial_spec *s, uint64_t n)
+{
+	bm_trial_spec_rate(s, 512, 0.0, 2.0);
+	s->pattern = BM_PAT_BURST;
+	s->burst_frames = n;
+}
+
+START_TEST(test_burst_gaps)
+{
+	double line = bm_fps_max(1e9, 512), step;
+	struct bm_sim_params p;
+	struct bm_trial_spec s;
+	struct bm_trial_result r;
+	struct bm_backend *be;
+	struct bm_error err;
+	uint64_t n;
+
+	bm_sim_params_default(&p);
+	p.line_rate_bps = 1e9;
+	p.generator_max_fps = line / 2;
+	step = 2.0 / line - 1.0 / line;
+	be = mk(&p);
+	for (n = 1; n <= 5; n++) {
+		burst_spec(&s, n);
+		ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
+		ck_assert(r.burst_gaps_measured);
+		ck_assert_double_eq_tol(r.tx_burst_late_max_s,
+					(double)(n - 1) * step, 1e-12);
+		ck_assert(r.generator_limited == (n >= 4));
+		ck_assert_uint_eq(r.attempted, n);
+	}
+	bm_sim_free(be);
+	p.generator_max_fps = 0;
+	be = mk(&p);
+	burst_spec(&s, 1000);
+	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
+	ck_assert(r.burst_gaps_measured && r.tx_burst_late_max_s == 0.0);
+	ck_assert(!r.generator_limited);
+	/* a rate trial has no burst to measure */
+	r = rate_trial(be, 512, 1000, 1);
+	ck_assert(!r.burst_gaps_measured);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(test_random_loss_seeded)
 {
 	struct bm_sim_params p;
@@ -508,6 +561,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, test_step_recovery);
 	tcase_add_test(tc, test_reset_hook_gap);
 	tcase_add_test(tc, test_generator_limit);
+	tcase_add_test(tc, test_burst_gaps);
 	tcase_add_test(tc, test_random_loss_seeded);
 	tcase_add_test(tc, test_gradual_curve);
 	tcase_add_test(tc, test_bidir_mtu_drain_overhead);

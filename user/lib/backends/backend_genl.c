@@ -487,6 +487,19 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 		res->shortfall += res->intended - res->attempted;
 		res->generator_limited = true;
 	}
+	/*
+	 * RFC 2544 §26.4: a burst is back to back at the minimum gap.  One
+	 * the generator handed over with a wider gap somewhere offered the
+	 * DUT less than asked: what it passed says nothing (as the
+	 * simulator's generator slower than the line).
+	 */
+	if (spec->pattern == BM_PAT_BURST) {
+		res->burst_gaps_measured = true;
+		res->tx_burst_late_max_s = fmax(fwd.tx_burst_late_max_ns,
+						rev.tx_burst_late_max_ns) / 1e9;
+		if (res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
+			res->generator_limited = true;
+	}
 	if (spec->pattern == BM_PAT_STEP) {
 		/* the highest lost seq of the post-step stream, by the
 		 * schedule's tx time relative to the step (R2544-RECOV) */

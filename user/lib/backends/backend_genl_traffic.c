@@ -284,7 +284,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	const struct bm_port_spec *rx = &t->ports[ss->rx_port];
 	const struct bm_frame_template *fr = &ss->frame;
 	struct bm_genl_stream s;
-	double fps = bm_stream_fps(t, ss, f);
+	double fps = bm_stream_fps(t, ss, f), due;
 	uint32_t size;
 	unsigned int i;
 
@@ -330,6 +330,11 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 		s.burst_len = ss->burst_len;
 		s.burst_count = ss->burst_count;
 		s.burst_last_size = ss->burst_last_size;
+		/* RFC 2544 §26.4: a burst's frames are due back to back at
+		 * the line; the module measures how far behind they left */
+		due = 1e6 * bm_fps_max(tx->line_rate_bps, size);
+		if (due > 0 && due <= 1e15)	/* the module's 10^9 fps */
+			s.burst_due_ufps = (uint64_t)llround(due);
 		if (ss->burst_count > 1)
 			s.burst_period_ns = (uint64_t)llround(
 				fmax(1e-6, ss->burst_period_s) * 1e9);
@@ -435,6 +440,7 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	memcpy(r->rx_pcp, st->rx_pcp, sizeof(r->rx_pcp));
 	r->rx_untagged = st->rx_untagged;
 	r->tx_late_max_s = st->tx_late_max_ns / 1e9;
+	r->tx_burst_late_max_s = st->tx_burst_late_max_ns / 1e9;
 	for (i = 0; i < BMGEN_TX_STALLS; i++)
 		r->tx_stalls_s[i] = st->tx_stalls_ns[i] / 1e9;
 }
@@ -518,6 +524,12 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  tr->streams[k].tx_late_max_s);
+		if (t->streams[k].pattern == BM_STREAM_BURSTS) {
+			res->burst_gaps_measured = true;
+			res->tx_burst_late_max_s = fmax(
+				res->tx_burst_late_max_s,
+				tr->streams[k].tx_burst_late_max_s);
+		}
 		for (j = 0; j < BMGEN_TX_STALLS; j++)
 			bm_trial_stall_add(res->tx_stalls_s,
 					   tr->streams[k].tx_stalls_s[j]);

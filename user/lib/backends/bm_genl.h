@@ -98,6 +98,8 @@ struct bm_genl_stream {
 	uint64_t burst_gap_ns;
 	uint64_t burst_period_ns;	/* start to start; 0 = burst_gap_ns */
 	uint32_t burst_last_size;	/* F of a burst's last frame; 0 = F */
+	uint64_t burst_due_ufps;	/* back to back at the line, measured
+					 * (RFC 2544 §26.4); 0 = not */
 	uint32_t log_frames;		/* frame log (BMGEN_CMD_LOG_GET) */
 	uint64_t start_ns;
 	uint32_t flows;
@@ -167,6 +169,8 @@ struct bm_genl_stats {
 	uint64_t tx_max_batch;		/* pacing granularity (REQ-GEN-3) */
 	uint32_t tx_path;		/* BMGEN_TXP_* the trial used */
 	uint64_t tx_ring_misses;	/* recycling: new skbs a full ring needed */
+	uint64_t tx_burst_late_max_ns;	/* a burst's frame behind its minimum
+					 * gap, at most (burst_due_ufps) */
 	uint64_t ts_clock;		/* clockid of all timestamps */
 	int tx_done;
 	uint64_t rx_frames, rx_bytes, rx_unique, rx_in_order, rx_reordered;

@@ -482,6 +482,9 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 			mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_GAP_NS,
 					 s->burst_gap_ns);
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_COUNT, s->burst_count);
+		if (s->burst_due_ufps)
+			mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_DUE_UFPS,
+					 s->burst_due_ufps);
 		if (s->burst_last_size)
 			mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE,
 					 s->burst_last_size);
@@ -653,6 +656,9 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_TX_MAX_BATCH: st->tx_max_batch = v; break;
 	case BMGEN_STATS_TX_PATH: st->tx_path = v; break;
 	case BMGEN_STATS_TX_RING_MISSES: st->tx_ring_misses = v; break;
+	case BMGEN_STATS_TX_BURST_LATE_MAX_NS:
+		st->tx_burst_late_max_ns = v;
+		break;
 	case BMGEN_STATS_TX_DONE: st->tx_done = v; break;
 	case BMGEN_STATS_RX_FRAMES: st->rx_frames = v; break;
 	case BMGEN_STATS_RX_BYTES: st->rx_bytes = v; break;
@@ -1029,6 +1035,8 @@ void bm_genl_stats_lane_add(struct bm_genl_stats *st,
 		st->rx_pcp[i] += lane->rx_pcp[i];
 	if (lane->tx_late_max_ns > st->tx_late_max_ns)
 		st->tx_late_max_ns = lane->tx_late_max_ns;
+	if (lane->tx_burst_late_max_ns > st->tx_burst_late_max_ns)
+		st->tx_burst_late_max_ns = lane->tx_burst_late_max_ns;
 	if (lane->tx_max_batch > st->tx_max_batch)
 		st->tx_max_batch = lane->tx_max_batch;
 	if (lane->tag_lat_ns > st->tag_lat_ns)

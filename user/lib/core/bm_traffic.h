@@ -218,6 +218,10 @@ struct bm_stream_result {
 	/* The generator's largest lateness for this stream: frames of paced
 	 * streams, burst starts of bursts (s; 0 = on time or unknown). */
 	double tx_late_max_s;
+	/* Bursts: how far a frame left behind back to back at the line
+	 * from its burst's first (s, RFC 2544 §26.4 minimum gap); 0 = on
+	 * time or not measured. */
+	double tx_burst_late_max_s;
 	/* The generator's largest stalls for this stream (s, largest first,
 	 * 0 = none): the lateness a paced frame gained over its predecessor
 	 * where it left more than one interval late. */

@@ -126,6 +126,13 @@ struct bm_latency {
 #define BM_TRIAL_MAX_RIP	16
 /* The generator stalls a trial keeps: the module's BMGEN_TX_STALLS. */
 #define BM_TX_STALLS		8
+/*
+ * A burst's frame may leave this much behind back to back at the line
+ * before the burst counts as not offered at the minimum gap: the 10 us
+ * of REQ-GEN-6 (MLR §5.1), above a software stamp's jitter and a NIC's
+ * fetch of the burst's first frame.
+ */
+#define BM_BURST_GAP_TOL_S	10e-6
 
 /* Counts of one trial, summed over directions (REQ-TRIAL-3). */
 struct bm_trial_result {
@@ -142,6 +149,12 @@ struct bm_trial_result {
 					 * should have ended (MLR §5.1) */
 	uint64_t tx_late_frames;	/* left > 1 interval behind schedule */
 	double tx_late_max_s;		/* largest departure lateness */
+	/* Bursts measured against back to back at the line (RFC 2544
+	 * §26.4 "minimum inter-frame gap"): how far a frame left behind
+	 * its due time from its burst's first, at most; more than
+	 * BM_BURST_GAP_TOL_S is a gap the DUT was not offered as asked. */
+	bool burst_gaps_measured;
+	double tx_burst_late_max_s;
 	double tx_stalls_s[BM_TX_STALLS];	/* largest stalls, largest first
 					 * (bm_trial_stall_add), 0 = none */
 	double actual_duration_s;	/* first to last transmitted frame */

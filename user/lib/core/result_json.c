@@ -115,6 +115,9 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_u64(o, "shortfall", r->shortfall);
 	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);
 	bm_json_add_double(o, "tx_late_max_s", r->tx_late_max_s);
+	if (r->burst_gaps_measured)
+		bm_json_add_double(o, "tx_burst_late_max_s",
+				   r->tx_burst_late_max_s);
 	stalls = json_object_new_array();
 	for (n = 0; n < BM_TX_STALLS && r->tx_stalls_s[n] > 0; n++)
 		json_object_array_add(stalls,
