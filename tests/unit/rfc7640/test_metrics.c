@@ -262,6 +262,9 @@ END_TEST
  * FCS) = 151 x 1518 x 8 / 1.5 bit/s - not the bytes over a Td of 1 s,
  * which would count the frames a queue held past Td as rate.  One
  * arrival has no rate to time: tm_flow_tput falls back to bytes / Td.
+ * A flow starved until the others stopped, 11 frames from 1.9 to 2.0 s
+ * of a 2 s Td, is its bytes over Td (66.8 kbit/s), not the 1.214 Mbit/s
+ * of its 0.1 s span: the smaller of the two.
  */
 START_TEST(rx_rate)
 {
@@ -294,6 +297,15 @@ START_TEST(rx_rate)
 	ck_assert_int_eq(tm_flow_metrics(&t, r, &f, TM_ACCT_L2, &m, &err), 0);
 	ck_assert(isnan(m.rx_rate_bps));
 	ck_assert_double_eq_tol(tm_flow_tput(&m, 2.0), 1518 * 8 / 2.0, 1e-9);
+	r->streams[0].sent = r->streams[0].received = 11;
+	r->streams[0].tx_bytes = r->streams[0].rx_bytes = 11 * 1518;
+	r->streams[0].rx_dscp[0] = 11;
+	r->streams[0].first_rx_s = 1.9;
+	r->streams[0].last_rx_s = 2.0;
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &f, TM_ACCT_L2, &m, &err), 0);
+	ck_assert_double_eq_tol(m.rx_rate_bps, 10.0 * 1518 * 8 / 0.1, 1e-6);
+	ck_assert_double_eq_tol(tm_flow_tput(&m, 2.0), 11.0 * 1518 * 8 / 2.0,
+				1e-9);
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
 }

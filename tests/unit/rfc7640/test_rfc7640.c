@@ -1249,6 +1249,50 @@ END_TEST
  * ingress (+- 10 %); the bursts go to both egresses, QL / 2 from each
  * ingress (16,000 B, within the 100 frames of Q: LP 0).
  */
+/*
+ * A queue starved by strict priority (TM §6.2.2): p1 and p2 send EF 25
+ * and BE 30 Mbit/s each to p3 (prio, EF first; shaper 50 Mbit/s,
+ * overhead 4; 100 frames a band).  EF fills the egress for the whole of
+ * Td; BE gets little but what its band holds when EF stops.  Each
+ * ingress's share is its part of the class's bytes (rx_bytes, exact),
+ * and the flows add up to the egress's bits over Td (TM-MET-SR): the
+ * shaper's 50 Mbit/s, its 3,028 B bucket and the 100 BE frames that
+ * drained after Td, 50e6 + 12,112 + 607,200 bit/s, no more.
+ */
+START_TEST(queue_capacity_starved)
+{
+	struct bm_backend *be = sim(3, 1e9, 2, "\"shaper\": {\"rate_bps\": "
+				    "5e7, \"bucket_bytes\": 3028, \"overhead\": "
+				    "4}, \"scheduler\": {\"kind\": \"prio\", "
+				    "\"bands\": [{\"dscp\": [46], \"queue_frames\""
+				    ": 100}, {\"dscp\": [], \"queue_frames\": "
+				    "100}]}");
+	json_object *doc, *r[8];
+	double sum = 0, bytes[2] = { 0, 0 };
+	size_t i, n;
+
+	doc = run("rfc7640.queue-capacity", "{\"class_dscps\": [46, 0], "
+		  "\"class_rates_bps\": [25e6, 30e6], \"bursts\": false, "
+		  "\"tr\": 1, \"td_s\": 2, \"drain_s\": 0.1}", be);
+	n = rows_of(doc, "streams", "p3", -1, r, 8);
+	ck_assert_uint_eq(n, 4);
+	for (i = 0; i < n; i++) {
+		sum += tj_num(r[i], "throughput_bps");
+		bytes[tj_num(r[i], "dscp") == 0] += tj_num(r[i], "rx_bytes");
+	}
+	for (i = 0; i < n; i++)
+		ck_assert_double_eq_tol(tj_num(r[i], "share_pct"), 100.0 *
+					tj_num(r[i], "rx_bytes") /
+					bytes[tj_num(r[i], "dscp") == 0], 1e-9);
+	ck_assert(sum <= 50e6 + 3028 * 8 / 2.0 + 100 * 1518 * 8 / 2.0 + 1e3);
+	ck_assert(sum >= 50e6 * 0.99);
+	ck_assert_double_eq_tol(tj_num(row(doc, "egresses", 0),
+				       "throughput_bps"), sum, 1);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 START_TEST(queue_capacity_ports)
 {
 	struct bm_backend *be = sim_js(4, "{\"ports\": [{\"port\": 2, "
@@ -1642,6 +1686,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, queue_capacity_wfq);
 	tcase_add_test(tc, queue_capacity_stateful);
 	tcase_add_test(tc, queue_capacity_ports);
+	tcase_add_test(tc, queue_capacity_starved);
 	tcase_add_test(tc, queue_capacity_ports_queues);
 	tcase_add_test(tc, shaper_capacity_ports);
 	tcase_add_test(tc, shaper_capacity_queues);

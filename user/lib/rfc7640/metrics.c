@@ -239,6 +239,8 @@ void tm_flow_calibrate(struct tm_flow_metrics *m, double cal_pd_ns,
 
 double tm_flow_tput(const struct tm_flow_metrics *m, double td_s)
 {
-	return isfinite(m->rx_rate_bps) ? m->rx_rate_bps :
-	       m->rx_bytes * 8.0 / td_s;
+	double over_td = m->rx_bytes * 8.0 / td_s;
+
+	return isfinite(m->rx_rate_bps) ? fmin(m->rx_rate_bps, over_td) :
+	       over_td;
 }

@@ -337,7 +337,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	int ret;
 
 	for (k = 0; k < nc; k++) {
-		double qtot = 0, qoff = 0, qlp = 0;
+		double qtot = 0, qoff = 0, qlp = 0, qbytes = 0;
 		unsigned int qi[BM_BACKEND_MAX_PORTS];
 
 		for (i = 0; i < pm->n_in; i++) {
@@ -346,6 +346,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 
 			qi[i] = idx[m++] = tm_mesh_at(pm, nc, i, e, k);
 			qtot += tm_flow_tput(s, td);
+			qbytes += s->rx_bytes;
 			qoff += s->tx_bytes * 8.0 / td;
 			qlp += (double)s->lost;
 		}
@@ -356,8 +357,9 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 			ret = sc_trains_of(x, ms, &qi[i], 1, &t);
 			if (ret)
 				return ret;
-			share = qtot > 0 ? 100.0 * tm_flow_tput(s, td) /
-				qtot : NAN;
+			/* of bytes, as queue-capacity's shares */
+			share = qbytes > 0 ? 100.0 * s->rx_bytes / qbytes :
+				NAN;
 			lo = fmin(lo, share);
 			o = row_of(test, eg);
 			bm_json_add_str(o, "ingress",
@@ -369,6 +371,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 			/* TM-MET-SR of the stream: its egress bits over Td */
 			bm_json_add_double(o, "throughput_bps",
 					   tm_flow_tput(s, td));
+			bm_json_add_double(o, "rx_bytes", s->rx_bytes);
 			bm_json_add_double(o, "share_pct", share);
 			tm_metrics_json(o, s);
 			bm_json_add_double(o, "loss_pct", s->sent ? 100.0 *

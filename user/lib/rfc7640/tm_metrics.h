@@ -75,8 +75,15 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		    enum tm_acct acct, struct tm_flow_metrics *m,
 		    struct bm_error *err);
 
-/* m's throughput in bit/s: its rx_rate_bps, or its bytes over td_s
- * when it had fewer than two arrivals to time. */
+/*
+ * m's throughput in bit/s: the smaller of its rx_rate_bps and its bytes
+ * over td_s (that alone below two arrivals).  Over Td, the frames a
+ * queue still held when the senders stopped would count as rate; over
+ * its own first to last arrival, a flow a scheduler starved until the
+ * others stopped, all its frames in a short span at the end, read the
+ * egress's whole rate (4.55 Mbit/s through a 4.016 Mbit/s shaper).  The
+ * two meet where the span is Td less one frame's gap.
+ */
 double tm_flow_tput(const struct tm_flow_metrics *m, double td_s);
 
 /*
