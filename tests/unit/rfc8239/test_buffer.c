@@ -159,6 +159,61 @@ START_TEST(port_buffer_os1)
 }
 END_TEST
 
+/*
+ * An egress that drains at half the line (egress_bps 500 Mbit/s behind a
+ * 1 GbE port, Q = 100, 512 B, os 10 %): the senders fill it at
+ * 99.98 + 10 - 50 = 59.98 % of fps_max, so the oversubscriber has sent
+ * n_os = 10 / 59.98 x 101 = 16.8 frames at the first drop and RFC 8239
+ * §3.2's (n_os - 1) x F reads about 8,100 B for a queue of 101 frames,
+ * 51,712 B.  The egress's service is measured (50 % of the line), the
+ * headline is Buf_q, and the result says why; the full-rate egress of
+ * the same run keeps Buf_rfc.
+ */
+START_TEST(port_buffer_slow_egress)
+{
+	const uint64_t q[4] = { 1000, 100, 200, 1000 };
+	struct bm_backend *be;
+	struct bm_sim_params sp;
+	struct r8239_buf_params p;
+	json_object *doc, *it, *r;
+	unsigned int i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 1000;
+	for (i = 0; i < 4; i++)
+		sp.ports[i].queue_frames = q[i];
+	sp.ports[1].egress_bps = 5e8;
+	be = sim_ports_new(&sp, 4, "sim");
+	r8239_buf_defaults(&p, R8239_BUF_PORT);
+	p.frame_size = 512;
+	p.os_pct = 10.0;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	doc = run(be, &p, "rfc8239.port-buffer");
+	it = iteration(doc, 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "egress")), "sim2");
+	r = json_object_array_get_idx(tj_get(it, "repetitions"), 0);
+	ck_assert_double_eq_tol(tj_num(r, "egress_service_pct_line"), 50.0, 0.5);
+	ck_assert_msg(fabs(tj_num(r, "buf_q_frames") - 101) <= 1.0,
+		      "Buf_q %.1f frames", tj_num(r, "buf_q_frames"));
+	ck_assert_msg(fabs(tj_num(r, "n_os") - 10.0 / 59.98 * 101) <= 2.0,
+		      "n_os %.1f", tj_num(r, "n_os"));
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "estimator")),
+			 "buf_q");
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		tj_get(it, "estimator_why")), "served at 50."));
+	ck_assert(tj_has_deviation(doc, "with Buf_q as the buffer"));
+	it = iteration(doc, 1);
+	ck_assert_str_eq(json_object_get_string(tj_get(it, "estimator")),
+			 "buf_rfc");
+	ck_assert_double_eq_tol(tj_num(it, "egress_service_pct_line"), 100.0,
+				0.5);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* SPEC R8239-BUF-4 acceptance: Q = 100, 150, 200, 250; max = egress 4 */
 START_TEST(dut_buffer)
 {
@@ -445,6 +500,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, port_buffer);
 	tcase_add_test(tc, port_buffer_os1);
+	tcase_add_test(tc, port_buffer_slow_egress);
 	tcase_add_test(tc, dut_buffer);
 	tcase_add_test(tc, transient_loss);
 	tcase_add_test(tc, log_vs_search);

@@ -243,6 +243,10 @@ struct buf {
 	unsigned int retried;		/* trials sent again, in all */
 	unsigned int unconfirmed;	/* losses a run again did not repeat */
 	double search_late_s;		/* the latest generator of the search */
+	/* iterations whose headline is Buf_q, not Buf_rfc: the egress
+	 * did not serve at the line rate (the first one's reason kept) */
+	unsigned int n_slow;
+	char slow_why[320];
 };
 
 /* What the largest loss-free trial of a repetition showed. */
@@ -261,6 +265,7 @@ struct fill {
 	double q_first_frames;		/* the egress's queue at t_loss */
 	uint64_t n_losses;
 	double t_loss_s, t_plateau_s;	/* from the trial start */
+	double service_pct;		/* the egress busy, % of the line */
 };
 
 static void add_flow(struct cong *c, unsigned int tx, unsigned int rx,
@@ -316,6 +321,7 @@ static int fill_from_log(struct buf *b, const struct cong *c,
 	f->n_losses = g.n_losses;
 	f->t_loss_s = g.lossy ? g.t_loss_s : NAN;
 	f->t_plateau_s = g.t_plateau_s;
+	f->service_pct = 100.0 * g.service_fps * b->t_wire;
 	f->sent = g.sent_before;
 	f->span_s = g.lossy ? g.t_loss_s - g.first_tx_s : f->span_s;
 	if (c->os >= 0)
@@ -413,6 +419,7 @@ again:
 		goto out;
 	}
 	memset(f, 0, sizeof(*f));
+	f->service_pct = NAN;
 	f->k = k;
 	f->tx_late_max_s = res.tx_late_max_s;
 	b->search_late_s = fmax(b->search_late_s, res.tx_late_max_s);
@@ -484,6 +491,7 @@ static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
 	b->search_late_s = 0.0;
 	memset(best, 0, sizeof(*best));
 	best->span_s = best->lat_min_ns = best->lat_max_ns = NAN;
+	best->service_pct = NAN;
 	*lossy = *best;
 	for (;;) {
 		ret = buf_trial_confirmed(b, c, k, rep, "grow", &pass, &f);
@@ -546,6 +554,39 @@ static void estimators(const struct buf *b, const struct cong *c,
 	       b->be->line_rate_bps / 8.0 * fs / (fs + 20.0) : NAN;
 }
 
+/*
+ * RFC 8239 §3.2's Buf = (n_os - 1) x F holds for an egress that serves at
+ * the line rate, so that the queue grows at the oversubscription alone.
+ * One that served slower (a shaper, a slower egress line, pause) filled
+ * at the excess over its own rate and the formula reads it low: 512 B
+ * for the 37 KB queue of an egress at half the line.  When the egress
+ * measurably served below the background's line_pct by more than a tenth
+ * of os_pct (Buf_rfc more than 10 % low) and Buf_q (what the egress held
+ * at its drops, from the logs) differs from Buf_rfc by more than 10 %,
+ * entry e says so and the headline is Buf_q.  svc: the slowest service of
+ * the repetitions, % of the line (NAN: not measured, method search).
+ */
+static bool slow_egress(struct buf *b, const struct cong *c, json_object *e,
+			double svc, double rfc, double q)
+{
+	const struct r8239_buf_params *p = b->p;
+	char why[320];
+
+	if (!isfinite(svc) || !isfinite(rfc) || !isfinite(q) || q <= 0 ||
+	    svc >= p->line_pct - p->os_pct / 10.0 ||
+	    fabs(rfc - q) <= 0.1 * q)
+		return false;
+	snprintf(why, sizeof(why), "egress %s served at %.2f %% of the line "
+		 "while congested, not %.2f %%: RFC 8239 §3.2's (n_os - 1) x "
+		 "F assumes the line rate and reads %.0f B; the buffer is "
+		 "Buf_q, %.0f B, what the egress held at its drops",
+		 b->be->port_names[c->egress], svc, p->line_pct, rfc, q);
+	bm_json_add_str(e, "estimator_why", why);
+	if (!b->n_slow++)
+		snprintf(b->slow_why, sizeof(b->slow_why), "%s", why);
+	return true;
+}
+
 /* Measure c's egress `repeat` times at frame size b->f: one entry of
  * iters, *mean_q the mean Buf_q in bytes and *max_q the largest so far. */
 static int buf_iteration(struct buf *b, const struct cong *c,
@@ -553,11 +594,12 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 {
 	const struct r8239_buf_params *p = b->p;
 	double rfc[BUF_MAX_REPEAT], rc[BUF_MAX_REPEAT], q[BUF_MAX_REPEAT];
-	double lat[BUF_MAX_REPEAT];
+	double lat[BUF_MAX_REPEAT], svc = NAN;
 	json_object *e, *reps, *o, *a;
-	struct bm_repeat st;
+	struct bm_repeat st, sq;
 	struct fill f, fl;
 	unsigned int r, i;
+	const char *est;
 	bool bound = false;
 	int ret = 0;
 
@@ -612,6 +654,11 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 					   f.q_first_frames);
 			bm_json_add_u64(o, "losses", f.n_losses);
 			bm_json_add_double(o, "t_plateau_s", f.t_plateau_s);
+			bm_json_add_double(o, "egress_service_pct_line",
+					   f.service_pct);
+			if (isfinite(f.service_pct))
+				svc = isfinite(svc) ? fmin(svc, f.service_pct) :
+				      f.service_pct;
 		}
 		if (!f.lower_bound && !f.from_log) {
 			/* the trial one frame longer, which lost */
@@ -621,11 +668,12 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 		}
 		json_object_array_add(reps, o);
 	}
-	bm_repeat_of(q, r, &st);
-	json_object_object_add(e, "buf_q", bm_repeat_to_json(&st, q));
-	*mean_q = st.n ? st.mean : NAN;
-	if (st.n && st.max > *max_q)
-		*max_q = st.max;
+	bm_repeat_of(q, r, &sq);
+	json_object_object_add(e, "buf_q", bm_repeat_to_json(&sq, q));
+	*mean_q = sq.n ? sq.mean : NAN;
+	if (sq.n && sq.max > *max_q)
+		*max_q = sq.max;
+	st.mean = NAN;
 	if (c->os >= 0) {
 		bm_repeat_of(rfc, r, &st);
 		json_object_object_add(e, "buf_rfc",
@@ -633,9 +681,12 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	}
 	bm_json_add_bool(e, "lower_bound", bound);
 	/* the estimator each test reports as its buffer (AMB-35) */
-	bm_json_add_str(e, "estimator", p->test == R8239_BUF_DUT ||
-			p->test == R8239_BUF_PAIRS ? "buf_q" :
-			p->test == R8239_BUF_EFFICIENCY ? "buf_q" : "buf_rfc");
+	est = p->test == R8239_BUF_PORT ? "buf_rfc" : "buf_q";
+	bm_json_add_double(e, "egress_service_pct_line", svc);
+	if (p->test == R8239_BUF_PORT &&
+	    slow_egress(b, c, e, svc, st.mean, sq.mean))
+		est = "buf_q";
+	bm_json_add_str(e, "estimator", est);
 	return ret;
 }
 
@@ -859,8 +910,17 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"method=search: inflection found by a search on the "
 			"traffic's length, not from a per-frame log "
-			"(REQ-BUF-1)"));
+			"(REQ-BUF-1); Buf_rfc and Buf_q then both assume the "
+			"egress serves at the line rate, and nothing checks "
+			"it"));
 	(void)done;
+	if (b.n_slow) {
+		char line[400];
+
+		snprintf(line, sizeof(line), "%u iteration(s) with Buf_q as "
+			 "the buffer, not Buf_rfc: %s", b.n_slow, b.slow_why);
+		json_object_array_add(dev, json_object_new_string(line));
+	}
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],
 				     r8239_buf_params_json(p), &b.log, NULL,

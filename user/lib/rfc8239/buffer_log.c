@@ -24,7 +24,11 @@
  *   n_os     = oversubscription frames of those (Buf_rfc);
  *   t_plateau = the earliest tx time after which the running maximum of
  *              the latency (frames before t_loss) grows by less than one
- *              t_wire (reported beside t_loss, noisy with SW stamps).
+ *              t_wire (reported beside t_loss, noisy with SW stamps);
+ *   service  = the departures from t_loss to the last, per second: the
+ *              rate the egress served at while it was busy (full, then
+ *              draining), which RFC 8239 §3.2's (n_os - 1) x F assumes
+ *              is the line rate.
  *
  * Unlike the counters' estimator (frames sent - span / t_wire), this one
  * assumes nothing about how fast the egress served: an egress that
@@ -193,6 +197,14 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 	}
 	/* t_plateau: the first frame before the inflection whose latency
 	 * is within one t_wire of the maximum before it */
+	out->service_fps = NAN;
+	if (out->lossy) {
+		for (d = 0; d < n_rx && dep[d] < out->t_loss_s; d++)
+			;
+		if (n_rx - d >= 2 && dep[n_rx - 1] > dep[d])
+			out->service_fps = (double)(n_rx - d - 1) /
+					   (dep[n_rx - 1] - dep[d]);
+	}
 	out->t_plateau_s = NAN;
 	for (k = 0; k < n_rx && rx[k].tx < out->t_loss_s; k++)
 		if (rx[k].lat >= lmax - t_wire) {

@@ -99,6 +99,11 @@ struct r8239_buf_log {
 					 * the queue held at it; no loss: the
 					 * largest it was */
 	uint64_t n_losses;		/* losses the median is over */
+	double service_fps;		/* the egress's departures from the
+					 * first loss on (it stayed busy: the
+					 * queue full, then draining) per
+					 * second; NAN without a loss and two
+					 * departures after it */
 };
 
 /* From the logs of r's streams idx[0..n) (all into the measured egress;
