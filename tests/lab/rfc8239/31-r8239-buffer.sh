@@ -100,3 +100,33 @@ max=$(jvals max_dut_buffer_bytes /tmp/dbuf.json)
 # the largest egress, t4: (250 + 1) frames of 512 B = 128512 B +- 2 frames
 check_range "max DUT buffer (B), (250 + 1) x 512 +- 2 frames" "$max" \
 	127488 129536
+
+# An egress that drains at half the line: d2's tbf at 5 Mbit/s behind the
+# notional 10 Mbit/s line, its pfifo 150 (the root replaced whole: `tc
+# qdisc change` with a limit puts a 1 MB bfifo in place of the pfifo).
+# Port-buffer iteration 1 (t1 at 99.98 %, t3 at 10 % into t2) fills it at
+# 59.98 % of the line's 2,349 fps, and RFC 8239 §3.2's (n_os - 1) x F
+# reads about 25 frames for the 151 it holds (n_os = 10 / 59.98 x 151).
+# Truth: the egress served at 50 % of the line (5 / 10, the tbf counting
+# A = 532 B as the line counts F + 20), +- 3 %; Buf_q = 151 frames +- 2
+# as above; the headline is Buf_q with the reason, and the result has the
+# deviation.  Before, the result headlined Buf_rfc with no deviation.
+$TC -n dut qdisc del dev d2 root || fail "d2 root away"
+$TC -n dut qdisc add dev d2 root handle 1: tbf rate 5mbit burst 8000 \
+	limit 1000000 overhead 24 || fail "tbf d2 at 5 Mbit/s"
+$TC -n dut qdisc add dev d2 parent 1:1 handle 10: pfifo limit 150 ||
+	fail "pfifo d2"
+slow() {
+	bm_job slow rfc8239 port-buffer $BUF --param repeat=1 --param iteration=1
+	$BMCTL -j result "$job" > /tmp/slow.json || fail "bmctl result"
+	check_eq "half-rate egress: estimator" \
+		"$(jvals estimator /tmp/slow.json | tr -d '"')" buf_q
+	check_range "half-rate egress: its service (% of the line)" \
+		"$(jvals egress_service_pct_line /tmp/slow.json | head -n1)" 47 53
+	check_range "half-rate egress: Buf_q (frames), 151 +- 2" \
+		"$(jvals buf_q_frames /tmp/slow.json | head -n1)" 149 153
+	note "half-rate egress: Buf_rfc $(jvals buf_rfc_bytes /tmp/slow.json) B, $(jvals estimator_why /tmp/slow.json)"
+	grep -q 'with Buf_q as the buffer, not Buf_rfc' /tmp/slow.json ||
+		fail "half-rate egress: no deviation"
+}
+remeasure 0.030 /tmp/slow.json slow
