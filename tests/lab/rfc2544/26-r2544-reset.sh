@@ -43,6 +43,7 @@ topo_bridge 2
 # root's, writable by root only: bmd refuses any other file of commands
 cat > /tmp/bmd-reset.conf <<'EOF'
 reset.br0-bounce = (sleep 0.5; echo "link set br0 down"; sleep 2; echo "link set br0 up") | /usr/sbin/ip -n dut -batch -
+reset.br0-blip = (echo "link set br0 down"; sleep 0.3; echo "link set br0 up") | /usr/sbin/ip -n dut -batch -
 EOF
 chmod 0644 /tmp/bmd-reset.conf
 bmd_start -c /tmp/bmd-reset.conf
@@ -108,3 +109,34 @@ for l in $(sed -n '/"phase": "reset"/,/"lost"/s/^ *"lost": \([0-9]*\),$/\1/p' /t
 		$(awk -v t="$T" -v l="$L" 'BEGIN { printf "%d %d", 500 * t - 2 - 500 * l, 500 * t + 2 + 500 * l + 0.999 }')
 done
 check_eq "repetitions with a loss count" $i 2
+
+# A longer gap before the reset (RFC 2544 §26.6: the reset's outage, not
+# any outage): the module keeps a trial's longest receive gap only.  A
+# 6 s stream, the hook br0-blip (0.3 s down) at 4.5 s; 2 s after the
+# job is submitted (the trial starts 0.2 s of learning and some TCG
+# tenths later) the script takes br0 down for 1 s itself.  Truth (the
+# script's own outage, 1 s, at 1-2 s of the trial; the reset's 0.3 s at
+# 4.5 s): the longest gap began before the reset fired, so the
+# repetition is not measured, and the result says so; before, it was
+# "ok" with the script's 1 s as the reset value.
+$BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M $R2544_FAST \
+	--frame-sizes 64 --param throughput_fps=500 --param trial_duration_s=6 \
+	--param reset_at_s=4.5 --param repetitions=1 --param drain_s=0.5 \
+	--param reset_type=software --param reset=br0-blip --detach \
+	> /tmp/early.out 2>&1 || { cat /tmp/early.out; fail "bmctl run (early)"; }
+job=$(sed -n 's/^job *\([0-9]*\)$/\1/p' /tmp/early.out | head -n1)
+[ -n "$job" ] || fail "no job id (early)"
+sleep 2
+$IP -n dut link set br0 down && sleep 1 && $IP -n dut link set br0 up ||
+	fail "the script's own outage"
+$BMCTL wait "$job" > /dev/null 2>&1
+$BMCTL -j result "$job" > /tmp/early.json || fail "bmctl result (early)"
+r=/tmp/early.res
+sed -n '/"per_size"/,$p' /tmp/early.json > $r
+note "early gap: A $(jall timestamp_a_s $r) s, gap $(jall max_gap_s /tmp/early.json) s, reset fired $(jall reset_fired_s $r) s"
+check_eq "a longer gap before the reset: repetitions not measured" \
+	"$(grep -c '"result": "not measured: the longest receive gap began before the reset fired, so it is not the reset.s"' $r)" 1
+check_eq "a longer gap before the reset: result" "$(jall result $r | cut -c1-13)" "not measured:"
+check_range "the script's gap (s)" "$(jall max_gap_s /tmp/early.json)" 0.9 1.6
+grep -q '1 repetition(s) not measured' /tmp/early.json ||
+	fail "a longer gap before the reset: no deviation"

@@ -1123,6 +1123,39 @@ START_TEST(test_reset)
 	json_object_put(doc);
 	bm_sim_free(be);
 
+	/* The module keeps the longest gap only: an outage of 2 s at 1 s,
+	 * before the reset fires at reset_at_s, in the first repetition
+	 * (outage_trials 1), the reset's own 0.5 s after it.  Repetition 1
+	 * is not measured (it was "ok" at 2.0 s), repetitions 2 and 3 give
+	 * 0.5 s, and the result says so. */
+	bm_sim_params_default(&sp);
+	sp.reset_outage_s = 0.5;
+	sp.outage_s = 2.0;
+	sp.outage_at_s = 1.0;
+	sp.outage_trials = 1;
+	be = mk(&sp);
+	p.reset_ctx = be;
+	p.reset_repetitions = 3;
+	p.throughput_fps[0] = 1488095.24;
+	doc = r2544_check_run(RFC2544_RESET, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "result"), "ok");
+	ck_assert_uint_eq((uint64_t)num(e, "valid_repetitions"), 2);
+	ck_assert_double_eq_tol(num(e, "reset_s"), 0.5, 0.01);
+	ck_assert_double_eq_tol(num(e, "reset_max_s"), 0.5, 0.01);
+	ck_assert_str_eq(str(json_object_array_get_idx(get(e, "repetitions"), 0),
+			     "result"), "not measured: the longest receive gap "
+			 "began before the reset fired, so it is not the "
+			 "reset's");
+	ck_assert_double_eq(num(json_object_array_get_idx(get(e,
+		"repetitions"), 0), "reset_fired_s"), p.reset_at_s);
+	ck_assert(tj_has_deviation(doc, "1 repetition(s) not measured"));
+	json_object_put(doc);
+	bm_sim_free(be);
+	p.throughput_fps[0] = 0;
+	p.reset_repetitions = 1;
+	bm_sim_params_default(&sp);
+
 	sp.reset_outage_s = 33.0;
 	be = mk(&sp);
 	p.reset_ctx = be;

@@ -411,6 +411,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	t0 = bm_mono_s();
 	if (spec->event_fn) {
 		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
+		res->event_fired_s = bm_mono_s() - t0;
 		res->event_ret = spec->event_fn(spec->event_ctx);
 	}
 	want = spec->duration_s + (spec->pattern == BM_PAT_STEP ?

@@ -746,6 +746,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	}
 	if (spec->event_fn) {
 		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
+		res->event_fired_s = bm_mono_s() - t0;
 		res->event_ret = spec->event_fn(spec->event_ctx);
 	}
 	ret = bm_genl_trial_wait(b->g, want * 2 + 30, &terr, err);

@@ -998,6 +998,7 @@ size_t sim_windows(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		sp->in_trial = true;
 		sp->reset_fired = false;
 		sp->now_s = spec->event_at_s;
+		res->event_fired_s = spec->event_at_s;
 		res->event_ret = spec->event_fn(spec->event_ctx);
 		sp->in_trial = false;
 		if (sp->reset_fired && p->reset_outage_s > 0.0)

@@ -165,6 +165,11 @@ struct bm_trial_result {
 	/* Longest receive gap (s) and its start, rel. to trial start
 	 * (R2544-RESET timestamps A and B). */
 	double max_gap_s, max_gap_start_s;
+	/* When spec's event_fn was called, s from the trial start as the
+	 * backend saw it start (its clock read just after the start, so
+	 * no later than the module's: the gap times above are at most as
+	 * early); negative without an event. */
+	double event_fired_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	char ts_source[16];		/* "sw", "hw" or "sim" */
 	/* How the generator had its frames' buffers (the module's

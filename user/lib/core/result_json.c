@@ -125,6 +125,7 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	json_object_object_add(o, "tx_stalls_s", stalls);
 	bm_json_add_double(o, "actual_duration_s", r->actual_duration_s);
 	if (sp->event_fn) {
+		bm_json_add_double(o, "event_fired_s", r->event_fired_s);
 		bm_json_add_double(o, "max_gap_s", r->max_gap_s);
 		bm_json_add_double(o, "max_gap_start_s", r->max_gap_start_s);
 	}

@@ -18,6 +18,7 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	res->event_fired_s = -1.0;
 	res->last_loss_after_step_s = -1.0;
 	res->tag_tx_s = -1.0;
 	/* a procedure that goes on to its next step after a cancelled

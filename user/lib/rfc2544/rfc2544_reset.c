@@ -7,7 +7,11 @@
  * above the gap threshold).  An outage still on when the stream ends has
  * no B: its gap runs from A to the end of the stream, and the repetition
  * reports that the trial window could not contain the reset (issue 13),
- * never "no reset observed" and never a reset value.
+ * never "no reset observed" and never a reset value.  The module keeps
+ * the trial's longest gap only: one that began before the reset fired
+ * (a host stall, a DUT hiccup) is not the reset's, and the reset's own
+ * gap, shorter, is not known, so the repetition is not measured rather
+ * than reporting the wrong gap as B - A.
  */
 #include <errno.h>
 #include <math.h>
@@ -27,7 +31,7 @@ int r2544_reset(struct r2544_run *r)
 	const struct rfc2544_params *p = r->p;
 	uint32_t f = p->frame_sizes[0];
 	double thr, thresh, mean, sd, mn, mx, tail, v[64];
-	unsigned int uncontained = 0;
+	unsigned int uncontained = 0, early = 0;
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
 	unsigned int k, n = 0;
@@ -88,6 +92,7 @@ int r2544_reset(struct r2544_run *r)
 			return ret;
 		}
 		json_object_array_add(a, o);
+		bm_json_add_double(o, "reset_fired_s", res.event_fired_s);
 		bm_json_add_double(o, "timestamp_a_s", res.max_gap_start_s);
 		bm_json_add_double(o, "timestamp_b_s",
 				   res.max_gap_start_s + res.max_gap_s);
@@ -114,6 +119,16 @@ int r2544_reset(struct r2544_run *r)
 					"threshold");
 			continue;
 		}
+		/* A is the last frame before the gap: a reset's outage
+		 * cannot begin more than one gap threshold before the hook
+		 * was called (the frames in flight arrive after it) */
+		if (res.max_gap_start_s < res.event_fired_s - thresh) {
+			bm_json_add_str(o, "result", "not measured: the longest "
+					"receive gap began before the reset "
+					"fired, so it is not the reset's");
+			early++;
+			continue;
+		}
 		v[n++] = res.max_gap_s;		/* B - A */
 		bm_json_add_double(o, "reset_s", res.max_gap_s);
 		bm_json_add_str(o, "result", "ok");
@@ -128,6 +143,10 @@ int r2544_reset(struct r2544_run *r)
 	else if (uncontained)
 		bm_json_add_str(e, "result", "reset longer than the trial "
 				"window: give a longer trial_duration_s");
+	else if (early)
+		bm_json_add_str(e, "result", "not measured: in every "
+				"repetition a longer receive gap began before "
+				"the reset fired");
 	else
 		bm_json_add_str(e, "result", "no reset observed");
 	if (n)
@@ -137,12 +156,22 @@ int r2544_reset(struct r2544_run *r)
 		snprintf(buf, sizeof(buf), "%s reset: not over when the %g s "
 			 "stream ended, %g s after the reset", type_names[p->reset_type],
 			 p->reset_trial_s, p->reset_trial_s - p->reset_at_s);
+	else if (early)
+		snprintf(buf, sizeof(buf), "%s reset: not measured (an "
+			 "earlier, longer receive gap)",
+			 type_names[p->reset_type]);
 	else
 		snprintf(buf, sizeof(buf), "%s reset: no outage observed",
 			 type_names[p->reset_type]);
 	if (n && uncontained)
 		r2544_deviation(r, "reset: some repetitions outlasted the "
 				"stream and are not in the reset value");
+	if (early) {
+		snprintf(buf, sizeof(buf), "reset: %u repetition(s) not "
+			 "measured: a receive gap longer than the reset's began "
+			 "before the reset fired", early);
+		r2544_deviation(r, buf);
+	}
 	bm_json_add_str(e, "statement", buf);
 	r2544_deviation(r, "gap threshold = max(10 ms, 100 frame intervals) "
 			"[PROPOSED] unless gap_threshold_s is given");
