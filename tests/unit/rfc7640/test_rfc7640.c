@@ -733,6 +733,39 @@ START_TEST(hunt_exact_verify)
 END_TEST
 
 /*
+ * TM §5.1 bursts at the line rate: a generator of 1 Mfps behind a
+ * 100 Gbit/s line (1518 B: 8.13 Mfps) leaves each frame of a burst
+ * 1 us - 123.04 ns = 0.877 us later than back to back, the 43rd of
+ * 65,000 B 36.8 us: the result says so (with the largest lateness); at
+ * the line's own rate it does not.
+ */
+START_TEST(hunt_slow_bursts)
+{
+	struct bm_backend *be = sim_js(2, "{\"line_rate_bps\": 1e11, "
+				       "\"generator_max_fps\": 1e6, \"ports\": "
+				       "[{\"port\": 1, \"policer\": " POL_100M
+				       "}]}");
+	json_object *doc;
+
+	doc = run("rfc7640.burst-hunt", "{\"verify_policer\": true, "
+		  "\"rate_bps\": 100e6, \"drain_s\": 0.01, \"learning\": "
+		  "false}", be);
+	ck_assert(tj_has_deviation(doc, "bursts not back to back at the "
+				   "line rate (burst_rate_bps): a burst's frame "
+				   "left up to 0.037 ms behind"));
+	json_object_put(doc);
+	bm_sim_free(be);
+	be = sim(2, 1e11, 1, "\"policer\": " POL_100M);
+	doc = run("rfc7640.burst-hunt", "{\"verify_policer\": true, "
+		  "\"rate_bps\": 100e6, \"drain_s\": 0.01, \"learning\": "
+		  "false}", be);
+	ck_assert(!tj_has_deviation(doc, "bursts not back to back"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
  * Whole mode: 64,000 B is 43 frames = 65,274 B and fails; the hunt from
  * 1 KB in 1 KB steps ends at BSA 63,000 nominal = 42 frames = 63,756 B
  * actual, the draft's "63 KB" (and MODEL-TB's 42 frames as tau -> 0).
@@ -1679,6 +1712,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, policer_customers_ports);
 	tcase_add_test(tc, hunt_exact_verify);
 	tcase_add_test(tc, hunt_whole);
+	tcase_add_test(tc, hunt_slow_bursts);
 	tcase_add_test(tc, hunt_failures);
 	tcase_add_test(tc, queue_bursts_hunt);
 	tcase_add_test(tc, queue_classes);

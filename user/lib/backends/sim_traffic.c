@@ -290,6 +290,9 @@ struct tstream {
 	int64_t tx_first, tx_last, rx_first, rx_last;
 	int64_t gap, gap_at;		/* longest rx gap and its start */
 	int64_t late_max;		/* ticks behind schedule, at most */
+	/* BURSTS: a frame behind back to back at the line from its
+	 * burst's first departure, at most (bmgen.ko's BURST_DUE_UFPS) */
+	int64_t burst_late_max, burst_first_late;
 	int64_t late_prev;		/* the last paced frame's lateness */
 	double stalls[BM_TX_STALLS];	/* its largest rises (ticks) */
 	uint32_t log_cap;		/* frames each log holds */
@@ -553,6 +556,10 @@ static struct sim_frame emit(struct tsim *S, unsigned int i, int64_t t)
 	/* the stream's lateness: every frame, or each burst's start */
 	if (late > s->late_max && (!bursts || !(s->k % ss->burst_len)))
 		s->late_max = late;
+	if (bursts && !(s->k % ss->burst_len))
+		s->burst_first_late = late;
+	else if (bursts && late - s->burst_first_late > s->burst_late_max)
+		s->burst_late_max = late - s->burst_first_late;
 	/* stalls as bmgen.ko counts them (tx.c): paced frames only */
 	if (!bursts) {
 		int64_t l = late > 0 ? late : 0;
@@ -1289,6 +1296,13 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		r->lost = s->sent - s->rcvd;
 		r->n_tx_log = s->sent < s->log_cap ? s->sent : s->log_cap;
 		r->tx_late_max_s = s->late_max > 0 ? s->late_max / TPS : 0;
+		if (s->ss->pattern == BM_STREAM_BURSTS) {
+			r->tx_burst_late_max_s = s->burst_late_max / TPS;
+			res->burst_gaps_measured = true;
+			res->tx_burst_late_max_s = fmax(
+				res->tx_burst_late_max_s,
+				r->tx_burst_late_max_s);
+		}
 		for (j = 0; j < BM_TX_STALLS; j++) {
 			r->tx_stalls_s[j] = s->stalls[j] / TPS;
 			bm_trial_stall_add(res->tx_stalls_s, r->tx_stalls_s[j]);

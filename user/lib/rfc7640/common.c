@@ -213,6 +213,9 @@ int tm_trial(struct tm_ctx *x, struct bm_traffic *t, double duration_s,
 	if (ret)
 		return ret;
 	x->learned = true;
+	if (res->burst_gaps_measured)
+		x->burst_late_max_s = fmax(x->burst_late_max_s,
+					   res->tx_burst_late_max_s);
 	snprintf(x->ts_source, sizeof(x->ts_source), "%s", res->ts_source);
 	if (!strcmp(res->ts_source, "sw"))
 		x->sw_ts = true;
@@ -395,6 +398,15 @@ void tm_deviations(const struct tm_ctx *x, json_object *dev, bool with_td)
 		note(dev, "the frame log held fewer frames than were sent: "
 		     "per-burst bytes from the bursts it held "
 		     "(bursts_analysed)");
+	/* TM §5.1: bursts at the line rate (burst_rate_bps); one the
+	 * generator spread out gave a bucket time to refill, a queue
+	 * time to drain, and what passed says less than it seems */
+	if (x->burst_late_max_s > BM_BURST_GAP_TOL_S)
+		note(dev, "bursts not back to back at the line rate "
+		     "(burst_rate_bps): a burst's frame left up to %.3f ms "
+		     "behind (bmgen.ko's minimum-gap measure); a DUT's "
+		     "bucket refilled and its queue drained meanwhile, by up "
+		     "to its rate x that time", x->burst_late_max_s * 1e3);
 }
 
 uint32_t tm_bursts_in(double td_s, double ti_s)

@@ -82,6 +82,9 @@ struct tm_ctx {
 	char ts_source[16];		/* of the last trial */
 	bool sw_ts;			/* a trial had software timestamps */
 	bool partial_log;		/* a burst analysis saw fewer bursts */
+	/* bursts' frames behind back to back at the line, at most over
+	 * the trials (s; bmgen.ko's measure, the sim's) */
+	double burst_late_max_s;
 	json_object *frame_logs;	/* results.frame_logs, or NULL */
 };
 
