@@ -28,16 +28,24 @@
 #include "keep_result.h"
 #include "rfc8239.h"
 
+/* A 1 GbE sim of n_ports whose egress i queues q[i] frames, into *p. */
+static void sim_params(struct bm_sim_params *p, unsigned int n_ports,
+		       const uint64_t *q)
+{
+	unsigned int i;
+
+	bm_sim_params_default(p);
+	p->line_rate_bps = 1e9;
+	p->buffer_frames = 1000;
+	for (i = 0; i < n_ports; i++)
+		p->ports[i].queue_frames = q[i];
+}
+
 static struct bm_backend *mk(unsigned int n_ports, const uint64_t *q)
 {
 	struct bm_sim_params p;
-	unsigned int i;
 
-	bm_sim_params_default(&p);
-	p.line_rate_bps = 1e9;
-	p.buffer_frames = 1000;
-	for (i = 0; i < n_ports; i++)
-		p.ports[i].queue_frames = q[i];
+	sim_params(&p, n_ports, q);
 	return sim_ports_new(&p, n_ports, "sim");
 }
 
@@ -176,13 +184,8 @@ START_TEST(port_buffer_slow_egress)
 	struct bm_sim_params sp;
 	struct r8239_buf_params p;
 	json_object *doc, *it, *r;
-	unsigned int i;
 
-	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 1e9;
-	sp.buffer_frames = 1000;
-	for (i = 0; i < 4; i++)
-		sp.ports[i].queue_frames = q[i];
+	sim_params(&sp, 4, q);
 	sp.ports[1].egress_bps = 5e8;
 	be = sim_ports_new(&sp, 4, "sim");
 	r8239_buf_defaults(&p, R8239_BUF_PORT);
@@ -397,13 +400,8 @@ START_TEST(buffer_efficiency)
 	struct bm_backend *be;
 	json_object *doc, *res;
 	uint32_t b;
-	unsigned int i;
 
-	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 1e9;
-	sp.buffer_frames = 1000;
-	for (i = 0; i < 3; i++)
-		sp.ports[i].queue_frames = q[i];
+	sim_params(&sp, 3, q);
 	sp.ports[1].queue_bytes = 20000;
 	be = sim_ports_new(&sp, 3, "sim");
 	r8239_buf_defaults(&p, R8239_BUF_EFFICIENCY);
