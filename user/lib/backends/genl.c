@@ -1141,17 +1141,6 @@ static struct mnl_socket *bm_genl_events_open(const struct bm_genl *g)
 	return ev;
 }
 
-/*
- * Sleeps until the trial ends rather than asking every few ms: on the
- * generator's own host each status request is a wake-up, two system calls
- * and a netlink round trip taken from the CPUs that send (issue 17: 800
- * of them in a 16 s trial of the icount bench, and each one a gap of
- * about 1 ms in a paced stream there).  The events socket is joined
- * before the first look at the state, so no end is missed; a status
- * request every every_s still bounds a lost notification (the module
- * could not allocate it) and the timeout.  Another namespace's trial
- * ends on its own namespace's events group, so that wait asks often.
- */
 /* Wait up to s seconds for an event on ev (or sleep, without one), in
  * slices of 0.1 s while g has an abort flag; true when the flag is set. */
 static bool bm_genl_wait_event(struct bm_genl *g, struct mnl_socket *ev,
@@ -1181,6 +1170,17 @@ static bool bm_genl_wait_event(struct bm_genl *g, struct mnl_socket *ev,
 	}
 }
 
+/*
+ * Sleeps until the trial ends rather than asking every few ms: on the
+ * generator's own host each status request is a wake-up, two system calls
+ * and a netlink round trip taken from the CPUs that send (issue 17: 800
+ * of them in a 16 s trial of the icount bench, and each one a gap of
+ * about 1 ms in a paced stream there).  The events socket is joined
+ * before the first look at the state, so no end is missed; a status
+ * request every every_s still bounds a lost notification (the module
+ * could not allocate it) and the timeout.  Another namespace's trial
+ * ends on its own namespace's events group, so that wait asks often.
+ */
 int bm_genl_trial_wait_every(struct bm_genl *g, double timeout_s,
 			     double every_s, int *trial_error,
 			     struct bm_error *err)
