@@ -495,9 +495,8 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	 * simulator's generator slower than the line).
 	 */
 	if (spec->pattern == BM_PAT_BURST) {
-		res->burst_gaps_measured = true;
-		res->tx_burst_late_max_s = fmax(fwd.tx_burst_late_max_ns,
-						rev.tx_burst_late_max_ns) / 1e9;
+		bm_trial_burst_late_add(res, fwd.tx_burst_late_max_ns / 1e9);
+		bm_trial_burst_late_add(res, rev.tx_burst_late_max_ns / 1e9);
 		if (res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
 			res->generator_limited = true;
 	}

@@ -524,12 +524,9 @@ static int bm_traffic_collect(struct bm_genl_backend *b,
 		res->tx_late_frames += st.tx_late_frames;
 		res->tx_late_max_s = fmax(res->tx_late_max_s,
 					  tr->streams[k].tx_late_max_s);
-		if (t->streams[k].pattern == BM_STREAM_BURSTS) {
-			res->burst_gaps_measured = true;
-			res->tx_burst_late_max_s = fmax(
-				res->tx_burst_late_max_s,
+		if (t->streams[k].pattern == BM_STREAM_BURSTS)
+			bm_trial_burst_late_add(res,
 				tr->streams[k].tx_burst_late_max_s);
-		}
 		for (j = 0; j < BMGEN_TX_STALLS; j++)
 			bm_trial_stall_add(res->tx_stalls_s,
 					   tr->streams[k].tx_stalls_s[j]);

@@ -1054,9 +1054,8 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 	res->late = d[0].late + d[1].late;
 	res->generator_limited = d[0].limited || d[1].limited;
 	if (spec->pattern == BM_PAT_BURST) {
-		res->burst_gaps_measured = true;
-		res->tx_burst_late_max_s = fmax(d[0].burst_late,
-						d[1].burst_late);
+		bm_trial_burst_late_add(res, d[0].burst_late);
+		bm_trial_burst_late_add(res, d[1].burst_late);
 	}
 	res->actual_duration_s = d[0].last_tx - d[0].first_tx;
 	res->first_rx_s = d[0].first_rx;

@@ -1298,10 +1298,7 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		r->tx_late_max_s = s->late_max > 0 ? s->late_max / TPS : 0;
 		if (s->ss->pattern == BM_STREAM_BURSTS) {
 			r->tx_burst_late_max_s = s->burst_late_max / TPS;
-			res->burst_gaps_measured = true;
-			res->tx_burst_late_max_s = fmax(
-				res->tx_burst_late_max_s,
-				r->tx_burst_late_max_s);
+			bm_trial_burst_late_add(res, r->tx_burst_late_max_s);
 		}
 		for (j = 0; j < BM_TX_STALLS; j++) {
 			r->tx_stalls_s[j] = s->stalls[j] / TPS;

@@ -375,6 +375,10 @@ void bm_trial_log_free(struct bm_trial_log *log);
 /* Keep stall (s) among top[], the BM_TX_STALLS largest, largest first. */
 void bm_trial_stall_add(double *top, double stall);
 
+/* Note that r's trial had a burst measured against back to back at the
+ * line, a frame of it late_s behind: r keeps the largest. */
+void bm_trial_burst_late_add(struct bm_trial_result *r, double late_s);
+
 /* Note that a stream of r's trial used transmit path name: r->tx_path
  * becomes it, or "mixed" when another stream used another. */
 void bm_trial_tx_path_add(struct bm_trial_result *r, const char *name);

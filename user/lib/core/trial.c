@@ -89,6 +89,12 @@ void bm_trial_stall_add(double *top, double stall)
 	top[i] = stall;
 }
 
+void bm_trial_burst_late_add(struct bm_trial_result *r, double late_s)
+{
+	r->burst_gaps_measured = true;
+	r->tx_burst_late_max_s = fmax(r->tx_burst_late_max_s, late_s);
+}
+
 void bm_trial_tx_path_add(struct bm_trial_result *r, const char *name)
 {
 	if (!r->tx_path[0])
