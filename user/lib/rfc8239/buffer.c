@@ -594,7 +594,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 {
 	const struct r8239_buf_params *p = b->p;
 	double rfc[BUF_MAX_REPEAT], rc[BUF_MAX_REPEAT], q[BUF_MAX_REPEAT];
-	double lat[BUF_MAX_REPEAT], svc = NAN;
+	double lat[BUF_MAX_REPEAT], svc = NAN, rfc_mean = NAN;
 	json_object *e, *reps, *o, *a;
 	struct bm_repeat st, sq;
 	struct fill f, fl;
@@ -656,9 +656,8 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 			bm_json_add_double(o, "t_plateau_s", f.t_plateau_s);
 			bm_json_add_double(o, "egress_service_pct_line",
 					   f.service_pct);
-			if (isfinite(f.service_pct))
-				svc = isfinite(svc) ? fmin(svc, f.service_pct) :
-				      f.service_pct;
+			/* fmin keeps the number where one side is NAN */
+			svc = fmin(svc, f.service_pct);
 		}
 		if (!f.lower_bound && !f.from_log) {
 			/* the trial one frame longer, which lost */
@@ -673,18 +672,18 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	*mean_q = sq.n ? sq.mean : NAN;
 	if (sq.n && sq.max > *max_q)
 		*max_q = sq.max;
-	st.mean = NAN;
 	if (c->os >= 0) {
 		bm_repeat_of(rfc, r, &st);
 		json_object_object_add(e, "buf_rfc",
 				       bm_repeat_to_json(&st, rfc));
+		rfc_mean = st.mean;
 	}
 	bm_json_add_bool(e, "lower_bound", bound);
 	/* the estimator each test reports as its buffer (AMB-35) */
 	est = p->test == R8239_BUF_PORT ? "buf_rfc" : "buf_q";
 	bm_json_add_double(e, "egress_service_pct_line", svc);
 	if (p->test == R8239_BUF_PORT &&
-	    slow_egress(b, c, e, svc, st.mean, sq.mean))
+	    slow_egress(b, c, e, svc, rfc_mean, sq.mean))
 		est = "buf_q";
 	bm_json_add_str(e, "estimator", est);
 	return ret;

@@ -199,8 +199,7 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 	 * is within one t_wire of the maximum before it */
 	out->service_fps = NAN;
 	if (out->lossy) {
-		for (d = 0; d < n_rx && dep[d] < out->t_loss_s; d++)
-			;
+		d = out->left_before;	/* the departures before t_loss */
 		if (n_rx - d >= 2 && dep[n_rx - 1] > dep[d])
 			out->service_fps = (double)(n_rx - d - 1) /
 					   (dep[n_rx - 1] - dep[d]);
