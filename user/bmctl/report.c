@@ -426,6 +426,10 @@ void report_print(json_object *result, bool trials)
 
 	pr_init(false);
 	print_header(result, meta);
+	v = get(result, "error");
+	if (v)
+		pr_text("\nINCOMPLETE: %s: the results below are partial\n",
+			pr_fmt_json(v));
 	v = get(result, "params");
 	if (v && json_object_object_length(v)) {
 		pr_text("\n");

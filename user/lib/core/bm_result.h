@@ -39,6 +39,12 @@ json_object *bm_result_envelope(const char *id, const char *ref,
 				json_object *results, json_object *deviations,
 				const struct bm_backend *be);
 
+/* Mark doc, a procedure's result that ret (< 0) cut short, as partial:
+ * its "error" is msg (or strerror(-ret) when msg is empty), unless it
+ * already has one.  A partial result must never read as a whole one
+ * (SPEC REQ-REP-2: bmctl report --check fails it). */
+void bm_result_mark_partial(json_object *doc, int ret, const char *msg);
+
 /* New JSON array of the non-empty buckets of a BM_LAT_HIST histogram h:
  * {lower_ns, count} each, in order; NULL when out of memory. */
 json_object *bm_lat_hist_json(const uint64_t *h);

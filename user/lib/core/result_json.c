@@ -269,3 +269,11 @@ json_object *bm_lat_hist_json(const uint64_t *h)
 	}
 	return a;
 }
+
+void bm_result_mark_partial(json_object *doc, int ret, const char *msg)
+{
+	if (!doc || !ret || json_object_object_get_ex(doc, "error", NULL))
+		return;
+	json_object_object_add(doc, "error", json_object_new_string(
+		msg && *msg ? msg : strerror(ret < 0 ? -ret : ret)));
+}

@@ -1083,6 +1083,9 @@ static void *worker(void *arg)
 					       json_object_get(nde));
 		json_object_object_add(result, "meta", meta);
 		add_deviations(result, nde_dev);
+		/* a failed or cancelled job's result says so in itself */
+		bm_result_mark_partial(result, ret, ret == -ECANCELED ?
+				       "cancelled" : err.msg);
 		if (!json_object_object_get_ex(result, "params", NULL))
 			json_object_object_add(result, "params",
 					       json_object_get(params));

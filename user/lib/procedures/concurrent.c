@@ -842,6 +842,7 @@ static json_object *inst_json(const struct conc_inst *in,
 			"stopped" : "failed");
 	if (in->ret && in->err.msg[0])
 		bm_json_add_str(o, "error", in->err.msg);
+	bm_result_mark_partial(in->result, in->ret, in->err.msg);
 	bm_json_add_u64(o, "trials", in->trials);
 	bm_json_add_u64(o, "trials_together", in->together);
 	w = json_object_new_array();
