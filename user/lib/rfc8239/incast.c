@@ -165,6 +165,7 @@ struct inc {
 	struct bm_trial_log log;
 	unsigned int n;			/* ports; the egress is n - 1 */
 	bool learned;
+	bool sync_unmeasured;		/* a repetition with one UDP port */
 };
 
 /* The UDP streams of ports [from, to) to the egress. */
@@ -360,6 +361,16 @@ static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
 		bm_json_add_double(u, "start_skew_s", skew);
 		bm_json_add_double(u, "sync_pct", sync);
 		bm_json_add_double(u, "burst_overlap_pct", overlap);
+		if (isnan(sync) && r->n_streams < 2) {
+			/* RFC 8238 §6.2.1 measures the overlap of frames on
+			 * several ingress ports; the TCP port's segments
+			 * carry no tester timestamp to overlap with */
+			bm_json_add_str(u, "sync_pct_why", "one stateless "
+					"port: the stateful port's TCP segments "
+					"carry no tester timestamp to measure "
+					"an overlap against");
+			m->sync_unmeasured = true;
+		}
 		/* [8238 §6.2.3]: a non-null synchronisation (SPEC
 		 * R8238-INCAST: flag a 0) */
 		if (sync == 0)
@@ -493,6 +504,11 @@ int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
 			"a repetition had 0 % synchronisation of its UDP "
 			"ports' first frames: not an incast per RFC 8238 "
 			"§6.2.3 (see burst_overlap_pct)"));
+	if (m.sync_unmeasured)
+		json_object_array_add(dev, json_object_new_string(
+			"synchronisation not measured where one stateless "
+			"port ran (sync_pct null, sync_pct_why): RFC 8238 "
+			"§6.2.3 makes a non-null percentage a MUST"));
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(name, p->goodput ? "R8238-GOODPUT" :
 				     "R8239-INC-1, R8239-INC-2",
