@@ -415,6 +415,14 @@ START_TEST(submit_watch_result_dry_run)
 	ck_assert_ptr_nonnull(get(meta, "end"));
 	ck_assert_ptr_nonnull(get(meta, "timestamp_source"));
 	ck_assert(json_object_get_boolean(get(meta, "dry_run")));
+	/* RFC 2544 §7: a dry run's DUT is the simulated device, described
+	 * by bmd itself when the job names none */
+	ck_assert_str_eq(gets_(get(meta, "dut"), "name"),
+			 "the simulated device");
+	ck_assert_str_eq(gets_(get(meta, "dut"), "software_version"),
+			 "bmgen " BM_VERSION ", backend slow-sim");
+	ck_assert_ptr_nonnull(strstr(gets_(get(meta, "dut"), "configuration"),
+				     "defaults"));
 	json_object_put(r);
 
 	/* The files: JSON parses, CSV has a header and one row per trial. */

@@ -123,6 +123,31 @@ static json_object *port_json(const char *root, const char *name,
 	return bmd_port_json(&pi, role);
 }
 
+/* RFC 2544 §7's DUT where bmd itself knows it: a backend other than the
+ * module (a dry run's, a test's) simulates the device, and its version
+ * and configuration are bmgen's own.  NULL for a real DUT not described:
+ * bmctl report --check then says the MUST item is missing. */
+static json_object *sim_dut(const struct bmd_job_desc *desc,
+			    const char *backend)
+{
+	char v[160];
+	json_object *o;
+
+	if (!strcmp(backend, "genl"))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(
+		"the simulated device"));
+	snprintf(v, sizeof(v), "bmgen %s, backend %s", BM_VERSION, backend);
+	json_object_object_add(o, "software_version",
+			       json_object_new_string(v));
+	json_object_object_add(o, "configuration", json_object_new_string(
+		desc->sim ? json_object_to_json_string_ext(desc->sim,
+			JSON_C_TO_STRING_PLAIN) :
+		"the backend's defaults (bmctl run --dry-run --sim)"));
+	return o;
+}
+
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
 			     const char *ts_source, const char *sysfs_net)
@@ -156,7 +181,8 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 	json_object_object_add(m, "dut_mode", json_object_new_string(
 		desc->router ? "router" : "bridge"));
 	json_object_object_add(m, "dut", desc->dut ?
-			       json_object_get(desc->dut) : NULL);
+			       json_object_get(desc->dut) :
+			       sim_dut(desc, backend));
 	/* Every port in the order given: a pair procedure's tx and rx are
 	 * the first two, an N-port procedure's port i is entry i. */
 	ports = json_object_new_array();
