@@ -122,6 +122,10 @@ START_TEST(test_mesh4_lossless)
 		ck_assert_double_eq_tol(s->latency.max_ns, BASE_NS + T_NS, 1e-6);
 		ck_assert_double_eq_tol(s->latency.p99_ns, BASE_NS + T_NS, 1e-6);
 		ck_assert_double_eq_tol(s->pdv_ns, 0, 1e-6);
+		/* IPDV signed, each frame after its predecessor: 0 */
+		ck_assert_uint_eq(s->ipdv_count, n - 1);
+		ck_assert_double_eq_tol(s->ipdv_min_ns, 0, 1e-6);
+		ck_assert_double_eq_tol(s->ipdv_mean_ns, 0, 1e-6);
 		ck_assert_double_eq_tol(s->ipdv_max_ns, 0, 1e-6);
 		ck_assert_uint_eq(s->reordered, 0);
 	}
@@ -517,6 +521,53 @@ START_TEST(test_egress_shaper)
 	ck_assert_double_eq_tol(rx_fps / (FPS / 2), 1.0, 1e-9);
 	ck_assert_double_eq_tol(tr->ports[1].rx_load_pct, 50.0, 0.5);
 	ck_assert_double_eq_tol(tr->ports[0].tx_load_pct, 100.0, 0.01);
+	bm_traffic_result_free(tr);
+	bm_traffic_free(&t);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * IPDV (RFC 5481 §4.1, REQ-STAT-3): one stream at the line rate into an
+ * egress shaped to half of it, a queue that never fills (10 ms, 813
+ * frames).  Frame i arrives at i T and leaves at 2 i T: D_i = D_0 + i T,
+ * so every pair of consecutive frames has IPDV +T = 12,304 ns, min = mean
+ * = max, over n - 1 pairs; PDV is (n - 1) T and its 99th percentile
+ * (ceil(0.99 n) - 1) T within one histogram bucket (4 a power of two).
+ * The sign is kept: the mean of absolute values would be the same here,
+ * but the minimum of a signed IPDV is +T, not 0.
+ */
+START_TEST(test_ipdv_signed)
+{
+	struct bm_sim_params p;
+	struct bm_backend *be;
+	struct bm_traffic t;
+	struct bm_traffic_result *tr;
+	struct bm_trial_result r;
+	struct bm_error err = { "" };
+	const struct bm_stream_result *s;
+	uint64_t n = (uint64_t)llround(FPS * 0.01), pairs;
+	double mn, mean, mx;
+
+	params(&p, 100000);
+	p.ports[1].egress_bps = RATE / 2;
+	be = mk(&p);
+	mk_ports(&t, 2);
+	ck_assert_int_eq(bm_topo_pair(&t, 0, 1, false, 100, &err), 1);
+	tr = run(be, &t, 0.01, &r);
+	s = &tr->streams[0];
+	ck_assert_uint_eq(s->received, n);
+	ck_assert_uint_eq(s->ipdv_count, n - 1);
+	ck_assert_double_eq_tol(s->ipdv_min_ns, T_NS, 1e-3);
+	ck_assert_double_eq_tol(s->ipdv_mean_ns, T_NS, 1e-3);
+	ck_assert_double_eq_tol(s->ipdv_max_ns, T_NS, 1e-3);
+	ck_assert_double_eq_tol(s->pdv_ns, (double)(n - 1) * T_NS, 1e-3);
+	ck_assert_double_eq_tol((s->latency.p99_ns - s->latency.min_ns) /
+				(ceil(0.99 * (double)n - 1e-9) - 1) / T_NS,
+				1.0, 0.19);
+	bm_ipdv_fold(tr, &pairs, &mn, &mean, &mx);
+	ck_assert_uint_eq(pairs, n - 1);
+	ck_assert_double_eq_tol(mean, T_NS, 1e-3);
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
 	bm_sim_free(be);
@@ -949,6 +1000,7 @@ static Suite *sim_traffic_suite(void)
 	tcase_add_test(tc, test_holb);
 	tcase_add_test(tc, test_holb_line_rate);
 	tcase_add_test(tc, test_egress_shaper);
+	tcase_add_test(tc, test_ipdv_signed);
 	tcase_add_test(tc, test_mesh64);
 	tcase_add_test(tc, test_imix);
 	tcase_add_test(tc, test_generator_late);

@@ -431,8 +431,8 @@ static void bm_stream_from_stats(const struct bm_genl_stats *st,
 	r->first_rx_s = st->rx_frames ? st->rx_first_ns / 1e9 : -1;
 	r->last_rx_s = st->rx_frames ? st->rx_last_ns / 1e9 : -1;
 	bm_genl_stats_latency(st, &r->latency);
-	r->ipdv_max_ns = st->ipdv_count ?
-		fmax(fabs((double)st->ipdv_min_ns), fabs((double)st->ipdv_max_ns)) : 0;
+	bm_ipdv_set(r, st->ipdv_count, (double)st->ipdv_min_ns,
+		    (double)st->ipdv_max_ns, (double)st->ipdv_sum_ns);
 	r->pdv_ns = st->lat_count ? (double)(st->lat_max_ns - st->lat_min_ns) : 0;
 	r->tx_bytes = st->tx_bytes;
 	r->rx_bytes = st->rx_bytes;

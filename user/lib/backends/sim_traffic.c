@@ -129,7 +129,12 @@ struct hist {
 struct lat_acc {
 	uint64_t n;
 	double mean, m2;		/* Welford */
-	int64_t min, max, prev, ipdv;	/* ticks */
+	int64_t min, max, prev;		/* ticks */
+	/* IPDV as bmgen.ko's receiver takes it (rx.c): D - D_prev of each
+	 * frame received right after the frame of the sequence number
+	 * before it, signed (RFC 5481 §4.1) */
+	uint64_t prev_seq, ipdv_n;
+	int64_t ipdv_min, ipdv_max, ipdv_sum;
 	struct hist h;
 };
 
@@ -226,15 +231,21 @@ static double hist_pct(const struct hist *h, uint64_t n, double q, double mn,
 	return fmin(mx, fmax(mn, hist_rank(h, rank)));
 }
 
-static bool lat_add(struct lat_acc *a, int64_t v)
+static bool lat_add(struct lat_acc *a, int64_t v, uint64_t seq)
 {
 	double d;
 
 	if (a->n) {
-		int64_t dv = v > a->prev ? v - a->prev : a->prev - v;
+		if (seq == a->prev_seq + 1) {
+			int64_t dv = v - a->prev;
 
-		if (dv > a->ipdv)
-			a->ipdv = dv;
+			if (!a->ipdv_n || dv < a->ipdv_min)
+				a->ipdv_min = dv;
+			if (!a->ipdv_n || dv > a->ipdv_max)
+				a->ipdv_max = dv;
+			a->ipdv_sum += dv;
+			a->ipdv_n++;
+		}
 		if (v < a->min)
 			a->min = v;
 		if (v > a->max)
@@ -243,6 +254,7 @@ static bool lat_add(struct lat_acc *a, int64_t v)
 		a->min = a->max = v;
 	}
 	a->prev = v;
+	a->prev_seq = seq;
 	a->n++;
 	d = (double)v - a->mean;
 	a->mean += d / (double)a->n;
@@ -646,7 +658,7 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 	}
 	s->rx_last = rx;
 	s->rcvd++;
-	if (S->latency && (!lat_add(&s->lat, end - f->tx) ||
+	if (S->latency && (!lat_add(&s->lat, end - f->tx, f->seq) ||
 			   !hist_add(&S->all, (uint64_t)(end - f->tx))))
 		fail(S, -ENOMEM);
 }
@@ -1310,8 +1322,10 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 		r->last_rx_s = secs(s->rx_last);
 		if (S->latency) {
 			lat_summary(&s->lat, &s->lat.h, base_ns, &r->latency);
-			r->ipdv_max_ns = s->lat.n > 1 ?
-					 (double)s->lat.ipdv / TICKS_NS : 0;
+			bm_ipdv_set(r, s->lat.ipdv_n,
+				    (double)s->lat.ipdv_min / TICKS_NS,
+				    (double)s->lat.ipdv_max / TICKS_NS,
+				    (double)s->lat.ipdv_sum / TICKS_NS);
 			r->pdv_ns = s->lat.n ? (double)(s->lat.max -
 						s->lat.min) / TICKS_NS : 0;
 		}

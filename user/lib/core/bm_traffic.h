@@ -234,8 +234,12 @@ struct bm_stream_result {
 	struct bm_frame_rec *rx_log;
 	double first_tx_s, last_tx_s, first_rx_s, last_rx_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
-	double ipdv_max_ns;		/* largest |IPDV| (RFC 3393); 0 when
-					 * fewer than two latency samples */
+	/* IPDV (RFC 5481 §4.1, RFC 3393): D_i - D_(i-1) of each frame
+	 * received right after the frame of the sequence number before it,
+	 * signed (never an absolute value, RFC 8238 §3.2): ipdv_count such
+	 * pairs, their least, mean and largest (ns); NAN with none. */
+	uint64_t ipdv_count;
+	double ipdv_min_ns, ipdv_mean_ns, ipdv_max_ns;
 	double pdv_ns;			/* max - min latency (RFC 5481 PDV) */
 };
 
@@ -359,6 +363,15 @@ int bm_snake_plan(unsigned int n_dut_ports, unsigned int vlan_base,
 /* Allocate results for t (zeroed, times set to -1); NULL on ENOMEM. */
 struct bm_traffic_result *bm_traffic_result_new(const struct bm_traffic *t);
 void bm_traffic_result_free(struct bm_traffic_result *r);
+
+/* Set s's IPDV from count pairs, their least, largest and sum (ns). */
+void bm_ipdv_set(struct bm_stream_result *s, uint64_t count, double min_ns,
+		 double max_ns, double sum_ns);
+
+/* The IPDV of all r's streams: pairs, least, mean, largest (NAN with
+ * none).  Each pair is of one stream: IPDV never spans two streams. */
+void bm_ipdv_fold(const struct bm_traffic_result *r, uint64_t *count,
+		  double *min_ns, double *mean_ns, double *max_ns);
 /*
  * From r's per-stream results fill its per-port results (tx from the
  * stream's tx port, rx and lost to its rx port, loads over span_s) and

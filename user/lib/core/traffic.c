@@ -889,8 +889,42 @@ struct bm_traffic_result *bm_traffic_result_new(const struct bm_traffic *t)
 
 		s->first_tx_s = s->last_tx_s = -1;
 		s->first_rx_s = s->last_rx_s = -1;
+		bm_ipdv_set(s, 0, 0, 0, 0);
 	}
 	return r;
+}
+
+void bm_ipdv_set(struct bm_stream_result *s, uint64_t count, double min_ns,
+		 double max_ns, double sum_ns)
+{
+	s->ipdv_count = count;
+	s->ipdv_min_ns = count ? min_ns : NAN;
+	s->ipdv_max_ns = count ? max_ns : NAN;
+	s->ipdv_mean_ns = count ? sum_ns / (double)count : NAN;
+}
+
+void bm_ipdv_fold(const struct bm_traffic_result *r, uint64_t *count,
+		  double *min_ns, double *mean_ns, double *max_ns)
+{
+	double sum = 0;
+	unsigned int i;
+
+	*count = 0;
+	*min_ns = *mean_ns = *max_ns = NAN;
+	for (i = 0; i < r->n_streams; i++) {
+		const struct bm_stream_result *s = &r->streams[i];
+
+		if (!s->ipdv_count)
+			continue;
+		*min_ns = *count ? fmin(*min_ns, s->ipdv_min_ns) :
+			  s->ipdv_min_ns;
+		*max_ns = *count ? fmax(*max_ns, s->ipdv_max_ns) :
+			  s->ipdv_max_ns;
+		sum += s->ipdv_mean_ns * (double)s->ipdv_count;
+		*count += s->ipdv_count;
+	}
+	if (*count)
+		*mean_ns = sum / (double)*count;
 }
 
 void bm_traffic_result_free(struct bm_traffic_result *r)
