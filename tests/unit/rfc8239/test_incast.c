@@ -19,6 +19,7 @@
 
 #include "bm_sim.h"
 #include "bm_tcp.h"
+#include "bm_events.h"
 #include "check_util.h"
 #include "keep_result.h"
 #include "rfc8239.h"
@@ -168,6 +169,61 @@ START_TEST(inc1_udp_share)
 }
 END_TEST
 
+/*
+ * R8238-LAT, R8238-CAL: the stateless latency is FILO by default and C
+ * is subtracted.  The same run as FF with no C, then as FL with C =
+ * 1,000 ns: FL = FF + the frame's serialisation at R on the output
+ * (64 B, no preamble: 5,120 ns) for equal rates, less C, so every latency
+ * of the second is the first's + 4,120 ns (the sim is deterministic).
+ * The labels say so, the deviations name what is missing, and the iteration
+ * has the latency's repeatability (RFC 8239 §6.3 items 3, 4).
+ */
+START_TEST(inc_latency_events)
+{
+	struct bm_backend *be = mk(3);
+	struct r8239_inc_params p;
+	json_object *a, *b, *ua, *ub;
+	static const char *const keys[] = { "latency_min_ns",
+					    "latency_mean_ns",
+					    "latency_max_ns" };
+	size_t i;
+
+	params(&p);
+	p.c.repeat = 1;
+	p.duration_s = 2;
+	p.latency_events = BM_EV_FF;
+	a = run(be, &p, "rfc8239.incast-ff");
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(a, "results"),
+		"latency_events")), bm_lat_event_label(BM_EV_FF));
+	ck_assert(!json_object_get_boolean(tj_get(tj_get(a, "results"),
+						  "cal_constant_subtracted")));
+	ck_assert(tj_has_deviation(a, "no calibration constant"));
+	ck_assert(tj_has_deviation(a, "not as FL (FILO)"));
+	bm_sim_free(be);
+
+	be = mk(3);
+	p.latency_events = BM_EV_FL;
+	p.cal_constant_ns = 1000;
+	b = run(be, &p, "rfc8239.incast-fl");
+	ck_assert(json_object_get_boolean(tj_get(tj_get(b, "results"),
+						 "cal_constant_subtracted")));
+	ck_assert(!tj_has_deviation(b, "no calibration constant"));
+	ck_assert(!tj_has_deviation(b, "FILO"));
+	ua = tj_get(rep(iter(a, 0), 0), "udp");
+	ub = tj_get(rep(iter(b, 0), 0), "udp");
+	for (i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(tj_num(ub, keys[i]),
+					tj_num(ua, keys[i]) + 5120 - 1000,
+					1e-6);
+	ck_assert_double_eq_tol(tj_num(tj_get(iter(b, 0), "latency_mean_ns"),
+				       "mean"), tj_num(ub, "latency_mean_ns"),
+				1e-6);
+	json_object_put(a);
+	json_object_put(b);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* INC-2, k = 2 on 4 ports (acceptance (c)): 1 stateful, 2 stateless,
  * started together: sync% 100 in the sim; offset_s 100 us: 0 */
 START_TEST(inc2_sync)
@@ -266,6 +322,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, goodput_shared);
 	tcase_add_test(tc, inc1_udp_share);
 	tcase_add_test(tc, inc2_sync);
+	tcase_add_test(tc, inc_latency_events);
 	tcase_add_test(tc, inc1_all);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);

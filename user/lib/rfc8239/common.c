@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bm_events.h"
 #include "bm_json.h"
 #include "rfc8239_int.h"
 
@@ -149,6 +150,26 @@ void r8239_flag_rsd(json_object *res, json_object *dev)
 	unsigned int n = 0;
 
 	flag_rsd(res, "", dev, &n);
+}
+
+void r8239_latency_said(json_object *res, json_object *dev, int ev,
+			double cal_ns)
+{
+	bm_json_add_str(res, "latency_events", bm_lat_event_label(ev));
+	bm_json_add_bool(res, "cal_constant_subtracted", cal_ns > 0);
+	bm_json_add_double(res, "cal_constant_ns", cal_ns);
+	if (!(cal_ns > 0))
+		json_object_array_add(dev, json_object_new_string(
+			"no calibration constant (R8238-CAL): latency is not "
+			"corrected for the tester and cables"));
+	if (ev == BM_EV_LF)
+		json_object_array_add(dev, json_object_new_string(
+			"latency as LF (LIFO): RFC 8238 §2.3 says MUST NOT for "
+			"data-center benchmarks; never compare DUTs by it"));
+	else if (ev != BM_EV_FL)
+		json_object_array_add(dev, json_object_new_string(
+			"latency not as FL (FILO), which RFC 8238 §2.1 makes "
+			"the switch latency"));
 }
 
 int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_events.h"
 #include "bm_json.h"
 #include "bm_repeat.h"
 #include "bm_result.h"
@@ -73,6 +74,14 @@ const struct bm_param r8239_inc_keys[] = {
 	{ { "offset_s", BM_J_DOUBLE, IO(offset_s), 0, 1, 0, 1, NULL, NULL },
 	  "s", "start the last UDP port this much later (a deliberate loss "
 	  "of synchronisation) [EXTENSION]", NULL },
+	{ { "latency_events", BM_J_ENUM, IO(latency_events), 0, 0, 0, 1,
+	    bm_lat_event_names, NULL }, "", "the stateless latency's events: "
+	  "FL (FILO, the RFC 8238 §2.1 MUST), FF, LL or LF (LIFO: never to "
+	  "compare DUTs)", NULL },
+	{ { "cal_constant_ns", BM_J_DOUBLE, IO(cal_constant_ns), 0, 1e9, 0, 1,
+	    NULL, NULL }, "ns", "tester + cable constant C from "
+	  "rfc8238.calibrate, subtracted from every latency (0: none)",
+	  NULL },
 	{ { "connections", BM_J_UINT, IO(connections), 1, 16, 0, 2, NULL,
 	    NULL }, "", "TCP connections from each ingress port", NULL },
 	{ { "warmup_s", BM_J_DOUBLE, IO(warmup_s), 0, 600, 0, 0, NULL, NULL },
@@ -109,6 +118,7 @@ void r8239_inc_defaults(struct r8239_inc_params *p)
 		.sndbuf = 4000000,		/* SPEC R8239-INC: 4 MB */
 		.rcvbuf = 4000000,
 		.mtu = 1500,
+		.latency_events = BM_EV_FL,	/* RFC 8238 §2.1 MUST */
 	};
 	r8239_common_defaults(&p->c);
 }
@@ -125,6 +135,9 @@ json_object *r8239_inc_params_json(const struct r8239_inc_params *p)
 		bm_json_add_u64(o, "burst_frames", p->burst_frames);
 		bm_json_add_double(o, "burst_period_s", p->burst_period_s);
 		bm_json_add_double(o, "offset_s", p->offset_s);
+		bm_json_add_str(o, "latency_events",
+				bm_lat_event_names[p->latency_events]);
+		bm_json_add_double(o, "cal_constant_ns", p->cal_constant_ns);
 	} else {
 		bm_json_add_u64(o, "connections", p->connections);
 	}
@@ -247,8 +260,10 @@ static void udp_sync(const struct bm_traffic_result *r, double t_wire,
 
 static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
 		   unsigned int n_tcp, unsigned int n_udp, json_object *reps,
-		   double *goodput, bool *not_incast)
+		   double *goodput, double *lat_mean, bool *not_incast)
 {
+	enum bm_lat_event ev = m->p->latency_events;
+	double ser;
 	const struct r8239_inc_params *p = m->p;
 	struct bm_tcp_spec ts;
 	struct bm_tcp_result *tr = calloc(1, sizeof(*tr));
@@ -348,12 +363,23 @@ static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
 		bm_json_add_u64(u, "sent", res.attempted);
 		bm_json_add_u64(u, "received", res.received);
 		bm_json_add_u64(u, "lost", res.lost);
+		/* R8238-LAT: the events asked for (FILO by default) from
+		 * the measured first bit out to first bit in, less C, with
+		 * the frame's serialisation on equal-rate links (REQ-TS-2) */
+		ser = bm_serialisation_ns(p->frame_size,
+					  m->be->line_rate_bps);
+		*lat_mean = res.latency.count ? bm_lat_event_ns(ev,
+			res.latency.mean_ns - p->cal_constant_ns, ser, ser) :
+			NAN;
 		bm_json_add_double(u, "latency_min_ns", res.latency.count ?
-				   res.latency.min_ns : NAN);
-		bm_json_add_double(u, "latency_mean_ns", res.latency.count ?
-				   res.latency.mean_ns : NAN);
+				   bm_lat_event_ns(ev, res.latency.min_ns -
+						   p->cal_constant_ns, ser,
+						   ser) : NAN);
+		bm_json_add_double(u, "latency_mean_ns", *lat_mean);
 		bm_json_add_double(u, "latency_max_ns", res.latency.count ?
-				   res.latency.max_ns : NAN);
+				   bm_lat_event_ns(ev, res.latency.max_ns -
+						   p->cal_constant_ns, ser,
+						   ser) : NAN);
 		bm_json_add_double(u, "tx_late_max_s", res.tx_late_max_s);
 		bm_json_add_double(u, "accounted_bits", udp_bits(r));
 		t_wire = (p->frame_size + 20) * 8.0 / m->be->line_rate_bps;
@@ -405,7 +431,8 @@ static int inc_iteration(struct inc *m, unsigned int k, unsigned int n_tcp,
 			 bool *not_incast)
 {
 	const struct r8239_inc_params *p = m->p;
-	double g[INC_MAX_REPEAT];
+	double g[INC_MAX_REPEAT], lat[INC_MAX_REPEAT];
+	unsigned int nl = 0;
 	json_object *e, *reps;
 	struct bm_repeat st;
 	unsigned int r;
@@ -427,14 +454,25 @@ static int inc_iteration(struct inc *m, unsigned int k, unsigned int n_tcp,
 	json_object_object_add(e, "repetitions", reps);
 	json_object_array_add(iters, e);
 	m->learned = false;
-	for (r = 0; r < p->c.repeat && !ret; r++)
-		ret = inc_rep(m, k, r + 1, n_tcp, n_udp, reps, &g[r],
+	for (r = 0; r < p->c.repeat && !ret; r++) {
+		double l = NAN;
+
+		ret = inc_rep(m, k, r + 1, n_tcp, n_udp, reps, &g[r], &l,
 			      not_incast);
+		if (!ret && n_udp && !isnan(l))
+			lat[nl++] = l;
+	}
 	if (r && ret)
 		r--;
-	/* RFC 8239 §6.3 item 4: repeatability of the goodput */
+	/* RFC 8239 §6.3 item 4: repeatability of the goodput, and of the
+	 * stateless flow's latency (item 3) */
 	bm_repeat_of(g, r, &st);
 	json_object_object_add(e, "goodput_bps", bm_repeat_to_json(&st, g));
+	if (n_udp) {
+		bm_repeat_of(lat, nl, &st);
+		json_object_object_add(e, "latency_mean_ns",
+				       bm_repeat_to_json(&st, lat));
+	}
 	return ret;
 }
 
@@ -491,6 +529,10 @@ int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
 	if (!p->goodput)
 		bm_json_add_bool(res, "not_an_incast", not_incast);
 	dev = json_object_new_array();
+	/* R8238-LAT, R8238-CAL: the stateless latency's events and C */
+	if (!p->goodput)
+		r8239_latency_said(res, dev, p->latency_events,
+				   p->cal_constant_ns);
 	if (!p->goodput && p->intensity_pct != 100.0)
 		json_object_array_add(dev, json_object_new_string(
 			"UDP intensity below 100 %: RFC 8239 §6.2 says MUST be "

@@ -222,8 +222,10 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 	json_object *o, *ports, *po;
 	double span, s = bm_serialisation_ns(f, l->be->line_rate_bps);
 	double c = p->cal_constant_ns;
+	double pdv99, ipdv_min, ipdv_mean, ipdv_max;
 	enum bm_lat_event ev = p->latency_events;
 	unsigned int i, n_rx = 0, n_tx = 0;
+	uint64_t ipdv_n;
 	char reason[96];
 	int ret;
 
@@ -311,6 +313,21 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		bm_json_add_double(o, "jitter_pdv_mean_ns",
 				   res.latency.mean_ns - res.latency.min_ns);
 		bm_json_add_double(o, "jitter_pdv_max_ns", m->pdv_max_ns);
+		/* REQ-STAT-3: the 99th percentile of PDV, the worst
+		 * stream's (p99 - min of its own latency), and IPDV
+		 * (RFC 5481 §4.1) signed, of consecutive frames */
+		pdv99 = NAN;
+		for (i = 0; i < t.n_streams; i++)
+			if (r->streams[i].latency.count)
+				pdv99 = fmax(isnan(pdv99) ? 0 : pdv99,
+					     r->streams[i].latency.p99_ns -
+					     r->streams[i].latency.min_ns);
+		bm_json_add_double(o, "jitter_pdv_p99_ns", pdv99);
+		bm_ipdv_fold(r, &ipdv_n, &ipdv_min, &ipdv_mean, &ipdv_max);
+		bm_json_add_u64(o, "ipdv_pairs", ipdv_n);
+		bm_json_add_double(o, "ipdv_min_ns", ipdv_min);
+		bm_json_add_double(o, "ipdv_mean_ns", ipdv_mean);
+		bm_json_add_double(o, "ipdv_max_ns", ipdv_max);
 		/* §2.3 item 8: the population per latency bucket, of FF
 		 * (PDV's is the same, less the minimum) */
 		json_object_object_add(o, "latency_ff_histogram",
@@ -404,6 +421,7 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		return bm_errorf(err, "%s: exactly 2 tester ports (DUT ports 1 "
 				 "and N), %u given", topo_ids[p->topo], l.n);
 	res = json_object_new_object();
+	dev = json_object_new_array();
 	r8239_ports_begin(be, &q.c, &order, res);
 	bm_json_add_u64(res, "ports", l.n);
 	bm_json_add_double(res, "load_pct", q.load_pct);
@@ -424,13 +442,11 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		json_object_object_add(res, "dut_plan", a);
 		bm_json_add_u64(res, "dut_ports", q.dut_ports);
 	} else {
-		bm_json_add_str(res, "latency_events",
-				bm_lat_event_label(q.latency_events));
-		/* R8238-CAL, REQ-TS-5: whether C was subtracted */
-		bm_json_add_bool(res, "cal_constant_subtracted",
-				 q.cal_constant_ns > 0);
-		bm_json_add_double(res, "cal_constant_ns", q.cal_constant_ns);
-		/* and the hardware latency's own C (issue 14 item 4) */
+		/* R8238-LAT, R8238-CAL, REQ-TS-5: the event, and whether C
+		 * was subtracted; their deviations come first */
+		r8239_latency_said(res, dev, q.latency_events,
+				   q.cal_constant_ns);
+		/* and the hardware latency's own C */
 		bm_json_add_bool(res, "cal_constant_hw_subtracted",
 				 q.cal_constant_hw_ns > 0);
 		bm_json_add_double(res, "cal_constant_hw_ns",
@@ -441,7 +457,6 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 	for (i = 0; i < q.n_sizes && !ret; i++)
 		ret = lr_size(&l, q.frame_sizes[i], sizes);
 	r8239_ports_end(be, &order);
-	dev = json_object_new_array();
 	if (q.trial_duration_s < 10.0)
 		json_object_array_add(dev, json_object_new_string(
 			"trials shorter than 10 s (SPEC R8239-LR: >= 10 s)"));
@@ -452,18 +467,6 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 		json_object_array_add(dev, json_object_new_string(
 			"snake: latency and jitter are not reported (RFC 8239 "
 			"§2.2)"));
-	if (p->topo != R8239_LR_SNAKE && !(q.cal_constant_ns > 0))
-		json_object_array_add(dev, json_object_new_string(
-			"no calibration constant (R8238-CAL): latency is not "
-			"corrected for the tester and cables"));
-	if (p->topo != R8239_LR_SNAKE && q.latency_events == BM_EV_LF)
-		json_object_array_add(dev, json_object_new_string(
-			"latency as LF (LIFO): RFC 8238 §2.3 says MUST NOT for "
-			"data-center benchmarks; never compare DUTs by it"));
-	else if (p->topo != R8239_LR_SNAKE && q.latency_events != BM_EV_FL)
-		json_object_array_add(dev, json_object_new_string(
-			"latency not as FL (FILO), which RFC 8238 §2.1 makes "
-			"the switch latency"));
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(topo_ids[p->topo], topo_refs[p->topo],
 				     r8239_lr_params_json(&q), &l.log, NULL,

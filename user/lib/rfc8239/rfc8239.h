@@ -313,6 +313,8 @@ struct r8239_inc_params {
 	uint64_t sndbuf, rcvbuf;	/* 4 MB (SPEC R8239-INC) */
 	uint64_t window_clamp;
 	uint32_t mtu;			/* of the F-9 ceiling, 1500 */
+	int latency_events;		/* enum bm_lat_event, FL (R8238-LAT) */
+	double cal_constant_ns;		/* C of R8238-CAL, subtracted; 0 none */
 	struct r8239_common c;
 };
 

@@ -81,6 +81,13 @@ int r8239_traffic_ports(struct bm_traffic *t, const struct bm_backend *be,
  * 10 % or more (RFC 8239 §1.2 SHOULD be below), naming where it is. */
 void r8239_flag_rsd(json_object *res, json_object *dev);
 
+/* What a latency of ev (enum bm_lat_event) less calibration constant
+ * cal_ns (0: none) is, into res: latency_events (RFC 8238 §2.1 MUST),
+ * cal_constant_subtracted and cal_constant_ns (§4.3 MUST, REQ-TS-5); and
+ * into dev the departures: no calibration, not FILO, LIFO. */
+void r8239_latency_said(json_object *res, json_object *dev, int ev,
+			double cal_ns);
+
 /* What one congestion trial's frame logs say of the measured egress
  * (REQ-BUF-1, buffer_log.c); times in s from the trial start. */
 struct r8239_buf_log {
