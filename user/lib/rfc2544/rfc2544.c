@@ -263,10 +263,15 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 	return ret;
 }
 
-void r2544_result_no_throughput(json_object *entry)
+void r2544_result_no_throughput(json_object *entry,
+				const char *const *values)
 {
 	json_object *why;
 	char buf[160];
+
+	for (; values && *values; values++)
+		if (!json_object_object_get_ex(entry, *values, NULL))
+			json_object_object_add(entry, *values, NULL);
 
 	/* the search's own words: below r_min, timed out, stopped ... (a
 	 * timed-out search is not "throughput < r_min", issue 13) */

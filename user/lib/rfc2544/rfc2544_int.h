@@ -194,8 +194,12 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 			  json_object *entry, double *thr, bool *ok);
 
 /* Set entry's "result" of a benchmark whose throughput (entry from
- * r2544_get_throughput, not ok) is unknown: "not measured: " and why. */
-void r2544_result_no_throughput(json_object *entry);
+ * r2544_get_throughput, not ok) is unknown: "not measured: " and why;
+ * and each key of the NULL-terminated values (the benchmark's own report
+ * items, RFC 2544 §26) null, so the row has every column it would have
+ * had, with the reason beside it. */
+void r2544_result_no_throughput(json_object *entry,
+				const char *const *values);
 
 /* Run, log and report one trial. */
 int r2544_trial(struct r2544_run *r, const struct bm_trial_spec *spec,

@@ -114,7 +114,12 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	if (ret)
 		return ret;
 	if (!ok) {
-		r2544_result_no_throughput(e);
+		static const char *const values[] = {
+			"rate_fps", "latency_ns", "definition",
+			"valid_repetitions", "timestamp_source", NULL
+		};
+
+		r2544_result_no_throughput(e, values);
 		return 0;
 	}
 	v = calloc(p->lat_repetitions, sizeof(*v));

@@ -38,7 +38,9 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 	if (ret)
 		return ret;
 	if (!ok) {
-		r2544_result_no_throughput(e);
+		static const char *const values[] = { "recovery_s", NULL };
+
+		r2544_result_no_throughput(e, values);
 		return 0;
 	}
 	over = fmin(1.10 * thr, fmax_f);

@@ -59,7 +59,9 @@ int r2544_reset(struct r2544_run *r)
 	if (ret)
 		return ret;
 	if (!ok) {
-		r2544_result_no_throughput(e);
+		static const char *const values[] = { "reset_s", NULL };
+
+		r2544_result_no_throughput(e, values);
 		return 0;
 	}
 	thresh = p->gap_threshold_s > 0.0 ? p->gap_threshold_s :

@@ -85,7 +85,7 @@ int r2544_throughput(struct r2544_run *r)
 				 p->slowest_link_bps > 0.0 ?
 				 " of the slowest link" : "");
 		} else {
-			r2544_result_no_throughput(e);
+			r2544_result_no_throughput(e, NULL);
 			json_object_object_get_ex(e, "search_result", &why);
 			if (c->burst)
 				snprintf(stmt, sizeof(stmt), "no loss-free "
