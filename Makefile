@@ -150,6 +150,8 @@ $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) 
 # bmctl is no library: its tests link the file they test
 $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
 $(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
+$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o)
+$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 # test_bmd makes json-c's deep copy fail on demand (issue 16: a secret

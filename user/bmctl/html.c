@@ -3,9 +3,11 @@
  * bmctl report FILE --html OUT (issue 15 item 3): one self-contained HTML
  * file (no script, no fetch: it opens offline and prints) with the charts
  * the standards ask for or a reader expects, drawn as inline SVG:
- *   - RFC 2544 §26.1 throughput against frame size (% of line, fps);
+ *   - RFC 2544 §26.1 throughput against frame size: the measured frame
+ *     rate and the media's theoretical one, two lines (§26.1's graph);
  *   - RFC 2544 §26.3 frame loss rate against input rate, a curve per size
- *     (the graph §26.3 requires);
+ *     on the axes §26.3 fixes (0-100 % of the theoretical rate, 0-100 %
+ *     loss);
  *   - latency per size (mean with min..max), RFC 8239 line rate's worst
  *     port and drops per size;
  *   - every procedure's trial sequence: offered load per trial, lossy
@@ -82,9 +84,16 @@ static double tick_step(double span, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-/* One chart of the series s[0..ns-1]; lines join points when lines. */
+/* Axes a standard fixes: x from x0 to x1, y from y0 to y1, exactly. */
+struct axes {
+	double x0, x1, y0, y1;
+};
+
+/* One chart of the series s[0..ns-1]; lines join points when lines; the
+ * axes fit the points unless fixed (not NULL) gives them. */
 static void chart(FILE *f, const char *title, const char *xl, const char *yl,
-		  struct series *s, int ns, bool lines, bool zero_y)
+		  struct series *s, int ns, bool lines, bool zero_y,
+		  const struct axes *fixed)
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	double st, v, px, py;
@@ -103,20 +112,27 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 		}
 	if (!total)
 		return;
-	if (zero_y && y0 > 0)
-		y0 = 0;
-	if (x1 - x0 < 1e-12) {
-		x0 -= 1;
-		x1 += 1;
-	}
-	/* room for the points at the edges */
-	st = (x1 - x0) * 0.03;
-	x0 -= st;
-	x1 += st;
-	if (y1 - y0 < 1e-12) {
-		if (!(zero_y && y0 == 0))
-			y0 -= fabs(y0) * 0.1 + 1;
-		y1 += fabs(y1) * 0.1 + 1;
+	if (fixed) {
+		x0 = fixed->x0;
+		x1 = fixed->x1;
+		y0 = fixed->y0;
+		y1 = fixed->y1;
+	} else {
+		if (zero_y && y0 > 0)
+			y0 = 0;
+		if (x1 - x0 < 1e-12) {
+			x0 -= 1;
+			x1 += 1;
+		}
+		/* room for the points at the edges */
+		st = (x1 - x0) * 0.03;
+		x0 -= st;
+		x1 += st;
+		if (y1 - y0 < 1e-12) {
+			if (!(zero_y && y0 == 0))
+				y0 -= fabs(y0) * 0.1 + 1;
+			y1 += fabs(y1) * 0.1 + 1;
+		}
 	}
 	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
@@ -217,12 +233,18 @@ static void per_size_chart(FILE *f, json_object *res, const char *key,
 	for (i = 0; i < s->n; i++)
 		s->y[i] /= div;
 	chart(f, title, "frame size (bytes)", yl ? yl : unit ? unit : key, s,
-	      1, true, true);
+	      1, true, true, NULL);
 }
 
-/* RFC 2544 §26.3: loss against input rate, a curve per frame size. */
+/*
+ * RFC 2544 §26.3: loss against input rate, a curve per frame size.  The
+ * section fixes the graph: X the input rate as a percent of the
+ * theoretical rate for the media at that frame size, Y the percent loss,
+ * both from 0 at the origin to 100 (MUSTs): never scaled to the points.
+ */
 static void flr_chart(FILE *f, json_object *res, struct series *s)
 {
+	static const struct axes pct = { 0, 100, 0, 100 };
 	json_object *a = jget(res, "per_size"), *e, *t, *row;
 	double x, y, fs;
 	size_t i, k;
@@ -237,14 +259,56 @@ static void flr_chart(FILE *f, json_object *res, struct series *s)
 		snprintf(s[n].name, sizeof(s[n].name), "%g B", fs);
 		for (k = 0; k < json_object_array_length(t); k++) {
 			row = json_object_array_get_idx(t, k);
-			if (num(row, "rate_pct", &x) && num(row, "loss_pct", &y))
+			/* rate_pct is of the sweep's top rate, which
+			 * max_rate_pct may set below the line */
+			if (num(row, "rate_pct_line", &x) &&
+			    num(row, "loss_pct", &y))
 				add(&s[n], x, y, false);
 		}
 		n++;
 	}
 	chart(f, "Frame loss rate (RFC 2544 §26.3)",
 	      "input rate (% of the theoretical rate)", "frame loss (%)", s, n,
-	      true, true);
+	      true, true, &pct);
+}
+
+/*
+ * RFC 2544 §26.1: frame rate against frame size, with at least two
+ * lines: the theoretical frame rate of the media at each size, and the
+ * results (SHOULDs); rows with no throughput are left out of the second.
+ */
+static void throughput_chart(FILE *f, json_object *res, struct series *s)
+{
+	json_object *a = jget(res, "per_size"), *e;
+	double x, y, m = 0, div = 1;
+	const char *unit;
+	size_t i;
+	int prec;
+
+	memset(s, 0, 2 * sizeof(*s));
+	snprintf(s[0].name, sizeof(s[0].name), "measured");
+	snprintf(s[1].name, sizeof(s[1].name), "theoretical (media)");
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!num(e, "frame_size", &x))
+			continue;
+		if (num(e, "throughput_fps", &y))
+			add(&s[0], x, y, false);
+		if (num(e, "theoretical_max_fps", &y)) {
+			add(&s[1], x, y, false);
+			m = fmax(m, y);
+		}
+	}
+	if (!s[0].n && !s[1].n)
+		return;
+	/* the axis in the unit of the report's tables (kfps, Mfps) */
+	unit = rt_unit("throughput_fps", m, &div, &prec, &i);
+	for (i = 0; i < s[0].n; i++)
+		s[0].y[i] /= div;
+	for (i = 0; i < s[1].n; i++)
+		s[1].y[i] /= div;
+	chart(f, "Throughput (RFC 2544 §26.1)", "frame size (bytes)",
+	      unit ? unit : "frames/s", s, 2, true, true, NULL);
 }
 
 /* Every trial's offered load in order; lossy trials hollow. */
@@ -277,7 +341,7 @@ static void trials_chart(FILE *f, json_object *doc, struct series *s)
 	}
 	snprintf(s->name, sizeof(s->name), "hollow: frames lost");
 	chart(f, "Trials in order (every trial, REQ-SRCH-1)", "trial", yl, s,
-	      1, true, false);
+	      1, true, false, NULL);
 }
 
 /* RFC 8239: a value per repetition of every iteration (x: iteration). */
@@ -300,7 +364,7 @@ static void iterations_chart(FILE *f, json_object *res, const char *key,
 		}
 	}
 	snprintf(s->name, sizeof(s->name), "one point per repetition");
-	chart(f, title, "iteration", yl, s, 1, false, true);
+	chart(f, title, "iteration", yl, s, 1, false, true, NULL);
 }
 
 /* An object's scalars as a two-column table; with units, the labels
@@ -489,10 +553,12 @@ int report_html(json_object *doc, FILE *f)
 	fputs("</h1><p>", f);
 	esc(f, ref);
 	fputs("</p>\n", f);
-	if (!strcmp(id, "rfc2544.throughput") || !strcmp(id, "rfc2544.latency"))
+	if (!strcmp(id, "rfc2544.throughput"))
+		throughput_chart(f, res, s);
+	if (!strcmp(id, "rfc2544.latency"))
 		per_size_chart(f, res, "throughput_pct_line",
-			       "Throughput (RFC 2544 §26.1)", "% of line rate",
-			       s);
+			       "Throughput the latency ran at (RFC 2544 "
+			       "§26.2)", "% of line rate", s);
 	if (!strcmp(id, "rfc2544.latency"))
 		per_size_chart(f, res, "latency_ns", "Latency, mean of the "
 			       "repetitions (RFC 2544 §26.2)", NULL, s);
