@@ -91,7 +91,13 @@ $(O)/libbm.a: $(LIB_SRC:%.c=$(O)/%.o)
 $(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/libbm.a
+# bmctl carries the result schema it checks results against (schema.S)
+$(O)/user/bmctl/schema_blob.o: user/bmctl/schema.S Documentation/result.schema.json
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  AS      $<")
+	$(Q)$(CC) -c -o $@ $<
+
+$(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/user/bmctl/schema_blob.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BMCTL_YAML_LIBS) -lm
 
 $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
@@ -150,6 +156,8 @@ $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) 
 # bmctl is no library: its tests link the file they test
 $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
 $(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
+$(SAN_O)/tests/unit/bmctl/test_compliance: $(SAN_O)/user/bmctl/compliance.o
+$(VG_O)/tests/unit/bmctl/test_compliance: $(VG_O)/user/bmctl/compliance.o
 $(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o)
 $(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)

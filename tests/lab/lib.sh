@@ -354,7 +354,36 @@ check_tx_exact() {
 # bmd_start [BMD ARGS]: run bmd in the background on $BMD_SOCK, results in
 # /tmp/results, log in /tmp/bmd.log; it is stopped when the test ends.
 BMD_SOCK=/run/bmd/bmd.sock
-BMCTL="bmctl -s $BMD_SOCK"
+BMCTL=bmctl_lab
+# lab_dut_config FILE: the software DUT's configuration now, into FILE
+lab_dut_config() {
+	{
+		if $IP netns list 2>/dev/null | grep -q '^dut\b'; then
+			echo "# network namespace dut"
+			$IP netns exec dut sh -c "$IP -d link; $IP addr;
+				$IP route; tc qdisc show; nft list ruleset"
+		else
+			echo "# the guest's own stack"
+			$IP -d link show type bridge; tc qdisc show
+			nft list ruleset
+		fi
+	} > "$1" 2>/dev/null
+}
+# bmctl_lab ARGS...: bmctl on the lab's bmd.  A run is described as RFC
+# 2544 §7 asks (bmctl report --check fails a result without it): the
+# guest's kernel is the software DUT's version, and its configuration is
+# what the test set up at that moment (the dut namespace's, else the
+# host's bridges, qdiscs and rules), unless the test gives its own.
+bmctl_lab() {
+	if [ "${1:-}" = run ] && ! printf '%s\n' "$@" | grep -q '^--dut-'; then
+		lab_dut_config /tmp/lab-dut.txt
+		bmctl -s $BMD_SOCK "$@" --dut-name "bmgen lab software DUT" \
+			--dut-version "Linux $(uname -r)" \
+			--dut-config /tmp/lab-dut.txt
+		return
+	fi
+	bmctl -s $BMD_SOCK "$@"
+}
 BMD_PID=
 bmd_start() {
 	mkdir -p /run/bmd /tmp/results

@@ -8,6 +8,7 @@
 
 #include "bm_store.h"
 #include "bmctl.h"
+#include "compliance.h"
 #include "print.h"
 
 static json_object *get(json_object *o, const char *key)
@@ -264,6 +265,116 @@ int cmd_compare(int argc, char **argv)
 	return ret;
 }
 
+/* The "NAME: MISSING item" lines of compliance_check as an array of
+ * their "item — reference" parts. */
+static json_object *missing_items(const char *lines, const char *name)
+{
+	json_object *a = json_object_new_array();
+	size_t skip = strlen(name) + strlen(": MISSING ");
+	const char *l = lines, *nl;
+
+	while (l && *l) {
+		nl = strchr(l, '\n');
+		if (!nl)
+			nl = l + strlen(l);
+		if ((size_t)(nl - l) > skip)
+			json_object_array_add(a, json_object_new_string_len(
+				l + skip, (int)(nl - l - skip)));
+		l = *nl ? nl + 1 : nl;
+	}
+	return a;
+}
+
+/*
+ * bmctl report --check WHAT...: each result (file or job id) against the
+ * report items its standard requires (SPEC REQ-REP-2, the result schema's
+ * root allOf); a line per result, one more per missing item.  EXIT_OK
+ * when every result carries every item, EXIT_FAIL otherwise.
+ */
+static int report_check(int argc, char **argv)
+{
+	json_object *schema = compliance_schema(), *doc, *id, *arr = NULL;
+	unsigned int good = 0, bad = 0;
+	struct compliance c;
+	char *lines;
+	size_t size;
+	FILE *mem;
+	int i;
+
+	if (!schema)
+		return failure("report --check: the built-in result schema "
+			       "does not parse");
+	if (opts.json)
+		arr = json_object_new_array();
+	for (i = 0; i < argc; i++) {
+		const char *proc, *what = argv[i];
+
+		if (!strcmp(what, "--check"))
+			continue;
+		if (load_result(what, &doc)) {
+			bad++;
+			continue;
+		}
+		id = get(get(doc, "procedure"), "id");
+		proc = id ? json_object_get_string(id) : "?";
+		lines = NULL;
+		size = 0;
+		mem = arr ? open_memstream(&lines, &size) : NULL;
+		compliance_check(schema, doc, what, arr ? mem : stdout, &c);
+		if (mem)
+			fclose(mem);
+		if (!c.known || c.missing || c.error)
+			bad++;
+		else
+			good++;
+		if (arr) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "result",
+					       json_object_new_string(what));
+			json_object_object_add(o, "procedure",
+					       json_object_new_string(proc));
+			json_object_object_add(o, "known",
+					       json_object_new_boolean(c.known));
+			json_object_object_add(o, "items",
+					       json_object_new_int(c.items));
+			json_object_object_add(o, "missing",
+					       json_object_new_int(c.missing));
+			json_object_object_add(o, "not_measured",
+					       json_object_new_int(c.excused));
+			json_object_object_add(o, "error", c.error ?
+				json_object_new_string(c.error) : NULL);
+			json_object_object_add(o, "missing_items",
+					       missing_items(lines, what));
+			json_object_array_add(arr, o);
+			free(lines);
+		} else if (c.error) {
+			printf("%s: %s: INCOMPLETE — the job failed (%s): its "
+			       "results are partial\n", what, proc, c.error);
+		} else if (!c.known) {
+			printf("%s: %s: no report items are known for this "
+			       "procedure (a newer bmctl?)\n", what, proc);
+		} else {
+			printf("%s: %s: %u of %u report items present%s",
+			       what, proc, c.items - c.missing, c.items,
+			       c.missing ? " — INCOMPLETE" : "");
+			if (c.excused)
+				printf(" (%u not measured, the result says "
+				       "why)", c.excused);
+			printf("\n");
+		}
+		json_object_put(doc);
+	}
+	if (arr) {
+		printf("%s\n", json_object_to_json_string_ext(arr,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+	} else if (good + bad > 1) {
+		printf("%u complete, %u incomplete\n", good, bad);
+	}
+	return bad ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	bool trials = false, csv = false;
@@ -273,6 +384,24 @@ int cmd_report(int argc, char **argv)
 	FILE *out;
 	int ret, i, n = 0;
 
+	/* --check WHAT...: the report items, nothing rendered */
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--check"))
+			break;
+	if (i < argc) {
+		for (i = 0; i < argc; i++) {
+			if (!strcmp(argv[i], "--check"))
+				continue;
+			if (argv[i][0] == '-')
+				return usage_error("report --check: unknown "
+						   "argument '%s'", argv[i]);
+			n++;
+		}
+		if (!n)
+			return usage_error("usage: bmctl report --check "
+					   "FILE|JOB...");
+		return report_check(argc, argv);
+	}
 	/* --html OUT: the page instead of the text */
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--html")) {

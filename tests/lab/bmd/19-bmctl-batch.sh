@@ -28,9 +28,13 @@ topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
 	fail "tbf"
 bmd_start
+# RFC 2544 §7: the plans' DUT (bmctl report --check)
+lab_dut_config /tmp/lab-dut.txt
 
 cat > /tmp/plan.json <<'EOF'
 { "ports": ["t1", "t2"], "line_rate": "10M",
+  "dut": { "name": "bmgen lab software DUT", "version": "the guest's Linux",
+           "config": "/tmp/lab-dut.txt" },
   "before": "echo before $BMGEN_STEP $BMGEN_PROCEDURE >> /tmp/hooks.log",
   "after": "echo after $BMGEN_STEP $BMGEN_PROCEDURE $BMGEN_JOB $BMGEN_STATE >> /tmp/hooks.log",
   "steps": [
@@ -83,6 +87,8 @@ check_eq "frames lost over the three jobs = tbf drops" "$lost" "$drops"
 # plan 2: a step that fails ends the batch with exit 1, results kept
 cat > /tmp/bad.json <<'EOF'
 { "ports": ["t1", "t2"], "line_rate": "10M",
+  "dut": { "name": "bmgen lab software DUT", "version": "the guest's Linux",
+           "config": "/tmp/lab-dut.txt" },
   "steps": [
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
       "params": { "trial_duration_s": 0.3, "step_pct": 10,
