@@ -241,19 +241,12 @@ END_TEST
  * line rate. */
 static struct bm_backend *sim(unsigned int n)
 {
-	static const char *const port[] = { "p1", "p2", "p3", "p4", "p5",
-					    "p6", "p7", "p8" };
-	struct bm_error err = { "" };
 	struct bm_sim_params sp;
-	struct bm_backend *be;
 
 	bm_sim_params_default(&sp);
 	sp.line_rate_bps = 10e6;
 	sp.capacity_fps = bm_fps_max(sp.line_rate_bps, 64) * 0.5;
-	be = bm_sim_new(&sp, &err);
-	ck_assert_msg(be, "%s", err.msg);
-	ck_assert_int_eq(bm_backend_set_ports(be, n, port, &err), 0);
-	return be;
+	return sim_ports_new(&sp, n, "p");
 }
 
 /* Every procedure's result on the simulated DUT, at its defaults,
