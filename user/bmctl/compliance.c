@@ -8,9 +8,10 @@
  * cannot say: a null is an answer only where its entry says why (a
  * "result" other than "ok", an instance "state" other than "done", or a
  * "KEY_why" beside it).  A failed job's result ("error") is partial by
- * its own word: incomplete, whatever it holds.  It reads a
- * subset of the keywords: properties, required, items, allOf, $ref to
- * "#/$defs/..." and $comment (the reference printed for a missing item).
+ * its own word: incomplete, whatever it holds.  It reads a subset of
+ * the keywords: properties, required, items, allOf, $ref to "#/$defs/...",
+ * $comment (the reference printed for a missing item), and if/then where
+ * the "if" asks only required members and string consts.
  */
 #include <string.h>
 
@@ -144,6 +145,41 @@ static void walk_required(struct walk *w, json_object *s, json_object *v,
 	}
 }
 
+/*
+ * Does v meet cond, an "if" of the subset: its "required" members all
+ * present, and each of its "properties" that v has meeting its own
+ * (a "const" string, or nested required and properties)?
+ */
+static bool meets(json_object *cond, json_object *v, int depth)
+{
+	json_object *req = member(cond, "required"), *props, *k;
+	size_t i, n;
+
+	if (depth > 8)
+		return false;
+	if (req && json_object_is_type(req, json_type_array))
+		for (i = 0, n = json_object_array_length(req); i < n; i++)
+			if (!has(v, json_object_get_string(
+					json_object_array_get_idx(req, i))))
+				return false;
+	k = member(cond, "const");
+	if (k && !(json_object_is_type(k, json_type_string) &&
+		   json_object_is_type(v, json_type_string) &&
+		   !strcmp(json_object_get_string(k),
+			   json_object_get_string(v))))
+		return false;
+	props = member(cond, "properties");
+	if (props && json_object_is_type(props, json_type_object)) {
+		json_object_object_foreach(props, key, sub) {
+			json_object *mv = member(v, key);
+
+			if (mv && !meets(sub, mv, depth + 1))
+				return false;
+		}
+	}
+	return true;
+}
+
 static void walk(struct walk *w, json_object *s, json_object *v,
 		 const char *ref, bool excused)
 {
@@ -154,6 +190,10 @@ static void walk(struct walk *w, json_object *s, json_object *v,
 	if (!s)
 		return;
 	ref = comment(s, ref);
+	/* an item only some results must carry (a module run's frames) */
+	if (member(s, "if") && member(s, "then") &&
+	    meets(member(s, "if"), v, 0))
+		walk(w, member(s, "then"), v, ref, excused);
 	all = member(s, "allOf");
 	if (all && json_object_is_type(all, json_type_array))
 		for (i = 0, n = json_object_array_length(all); i < n; i++)

@@ -161,6 +161,34 @@ START_TEST(test_missing_items_named)
 }
 END_TEST
 
+/* RFC 2544 §8: a module run's result names its frames; a simulated
+ * one has none to name. */
+START_TEST(test_frames_of_module_runs)
+{
+	json_object *doc, *m;
+	struct compliance c;
+	char out[4096];
+
+	load_schema();
+	doc = throughput_doc();
+	ck_assert(json_object_object_get_ex(doc, "meta", &m));
+	json_object_object_add(m, "backend", json_object_new_string("sim"));
+	check(doc, &c, out, sizeof(out));
+	ck_assert_uint_eq(c.missing, 0);
+	json_object_object_add(m, "backend", json_object_new_string("genl"));
+	check(doc, &c, out, sizeof(out));
+	ck_assert_uint_eq(c.missing, 1);
+	ck_assert_msg(strstr(out, "doc: MISSING frames — RFC 2544 §8 MUST"),
+		      "%s", out);
+	json_object_object_add(doc, "frames", json_tokener_parse(
+		"{\"forward\":\"ffffffffffff0000000000010800\"}"));
+	check(doc, &c, out, sizeof(out));
+	ck_assert_uint_eq(c.missing, 0);
+	json_object_put(doc);
+	free_schema();
+}
+END_TEST
+
 START_TEST(test_nulls_that_say_why)
 {
 	json_object *doc, *r, *a;
@@ -298,6 +326,7 @@ int main(void)
 	tcase_add_test(tc, test_every_procedure_has_items);
 	tcase_add_test(tc, test_whole_result_passes);
 	tcase_add_test(tc, test_missing_items_named);
+	tcase_add_test(tc, test_frames_of_module_runs);
 	tcase_add_test(tc, test_nulls_that_say_why);
 	tcase_add_test(tc, test_failed_job_and_unknown);
 	tcase_add_test(tc, test_sim_results_complete);

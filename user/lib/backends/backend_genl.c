@@ -216,22 +216,28 @@ static void bm_hex(const uint8_t *p, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-/* The exact frames of this trial for the report; a module that cannot
- * say leaves them "" (no failure: the counts are what the trial is). */
-static void bm_genl_note_frames(struct bm_genl_backend *b,
-				const struct bm_trial_spec *spec)
+void bm_genl_note_frame(struct bm_genl_backend *b, uint32_t id,
+			unsigned int slot)
 {
 	uint8_t head[BMGEN_FRAME_HEAD_MAX];
 	struct bm_error err;
 	size_t n = 0;
 
-	b->be.frame_hex[0][0] = b->be.frame_hex[1][0] = 0;
-	if (!bm_genl_stream_frame_head(b->g, BM_SID_FWD, head, &n, &err))
-		bm_hex(head, n, b->be.frame_hex[0]);
+	b->be.frame_hex[slot][0] = 0;
+	if (!bm_genl_stream_frame_head(b->g, id, head, &n, &err))
+		bm_hex(head, n, b->be.frame_hex[slot]);
+}
+
+/* The exact frames of this trial for the report; a module that cannot
+ * say leaves them "" (no failure: the counts are what the trial is). */
+static void bm_genl_note_frames(struct bm_genl_backend *b,
+				const struct bm_trial_spec *spec)
+{
+	bm_genl_note_frame(b, BM_SID_FWD, 0);
+	b->be.frame_hex[1][0] = 0;
 	if (spec->topology == BM_TOPO_PAIR_BIDIR &&
-	    spec->pattern != BM_PAT_STEP &&
-	    !bm_genl_stream_frame_head(b->g, BM_SID_SECOND, head, &n, &err))
-		bm_hex(head, n, b->be.frame_hex[1]);
+	    spec->pattern != BM_PAT_STEP)
+		bm_genl_note_frame(b, BM_SID_SECOND, 1);
 }
 
 /*

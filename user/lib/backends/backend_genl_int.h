@@ -85,6 +85,12 @@ int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
 /* Issue 14, before a trial: each stamping port's fresh PHC offset into
  * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);
+
+/* Keep stream id's frame, as the module built it, in hex in the
+ * backend's frame_hex[slot] for the result (RFC 2544 §8); "" when the
+ * module cannot say. */
+void bm_genl_note_frame(struct bm_genl_backend *b, uint32_t id,
+			unsigned int slot);
 /* After it: res->hw from the streams' merged statistics. */
 void bm_genl_hw_result(struct bm_genl_backend *b,
 		       const struct bm_genl_stats *sum,

@@ -637,6 +637,21 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 		*want = fmax(*want, end);
 	}
 	b->n_logical = t->n_streams;
+	/* RFC 2544 §8: the formats used go in the report: the first
+	 * stream's frame, and the first stream back the other way */
+	b->be.frame_hex[0][0] = b->be.frame_hex[1][0] = 0;
+	if (!ret && t->n_streams) {
+		const struct bm_stream_spec *s0 = &t->streams[0];
+
+		bm_genl_note_frame(b, bm_lane_id(0, 0, t->n_streams), 0);
+		for (k = 1; k < t->n_streams; k++)
+			if (t->streams[k].tx_port == s0->rx_port &&
+			    t->streams[k].rx_port == s0->tx_port) {
+				bm_genl_note_frame(b, bm_lane_id(k, 0,
+						   t->n_streams), 1);
+				break;
+			}
+	}
 	return ret;
 }
 
