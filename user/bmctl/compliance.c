@@ -21,6 +21,7 @@ struct walk {
 	json_object *root;		/* the schema, for $ref */
 	const char *name;		/* the document, for the lines */
 	FILE *out;
+	json_object *missing;		/* or NULL: see compliance_check() */
 	struct compliance *c;
 	char path[512];
 };
@@ -92,11 +93,18 @@ static bool says_why_of(json_object *v, const char *key)
 static void miss(struct walk *w, const char *key, const char *what,
 		 const char *ref)
 {
+	char item[1024];
+
 	w->c->missing++;
+	if (!w->out && !w->missing)
+		return;
+	snprintf(item, sizeof(item), "%s%s%s%s%s%s", w->path,
+		 *w->path ? "." : "", key, what, ref ? " — " : "",
+		 ref ? ref : "");
 	if (w->out)
-		fprintf(w->out, "%s: MISSING %s%s%s%s%s%s\n", w->name, w->path,
-			*w->path ? "." : "", key, what, ref ? " — " : "",
-			ref ? ref : "");
+		fprintf(w->out, "%s: MISSING %s\n", w->name, item);
+	if (w->missing)
+		json_object_array_add(w->missing, json_object_new_string(item));
 }
 
 static void walk(struct walk *w, json_object *s, json_object *v,
@@ -128,11 +136,11 @@ static void walk_required(struct walk *w, json_object *s, json_object *v,
 	for (i = 0; i < n; i++) {
 		const char *key = json_object_get_string(
 			json_object_array_get_idx(req, i));
-		const char *r = comment(resolve(w->root, member(props, key)),
-					ref);
+		const char *r;
 
 		if (!key)
 			continue;
+		r = comment(resolve(w->root, member(props, key)), ref);
 		w->c->items++;
 		if (!has(v, key))
 			miss(w, key, "", r);
@@ -262,9 +270,10 @@ json_object *compliance_items(json_object *schema, const char *id)
 }
 
 void compliance_check(json_object *schema, json_object *doc,
-		      const char *name, FILE *out, struct compliance *c)
+		      const char *name, FILE *out, json_object *missing,
+		      struct compliance *c)
 {
-	struct walk w = { schema, name, out, c, "" };
+	struct walk w = { schema, name, out, missing, c, "" };
 	json_object *id = member(member(doc, "procedure"), "id");
 	json_object *items;
 
@@ -276,7 +285,9 @@ void compliance_check(json_object *schema, json_object *doc,
 	c->known = true;
 	c->error = member(doc, "error") ?
 		   json_object_get_string(member(doc, "error")) : NULL;
-	if (c->error)
-		w.out = NULL;	/* one line says it all: the job failed */
+	if (c->error) {		/* one line says it all: the job failed */
+		w.out = NULL;
+		w.missing = NULL;
+	}
 	walk(&w, items, doc, NULL, false);
 }

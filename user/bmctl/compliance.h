@@ -21,12 +21,14 @@ struct compliance {
 	const char *error;	/* a failed job's "error" (doc's): partial */
 };
 
-/* Check DOC against the report items SCHEMA lists for DOC's procedure;
- * one "NAME: MISSING path — reference" line per missing item to OUT
- * (NULL: none; none either for a failed job's result, c->error).  Never
- * fails: an unknown procedure leaves c->known false. */
+/* Check DOC against the report items SCHEMA lists for DOC's procedure:
+ * for each missing item, a "NAME: MISSING path — reference" line to OUT
+ * and a "path — reference" string into the array MISSING (either NULL:
+ * none; neither for a failed job's result, c->error).  Never fails: an
+ * unknown procedure leaves c->known false. */
 void compliance_check(json_object *schema, json_object *doc,
-		      const char *name, FILE *out, struct compliance *c);
+		      const char *name, FILE *out, json_object *missing,
+		      struct compliance *c);
 
 /* The report items SCHEMA lists for procedure ID ("then" of its allOf
  * entry), or NULL. */

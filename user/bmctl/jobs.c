@@ -265,26 +265,6 @@ int cmd_compare(int argc, char **argv)
 	return ret;
 }
 
-/* The "NAME: MISSING item" lines of compliance_check as an array of
- * their "item — reference" parts. */
-static json_object *missing_items(const char *lines, const char *name)
-{
-	json_object *a = json_object_new_array();
-	size_t skip = strlen(name) + strlen(": MISSING ");
-	const char *l = lines, *nl;
-
-	while (l && *l) {
-		nl = strchr(l, '\n');
-		if (!nl)
-			nl = l + strlen(l);
-		if ((size_t)(nl - l) > skip)
-			json_object_array_add(a, json_object_new_string_len(
-				l + skip, (int)(nl - l - skip)));
-		l = *nl ? nl + 1 : nl;
-	}
-	return a;
-}
-
 /*
  * bmctl report --check WHAT...: each result (file or job id) against the
  * report items its standard requires (SPEC REQ-REP-2, the result schema's
@@ -296,9 +276,6 @@ static int report_check(int argc, char **argv)
 	json_object *schema = compliance_schema(), *doc, *id, *arr = NULL;
 	unsigned int good = 0, bad = 0;
 	struct compliance c;
-	char *lines;
-	size_t size;
-	FILE *mem;
 	int i;
 
 	if (!schema)
@@ -308,6 +285,7 @@ static int report_check(int argc, char **argv)
 		arr = json_object_new_array();
 	for (i = 0; i < argc; i++) {
 		const char *proc, *what = argv[i];
+		json_object *missing;
 
 		if (!strcmp(what, "--check"))
 			continue;
@@ -317,12 +295,9 @@ static int report_check(int argc, char **argv)
 		}
 		id = get(get(doc, "procedure"), "id");
 		proc = id ? json_object_get_string(id) : "?";
-		lines = NULL;
-		size = 0;
-		mem = arr ? open_memstream(&lines, &size) : NULL;
-		compliance_check(schema, doc, what, arr ? mem : stdout, &c);
-		if (mem)
-			fclose(mem);
+		missing = arr ? json_object_new_array() : NULL;
+		compliance_check(schema, doc, what, arr ? NULL : stdout,
+				 missing, &c);
 		if (!c.known || c.missing || c.error)
 			bad++;
 		else
@@ -344,10 +319,8 @@ static int report_check(int argc, char **argv)
 					       json_object_new_int(c.excused));
 			json_object_object_add(o, "error", c.error ?
 				json_object_new_string(c.error) : NULL);
-			json_object_object_add(o, "missing_items",
-					       missing_items(lines, what));
+			json_object_object_add(o, "missing_items", missing);
 			json_object_array_add(arr, o);
-			free(lines);
 		} else if (c.error) {
 			printf("%s: %s: INCOMPLETE — the job failed (%s): its "
 			       "results are partial\n", what, proc, c.error);

@@ -43,7 +43,7 @@ static void check(json_object *doc, struct compliance *c, char *out,
 	FILE *f = fmemopen(out, n, "w");
 
 	ck_assert_ptr_nonnull(f);
-	compliance_check(schema, doc, "doc", f, c);
+	compliance_check(schema, doc, "doc", f, NULL, c);
 	fclose(f);
 }
 
@@ -131,6 +131,14 @@ START_TEST(test_missing_items_named)
 	ck_assert_msg(strstr(out, "doc: MISSING results.per_size[0]."
 			     "theoretical_max_fps — RFC 2544 §26.1 MUST"),
 		      "%s", out);
+	/* the same item as bmctl --json lists it */
+	m = json_object_new_array();
+	compliance_check(schema, doc, "doc", NULL, m, &c);
+	ck_assert_uint_eq(json_object_array_length(m), 1);
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		json_object_array_get_idx(m, 0)), "results.per_size[0]."
+		"theoretical_max_fps — RFC 2544 §26.1 MUST"));
+	json_object_put(m);
 	json_object_put(doc);
 
 	/* a null where the row says "ok" is missing, not measured */
