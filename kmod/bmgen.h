@@ -101,6 +101,8 @@ struct bm_rx_state {
 	u64 log_n;			/* records in the stream's rx_log */
 	u64 hw_tx_stamps, hw_rx_stamps, hw_lat_count;
 	s64 hw_lat_min, hw_lat_max, hw_lat_sum, hw_lat_sw_sum;
+	bool closed;			/* the loss wait is over (RX_CLOSE) */
+	u64 late;			/* test frames that came after it */
 	);
 	struct bm_hw_slot hw[BM_HW_SLOTS];
 	/* REQ-RX-5: frames by DSCP and by PCP (tagged frames only) */
@@ -339,6 +341,8 @@ void bm_trial_init(void);
 void bm_trial_exit(void);
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
+/* End the counting of net's last trial's streams (REQ-RX-3); bm_cfg_lock. */
+int bm_trial_rx_close(struct net *net, struct netlink_ext_ack *extack);
 void bm_trial_done(void);
 /* A kthread cannot go on: the trial fails with error, every kthread stops. */
 void bm_trial_fail(int error);

@@ -970,6 +970,17 @@ static int bm_nl_trial_stop(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* The caller's namespace's loss wait is over (REQ-RX-3). */
+static int bm_nl_rx_close(struct sk_buff *skb, struct genl_info *info)
+{
+	int ret;
+
+	mutex_lock(&bm_cfg_lock);
+	ret = bm_trial_rx_close(genl_info_net(info), info->extack);
+	mutex_unlock(&bm_cfg_lock);
+	return ret;
+}
+
 #define BM_PUT64(skb, type, v) \
 	nla_put_u64_64bit(skb, type, v, BMGEN_STATS_PAD)
 
@@ -1026,6 +1037,7 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    BM_PUT64(skb, BMGEN_STATS_RX_FRAMES, rx.frames) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_BYTES, rx.bytes) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_UNIQUE, rx.unique) ||
+	    BM_PUT64(skb, BMGEN_STATS_RX_LATE, rx.late) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_IN_ORDER, rx.in_order) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_REORDERED, rx.reordered) ||
 	    BM_PUT64(skb, BMGEN_STATS_RX_DUP, rx.dup) ||
@@ -1326,6 +1338,12 @@ static const struct genl_ops bm_ops[] = {
 		/* these take each stream's receive lock, which the receive
 		 * path takes for every frame: not for anyone during a trial
 		 */
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = BMGEN_CMD_RX_CLOSE,
+		.doit = bm_nl_rx_close,
+		.policy = bm_status_policy,
+		.maxattr = BMGEN_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = BMGEN_CMD_LOG_GET,

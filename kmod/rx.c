@@ -4,7 +4,8 @@
  * bmgen test frames and passes everything else up the stack.  Sequence
  * analysis follows REQ-RX-3 (RFC 4737 semantics): a 2^16 duplicate window,
  * in-order, reordered (seq < next expected), gaps; lost = sent - unique is
- * computed by userspace after the drain.
+ * computed by userspace after the drain, which ends with RX_CLOSE: a frame
+ * later than that is only counted late.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -266,6 +267,10 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	spin_lock(&rx->lock);
 	if (tp->flags & BMGEN_TPLD_F_LEARN) {
 		rx->learn++;
+		goto unlock;
+	}
+	if (rx->closed) {
+		rx->late++;
 		goto unlock;
 	}
 	if (rx->cpu < 0)

@@ -158,6 +158,33 @@ void bm_trial_stop(int error)
 	schedule_work(&bm_event_work);
 }
 
+/*
+ * The loss wait threshold of SPEC REQ-RX-3 is over: from now on a test
+ * frame of the trial's streams counts only as late, so a frame a DUT held
+ * past the threshold stays lost and says so, and the counts read after
+ * this are those at the threshold however long the read takes.
+ */
+int bm_trial_rx_close(struct net *net, struct netlink_ext_ack *extack)
+{
+	struct bm_stream *s;
+	unsigned int i;
+
+	if (bm_trial_busy() && net_eq(bm_trial.net, net)) {
+		NL_SET_ERR_MSG(extack, "the trial still sends: its loss wait has not begun");
+		return -EBUSY;
+	}
+	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
+		s = rcu_dereference_protected(bm_streams[i],
+					      lockdep_is_held(&bm_cfg_lock));
+		if (!s || !s->in_trial || !net_eq(s->net, net))
+			continue;
+		spin_lock_bh(&s->rx.lock);
+		s->rx.closed = true;
+		spin_unlock_bh(&s->rx.lock);
+	}
+	return 0;
+}
+
 void bm_trial_init(void)
 {
 	INIT_WORK(&bm_event_work, bm_event_workfn);

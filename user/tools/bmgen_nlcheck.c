@@ -1238,6 +1238,7 @@ static const struct ncase cases[] = {
 	{ "stream_del_all_while_running", P_RUNNING, DEL, 0, b_nothing, EBUSY, FROZEN, NOATTR },
 	{ "port_detach_while_running", P_RUNNING, DET, 0, b_port_tx, EBUSY, "port is in use by a running trial", NOATTR },
 	{ "port_set_while_running", P_RUNNING, PSET, 0, b_port_tx, EBUSY, "a trial is running", NOATTR },
+	{ "rx_close_while_running", P_RUNNING, BMGEN_CMD_RX_CLOSE, 0, b_nothing, EBUSY, "the trial still sends", NOATTR },
 	/* from a fresh network namespace: the ports are not there */
 	{ "other_netns_port_attach", P_FOREIGN, ATT, 0, b_port_tx_name, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_port_detach", P_FOREIGN, DET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
@@ -1269,6 +1270,7 @@ static const struct ncase priv_cases[] = {
 	{ "stream_del_all", P_IDLE, DEL, 0, b_nothing, EPERM, NULL, NOATTR },
 	{ "trial_start", P_IDLE, START, 0, b_nothing, EPERM, NULL, NOATTR },
 	{ "trial_stop", P_RUNNING, BMGEN_CMD_TRIAL_STOP, 0, b_nothing, EPERM, NULL, NOATTR },
+	{ "rx_close", P_IDLE, BMGEN_CMD_RX_CLOSE, 0, b_nothing, EPERM, NULL, NOATTR },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -1293,6 +1295,7 @@ static const char *cmd_name(uint8_t cmd)
 	case BMGEN_CMD_STATS_GET: return "STATS_GET";
 	case BMGEN_CMD_TRIAL_EVENT: return "TRIAL_EVENT";
 	case BMGEN_CMD_DEV_GET: return "DEV_GET";
+	case BMGEN_CMD_RX_CLOSE: return "RX_CLOSE";
 	default:
 		snprintf(b, sizeof(b), "%u", cmd);
 		return b;

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 		"       bmgen-trial --tx DEV --rx DEV [--size F | --imix F,F,...]\n"
 		"                   [--rate FPS] [--count N | --burst N [--gap NS] [--bursts K]]\n"
 		"                   [--flows N] [--dscp D] [--vlan ID [--pcp P]] [--ipv6]\n"
-		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--stop-after S]\n"
+		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--late-watch S]\n"
+		"                   [--stop-after S]\n"
 		"                   [--hwts] [--ptp] [--sum] [--log N]\n"
 		"                   [--tx-path auto|alloc|recycle|xdp]\n"
 		"--streams N adds N identical streams (ids 1..N, each at --rate);\n"
@@ -39,6 +40,9 @@ static void usage(FILE *f)
 		"--hwts switches hardware stamping on at both ports' drivers for the trial\n"
 		"(then puts back what was set) and tells the module with the PHCs' offsets;\n"
 		"--ptp sends IEEE 1588 Sync-shaped frames, which PTP-only rx filters stamp.\n"
+		"--drain S waits S (default 1) after the trial, then closes its counting\n"
+		"(RX_CLOSE); --late-watch S waits S more and rx_late= says how many\n"
+		"frames came after the drain (REQ-RX-3).\n"
 		"--tx-path asks for a transmit path (default auto: the cheapest the\n"
 		"port allows); tx_path= says which the trial used.\n");
 }
@@ -74,7 +78,7 @@ static uint64_t mono_ns(void)
 
 /* The streams' totals, for --sum: one block however many streams. */
 struct trial_sum {
-	uint64_t tx_frames, tx_errors, tx_late, rx_frames, rx_unique;
+	uint64_t tx_frames, tx_errors, tx_late, rx_frames, rx_unique, rx_late;
 	uint64_t tx_first, tx_last, max_batch, ring_misses;
 	uint32_t paths;		/* 1 << BMGEN_TXP_* the streams used */
 };
@@ -90,6 +94,7 @@ static void sum_add(struct trial_sum *t, const struct bm_genl_stats *st)
 	t->tx_late += st->tx_late_frames;
 	t->rx_frames += st->rx_frames;
 	t->rx_unique += st->rx_unique;
+	t->rx_late += st->rx_late;
 	if (st->tx_max_batch > t->max_batch)
 		t->max_batch = st->tx_max_batch;
 	t->ring_misses += st->tx_ring_misses;
@@ -101,13 +106,14 @@ static void sum_print(const struct trial_sum *t)
 {
 	printf("tx_frames=%llu\ntx_errors=%llu\ntx_late_frames=%llu\n"
 	       "tx_first_ns=%llu\ntx_last_ns=%llu\ntx_max_batch=%llu\n"
-	       "rx_frames=%llu\nrx_unique=%llu\n",
+	       "rx_frames=%llu\nrx_unique=%llu\nrx_late=%llu\n",
 	       (unsigned long long)t->tx_frames,
 	       (unsigned long long)t->tx_errors, (unsigned long long)t->tx_late,
 	       (unsigned long long)t->tx_first, (unsigned long long)t->tx_last,
 	       (unsigned long long)t->max_batch,
 	       (unsigned long long)t->rx_frames,
-	       (unsigned long long)t->rx_unique);
+	       (unsigned long long)t->rx_unique,
+	       (unsigned long long)t->rx_late);
 	/* one name when every stream used the same path */
 	printf("tx_path=%s\ntx_ring_misses=%llu\n",
 	       t->paths && !(t->paths & (t->paths - 1)) ?
@@ -202,6 +208,7 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	printf("%srx_frames=%llu\n", pfx, (unsigned long long)st->rx_frames);
 	printf("%srx_bytes=%llu\n", pfx, (unsigned long long)st->rx_bytes);
 	printf("%srx_unique=%llu\n", pfx, (unsigned long long)st->rx_unique);
+	printf("%srx_late=%llu\n", pfx, (unsigned long long)st->rx_late);
 	printf("%srx_in_order=%llu\n", pfx, (unsigned long long)st->rx_in_order);
 	printf("%srx_reordered=%llu\n", pfx, (unsigned long long)st->rx_reordered);
 	printf("%srx_dup=%llu\n", pfx, (unsigned long long)st->rx_dup);
@@ -324,6 +331,7 @@ int main(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "streams", required_argument, NULL, 'n' },
 		{ "drain", required_argument, NULL, 'D' },
+		{ "late-watch", required_argument, NULL, 'W' },
 		{ "stop-after", required_argument, NULL, 'S' },
 		{ "hwts", no_argument, NULL, 'H' },
 		{ "ptp", no_argument, NULL, 'P' },
@@ -334,7 +342,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tx = NULL, *rx = NULL;
-	double rate = 0, drain = 1.0, stop_after = 0;
+	double rate = 0, drain = 1.0, stop_after = 0, watch = 0;
 	struct bm_error err = { { 0 } };
 	struct bm_genl_stream s;
 	struct bm_genl *g;
@@ -399,7 +407,7 @@ int main(int argc, char **argv)
 		char *e = NULL;
 
 		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
-		    c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
+		    c != 'W' && c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
 		    c != 'P' && c != 'u' && c != 'T' &&
 		    parse_u64(optarg, &v)) {
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
@@ -439,6 +447,11 @@ int main(int argc, char **argv)
 		case 'C': s.cpu = v; break;
 		case 'n': nstreams = v; break;
 		case 'D': drain = strtod(optarg, &e); break;
+		case 'W':
+			watch = strtod(optarg, &e);
+			if (*e || !(watch >= 0 && watch <= 60))
+				return usage(stderr), 2;
+			break;
 		case 'S':
 			stop_after = strtod(optarg, &e);
 			s.pattern = BMGEN_PAT_CONTINUOUS;
@@ -520,6 +533,12 @@ int main(int argc, char **argv)
 		return die(1, "trial", &err);
 	printf("trial_state=%d\ntrial_error=%d\n", ret, terr);
 	usleep((useconds_t)(drain * 1e6));
+	/* the counts are those at the threshold; later frames are late */
+	c = bm_genl_rx_close(g, &err);
+	if (c && c != -EOPNOTSUPP)
+		return die(1, "rx close", &err);
+	if (watch > 0)
+		usleep((useconds_t)(watch * 1e6));
 	t0 = mono_ns();
 	for (i = 1; i <= nstreams; i++) {
 		struct bm_genl_stats st;

@@ -96,6 +96,13 @@ enum bmgen_cmd {
 				 * (what its driver allows, hardware stamps
 				 * aside)
 				 */
+	BMGEN_CMD_RX_CLOSE,	/* do: the loss wait threshold is over
+				 * (SPEC REQ-RX-3): every stream of the
+				 * caller's netns's last trial stops
+				 * counting; a test frame that arrives
+				 * later counts only in STATS_RX_LATE.
+				 * EBUSY while that trial still sends
+				 */
 	__BMGEN_CMD_MAX
 };
 #define BMGEN_CMD_MAX (__BMGEN_CMD_MAX - 1)
@@ -506,6 +513,10 @@ enum bmgen_stats_attr {
 	 * gap wider than the minimum left inside a burst
 	 */
 	BMGEN_STATS_TX_BURST_LATE_MAX_NS,
+	BMGEN_STATS_RX_LATE,		/* u64: test frames that arrived after
+					 * CMD_RX_CLOSE; they count nowhere
+					 * else and stay lost (REQ-RX-3)
+					 */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)

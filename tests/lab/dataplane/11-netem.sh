@@ -49,3 +49,18 @@ check_range "latency min (ns)" "$(kv lat_min_ns /tmp/delay)" 20000000 21000000
 check_range "latency mean (ns)" "$(kv lat_mean_ns /tmp/delay)" 20000000 22000000
 check_range "latency p50 (ns)" "$(kv lat_p50_ns /tmp/delay)" 20000000 22000000
 check_eq "delay lost" "$(kv lost /tmp/delay)" 0
+# late frames (SPEC REQ-RX-3): netem holds every frame 300 ms and the drain
+# is 0.1 s, so the frames sent in the trial's last ~0.2 s arrive after the
+# threshold (RX_CLOSE): they are lost, and each is counted late within the
+# 0.5 s watch, which ends 0.3 s after the last of them arrived.  Truth at
+# 1000 fps: lost = 200 less the frames of the time the done event and the
+# wakeup took past the last departure (a few ms; under TCG up to ~60 ms),
+# so 140..205; late = lost exactly, and received + late = sent.
+# Before RX_CLOSE the module counted those frames received (lost ~0).
+$TC -n dut qdisc change dev d2 root netem delay 300ms limit 100000
+$BMT --tx t1 --rx t2 --size 128 --rate 1000 --count 2000 --drain 0.1 \
+	--late-watch 0.5 > /tmp/late || fail "late trial"
+check_range "frames lost past the drain" "$(kv lost /tmp/late)" 140 205
+check_eq "late = lost" "$(kv rx_late /tmp/late)" "$(kv lost /tmp/late)"
+check_eq "received + late = sent" \
+	$(( $(kv rx_unique /tmp/late) + $(kv rx_late /tmp/late) )) 2000

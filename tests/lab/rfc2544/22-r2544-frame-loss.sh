@@ -101,3 +101,19 @@ done
 total=$(paste -d' ' /tmp/flr.tx /tmp/flr.rx | awk '{ s += $1 - $2 } END { print s }')
 dropped=$(qdisc_drops d2)
 check_eq "frames lost over all trials = tbf's drops" "$total" "$dropped"
+# REQ-RX-3 through bmd: the module stops counting at the drain (0.3 s), and
+# a trial that lost frames watches for late ones 0.25 s more (late_watch_s,
+# with the read: under 1 s); one without loss keeps none (0).  Truth: late
+# = 0, as the bfifo's 8000 bytes leave in 18 ms, long before the drain.
+jvals lost /tmp/flr.trials > /tmp/flr.tlost
+jvals late /tmp/flr.trials > /tmp/flr.tlate
+jvals late_watch_s /tmp/flr.trials > /tmp/flr.twatch
+check_eq "trials with late and late_watch_s" \
+	"$(wc -l < /tmp/flr.tlate) $(wc -l < /tmp/flr.twatch)" "9 9"
+paste -d' ' /tmp/flr.tlost /tmp/flr.tlate /tmp/flr.twatch | awk '
+	$1 > 0 && ($2 != 0 || $3 < 0.25 || $3 >= 1) { bad++ }
+	$1 == 0 && ($2 != 0 || $3 != 0) { bad++ }
+	END { print bad + 0 }' > /tmp/flr.bad
+cat /tmp/flr.bad | sed 's/^/note: trials with a wrong late watch: /'
+check_eq "late watch: 0.25..1 s on lossy trials, none on clean ones; late 0" \
+	"$(cat /tmp/flr.bad)" 0

@@ -462,6 +462,8 @@ START_TEST(test_bidir_mtu_drain_overhead)
 	r = rate_trial(be, 512, 170488.72, 10);
 	ck_assert_uint_gt(r.late, 0);
 	ck_assert_uint_eq(r.late + 0, r.lost);
+	/* REQ-RX-3: the model sees every late frame, not a watch's worth */
+	ck_assert(r.late_watch_s < 0);
 	bm_sim_free(be);
 }
 END_TEST

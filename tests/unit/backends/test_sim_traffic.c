@@ -811,6 +811,7 @@ START_TEST(test_late_after_drain)
 	ck_assert_uint_eq(r.received, 4469);
 	ck_assert_uint_eq(r.late, 8127 - 4469);
 	ck_assert_uint_eq(r.lost, 8127 - 4469);
+	ck_assert(r.late_watch_s < 0);
 	ck_assert_uint_eq(r.latency.count, 0);	/* not asked for */
 	bm_traffic_free(&t);
 	bm_sim_free(be);

@@ -379,7 +379,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	struct bm_traffic t;
 	double t0, drain, span, want, end = 0;
 	unsigned int i;
-	int ret, terr = 0;
+	int ret, terr = 0, closed;
 
 	if (spec->frame_size < BMGEN_MIN_FRAME || spec->frame_size > BMGEN_MAX_FRAME)
 		return bm_errorf(err, "frame size %u outside %u..%u",
@@ -442,6 +442,9 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	if (spec->pattern == BM_PAT_BURST)
 		drain = fmax(drain, spec->duration_s - (bm_mono_s() - t0));
 	bm_sleep_s(drain);
+	closed = bm_genl_close_counting(b, err);
+	if (closed < 0)
+		return closed;
 
 	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));
 	if (!sum.hist)
@@ -462,6 +465,9 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	res->intended = intended;
 	res->lost = res->attempted > res->received ?
 		    res->attempted - res->received : 0;
+	ret = bm_genl_watch_late(b, closed, res, err);
+	if (ret)
+		return ret;
 	res->actual_duration_s = (fwd.tx_last_ns - fwd.tx_first_ns) / 1e9;
 	res->first_rx_s = fwd.rx_first_ns / 1e9;
 	res->last_rx_s = fwd.rx_last_ns / 1e9;

@@ -44,6 +44,14 @@ struct bm_genl_backend {
 	unsigned int *lane_n;
 };
 
+/*
+ * REQ-RX-3: after the drain (the loss wait threshold), how long a trial
+ * that lost frames keeps counting the late ones.  They stay lost either
+ * way; the watch only says how many a DUT held past the threshold, and
+ * costs nothing on a trial without loss.
+ */
+#define BM_LATE_WATCH_S 0.25
+
 /* How long a trial waits for the DUT's ARP answer (router DUTs). */
 #define BM_ARP_TIMEOUT_S 3.0
 
@@ -82,6 +90,15 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
  * lanes merged (st->hist allocated; free with bm_genl_stats_free). */
 int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
 			  struct bm_genl_stats *st, struct bm_error *err);
+/* The drain is over: the module stops counting the trial's streams
+ * (REQ-RX-3); false when it cannot (a module before RX_CLOSE), and the
+ * trial's late frames go uncounted.  -errno for other failures. */
+int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err);
+/* After the trial's counts were read (closed > 0): when it lost frames,
+ * count those that arrive in BM_LATE_WATCH_S into res->late, and
+ * res->late_watch_s.  0 or -errno. */
+int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
+		       struct bm_trial_result *res, struct bm_error *err);
 /* Issue 14, before a trial: each stamping port's fresh PHC offset into
  * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);

@@ -271,6 +271,47 @@ int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
 	return ret;
 }
 
+int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err)
+{
+	int ret = bm_genl_rx_close(b->g, err);
+
+	if (ret == -EOPNOTSUPP) {
+		if (err)
+			err->msg[0] = '\0';
+		return 0;
+	}
+	return ret ? ret : 1;
+}
+
+int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
+		       struct bm_trial_result *res, struct bm_error *err)
+{
+	struct bm_genl_stats st;
+	uint64_t late = 0;
+	unsigned int k;
+	double t0;
+	int ret = 0;
+
+	if (closed <= 0 || !res->lost)
+		return 0;
+	t0 = bm_mono_s();
+	bm_sleep_s(BM_LATE_WATCH_S);
+	for (k = 0; !ret && k < b->n_logical; k++) {
+		ret = bm_genl_logical_stats(b, k, &st, err);
+		if (!ret) {
+			late += st.rx_late;
+			bm_genl_stats_free(&st);
+		}
+	}
+	if (ret)
+		return ret;
+	/* late frames are among the lost ones, never more */
+	res->late = late < res->lost ? late : res->lost;
+	res->late_watch_s = bm_mono_s() - t0;
+	b->be.elapsed_s += res->late_watch_s;
+	return 0;
+}
+
 static int bm_traffic_stream_add(struct bm_genl_backend *b,
 				 const struct bm_trial_spec *spec,
 				 const struct bm_traffic *t,
@@ -687,7 +728,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	struct bm_mgmt_run *mgmt = NULL;
 	struct bm_rip_run *rip = NULL;
 	double t0, want = spec->duration_s, drain, lead = 0, t_pre = 0;
-	int ret, terr = 0;
+	int ret, terr = 0, closed;
 
 	ret = bm_traffic_check(t, spec->frame_size, err);
 	if (ret)
@@ -777,12 +818,20 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	}
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
 	bm_sleep_s(drain);
+	closed = bm_genl_close_counting(b, err);
+	if (closed < 0) {
+		ret = closed;
+		goto out;
+	}
 	/* the last query's answer may come up to a second after it */
 	bm_mgmt_finish(mgmt, false, res);
 	mgmt = NULL;
 	bm_rip_finish(rip, false, res);
 	rip = NULL;
 	ret = bm_traffic_collect(b, spec, intended, tr, res, err);
+	if (ret)
+		goto out;
+	ret = bm_genl_watch_late(b, closed, res, err);
 	if (ret)
 		goto out;
 	/* REQ-GEN-6: what the generator did not send is its shortfall */

@@ -157,6 +157,10 @@ int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err);
 int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
 			unsigned int flags, struct bm_error *err);
 int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err);
+/* The loss wait of the last trial is over (REQ-RX-3): the module stops
+ * counting its streams, later test frames count as rx_late.  0, or -errno
+ * (-EOPNOTSUPP from a module before it). */
+int bm_genl_rx_close(struct bm_genl *g, struct bm_error *err);
 
 /* Statistics of one stream (BMGEN_STATS_*), with its latency histogram. */
 struct bm_genl_stats {
@@ -174,6 +178,7 @@ struct bm_genl_stats {
 	uint64_t ts_clock;		/* clockid of all timestamps */
 	int tx_done;
 	uint64_t rx_frames, rx_bytes, rx_unique, rx_in_order, rx_reordered;
+	uint64_t rx_late;		/* after bm_genl_rx_close (REQ-RX-3) */
 	uint64_t rx_dup, rx_gap_events, rx_gap_frames, rx_bad_len, rx_learn;
 	uint64_t rx_first_ns, rx_last_ns, rx_max_seq, rx_last_lost_seq;
 	uint64_t rx_max_iat_ns, rx_max_iat_start_ns;

@@ -588,6 +588,14 @@ int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err)
 			    &req);
 }
 
+int bm_genl_rx_close(struct bm_genl *g, struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+
+	return bm_genl_talk(g, bm_genl_msg(g, g->family, 0, BMGEN_CMD_RX_CLOSE),
+			    &req);
+}
+
 /* Copy a binary counter array attribute into dst[n] (short: the rest 0). */
 static void bm_genl_counters(uint64_t *dst, size_t n, const struct nlattr *a)
 {
@@ -663,6 +671,7 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_RX_FRAMES: st->rx_frames = v; break;
 	case BMGEN_STATS_RX_BYTES: st->rx_bytes = v; break;
 	case BMGEN_STATS_RX_UNIQUE: st->rx_unique = v; break;
+	case BMGEN_STATS_RX_LATE: st->rx_late = v; break;
 	case BMGEN_STATS_RX_IN_ORDER: st->rx_in_order = v; break;
 	case BMGEN_STATS_RX_REORDERED: st->rx_reordered = v; break;
 	case BMGEN_STATS_RX_DUP: st->rx_dup = v; break;
@@ -1018,6 +1027,7 @@ void bm_genl_stats_lane_add(struct bm_genl_stats *st,
 	st->rx_frames += lane->rx_frames;
 	st->rx_bytes += lane->rx_bytes;
 	st->rx_unique += lane->rx_unique;
+	st->rx_late += lane->rx_late;
 	st->rx_in_order += lane->rx_in_order;
 	st->rx_reordered += lane->rx_reordered;
 	st->rx_dup += lane->rx_dup;

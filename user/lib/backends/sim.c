@@ -1082,6 +1082,7 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 		res->tag_latency_ns = d[0].tag_lat_ns;
 	}
 	snprintf(res->ts_source, sizeof(res->ts_source), "sim");
+	res->late_watch_s = -1;	/* the model knows every late frame */
 
 	span = spec->pattern == BM_PAT_BURST ?
 	       fmax(spec->duration_s, res->actual_duration_s) :

@@ -1375,6 +1375,7 @@ static void results(struct tsim *S, struct bm_traffic_result *tr,
 	res->shortfall = (uint64_t)shortfall;
 	res->generator_limited = S->late_frames > 0 || shortfall > 0;
 	snprintf(res->ts_source, sizeof(res->ts_source), "sim");
+	res->late_watch_s = -1;	/* the model knows every late frame */
 }
 
 /*

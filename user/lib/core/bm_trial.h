@@ -143,7 +143,13 @@ struct bm_trial_result {
 	uint64_t duplicate;
 	uint64_t reordered;
 	uint64_t gap_events;
-	uint64_t late;			/* arrived after the drain */
+	uint64_t late;			/* arrived after the drain (REQ-RX-3),
+					 * counted in lost */
+	/* How long after the drain late frames were counted: the module
+	 * counts them while a trial that lost frames waits its late watch;
+	 * 0 when none was kept (nothing lost, or a module before RX_CLOSE);
+	 * < 0 for every one (the simulated DUT knows them all). */
+	double late_watch_s;
 	bool generator_limited;		/* attempted fell short (REQ-GEN-6) */
 	uint64_t shortfall;		/* frames not yet sent when the trial
 					 * should have ended (MLR §5.1) */

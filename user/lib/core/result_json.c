@@ -111,6 +111,10 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_u64(o, "reordered", r->reordered);
 	bm_json_add_u64(o, "gap_events", r->gap_events);
 	bm_json_add_u64(o, "late", r->late);
+	if (r->late_watch_s < 0)
+		json_object_object_add(o, "late_watch_s", NULL);
+	else
+		bm_json_add_double(o, "late_watch_s", r->late_watch_s);
 	bm_json_add_bool(o, "generator_limited", r->generator_limited);
 	bm_json_add_u64(o, "shortfall", r->shortfall);
 	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);

@@ -173,9 +173,11 @@ int bm_traffic_split(struct bm_merge_part *parts, unsigned int n,
 		}
 		bm_traffic_result_sum(pt, s->frame_size, tr,
 				      first >= 0 ? last - first : 0, pr);
-		/* per stream the module keeps no count of late frames: the
-		 * merged trial's */
+		/* per stream the module keeps no count of late frames, sent
+		 * or received: the merged trial's */
 		pr->tx_late_frames = res->tx_late_frames;
+		pr->late = res->late;
+		pr->late_watch_s = res->late_watch_s;
 		memcpy(pr->ts_source, res->ts_source, sizeof(pr->ts_source));
 		bm_traffic_result_free(own);
 	}
