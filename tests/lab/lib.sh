@@ -373,13 +373,17 @@ lab_dut_config() {
 # 2544 §7 asks (bmctl report --check fails a result without it): the
 # guest's kernel is the software DUT's version, and its configuration is
 # what the test set up at that moment (the dut namespace's, else the
-# host's bridges, qdiscs and rules), unless the test gives its own.
+# host's bridges, qdiscs and rules), unless the test gives its own; a
+# software DUT has no cards (§15 pathway n/a) and veth pairs for cables
+# (§19's devices and media in the path).
+LAB_DUT_PATH="the tester's veth ports, each paired with a port of the software DUT (a Linux bridge or router in network namespace dut, or the guest's own stack); no other device"
 bmctl_lab() {
 	if [ "${1:-}" = run ] && ! printf '%s\n' "$@" | grep -q '^--dut-'; then
 		lab_dut_config /tmp/lab-dut.txt
 		bmctl -s $BMD_SOCK "$@" --dut-name "bmgen lab software DUT" \
 			--dut-version "Linux $(uname -r)" \
-			--dut-config /tmp/lab-dut.txt
+			--dut-config /tmp/lab-dut.txt --dut-pathway n/a \
+			--dut-path "$LAB_DUT_PATH"
 		return
 	fi
 	bmctl -s $BMD_SOCK "$@"

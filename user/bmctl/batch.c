@@ -8,7 +8,8 @@
  *
  * Plan:
  *   { "ports": ["p1", "p2"], "line_rate": "10G", "dry_run": false,
- *     "sim": {...}, "dut": {"name": .., "version": .., "config": FILE},
+ *     "sim": {...}, "dut": {"name": .., "version": .., "config": FILE,
+ *             "pathway": .., "path": ..},
  *     "before": "sh command", "after": "sh command", "keep_going": false,
  *     "steps": [ { "procedure": "rfc2544.throughput",
  *                  "params": {...}, "frame_sizes": [..], "ports": [..],
@@ -162,6 +163,10 @@ static int step_args(json_object *plan, json_object *step, size_t i,
 			ok &= arg(a, "--dut-version") && arg(a, text(x));
 		if (json_object_object_get_ex(d, "config", &x))
 			ok &= arg(a, "--dut-config") && arg(a, text(x));
+		if (json_object_object_get_ex(d, "pathway", &x))
+			ok &= arg(a, "--dut-pathway") && arg(a, text(x));
+		if (json_object_object_get_ex(d, "path", &x))
+			ok &= arg(a, "--dut-path") && arg(a, text(x));
 	}
 	if (detach)
 		ok &= arg(a, "--detach");

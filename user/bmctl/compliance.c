@@ -11,7 +11,10 @@
  * its own word: incomplete, whatever it holds.  It reads a subset of
  * the keywords: properties, required, items, allOf, $ref to "#/$defs/...",
  * $comment (the reference printed for a missing item), and if/then where
- * the "if" asks only required members and string consts.
+ * the "if" asks only required members and string consts.  One keyword is
+ * its own: "x-not-applicable", a list of {item, ref, why} a standard asks
+ * for that cannot apply to what bmgen tests (RFC 2544 §22's frames per
+ * token on Ethernet): listed as N/A, never missing.
  */
 #include <string.h>
 
@@ -22,6 +25,7 @@ struct walk {
 	const char *name;		/* the document, for the lines */
 	FILE *out;
 	json_object *missing;		/* or NULL: see compliance_check() */
+	json_object *na;		/* the same, of items not applicable */
 	struct compliance *c;
 	char path[512];
 };
@@ -105,6 +109,31 @@ static void miss(struct walk *w, const char *key, const char *what,
 		fprintf(w->out, "%s: MISSING %s\n", w->name, item);
 	if (w->missing)
 		json_object_array_add(w->missing, json_object_new_string(item));
+}
+
+/* The items s lists as not applicable, once each per check. */
+static void not_applicable(struct walk *w, json_object *s)
+{
+	json_object *l = member(s, "x-not-applicable");
+	char item[1024];
+	size_t i, n;
+
+	if (!l || !json_object_is_type(l, json_type_array))
+		return;
+	for (i = 0, n = json_object_array_length(l); i < n; i++) {
+		json_object *e = json_object_array_get_idx(l, i);
+
+		w->c->not_applicable++;
+		snprintf(item, sizeof(item), "%s — %s: %s",
+			 json_object_get_string(member(e, "item")),
+			 json_object_get_string(member(e, "ref")),
+			 json_object_get_string(member(e, "why")));
+		if (w->out)
+			fprintf(w->out, "%s: N/A %s\n", w->name, item);
+		if (w->na)
+			json_object_array_add(w->na,
+					      json_object_new_string(item));
+	}
 }
 
 static void walk(struct walk *w, json_object *s, json_object *v,
@@ -198,6 +227,7 @@ static void walk(struct walk *w, json_object *s, json_object *v,
 	if (!s)
 		return;
 	ref = comment(s, ref);
+	not_applicable(w, s);
 	/* an item only some results must carry (a module run's frames) */
 	if (member(s, "if") && member(s, "then") &&
 	    meets(member(s, "if"), v, 0))
@@ -271,9 +301,9 @@ json_object *compliance_items(json_object *schema, const char *id)
 
 void compliance_check(json_object *schema, json_object *doc,
 		      const char *name, FILE *out, json_object *missing,
-		      struct compliance *c)
+		      json_object *na, struct compliance *c)
 {
-	struct walk w = { schema, name, out, missing, c, "" };
+	struct walk w = { schema, name, out, missing, na, c, "" };
 	json_object *id = member(member(doc, "procedure"), "id");
 	json_object *items;
 
@@ -288,6 +318,7 @@ void compliance_check(json_object *schema, json_object *doc,
 	if (c->error) {		/* one line says it all: the job failed */
 		w.out = NULL;
 		w.missing = NULL;
+		w.na = NULL;
 	}
 	walk(&w, items, doc, NULL, false);
 }

@@ -17,18 +17,20 @@ struct compliance {
 	unsigned int items;	/* required members looked at */
 	unsigned int missing;	/* absent, or null with nothing said why */
 	unsigned int excused;	/* null where the entry says why (not ok) */
+	unsigned int not_applicable;	/* items the schema says cannot apply */
 	bool known;		/* the schema lists items for the procedure */
 	const char *error;	/* a failed job's "error" (doc's): partial */
 };
 
 /* Check DOC against the report items SCHEMA lists for DOC's procedure:
  * for each missing item, a "NAME: MISSING path — reference" line to OUT
- * and a "path — reference" string into the array MISSING (either NULL:
- * none; neither for a failed job's result, c->error).  Never fails: an
- * unknown procedure leaves c->known false. */
+ * and a "path — reference" string into the array MISSING; for each item
+ * that cannot apply, "NAME: N/A item — ref: why" and the text into NA
+ * (any of the three NULL: none; none for a failed job's result,
+ * c->error).  Never fails: an unknown procedure leaves c->known false. */
 void compliance_check(json_object *schema, json_object *doc,
 		      const char *name, FILE *out, json_object *missing,
-		      struct compliance *c);
+		      json_object *na, struct compliance *c);
 
 /* The report items SCHEMA lists for procedure ID ("then" of its allOf
  * entry), or NULL. */

@@ -285,7 +285,7 @@ static int report_check(int argc, char **argv)
 		arr = json_object_new_array();
 	for (i = 0; i < argc; i++) {
 		const char *proc, *what = argv[i];
-		json_object *missing;
+		json_object *missing, *na;
 
 		if (!strcmp(what, "--check"))
 			continue;
@@ -296,8 +296,9 @@ static int report_check(int argc, char **argv)
 		id = get(get(doc, "procedure"), "id");
 		proc = id ? json_object_get_string(id) : "?";
 		missing = arr ? json_object_new_array() : NULL;
+		na = arr ? json_object_new_array() : NULL;
 		compliance_check(schema, doc, what, arr ? NULL : stdout,
-				 missing, &c);
+				 missing, na, &c);
 		if (!c.known || c.missing || c.error)
 			bad++;
 		else
@@ -320,6 +321,7 @@ static int report_check(int argc, char **argv)
 			json_object_object_add(o, "error", c.error ?
 				json_object_new_string(c.error) : NULL);
 			json_object_object_add(o, "missing_items", missing);
+			json_object_object_add(o, "not_applicable", na);
 			json_object_array_add(arr, o);
 		} else if (c.error) {
 			printf("%s: %s: INCOMPLETE — the job failed (%s): its "
@@ -334,6 +336,9 @@ static int report_check(int argc, char **argv)
 			if (c.excused)
 				printf(" (%u not measured, the result says "
 				       "why)", c.excused);
+			if (c.not_applicable)
+				printf(" (%u not applicable)",
+				       c.not_applicable);
 			printf("\n");
 		}
 		json_object_put(doc);

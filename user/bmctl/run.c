@@ -661,6 +661,17 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			if (r < 0)
 				return EXIT_USAGE;
 			dut_set(a, "software_version", v);
+		} else if ((r = opt_value(argc, argv, &i, "--dut-pathway", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			if (strcmp(v, "same-card") && strcmp(v, "cross-card") &&
+			    strcmp(v, "n/a"))
+				return usage_error("bad --dut-pathway '%s' (same-card, cross-card or n/a)", v);
+			dut_set(a, "pathway", v);
+		} else if ((r = opt_value(argc, argv, &i, "--dut-path", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			dut_set(a, "path", v);
 		} else if ((r = opt_value(argc, argv, &i, "--dut-config", &v))) {
 			char why[300], *text;
 			size_t len;

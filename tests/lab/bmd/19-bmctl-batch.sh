@@ -34,7 +34,8 @@ lab_dut_config /tmp/lab-dut.txt
 cat > /tmp/plan.json <<'EOF'
 { "ports": ["t1", "t2"], "line_rate": "10M",
   "dut": { "name": "bmgen lab software DUT", "version": "the guest's Linux",
-           "config": "/tmp/lab-dut.txt" },
+           "config": "/tmp/lab-dut.txt", "pathway": "n/a",
+           "path": "veth t1, bridge in netns dut, veth t2" },
   "before": "echo before $BMGEN_STEP $BMGEN_PROCEDURE >> /tmp/hooks.log",
   "after": "echo after $BMGEN_STEP $BMGEN_PROCEDURE $BMGEN_JOB $BMGEN_STATE >> /tmp/hooks.log",
   "steps": [
@@ -88,7 +89,8 @@ check_eq "frames lost over the three jobs = tbf drops" "$lost" "$drops"
 cat > /tmp/bad.json <<'EOF'
 { "ports": ["t1", "t2"], "line_rate": "10M",
   "dut": { "name": "bmgen lab software DUT", "version": "the guest's Linux",
-           "config": "/tmp/lab-dut.txt" },
+           "config": "/tmp/lab-dut.txt", "pathway": "n/a",
+           "path": "veth t1, bridge in netns dut, veth t2" },
   "steps": [
     { "procedure": "rfc2544.frame-loss", "frame_sizes": [1518],
       "params": { "trial_duration_s": 0.3, "step_pct": 10,

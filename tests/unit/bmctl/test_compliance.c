@@ -43,7 +43,7 @@ static void check(json_object *doc, struct compliance *c, char *out,
 	FILE *f = fmemopen(out, n, "w");
 
 	ck_assert_ptr_nonnull(f);
-	compliance_check(schema, doc, "doc", f, NULL, c);
+	compliance_check(schema, doc, "doc", f, NULL, NULL, c);
 	fclose(f);
 }
 
@@ -62,7 +62,8 @@ static json_object *throughput_doc(void)
 		"\"ports\":[],\"line_rate_bps\":1e9,"
 		"\"timestamp_source\":\"sw\",\"timestamp_accuracy\":\"x\","
 		"\"dut\":{\"software_version\":\"1.0\","
-		"\"configuration\":\"bridge\"}}}");
+		"\"configuration\":\"bridge\",\"pathway\":\"cross-card\","
+		"\"path\":\"t1, DAC, sw1 card 1 to card 2, DAC, t2\"}}}");
 }
 
 static json_object *row0(json_object *doc)
@@ -102,11 +103,15 @@ START_TEST(test_whole_result_passes)
 	check(doc, &c, out, sizeof(out));
 	ck_assert(c.known);
 	ck_assert_ptr_null(c.error);
-	/* results 3 + per_size 3, meta 6 + dut 1 + its 2, "results" 1 */
-	ck_assert_uint_eq(c.items, 16);
+	/* results 3 + per_size 3, meta 6 + dut 1 + its 4, "results" 1 */
+	ck_assert_uint_eq(c.items, 18);
 	ck_assert_uint_eq(c.missing, 0);
 	ck_assert_uint_eq(c.excused, 0);
-	ck_assert_str_eq(out, "");
+	/* R2544-FPT: listed as not applicable, not as present or missing */
+	ck_assert_uint_eq(c.not_applicable, 1);
+	ck_assert_str_eq(out, "doc: N/A frames per token — RFC 2544 §22 "
+			 "(SPEC R2544-FPT): Token Ring and FDDI only; bmgen "
+			 "tests Ethernet\n");
 	/* a procedure's own output (no meta) is checked for its results */
 	json_object_object_del(doc, "meta");
 	check(doc, &c, out, sizeof(out));
@@ -133,7 +138,7 @@ START_TEST(test_missing_items_named)
 		      "%s", out);
 	/* the same item as bmctl --json lists it */
 	m = json_object_new_array();
-	compliance_check(schema, doc, "doc", NULL, m, &c);
+	compliance_check(schema, doc, "doc", NULL, m, NULL, &c);
 	ck_assert_uint_eq(json_object_array_length(m), 1);
 	ck_assert_ptr_nonnull(strstr(json_object_get_string(
 		json_object_array_get_idx(m, 0)), "results.per_size[0]."
@@ -155,15 +160,37 @@ START_TEST(test_missing_items_named)
 	doc = throughput_doc();
 	ck_assert(json_object_object_get_ex(doc, "meta", &m));
 	json_object_object_add(m, "dut", json_tokener_parse(
-		"{\"configuration\":\"bridge\"}"));
+		"{\"configuration\":\"bridge\",\"pathway\":\"n/a\","
+		"\"path\":\"t1, bridge, t2\"}"));
 	check(doc, &c, out, sizeof(out));
 	ck_assert_uint_eq(c.missing, 1);
 	ck_assert_msg(strstr(out, "MISSING meta.dut.software_version — "
 			     "RFC 2544 §7 MUST"), "%s", out);
+	/* §15 (REQ-2544-7) and §19 (R2544-SYS): the pathway and the path */
+	json_object_object_add(m, "dut", json_tokener_parse(
+		"{\"software_version\":\"1\",\"configuration\":\"c\"}"));
+	check(doc, &c, out, sizeof(out));
+	ck_assert_uint_eq(c.missing, 2);
+	ck_assert_msg(strstr(out, "MISSING meta.dut.pathway — RFC 2544 §15, "
+			     "SPEC REQ-2544-7"), "%s", out);
+	ck_assert_msg(strstr(out, "MISSING meta.dut.path — RFC 2544 §19, "
+			     "SPEC R2544-SYS"), "%s", out);
 	json_object_object_add(m, "dut", NULL);
 	check(doc, &c, out, sizeof(out));
 	ck_assert_uint_eq(c.missing, 1);
 	ck_assert_msg(strstr(out, "MISSING meta.dut (null"), "%s", out);
+	/* the N/A item as bmctl --json lists it; a failed job lists none */
+	m = json_object_new_array();
+	compliance_check(schema, doc, "doc", NULL, NULL, m, &c);
+	ck_assert_uint_eq(json_object_array_length(m), 1);
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		json_object_array_get_idx(m, 0)), "frames per token"));
+	json_object_put(m);
+	json_object_object_add(doc, "error", json_object_new_string("x"));
+	m = json_object_new_array();
+	compliance_check(schema, doc, "doc", NULL, NULL, m, &c);
+	ck_assert_uint_eq(json_object_array_length(m), 0);
+	json_object_put(m);
 	json_object_put(doc);
 	free_schema();
 }

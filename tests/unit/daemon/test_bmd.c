@@ -423,6 +423,10 @@ START_TEST(submit_watch_result_dry_run)
 			 "bmgen " BM_VERSION ", backend slow-sim");
 	ck_assert_ptr_nonnull(strstr(gets_(get(meta, "dut"), "configuration"),
 				     "defaults"));
+	/* §15 and §19: a model has no cards and nothing in its path */
+	ck_assert_str_eq(gets_(get(meta, "dut"), "pathway"), "n/a");
+	ck_assert_ptr_nonnull(strstr(gets_(get(meta, "dut"), "path"),
+				     "simulated device"));
 	json_object_put(r);
 
 	/* The files: JSON parses, CSV has a header and one row per trial. */

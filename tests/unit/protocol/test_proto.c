@@ -311,6 +311,10 @@ static const struct {
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
 	  "\"dut\":{\"vendor\":\"y\"}}", "submit: dut: unknown field 'vendor'",
 	  true },
+	/* REQ-2544-7: RFC 2544 §15's pathway is one of three */
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
+	  "\"dut\":{\"pathway\":\"same card\"}}",
+	  "pathway must be \"same-card\", \"cross-card\" or \"n/a\"", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"
 	  "\"dut\":{\"name\":7}}", "'name' must be a string", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"dry_run\":true,"

@@ -145,6 +145,12 @@ static json_object *sim_dut(const struct bmd_job_desc *desc,
 		desc->sim ? json_object_to_json_string_ext(desc->sim,
 			JSON_C_TO_STRING_PLAIN) :
 		"the backend's defaults (bmctl run --dry-run --sim)"));
+	/* RFC 2544 §15 (REQ-2544-7) and §19: a model has no cards, and
+	 * nothing but itself between the tester's ports */
+	json_object_object_add(o, "pathway", json_object_new_string("n/a"));
+	json_object_object_add(o, "path", json_object_new_string(
+		"the tester's ports, each straight into the simulated device "
+		"(no cables, no other device)"));
 	return o;
 }
 

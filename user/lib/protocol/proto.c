@@ -262,8 +262,10 @@ static const struct field f_submit[] = {
 static const struct field f_dut[] = {
 	{ "mode", F_STRING, false }, { "name", F_STRING, false },
 	{ "software_version", F_STRING, false },
-	{ "configuration", F_STRING, false }, { NULL, 0, false } };
+	{ "configuration", F_STRING, false }, { "pathway", F_STRING, false },
+	{ "path", F_STRING, false }, { NULL, 0, false } };
 #define BM_DUT_TEXT_MAX 256
+#define BM_DUT_PATH_MAX 4096
 #define BM_DUT_CONFIG_MAX (256 * 1024)
 static const struct field f_procedure[] = {
 	{ "procedure", F_STRING, true }, { NULL, 0, false } };
@@ -445,9 +447,16 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 		if (mode && strcmp(mode, "bridge") && strcmp(mode, "router"))
 			return bm_errorf(err, "submit: dut: mode must be \"bridge\" or \"router\"");
 		req->router = mode && !strcmp(mode, "router");
+		/* REQ-2544-7: the pathway RFC 2544 §15 has tested */
+		if (json_object_object_get_ex(v, "pathway", &f) &&
+		    strcmp(json_object_get_string(f), "same-card") &&
+		    strcmp(json_object_get_string(f), "cross-card") &&
+		    strcmp(json_object_get_string(f), "n/a"))
+			return bm_errorf(err, "submit: dut: pathway must be \"same-card\", \"cross-card\" or \"n/a\"");
 		json_object_object_foreach(v, key, val) {
-			size_t max = strcmp(key, "configuration") ?
-				     BM_DUT_TEXT_MAX : BM_DUT_CONFIG_MAX;
+			size_t max = !strcmp(key, "configuration") ?
+				     BM_DUT_CONFIG_MAX : !strcmp(key, "path") ?
+				     BM_DUT_PATH_MAX : BM_DUT_TEXT_MAX;
 
 			if ((size_t)json_object_get_string_len(val) > max)
 				return bm_errorf(err, "submit: dut: '%s' is longer than %zu bytes",
