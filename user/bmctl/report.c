@@ -418,6 +418,62 @@ static json_object *instances_of(json_object *result)
 	return a;
 }
 
+/* A cell of the counters table: the value, or "-" for none. */
+static const char *counter_cell(json_object *o, const char *key, char *buf,
+				size_t n)
+{
+	json_object *v = get(o, key);
+
+	snprintf(buf, n, "%s", v ? pr_fmt_json(v) : "-");
+	return buf;
+}
+
+/*
+ * SPEC REQ-TM-4: the DUT's own counters, before, after and their
+ * difference, then the tester's totals in the same columns, so the two
+ * accounts of the run read side by side.
+ */
+static void report_counters(json_object *dc)
+{
+	json_object *before = get(dc, "before"), *after = get(dc, "after");
+	json_object *delta = get(dc, "delta"), *t = get(dc, "tester");
+	json_object *keys = after ? after : before;
+	char b[3][64];
+	int w = 16;
+
+	if (!dc)
+		return;
+	/* pr_fmt_json has one buffer: one value a call */
+	counter_cell(dc, "command", b[0], sizeof(b[0]));
+	counter_cell(dc, "wait_s", b[1], sizeof(b[1]));
+	pr_text("\nDUT counters (%s, read %s s after the traffic)\n", b[0],
+		b[1]);
+	if (get(dc, "error"))
+		pr_text("  %s\n", pr_fmt_json(get(dc, "error")));
+	if (keys) {
+		json_object_object_foreach(keys, k1, v1) {
+			(void)v1;
+			if ((int)strlen(k1) > w)
+				w = (int)strlen(k1);
+		}
+		pr_text("  %-*s %16s %16s %16s\n", w, "counter", "before",
+			"after", "delta");
+		json_object_object_foreach(keys, k, v) {
+			(void)v;
+			pr_text("  %-*s %16s %16s %16s\n", w, k,
+				counter_cell(before, k, b[0], sizeof(b[0])),
+				counter_cell(after, k, b[1], sizeof(b[1])),
+				counter_cell(delta, k, b[2], sizeof(b[2])));
+		}
+	}
+	pr_text("  %-*s %16s %16s %16s\n", w, "tester: sent", "", "",
+		counter_cell(t, "attempted", b[0], sizeof(b[0])));
+	pr_text("  %-*s %16s %16s %16s\n", w, "tester: received", "", "",
+		counter_cell(t, "received", b[0], sizeof(b[0])));
+	pr_text("  %-*s %16s %16s %16s\n", w, "tester: lost", "", "",
+		counter_cell(t, "lost", b[0], sizeof(b[0])));
+}
+
 void report_print(json_object *result, bool trials)
 {
 	json_object *meta = get(result, "meta"), *v, *inst, *res = NULL;
@@ -464,6 +520,7 @@ void report_print(json_object *result, bool trials)
 			pr_text("  - %s\n", pr_fmt_json(
 				json_object_array_get_idx(v, i)));
 	}
+	report_counters(get(result, "dut_counters"));
 	if (trials) {
 		pr_text("\n");
 		report_trials(result);

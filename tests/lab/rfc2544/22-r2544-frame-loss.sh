@@ -27,7 +27,14 @@ bm_load
 topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3500kbit burst 40000 limit 8000 overhead 24 ||
 	fail "tbf"
-bmd_start
+# REQ-TM-4: bmd reads the DUT's own counters (its egress qdisc's) before
+# the job's traffic and 1 s after it (15 s by default: the lab's software
+# DUT counts at once, and the result says the wait was short)
+cat > /tmp/bmd-counters.conf <<EOF
+dut-counters = $TC -n dut -s qdisc show dev d2 | sed -n 's/.*Sent [0-9]* bytes \\([0-9]*\\) pkt (dropped \\([0-9]*\\),.*/tbf_sent \\1\\ntbf_dropped \\2/p' | head -n2
+dut-counters-wait = 1
+EOF
+bmd_start -c /tmp/bmd-counters.conf
 
 bm_job flr rfc2544 frame-loss --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512 --param trial_duration_s=1 \
@@ -117,3 +124,24 @@ paste -d' ' /tmp/flr.tlost /tmp/flr.tlate /tmp/flr.twatch | awk '
 cat /tmp/flr.bad | sed 's/^/note: trials with a wrong late watch: /'
 check_eq "late watch: 0.25..1 s on lossy trials, none on clean ones; late 0" \
 	"$(cat /tmp/flr.bad)" 0
+# REQ-TM-4: the DUT's own account of the job beside the tester's: every
+# frame the tester lost over the job is one the tbf dropped (delta of its
+# counter from before the first trial to 1 s after the last), and every
+# frame it forwarded one the tester received.  Exact: nothing else crosses
+# the quiet DUT.
+jvals tbf_dropped /tmp/flr.json > /tmp/flr.dc
+check_eq "DUT counters: before, after, delta of tbf_dropped" "$(wc -l < /tmp/flr.dc)" 3
+set -- $(cat /tmp/flr.dc)
+check_eq "DUT's tbf drops over the job (delta) = tester's lost" "$3" "$total"
+check_eq "after - before = delta" $(($2 - $1)) "$3"
+sed -n '/"tester"/,/}/p' /tmp/flr.json > /tmp/flr.tester
+check_eq "the result's tester total lost = trials' lost" \
+	"$(jvals lost /tmp/flr.tester)" "$total"
+jvals tbf_sent /tmp/flr.json > /tmp/flr.dcs
+set -- $(cat /tmp/flr.dcs)
+check_eq "DUT's tbf sent over the job = tester's received" "$3" \
+	"$(jvals received /tmp/flr.tester)"
+$BMCTL result "$job" > /tmp/flr.report || fail "bmctl result"
+grep -A6 '^DUT counters' /tmp/flr.report | sed 's/^/note: /'
+grep -q "^  tbf_dropped .* $total\$" /tmp/flr.report ||
+	fail "bmctl report tabulates the DUT's drops"

@@ -1796,6 +1796,126 @@ START_TEST(reset_by_name_from_config)
 }
 END_TEST
 
+/*
+ * SPEC REQ-TM-4: bmd.conf's dut-counters runs before a job's traffic and
+ * dut-counters-wait after it; the result keeps both readings, their
+ * difference and the tester's totals beside them, and never the command
+ * (it may carry the DUT's password).  The test DUT's counter goes up by 7
+ * per reading: before 100, after 107, delta 7.  A failing command costs
+ * the job nothing but a deviation; a dry run reads no counters.
+ */
+START_TEST(dut_counters_beside_the_tester)
+{
+	char conf[768], s[32], msg[512];
+	json_object *r, *res, *dc, *dev, *t;
+	struct bm_client c;
+	int64_t sum = 0;
+	int events;
+	size_t i;
+	long job;
+
+	snprintf(conf, sizeof(conf),
+		 "dut-counters = n=$(cat %s/n 2>/dev/null || echo 100); "
+		 "echo \"rx_packets $n\"; echo \"phase: $BMGEN_PHASE\"; "
+		 "echo \"ports=$BMGEN_PORTS\"; echo \"# a comment\"; "
+		 "echo $((n + 7)) > %s/n; echo \"$BMGEN_JOB\" >> %s/job-ids\n"
+		 "dut-counters-wait = 1\n", dir, dir, dir);
+	daemon_with_conf(conf);
+	client(&c);
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset\":\"\"}", false);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("result", job));
+	res = get(r, "result");
+	dc = get(res, "dut_counters");
+	ck_assert_ptr_nonnull(dc);
+	ck_assert_int_eq(json_object_get_int64(get(get(dc, "before"),
+						   "rx_packets")), 100);
+	ck_assert_int_eq(json_object_get_int64(get(get(dc, "after"),
+						   "rx_packets")), 107);
+	ck_assert_int_eq(json_object_get_int64(get(get(dc, "delta"),
+						   "rx_packets")), 7);
+	ck_assert_str_eq(gets_(get(dc, "before"), "phase"), "before");
+	ck_assert_str_eq(gets_(get(dc, "after"), "phase"), "after");
+	ck_assert_str_eq(gets_(get(dc, "after"), "ports"), "lo lo");
+	ck_assert(!json_object_object_get_ex(get(dc, "delta"), "phase", NULL));
+	ck_assert_ptr_null(get(dc, "error"));
+	ck_assert_double_eq(json_object_get_double(get(dc, "wait_s")), 1);
+	ck_assert_str_eq(gets_(dc, "command"), "bmd.conf dut-counters");
+	ck_assert_ptr_null(strstr(json_object_to_json_string(r), "cat "));
+	/* the tester's totals are the trials' */
+	t = get(res, "trials");
+	for (i = 0; i < json_object_array_length(t); i++)
+		sum += json_object_get_int64(get(json_object_array_get_idx(t, i),
+						 "attempted"));
+	ck_assert_int_gt(sum, 0);
+	ck_assert_int_eq(json_object_get_int64(get(get(dc, "tester"),
+						   "attempted")), sum);
+	ck_assert_int_eq(json_object_get_int64(get(get(dc, "tester"),
+						   "trials")),
+			 json_object_array_length(t));
+	/* read 1 s after the traffic: less than REQ-TM-4's 15 s, said */
+	dev = get(res, "deviations");
+	for (i = 0; i < json_object_array_length(dev); i++)
+		if (strstr(json_object_get_string(
+				json_object_array_get_idx(dev, i)),
+			   "DUT counters read 1 s after the traffic"))
+			break;
+	ck_assert_uint_lt(i, json_object_array_length(dev));
+	json_object_put(r);
+	/* BMGEN_JOB was the job's, in both readings (the file's first
+	 * line; the counter file shows there were two) */
+	snprintf(msg, sizeof(msg), "%ld\n", job);
+	ck_assert_str_eq(file_text("job-ids", s, sizeof(s)), msg);
+	ck_assert_str_eq(file_text("n", s, sizeof(s)), "114\n");
+
+	/* a dry run has no DUT to ask */
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset\":\"\"}", true);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("result", job));
+	ck_assert_ptr_null(get(get(r, "result"), "dut_counters"));
+	json_object_put(r);
+	bm_client_close(&c);
+
+	/* a command that fails: the job is done, the result says why */
+	daemon_with_conf("dut-counters = echo x 1; exit 3\n");
+	client(&c);
+	job = submit_reset(&c, "{\"frame_sizes\":[64],\"trial_duration_s\":2,"
+			   "\"throughput_fps\":1000,\"reset\":\"\"}", false);
+	ck_assert_str_eq(watch_to_end(&c, job, &events, s), "done");
+	r = call_ok(&c, req_job("result", job));
+	dc = get(get(r, "result"), "dut_counters");
+	ck_assert_str_eq(gets_(dc, "error"), "the before reading failed: "
+			 "the command exited non-zero");
+	ck_assert_ptr_null(get(dc, "before"));
+	ck_assert_int_eq(json_object_object_length(get(dc, "delta")), 0);
+	ck_assert_double_eq(json_object_get_double(get(dc, "wait_s")), 15);
+	json_object_put(r);
+	bm_client_close(&c);
+}
+END_TEST
+
+/* The readings' lines: KEY VALUE, KEY=VALUE, KEY: VALUE; numbers stay
+ * numbers, other lines are counted, not guessed at. */
+START_TEST(dut_counters_parsed)
+{
+	unsigned int skipped;
+	json_object *o = bmd_counters_parse(
+		"rx 12\n tx=13 \nerr: -1.5\n# no\n\nname: sw1 rev 2\n"
+		"lonely\n=5\nbig 18446744073709551615\n", &skipped);
+
+	ck_assert_int_eq(json_object_get_int64(get(o, "rx")), 12);
+	ck_assert_int_eq(json_object_get_int64(get(o, "tx")), 13);
+	ck_assert_double_eq(json_object_get_double(get(o, "err")), -1.5);
+	ck_assert_str_eq(gets_(o, "name"), "sw1 rev 2");
+	ck_assert(json_object_is_type(get(o, "big"), json_type_double));
+	ck_assert_uint_eq(skipped, 2);
+	ck_assert_int_eq(json_object_object_length(o), 5);
+	json_object_put(o);
+}
+END_TEST
+
 /* --- the log: one event per step of a job (issue 15 item 2) ------------ */
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -3143,6 +3263,8 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, results_mode_0640_by_default);
 	tcase_add_test(tc, request_command_refused);
 	tcase_add_test(tc, reset_by_name_from_config);
+	tcase_add_test(tc, dut_counters_beside_the_tester);
+	tcase_add_test(tc, dut_counters_parsed);
 	tcase_add_test(tc, job_events_logged_with_fields);
 	tcase_add_test(tc, secret_never_shown);
 	tcase_add_test(tc, ports_allowed_by_bmd_conf);

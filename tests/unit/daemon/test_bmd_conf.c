@@ -88,6 +88,8 @@ START_TEST(good_file)
 	    "max-connections-per-user = 8\n"
 	    "request-timeout = 30\n"
 	    "max-memory-mib = 4096\n"
+	    "dut-counters = snmpget -v2c -c public sw1 ifInOctets.1 | sed 's/.*= //'\n"
+	    "dut-counters-wait = 20\n"
 	    "reset.pdu-cycle = snmpset -v2c -c private pdu 1.3.6.1 i 3  \n"
 	    "reset.br0_bounce.v2 = (sleep 0.5; echo \"a=b # c\") | ip -batch -\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
@@ -98,6 +100,9 @@ START_TEST(good_file)
 	ck_assert_uint_eq(c.results_mode, 0600);
 	ck_assert_int_eq(c.verbose, 1);
 	ck_assert_int_eq(c.hw_timestamps, -1);
+	ck_assert_str_eq(c.dut_counters, "snmpget -v2c -c public sw1 "
+			 "ifInOctets.1 | sed 's/.*= //'");
+	ck_assert_double_eq(c.dut_counters_wait_s, 20);
 	ck_assert_int_eq(c.tcp_engine, -1);
 	ck_assert_uint_eq(c.tx_kthreads, 4);
 	ck_assert_uint_eq(c.tx_path, BMGEN_TXP_XDP);
@@ -237,7 +242,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -266,6 +271,8 @@ START_TEST(bad_lines)
 	    "1: tx-path: 'XDP' must be auto, alloc, recycle or xdp");
 	bad("max-memory-mib = 8\n",
 	    "1: max-memory-mib: '8' must be a whole number from 16 to 1048576");
+	bad("dut-counters-wait = 3601\n",
+	    "1: dut-counters-wait: '3601' must be a whole number from 0 to 3600");
 	bad("request-timeout = 0\n",
 	    "1: request-timeout: '0' must be a whole number from 1 to 3600");
 	bad("ports = eth1 ../eth0\n",

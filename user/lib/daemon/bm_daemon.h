@@ -93,6 +93,8 @@ const char *bmd_tx_path_name(unsigned int p);
 /* The ports a job may use when bmd.conf names none: those the host does
  * not use itself (bmd(8), ACCESS). */
 #define BMD_DEFAULT_PORTS	"unaddressed"
+/* bmd.conf dut-counters-wait's default: s after a job's traffic */
+#define BMD_DEFAULT_COUNTERS_WAIT_S	15.0
 /* The longest name of a reset (bmd.conf "reset.NAME = COMMAND"). */
 #define BMD_RESET_NAME_MAX	32
 
@@ -163,6 +165,11 @@ struct bmd_config {
 	const char *config_path;
 	const struct bmd_reset *resets;
 	size_t n_resets;
+	/* bmd.conf dut-counters: a command bmd runs before each job's
+	 * traffic and, dut_counters_wait_s after it, again (SPEC REQ-TM-4;
+	 * NULL = none, never a dry run's); 0 s = 15 s, < 0 = no wait. */
+	const char *dut_counters;
+	double dut_counters_wait_s;
 	/* NULL = "bmd: MESSAGE" lines on stderr; bmd_log_journal under
 	 * systemd; tests catch the events here. */
 	bmd_log_fn log;
@@ -215,6 +222,8 @@ struct bmd_conf {
 	char *admin_group;
 	struct bmd_reset *resets;
 	size_t n_resets;
+	char *dut_counters;
+	double dut_counters_wait_s;	/* 0: not set, < 0: no wait */
 };
 
 /*

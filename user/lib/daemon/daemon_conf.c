@@ -41,6 +41,7 @@ static const char *const plain_keys[] = {
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
 	"tcp-engine", "tx-kthreads", "tx-path", "ports", "admin-group",
 	"max-connections-per-user", "request-timeout", "max-memory-mib",
+	"dut-counters", "dut-counters-wait",
 };
 
 
@@ -180,7 +181,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -272,6 +273,15 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		return set_uint(r, &c->request_timeout_s, key, v, 1, 3600);
 	case 19:
 		return set_uint(r, &c->max_memory_mib, key, v, 16, 1048576);
+	case 20:
+		/* REQ-TM-4: a shell command line, like a reset's */
+		return set_str(r, &c->dut_counters, key, v, false);
+	case 21:
+		/* seconds; 0 = none ("not set" is 0 in c, hence -1) */
+		if (set_uint(r, &k32, key, v, 0, 3600))
+			return -EINVAL;
+		c->dut_counters_wait_s = k32 ? (double)k32 : -1.0;
+		return 0;
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
 			c->verbose = 1;
@@ -410,6 +420,10 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 	cfg->config_path = c->path;
 	cfg->resets = c->resets;
 	cfg->n_resets = c->n_resets;
+	if (!cfg->dut_counters)
+		cfg->dut_counters = c->dut_counters;
+	if (!cfg->dut_counters_wait_s)
+		cfg->dut_counters_wait_s = c->dut_counters_wait_s;
 }
 
 void bmd_conf_free(struct bmd_conf *c)
@@ -422,6 +436,7 @@ void bmd_conf_free(struct bmd_conf *c)
 	free(c->group);
 	free(c->ports);
 	free(c->admin_group);
+	free(c->dut_counters);
 	for (i = 0; i < c->n_resets; i++) {
 		free(c->resets[i].name);
 		free(c->resets[i].command);

@@ -169,6 +169,10 @@ struct bmd {
 	char *config_path;
 	struct bmd_reset *resets;
 	size_t n_resets;
+	/* bmd.conf dut-counters (NULL: none) and how long after a job's
+	 * traffic its second reading waits (REQ-TM-4) */
+	char *dut_counters;
+	double dut_counters_wait_s;
 	unsigned int max_trials;	/* a job's worst case, at most */
 	unsigned int max_jobs;		/* queued + running, in all */
 	unsigned int max_jobs_per_user;	/* ... of one submitter uid */
@@ -345,5 +349,26 @@ size_t bmd_capacity_list(struct bmd *d, const char *const *ports,
 void bmd_capacity_warn(const struct bmd_job_desc *desc, json_object *params,
 		       const struct bm_tx_capacity *v, size_t n,
 		       unsigned int kthreads, json_object *dev);
+
+/* daemon_counters.c: the DUT's own counters (SPEC REQ-TM-4, bmd.conf
+ * dut-counters) */
+/* A reading's "KEY VALUE", "KEY=VALUE" or "KEY: VALUE" lines as a new
+ * object (a number stays a number); *skipped counts the lines that are
+ * neither blank, '#' nor such a pair. */
+json_object *bmd_counters_parse(const char *text, unsigned int *skipped);
+/* Run d's dut-counters for job j in phase ("before" or "after"); its
+ * pairs as a new object, or NULL with one line in why. */
+json_object *bmd_counters_read(const struct bmd *d, const struct bmd_job *j,
+			       const char *phase, bm_progress_fn progress,
+			       void *ctx, char *why, size_t n);
+/* Wait wait_s after a job's traffic, saying so through progress; false
+ * when the job was cancelled or bmd stops meanwhile. */
+bool bmd_counters_wait(const struct bmd_job *j, double wait_s,
+		       bm_progress_fn progress, void *ctx);
+/* The result's dut_counters from the two readings (either NULL: why
+ * says what went wrong), the wait and the tester's totals over the
+ * result's trials; its deviations say what falls short of REQ-TM-4. */
+void bmd_counters_add(json_object *result, json_object *before,
+		      json_object *after, const char *why, double wait_s);
 
 #endif /* BM_DAEMON_INT_H */

@@ -996,6 +996,9 @@ static void *worker(void *arg)
 	json_object *params, *sim, *dut, *result = NULL, *meta, *mode;
 	json_object *unsaved = NULL;
 	json_object *nde = NULL, *nde_dev;
+	json_object *before = NULL, *after = NULL;
+	char why[256] = "";
+	bool counters = d->dut_counters && !j->dry_run;
 	struct bm_tx_capacity *cap;
 	struct bm_backend *be;
 	enum job_state end = JOB_FAILED;
@@ -1065,9 +1068,26 @@ static void *worker(void *arg)
 		be->reset_command = rs ? rs->command : NULL;
 		be->abort = &j->abort_trial;
 		backend = be->name ? be->name : "?";
+		/* REQ-TM-4: the DUT's counters before its traffic */
+		if (counters)
+			before = bmd_counters_read(d, j, "before", on_progress,
+						   &w, why, sizeof(why));
 		ret = bm_procedure_run(j->procedure, params, be, on_progress,
 				       &w, &result, &err);
 		bmd_backend_free(be);
+	}
+	/* ... and again once they counted all of it; the job keeps its
+	 * ports meanwhile, so no other job's traffic is counted */
+	if (be && counters && result) {
+		if (before && !bmd_counters_wait(j, d->dut_counters_wait_s,
+						 on_progress, &w))
+			snprintf(why, sizeof(why), "the job was cancelled "
+				 "before the after reading");
+		else if (before)
+			after = bmd_counters_read(d, j, "after", on_progress,
+						  &w, why, sizeof(why));
+		bmd_counters_add(result, before, after, why,
+				 d->dut_counters_wait_s);
 	}
 	if (be && ret == 0)
 		end = JOB_DONE;
@@ -1136,6 +1156,8 @@ static void *worker(void *arg)
 	pthread_mutex_unlock(&d->lock);
 
 	json_object_put(result);
+	json_object_put(before);
+	json_object_put(after);
 	json_object_put(nde);
 	json_object_put(nde_dev);
 	free(cap);

@@ -1667,6 +1667,17 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	}
 	if (bmd_port_policy_parse(cfg->ports, &d->port_policy, err))
 		goto fail;
+	if (cfg->dut_counters) {
+		d->dut_counters = strdup(cfg->dut_counters);
+		if (!d->dut_counters) {
+			bm_errorf(err, "out of memory");
+			goto fail;
+		}
+	}
+	d->dut_counters_wait_s = cfg->dut_counters_wait_s < 0 ? 0 :
+				 cfg->dut_counters_wait_s > 0 ?
+				 cfg->dut_counters_wait_s :
+				 BMD_DEFAULT_COUNTERS_WAIT_S;
 	if (copy_resets(d, cfg, err))
 		goto fail;
 	if (bm_mkdirs(d->jobs_dir, err))
@@ -1756,6 +1767,7 @@ void bmd_free(struct bmd *d)
 	}
 	free(d->resets);
 	free(d->config_path);
+	free(d->dut_counters);
 	bmd_port_policy_free(&d->port_policy);
 	free(d);
 }

@@ -19,7 +19,7 @@
 #include "rfc2544.h"
 #include "rfc8239.h"
 #include "rfc7640.h"
-#include "reset_command.h"
+#include "dut_command.h"
 #include "concurrent.h"
 #include "capacity.h"
 
@@ -362,7 +362,8 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		     json_object **result, struct bm_error *err)
 {
 	struct rfc2544_params p;
-	struct bm_reset_cmd rc;
+	struct bm_dut_cmd rc;
+	char what[48];
 	int ret;
 
 	ret = r2544_parse(pi, params, be->line_rate_bps, &p, err);
@@ -374,9 +375,13 @@ static int r2544_run(const struct bm_procedure_info *pi, json_object *params,
 		if (!be->reset_command)
 			return bm_errorf(err, "%s: reset: no command for reset '%s'",
 					 pi->name, p.reset);
-		rc = (struct bm_reset_cmd){ p.reset, be->reset_command,
-					    p.reset_timeout_s, progress, ctx };
-		p.reset_hook = bm_reset_command_run;
+		snprintf(what, sizeof(what), "reset '%s'", p.reset);
+		rc = (struct bm_dut_cmd){
+			.name = what, .command = be->reset_command,
+			.timeout_s = p.reset_timeout_s, .progress = progress,
+			.progress_ctx = ctx,
+		};
+		p.reset_hook = bm_dut_command_run;
 		p.reset_ctx = &rc;
 	} else if (be->ops->dut_reset) {
 		/* A backend that can reset its DUT (the simulator). */

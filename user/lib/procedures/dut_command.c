@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DUT reset command of a configured reset (reset_command.h).
+ * A configured DUT command (dut_command.h): a reset, the DUT's counters.
  *
  * Waiting here does not hold up the test stream: the module's kthreads
  * send it while the trial's thread sits in the hook.  The command must
@@ -21,6 +21,7 @@
  * otherwise never see SIGPIPE.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -28,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reset_command.h"
+#include "dut_command.h"
 
 /* The guard's SIGTERM (bmd died): take the group, itself included. */
 static void guard_parent_died(int sig)
@@ -37,8 +38,10 @@ static void guard_parent_died(int sig)
 	kill(0, SIGKILL);
 }
 
-/* The guard, in the child of fork(): only async-signal-safe calls. */
+/* The guard, in the child of fork(): only async-signal-safe calls.  out:
+ * the pipe the command's standard output goes to, or -1. */
 static void __attribute__((noreturn)) guard(const char *command,
+					     char *const *envp, int out,
 					     pid_t parent)
 {
 	char *argv[] = { "/bin/sh", "-c", (char *)command, NULL };
@@ -61,9 +64,16 @@ static void __attribute__((noreturn)) guard(const char *command,
 		_exit(126);
 	if (!sh) {
 		sigaction(SIGTERM, &dfl, NULL);
-		execv("/bin/sh", argv);
+		if (out >= 0 && dup2(out, STDOUT_FILENO) < 0)
+			_exit(126);
+		if (envp)
+			execve("/bin/sh", argv, envp);
+		else
+			execv("/bin/sh", argv);
 		_exit(127);
 	}
+	if (out >= 0)
+		close(out);
 	while (waitpid(sh, &status, 0) < 0)
 		if (errno != EINTR)
 			_exit(126);
@@ -80,42 +90,92 @@ static void kill_group(pid_t pid)
 		;
 }
 
-int bm_reset_command_run(void *ctx)
+/* What the command wrote so far into rc->out; the rest is read and
+ * dropped, so that a chatty command never blocks on a full pipe. */
+static void drain_output(struct bm_dut_cmd *rc, int fd)
 {
-	const struct bm_reset_cmd *rc = ctx;
+	char sink[512];
+	ssize_t n;
+
+	for (;;) {
+		if (rc->out_len + 1 < rc->out_max)
+			n = read(fd, rc->out + rc->out_len,
+				 rc->out_max - 1 - rc->out_len);
+		else
+			n = read(fd, sink, sizeof(sink));
+		if (n <= 0)
+			break;
+		if (rc->out_len + 1 < rc->out_max)
+			rc->out_len += (size_t)n;
+	}
+	rc->out[rc->out_len] = '\0';
+}
+
+int bm_dut_command_run(void *ctx)
+{
+	struct bm_dut_cmd *rc = ctx;
 	pid_t parent = getpid(), pid;
 	char status_line[160];
-	int status;
+	int status, fds[2] = { -1, -1 }, ret;
 
+	if (rc->out) {
+		if (!rc->out_max)
+			return -EINVAL;
+		rc->out_len = 0;
+		rc->out[0] = '\0';
+		if (pipe2(fds, O_CLOEXEC))
+			return -errno;
+		fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	}
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
 	if (!pid)
-		guard(rc->command, parent);
+		guard(rc->command, rc->envp, fds[1], parent);
 	/* also here: the group must exist before anyone signals it */
 	setpgid(pid, pid);
+	if (fds[1] >= 0) {
+		close(fds[1]);
+		fds[1] = -1;
+	}
 	for (unsigned int ms = 0;; ms += 10) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
-		if (w < 0 && errno != EINTR)
-			return -errno;
+		if (fds[0] >= 0)
+			drain_output(rc, fds[0]);
+		if (w < 0 && errno != EINTR) {
+			ret = -errno;
+			goto out;
+		}
 		if (w == pid)
 			break;
 		if (ms >= rc->timeout_s * 1000) {
 			kill_group(pid);
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			goto out;
 		}
 		if (rc->progress && ms % 1000 == 0) {
 			snprintf(status_line, sizeof(status_line),
-				 "reset '%s': running, %u s of at most %g s",
+				 "%s: running, %u s of at most %g s",
 				 rc->name ? rc->name : "?", ms / 1000,
 				 rc->timeout_s);
 			if (rc->progress(rc->progress_ctx, NULL, status_line)) {
 				kill_group(pid);
-				return -ECANCELED;
+				ret = -ECANCELED;
+				goto out;
 			}
 		}
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+	if (fds[0] >= 0)
+		drain_output(rc, fds[0]);
+	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	return ret;
 }
