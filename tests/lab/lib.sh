@@ -25,6 +25,27 @@ note() {
 	echo "note: $*"
 }
 
+# Truth tests that cannot be fitted: a test draws its software DUT's
+# numbers (rates, bucket and queue sizes, delays) on every run from one
+# seed, printed, so a failing run can be repeated exactly with
+# tools/lab-run --append labseed=SEED TEST (the kernel command line's
+# labseed reaches the test as an environment variable).
+LAB_SEED=${labseed:-$(od -An -N3 -tu4 /dev/urandom 2>/dev/null | tr -d ' ')}
+LAB_SEED=${LAB_SEED:-$$}
+# lab_draw NAME LO HI [STEP]: a whole number of LO, LO + STEP, ... <= HI,
+# from the seed and NAME only (so draws do not depend on their order)
+lab_draw() {
+	awk -v s="$LAB_SEED" -v n="$1" -v lo="$2" -v hi="$3" -v st="${4:-1}" '
+	BEGIN {
+		h = 7
+		for (i = 1; i <= length(n); i++)
+			h = (h * 31 + index("abcdefghijklmnopqrstuvwxyz0123456789_.", substr(n, i, 1))) % 999983
+		srand((s % 1000003) * 1009 + h)
+		k = int((hi - lo) / st + 1e-9) + 1
+		printf "%d\n", lo + int(rand() * k) * st
+	}'
+}
+
 # bm_load [PARAMS]: load bmgen.ko.
 bm_load() {
 	grep -q '^bmgen ' /proc/modules || insmod /lib/modules/bmgen.ko "$@" ||
