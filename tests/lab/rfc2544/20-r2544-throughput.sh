@@ -1,5 +1,6 @@
 # R2544-THRPT end to end (bmctl -> bmd -> bmgen.ko) against a bridge DUT
-# whose egress port d2 has a token bucket of known rate (SPEC DUT-TBF).
+# whose egress port d2 has a token bucket of known rate (SPEC DUT-TBF),
+# drawn on every run (below: 2 to 3.8 Mbit/s, its bucket and queue too).
 #
 # How tbf counts a frame: it charges qdisc_pkt_len = skb->len = F - 4 bytes
 # (the FCS is not in the skb) plus the rate table's "overhead 24", i.e.
@@ -7,6 +8,8 @@
 # R bit/s therefore forwards exactly C = R / 8 / (F + 20) fps, the same
 # formula as the line rate (F-1): R = 3 Mbit/s on the notional 10 Mbit/s
 # line is 30 % of line rate, 704.89 fps at 512 B and 243.82 fps at 1518 B.
+# (The figures below are those of the DUT the test had until it drew its
+# own: R = 3 Mbit/s, b = 3200, limit 8000; the drawn ranges keep them.)
 #
 # DUT model (SPEC R2544-THRPT acceptance a): the bucket (b = 3200 bytes,
 # b/A frames) and the bfifo (limit 8000 bytes of skb->len, Q = 15 frames at
@@ -46,13 +49,22 @@
 # costs a second full-length search; that case is the sim's unit test.
 bm_load
 topo_bridge 2
-$TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
+# The DUT of this run (lib.sh lab_draw, seed printed): R from 2 to 3.8
+# Mbit/s (20 to 38 % of the line, under max_rate_pct 40), a bucket of 2400
+# to 3600 bytes and a bfifo of 6000 to 9000: the model window above stays
+# inside [-1 %, +1.9 %] of C for every draw.
+R=$(lab_draw tbf_rate_kbit 2000 3800 50)
+B=$(lab_draw tbf_bucket_bytes 2400 3600 100)
+LIMIT=$(lab_draw bfifo_bytes 6000 9000 500)
+ABSORB=$(awk -v r=$R -v b=$B -v q=$LIMIT 'BEGIN { printf "%.4f", (b + q) * 8 / (r * 1000) }')
+note "seed $LAB_SEED: tbf rate ${R} kbit/s, bucket $B bytes, bfifo $LIMIT bytes; bucket and queue absorb $ABSORB s"
+$TC -n dut qdisc add dev d2 root tbf rate ${R}kbit burst $B limit $LIMIT overhead 24 ||
 	fail "tbf"
 bmd_start
 
 # measure: one job and its checks; remeasure runs it again if it fails
 # with the generator held up longer than bucket and queue absorb,
-# (3200 + 8000) B at 3 Mbit/s = 29.9 ms (lib.sh).
+# (B + limit) bytes at R (ABSORB, lib.sh).
 measure() {
 	drops0=$(qdisc_drops d2)
 	bm_job thr rfc2544 throughput --port t1 --port t2 --line-rate 10M $R2544_FAST \
@@ -79,7 +91,7 @@ measure() {
 	drops=$(($(qdisc_drops d2) - drops0))
 	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 
-	check_tbf_throughput /tmp/thr.json 3e6 2 512
+	check_tbf_throughput /tmp/thr.json ${R}000 2 512
 }
 
-remeasure 0.0299 /tmp/thr.json measure
+remeasure $ABSORB /tmp/thr.json measure
