@@ -178,6 +178,18 @@ START_TEST(two_pieces)
 				1e-9);
 	/* the larger piece p99: an upper bound of the flow's */
 	ck_assert_double_eq(m.pdv_ns, 6000);
+	/* no piece had a consecutive pair: no IPDV, not 0 */
+	ck_assert_uint_eq(m.ipdv_pairs, 0);
+	ck_assert(isnan(m.ipdv_mean_ns));
+	/* REQ-STAT-3: the pieces' signed IPDV folded: min of the minima,
+	 * max of the maxima, the mean weighted by the pairs */
+	bm_ipdv_set(&r->streams[0], 81, -2000, 3000, 81 * 100.0);
+	bm_ipdv_set(&r->streams[1], 2, -500, 4000, 2 * 1750.0);
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &f, TM_ACCT_L2, &m, &err), 0);
+	ck_assert_uint_eq(m.ipdv_pairs, 83);
+	ck_assert_double_eq(m.ipdv_min_ns, -2000);
+	ck_assert_double_eq(m.ipdv_max_ns, 4000);
+	ck_assert_double_eq_tol(m.ipdv_mean_ns, (8100.0 + 3500.0) / 83, 1e-9);
 	bm_traffic_result_free(r);
 	bm_traffic_free(&t);
 }

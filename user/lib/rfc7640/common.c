@@ -306,6 +306,11 @@ void tm_metrics_json(json_object *o, const struct tm_flow_metrics *m)
 	bm_json_add_double(o, "pd_mean_s", m->pd_mean_ns * 1e-9);
 	bm_json_add_double(o, "pd_max_s", m->pd_max_ns * 1e-9);
 	bm_json_add_double(o, "pdv_s", m->pdv_ns * 1e-9);
+	/* REQ-STAT-3: IPDV, signed (RFC 5481 §4.1) */
+	bm_json_add_u64(o, "ipdv_pairs", m->ipdv_pairs);
+	bm_json_add_double(o, "ipdv_min_s", m->ipdv_min_ns * 1e-9);
+	bm_json_add_double(o, "ipdv_mean_s", m->ipdv_mean_ns * 1e-9);
+	bm_json_add_double(o, "ipdv_max_s", m->ipdv_max_ns * 1e-9);
 }
 
 void tm_dscp_rows(json_object *a, unsigned int test, const char *step,

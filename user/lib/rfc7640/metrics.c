@@ -29,15 +29,36 @@ double tm_percentile(const double *x, size_t n, double p)
 
 /* PD of the pieces together: exact moments; the p99 of one piece, or
  * the largest piece p99 when several have samples (an upper bound: the
- * pieces' histograms are not merged). */
+ * pieces' histograms are not merged); their IPDV, each over its own
+ * consecutive pairs. */
 static void flow_pd(const struct bm_traffic_result *r,
 		    const struct tm_flow *f, struct tm_flow_metrics *m)
 {
 	double sum = 0;
 	unsigned int i;
 
+	double ipdv_sum = 0;
+
 	m->pd_min_ns = m->pd_mean_ns = m->pd_p99_ns = m->pd_max_ns = NAN;
 	m->pdv_ns = m->pdv_mean_ns = NAN;
+	m->ipdv_min_ns = m->ipdv_mean_ns = m->ipdv_max_ns = NAN;
+	m->ipdv_pairs = 0;
+	for (i = 0; i < f->n; i++) {
+		const struct bm_stream_result *s = &r->streams[f->first + i];
+
+		if (!s->ipdv_count)
+			continue;
+		m->ipdv_min_ns = m->ipdv_pairs ?
+				 fmin(m->ipdv_min_ns, s->ipdv_min_ns) :
+				 s->ipdv_min_ns;
+		m->ipdv_max_ns = m->ipdv_pairs ?
+				 fmax(m->ipdv_max_ns, s->ipdv_max_ns) :
+				 s->ipdv_max_ns;
+		ipdv_sum += s->ipdv_mean_ns * (double)s->ipdv_count;
+		m->ipdv_pairs += s->ipdv_count;
+	}
+	if (m->ipdv_pairs)
+		m->ipdv_mean_ns = ipdv_sum / (double)m->ipdv_pairs;
 	for (i = 0; i < f->n; i++) {
 		const struct bm_latency *l = &r->streams[f->first + i].latency;
 

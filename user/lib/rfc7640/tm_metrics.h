@@ -50,6 +50,10 @@ struct tm_flow_metrics {
 	uint64_t pd_count;
 	double pd_min_ns, pd_mean_ns, pd_p99_ns, pd_max_ns;
 	double pdv_ns, pdv_mean_ns;
+	/* IPDV (RFC 5481 §4.1, REQ-STAT-3): signed, over the pairs of
+	 * consecutive sequence numbers of each piece; NAN without a pair */
+	uint64_t ipdv_pairs;
+	double ipdv_min_ns, ipdv_mean_ns, ipdv_max_ns;
 	/* frames by DSCP as received (REQ-RX-5), and their accounted bytes
 	 * from the frame log (NAN each when the log does not hold every
 	 * frame received) */
