@@ -428,6 +428,15 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 		split_other(s, &t, tr, res);
 		r2544_route_result(s->p, &t, &s->ab_next, res);
 	}
+	/*
+	 * §21: each burst back to back at the line.  One whose frames left
+	 * with wider gaps (the module measures each frame against its
+	 * burst's first departure) offered the DUT a milder burst than
+	 * asked: the trial is the generator's, and never passes (REQ-GEN-6).
+	 */
+	if (!ret && s->c.burst && res->burst_gaps_measured &&
+	    res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
+		res->generator_limited = true;
 	bm_traffic_result_free(tr);
 	bm_traffic_free(&t);
 	stream_type(s->p, &s->c, res->stream_type, sizeof(res->stream_type));
