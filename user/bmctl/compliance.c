@@ -9,7 +9,9 @@
  * "result" other than "ok", an instance "state" other than "done", or a
  * "KEY_why" beside it).  A failed job's result ("error") is partial by
  * its own word: incomplete, whatever it holds.  It reads a subset of
- * the keywords: properties, required, items, allOf, $ref to "#/$defs/...",
+ * the keywords: properties, additionalProperties (an object schema for
+ * every member properties does not name), required, items, allOf, $ref
+ * to "#/$defs/...",
  * $comment (the reference printed for a missing item), and if/then where
  * the "if" asks only required members and string consts.  One keyword is
  * its own: "x-not-applicable", a list of {item, ref, why} a standard asks
@@ -220,7 +222,7 @@ static bool meets(json_object *cond, json_object *v, int depth)
 static void walk(struct walk *w, json_object *s, json_object *v,
 		 const char *ref, bool excused)
 {
-	json_object *all, *props, *items;
+	json_object *all, *props, *items, *more;
 	size_t i, n;
 
 	s = resolve(w->root, s);
@@ -249,6 +251,17 @@ static void walk(struct walk *w, json_object *s, json_object *v,
 					walk_member(w, *w->path ? ".%s" : "%s",
 						    k, 0, sub, mv, ref,
 						    excused);
+			}
+		}
+		/* the members no "properties" names (a TM run's apps,
+		 * keyed by application) */
+		more = member(s, "additionalProperties");
+		if (more && json_object_is_type(more, json_type_object)) {
+			json_object_object_foreach(v, k, mv) {
+				if (has(props, k) || !mv)
+					continue;
+				walk_member(w, *w->path ? ".%s" : "%s", k, 0,
+					    more, mv, ref, excused);
 			}
 		}
 	} else if (json_object_is_type(v, json_type_array)) {

@@ -274,6 +274,36 @@ START_TEST(test_nulls_that_say_why)
 }
 END_TEST
 
+/* TM §4.2 MUST: every application of a stateful run has TTPET, TCP
+ * efficiency and buffer delay (the apps object is keyed by application:
+ * the schema's additionalProperties). */
+START_TEST(test_tm_apps)
+{
+	json_object *doc;
+	struct compliance c;
+	char out[4096];
+
+	load_schema();
+	doc = json_tokener_parse(
+		"{\"procedure\":{\"id\":\"rfc7640.queue-stateful\"},"
+		"\"results\":{\"test_configuration\":{},\"dut_configuration\":{},"
+		"\"tests\":[{\"mixture\":{},\"statistics\":{},\"runs\":[{"
+		"\"run\":1,\"tcp\":{\"stack\":\"linux cubic\",\"connections\":4,"
+		"\"goodput_bps\":1e6},\"apps\":{"
+		"\"bulk\":{\"ttpet_s\":1.5,\"tcp_efficiency_pct\":99,"
+		"\"buffer_delay_pct\":3},"
+		"\"web\":{\"ttpet_s\":0.2,\"buffer_delay_pct\":1}}}]}]}}");
+	ck_assert_ptr_nonnull(doc);
+	check(doc, &c, out, sizeof(out));
+	ck_assert(c.known);
+	ck_assert_uint_eq(c.missing, 1);
+	ck_assert_msg(strstr(out, "MISSING results.tests[0].runs[0].apps.web."
+			     "tcp_efficiency_pct — TM §4.2 MUST"), "%s", out);
+	json_object_put(doc);
+	free_schema();
+}
+END_TEST
+
 START_TEST(test_failed_job_and_unknown)
 {
 	json_object *doc;
@@ -364,6 +394,7 @@ int main(void)
 	tcase_add_test(tc, test_frames_of_module_runs);
 	tcase_add_test(tc, test_nulls_that_say_why);
 	tcase_add_test(tc, test_failed_job_and_unknown);
+	tcase_add_test(tc, test_tm_apps);
 	tcase_add_test(tc, test_sim_results_complete);
 	suite_add_tcase(s, tc);
 	return tj_run_suite(s);
