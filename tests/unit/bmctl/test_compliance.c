@@ -57,7 +57,8 @@ static json_object *throughput_doc(void)
 		"\"params\":{},\"trials\":[],\"deviations\":[],"
 		"\"results\":{\"protocol\":\"UDP/IPv4\",\"line_rate_bps\":1e9,"
 		"\"per_size\":[{\"frame_size\":64,\"throughput_fps\":1488095,"
-		"\"theoretical_max_fps\":1488095.2,\"result\":\"ok\"}]},"
+		"\"theoretical_max_fps\":1488095.2,\"stream_type\":\"constant\","
+		"\"result\":\"ok\"}]},"
 		"\"meta\":{\"bmgen_version\":\"0\",\"kernel\":\"k\","
 		"\"ports\":[],\"line_rate_bps\":1e9,"
 		"\"timestamp_source\":\"sw\",\"timestamp_accuracy\":\"x\","
@@ -103,8 +104,8 @@ START_TEST(test_whole_result_passes)
 	check(doc, &c, out, sizeof(out));
 	ck_assert(c.known);
 	ck_assert_ptr_null(c.error);
-	/* results 3 + per_size 3, meta 6 + dut 1 + its 4, "results" 1 */
-	ck_assert_uint_eq(c.items, 18);
+	/* results 3 + per_size 4, meta 6 + dut 1 + its 4, "results" 1 */
+	ck_assert_uint_eq(c.items, 19);
 	ck_assert_uint_eq(c.missing, 0);
 	ck_assert_uint_eq(c.excused, 0);
 	/* R2544-FPT: listed as not applicable, not as present or missing */
@@ -115,7 +116,7 @@ START_TEST(test_whole_result_passes)
 	/* a procedure's own output (no meta) is checked for its results */
 	json_object_object_del(doc, "meta");
 	check(doc, &c, out, sizeof(out));
-	ck_assert_uint_eq(c.items, 7);
+	ck_assert_uint_eq(c.items, 8);
 	ck_assert_uint_eq(c.missing, 0);
 	json_object_put(doc);
 	free_schema();

@@ -273,6 +273,8 @@ int r2544_back_to_back(struct r2544_run *r)
 		e = json_object_new_object();
 		json_object_array_add(r->results, e);
 		bm_json_add_u64(e, "frame_size", r->p->frame_sizes[i]);
+		/* §26: per data stream type; this test sends no other */
+		bm_json_add_str(e, "stream_type", "constant");
 		ret = b2b_size(r, r->p->frame_sizes[i], e);
 	}
 	return ret;

@@ -54,6 +54,8 @@ int r2544_reset(struct r2544_run *r)
 	e = json_object_new_object();
 	json_object_array_add(r->results, e);
 	bm_json_add_u64(e, "frame_size", f);
+	/* §26: per data stream type; this test sends no other */
+	bm_json_add_str(e, "stream_type", "constant");
 	bm_json_add_str(e, "reset_type", type_names[p->reset_type]);
 	ret = r2544_get_throughput(r, i, f, e, &thr, &ok);
 	if (ret)

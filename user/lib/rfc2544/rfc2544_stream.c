@@ -130,12 +130,14 @@ void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 	} else {
 		bm_json_add_u64(e, "frame_size", c->f);
 	}
+	/* §26: every result per frame size and per data stream type,
+	 * "constant" for the unmodified stream */
+	stream_type(r->p, c, type, sizeof(type));
+	bm_json_add_str(e, "stream_type", type);
 	if (!r2544_stream_wanted(r->p))
 		return;
-	stream_type(r->p, c, type, sizeof(type));
 	if (r->p->broadcast_pct > 0)
 		bm_json_add_double(e, "broadcast_pct", r->p->broadcast_pct);
-	bm_json_add_str(e, "stream_type", type);
 	if (c->burst)
 		bm_json_add_u64(e, "burst_frames", c->burst);
 }
