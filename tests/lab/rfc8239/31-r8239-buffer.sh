@@ -3,7 +3,9 @@
 # DUT-TBF at the notional line rate (10 Mbit/s) with a queue of its own:
 #
 #   tbf rate 10mbit burst 8000 overhead 24, child pfifo limit Q_K,
-#   Q = 100, 150, 200, 250 on d1 .. d4; frames of 512 B
+#   Q_K drawn from 80..260 on every run (below; the figures in this
+#   comment are those of the DUT it had before: 100, 150, 200, 250 on
+#   d1 .. d4); frames of 512 B
 #
 # The procedures find the inflection from per-frame logs (REQ-BUF-1,
 # method log): they lengthen the traffic until a frame into the egress is
@@ -32,20 +34,32 @@
 # Every frame a trial lost must be one a tbf dropped.
 bm_load
 topo_bridge 4
-q=100
+# The queues of this run (lib.sh lab_draw, seed printed): Q_K of 80..260
+# frames each (the largest fills in 1.1 s at os 10 %)
+QS=
+for k in 1 2 3 4; do
+	QS="$QS $(lab_draw pfifo_d$k 80 260 10)"
+done
+set -- $QS
+Q1=$1 Q2=$2 Q3=$3 Q4=$4
+QMAX=$(printf '%s\n' $QS | sort -n | tail -n1)
+note "seed $LAB_SEED: pfifo limits d1..d4 $QS frames"
+k=0
 for d in d1 d2 d3 d4; do
+	k=$((k + 1))
+	eval q=\$Q$k
 	$TC -n dut qdisc add dev $d root handle 1: tbf rate 10mbit burst 8000 \
 		limit 1000000 overhead 24 || fail "tbf $d"
 	$TC -n dut qdisc add dev $d parent 1:1 handle 10: pfifo limit $q ||
 		fail "pfifo $d"
-	q=$((q + 50))
 done
 bmd_start
 
 # check_buf FILE: each repetition's Buf_q against Q_e + 1 +- 2
 check_buf() {
-	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk '
-		$1 == "egress:" { e = $2; sub(/^t/, "", e); want = 50 + 50 * e + 1 }
+	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk -v qs="$QS" '
+		BEGIN { split(qs, q, " ") }
+		$1 == "egress:" { e = $2; sub(/^t/, "", e); want = q[e] + 1 }
 		$1 == "n_os:" { nos = $2 }
 		$1 == "buf_q_frames:" { bq = $2 }
 		$1 == "buf_rfc_corr_bytes:" { bc = $2 }
@@ -100,9 +114,9 @@ jvals rsd_pct /tmp/pbuf.json | sed 's/^/note: RSD (%) port-buffer: /'
 
 remeasure 0.030 /tmp/dbuf.json buf_run dbuf dut-buffer 1
 max=$(jvals max_dut_buffer_bytes /tmp/dbuf.json)
-# the largest egress, t4: (250 + 1) frames of 512 B = 128512 B +- 2 frames
-check_range "max DUT buffer (B), (250 + 1) x 512 +- 2 frames" "$max" \
-	127488 129536
+# the largest egress: (QMAX + 1) frames of 512 B +- 2 frames
+check_range "max DUT buffer (B), ($QMAX + 1) x 512 +- 2 frames" "$max" \
+	$(((QMAX - 1) * 512)) $(((QMAX + 3) * 512))
 
 # An egress that drains at half the line: d2's tbf at 5 Mbit/s behind the
 # notional 10 Mbit/s line, its pfifo 150 (the root replaced whole: `tc
@@ -118,7 +132,7 @@ check_range "max DUT buffer (B), (250 + 1) x 512 +- 2 frames" "$max" \
 $TC -n dut qdisc del dev d2 root || fail "d2 root away"
 $TC -n dut qdisc add dev d2 root handle 1: tbf rate 5mbit burst 8000 \
 	limit 1000000 overhead 24 || fail "tbf d2 at 5 Mbit/s"
-$TC -n dut qdisc add dev d2 parent 1:1 handle 10: pfifo limit 150 ||
+$TC -n dut qdisc add dev d2 parent 1:1 handle 10: pfifo limit $Q2 ||
 	fail "pfifo d2"
 slow() {
 	bm_job slow rfc8239 port-buffer $BUF --param repeat=1 --param iteration=1
@@ -127,8 +141,8 @@ slow() {
 		"$(jvals estimator /tmp/slow.json | tr -d '"')" buf_q
 	check_range "half-rate egress: its service (% of the line)" \
 		"$(jvals egress_service_pct_line /tmp/slow.json | head -n1)" 47 53
-	check_range "half-rate egress: Buf_q (frames), 151 +- 2" \
-		"$(jvals buf_q_frames /tmp/slow.json | head -n1)" 149 153
+	check_range "half-rate egress: Buf_q (frames), $Q2 + 1 +- 2" \
+		"$(jvals buf_q_frames /tmp/slow.json | head -n1)" $((Q2 - 1)) $((Q2 + 3))
 	note "half-rate egress: Buf_rfc $(jvals buf_rfc_bytes /tmp/slow.json) B, $(jvals estimator_why /tmp/slow.json)"
 	grep -q 'whose egress served below the line rate, where Buf_rfc reads low' /tmp/slow.json ||
 		fail "half-rate egress: no deviation"
