@@ -28,6 +28,7 @@
 #include "check_util.h"
 #include "keep_result.h"
 #include "rfc7640.h"
+#include "rfc7640_int.h"
 
 #define SR	50e6
 #define S	(SR * 1448.0 / 1518.0)
@@ -81,6 +82,50 @@ static void params(struct tm_sf_params *p, bool shaper)
 }
 
 /* the two MUST patterns, a test each (the default) */
+/* TM §4.2 MUST: an application's TTPET, TCP efficiency and buffer
+ * delay, or why a run has none (bmctl report --check accepts a null
+ * only beside its KEY_why). */
+START_TEST(app_metrics_say_why)
+{
+	struct tm_app_run a;
+	json_object *o;
+
+	memset(&a, 0, sizeof(a));
+	a.ttpet_s = a.eff_pct = a.bufd_pct = a.rtt_ms = a.base_ms = NAN;
+	o = json_object_new_object();
+	tm_app_ttpet_json(o, &a);
+	tm_app_json(o, &a);
+	ck_assert_ptr_null(tj_get(o, "ttpet_s"));
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		tj_get(o, "ttpet_s_why")), "no execution of the application"));
+	ck_assert_str_eq(json_object_get_string(tj_get(o,
+			 "tcp_efficiency_pct_why")),
+			 "the application sent no bytes in the run");
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		tj_get(o, "buffer_delay_pct_why")), "no RTT sample"));
+	json_object_put(o);
+	/* RTTs but no baseline: says that; values: no why at all */
+	a.rtt_ms = 2.0;
+	o = json_object_new_object();
+	tm_app_json(o, &a);
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(
+		tj_get(o, "buffer_delay_pct_why")), "no baseline RTT"));
+	json_object_put(o);
+	a.ttpet_s = 1.5;
+	a.eff_pct = 99.0;
+	a.base_ms = 1.0;
+	a.bufd_pct = 100.0;
+	o = json_object_new_object();
+	tm_app_ttpet_json(o, &a);
+	tm_app_json(o, &a);
+	ck_assert(!json_object_object_get_ex(o, "ttpet_s_why", NULL));
+	ck_assert(!json_object_object_get_ex(o, "tcp_efficiency_pct_why",
+					     NULL));
+	ck_assert(!json_object_object_get_ex(o, "buffer_delay_pct_why", NULL));
+	json_object_put(o);
+}
+END_TEST
+
 START_TEST(bulk_and_micro)
 {
 	struct bm_backend *be = mk();
@@ -267,6 +312,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, bulk_and_micro);
+	tcase_add_test(tc, app_metrics_say_why);
 	tcase_add_test(tc, mixture);
 	tcase_add_test(tc, web_script);
 	tcase_add_test(tc, rules_and_refusal);

@@ -444,8 +444,11 @@ struct tm_app_run {
 void tm_app_of(const struct bm_tcp_result *r, int k, int client, int server,
 	       struct tm_app_run *a);
 
-/* Add a's bytes, efficiency, RTTs and buffer delay to o. */
+/* Add a's bytes, efficiency, RTTs and buffer delay to o, each null with
+ * a KEY_why beside it (TM §4.2 MUST). */
 void tm_app_json(json_object *o, const struct tm_app_run *a);
+/* Add a's TTPET to o, null with ttpet_s_why when no execution ended. */
+void tm_app_ttpet_json(json_object *o, const struct tm_app_run *a);
 
 /* stateful_apps: "bulk" and "micro", each at most once; cc: a name. */
 int tm_qcap_parse_sf_apps(json_object *v, void *base, const char *key,

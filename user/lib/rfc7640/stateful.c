@@ -412,7 +412,7 @@ static int sf_test(struct bm_backend *be, const struct tm_sf_params *p,
 			bm_json_add_double(e, "throughput_bps", a.thr_bps);
 			bm_json_add_double(e, "share_pct",
 					   100.0 * a.thr_bps / p->rate_bps);
-			bm_json_add_double(e, "ttpet_s", a.ttpet_s);
+			tm_app_ttpet_json(e, &a);
 			tm_app_json(e, &a);
 			json_object_object_add(apps_o, bm_ttp_names[k], e);
 			v[k][M_THR][n] = a.thr_bps;

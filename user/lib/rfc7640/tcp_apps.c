@@ -60,7 +60,26 @@ void tm_app_json(json_object *o, const struct tm_app_run *a)
 	bm_json_add_u64(o, "bytes_out", a->bytes_out);
 	bm_json_add_u64(o, "bytes_retrans", a->retrans);
 	bm_json_add_double(o, "tcp_efficiency_pct", a->eff_pct);
+	/* TM §4.2 MUST: each metric, or why the run has none */
+	if (isnan(a->eff_pct))
+		bm_json_add_str(o, "tcp_efficiency_pct_why",
+				"the application sent no bytes in the run");
 	bm_json_add_double(o, "rtt_avg_ms", a->rtt_ms);
 	bm_json_add_double(o, "baseline_rtt_ms", a->base_ms);
 	bm_json_add_double(o, "buffer_delay_pct", a->bufd_pct);
+	if (isnan(a->bufd_pct))
+		bm_json_add_str(o, "buffer_delay_pct_why", isnan(a->rtt_ms) ?
+			"no RTT sample of the application's connections in "
+			"the run" :
+			"no baseline RTT: no connection measured its RTT "
+			"before the load");
+}
+
+void tm_app_ttpet_json(json_object *o, const struct tm_app_run *a)
+{
+	bm_json_add_double(o, "ttpet_s", a->ttpet_s);
+	if (isnan(a->ttpet_s))
+		bm_json_add_str(o, "ttpet_s_why", "no execution of the "
+				"application completed in the run (TTPET is "
+				"the time of a whole one, TM §4.2)");
 }
