@@ -178,6 +178,10 @@ START_TEST(two_to_one)
 	/* a generator that keeps up: no burst late */
 	ck_assert_int_eq(json_object_get_int(tj_get(tj_get(doc, "results"),
 						    "bursts_late")), 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(
+		json_object_array_get_idx(tj_get(iteration(doc, 0),
+						 "repetitions"), 0),
+		"result")), "ok");
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -216,6 +220,11 @@ START_TEST(late_bursts_said)
 	low = json_object_get_double(tj_get(json_object_array_get_idx(
 		tj_get(iteration(doc, 0), "repetitions"), 0), "intensity_pct"));
 	ck_assert_msg(low >= 50.0 && low < 60.0, "intensity %.2f %%", low);
+	/* RFC 8239 §4.2 MUST: never "ok" for a burst of half intensity */
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(tj_get(
+		json_object_array_get_idx(tj_get(iteration(doc, 0),
+						 "repetitions"), 0),
+		"result")), "not at 100 % intensity: the loss-free burst"));
 	dev = tj_get(doc, "deviations");
 	n = json_object_array_length(dev);
 	last = json_object_get_string(json_object_array_get_idx(dev, n - 1));
