@@ -738,7 +738,50 @@ static void bad_port_dup(struct bm_traffic *t, struct bm_stream_spec *s)
 	strcpy(t->ports[1].name, "t0");
 }
 
+/* REQ-ADDR-1: addresses outside the benchmarking networks */
+static void bad_dst_ip(struct bm_traffic *t, struct bm_stream_spec *s)
+{
+	(void)t;
+	memcpy(s->frame.dst_ip, (const uint8_t[]){ 10, 0, 0, 1 }, 4);
+}
+
+static void bad_port_ip(struct bm_traffic *t, struct bm_stream_spec *s)
+{
+	(void)s;
+	memcpy(t->ports[0].ip4, (const uint8_t[]){ 192, 168, 1, 2 }, 4);
+}
+
+static void bad_networks(struct bm_traffic *t, struct bm_stream_spec *s)
+{
+	(void)t;
+	/* 198.19.200.2 + 100 networks of 256 ends in 200.1.44.2 */
+	memcpy(s->frame.dst_ip, (const uint8_t[]){ 198, 19, 200, 2 }, 4);
+	s->frame.dst_networks = 100;
+}
+
+static void bad_tag_dst(struct bm_traffic *t, struct bm_stream_spec *s)
+{
+	(void)t;
+	s->tag_seq = 5;
+	memcpy(s->tag_dst_ip4, (const uint8_t[]){ 8, 8, 8, 8 }, 4);
+}
+
+static void bad_ip6(struct bm_traffic *t, struct bm_stream_spec *s)
+{
+	(void)t;
+	s->frame.ip_version = 6;
+	memcpy(s->frame.dst_ip, (const uint8_t[]){ 0x20, 0x01, 0x0d, 0xb8,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 16);
+}
+
 static const struct bad_case bad_cases[] = {
+	{ "stream 0 (t0 -> t1): an IPv4 address outside 198.18.0.0/15",
+	  512, bad_dst_ip },
+	{ "an IPv4 address outside 198.18.0.0/15", 512, bad_port_ip },
+	{ "an IPv4 address outside 198.18.0.0/15", 512, bad_networks },
+	{ "an IPv4 address outside 198.18.0.0/15", 512, bad_tag_dst },
+	{ "an IPv6 address outside the benchmarking prefix 2001:2::/48", 512,
+	  bad_ip6 },
 	{ "stream 0 (t0 -> t1): VLAN 4095 outside 0..4094", 512, bad_vlan },
 	{ "VLAN -2 outside", 512, bad_vlan_neg },
 	{ "stream 0 (t0 -> t1): DSCP 64 outside 0..63", 512, bad_dscp },
@@ -785,6 +828,30 @@ START_TEST(test_check_rejects)
 	ck_check_ok(&t, 512);
 	c->bad(&t, &t.streams[0]);
 	ck_check_fails(&t, c->trial_size, c->frag);
+	bm_traffic_free(&t);
+}
+END_TEST
+
+/* REQ-ADDR-1's networks: App C's, the limited broadcast, RFC 5180's */
+START_TEST(test_check_benchmark_addresses)
+{
+	struct bm_traffic t;
+	struct bm_stream_spec s;
+
+	mk_ports(&t, 2, 10e9);
+	bm_stream_init(&s, 0, 1, 50);
+	memcpy(s.frame.dst_ip, (const uint8_t[]){ 198, 19, 65, 2 }, 4);
+	s.frame.dst_networks = 190;	/* up to 198.19.254.2 */
+	ck_assert_int_eq(bm_traffic_add_stream(&t, &s, NULL), 0);
+	bm_stream_init(&s, 0, 1, 10);
+	memset(s.frame.dst_ip, 0xff, 4);	/* §11.1 broadcast */
+	ck_assert_int_eq(bm_traffic_add_stream(&t, &s, NULL), 1);
+	bm_stream_init(&s, 1, 0, 10);
+	s.frame.ip_version = 6;
+	memcpy(s.frame.src_ip, (const uint8_t[]){ 0x20, 0x01, 0, 0x02, 0, 0,
+		0, 2, 0, 0, 0, 0, 0, 0, 0, 2 }, 16);
+	ck_assert_int_eq(bm_traffic_add_stream(&t, &s, NULL), 2);
+	ck_check_ok(&t, 512);
 	bm_traffic_free(&t);
 }
 END_TEST
@@ -1278,6 +1345,7 @@ static Suite *traffic_suite(void)
 	tcase_add_loop_test(tc, test_check_rejects, 0,
 			    sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, test_check_accepts);
+	tcase_add_test(tc, test_check_benchmark_addresses);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("results");
 	tcase_add_test(tc, test_result_new);

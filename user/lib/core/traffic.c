@@ -316,6 +316,74 @@ static int check_ports(const struct bm_traffic *t, struct bm_error *err)
 	return 0;
 }
 
+/* IPv4 198.18.0.0/15 (RFC 2544 App. C, RFC 6890), or the limited
+ * broadcast (§11.1), which no router forwards; 0.0.0.0: the default. */
+static bool bench_ip4(const uint8_t *a)
+{
+	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
+
+	return !memcmp(a, "\0\0\0\0", 4) || !memcmp(a, bcast, 4) ||
+	       (a[0] == 198 && (a[1] & 0xfe) == 18);
+}
+
+/* IPv6 2001:2::/48 (RFC 5180 §5), or unset: the default. */
+static bool bench_ip6(const uint8_t *a)
+{
+	static const uint8_t zero[16], pfx[6] = { 0x20, 0x01, 0, 0x02, 0, 0 };
+
+	return !memcmp(a, zero, 16) || !memcmp(a, pfx, 6);
+}
+
+/*
+ * REQ-ADDR-1 (RFC 8239 §7: the tester MUST NOT be connected to devices
+ * that may forward test traffic into a production network): every
+ * address stream s's frames carry, its own or its ports' defaults, is a
+ * benchmarking one.  bmgen only makes such addresses; this keeps it so
+ * for every path that builds a trial (a profile, a future procedure).
+ */
+static int check_addresses(const struct bm_traffic *t,
+			   const struct bm_stream_spec *s, const char *who,
+			   struct bm_error *err)
+{
+	const struct bm_frame_template *f = &s->frame;
+	const uint8_t *src4 = f->src_ip, *dst4 = f->dst_ip;
+	uint8_t last[4];
+	uint32_t n;
+
+	if (f->ip_version == 6) {
+		if (!bench_ip6(f->src_ip) || !bench_ip6(f->dst_ip) ||
+		    (t->ports[s->tx_port].have_ip6 &&
+		     !bench_ip6(t->ports[s->tx_port].ip6)) ||
+		    (t->ports[s->rx_port].have_ip6 &&
+		     !bench_ip6(t->ports[s->rx_port].ip6)))
+			return bm_errorf(err, "%s: an IPv6 address outside the "
+					 "benchmarking prefix 2001:2::/48 "
+					 "(RFC 5180; REQ-ADDR-1: test traffic "
+					 "never leaves the test network)", who);
+		return 0;
+	}
+	if (!memcmp(src4, "\0\0\0\0", 4))
+		src4 = t->ports[s->tx_port].ip4;
+	if (!memcmp(dst4, "\0\0\0\0", 4))
+		dst4 = t->ports[s->rx_port].ip4;
+	/* §12's networks k * 256 above the destination, the last too */
+	n = ((uint32_t)dst4[0] << 24 | (uint32_t)dst4[1] << 16 |
+	     (uint32_t)dst4[2] << 8 | dst4[3]) +
+	    (f->dst_networks > 1 ? (f->dst_networks - 1) * 256u : 0);
+	last[0] = n >> 24;
+	last[1] = n >> 16;
+	last[2] = n >> 8;
+	last[3] = n;
+	if (!bench_ip4(src4) || !bench_ip4(dst4) ||
+	    (f->dst_networks > 1 && !bench_ip4(last)) ||
+	    !bench_ip4(s->tag_dst_ip4))
+		return bm_errorf(err, "%s: an IPv4 address outside "
+				 "198.18.0.0/15 (RFC 2544 App. C; REQ-ADDR-1: "
+				 "test traffic never leaves the test network)",
+				 who);
+	return 0;
+}
+
 static int check_frame(const struct bm_stream_spec *s, const char *who,
 		       struct bm_error *err)
 {
@@ -511,6 +579,8 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 		return bm_errorf(err, "%s: start %g s is not a number >= 0",
 				 who, s->start_s);
 	ret = check_frame(s, who, err);
+	if (!ret)
+		ret = check_addresses(t, s, who, err);
 	if (ret)
 		return ret;
 	if (s->burst_last_size && (s->pattern != BM_STREAM_BURSTS ||
