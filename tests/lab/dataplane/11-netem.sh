@@ -19,7 +19,21 @@ netem_counts() {
 		head -n1
 }
 # loss: every frame netem drops is one bmgen counts lost, no more, no less
-$TC -n dut qdisc add dev d2 root netem loss 10% limit 100000 || fail "netem loss"
+# the DUT's numbers are drawn on every run (lib.sh lab_draw, seed
+# printed): loss 5..20 %, duplicates 2..8 %, delay 5..40 ms; each range
+# check is the binomial mean +- 5 sigma
+LOSS=$(lab_draw netem_loss_pct 5 20)
+DUP=$(lab_draw netem_dup_pct 2 8)
+DLY=$(lab_draw netem_delay_ms 5 40)
+note "seed $LAB_SEED: netem loss $LOSS %, duplicates $DUP %, delay $DLY ms"
+# binom N P: "lo hi", N P/100 +- 5 sigma
+binom() {
+	# the guest's busybox awk has no sqrt: Newton's steps
+	awk -v n=$1 -v p=$2 'BEGIN { m = n * p / 100; v = m * (1 - p / 100)
+		s = v; for (i = 0; i < 40; i++) s = (s + v / s) / 2
+		printf "%d %d\n", m - 5 * s, m + 5 * s + 1 }'
+}
+$TC -n dut qdisc add dev d2 root netem loss ${LOSS}% limit 100000 || fail "netem loss"
 $BMT --tx t1 --rx t2 --size 64 --rate 5000 --count 10000 > /tmp/loss || fail "loss trial"
 set -- $(netem_counts)
 sent=$1 dropped=$2
@@ -27,13 +41,13 @@ check_eq "frames netem saw (sent + dropped)" $((sent + dropped)) 10000
 check_eq "stream received on one CPU (rx_cpu_split)" "$(kv rx_cpu_split /tmp/loss)" 0
 check_eq "lost = netem drops" "$(kv lost /tmp/loss)" "$dropped"
 check_eq "received = netem sent" "$(kv rx_unique /tmp/loss)" "$sent"
-check_range "loss ratio" "$(kv lost /tmp/loss)" 800 1200
+check_range "loss ($LOSS % of 10000)" "$(kv lost /tmp/loss)" $(binom 10000 $LOSS)
 check_eq "no reordering under pure loss" "$(kv rx_reordered /tmp/loss)" 0
 # duplicates: counted as such, never as extra received frames
-$TC -n dut qdisc change dev d2 root netem duplicate 5% limit 100000
+$TC -n dut qdisc change dev d2 root netem duplicate ${DUP}% limit 100000
 $BMT --tx t1 --rx t2 --size 64 --rate 5000 --count 10000 > /tmp/dup || fail "dup trial"
 check_eq "unique with duplicates" "$(kv rx_unique /tmp/dup)" 10000
-check_range "duplicates" "$(kv rx_dup /tmp/dup)" 350 650
+check_range "duplicates ($DUP % of 10000)" "$(kv rx_dup /tmp/dup)" $(binom 10000 $DUP)
 check_eq "frames = unique + dup" "$(kv rx_frames /tmp/dup)" $(( 10000 + $(kv rx_dup /tmp/dup) ))
 # reordering: nothing lost, some frames counted reordered (RFC 4737)
 $TC -n dut qdisc change dev d2 root netem delay 10ms reorder 25% 50% limit 100000
@@ -41,13 +55,14 @@ $BMT --tx t1 --rx t2 --size 64 --rate 2000 --count 4000 > /tmp/reord || fail "re
 check_eq "unique with reordering" "$(kv rx_unique /tmp/reord)" 4000
 check_eq "lost with reordering" "$(kv lost /tmp/reord)" 0
 check_range "reordered" "$(kv rx_reordered /tmp/reord)" 100 3999
-# delay D = 20 ms: min >= D, mean within 2 ms of D (software timestamps
-# under TCG: scheduling adds up to a few hundred us)
-$TC -n dut qdisc change dev d2 root netem delay 20ms limit 100000
+# delay D: min >= D, mean within 2 ms of D (software timestamps under
+# TCG: scheduling adds up to a few hundred us)
+$TC -n dut qdisc change dev d2 root netem delay ${DLY}ms limit 100000
 $BMT --tx t1 --rx t2 --size 128 --rate 1000 --count 2000 > /tmp/delay || fail "delay trial"
-check_range "latency min (ns)" "$(kv lat_min_ns /tmp/delay)" 20000000 21000000
-check_range "latency mean (ns)" "$(kv lat_mean_ns /tmp/delay)" 20000000 22000000
-check_range "latency p50 (ns)" "$(kv lat_p50_ns /tmp/delay)" 20000000 22000000
+D=$((DLY * 1000000))
+check_range "latency min (ns)" "$(kv lat_min_ns /tmp/delay)" $D $((D + 1000000))
+check_range "latency mean (ns)" "$(kv lat_mean_ns /tmp/delay)" $D $((D + 2000000))
+check_range "latency p50 (ns)" "$(kv lat_p50_ns /tmp/delay)" $D $((D + 2000000))
 check_eq "delay lost" "$(kv lost /tmp/delay)" 0
 # late frames (SPEC REQ-RX-3): netem holds every frame 300 ms and the drain
 # is 0.1 s, so the frames sent in the trial's last ~0.2 s arrive after the

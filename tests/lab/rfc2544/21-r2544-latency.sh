@@ -1,5 +1,5 @@
 # R2544-LAT end to end (bmctl -> bmd -> bmgen.ko) against a bridge DUT
-# with netem delay D = 10 ms on its egress port d2.
+# with netem delay D on its egress port d2, drawn on every run (below).
 #
 # The procedure measures throughput first and runs the latency streams at
 # that rate.  netem here delays but never drops (limit 10000 frames, far
@@ -24,8 +24,12 @@ bmd_start
 $BMT --tx t1 --rx t2 --size 512 --rate 705 --count 700 > /tmp/base || fail "base trial"
 note "base (no netem, 512 B, 705 fps): min $(kv lat_min_ns /tmp/base) mean $(kv lat_mean_ns /tmp/base) p99 $(kv lat_p99_ns /tmp/base) max $(kv lat_max_ns /tmp/base) ns"
 
-D=10000000
-$TC -n dut qdisc add dev d2 root netem delay 10ms limit 10000 || fail "netem"
+# D is drawn on every run (lib.sh lab_draw, seed printed): 3..30 ms (10 ms
+# until 2026-12-02); at 705 fps at most 22 frames are in flight
+D_MS=$(lab_draw netem_delay_ms 3 30)
+D=$((D_MS * 1000000))
+note "seed $LAB_SEED: netem delay $D_MS ms"
+$TC -n dut qdisc add dev d2 root netem delay ${D_MS}ms limit 10000 || fail "netem"
 bm_job lat rfc2544 latency --port t1 --port t2 --line-rate 10M $R2544_FAST \
 	--frame-sizes 512 --param max_rate_pct=30 \
 	--param throughput_trial_duration_s=1 \
