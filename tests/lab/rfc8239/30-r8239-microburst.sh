@@ -2,7 +2,8 @@
 # tester ports on a bridge DUT whose egress ports d3 and d4 are DUT-TBF of
 # known capacity (SPEC R8239-MB acceptance, notional 100 Mbit/s, 512 B):
 #
-#   tbf rate 1mbit burst 1600 overhead 24, child pfifo limit 100 (Q)
+#   tbf rate 1mbit burst 1600 overhead 24, child pfifo limit Q (drawn on
+#   every run, 60..140; the figures below are for Q = 100, as before)
 #
 # MODEL-TBF: a frame costs A = F - 4 + 24 = 532 bytes of tokens, the full
 # bucket b = 1600 B lets floor(b/A) = 3 frames through at once, and tokens
@@ -47,22 +48,26 @@
 # Cost: the queue drains in 100 x 532 B / 125 kB/s = 0.43 s, drain_s 0.6.
 bm_load
 topo_bridge 4
+# Q is drawn on every run (lib.sh lab_draw, seed printed): 60..140
+# frames (100 until 2026-12-02); the SPEC form is then Q + 3 +- 1
+Q=$(lab_draw pfifo_frames 60 140)
+note "seed $LAB_SEED: pfifo limit $Q frames on d3 and d4"
 for d in d3 d4; do
 	$TC -n dut qdisc add dev $d root handle 1: tbf rate 1mbit burst 1600 \
 		limit 1000000 overhead 24 || fail "tbf $d"
-	$TC -n dut qdisc add dev $d parent 1:1 handle 10: pfifo limit 100 ||
+	$TC -n dut qdisc add dev $d parent 1:1 handle 10: pfifo limit $Q ||
 		fail "pfifo $d"
 done
 bmd_start
 
 # check_reps FILE: every repetition of every iteration against MODEL-TBF
 check_reps() {
-	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk '
+	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk -v q=$Q '
 		function C(span) {
 			# arrivals span the departures less one frame time
 			t = span - 532 * 8 / 1e8
 			if (t < 0) t = 0
-			return 100 + int((1600 + 125000 * t) / 532)
+			return q + int((1600 + 125000 * t) / 532)
 		}
 		function per_egress(n) { return nin * int((n + j - 1) / j) }
 		$1 == "j:" { j = $2 }
@@ -87,7 +92,7 @@ check_reps() {
 			if (b < cb - st) { printf "FAILMSG j=%d rep %d: lossy %d frames at the egress <= C(T) - 1 - %d (stall) = %d\n", j, r, b, st, cb - 1 - st; bad_any = 1 }
 			# the SPEC form Q + floor(b/A) = 103 +- 1 where it
 			# holds: a burst short enough for rho T < A - 4 B
-			if (ca == 103 && (a < 102 || a > 104)) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside 103 +- 1\n", j, r, a; bad_any = 1 }
+			if (ca == q + 3 && (a < q + 2 || a > q + 4)) { printf "FAILMSG j=%d rep %d: %d frames at the egress outside %d +- 1\n", j, r, a, q + 3; bad_any = 1 }
 		}
 		END { if (!r) print "FAILMSG no repetitions"; exit bad_any || !r }' > /tmp/mb.check
 	model_verdict /tmp/mb.check $?
