@@ -277,6 +277,12 @@ int bm_traffic_add_port(struct bm_traffic *t, const char *name,
  */
 void bm_port_default_ip4(unsigned int i, uint8_t ip4[4]);
 
+/* Is a (network order) in a benchmarking network: IPv4 198.18.0.0/15
+ * (RFC 2544 App. C, RFC 6890), IPv6 2001:2::/48 (RFC 5180 §5)?  The one
+ * test of REQ-ADDR-1 and of bmd's port policy. */
+bool bm_addr4_benchmark(const uint8_t a[4]);
+bool bm_addr6_benchmark(const uint8_t a[16]);
+
 /* Fill *s with a CBR stream from port tx to rx at load % of line rate. */
 void bm_stream_init(struct bm_stream_spec *s, unsigned int tx, unsigned int rx,
 		    double load_pct);

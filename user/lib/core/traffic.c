@@ -316,22 +316,34 @@ static int check_ports(const struct bm_traffic *t, struct bm_error *err)
 	return 0;
 }
 
-/* IPv4 198.18.0.0/15 (RFC 2544 App. C, RFC 6890), or the limited
- * broadcast (§11.1), which no router forwards; 0.0.0.0: the default. */
+bool bm_addr4_benchmark(const uint8_t a[4])
+{
+	return a[0] == 198 && (a[1] & 0xfe) == 18;
+}
+
+bool bm_addr6_benchmark(const uint8_t a[16])
+{
+	static const uint8_t pfx[6] = { 0x20, 0x01, 0, 0x02, 0, 0 };
+
+	return !memcmp(a, pfx, 6);
+}
+
+/* A benchmarking address, or the limited broadcast (§11.1), which no
+ * router forwards; 0.0.0.0: the default. */
 static bool bench_ip4(const uint8_t *a)
 {
 	static const uint8_t bcast[4] = { 255, 255, 255, 255 };
 
 	return !memcmp(a, "\0\0\0\0", 4) || !memcmp(a, bcast, 4) ||
-	       (a[0] == 198 && (a[1] & 0xfe) == 18);
+	       bm_addr4_benchmark(a);
 }
 
-/* IPv6 2001:2::/48 (RFC 5180 §5), or unset: the default. */
+/* A benchmarking address, or unset: the default. */
 static bool bench_ip6(const uint8_t *a)
 {
-	static const uint8_t zero[16], pfx[6] = { 0x20, 0x01, 0, 0x02, 0, 0 };
+	static const uint8_t zero[16];
 
-	return !memcmp(a, zero, 16) || !memcmp(a, pfx, 6);
+	return !memcmp(a, zero, 16) || bm_addr6_benchmark(a);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bm_traffic.h"
 #include "daemon_int.h"
 
 #define POLICY_WORDS_MAX	64
@@ -102,7 +103,7 @@ static bool benchmark_addr(const struct sockaddr *sa)
 		const uint8_t *a = (const uint8_t *)
 			&((const struct sockaddr_in *)sa)->sin_addr;
 
-		return a[0] == 198 && (a[1] & 0xfe) == 18;
+		return bm_addr4_benchmark(a);
 	}
 	if (sa->sa_family == AF_INET6) {
 		const uint8_t *a = ((const struct sockaddr_in6 *)sa)
@@ -110,8 +111,7 @@ static bool benchmark_addr(const struct sockaddr *sa)
 
 		if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
 			return true;
-		return a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 &&
-		       a[3] == 2 && a[4] == 0 && a[5] == 0;
+		return bm_addr6_benchmark(a);
 	}
 	return true;	/* no IP address: AF_PACKET's entry */
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bm_rip.h"
+#include "bm_traffic.h"
 #include "rfc2544_int.h"
 
 /* Which tests a key applies to. */
@@ -327,7 +328,7 @@ static int parse_agent(json_object *v, void *base, const char *key,
 	/* The DUT's addresses on the test network are in 198.18.0.0/15
 	 * (App. C.2.2; REQ-ADDR-1): bmd sends a chosen community to no
 	 * other host, so that a user cannot aim it at the lab's network */
-	if (p->mgmt_agent[0] != 198 || (p->mgmt_agent[1] & 0xfe) != 18)
+	if (!bm_addr4_benchmark(p->mgmt_agent))
 		return bm_errorf(err, "%s: %s is not a DUT address: the test network is 198.18.0.0/15 (RFC 2544 App. C.2.2)",
 				 key, json_object_get_string(v));
 	return 0;
