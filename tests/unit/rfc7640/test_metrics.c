@@ -323,6 +323,55 @@ START_TEST(rx_rate)
 }
 END_TEST
 
+/*
+ * Two flows of one egress that drains at 4 Mbit/s frames of 1250 B (10,000
+ * bit, 400 fps), Td 2 s: A's 601 frames arrive from 0.0 to 2.0 s, B's 280
+ * (starved, then drained) from 1.5 to 2.2 s.  The egress delivered 880
+ * gaps' worth over 2.2 s: 4.0 Mbit/s exactly, and A and B are their parts
+ * of it, 601 / 881 and 280 / 881, adding up to 4.0.  Each over its own
+ * span (tm_flow_tput) they add up to 3.0 + 1.4 = 4.4 Mbit/s, more than
+ * the egress carries.
+ */
+START_TEST(egress_window)
+{
+	struct bm_error err = { "" };
+	struct tm_flow fa = { .first = 0, .n = 1 }, fb = { .first = 1, .n = 1 };
+	struct tm_egress e = TM_EGRESS_INIT;
+	struct bm_traffic_result *r;
+	struct tm_flow_metrics a, b;
+	struct bm_traffic t;
+	unsigned int i;
+
+	mk(&t, 2, &r);
+	for (i = 0; i < 2; i++) {
+		struct bm_stream_result *s = &r->streams[i];
+
+		s->sent = s->received = i ? 280 : 601;
+		s->tx_bytes = s->rx_bytes = s->sent * 1250;
+		s->rx_dscp[0] = s->received;
+		s->first_rx_s = i ? 1.5 : 0.0;
+		s->last_rx_s = i ? 2.2 : 2.0;
+		t.streams[i].log_frames = 0;
+	}
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &fa, TM_ACCT_L2, &a, &err), 0);
+	ck_assert_int_eq(tm_flow_metrics(&t, r, &fb, TM_ACCT_L2, &b, &err), 0);
+	ck_assert_double_eq_tol(tm_flow_tput(&a, 2.0) + tm_flow_tput(&b, 2.0),
+				4.4e6, 1e-3);
+	tm_egress_add(&e, &a);
+	tm_egress_add(&e, &b);
+	ck_assert_double_eq_tol(tm_egress_tput(&e, 2.0), 4e6, 1e-3);
+	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &a, 2.0),
+				4e6 * 601 / 881, 1e-3);
+	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &b, 2.0),
+				4e6 * 280 / 881, 1e-3);
+	/* a window inside Td: the bytes over Td are the smaller */
+	ck_assert_double_eq_tol(tm_egress_tput(&e, 3.0), 881 * 1e4 / 3.0,
+				1e-3);
+	bm_traffic_result_free(r);
+	bm_traffic_free(&t);
+}
+END_TEST
+
 START_TEST(percentiles)
 {
 	const double x[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
@@ -433,6 +482,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, short_log);
 	tcase_add_test(tc, missing_data);
 	tcase_add_test(tc, rx_rate);
+	tcase_add_test(tc, egress_window);
 	tcase_add_test(tc, percentiles);
 	tcase_add_test(tc, trains);
 	tcase_add_test(tc, train_rule);

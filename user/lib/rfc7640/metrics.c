@@ -186,6 +186,7 @@ int tm_flow_metrics(const struct bm_traffic *t,
 	m->remarked_bytes = NAN;
 	m->egress_min_bytes = m->egress_mean_bytes = NAN;
 	m->egress_max_bytes = NAN;
+	m->first_rx_s = m->last_rx_s = NAN;
 	m->dscp = f->dscp;
 	m->bursts = f->per_burst[0] ? f->bursts : 0;
 	for (i = 0; i < f->n; i++) {
@@ -235,6 +236,11 @@ int tm_flow_metrics(const struct bm_traffic *t,
 	m->rx_rate_bps = arrivals >= 2 && last > first ?
 			 m->rx_bytes * (double)(arrivals - 1) /
 			 (double)arrivals * 8.0 / (last - first) : NAN;
+	m->arrivals = arrivals;
+	if (isfinite(first)) {
+		m->first_rx_s = first;
+		m->last_rx_s = last;
+	}
 	flow_pd(r, f, m);
 	if (flow_log(r, f, d, m))
 		return bm_errorf(err, "out of memory");
@@ -260,8 +266,37 @@ void tm_flow_calibrate(struct tm_flow_metrics *m, double cal_pd_ns,
 
 double tm_flow_tput(const struct tm_flow_metrics *m, double td_s)
 {
-	double over_td = m->rx_bytes * 8.0 / td_s;
+	struct tm_egress e = TM_EGRESS_INIT;
 
-	return isfinite(m->rx_rate_bps) ? fmin(m->rx_rate_bps, over_td) :
-	       over_td;
+	tm_egress_add(&e, m);
+	return tm_egress_tput(&e, td_s);
+}
+
+void tm_egress_add(struct tm_egress *e, const struct tm_flow_metrics *m)
+{
+	e->bytes += m->rx_bytes;
+	e->arrivals += m->arrivals;
+	if (isfinite(m->first_rx_s)) {
+		e->first_s = fmin(e->first_s, m->first_rx_s);
+		e->last_s = fmax(e->last_s, m->last_rx_s);
+	}
+}
+
+double tm_egress_tput(const struct tm_egress *e, double td_s)
+{
+	double over_td = e->bytes * 8.0 / td_s;
+
+	/* n arrivals span n - 1 gaps: the first one's bytes are not in */
+	if (e->arrivals < 2 || !(e->last_s > e->first_s))
+		return over_td;
+	return fmin(over_td, e->bytes * (double)(e->arrivals - 1) /
+			     (double)e->arrivals * 8.0 /
+			     (e->last_s - e->first_s));
+}
+
+double tm_egress_flow_tput(const struct tm_egress *e,
+			   const struct tm_flow_metrics *m, double td_s)
+{
+	return e->bytes > 0 ? tm_egress_tput(e, td_s) * m->rx_bytes /
+			      e->bytes : 0.0;
 }

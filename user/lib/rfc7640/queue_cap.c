@@ -425,8 +425,12 @@ static void qc_egress_rows(const struct tm_ctx *x,
 	unsigned int i, k, nc = (unsigned int)p->n_classes, prio = 0;
 	double td = p->c.td_s, wsum = wfq_weights(p), wfq = 0, sp = 0;
 	double off = 0, lp = 0, share, wfq_bytes = 0;
+	struct tm_egress eb = TM_EGRESS_INIT;
 	json_object *o;
 
+	for (k = 0; k < nc; k++)
+		for (i = 0; i < pm->n_in; i++)
+			tm_egress_add(&eb, &ms->m[tm_mesh_at(pm, nc, i, e, k)]);
 	for (k = 0; k < nc; k++) {
 		struct qc_class *q = &c[k];
 
@@ -436,7 +440,7 @@ static void qc_egress_rows(const struct tm_ctx *x,
 			const struct tm_flow_metrics *s =
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
 
-			q->tot += tm_flow_tput(s, td);
+			q->tot += tm_egress_flow_tput(&eb, s, td);
 			q->bytes += s->rx_bytes;
 			q->offered += s->tx_bytes * 8.0 / td;
 			q->lp += (double)s->lost;
@@ -480,7 +484,8 @@ static void qc_egress_rows(const struct tm_ctx *x,
 			bm_json_add_double(o, "offered_bps",
 					   s->tx_bytes * 8.0 / td);
 			bm_json_add_double(o, "throughput_bps",
-					   tm_flow_tput(s, td));
+					   tm_egress_flow_tput(&eb, s,
+							      td));
 			bm_json_add_double(o, "rx_bytes", s->rx_bytes);
 			bm_json_add_double(o, "share_pct", share);
 			tm_metrics_json(o, s);

@@ -332,10 +332,14 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	unsigned int nc = (unsigned int)p->n_classes, i, k, m = 0;
 	unsigned int idx[BM_BACKEND_MAX_PORTS * TM_MAX_CLASSES];
 	double td = p->c.td_s, off = 0, lp = 0, tot = 0, share, lo;
+	struct tm_egress eb = TM_EGRESS_INIT;
 	struct tm_trains t;
 	json_object *o;
 	int ret;
 
+	for (k = 0; k < nc; k++)
+		for (i = 0; i < pm->n_in; i++)
+			tm_egress_add(&eb, &ms->m[tm_mesh_at(pm, nc, i, e, k)]);
 	for (k = 0; k < nc; k++) {
 		double qtot = 0, qoff = 0, qlp = 0, qbytes = 0;
 		unsigned int qi[BM_BACKEND_MAX_PORTS];
@@ -345,7 +349,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
 
 			qi[i] = idx[m++] = tm_mesh_at(pm, nc, i, e, k);
-			qtot += tm_flow_tput(s, td);
+			qtot += tm_egress_flow_tput(&eb, s, td);
 			qbytes += s->rx_bytes;
 			qoff += s->tx_bytes * 8.0 / td;
 			qlp += (double)s->lost;
@@ -368,9 +372,10 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 			bm_json_add_u64(o, "dscp", p->dscps[k]);
 			bm_json_add_double(o, "offered_bps",
 					   s->tx_bytes * 8.0 / td);
-			/* TM-MET-SR of the stream: its egress bits over Td */
+			/* TM-MET-SR of the stream: its part of the egress's
+			 * bits over the egress's window (tm_egress) */
 			bm_json_add_double(o, "throughput_bps",
-					   tm_flow_tput(s, td));
+					   tm_egress_flow_tput(&eb, s, td));
 			bm_json_add_double(o, "rx_bytes", s->rx_bytes);
 			bm_json_add_double(o, "share_pct", share);
 			tm_metrics_json(o, s);
@@ -409,7 +414,8 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	o = row_of(test, eg);
 	bm_json_add_double(o, "offered_bps", off);
 	bm_json_add_double(o, "throughput_bps", tot);
-	/* TM-MET-SR of the egress port: all its bits over Td */
+	/* TM-MET-SR of the egress port: all its bits over its
+	 * window, at most over Td (tm_egress_tput) */
 	bm_json_add_double(o, "sr_bps", tot);
 	bm_json_add_double(o, "lp", lp);
 	bm_json_add_double(o, "shaper_sr_bps",

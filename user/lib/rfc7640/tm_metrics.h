@@ -9,6 +9,7 @@
 #ifndef TM_METRICS_H
 #define TM_METRICS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,10 @@ struct tm_flow_metrics {
 	 * NAN below two arrivals).  Not rx_bytes / Td: the frames a queue
 	 * still held at Td's end arrive after it and would count as rate */
 	double rx_rate_bps;
+	/* its first and last arrival (s on the receive clock; NAN with
+	 * none) and its arrivals, duplicates included */
+	double first_rx_s, last_rx_s;
+	uint64_t arrivals;
 	/* PD (rx - tx) in ns: min, mean, p99, max; pdv = p99 - min (RFC
 	 * 5481 PDV at the 99th percentile), pdv_mean = mean - min; NAN
 	 * when no latency was measured */
@@ -89,6 +94,34 @@ int tm_flow_metrics(const struct bm_traffic *t,
  * two meet where the span is Td less one frame's gap.
  */
 double tm_flow_tput(const struct tm_flow_metrics *m, double td_s);
+
+/*
+ * The flows one egress delivered, for their throughput over one window:
+ * the egress's first arrival of any of them to its last of any.  Timed
+ * each over its own span, flows that share an egress add up to more than
+ * it carries: the frames a queue still held at Td's end arrive after it,
+ * and a starved flow's span is short (TM-QS-CAP, TM-SHP-CAP: the egress's
+ * throughput is its flows' together).  Start from TM_EGRESS_INIT.
+ */
+struct tm_egress {
+	double first_s, last_s, bytes;
+	uint64_t arrivals;
+};
+
+#define TM_EGRESS_INIT { .first_s = INFINITY, .last_s = -INFINITY }
+
+/* Adds flow m to egress e. */
+void tm_egress_add(struct tm_egress *e, const struct tm_flow_metrics *m);
+
+/* e's throughput in bit/s, by tm_flow_tput's rule over e's window. */
+double tm_egress_tput(const struct tm_egress *e, double td_s);
+
+/*
+ * The throughput of flow m (added to e) in bit/s: its part of e's bytes
+ * times e's throughput, so that e's flows add up to e exactly.
+ */
+double tm_egress_flow_tput(const struct tm_egress *e,
+			   const struct tm_flow_metrics *m, double td_s);
 
 /*
  * REQ-TS-5: subtract the tester's own PD (cal_pd_ns, from every PD
