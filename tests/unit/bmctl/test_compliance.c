@@ -251,7 +251,8 @@ START_TEST(test_nulls_that_say_why)
 		"\"iterations\":[{\"n_ingress\":2,\"n_egress\":1,"
 		"\"latency_mean_ns\":{},"
 		"\"stateful\":[\"a\"],\"stateless\":[\"b\"],"
-		"\"goodput_bps\":{},\"repetitions\":[{\"udp\":{"
+		"\"goodput_bps\":{},\"repetitions\":[{\"result\":\"ok\","
+		"\"udp\":{"
 		"\"latency_min_ns\":1,\"latency_mean_ns\":2,"
 		"\"latency_max_ns\":3,\"sync_pct\":null}}]}]}}");
 	check(doc, &c, out, sizeof(out));

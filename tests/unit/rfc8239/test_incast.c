@@ -164,6 +164,52 @@ START_TEST(inc1_udp_share)
 	ck_assert_ptr_nonnull(strstr(json_object_get_string(
 		tj_get(u, "sync_pct_why")), "one stateless port"));
 	ck_assert(tj_has_deviation(doc, "synchronisation not measured"));
+	/* a generator that keeps up: every burst back to back, "ok" */
+	ck_assert_str_eq(json_object_get_string(tj_get(r, "result")), "ok");
+	ck_assert_double_eq(tj_num(u, "tx_burst_late_max_s"), 0);
+	ck_assert(!tj_has_deviation(doc, "not offered as asked"));
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
+ * RFC 8239 §6.2: the UDP bursts at 100 % intensity, a MUST.  A generator
+ * of 50 kfps behind the 100 Mbit/s line (148,810 fps at 64 B) sends each
+ * burst's frames 20 us apart, not 6.72: the 100th of a burst leaves 99 x
+ * 13.28 us = 1.315 ms behind its place.  The DUT saw a milder incast:
+ * every repetition says so instead of "ok", and the result's deviations
+ * count them (2 of 2).
+ */
+START_TEST(inc1_slow_bursts)
+{
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	struct r8239_inc_params p;
+	json_object *doc, *it, *r;
+	size_t i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = R;
+	sp.buffer_frames = 100;
+	sp.generator_max_fps = 50000;
+	sp.ports[2].shaper.rate_bps = R;
+	sp.ports[2].shaper.bucket_bytes = 3200;
+	sp.ports[2].shaper.overhead = 24;
+	be = sim_ports_new(&sp, 3, "sim");
+	params(&p);
+	doc = run(be, &p, "rfc8239.incast-slow");
+	it = iter(doc, 0);
+	for (i = 0; i < 2; i++) {
+		r = rep(it, i);
+		ck_assert_double_eq_tol(tj_num(tj_get(r, "udp"),
+					       "tx_burst_late_max_s"),
+					99 * (1 / 50000.0 - 84 * 8 / R), 2e-6);
+		ck_assert_ptr_nonnull(strstr(json_object_get_string(
+			tj_get(r, "result")), "bursts not as asked"));
+	}
+	ck_assert(tj_has_deviation(doc, "2 of 2 repetitions' UDP bursts not "
+				   "offered as asked"));
 	json_object_put(doc);
 	bm_sim_free(be);
 }
@@ -321,6 +367,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, goodput_one_flow);
 	tcase_add_test(tc, goodput_shared);
 	tcase_add_test(tc, inc1_udp_share);
+	tcase_add_test(tc, inc1_slow_bursts);
 	tcase_add_test(tc, inc2_sync);
 	tcase_add_test(tc, inc_latency_events);
 	tcase_add_test(tc, inc1_all);

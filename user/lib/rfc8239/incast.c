@@ -179,6 +179,10 @@ struct inc {
 	unsigned int n;			/* ports; the egress is n - 1 */
 	bool learned;
 	bool sync_unmeasured;		/* a repetition with one UDP port */
+	/* repetitions whose UDP bursts left with wider gaps than asked,
+	 * and the farthest a frame fell behind its place in its burst */
+	unsigned int reps_late, reps_udp, reps_unmeasured;
+	double burst_late_max_s;
 };
 
 /* The UDP streams of ports [from, to) to the egress. */
@@ -256,6 +260,42 @@ static void udp_sync(const struct bm_traffic_result *r, double t_wire,
 		return;
 	*sync_pct = 100.0 * fmax(0, t_wire - *skew_s) / t_wire;
 	*overlap_pct = fmin(100.0, 100.0 * fmax(0, end - hi) / span);
+}
+
+/*
+ * RFC 8239 §6.2: the stateless bursts at 100 % intensity, a MUST (or at
+ * the intensity asked).  A frame that left more than BM_BURST_GAP_TOL_S
+ * behind its place in its burst (bmgen.ko measures each against its
+ * burst's first departure) made the incast milder than asked: the
+ * repetition's result says so, never "ok", and the result's deviations
+ * count them.
+ */
+static void inc_rep_result(struct inc *m, const struct bm_trial_result *res,
+			   json_object *o)
+{
+	char why[256];
+
+	m->reps_udp++;
+	if (!res->burst_gaps_measured) {
+		bm_json_add_str(o, "result", "bursts not measured: the "
+				"backend measured no burst's gaps, so their "
+				"intensity (RFC 8239 §6.2) is unknown");
+		m->reps_unmeasured++;
+		return;
+	}
+	if (!(res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)) {
+		bm_json_add_str(o, "result", "ok");
+		return;
+	}
+	m->reps_late++;
+	m->burst_late_max_s = fmax(m->burst_late_max_s,
+				   res->tx_burst_late_max_s);
+	snprintf(why, sizeof(why), "bursts not as asked: a UDP frame left "
+		 "%.3f ms behind its place in its burst (RFC 8239 §6.2: %.0f "
+		 "%% intensity); the DUT saw a milder incast, and the "
+		 "goodput and latency may overstate it",
+		 res->tx_burst_late_max_s * 1e3, m->p->intensity_pct);
+	bm_json_add_str(o, "result", why);
 }
 
 static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
@@ -381,6 +421,9 @@ static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
 						   p->cal_constant_ns, ser,
 						   ser) : NAN);
 		bm_json_add_double(u, "tx_late_max_s", res.tx_late_max_s);
+		bm_json_add_double(u, "tx_burst_late_max_s",
+				   res.burst_gaps_measured ?
+				   res.tx_burst_late_max_s : NAN);
 		bm_json_add_double(u, "accounted_bits", udp_bits(r));
 		t_wire = (p->frame_size + 20) * 8.0 / m->be->line_rate_bps;
 		udp_sync(r, t_wire, p->burst_frames, &skew, &sync, &overlap);
@@ -416,6 +459,7 @@ static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
 		}
 		json_object_object_add(u, "streams", a);
 		json_object_object_add(o, "udp", u);
+		inc_rep_result(m, &res, o);
 	}
 	json_object_array_add(reps, o);
 out:
@@ -546,6 +590,22 @@ int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
 			"a repetition had 0 % synchronisation of its UDP "
 			"ports' first frames: not an incast per RFC 8238 "
 			"§6.2.3 (see burst_overlap_pct)"));
+	if (m.reps_late) {
+		char line[320];
+
+		snprintf(line, sizeof(line), "%u of %u repetitions' UDP bursts "
+			 "not offered as asked (RFC 8239 §6.2: bursts at %.0f "
+			 "%% intensity): a frame up to %.3f ms behind its "
+			 "place in its burst (bmgen.ko's minimum-gap measure; "
+			 "each repetition's result)", m.reps_late, m.reps_udp,
+			 p->intensity_pct, m.burst_late_max_s * 1e3);
+		json_object_array_add(dev, json_object_new_string(line));
+	}
+	if (m.reps_unmeasured)
+		json_object_array_add(dev, json_object_new_string(
+			"the backend measured no gaps of the UDP bursts of "
+			"some repetitions: their intensity (RFC 8239 §6.2) is "
+			"unknown"));
 	if (m.sync_unmeasured)
 		json_object_array_add(dev, json_object_new_string(
 			"synchronisation not measured where one stateless "
