@@ -318,6 +318,7 @@ static int qs_run_once(struct tm_ctx *x, const struct tm_qs_params *p,
 		bm_json_add_double(o, "first_fail_bytes", ho.first_fail.nominal ?
 				   (double)ho.first_fail.nominal : NAN);
 		bm_json_add_u64(o, "bursts", ho.bursts);
+		tm_hunt_result_json(o, &hp, &ho);
 		json_object_array_add(json_object_object_get(res, "hunt"), o);
 		v[H_LARGEST][n] = (double)ho.largest_pass;
 	}

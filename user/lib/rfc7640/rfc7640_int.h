@@ -412,7 +412,25 @@ struct tm_hunt_out {
 	uint64_t largest_pass;		/* the largest burst that passed */
 	struct tm_burst first_fail;	/* nominal 0: none */
 	unsigned int bursts;		/* sent */
+	/* TM §5.1: bursts at the line rate.  A burst the generator spread
+	 * (a frame more than BM_BURST_GAP_TOL_S behind) is measured again,
+	 * up to TM_HUNT_REMEASURE times, unless the refill (drain) its
+	 * spread allowed at rate_bps is below one step: the hunt's
+	 * resolution.  remeasured: trials sent again; spread: bursts still
+	 * beyond that after them; unmeasured: bursts whose gaps the backend
+	 * did not measure; late_max_s: the largest lateness of the bursts
+	 * counted */
+	unsigned int remeasured, spread, unmeasured;
+	double late_max_s;
 };
+
+#define TM_HUNT_REMEASURE	2
+
+/* Adds to r what hunt o said of its bursts: bursts_remeasured,
+ * bursts_spread and result ("ok", or why the hunt's bursts were not
+ * what TM §5.1 asks). */
+void tm_hunt_result_json(json_object *r, const struct tm_hunt_params *p,
+			 const struct tm_hunt_out *o);
 
 /* The recover wait of a burst of actual accounted bytes under p. */
 double tm_hunt_recover_s(const struct tm_hunt_params *p, double bytes);
