@@ -43,9 +43,9 @@ struct bm_port {
 	atomic64_t rx_unknown;
 	atomic64_t rx_misdirected;
 	bool link_up;			/* running with carrier, at the last
-					 * event (issue 16: link flaps)
+					 * event (to count link flaps)
 					 */
-	/* hardware timestamps (hwts.c, issue 14) */
+	/* hardware timestamps (hwts.c, SPEC PLAT-TS) */
 	int phc_index;			/* -1: no PHC */
 	u32 hwts;			/* BMGEN_HWTS_* userspace switched on */
 	s64 phc_offset_ns;		/* PHC - CLOCK_MONOTONIC */
@@ -352,7 +352,7 @@ bool bm_trial_busy(void);
 /* rx.c: per-frame analysis */
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);
 
-/* hwts.c: hardware timestamps (issue 14) */
+/* hwts.c: hardware timestamps (SPEC PLAT-TS) */
 /* Set what userspace switched on at p's driver.  Needs bm_cfg_lock. */
 int bm_hwts_port_set(struct bm_port *p, u32 hwts, const s64 *phc_offset_ns,
 		     struct netlink_ext_ack *extack);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hardware timestamps (issue 14, SPEC PLAT-TS).  Userspace switches
- * stamping on at the driver (SIOCSHWTSTAMP: on 6.1 there is no in-kernel
- * way) and tells the module with PORT_SET, with the PHC's offset from
- * CLOCK_MONOTONIC.
+ * Hardware timestamps (SPEC PLAT-TS).  Userspace switches stamping on at
+ * the driver (SIOCSHWTSTAMP: on 6.1 there is no in-kernel way) and tells
+ * the module with PORT_SET, with the PHC's offset from CLOCK_MONOTONIC.
  *
  * Tx: a driver hands a tx stamp to skb->sk's error queue and drops it if
  * the skb has no socket (__skb_tstamp_tx), so a port with BMGEN_HWTS_TX

@@ -18,7 +18,7 @@
 #include "bmgen.h"
 
 /* Linux 6.2 split the ops a pre_doit sees and moved a dump's parsed
- * attributes into its genl_info (issue 14: the module on 6.12 too).
+ * attributes into its genl_info (the module builds on 6.12 too).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 #define bm_genl_pre_ops	genl_split_ops
@@ -353,7 +353,7 @@ static int bm_nl_port_detach(struct sk_buff *skb, struct genl_info *info)
 	return bm_nl_port_change(info, false);
 }
 
-/* PORT_SET: the hardware stamping userspace switched on (issue 14). */
+/* PORT_SET: the hardware stamping userspace switched on (SPEC PLAT-TS). */
 static int bm_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *off_a = info->attrs[BMGEN_A_PORT_PHC_OFFSET_NS];

@@ -25,7 +25,7 @@ LIST_HEAD(bm_ports);
 static u32 bm_port_ts_caps(struct net_device *dev, int *phc)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-	/* 6.11 gave the driver op a kernel-only struct (issue 14) */
+	/* 6.11 gave the driver op a kernel-only struct */
 	struct kernel_ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
 #else
 	struct ethtool_ts_info info = { .cmd = ETHTOOL_GET_TS_INFO };
@@ -233,8 +233,8 @@ void bm_ports_detach_all(void)
  * the driver's ndo_stop frees its rings, which the direct and XDP paths would otherwise still
  * write to.  A port lost its link (down, or carrier off: a pulled cable, a DUT port reset)
  * while a trial used it, during the trial or its drain: the trial goes
- * on, counted in bm_trial.link_downs, and userspace decides (issue 16: a
- * flap must not pass for the DUT's losses).
+ * on, counted in bm_trial.link_downs, and userspace decides (a flap must
+ * not pass for the DUT's losses).
  */
 static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
 			   void *ptr)

@@ -162,7 +162,7 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 	}
 	spin_lock_init(&s->rx.lock);
 	/* not zeroed here: bm_stream_rx_reset() below does, and zeroing
-	 * 38 KB twice was a third of a stream's set-up (issue 17 item 4)
+	 * 38 KB twice was a third of a stream's set-up
 	 */
 	s->rx.seen = bitmap_alloc(BM_DUP_WINDOW, GFP_KERNEL);
 	s->rx.hist = kvmalloc_array(BMGEN_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);

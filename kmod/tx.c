@@ -244,10 +244,10 @@ static void bm_note_lateness(struct bm_stream *s,
 /*
  * The kthread's streams in a binary min-heap on (next departure, stream
  * order), so picking the next frame costs O(log n), not a scan of every
- * stream: a 64-port mesh puts 4032 streams on the CPUs (issue 17, cost
- * per frame at 4032 streams against one).  Ties keep stream order, as
- * the scan did: the cursors sit in one array in the kthread's list
- * order, so their addresses are that order.
+ * stream: a 64-port mesh puts 4032 streams on the CPUs (cost per frame
+ * at 4032 streams against one).  Ties keep stream order, as the scan
+ * did: the cursors sit in one array in the kthread's list order, so
+ * their addresses are that order.
  */
 struct bm_tx_heap {
 	struct bm_tx_cursor **h;
@@ -948,7 +948,7 @@ int bm_tx_init(void)
 		kt->cpu = cpu;
 		/* until it has learned its own: the first departure after
 		 * load was 31 us late in the icount bench (13.7 PPM over a
-		 * 2 s trial at 15.6 fps; issue 17 item 3)
+		 * 2 s trial at 15.6 fps)
 		 */
 		kt->overshoot_ns = BM_MAX_EARLY_NS / 2;
 		INIT_LIST_HEAD(&kt->streams);

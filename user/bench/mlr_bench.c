@@ -7,8 +7,8 @@
  * overhead.  Prints a Markdown table to stdout.
  *
  * mlr_bench csit: bmgen's MLRsearch modes against FD.io CSIT's MLRsearch
- * 1.2.1 on the four devices of issue 13 item 4, in trial durations, and
- * the goal line of the mlrsearch procedure's default mode.
+ * 1.2.1 on the four comparison devices of mlr_devices.h, in trial
+ * durations, and the goal line of the mlrsearch procedure's default mode.
  */
 #include <errno.h>
 #include <math.h>
@@ -137,12 +137,12 @@ static void fmt_truth(char *buf, size_t len, double fps)
 
 /*
  * FD.io CSIT's MLRsearch 1.2.1 (csit commit 72eca4f66c, the code of the
- * PyPI release) on the devices of mlr_devices.h, as issue 13 item 4
- * gives them and as its code gives them again: goals loss_ratio 0 and
- * 0.005, exceed_ratio 0, relative_width 0.005, initial_trial_duration
- * 1 s, final_trial_duration 30 s, duration_sum 30 s, preceding_targets
- * 2, expansion_coefficient 4; min_load 18002, max_load 29.76e6, no
- * warmup; time = the sum of intended trial durations.
+ * PyPI release) on the devices of mlr_devices.h, as that code gives them:
+ * goals loss_ratio 0 and 0.005, exceed_ratio 0, relative_width 0.005,
+ * initial_trial_duration 1 s, final_trial_duration 30 s, duration_sum
+ * 30 s, preceding_targets 2, expansion_coefficient 4; min_load 18002,
+ * max_load 29.76e6, no warmup; time = the sum of intended trial
+ * durations.
  */
 static const struct {
 	double cap_fps;
@@ -161,7 +161,7 @@ static const struct {
 };
 
 #define N_CSIT (sizeof(csit121) / sizeof(csit121[0]))
-#define CSIT121_TOTAL_S 994.4		/* issue 13 item 4 */
+#define CSIT121_TOTAL_S 994.4		/* the sum of csit121[].trial_s */
 
 /* The mlrsearch procedure's default mode, from the registry (so the goal
  * line follows the default wherever it is set). */
@@ -224,8 +224,8 @@ static int csit_table(void)
 	       "width 0.005, trials of 1 s to 30 s, 2 intermediate phases, "
 	       "expansion coefficient 4, min 18002 fps, max 29.76 Mfps. Time "
 	       "is the sum of trial durations (CSIT's own count; no per-trial "
-	       "overhead). CSIT figures: issue 13 item 4, reproduced with CSIT "
-	       "commit 72eca4f66c (exceed ratio 0, duration sum 30 s). Bounds "
+	       "overhead). CSIT figures: from CSIT's own code at commit "
+	       "72eca4f66c (exceed ratio 0, duration sum 30 s). Bounds "
 	       "of the `fast` mode in fps; truth at 30 s from the loss "
 	       "formula; *brackets*: lower <= truth <= upper (the upper to "
 	       "1e-7), of draft-01 / fast. The mlrsearch procedure's default "

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmctl batch PLAN (issue 15 item 5): a night of procedures from one plan
- * file (JSON or YAML, as --param @FILE takes), each step run exactly as
- * `bmctl run` would run it (the same options, the same checks), one after
- * the other, with optional hooks before and after each step, and an exit
- * status that says passed, failed or interrupted.
+ * bmctl batch PLAN: a night of procedures from one plan file (JSON or
+ * YAML, as --param @FILE takes), each step run exactly as `bmctl run`
+ * would run it (the same options, the same checks), one after the other,
+ * with optional hooks before and after each step, and an exit status that
+ * says passed, failed or interrupted.
  *
  * Plan:
  *   { "ports": ["p1", "p2"], "line_rate": "10G", "dry_run": false,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmctl report FILE --html OUT (issue 15 item 3): one self-contained HTML
+ * bmctl report FILE --html OUT (REQ-REP-3): one self-contained HTML
  * file (no script, no fetch: it opens offline and prints) with the charts
  * the standards ask for or a reader expects, drawn as inline SVG:
  *   - RFC 2544 §26.1 throughput against frame size: the measured frame

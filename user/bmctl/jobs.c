@@ -396,7 +396,7 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	if (html && (csv || opts.json))
 		return usage_error("report: --html excludes --csv and --json");
-	/* a stored or copied result, read without bmd (issue 15 item 3) */
+	/* a stored or copied result, read without bmd */
 	doc = json_object_from_file(file);
 	if (!doc) {
 		const char *why = json_util_get_last_err();

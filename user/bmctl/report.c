@@ -341,7 +341,7 @@ void report_trials(json_object *result)
 		{ "lost", "res.lost" },
 		{ "loss_ratio", "loss_pct" },
 		{ "latency.mean_ns" },
-		/* issue 14: the NICs' stamps, where the ports had them */
+		/* the NICs' hardware stamps, where the ports had them */
 		{ "hw_latency.count" },
 		{ "hw_latency.mean_ns" },
 		{ "hw_latency.accuracy_ns" },

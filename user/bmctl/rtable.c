@@ -242,7 +242,7 @@ void rt_build(struct rt_table *t, json_object *const *rows, size_t n,
 			if (c < nc)
 				continue;
 			/* each key's rows are scanned once, not once a row:
-			 * a 1136-trial result took 2 s (issue 17 item 4)
+			 * a 1136-trial result took 2 s
 			 */
 			for (j = 0; j < t->nlong && strcmp(t->longk[j], k); j++)
 				;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The table model both reports share (issue 15 item 3): which members of
+ * The table model both reports share (REQ-REP-3): which members of
  * a result's rows become columns, in which human unit each is shown
  * (latency in ns/µs/ms, rates in bit/s..Gbit/s by the column's largest
  * value), and which members hold the same value in every row, so that the

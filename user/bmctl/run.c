@@ -42,7 +42,7 @@ static json_object *get(json_object *o, const char *key)
 /* --- progress ----------------------------------------------------------- */
 
 /*
- * What a follower shows (issue 15 item 4).  On a terminal one line,
+ * What a follower (bmctl run, bmctl wait) shows.  On a terminal one line,
  * redrawn at every event and every second: procedure, frame size n of N,
  * trial k, offered load, loss, the search's bounds, elapsed time and an
  * estimate of the rest.  In a pipe one timestamped line per event, none

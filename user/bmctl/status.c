@@ -31,7 +31,7 @@ static void uptime_str(double s, char *buf, size_t size)
 }
 
 /*
- * The resets of bmd's configuration (issue 16): what `--param reset=NAME`
+ * The resets of bmd's configuration (R2544-RESET): what `--param reset=NAME`
  * may choose.  Text shows each name with its command; JSON the array as
  * bmd gave it.  An older bmd says nothing, and neither does bmctl.
  */
@@ -128,7 +128,7 @@ int cmd_status(int argc, char **argv)
 	if (argc > 0)
 		return usage_error("status takes no arguments");
 	/* bmctl talks to bmd only: the module it reports is bmd's, on
-	 * bmd's host (issue 9) */
+	 * bmd's host, which need not be this one */
 	ret = ask_bmd(request_new("status"), &r);
 	if (ret)
 		return ret;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmgen-nlcheck: issue 3, "every malformed or out-of-range netlink request
- * is rejected with an extack message and changes nothing; an unprivileged
- * caller gets EPERM".
+ * bmgen-nlcheck: checks that every malformed or out-of-range netlink
+ * request is rejected with an extack message and changes nothing, and
+ * that an unprivileged caller gets EPERM.
  *
  * It speaks raw generic netlink (libmnl, not libbm), so that it can send
  * what the library never would: wrong types and lengths, out-of-range
@@ -624,7 +624,7 @@ BUILD(b_port_enslaved) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->enslaved
 BUILD(b_port_spare) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->spare); }
 BUILD(b_port_spare_name) { mnl_attr_put_strz(nlh, BMGEN_A_PORT_IFNAME, c->spare_name); }
 BUILD(b_port_rx) { mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->rx); }
-/* PORT_SET (issue 14): veth cannot stamp */
+/* PORT_SET (hardware timestamps): veth cannot stamp */
 BUILD(b_hwts_tx)
 {
 	mnl_attr_put_u32(nlh, BMGEN_A_PORT_IFINDEX, c->tx);
@@ -848,7 +848,7 @@ BUILD(b_flow_seed_u32)
 	stream_base(nlh, c, 0);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_SEED, 7);
 }
-/* §12 random MACs (issue 13) */
+/* §12 random MACs (R2544-ADDR) */
 BUILD(b_mac_seed_ip_flows)
 {
 	stream_base(nlh, c, 0);
@@ -862,7 +862,7 @@ BUILD(b_mac_seed_u32)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_MAC_DST);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_MAC_SEED, 7);
 }
-/* §26.2 new-net (issue 13): the tagged frame's own destination */
+/* §26.2 new-net (R2544-LAT): the tagged frame's own destination */
 BUILD(b_tag_dst_untagged)
 {
 	stream_base(nlh, c, 0);
@@ -1069,7 +1069,7 @@ static const struct ncase cases[] = {
 	{ "port_attach_foreign_attr", P_IDLE, ATT, 0, b_attach_stream_attr, EINVAL, UNSUPP, A(STREAM_ID) },
 	{ "nested_flag_on_u32", P_IDLE, ADD, 0, b_nested_flag, EINVAL, "NLA_F_NESTED not expected", A(STREAM_ID) },
 	{ "truncated_attr", P_IDLE, ADD, 0, b_truncated_attr, EINVAL, "bytes leftover after parsing attributes", NOATTR },
-	/* the genetlink header and nlmsg_flags (issue 16) */
+	/* the genetlink header and nlmsg_flags */
 	{ "genl_reserved_nonzero", P_IDLE, ADD, 0, b_reserved_1, EINVAL, RESV, NOATTR },
 	{ "genl_reserved_nonzero_dump", P_IDLE, SGET, F_DUMP, b_reserved_dump, EINVAL, RESV, NOATTR },
 	{ "genl_version_0", P_IDLE, ADD, 0, b_hdr_version_0, EINVAL, HDRVER, NOATTR },
@@ -1244,8 +1244,8 @@ static const struct ncase cases[] = {
 	{ "other_netns_port_detach", P_FOREIGN, DET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_port_set", P_FOREIGN, PSET, 0, b_port_tx, ENODEV, "no such device in this netns", NOATTR },
 	{ "other_netns_stream_add", P_FOREIGN, ADD, 0, b_stream_ok, ENOENT, "tx device is not an attached port", A(STREAM_TX_IFINDEX) },
-	/* the namespace model (issue 16): another namespace's streams and
-	 * trial are not there for this caller */
+	/* the namespace model: another namespace's streams and trial are
+	 * not there for this caller */
 	{ "other_netns_stream_del", P_FOREIGN, DEL, 0, b_del_sid, ENOENT, "no such stream in this network namespace", NOATTR },
 	{ "other_netns_stream_del_all", P_FOREIGN, DEL, 0, b_nothing, 0, NULL, NOATTR },
 	{ "other_netns_trial_start", P_FOREIGN, START, 0, b_nothing, EINVAL, "no streams configured in this network namespace", NOATTR },
@@ -1618,7 +1618,7 @@ static void unpriv_child(const char *variant, enum phase p,
 			variant, st);
 }
 
-/* --- sequences (issue 16) ----------------------------------------------------- */
+/* --- sequences ------------------------------------------------------------ */
 
 /*
  * What one request cannot show: accepted boundary values and what they

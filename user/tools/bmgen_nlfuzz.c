@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmgen-nlfuzz: issue 16 item 2, the netlink sequence fuzzer.  Where
- * bmgen-nlcheck sends each malformed request of a table once and checks
- * its answer, this sends many random and mutated requests from several
- * threads at once while trials run, and checks only that the module
- * survives them: the lab runner fails the boot on a WARN or an oops, the
- * lab test counts slab objects around it, and at the end the module must
- * still answer, run a trial and count it exactly.
+ * bmgen-nlfuzz: the netlink sequence fuzzer.  Where bmgen-nlcheck sends
+ * each malformed request of a table once and checks its answer, this
+ * sends many random and mutated requests from several threads at once
+ * while trials run, and checks only that the module survives them: the
+ * lab runner fails the boot on a WARN or an oops, the lab test counts
+ * slab objects around it, and at the end the module must still answer,
+ * run a trial and count it exactly.
  *
  *   bmgen-nlfuzz --tx DEV --rx DEV [--messages N] [--threads T] [--seed S]
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmgen-tcp: one raw session of the kernel TCP engine (issue 11), without
+ * bmgen-tcp: one raw session of the kernel TCP engine (PLAT-TCP), without
  * bmd: connections between tester ports, each port in a VRF of its own so
  * that the segments cross the DUT (bm_tcp_engine.h).  Prints the session's
  * result as JSON (bm_tcp_result_json).  Exit 0 when every connection came

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmgen-traffic: one raw N-port trial (issue 9), on bmgen.ko or, with
- * --sim, on the simulated N-port DUT (a dry run).  Builds one of the
- * standards' topologies over the ports given, runs it once and prints one
+ * bmgen-traffic: one raw N-port trial, on bmgen.ko or, with --sim, on the
+ * simulated N-port DUT (a dry run).  Builds one of the standards'
+ * topologies (REQ-TOPO-1) over the ports given, runs it once and prints one
  * key=value line per stream, per port and for the totals, so that lab
  * tests can check every stream's count.  Exit 0 on a completed trial, 1 on
  * an error (its message on stderr), 2 on bad arguments.

@@ -238,7 +238,7 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	if (st->tx_frames > 1 && st->tx_last_ns > st->tx_first_ns)
 		printf("%stx_rate_fps=%.3f\n", pfx, (double)(st->tx_frames - 1) *
 		       1e9 / (double)(st->tx_last_ns - st->tx_first_ns));
-	/* hardware stamps (issue 14): the frames that have both halves */
+	/* hardware stamps: the frames that have both halves */
 	printf("%shw_tx_requests=%llu\n", pfx,
 	       (unsigned long long)st->hw_tx_requests);
 	printf("%shw_tx_stamps=%llu\n", pfx, (unsigned long long)st->hw_tx_stamps);
@@ -257,7 +257,7 @@ static void print_stats(const struct bm_genl_stats *st, const char *pfx)
 	}
 }
 
-/* "hwts DEV": what the driver takes, then put back (issue 14). */
+/* "hwts DEV": what the driver takes, then put back. */
 static int hwts_probe(const char *dev)
 {
 	struct bm_error err = { { 0 } };
@@ -503,8 +503,8 @@ int main(int argc, char **argv)
 	}
 	if (bm_genl_stream_del(g, 0, &err))
 		return die(1, "stream del", &err);
-	/* the control plane's cost (issue 17 item 4): set-up of the
-	 * streams and the start, and the memory they hold
+	/* the control plane's cost: set-up of the streams and the start,
+	 * and the memory they hold
 	 */
 	logn = s.log_frames;
 	m0 = mem_kb();

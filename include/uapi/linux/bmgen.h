@@ -25,8 +25,9 @@
 /* Limits the module enforces (and userspace may check first). */
 /*
  * Stream ids are 1 .. BMGEN_MAX_STREAMS-1: a full mesh of 64 ports is 4032
- * streams (issue 9).  Modules before 0.2 stopped at 1023 and refuse higher
- * ids with ERANGE, which needs no version bump: the request fails cleanly.
+ * streams (REQ-TOPO-1 mesh).  Modules before 0.2 stopped at 1023 and
+ * refuse higher ids with ERANGE, which needs no version bump: the request
+ * fails cleanly.
  * The module also bounds the memory of all streams (max_stream_mem_kb).
  */
 #define BMGEN_MAX_STREAMS	8192
@@ -221,7 +222,7 @@ enum bmgen_ts_source {
 #define BMGEN_PORT_F_HW_TS_TX	0x2	/* port can hardware-stamp tx */
 
 /*
- * BMGEN_A_PORT_HWTS bits (issue 14): what the module may use.  TX: the
+ * BMGEN_A_PORT_HWTS bits (SPEC PLAT-TS): what the module may use.  TX: the
  * driver's tx stamping is on; the module asks for a hardware stamp of one
  * frame at a time per port (NICs keep one in flight) through a kernel
  * socket of its own.  RX: the driver's rx filter is on; frames that
@@ -363,7 +364,7 @@ enum bmgen_attr {
 					 * a seeded uniform choice, instead of
 					 * seq mod FLOWS
 					 */
-	/* hardware timestamps (issue 14, SPEC PLAT-TS) */
+	/* hardware timestamps (SPEC PLAT-TS) */
 	BMGEN_A_PORT_HWTS,		/* u32: BMGEN_HWTS_* (PORT_SET, GET) */
 	BMGEN_A_PORT_PHC_OFFSET_NS,	/* s64: PHC time - CLOCK_MONOTONIC,
 					 * as userspace measured it
@@ -380,11 +381,11 @@ enum bmgen_attr {
 					 * filter stamps PTP event frames only
 					 * stamps them; L2 DUTs; F >= 80
 					 */
-	/* RFC 2544 §12 random MAC destinations (issue 13) */
+	/* RFC 2544 §12 random MAC destinations (SPEC R2544-ADDR) */
 	BMGEN_A_STREAM_MAC_SEED,	/* u64: the set of FLOW_MODE MAC_DST,
 					 * MAC_SRC (bmgen_flow_mac()); default 0
 					 */
-	/* RFC 2544 §26.2: a tagged frame to a new network (issue 13) */
+	/* RFC 2544 §26.2: a tagged frame to a new network (SPEC R2544-LAT) */
 	BMGEN_A_STREAM_TAG_DST_IP4,	/* be32 (binary[4]), IPv4 streams with
 					 * LATENCY_TAG_SEQ: the tagged frame
 					 * goes to this address, every other
@@ -475,7 +476,7 @@ enum bmgen_stats_attr {
 					 * with seq < LOG_FRAMES)
 					 */
 	BMGEN_STATS_LOG_RX,		/* u64: rx log records */
-	/* hardware timestamps (issue 14): missed = REQUESTS - STAMPS */
+	/* hardware timestamps (SPEC PLAT-TS): missed = REQUESTS - STAMPS */
 	BMGEN_STATS_HW_TX_REQUESTS,	/* u64: frames sent asking for a
 					 * hardware tx stamp
 					 */

@@ -23,7 +23,7 @@
 _Static_assert(BM_TX_STALLS == BMGEN_TX_STALLS,
 	       "a trial keeps as many stalls as the module reports");
 
-/* A pair trial's streams, allocated per trial in this order (issue 9):
+/* A pair trial's streams, allocated per trial in this order:
  * the forward one, then the reverse (bidirectional) or post-step one. */
 #define BM_SID_FWD	1
 #define BM_SID_SECOND	2
@@ -67,12 +67,12 @@ double bm_mono_s(void)
 }
 
 /*
- * The pair trial as traffic (issue 9: one engine): tx is port 0, rx port 1,
- * loads in fps as the procedure asked (no line-rate cap: an overload
- * above line rate is the generator's to report, REQ-GEN-6).  Streams: the
- * forward one, then the reverse (bidirectional) or the post-step one
- * (R2544-RECOV, starting at duration_s).  *intended: frames the spec asks
- * for; 0 or -EINVAL.
+ * The pair trial as traffic (one engine for pairs and N ports): tx is
+ * port 0, rx port 1, loads in fps as the procedure asked (no line-rate
+ * cap: an overload above line rate is the generator's to report,
+ * REQ-GEN-6).  Streams: the forward one, then the reverse (bidirectional)
+ * or the post-step one (R2544-RECOV, starting at duration_s).  *intended:
+ * frames the spec asks for; 0 or -EINVAL.
  */
 static int bm_pair_traffic(const struct bm_genl_backend *b,
 			   const struct bm_trial_spec *spec,
@@ -166,7 +166,7 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 
 int bm_genl_trial_failed(int terr, struct bm_error *err)
 {
-	/* the two the module fails a trial for by itself (issue 16) */
+	/* the two the module fails a trial for by itself */
 	if (terr == -ENODEV)
 		bm_errorf(err, "trial failed in the module: a port's device "
 			  "was removed during the trial");
@@ -241,10 +241,10 @@ static void bm_genl_note_frames(struct bm_genl_backend *b,
 }
 
 /*
- * Issue 14: switch hardware stamping on at both ports if both can (tx
- * and rx, each with a PHC); either both or neither, since a latency needs
- * a stamp from each end.  A port that cannot is no error: the trials
- * keep their software latency and the records say nothing of hardware.
+ * Switch hardware stamping on at both ports if both can (tx and rx, each
+ * with a PHC); either both or neither, since a latency needs a stamp from
+ * each end.  A port that cannot is no error: the trials keep their
+ * software latency and the records say nothing of hardware.
  */
 static void bm_genl_hw_setup(struct bm_genl_backend *b)
 {
@@ -544,7 +544,7 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 }
 
 /* The module's count of link losses of the trial's ports, through its
- * drain (issue 16); bm_run_trial judges them. */
+ * drain; bm_run_trial judges them. */
 static int bm_genl_link_downs(struct bm_genl_backend *b,
 			      struct bm_trial_result *res, struct bm_error *err)
 {

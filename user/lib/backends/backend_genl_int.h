@@ -23,7 +23,7 @@ struct bm_genl_backend {
 	int router;			/* bm_genl_port_opts.router */
 	unsigned int ncpus;		/* the module's CPUs, 0 unknown */
 	struct bm_router_port rp[2];	/* router: tx and rx port */
-	/* issue 14: hardware stamping switched on at tx and rx, with each
+	/* hardware stamping switched on at tx and rx, with each
 	 * PHC's offset (PHC - CLOCK_MONOTONIC) and uncertainty as set for
 	 * the current trial */
 	int hw_on;
@@ -99,7 +99,7 @@ int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err);
  * res->late_watch_s.  0 or -errno. */
 int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
 		       struct bm_trial_result *res, struct bm_error *err);
-/* Issue 14, before a trial: each stamping port's fresh PHC offset into
+/* Before a trial: each stamping port's fresh PHC offset into
  * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * N-port trials on bmgen.ko (issue 9 item 3): one module stream per
- * traffic stream, ids allocated 1..n for this trial, every port attached
- * and resolved by name, learning frames from every receiving port, then
- * per-stream statistics into a struct bm_traffic_result.
+ * N-port trials on bmgen.ko: one module stream per traffic stream, ids
+ * allocated 1..n for this trial, every port attached and resolved by
+ * name, learning frames from every receiving port, then per-stream
+ * statistics into a struct bm_traffic_result.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,7 +26,7 @@
 #define BM_LEARNING_PAUSE_S 2.0	/* RFC 2544 §23b */
 
 /* Only the local host's ports work today; a port names its host so that
- * several bmd hosts can later be one port pool (issue 9). */
+ * several bmd hosts can later be one port pool. */
 static int bm_port_is_local(const struct bm_port_spec *p)
 {
 	char host[256];

@@ -22,7 +22,7 @@ struct bm_module_status {
 	uint32_t trial_state;	/* enum bmgen_trial_state */
 	int32_t trial_error;	/* -errno of a failed trial */
 	/* this namespace's last trial: link losses of its ports, the first
-	 * such port (issue 16) */
+	 * such port */
 	uint32_t link_downs, link_down_ifindex;
 };
 
@@ -53,7 +53,7 @@ int bm_genl_dev_tx_paths(struct bm_genl *g, const char *ifname,
 
 /* Tell the module which hardware stamping is on at port ifname's driver
  * (BMGEN_HWTS_*) and, if off_ns, its PHC's offset from CLOCK_MONOTONIC;
- * 0 or -errno with err set (issue 14). */
+ * 0 or -errno with err set. */
 int bm_genl_port_set(struct bm_genl *g, const char *ifname, uint32_t hwts,
 		     const int64_t *off_ns, struct bm_error *err);
 
@@ -128,7 +128,7 @@ struct bm_genl_stream {
 	uint32_t tx_path;		/* BMGEN_TXP_*, 0 = AUTO */
 	int cpu;			/* -1 = round robin */
 	int learn;
-	int ptp_shape;		/* IEEE 1588 Sync-shaped frames (issue 14) */
+	int ptp_shape;		/* IEEE 1588 Sync-shaped frames */
 	int tag;			/* carry the latency tag on tag_seq */
 	uint64_t tag_seq;
 	uint8_t tag_dst_ip4[4];		/* the tagged frame's; 0 = as all */
@@ -190,7 +190,7 @@ struct bm_genl_stats {
 	uint64_t rx_cpu_split;
 	uint64_t rx_dscp[64], rx_pcp[8], rx_untagged;	/* REQ-RX-5 */
 	uint64_t log_tx, log_rx;	/* frame log records */
-	/* hardware stamps (issue 14): missed = requests - stamps */
+	/* hardware stamps: missed = requests - stamps */
 	uint64_t hw_tx_requests, hw_tx_stamps, hw_rx_stamps, hw_lat_count;
 	int64_t hw_lat_min_ns, hw_lat_max_ns, hw_lat_sum_ns, hw_lat_sw_sum_ns;
 	uint64_t *hist;			/* BMGEN_HIST_BUCKETS, malloc'd */
@@ -278,7 +278,7 @@ struct bm_genl_port_opts {
 	 * 198.19.1.2/24 (tx, rx), frames go to the DUT's MAC from ARP and
 	 * no learning frames are sent (bm_router.h) */
 	int router;
-	/* Issue 14: leave the ports' hardware stamping alone (bmd's
+	/* Leave the ports' hardware stamping alone (bmd's
 	 * hw_timestamps = off); else it is switched on where both ports
 	 * can stamp, and put back when the backend goes */
 	int no_hw_timestamps;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Hardware timestamping at a port's driver and its PTP hardware clock
- * (issue 14, SPEC PLAT-TS).  On Linux 6.1 only userspace can switch a
- * driver's stamping on (SIOCSHWTSTAMP); the module then uses the stamps
+ * (SPEC PLAT-TS).  On Linux 6.1 only userspace can switch a driver's
+ * stamping on (SIOCSHWTSTAMP); the module then uses the stamps
  * (BMGEN_CMD_PORT_SET) and converts them to CLOCK_MONOTONIC with the
  * offset measured here, so that the stamps of two ports compare.
  */

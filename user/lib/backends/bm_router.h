@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Router DUTs (RFC 2544 Appendix C, issue 9 item 6): a tester port carries
- * an IPv4 address (198.18.n.2 and 198.19.n.2 by default, bm_traffic.h),
- * and test frames go to the DUT's MAC, which the kernel's neighbour table
- * learns by ARP on that port: bmgen.ko passes every non-test frame up the
- * stack, so the kernel answers the DUT's ARP for the tester's address and
- * resolves the DUT's.  The rtnetlink work (addresses, neighbours) is done
- * with libnl-3's route library.
+ * Router DUTs (RFC 2544 Appendix C): a tester port carries an IPv4
+ * address (198.18.n.2 and 198.19.n.2 by default, bm_traffic.h), and test
+ * frames go to the DUT's MAC, which the kernel's neighbour table learns by
+ * ARP on that port: bmgen.ko passes every non-test frame up the stack, so
+ * the kernel answers the DUT's ARP for the tester's address and resolves
+ * the DUT's.  The rtnetlink work (addresses, neighbours) is done with
+ * libnl-3's route library.
  */
 #ifndef BM_ROUTER_H
 #define BM_ROUTER_H

@@ -21,8 +21,8 @@
  * be->elapsed_s and never sleeps.  Noise is drawn from a seeded PRNG, so a
  * run is exactly repeatable.
  *
- * N ports (spec.traffic set, issue 9 item 4): a frame-level discrete-event
- * model instead (sim_traffic.c has the details).  Each tester port
+ * N ports (spec.traffic set): a frame-level discrete-event model instead
+ * (sim_traffic.c has the details).  Each tester port
  * serialises its streams' frames at its line rate; in the DUT every egress
  * port is a FIFO line of egress_bps (default: the port's line rate, L1
  * accounting, F + 20 bytes a frame) behind a tail-drop queue of
@@ -34,8 +34,8 @@
  * to idle ones (R8239-HOLB).  Latency is first bit out of the tester to
  * last bit out of the DUT: base_latency_ns + queueing + service.
  *
- * Traffic management (RFC 7640, issue 12; sim_tm.c): per egress port, in
- * Linux's order, optional policers (tc clsact egress, DUT-POL: one
+ * Traffic management (RFC 7640; sim_tm.c): per egress port, in Linux's
+ * order, optional policers (tc clsact egress, DUT-POL: one
  * MODEL-TB bucket, exceed = drop; DUT-POL2 with eir_bps: buckets C then
  * E, yellow re-marked to yellow_dscp, red dropped; colour-aware with
  * color_aware; one per outer VLAN id and a catch-all for the rest,
@@ -206,17 +206,17 @@ struct bm_sim_params {
 	enum bm_sim_outage_ref outage_ref;
 	unsigned int outage_trials;	/* affect only the first n matching
 					 * trials (0 = all) */
-	/* Issue 16: in the sim's trial number link_down_trial (1 = its
+	/* A link flap: in the sim's trial number link_down_trial (1 = its
 	 * first; 0 = never) the rx port (port 1) loses its link once. */
 	unsigned int link_down_trial;
-	/* Issue 8: a busy tester host.  Every trial above this rate (0 =
-	 * none) that the DUT carried loses 3 frames in the generator's
-	 * catch-up burst after a 10 ms stall, attempt after attempt. */
+	/* A busy tester host.  Every trial above this rate (0 = none) that
+	 * the DUT carried loses 3 frames in the generator's catch-up burst
+	 * after a 10 ms stall, attempt after attempt. */
 	double host_stall_above_fps;
-	/* Issue 14: ports that stamp every frame in hardware (> 0), whose
-	 * software stamps come this many ns later on the receive side:
-	 * N-port trials then report hw latency = the model's latency and
-	 * software latency = it + the delay. */
+	/* Ports that stamp every frame in hardware (> 0), whose software
+	 * stamps come this many ns later on the receive side: N-port trials
+	 * then report hw latency = the model's latency and software latency
+	 * = it + the delay. */
 	double sw_stamp_delay_ns;
 	double generator_max_fps;	/* tester limit per direction (0 = none) */
 	double trial_overhead_s;	/* virtual time added per trial */

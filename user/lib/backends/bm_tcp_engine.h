@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel TCP engine (SPEC PLAT-TCP, issue 11): TCP connections between
- * a job's tester ports through the Linux stack, beside the module's frame
+ * The kernel TCP engine (SPEC PLAT-TCP): TCP connections between a job's
+ * tester ports through the Linux stack, beside the module's frame
  * streams.  On one host two local addresses talk over the loopback, never
  * through the DUT; so every port the engine uses goes into a routing domain
  * of its own, a VRF (l3mdev) made for it, where the other ports' addresses

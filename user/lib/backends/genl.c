@@ -47,8 +47,7 @@ static struct nlmsghdr *bm_genl_msg(struct bm_genl *g, uint16_t type,
 	struct genlmsghdr *gh;
 
 	/* libmnl 1.0.4 (Debian 12) leaves attribute padding as it finds
-	 * it: without this, stale reply bytes went to the kernel (valgrind,
-	 * issue 13) */
+	 * it: without this, stale reply bytes went to the kernel (valgrind) */
 	memset(g->buf, 0, BM_GENL_BUFSZ);
 	nlh = mnl_nlmsg_put_header(g->buf);
 
@@ -161,8 +160,8 @@ static int bm_genl_talk(struct bm_genl *g, struct nlmsghdr *nlh,
 			int e = errno ? errno : EPROTO;
 
 			/* the family id we resolved answers no more: the
-			 * module was unloaded (issue 16: say so, not ENOENT;
-			 * the core's error has no extack message) */
+			 * module was unloaded (say so, not ENOENT; the core's
+			 * error has no extack message) */
 			if (e == ENOENT && ours && req->err &&
 			    !strcmp(req->err->msg, strerror(ENOENT)))
 				bm_errorf(req->err, "bmgen.ko was unloaded (its "
@@ -1183,8 +1182,8 @@ static bool bm_genl_wait_event(struct bm_genl *g, struct mnl_socket *ev,
 /*
  * Sleeps until the trial ends rather than asking every few ms: on the
  * generator's own host each status request is a wake-up, two system calls
- * and a netlink round trip taken from the CPUs that send (issue 17: 800
- * of them in a 16 s trial of the icount bench, and each one a gap of
+ * and a netlink round trip taken from the CPUs that send (800 of them
+ * in a 16 s trial of the icount bench, and each one a gap of
  * about 1 ms in a paced stream there).  The events socket is joined
  * before the first look at the state, so no end is missed; a status
  * request every every_s still bounds a lost notification (the module

@@ -1020,7 +1020,7 @@ static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec
 	double span;
 	int ndir, i;
 
-	/* N ports (issue 9 item 4): the frame-level model of sim_traffic.c */
+	/* N ports: the frame-level model of sim_traffic.c */
 	if (spec->traffic)
 		return sim_run_traffic(be, spec, res, err);
 	sp->rip_now_s = be->elapsed_s;	/* a route's age at the start */
@@ -1120,8 +1120,8 @@ static void sim_destroy(struct bm_backend *be)
 	free(be);
 }
 
-/* sim_run_trial, the link loss of sim.link_down_trial (issue 16) and the
- * stalls of host_stall_above_fps (issue 8). */
+/* sim_run_trial, the link loss of sim.link_down_trial and the stalls of
+ * host_stall_above_fps. */
 static int sim_run_trial_link(struct bm_backend *be,
 			      const struct bm_trial_spec *spec,
 			      struct bm_trial_result *res, struct bm_error *err)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The simulated DUT of N-port trials (issue 9 item 4): a frame-level
- * discrete-event model, exact in time, against which the procedures of
- * RFC 8239 (R8239-BUF-*, R8239-MB, R8239-HOLB), RFC 2889 and RFC 7640 are
- * unit-tested with closed forms.
+ * The simulated DUT of N-port trials: a frame-level discrete-event model,
+ * exact in time, against which the procedures of RFC 8239 (R8239-BUF-*,
+ * R8239-MB, R8239-HOLB), RFC 2889 and RFC 7640 are unit-tested with
+ * closed forms.
  *
  * Time.  Integer ticks of 0.1 ps (TPS), so that frame times at the usual
  * line rates are exact ((F + 20) bytes at 1 Gbit/s: F = 1518 is
@@ -1259,7 +1259,7 @@ static void lat_summary(const struct lat_acc *a, const struct hist *h,
 
 /* Per-stream results into tr, then the ports and totals into res. */
 /*
- * Issue 14's model of ports that stamp every frame in hardware: the
+ * The model of ports that stamp every frame in hardware: the
  * hardware latency is the model's, the software stamps come delay ns
  * later on the receive side, for every frame (the trial's latency
  * summary only: histograms and per-stream figures stay the model's).

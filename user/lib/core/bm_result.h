@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The result document's parts that every procedure shares (issue 9 item
- * 8): one trial record, written by one serialiser for results, the MLR
- * sub-result and bmd's progress events alike.  Documentation/results.md
+ * The result document's parts that every procedure shares: one trial
+ * record, written by one serialiser for results, the MLR sub-result and
+ * bmd's progress events alike.  Documentation/results.md
  * and Documentation/result.schema.json describe the document.
  */
 #ifndef BM_RESULT_H

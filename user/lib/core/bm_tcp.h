@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Stateful traffic (SPEC PLAT-TCP, issue 11): what a procedure asks of a
- * backend's TCP engine, what it gets back, the metrics of TM-MET-SF and
- * RFC 8238 §7, and the TCP test patterns of TM-TTP.
+ * Stateful traffic (SPEC PLAT-TCP): what a procedure asks of a backend's
+ * TCP engine, what it gets back, the metrics of TM-MET-SF and RFC 8238 §7,
+ * and the TCP test patterns of TM-TTP.
  *
  * A procedure starts TCP connections between a job's ports, lets them run
  * beside its frame trials (the engine has a thread of its own), marks the

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A trial for N ports (issue 9 item 3): a set of ports, each with its line
- * rate and its host, and a set of streams, each from one port to another
- * with its own frame template, size, load, pattern and start offset; the
- * results per stream (RFC 8238 §2's four events, latency, delay variation)
- * and per port.  Builders make the standards' topologies (REQ-TOPO-1):
+ * A trial for N ports: a set of ports, each with its line rate and its
+ * host, and a set of streams, each from one port to another with its own
+ * frame template, size, load, pattern and start offset; the results per
+ * stream (RFC 8238 §2's four events, latency, delay variation) and per
+ * port.  Builders make the standards' topologies (REQ-TOPO-1):
  * port pair, bidirectional, multiport and full mesh (RFC 2544 §16,
  * RFC 2889), snake (R8239-LR-SNAKE), many-to-one, one-to-many, N-j -> j
  * (R8239-BUF-4, -MB, AMB-31) and the groups of four of R8239-HOLB.

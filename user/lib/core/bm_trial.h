@@ -58,8 +58,8 @@ struct bm_trial_spec {
 	double step_duration_s;		/* BM_PAT_STEP: time after the step */
 	bool latency;			/* measure latency on every frame */
 	/* The frames cross no DUT (a loopback: R8238-CAL), so they may be
-	 * shaped as a port's PTP-only rx filter needs to stamp them
-	 * (issue 14); no effect without hardware stamping. */
+	 * shaped as a port's PTP-only rx filter needs to stamp them; no
+	 * effect without hardware stamping. */
 	bool ptp_shape_ok;
 	bool learning;			/* send learning frames first (§23b) */
 	double learning_pause_s;	/* then wait this long; < 0 = the
@@ -79,11 +79,11 @@ struct bm_trial_spec {
 	double event_at_s;
 	int (*event_fn)(void *ctx);
 	void *event_ctx;
-	/* Added for issue 16: a port's link may go down in this trial and
-	 * the trial still counts (R2544-RESET: on real hardware a DUT reset
-	 * takes the tester's links down). */
+	/* A port's link may go down in this trial and the trial still
+	 * counts (R2544-RESET: on real hardware a DUT reset takes the
+	 * tester's links down). */
 	bool link_down_ok;
-	/* N ports (bm_traffic.h, issue 9): when traffic is set the trial
+	/* N ports (bm_traffic.h): when traffic is set the trial
 	 * runs its streams for duration_s and pattern, rate_fps, topology,
 	 * burst and step fields are not used; frame_size is the size of
 	 * streams that name none.  The backend fills traffic_res (from
@@ -234,12 +234,12 @@ struct bm_trial_result {
 	/* RFC 2544 §17 (stream_type "protocols(...)"): the test frames
 	 * sent and received of each IP version, [0] IPv4, [1] IPv6. */
 	uint64_t proto_sent[2], proto_received[2];
-	/* Issue 16: times a port of the trial lost its link during it (or
+	/* Link flaps: times a port of the trial lost its link during it (or
 	 * had none at its start), and the first such port.  bm_run_trial
 	 * fails such a trial unless spec.link_down_ok. */
 	uint32_t link_downs;
 	char link_down_port[16];
-	/* Issue 14 (SPEC PLAT-TS): NIC hardware stamps of the frames a NIC
+	/* SPEC PLAT-TS: NIC hardware stamps of the frames a NIC
 	 * stamped, beside the software latency of every frame (latency);
 	 * hw.on false when the ports could not stamp. */
 	struct bm_hw_latency {
@@ -334,7 +334,7 @@ struct bm_backend {
 	unsigned int n_ports;
 	char port_names[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
 	/* The command line that resets this job's DUT, from bmd's
-	 * configuration (the reset the job names, issue 16), run with
+	 * configuration (the reset the job names), run with
 	 * /bin/sh -c by a procedure that resets; NULL = none.  Set by
 	 * whoever made the backend, never from a request. */
 	const char *reset_command;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one trial record (bm_result.h): before issue 9 three serialisers
- * wrote it with different keys (loss_pct / loss_ratio, rate_fps /
- * load_fps, reason / why); now results, the MLR sub-result and progress
- * events all come from here.
+ * The one trial record (bm_result.h): three serialisers once wrote it
+ * with different keys (loss_pct / loss_ratio, rate_fps / load_fps,
+ * reason / why); now results, the MLR sub-result and progress events all
+ * come from here.
  */
 #include <string.h>
 
@@ -162,14 +162,14 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_str(o, "tx_path", r->tx_path);
 	if (r->tx_lanes)
 		bm_json_add_u64(o, "tx_kthreads", r->tx_lanes);
-	/* issue 14: the clock of that latency (its accuracy: meta's
+	/* the clock of that latency (its accuracy, REQ-TS-4: meta's
 	 * timestamp_accuracy, or the calibration) */
 	if (!strcmp(r->ts_source, "sw"))
 		bm_json_add_str(o, "ts_clock", "CLOCK_MONOTONIC");
 	else if (!strcmp(r->ts_source, "sim"))
 		bm_json_add_str(o, "ts_clock", "simulated");
 	if (r->hw.on) {
-		/* issue 14: what the NICs stamped, their clock, its accuracy */
+		/* what the NICs stamped, their clock, its accuracy */
 		l = json_object_new_object();
 		bm_json_add_str(l, "source", "hw");
 		bm_json_add_str(l, "clock", "PHC, to CLOCK_MONOTONIC by PTP_SYS_OFFSET_EXTENDED");

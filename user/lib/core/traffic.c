@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * N-port traffic (issue 9 item 3): ports, streams, their check, the
- * topology builders of REQ-TOPO-1 and the per-port and total sums of the
- * per-stream results.
+ * N-port traffic: ports, streams, their check, the topology builders of
+ * REQ-TOPO-1 and the per-port and total sums of the per-stream results.
  */
 #include <errno.h>
 #include <math.h>

@@ -27,7 +27,7 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		return bm_errorf(err, "cancelled"), -ECANCELED;
 	ret = be->ops->run_trial(be, spec, res, err);
 	be->trials++;
-	/* issue 16: frames lost to a flapping tester link are no loss of
+	/* frames lost to a flapping tester link are no loss of
 	 * the DUT; a search would take them for one and come out low */
 	if (!ret && res->link_downs && !spec->link_down_ok)
 		return bm_errorf(err, "port %s lost its link during the trial "

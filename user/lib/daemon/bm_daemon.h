@@ -55,13 +55,13 @@ const char *bmd_tx_path_name(unsigned int p);
 /*
  * The most trials a job's parameters may need (bmd.conf max-trials).  A
  * result document is built in memory when the job ends: ~0.5 KB of JSON a
- * trial, ~18 KB with a latency distribution (issue 16), so 20000 trials
+ * trial, ~18 KB with a latency distribution, so 20000 trials
  * stay below 0.4 GB; the RFC 2544 procedures' own bound before.
  */
 #define BMD_DEFAULT_MAX_TRIALS	20000
 /* Jobs queued or running at once, in all and of one user (bmd.conf
  * max-jobs, max-jobs-per-user): each running job is a thread, each queued
- * one its parameters in memory (issue 16). */
+ * one its parameters in memory. */
 #define BMD_DEFAULT_MAX_JOBS		64
 #define BMD_DEFAULT_MAX_JOBS_PER_USER	16
 /* Connections (bmd.conf max-connections; one more may ask status only),
@@ -71,7 +71,7 @@ const char *bmd_tx_path_name(unsigned int p);
 /* Connections of one uid (max-connections-per-user; root is not
  * counted) and the time a request line may take to arrive whole
  * (request-timeout, s): 256 connections that each sent a byte every 3 s
- * held every slot (issue 42). */
+ * held every slot. */
 #define BMD_DEFAULT_MAX_CONNECTIONS_PER_USER	32
 #define BMD_DEFAULT_REQUEST_TIMEOUT_S	10.0
 /* What the jobs queued or running may hold in memory at their worst
@@ -99,7 +99,7 @@ const char *bmd_tx_path_name(unsigned int p);
 #define BMD_RESET_NAME_MAX	32
 
 /*
- * A DUT reset of bmd's configuration (issue 16): a request chooses it by
+ * A DUT reset of bmd's configuration (R2544-RESET): a request chooses it by
  * NAME (rfc2544.reset's "reset" parameter) and bmd runs COMMAND with
  * /bin/sh -c.  A request never carries a command itself.
  */
@@ -144,10 +144,10 @@ struct bmd_config {
 	void *backend_ctx;
 	bool verbose;			/* log requests to stderr */
 	/* bmd.conf hw-timestamps = no: the module backend leaves the ports'
-	 * hardware stamping alone (issue 14) */
+	 * hardware stamping alone */
 	bool no_hw_timestamps;
 	/* bmd.conf tcp-engine = no: jobs get no TCP engine, and stateful
-	 * procedures refuse to run (issue 11, R8239-INC (d)) */
+	 * procedures refuse to run (R8239-INC (d)) */
 	bool no_tcp_engine;
 	/* bmd.conf tx-kthreads: the transmit kthreads (lanes) one stream may
 	 * go out on (bm_genl_port_opts.tx_kthreads), 0 = auto

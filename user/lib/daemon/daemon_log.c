@@ -2,8 +2,8 @@
 /*
  * bmd's log: every event is a priority and "FIELD=value" strings, MESSAGE
  * first.  On stderr only the message is written (as before); to journald
- * every field goes (issue 15 item 2), so that `journalctl -u bmd
- * JOB_ID=7` or `SUBMITTER_UID=1001` finds a job's whole story.
+ * every field goes, so that `journalctl -u bmd JOB_ID=7` or
+ * `SUBMITTER_UID=1001` finds a job's whole story.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -201,7 +201,7 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 	/* REQ-TS: the accuracy a result may claim.  Software timestamps
 	 * are taken on the tx kthread and in the rx handler, so they carry
 	 * scheduling and softirq delay that no calibration has measured
-	 * yet (R8238-CAL, issue 13): stated as not calibrated, not as a
+	 * yet (R8238-CAL): stated as not calibrated, not as a
 	 * number we cannot back. */
 	json_object_object_add(m, "timestamp_accuracy", json_object_new_string(
 		!strcmp(ts_source, "sim") ? "exact (simulated)" :
@@ -279,7 +279,7 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	o.capacity = d->capacity;
 	o.n_capacity = d->n_capacity;
 	be = bm_backend_genl_new(&o, err);
-	/* the TCP engine beside the module (issue 11), where the host can
+	/* the TCP engine beside the module (SPEC PLAT-TCP), where the host can
 	 * give ports routing domains; without it stateful procedures
 	 * refuse to run */
 	if (be && !d->no_tcp_engine && bm_tcp_engine_available(why, sizeof(why))

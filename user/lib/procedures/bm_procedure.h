@@ -91,7 +91,7 @@ int bm_procedure_validate(const char *name, json_object *params,
  * the defaults) on n_ports ports (fewer than it needs count as as many as
  * it needs) at line_rate_bps, in *n: every loop, search, retry and
  * repetition at its longest, as far as the parameters tell before the
- * run (issue 16: bmd refuses a job above its limit up front).  0, or
+ * run (bmd refuses a job above its limit up front).  0, or
  * -EINVAL with the one-line reason of bm_procedure_validate().
  */
 int bm_procedure_max_trials(const char *name, json_object *params,

@@ -4,7 +4,7 @@
  *
  * Waiting here does not hold up the test stream: the module's kthreads
  * send it while the trial's thread sits in the hook.  The command must
- * never outlive its purpose (issue 16, "Shutdown"):
+ * never outlive its purpose:
  *   - a hung command holds the job and its ports: after timeout_s its
  *     whole process group is killed (-ETIMEDOUT);
  *   - bmd stopping (SIGTERM) or the job cancelled must not wait for it

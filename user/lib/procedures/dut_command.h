@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A DUT command of bmd's configuration, never a request's (issue 16): a
- * reset (bmd.conf reset.NAME), run as the RFC 2544 reset trial's event
- * hook, and the DUT's counters (bmd.conf dut-counters, SPEC REQ-TM-4),
- * whose output bmd keeps.
+ * A DUT command of bmd's configuration, never a request's: a reset
+ * (bmd.conf reset.NAME), run as the RFC 2544 reset trial's event hook,
+ * and the DUT's counters (bmd.conf dut-counters, SPEC REQ-TM-4), whose
+ * output bmd keeps.
  */
 #ifndef BM_DUT_COMMAND_H
 #define BM_DUT_COMMAND_H

@@ -135,7 +135,7 @@ static void mlr_defaults(struct mlr_in *in)
 	in->targets[1] = 0.005;
 	in->mp.n_targets = 2;
 	in->mp.target_loss_ratios = in->targets;
-	/* issue 13 [PROPOSED]: bounds as correct as draft-01's in less
+	/* [PROPOSED] default mode: bounds as correct as draft-01's in less
 	 * trial time than FD.io CSIT's MLRsearch 1.2.1 on the comparison
 	 * devices (Documentation/benchmarks.md, goal mlr-vs-csit);
 	 * draft-01 stays one key away */
@@ -309,7 +309,7 @@ static int r2544_parse(const struct bm_procedure_info *pi,
 					 pi->name, p->throughput_fps[i],
 					 p->frame_sizes[i]);
 	/* A trial that cannot carry one frame even at the line measures
-	 * nothing, and would pass (issue 15 item 6): a line rate of 1 bit/s
+	 * nothing, and would pass: a line rate of 1 bit/s
 	 * (a "--line-rate 1" meant as 1G) is refused, not "ok". */
 	for (i = 0; line > 0 && i < p->n_sizes; i++) {
 		double d = rfc2544_shortest_trial_s(p, pi->test);

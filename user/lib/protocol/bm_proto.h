@@ -19,7 +19,7 @@
 #define BM_PROTO_VERSION	1
 #define BM_PROTO_MAX_LINE	(1024 * 1024)	/* bytes, without the '\n' */
 /* The longest line a client takes from bmd: a result is one line, and
- * bmd streams it from its file whatever its size (issue 16). */
+ * bmd streams it from its file whatever its size. */
 #define BM_PROTO_MAX_REPLY	(512u * 1024 * 1024)
 #define BM_DEFAULT_SOCKET	"/run/bmd/bmd.sock"
 #define BM_DEFAULT_RESULTS	"/var/lib/bmgen/results"
@@ -81,7 +81,7 @@ enum bm_cmd {
 	BM_CMD_CANCEL,
 	BM_CMD_RESULT,
 	BM_CMD_PROCEDURE,	/* one procedure, its parameter schema */
-	BM_CMD_PORTS,		/* the ports of bmd's host (issue 9) */
+	BM_CMD_PORTS,		/* the ports of bmd's host */
 	BM_CMD__COUNT,
 };
 

@@ -165,7 +165,7 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 	s.bin.r_max_fps = rmax;
 	s.bin.r_min_fps = p->r_min_pct / 100.0 * rmax;
 	s.bin.start_rate_fps = p->start_rate_pct / 100.0 * rmax;
-	/* issue 13: resolution_pct is relative to the result, so a DUT at
+	/* resolution_pct is relative to the result, so a DUT at
 	 * 1 % of line rate is not measured to +-10 % as with 0.1 % of
 	 * r_max; resolution_fps, when given, is absolute */
 	s.bin.resolution_fps = p->resolution_fps;
@@ -274,7 +274,7 @@ void r2544_result_no_throughput(json_object *entry,
 			json_object_object_add(entry, *values, NULL);
 
 	/* the search's own words: below r_min, timed out, stopped ... (a
-	 * timed-out search is not "throughput < r_min", issue 13) */
+	 * timed-out search is not "throughput < r_min") */
 	snprintf(buf, sizeof(buf), "not measured: %s",
 		 json_object_object_get_ex(entry, "search_result", &why) ?
 		 json_object_get_string(why) : "no throughput");

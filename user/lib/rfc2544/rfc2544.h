@@ -260,7 +260,7 @@ double rfc2544_shortest_trial_s(const struct rfc2544_params *p,
 /*
  * The most trials test t may run with p (parsed): every search, rate step
  * and repetition at its worst, the throughput measured first included.
- * bmd refuses a job above its limit up front (issue 16).
+ * bmd refuses a job above its limit up front.
  */
 double rfc2544_max_trials(const struct rfc2544_params *p, enum rfc2544_test t);
 

@@ -33,7 +33,7 @@ struct b2b {
 	uint64_t max;
 	unsigned int rep;
 	/* Achieved intensity ([2544 §26.4] "minimum inter-frame gap",
-	 * issue 13): the slowest and the summed rate of the bursts sent,
+	 * R2544-B2B): the slowest and the summed rate of the bursts sent,
 	 * from the generator's own first and last departure, in fps. */
 	double min_fps, sum_fps;
 	unsigned int n_fps;

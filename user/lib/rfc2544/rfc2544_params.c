@@ -357,7 +357,7 @@ static int parse_community(json_object *v, void *base, const char *key,
 	return 0;
 }
 
-/* A reset's name: bmd checks it against its configuration (issue 16). */
+/* A reset's name: bmd checks it against its configuration. */
 static int parse_reset(json_object *v, void *base, const char *key,
 		       struct bm_error *err)
 {
@@ -654,7 +654,7 @@ static bool given(json_object *obj, const char *key)
 double rfc2544_mlr_timeout_s(const struct rfc2544_params *p)
 {
 	/*
-	 * issue 13: a fixed 600 s cut a search with 60 s final trials short.
+	 * A fixed 600 s cut a search with 60 s final trials short.
 	 * Unless given, allow 30 full-length trials with their drain and
 	 * restabilise waits (the backend's clock counts both), never less
 	 * than MLRsearch's own

@@ -5,7 +5,7 @@
  * of that at timestamp A, B = tx time of the last lost frame; recovery
  * time = B - A (the RFC's "B from A" sign is an erratum, AMB-21).
  *
- * Two outcomes are not a recovery time (issue 13): a repetition whose
+ * Two outcomes are not a recovery time: a repetition whose
  * overload lost nothing measured nothing, and one still losing frames at
  * the end of the observation window W has not recovered within W.  The
  * latter is judged with the reset benchmark's margin: a loss sent within

@@ -6,7 +6,7 @@
  * B = rx time of the first after; reset value = B - A (the longest rx gap
  * above the gap threshold).  An outage still on when the stream ends has
  * no B: its gap runs from A to the end of the stream, and the repetition
- * reports that the trial window could not contain the reset (issue 13),
+ * reports that the trial window could not contain the reset,
  * never "no reset observed" and never a reset value.  The module keeps
  * the trial's longest gap only: one that began before the reset fired
  * (a host stall, a DUT hiccup) is not the reset's, and the reset's own

@@ -193,7 +193,7 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		const struct bm_stream_result *s = &r->streams[f->first + i];
 		const struct bm_stream_spec *ss = &t->streams[f->first + i];
 
-		/* a backend without the counters of issue 12 would make
+		/* a backend without the byte counters RFC 7640 needs would make
 		 * every byte metric a silent 0 */
 		if (s->sent && !s->tx_bytes)
 			return bm_errorf(err, "the backend counted no bytes "

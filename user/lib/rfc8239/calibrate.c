@@ -114,7 +114,7 @@ json_object *r8238_cal_params_json(const struct r8238_cal_params *p)
 }
 
 /*
- * The hardware-stamp calibration of one size (issue 14 item 4): C_hw =
+ * The hardware-stamp calibration of one size (R8238-CAL, REQ-TS-4): C_hw =
  * the mean hardware FF of the frames the NICs stamped; its accuracy the
  * spread of those (max - min: the module keeps no histogram of them)
  * plus the PHC offsets' uncertainty.  A procedure subtracts C of the
@@ -191,7 +191,7 @@ int r8238_calibrate_run(struct bm_backend *be,
 				 &t, r);
 		spec.latency = true;
 		/* back to back: frames may take the shape a PTP-only rx
-		 * filter stamps (issue 14 item 4) */
+		 * filter stamps */
 		spec.ptp_shape_ok = true;
 		snprintf(reason, sizeof(reason), "%u B loopback", f);
 		ret = bm_search_trial(be, &spec, &res, &log, "calibrate",

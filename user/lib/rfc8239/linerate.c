@@ -335,7 +335,7 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		bm_json_add_bool(o, "same_iteration", true);
 	}
 	if (p->topo != R8239_LR_SNAKE && res.hw.on && res.hw.count) {
-		/* issue 14: the same event from the NICs' stamps, less their
+		/* the same event from the NICs' hardware stamps, less their
 		 * own C; the software latency of the same frames beside it */
 		double ch = p->cal_constant_hw_ns;
 

@@ -224,7 +224,7 @@ struct r8239_lr_params {
 	int latency_events;		/* enum bm_lat_event, FL (R8238-LAT) */
 	bool comparison;		/* a multi-DUT comparison: LF refused */
 	double cal_constant_ns;		/* C of R8238-CAL, subtracted; 0 none */
-	double cal_constant_hw_ns;	/* its hardware-stamp C (issue 14) */
+	double cal_constant_hw_ns;	/* its hardware-stamp C */
 	struct r8239_common c;
 };
 

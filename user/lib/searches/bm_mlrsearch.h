@@ -69,7 +69,7 @@ struct bm_mlr_params {
 	/*
 	 * The draft's "fail fast" ([MLR §4.3] 2.3.2): when the smallest
 	 * ratio's upper bound is at min_rate, end the phase, so the larger
-	 * ratios (PDR) are never refined.  Default false (issue 13): skip
+	 * ratios (PDR) are never refined.  Default false: skip
 	 * the smallest ratio and refine the others; true is draft-01
 	 * exactly.
 	 */

@@ -348,7 +348,7 @@ static int mlr_phase(struct mlr_search *s, unsigned int p_index)
 				/* 2.3.2: the smallest ratio's upper bound is
 				 * at min_rate; the draft exits the whole phase
 				 * early (fail_fast), else the larger ratios
-				 * are refined (issue 13). */
+				 * are refined. */
 				if (i == 0 && p->fail_fast &&
 				    !mlr_db_bounds(&s->db, s->db.cur,
 						p->target_loss_ratios[0] +

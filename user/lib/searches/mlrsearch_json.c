@@ -38,7 +38,7 @@ static json_object *mlr_bound_to_json(const struct bm_mlr_bound *b,
 	bad |= mlr_json_add(o, "lower_l1_bps",
 			    json_object_new_double(bm_l1_bps(b->lower_fps,
 							     frame_size)));
-	/* issue 13: a bidirectional search states the aggregate too */
+	/* a bidirectional search states the aggregate too */
 	if (directions > 1) {
 		bad |= mlr_json_add(o, "lower_aggregate_fps",
 				    json_object_new_double(directions * b->lower_fps));

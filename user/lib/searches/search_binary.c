@@ -163,7 +163,7 @@ static int bs_trial(struct bs_state *s, double rate, double dur,
 		if (attempt == BS_DISTURBED_REPEATS || s->trials >= s->max) {
 			/* Taken as a failure though the generator spoiled
 			 * every attempt: the throughput may be higher, and
-			 * the result says so (issue 8: a host that held the
+			 * the result says so (a host that held the
 			 * lab guest up 60 ms in every 500 ms made 363 fps of
 			 * a 705 fps DUT, "converged"). */
 			if (!s->disturbed_fails || rate < s->disturbed_min_fps)
