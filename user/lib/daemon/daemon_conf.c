@@ -222,7 +222,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		/* a result line needs a few chunks of 64 KiB at least */
 		return set_uint(r, &c->max_output_kib, key, v, 256, 1048576);
 	case 11:
-		/* issue 14: "no" leaves the ports' stamping alone (ptp4l) */
+		/* hw-timestamps "no": the ports' stamping left alone (ptp4l) */
 		if (!strcmp(v, "auto"))
 			c->hw_timestamps = 1;
 		else if (!strcmp(v, "no"))
@@ -232,7 +232,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 					v);
 		return 0;
 	case 12:
-		/* issue 11: "no" gives jobs no TCP engine (no VRFs made) */
+		/* tcp-engine: "no" gives jobs no TCP engine (no VRFs made) */
 		if (!strcmp(v, "auto"))
 			c->tcp_engine = 1;
 		else if (!strcmp(v, "no"))
@@ -296,8 +296,8 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 
 /*
  * bmd runs the file's reset commands as itself: a file that someone else
- * may write would let that someone run commands as bmd (issue 16), so it
- * must belong to root or to bmd's user and be writable by its owner only
+ * may write would let that someone run commands as bmd, so it must
+ * belong to root or to bmd's user and be writable by its owner only
  * (sshd's StrictModes, for the same reason).
  */
 static int conf_file_ok(const char *path, int fd, struct bm_error *err)
@@ -444,4 +444,27 @@ void bmd_conf_free(struct bmd_conf *c)
 	free(c->resets);
 	memset(c, 0, sizeof(*c));
 	c->verbose = -1;
+}
+
+const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_resets; i++)
+		if (!strcmp(d->resets[i].name, name))
+			return &d->resets[i];
+	return NULL;
+}
+
+bool bmd_results_mode_ok(unsigned int mode)
+{
+	/* Never writable by others, never executable: a result is data. */
+	return mode == 0600 || mode == 0640 || mode == 0644;
+}
+
+/* The file a reset comes from, for messages: the one read, or where bmd
+ * looked for one. */
+const char *conf_name(const struct bmd *d)
+{
+	return d->config_path ? d->config_path : BMD_DEFAULT_CONF;
 }

@@ -47,8 +47,8 @@ struct bmd_job {
 	 * and dut, up to 256 KiB of DUT configuration, are in its job
 	 * file, read when a client asks): job_shed() */
 	bool shed;
-	/* A result the results directory had no room for (issue 42: a
-	 * full disk dropped it): kept here, served by "result", written by
+	/* A result the results directory had no room for (a full disk
+	 * once dropped it): kept here, served by "result", written by
 	 * jobs_store_pending() once there is room; and its job file, when
 	 * that could not be written */
 	json_object *unsaved_result;
@@ -71,7 +71,7 @@ struct bmd_job {
 	bool has_result;
 	unsigned int trials;
 	char status_line[256];
-	/* Progress events (issue 16: ~18 KB each were all kept until the
+	/* Progress events (~18 KB each were once all kept until the
 	 * job ended): every one is appended to jobs/<id>.events, one JSON
 	 * line without "id", and only the latest stays in memory, for a
 	 * watch without history.  mem_events counts what memory holds. */
@@ -81,7 +81,7 @@ struct bmd_job {
 	unsigned int mem_events, mem_events_peak;
 	bool cancel_req;
 	/* Set with cancel_req for a running job: its backend's abort (the
-	 * trial in progress ends within 0.1 s, issue 42); written under
+	 * trial in progress ends within 0.1 s); written under
 	 * d->lock, read by the worker's backend without it */
 	volatile int abort_trial;
 	enum job_state cancel_to;	/* CANCELLED or INTERRUPTED */
@@ -198,15 +198,19 @@ struct bmd {
 	unsigned int running;
 };
 
-/* daemon_jobs.c */
+/* daemon_job.c: the name of state s ("queued", ... "interrupted"). */
 const char *job_state_name(enum job_state s);
+/* Has j ended (done, failed, cancelled or interrupted)? */
 bool job_finished(const struct bmd_job *j);
+/* The job of id, or NULL. */
 struct bmd_job *job_find(struct bmd *d, unsigned long id);
 /* A new object: params with every secret value replaced by "(hidden)";
  * NULL when out of memory, never params themselves. */
 json_object *job_params_shown(json_object *params);
 /* JSON description; full adds params and sim. */
 json_object *job_to_json(const struct bmd_job *j, bool full);
+/* Write j's job file (a failure is logged and kept for
+ * jobs_store_pending). */
 void job_persist(struct bmd_job *j);
 /* Write j's job file; 0, or -errno with err set (j->unsaved_job then
  * says so, for jobs_store_pending). */
@@ -215,6 +219,10 @@ int job_persist_err(struct bmd_job *j, struct bm_error *err);
  * are never handed out twice, whatever files are lost.  0 with *id, or
  * -errno with err set and nothing taken. */
 int ids_take(struct bmd *d, unsigned long *id, struct bm_error *err);
+/* Note that id is taken: ids continue above the largest noted. */
+void note_id(struct bmd *d, unsigned long id);
+/* Note the id results/.last-id keeps. */
+void ids_load(struct bmd *d);
 /* Write what a full disk kept in memory (results, job files); the
  * number still unwritten.  d->lock held. */
 int jobs_store_pending(struct bmd *d);
@@ -224,10 +232,8 @@ void job_shed(struct bmd_job *j);
 /* Give j the ports names[0..n-1] (each shorter than IFNAMSIZ); 0 or
  * -ENOMEM. */
 int job_set_ports(struct bmd_job *j, unsigned int n, const char *const *names);
-int jobs_load(struct bmd *d, struct bm_error *err);
+/* Add j to d's jobs, in id order; its id is noted as taken. */
 void job_append(struct bmd *d, struct bmd_job *j);
-void jobs_schedule(struct bmd *d);
-void jobs_reap(struct bmd *d);
 /* Send a finished job's end event to its watchers and detach them. */
 void job_notify_end(struct bmd_job *j);
 /* The end event of finished job j, for a watcher ("id" left out). */
@@ -235,6 +241,7 @@ json_object *job_end_event(const struct bmd_job *j);
 /* Path of job id's events file into buf. */
 void job_events_path(const struct bmd *d, unsigned long id, char *buf,
 		     size_t size);
+/* Free every job of d. */
 void jobs_free(struct bmd *d);
 /* What j runs on, as a backend factory gets it: id, procedure, ports,
  * line rate, dry run; the rest zero, for the caller to fill. */
@@ -247,31 +254,91 @@ void job_discard(struct bmd_job *j);
 int bmd_store_result(struct bmd *d, unsigned long id, json_object *result,
 		     struct bm_error *err);
 
+/* daemon_worker.c: start the queued jobs whose ports are all free, each
+ * on a worker thread of its own; d->lock held. */
+void jobs_schedule(struct bmd *d);
+/* Join the workers of the jobs that have ended; d->lock held. */
+void jobs_reap(struct bmd *d);
+
+/* daemon_load.c: read the jobs of d's results directory back at start;
+ * a job a dead bmd left queued or running ends interrupted.  0 or -errno
+ * with err set. */
+int jobs_load(struct bmd *d, struct bm_error *err);
+
 /* daemon_recover.c: the result of job j, left running by a bmd that
  * died, rebuilt from its events file (every finished trial, its meta, the
  * reason) and stored; j->trials and has_result set.  0 or -errno. */
 int job_recover(struct bmd *d, struct bmd_job *j);
 
-/* daemon_server.c */
+/* daemon_client.c: wake the poll loop (from any thread). */
 void bmd_wake(struct bmd *d);
 /* Queue msg (id filled in per client) to every watcher of job id. */
 void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 		       bool end);
+/* Bytes queued for c and not yet sent. */
+size_t client_unsent(const struct bmd_client *c);
+/* Append n bytes to c's output or, while a result streams (hold), to what
+ * is held until it ends; false when out of memory. */
+bool client_append(struct bmd_client *c, const char *p, size_t n, bool hold);
+/* Queue reply msg to c (c->dead when it cannot be). */
+void client_queue(struct bmd_client *c, json_object *msg);
+/* Send what c's socket takes now without blocking; c->dead on an error. */
+void client_flush(struct bmd_client *c);
+/* Queue the error reply msg to c, for request id when has_id. */
+void reply_error(struct bmd_client *c, int64_t id, bool has_id,
+		 const char *msg);
+/* Does c hold the start of a request line whose end has not come? */
+bool client_partial(const struct bmd_client *c);
+/* Is c idle: no watch, nothing to send, nothing streaming? */
+bool client_idle(const struct bmd_client *c);
+/* Close c's descriptors and free it (it is in no list). */
+void client_free(struct bmd_client *c);
 
-/* daemon_server.c: answer the complete request lines buffered in c->in,
+/* daemon_auth.c: send a new connection fd the one refusal line msg. */
+void send_refusal(int fd, const char *msg);
+/* Is the peer behind fd (credentials cr) in group? */
+bool peer_in_group(gid_t group, int fd, const struct ucred *cr);
+/* May the peer behind fd talk to bmd (root, bmd's user, its group)?  Its
+ * credentials into *out; a refused peer is logged and told why. */
+bool peer_allowed(struct bmd *d, int fd, struct ucred *out);
+/* The group name (a name, else a number) into *gid; 0, or -EINVAL with
+ * err set (what names the setting). */
+int resolve_group(const char *what, const char *name, gid_t *gid,
+		  struct bm_error *err);
+/* d's group from name; 0 or -EINVAL. */
+int set_group(struct bmd *d, const char *name, struct bm_error *err);
+
+/* daemon_submit.c: the procedure called name, or NULL with err set. */
+const struct bm_procedure_info *find_procedure(const char *name,
+					       struct bm_error *err);
+/* Answer submit request q of c: the job queued, or an error reply. */
+json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
+			const struct bm_request *q, json_object *r,
+			struct bm_error *err);
+
+/* daemon_handlers.c: answer the complete request lines buffered in c->in,
  * replies queued in c->out, while c takes its replies (none while a
  * result streams or its unsent output is at max-output); d->lock held.
  * The poll loop calls it after each read and as output drains, the
  * fuzzers (tests/fuzz) without a socket. */
 void bmd_client_lines(struct bmd *d, struct bmd_client *c);
+/* Top up c's output from its result stream; at the end, the reply's
+ * tail and what was held meanwhile. */
+void client_stream(struct bmd_client *c);
+/* Queue the next events of c's replay while its output is short. */
+void client_replay(struct bmd *d, struct bmd_client *c);
 
-/* What the poll loop does for c once its socket took its output: more of
- * a streamed result or a replayed history, then further requests; for the
- * fuzzers, which have no socket.  d->lock held. */
+/* daemon_server.c: what the poll loop does for c once its socket took
+ * its output: more of a streamed result or a replayed history, then
+ * further requests; for the fuzzers, which have no socket.  d->lock
+ * held. */
 void bmd_client_pump(struct bmd *d, struct bmd_client *c);
 
-/* daemon_server.c: the reset called name, or NULL. */
+/* daemon_conf.c: the reset called name, or NULL. */
 const struct bmd_reset *bmd_reset_find(const struct bmd *d, const char *name);
+/* The file the configuration comes from, for messages: the one read, or
+ * where bmd looked for one. */
+const char *conf_name(const struct bmd *d);
 
 /* daemon_log.c: log one event (bm_daemon.h, bmd_log_fn) through d's
  * sink; d may be NULL (stderr). */
@@ -280,7 +347,7 @@ void bmd_log(struct bmd *d, int priority, const char *const *fields,
 /* Log MESSAGE= alone, printf-style. */
 void bmd_logf(struct bmd *d, int priority, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* daemon_jobs.c: log j's submit, start or end with all its fields. */
+/* daemon_job.c: log j's submit, start or end with all its fields. */
 void job_log(struct bmd_job *j, const char *event);
 /* Log that uid (pid) asked to cancel j. */
 void job_log_cancel(struct bmd_job *j, uid_t uid, pid_t pid);
