@@ -86,7 +86,7 @@ $(O)/%.o: %.c $(HDRS) VERSION
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/libbm.a: $(LIB_SRC:%.c=$(O)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
@@ -148,7 +148,7 @@ $(SAN_O)/%.o: %.c $(HDRS) VERSION
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) $(SAN_O)/libbm.a
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
@@ -178,7 +178,7 @@ $(VG_O)/%.o: %.c $(HDRS) VERSION
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(VG_O)/libbm.a: $(LIB_SRC:%.c=$(VG_O)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(VG_O)/tests/unit/%: $(VG_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(VG_O)/%.o) $(VG_O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
@@ -202,7 +202,7 @@ $(FUZZ_O)/%.o: %.c $(HDRS) VERSION
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_DEFS) -c -o $@ $<
 
 $(FUZZ_O)/libbm.a: $(LIB_SRC:%.c=$(FUZZ_O)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_O)/tests/fuzz/util.o $(FUZZ_O)/libbm.a
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(PKG_LIBS) -lm

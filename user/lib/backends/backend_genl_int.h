@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internals of the module backend shared by its pair trials
- * (backend_genl.c) and its N-port trials (backend_genl_traffic.c).
+ * (backend_genl.c) and its N-port trials (backend_genl_traffic.c); the
+ * helpers both use are backend_genl_shared.c.
  */
 #ifndef BACKEND_GENL_INT_H
 #define BACKEND_GENL_INT_H
@@ -55,7 +56,8 @@ struct bm_genl_backend {
 /* How long a trial waits for the DUT's ARP answer (router DUTs). */
 #define BM_ARP_TIMEOUT_S 3.0
 
-/* Sleep s seconds (nothing for s <= 0), through signals. */
+/* backend_genl_shared.c: sleep s seconds (nothing for s <= 0), through
+ * signals. */
 void bm_sleep_s(double s);
 /* CLOCK_MONOTONIC now, in s. */
 double bm_mono_s(void);

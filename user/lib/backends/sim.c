@@ -57,61 +57,6 @@ struct dir_state {
 	double probe_x, probe_a;
 };
 
-/* --- PRNG (splitmix64): deterministic, seeded from the params ----------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double rng_uniform(uint64_t *s)
-{
-	return (rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-double sim_rng_uniform(uint64_t *s)
-{
-	return rng_uniform(s);
-}
-
-/* Binomial(n, p) sample: exact inversion for small means, else normal. */
-static uint64_t rng_binomial(uint64_t *s, uint64_t n, double p)
-{
-	double mean = n * p, u, pk, cdf, z;
-	uint64_t k;
-
-	if (n == 0 || p <= 0.0)
-		return 0;
-	if (p >= 1.0)
-		return n;
-	if (mean < 40.0) {
-		u = rng_uniform(s);
-		pk = exp(n * log1p(-p));
-		cdf = pk;
-		for (k = 0; cdf < u && k < n; k++) {
-			pk *= (double)(n - k) / (k + 1) * p / (1.0 - p);
-			cdf += pk;
-			if (pk < 1e-300)
-				break;
-		}
-		return k;
-	}
-	u = rng_uniform(s);
-	if (u < 1e-300)
-		u = 1e-300;
-	z = sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * rng_uniform(s));
-	z = llround(mean + z * sqrt(mean * (1.0 - p)));
-	if (z < 0)
-		z = 0;
-	if (z > (double)n)
-		z = (double)n;
-	return (uint64_t)z;
-}
-
 /* --- parameters ---------------------------------------------------------- */
 
 void bm_sim_params_default(struct bm_sim_params *p)
@@ -788,13 +733,13 @@ static double build_segs(const struct sim_priv *sp,
 static uint64_t random_loss(struct sim_priv *sp, const struct seg *s,
 			    uint64_t passed, double *last_tx)
 {
-	uint64_t k = rng_binomial(&sp->rng, passed, sp->p.random_loss);
+	uint64_t k = sim_rng_binomial(&sp->rng, passed, sp->p.random_loss);
 	double idx;
 
 	*last_tx = -1.0;
 	if (k && s->frames) {
 		/* The largest of k uniform positions. */
-		idx = floor(s->frames * pow(rng_uniform(&sp->rng), 1.0 / k));
+		idx = floor(s->frames * pow(sim_rng_uniform(&sp->rng), 1.0 / k));
 		if (idx > (double)(s->frames - 1))
 			idx = (double)(s->frames - 1);
 		*last_tx = s->t0 + idx / s->rate;
@@ -821,10 +766,10 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		return;
 	C = bm_sim_capacity_fps(p, spec->frame_size);
 	if (p->capacity_noise > 0.0)
-		C *= 1.0 + p->capacity_noise * (2.0 * rng_uniform(&sp->rng) - 1.0);
+		C *= 1.0 + p->capacity_noise * (2.0 * sim_rng_uniform(&sp->rng) - 1.0);
 	offset = 0.0;
 	if (p->latency_jitter_ns > 0.0)
-		offset = p->latency_jitter_ns * (2.0 * rng_uniform(&sp->rng) - 1.0);
+		offset = p->latency_jitter_ns * (2.0 * sim_rng_uniform(&sp->rng) - 1.0);
 	A = bm_sim_frame_bytes(p, spec->frame_size);
 	knee = p->knee_fps > 0.0 ? p->knee_fps : C;
 	step = build_segs(sp, spec, knee, segs, &nseg, r);
@@ -957,56 +902,18 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		r->tag_rx = !st->probe_outage &&
 			    sim_rip_routed_net(sp, spec->tag_dst_ip4, 1,
 					       sp->rip_now_s) &&
-			    rng_uniform(&sp->rng) >= pdrop &&
-			    rng_uniform(&sp->rng) >= p->random_loss &&
+			    sim_rng_uniform(&sp->rng) >= pdrop &&
+			    sim_rng_uniform(&sp->rng) >= p->random_loss &&
 			    !(p->max_frame_size &&
 			      spec->frame_size > p->max_frame_size);
 		for (i = 0; i < nseg; i++)
 			if (r->tag_tx >= segs[i].t0 && segs[i].g > 0.0 &&
-			    rng_uniform(&sp->rng) < segs[i].g)
+			    sim_rng_uniform(&sp->rng) < segs[i].g)
 				r->tag_rx = false;
 		r->tag_lat_ns = p->base_latency_ns + offset +
 				fmax(0.0, st->probe_x) / C * 1e9;
 	}
 	free(st);
-}
-
-size_t sim_windows(struct sim_priv *sp, const struct bm_trial_spec *spec,
-		   double step_at_s, struct win *wins,
-		   struct bm_trial_result *res)
-{
-	const struct bm_sim_params *p = &sp->p;
-	size_t nwin = 0;
-	double t_out;
-
-	/* Scheduled outage (DUT-OUTAGE). */
-	if (p->outage_s > 0.0 &&
-	    (!p->outage_trials || sp->outage_used < p->outage_trials)) {
-		t_out = -1.0;
-		if (p->outage_ref == BM_SIM_OUTAGE_START)
-			t_out = p->outage_at_s;
-		else if (step_at_s >= 0.0)
-			t_out = step_at_s + p->outage_at_s;
-		if (t_out >= 0.0) {
-			wins[nwin++] = (struct win){ t_out, t_out + p->outage_s,
-						     false };
-			sp->outage_used++;
-		}
-	}
-	/* The DUT reset hook fires at event_at_s (R2544-RESET). */
-	if (spec->event_fn) {
-		sp->in_trial = true;
-		sp->reset_fired = false;
-		sp->now_s = spec->event_at_s;
-		res->event_fired_s = spec->event_at_s;
-		res->event_ret = spec->event_fn(spec->event_ctx);
-		sp->in_trial = false;
-		if (sp->reset_fired && p->reset_outage_s > 0.0)
-			wins[nwin++] = (struct win){
-				sp->reset_at_s, sp->reset_at_s + p->reset_outage_s,
-				false };
-	}
-	return nwin;
 }
 
 static int sim_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,

@@ -64,11 +64,14 @@ int sim_tcp_attach(struct bm_backend *be);
 void sim_tcp_detach(struct bm_backend *be);
 void sim_tcp_trial(struct bm_backend *be, const struct bm_trial_spec *spec);
 
-/* The next uniform [0, 1) draw of the simulator's seeded PRNG at *s. */
+/* sim_rng.c: the next uniform [0, 1) draw of the simulator's seeded
+ * PRNG at *s. */
 double sim_rng_uniform(uint64_t *s);
+/* A Binomial(n, p) draw: exact inversion for small means, else normal. */
+uint64_t sim_rng_binomial(uint64_t *s, uint64_t n, double p);
 
 /*
- * The outage windows of one trial into wins[SIM_MAX_WIN]: the scheduled
+ * sim_outage.c: the outage windows of one trial into wins[SIM_MAX_WIN]: the scheduled
  * outage (DUT-OUTAGE; a step-referenced one only when step_at_s >= 0)
  * and the one the DUT reset hook starts when spec->event_fn fires
  * (R2544-RESET, res->event_ret set).  Returns the number of windows.

@@ -162,7 +162,10 @@ void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 		     json_object *e);
 
 /* Record a deviation/interpretation in effect (once per text). */
-void r2544_deviation(struct r2544_run *r, const char *text);
+static inline void r2544_deviation(struct r2544_run *r, const char *text)
+{
+	bm_json_add_str_once(r->deviations, text);
+}
 
 /* R2544-MAXRATE: highest offered rate for (mean) frame size f, per
  * direction. */

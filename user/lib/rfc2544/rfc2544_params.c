@@ -977,3 +977,28 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 	}
 	return o;
 }
+
+static const struct {
+	const char *name, *ref;
+} tests[RFC2544_N_TESTS] = {
+	[RFC2544_THROUGHPUT] = { "rfc2544.throughput",
+				 "RFC 2544 §26.1; R2544-THRPT" },
+	[RFC2544_LATENCY] = { "rfc2544.latency", "RFC 2544 §26.2; R2544-LAT" },
+	[RFC2544_FRAME_LOSS] = { "rfc2544.frame-loss",
+				 "RFC 2544 §26.3; R2544-FLR" },
+	[RFC2544_BACK_TO_BACK] = { "rfc2544.back-to-back",
+				   "RFC 2544 §26.4; R2544-B2B" },
+	[RFC2544_RECOVERY] = { "rfc2544.recovery",
+			       "RFC 2544 §26.5; R2544-RECOV" },
+	[RFC2544_RESET] = { "rfc2544.reset", "RFC 2544 §26.6; R2544-RESET" },
+};
+
+const char *rfc2544_name(enum rfc2544_test t)
+{
+	return t < RFC2544_N_TESTS ? tests[t].name : NULL;
+}
+
+const char *rfc2544_ref(enum rfc2544_test t)
+{
+	return t < RFC2544_N_TESTS ? tests[t].ref : NULL;
+}

@@ -148,7 +148,8 @@ struct mlr_search {
 	double last_frame_ratio;	/* of the latest trial */
 };
 
-/* Name and status-line numbering of the phase preceded by p of nip. */
+/* mlrsearch_measure.c: name and status-line numbering of the phase
+ * preceded by p of nip. */
 void mlr_set_phase(struct mlr_search *s, unsigned int phase);
 
 /*

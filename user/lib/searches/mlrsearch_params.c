@@ -139,3 +139,14 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 				 p->drain_s);
 	return 0;
 }
+
+const char *bm_mlr_mode_name(enum bm_mlr_mode mode)
+{
+	switch (mode) {
+	case BM_MLR_MODE_DRAFT01:
+		return "draft-01";
+	case BM_MLR_MODE_FAST:
+		return "fast";
+	}
+	return NULL;
+}

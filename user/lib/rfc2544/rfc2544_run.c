@@ -12,36 +12,6 @@
 #include "bm_result.h"
 #include "rfc2544_int.h"
 
-static const struct {
-	const char *name, *ref;
-} tests[RFC2544_N_TESTS] = {
-	[RFC2544_THROUGHPUT] = { "rfc2544.throughput",
-				 "RFC 2544 §26.1; R2544-THRPT" },
-	[RFC2544_LATENCY] = { "rfc2544.latency", "RFC 2544 §26.2; R2544-LAT" },
-	[RFC2544_FRAME_LOSS] = { "rfc2544.frame-loss",
-				 "RFC 2544 §26.3; R2544-FLR" },
-	[RFC2544_BACK_TO_BACK] = { "rfc2544.back-to-back",
-				   "RFC 2544 §26.4; R2544-B2B" },
-	[RFC2544_RECOVERY] = { "rfc2544.recovery",
-			       "RFC 2544 §26.5; R2544-RECOV" },
-	[RFC2544_RESET] = { "rfc2544.reset", "RFC 2544 §26.6; R2544-RESET" },
-};
-
-const char *rfc2544_name(enum rfc2544_test t)
-{
-	return t < RFC2544_N_TESTS ? tests[t].name : NULL;
-}
-
-const char *rfc2544_ref(enum rfc2544_test t)
-{
-	return t < RFC2544_N_TESTS ? tests[t].ref : NULL;
-}
-
-void r2544_deviation(struct r2544_run *r, const char *text)
-{
-	bm_json_add_str_once(r->deviations, text);
-}
-
 double r2544_fps_max(double line_bps, double f)
 {
 	return line_bps / ((f + 20.0) * 8.0);	/* F-1, SPEC 2.3 */
@@ -307,7 +277,7 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		return bm_errorf(err, "rfc2544: unknown test %d", (int)t);
 	if (!(be->line_rate_bps > 0.0))
 		return bm_errorf(err, "%s: backend has no line rate",
-				 tests[t].name);
+				 rfc2544_name(t));
 	/* every trial after a trial waits §23e's restabilise_s */
 	settle = r2544_settle_new(be, p->restabilise_s);
 	if (!settle)
@@ -349,7 +319,7 @@ int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		bm_json_add_u64(res, "sending_ports", r2544_senders(&r));
 	bm_json_add_str(res, "protocol", "UDP/IPv4 over Ethernet (RFC 2544 App C)");
 	json_object_object_add(res, "per_size", r.results);
-	d = bm_result_envelope(tests[t].name, tests[t].ref,
+	d = bm_result_envelope(rfc2544_name(t), rfc2544_ref(t),
 			       rfc2544_params_to_json(p, t), &r.log, NULL, res,
 			       r.deviations, be);
 	bm_trial_log_free(&r.log);

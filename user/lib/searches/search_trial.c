@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trial every search and procedure runs through bm_search_trial():
+ * run on the backend, logged (the result's "trials"), reported to the
+ * progress callback.  Below the searches, so that each of them and the
+ * rate search that picks one call down to it.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "bm_search.h"
+
+int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
+		    struct bm_trial_result *res, struct bm_trial_log *log,
+		    const char *phase, const char *reason,
+		    bm_progress_fn progress, void *ctx, struct bm_error *err)
+{
+	char line[160];
+	int ret;
+
+	ret = bm_run_trial(be, spec, res, err);
+	if (ret)
+		return ret;
+	if (bm_trial_log_add(log, phase, reason, spec, res)) {
+		bm_errorf(err, "out of memory");
+		return -ENOMEM;
+	}
+	if (!progress)
+		return 0;
+	if (spec->pattern == BM_PAT_BURST)
+		snprintf(line, sizeof(line),
+			 "%s: %u B burst of %llu frames: lost %llu", phase,
+			 spec->frame_size,
+			 (unsigned long long)spec->burst_frames,
+			 (unsigned long long)res->lost);
+	else
+		snprintf(line, sizeof(line),
+			 "%s: %u B at %.2f fps for %g s: lost %llu of %llu",
+			 phase, spec->frame_size, spec->rate_fps,
+			 spec->duration_s, (unsigned long long)res->lost,
+			 (unsigned long long)res->attempted);
+	if (progress(ctx, &log->v[log->n - 1], line)) {
+		bm_errorf(err, "cancelled");
+		return -ECANCELED;
+	}
+	return 0;
+}
