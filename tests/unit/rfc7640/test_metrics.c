@@ -325,12 +325,16 @@ END_TEST
 
 /*
  * Two flows of one egress that drains at 4 Mbit/s frames of 1250 B (10,000
- * bit, 400 fps), Td 2 s: A's 601 frames arrive from 0.0 to 2.0 s, B's 280
- * (starved, then drained) from 1.5 to 2.2 s.  The egress delivered 880
- * gaps' worth over 2.2 s: 4.0 Mbit/s exactly, and A and B are their parts
- * of it, 601 / 881 and 280 / 881, adding up to 4.0.  Each over its own
- * span (tm_flow_tput) they add up to 3.0 + 1.4 = 4.4 Mbit/s, more than
- * the egress carries.
+ * bit, 400 fps), Td 2 s: A's 601 frames arrive from 0.0 to 2.0 s (EF,
+ * delivered within Td), B's 280 (starved, then drained) from 1.5 to 2.2
+ * s.  The egress delivered 880 gaps' worth over 2.2 s: 4.0 Mbit/s
+ * exactly.  Each flow is timed from the egress's first arrival (0.0) to
+ * its own last: A 600 gaps over 2.0 s, 3.0 Mbit/s, what it got; B 279
+ * over 2.2 s, 1.268 Mbit/s.  Over its own span B read 3.986 Mbit/s (the
+ * starved flow), over Td 1.4 (its drained frames as rate), and over the
+ * egress's whole window A read 2.729 (the other queue's drain).  They
+ * add up to 4.268: A and B are averaged over different times, by A's
+ * share (0.75) of the drain (0.2 s) over 2.2 s more than the egress.
  */
 START_TEST(egress_window)
 {
@@ -355,15 +359,17 @@ START_TEST(egress_window)
 	}
 	ck_assert_int_eq(tm_flow_metrics(&t, r, &fa, TM_ACCT_L2, &a, &err), 0);
 	ck_assert_int_eq(tm_flow_metrics(&t, r, &fb, TM_ACCT_L2, &b, &err), 0);
-	ck_assert_double_eq_tol(tm_flow_tput(&a, 2.0) + tm_flow_tput(&b, 2.0),
-				4.4e6, 1e-3);
+	/* alone, B is the smaller of its span's 3.986 and Td's 1.4 */
+	ck_assert_double_eq_tol(tm_flow_tput(&b, 2.0), 1.4e6, 1e-3);
 	tm_egress_add(&e, &a);
 	tm_egress_add(&e, &b);
 	ck_assert_double_eq_tol(tm_egress_tput(&e, 2.0), 4e6, 1e-3);
-	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &a, 2.0),
-				4e6 * 601 / 881, 1e-3);
+	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &a, 2.0), 3e6, 1e-3);
 	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &b, 2.0),
-				4e6 * 280 / 881, 1e-3);
+				279e4 / 2.2, 1e-3);
+	ck_assert_double_eq_tol(tm_egress_flow_tput(&e, &a, 2.0) +
+				tm_egress_flow_tput(&e, &b, 2.0),
+				4e6 * (1 + 0.75 * 0.2 / 2.2), 0.01e6);
 	/* a window inside Td: the bytes over Td are the smaller */
 	ck_assert_double_eq_tol(tm_egress_tput(&e, 3.0), 881 * 1e4 / 3.0,
 				1e-3);

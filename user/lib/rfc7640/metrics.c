@@ -269,7 +269,7 @@ double tm_flow_tput(const struct tm_flow_metrics *m, double td_s)
 	struct tm_egress e = TM_EGRESS_INIT;
 
 	tm_egress_add(&e, m);
-	return tm_egress_tput(&e, td_s);
+	return tm_egress_flow_tput(&e, m, td_s);
 }
 
 void tm_egress_add(struct tm_egress *e, const struct tm_flow_metrics *m)
@@ -297,6 +297,13 @@ double tm_egress_tput(const struct tm_egress *e, double td_s)
 double tm_egress_flow_tput(const struct tm_egress *e,
 			   const struct tm_flow_metrics *m, double td_s)
 {
-	return e->bytes > 0 ? tm_egress_tput(e, td_s) * m->rx_bytes /
-			      e->bytes : 0.0;
+	double over_td = m->rx_bytes * 8.0 / td_s;
+
+	/* from the egress's first arrival to the flow's own last: n
+	 * arrivals span n - 1 gaps, the first one's bytes are not in */
+	if (m->arrivals < 2 || !(m->last_rx_s > e->first_s))
+		return over_td;
+	return fmin(over_td, m->rx_bytes * (double)(m->arrivals - 1) /
+			     (double)m->arrivals * 8.0 /
+			     (m->last_rx_s - e->first_s));
 }

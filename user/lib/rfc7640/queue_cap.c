@@ -413,8 +413,8 @@ static void add_row(json_object *res, const char *key, json_object *o)
 }
 
 /* The classes' rows of egress e of run test, from the mesh's metrics;
- * its totals into c[0..nc). */
-static void qc_egress_rows(const struct tm_ctx *x,
+ * its totals into c[0..nc); the egress's throughput (tm_egress_tput). */
+static double qc_egress_rows(const struct tm_ctx *x,
 			   const struct tm_qcap_params *p,
 			   const struct tm_portmap *pm,
 			   const struct tm_mesh *ms, unsigned int e,
@@ -424,7 +424,7 @@ static void qc_egress_rows(const struct tm_ctx *x,
 	const char *eg = x->be->port_names[pm->eg[e]];
 	unsigned int i, k, nc = (unsigned int)p->n_classes, prio = 0;
 	double td = p->c.td_s, wsum = wfq_weights(p), wfq = 0, sp = 0;
-	double off = 0, lp = 0, share, wfq_bytes = 0;
+	double off = 0, lp = 0, share;
 	struct tm_egress eb = TM_EGRESS_INIT;
 	json_object *o;
 
@@ -445,12 +445,10 @@ static void qc_egress_rows(const struct tm_ctx *x,
 			q->offered += s->tx_bytes * 8.0 / td;
 			q->lp += (double)s->lost;
 		}
-		if (is_wfq(p, k)) {
+		if (is_wfq(p, k))
 			wfq += q->tot;
-			wfq_bytes += q->bytes;
-		} else {
+		else
 			sp += q->tot;
-		}
 		off += q->offered;
 		lp += q->lp;
 	}
@@ -460,10 +458,11 @@ static void qc_egress_rows(const struct tm_ctx *x,
 
 		/* the share of what the WFQ queues got: the remainder the
 		 * SP queues left, when the egress is busy (TM §6.2.2.1.2);
-		 * of bytes, as each flow's rate is timed over its own span */
+		 * of their rates, each timed to its own last arrival: of
+		 * bytes, the queue that drained alone after Td read its
+		 * drain as share (28.7 % for a weight's 27.3, lab 46) */
 		if (w)
-			q->wfq_share = wfq_bytes > 0 ?
-				100.0 * q->bytes / wfq_bytes : NAN;
+			q->wfq_share = wfq > 0 ? 100.0 * q->tot / wfq : NAN;
 		for (i = 0; i < pm->n_in; i++) {
 			const struct tm_flow_metrics *s =
 				&ms->m[tm_mesh_at(pm, nc, i, e, k)];
@@ -522,11 +521,14 @@ static void qc_egress_rows(const struct tm_ctx *x,
 	}
 	o = row_of(test, eg);
 	bm_json_add_double(o, "offered_bps", off);
-	bm_json_add_double(o, "throughput_bps", sp + wfq);
+	/* TM-MET-SR of the egress port: all its bits over its window; the
+	 * queues beside it are each timed to their own last arrival */
+	bm_json_add_double(o, "throughput_bps", tm_egress_tput(&eb, td));
 	bm_json_add_double(o, "lp", lp);
 	bm_json_add_double(o, "sp_throughput_bps", sp);
 	bm_json_add_double(o, "wfq_throughput_bps", wfq);
 	add_row(res, "egresses", o);
+	return tm_egress_tput(&eb, td);
 }
 
 /* One run's rows into res, its numbers into st at run n. */
@@ -539,7 +541,8 @@ static int qc_run_once(struct tm_ctx *x, const struct tm_qcap_params *p,
 	struct tm_flow_metrics *bm = NULL;
 	struct qc_class *c = NULL;
 	struct tm_mesh ms;
-	double bsa = INFINITY, blp = 0, tot, wtot, wall;
+	double bsa = INFINITY, blp = 0, wtot, wall;
+	double eg_tput[BM_BACKEND_MAX_PORTS];
 	json_object *o;
 	size_t j;
 	int ret = 0;
@@ -585,7 +588,8 @@ static int qc_run_once(struct tm_ctx *x, const struct tm_qcap_params *p,
 	if (ret)
 		goto out;
 	for (e = 0; e < pm->n_eg; e++)
-		qc_egress_rows(x, p, pm, &ms, e, test, res, &c[e * nc]);
+		eg_tput[e] = qc_egress_rows(x, p, pm, &ms, e, test, res,
+					    &c[e * nc]);
 	/* every egress together; then each egress (several) */
 	for (k = 0; k < nc; k++) {
 		double thr = 0, lp = 0, lo = INFINITY, w = 0;
@@ -619,11 +623,8 @@ static int qc_run_once(struct tm_ctx *x, const struct tm_qcap_params *p,
 			st->v[qs_class(st, 0, k, QS_WFQ_SHARE)][n] =
 				wall > 0 ? 100.0 * w / wall : NAN;
 	}
-	for (e = 0; st->scopes > 1 && e < pm->n_eg; e++) {
-		for (k = 0, tot = 0; k < nc; k++)
-			tot += c[e * nc + k].tot;
-		st->v[qs_egress(st, e)][n] = tot;
-	}
+	for (e = 0; st->scopes > 1 && e < pm->n_eg; e++)
+		st->v[qs_egress(st, e)][n] = eg_tput[e];
 out:
 	tm_mesh_free(&ms);
 	free(c);
@@ -834,6 +835,8 @@ int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 			"reads the draft's example (\"Egress Port 1, WFQ "
 			"Queue\")"));
 	tm_deviations(&x, dev, true);
+	/* each number is its own flow's (tm_egress_flow_tput) */
+	json_object_array_add(dev, json_object_new_string(TM_TPUT_SAID));
 	*result = bm_result_envelope(NAME, qc_ref(p, &pm),
 				     tm_qcap_params_json(p), &x.log, NULL, res,
 				     dev, be);

@@ -331,7 +331,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	const char *eg = x->be->port_names[pm->eg[e]];
 	unsigned int nc = (unsigned int)p->n_classes, i, k, m = 0;
 	unsigned int idx[BM_BACKEND_MAX_PORTS * TM_MAX_CLASSES];
-	double td = p->c.td_s, off = 0, lp = 0, tot = 0, share, lo;
+	double td = p->c.td_s, off = 0, lp = 0, share, lo;
 	struct tm_egress eb = TM_EGRESS_INIT;
 	struct tm_trains t;
 	json_object *o;
@@ -404,7 +404,6 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 		v[ss_queue(nc, e, k, SS_SR)][n] = qtot;
 		v[ss_queue(nc, e, k, SS_LP)][n] = qlp;
 		v[ss_queue(nc, e, k, SS_SHARE_MIN)][n] = lo;
-		tot += qtot;
 		off += qoff;
 		lp += qlp;
 	}
@@ -413,16 +412,17 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 		return ret;
 	o = row_of(test, eg);
 	bm_json_add_double(o, "offered_bps", off);
-	bm_json_add_double(o, "throughput_bps", tot);
-	/* TM-MET-SR of the egress port: all its bits over its
-	 * window, at most over Td (tm_egress_tput) */
-	bm_json_add_double(o, "sr_bps", tot);
+	/* TM-MET-SR of the egress port: all its bits over its window, at
+	 * most over Td (tm_egress_tput); its queues are each timed to
+	 * their own last arrival */
+	bm_json_add_double(o, "throughput_bps", tm_egress_tput(&eb, td));
+	bm_json_add_double(o, "sr_bps", tm_egress_tput(&eb, td));
 	bm_json_add_double(o, "lp", lp);
 	bm_json_add_double(o, "shaper_sr_bps",
 			   per_port(p->port_sr_bps, p->n_port_sr_bps, e));
 	trains_json(o, &t, x->sw_ts);
 	add_row(res, "egresses", o);
-	v[ss_egress(nc, e)][n] = tot;
+	v[ss_egress(nc, e)][n] = tm_egress_tput(&eb, td);
 	return 0;
 }
 
@@ -590,6 +590,8 @@ int tm_shcap_run(struct bm_backend *be, const struct tm_shcap_params *p,
 			"SBB and SBI from software timestamps: low confidence "
 			"(TM-MET-SL)"));
 	tm_deviations(&x, dev, true);
+	/* each number is its own flow's (tm_egress_flow_tput) */
+	json_object_array_add(dev, json_object_new_string(TM_TPUT_SAID));
 	*result = bm_result_envelope(NAME, sc_ref(p, &pm),
 				     tm_shcap_params_json(p), &x.log, NULL,
 				     res, dev, be);

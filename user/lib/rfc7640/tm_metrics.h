@@ -85,23 +85,16 @@ int tm_flow_metrics(const struct bm_traffic *t,
 		    struct bm_error *err);
 
 /*
- * m's throughput in bit/s: the smaller of its rx_rate_bps and its bytes
- * over td_s (that alone below two arrivals).  Over Td, the frames a
- * queue still held when the senders stopped would count as rate; over
- * its own first to last arrival, a flow a scheduler starved until the
- * others stopped, all its frames in a short span at the end, read the
- * egress's whole rate (4.55 Mbit/s through a 4.016 Mbit/s shaper).  The
- * two meet where the span is Td less one frame's gap.
+ * m's throughput in bit/s as tm_egress_flow_tput() times a flow alone at
+ * its egress: the smaller of its rx_rate_bps and its bytes over td_s
+ * (that alone below two arrivals).
  */
 double tm_flow_tput(const struct tm_flow_metrics *m, double td_s);
 
 /*
- * The flows one egress delivered, for their throughput over one window:
- * the egress's first arrival of any of them to its last of any.  Timed
- * each over its own span, flows that share an egress add up to more than
- * it carries: the frames a queue still held at Td's end arrive after it,
- * and a starved flow's span is short (TM-QS-CAP, TM-SHP-CAP: the egress's
- * throughput is its flows' together).  Start from TM_EGRESS_INIT.
+ * The flows one egress delivered, and when: from its first arrival of
+ * any of them (first_s) to its last of any (last_s).  Start from
+ * TM_EGRESS_INIT.
  */
 struct tm_egress {
 	double first_s, last_s, bytes;
@@ -113,15 +106,39 @@ struct tm_egress {
 /* Adds flow m to egress e. */
 void tm_egress_add(struct tm_egress *e, const struct tm_flow_metrics *m);
 
-/* e's throughput in bit/s, by tm_flow_tput's rule over e's window. */
+/*
+ * e's throughput in bit/s: the smaller of its bytes after its first
+ * arrival over its window, first to last arrival, and its bytes over
+ * td_s (that alone below two arrivals).  Never more than the egress
+ * carried (TM-MET-SR of the egress port).
+ */
 double tm_egress_tput(const struct tm_egress *e, double td_s);
 
 /*
- * The throughput of flow m (added to e) in bit/s: its part of e's bytes
- * times e's throughput, so that e's flows add up to e exactly.
+ * The throughput of flow m (added to e) in bit/s, timed from the time
+ * its egress began to deliver (e's first arrival of any flow) to its own
+ * last arrival, at most its bytes over td_s.  Over its own span alone, a
+ * flow a scheduler starved until the others stopped, all its frames in a
+ * short span at the end, read the egress's whole rate (4.55 Mbit/s
+ * through a 4.016 Mbit/s shaper); over td_s, the frames a queue still
+ * held at Td's end counted as rate; over the egress's whole window, a
+ * flow delivered within Td read low by the other queues' drain (EF
+ * 1.94 Mbit/s of 2.00 delivered, lab 44).  A flow delivered whole
+ * within Td is timed over Td, one that drained after it over its longer
+ * delivery; flows that end at different times are averaged over
+ * different times, so an egress's flows may add up to more than
+ * tm_egress_tput() by up to the early flows' share of the drain time
+ * over the window.
  */
 double tm_egress_flow_tput(const struct tm_egress *e,
 			   const struct tm_flow_metrics *m, double td_s);
+
+/* What a result whose flows share egresses says of their throughput. */
+#define TM_TPUT_SAID "throughput: each flow's from its egress's first " \
+	"arrival to its own last (at most its bytes over Td), each egress's " \
+	"over its own window: a flow that drained after Td is averaged over " \
+	"a longer time than one delivered within it, so an egress's flows " \
+	"may add up to more than its throughput_bps [INTERPRETATION]"
 
 /*
  * REQ-TS-5: subtract the tester's own PD (cal_pd_ns, from every PD
