@@ -9,6 +9,22 @@
 # the ACKs), limit 10000.  The tester ports segment in the stack (no_gso,
 # lab 08).  Td 3 s, one run each.
 #
+# R, QL and the delays are drawn on every run (lib.sh lab_draw, seed
+# printed); the figures in the text are those of the fixed DUT the test
+# had until 2026-12-03 (R 10 Mbit/s, QL 32,000 B, D 30 and 40 ms).
+# Drawn: R 8..10 Mbit/s (step 0.5); QL 32,000..36,000 B (step 1,000); D
+# in (1) the larger of QL x 8 / R + 3 ms (TM-QS-2) and (72,000 - QL) x 8
+# / R (so that BDP + QL > 72,000 B, 1.125 x the micro test's 64 KB
+# clamp), rounded up to the ms, plus 0..6 ms (32..46 ms); D in (2) such
+# that the BDP stays 50,000 B (400,000 / R s, 40..50 ms, to the ms:
+# window over BDP 1.28, as before).  Why not less of either: the four
+# clamped windows carry more than their 64 KB (a run at R 8 Mbit/s, D 53
+# ms, BDP 53,000 read an RTT of 75.8 ms, some 75 KB in flight), and with
+# QL 28,000 that run's tbf dropped 45 frames; at BDP 50,000 and QL >= 32,000 the queue left is
+# what the fixed DUT had (20 of 20 runs without a drop).  Every window
+# below is the same function of R, QL and D as it was of the fixed
+# values (9.539 Mbit/s = R x 1448/1518).
+#
 # (1) rfc7640.queue-stateful, D = 30 ms: BDP = R x D / 8 = 37.5 KB > QL
 #     (TM-QS-2 asks D >= QL x 8 / R = 25.6 ms).
 #     Bulk, one connection, TCP_WINDOW_CLAMP 256 KB (beyond BDP + QL =
@@ -45,7 +61,19 @@
 bm_load
 topo_bridge 2
 no_gso t1 t2
-$TC -n dut qdisc add dev d1 root netem delay 30ms limit 10000 || fail "netem d1"
+R=$(( $(lab_draw sf_rate_kbps 8000 10000 500) * 1000 ))
+QL=$(lab_draw sf_ql 32000 36000 1000)
+D1=$(awk -v q=$QL -v r=$R -v x=$(lab_draw sf_d1_more_ms 0 6) 'BEGIN {
+	a = q * 8 / r * 1000 + 3; b = (72000 - q) * 8 / r * 1000
+	if (b > a) a = b
+	printf "%d", (a == int(a) ? a : int(a) + 1) + x }')
+D2=$(awk -v r=$R 'BEGIN { printf "%.0f", 50000 * 8 / r * 1000 }')
+# what TCP carries of R (F-9: 1448 of 1518 B a frame), the windows
+C=$(awk -v r=$R 'BEGIN { printf "%.0f", r * 1448 / 1518 }')
+WOB=$(awk -v r=$R -v d=$D2 'BEGIN { printf "%.6f", 64000 / (r * d / 8000) }')
+BDMAX=$(awk -v q=$QL -v r=$R -v d=$D1 'BEGIN { printf "%.1f", q * 8 / r * 1000 / d * 100 + 10 }')
+note "seed $LAB_SEED: tbf $R bit/s, limit $QL B; netem $D1 ms in (1), $D2 ms in (2) (window / BDP $WOB); TCP ceiling $C bit/s"
+$TC -n dut qdisc add dev d1 root netem delay ${D1}ms limit 10000 || fail "netem d1"
 bmd_start
 SF="--line-rate 10M --param tr=1"
 
@@ -57,8 +85,8 @@ nde_verify() {
 		--param delay_ms=0 --param reverse_delay_ms="$1" \
 		--param tolerance_ms=3 --param drain_s=0.5
 }
-nde_verify 30
-$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
+nde_verify $D1
+$TC -n dut qdisc add dev d2 root tbf rate ${R}bit burst 30400 limit $QL \
 	overhead 4 || fail "tbf d2"
 
 # app FILE APP KEY: the mean of KEY of application APP
@@ -68,18 +96,18 @@ app() {
 }
 
 d0=$(qdisc_drops d2)
-bm_job qs rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=10000000 \
-	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["bulk"]' \
+bm_job qs rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=$R \
+	--param ql_bytes=$QL --param nde_rtt_ms=$D1 --param apps='["bulk"]' \
 	--param bulk_bytes=3000000 --param window_clamp=256000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/qs.json || fail "bmctl result"
 dq=$(($(qdisc_drops d2) - d0))
 thr=$(app /tmp/qs.json bulk throughput_bps)
 ttpet=$(app /tmp/qs.json bulk ttpet_s)
-hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')
-check_range "(1) bulk throughput (bit/s)" "$thr" 8108037 "$hi"
+hi=$(awk -v t="$ttpet" -v c=$C 'BEGIN { printf "%.0f", c + 30400 * 8 / t }')
+check_range "(1) bulk throughput (bit/s)" "$thr" "$(awk -v c=$C 'BEGIN { printf "%.0f", 0.85 * c }')" "$hi"
 check_range "(1) bulk TCP efficiency %" "$(app /tmp/qs.json bulk tcp_efficiency_pct)" 90 100
-check_range "(1) bulk buffer delay %" "$(app /tmp/qs.json bulk buffer_delay_pct)" 0 95.3
-check_range "(1) baseline RTT (ms)" "$(jvals baseline_rtt_ms /tmp/qs.json | tail -n1)" 30 40
+check_range "(1) bulk buffer delay %, QL x 8 / R / D + 10" "$(app /tmp/qs.json bulk buffer_delay_pct)" 0 $BDMAX
+check_range "(1) baseline RTT (ms)" "$(jvals baseline_rtt_ms /tmp/qs.json | tail -n1)" $D1 $((D1 + 10))
 retr=$(jvals bytes_retrans /tmp/qs.json | head -n1)
 note "(1) bulk: $thr bit/s, TTPET $ttpet s, tbf drops $dq, bytes retransmitted $retr"
 # a segment the tbf dropped is sent again; without drops only a tail
@@ -89,8 +117,8 @@ check_range "(1) bytes retransmitted <= (tbf drops + 2) x 1448" "$retr" 0 \
 	$(((dq + 2) * 1448))
 
 d0=$(qdisc_drops d2)
-bm_job qm rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=10000000 \
-	--param ql_bytes=32000 --param nde_rtt_ms=30 --param apps='["micro"]' \
+bm_job qm rfc7640 queue-stateful $SF --param td_s=3 --param bb_bps=$R \
+	--param ql_bytes=$QL --param nde_rtt_ms=$D1 --param apps='["micro"]' \
 	--param window_clamp=64000 --param warmup_bytes=64000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/qm.json || fail "bmctl result"
 check_eq "(1) micro: tbf drops" "$(($(qdisc_drops d2) - d0))" 0
@@ -111,14 +139,14 @@ check_range "(1) micro TCP efficiency %" "$(app /tmp/qm.json micro tcp_efficienc
 	"$(awk -v d="$md" -v b="$mbs" 'BEGIN { printf "%.6f", 100 - d * 1448 * 100 / b }')" 100
 check_range "(1) micro bursts through" "$(jvals bursts /tmp/qm.json | head -n1)" 20 30
 
-$TC -n dut qdisc change dev d1 root netem delay 40ms limit 10000 || fail "netem 40"
+$TC -n dut qdisc change dev d1 root netem delay ${D2}ms limit 10000 || fail "netem $D2"
 $TC -n dut qdisc del dev d2 root || fail "del d2 tbf"
-nde_verify 40
-$TC -n dut qdisc add dev d2 root tbf rate 10mbit burst 30400 limit 32000 \
+nde_verify $D2
+$TC -n dut qdisc add dev d2 root tbf rate ${R}bit burst 30400 limit $QL \
 	overhead 4 || fail "tbf d2"
 d0=$(qdisc_drops d2)
-bm_job ss rfc7640 shaper-stateful $SF --param td_s=3 --param sr_bps=10000000 \
-	--param ql_bytes=32000 --param nde_rtt_ms=40 --param apps='["bulk"]' \
+bm_job ss rfc7640 shaper-stateful $SF --param td_s=3 --param sr_bps=$R \
+	--param ql_bytes=$QL --param nde_rtt_ms=$D2 --param apps='["bulk"]' \
 	--param connections=4 --param window_clamp=16000 \
 	--param bulk_bytes=600000 --port t1 --port t2
 $BMCTL -j result "$job" > /tmp/ss.json || fail "bmctl result"
@@ -126,9 +154,10 @@ check_eq "(2) tbf drops" "$(($(qdisc_drops d2) - d0))" 0
 check_range "(2) TCP efficiency %" "$(app /tmp/ss.json bulk tcp_efficiency_pct)" 99.9 100
 thr=$(app /tmp/ss.json bulk throughput_bps)
 ttpet=$(app /tmp/ss.json bulk ttpet_s)
-hi=$(awk -v t="$ttpet" 'BEGIN { printf "%.0f", 9538867 + 30400 * 8 / t }')
-check_range "(2) four connections' throughput (bit/s)" "$thr" 8108037 "$hi"
-check_eq "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" 1.28
+hi=$(awk -v t="$ttpet" -v c=$C 'BEGIN { printf "%.0f", c + 30400 * 8 / t }')
+check_range "(2) four connections' throughput (bit/s)" "$thr" "$(awk -v c=$C 'BEGIN { printf "%.0f", 0.85 * c }')" "$hi"
+check_range "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" \
+	$(awk -v w=$WOB 'BEGIN { printf "%.6f %.6f", w - 0.000001, w + 0.000001 }')
 
 # (3) strict priority starves the low class (TM-QS-2 with a scheduler):
 #     d2 becomes tbf 10 Mbit/s (burst 30400) over prio 3 bands, EF (DSCP
@@ -139,11 +168,19 @@ check_eq "(2) window over BDP" "$(jvals window_over_bdp /tmp/ss.json)" 1.28
 #     Model: band 3 is served only while band 1 is
 #     empty, i.e. in EF's slow start and after its losses: EF takes at
 #     least 0.75 of the ceiling, BE at most 15 % of R, both together at
-#     most the ceiling plus the bucket.
+#     most the ceiling plus the bucket.  The tbf's rate is the drawn R
+#     (lib.sh's dut_sp inline, its pfifo 50 kept).
 $TC -n dut qdisc del dev d2 root || fail "del d2 root"
-dut_sp d2 30400
-bm_job sp rfc7640 queue-stateful $SF --param td_s=2 --param bb_bps=10000000 \
-	--param nde_rtt_ms=40 --param apps='["bulk"]' --param scheduler=sp \
+$TC -n dut qdisc add dev d2 root handle 1: tbf rate ${R}bit burst 30400 \
+	limit 1000000 overhead 4 || fail "tbf d2"
+$TC -n dut qdisc add dev d2 parent 1:1 handle 10: prio bands 3 \
+	priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || fail "prio d2"
+$TC -n dut filter add dev d2 parent 10: protocol ip u32 \
+	match ip dsfield 0xb8 0xfc flowid 10:1 || fail "EF filter d2"
+$TC -n dut qdisc add dev d2 parent 10:3 handle 30: pfifo limit 50 ||
+	fail "BE pfifo d2"
+bm_job sp rfc7640 queue-stateful $SF --param td_s=2 --param bb_bps=$R \
+	--param nde_rtt_ms=$D2 --param apps='["bulk"]' --param scheduler=sp \
 	--param connections=2 --param 'conn_dscps=[46,0]' \
 	--param window_clamp=256000 --param bulk_bytes=100000000 \
 	--port t1 --port t2
@@ -155,6 +192,9 @@ sed -n '/"connections": \[/,/^ *\]/p' /tmp/sp.json |
 ef=$(sed -n 's/.*ef=\([0-9]*\).*/\1/p' /tmp/sp.g)
 be=$(sed -n 's/.*be=\([0-9]*\).*/\1/p' /tmp/sp.g)
 note "(3) EF $ef bit/s, BE $be bit/s"
-check_range "(3) EF goodput (bit/s) >= 0.75 of 9.539 Mbit/s" "$ef" 7154150 9700000
-check_range "(3) BE goodput (bit/s) <= 15 % of R" "$be" 0 1500000
-check_range "(3) EF + BE (bit/s)" "$((ef + be))" 0 9700000
+# the ceiling plus the bucket over Td: 9.539 + 0.122 = 9.66 Mbit/s, 9.7
+# before (1.017 of the ceiling, kept)
+check_range "(3) EF goodput (bit/s) >= 0.75 of $C" "$ef" \
+	$(awk -v c=$C 'BEGIN { printf "%.0f %.0f", 0.75 * c, 1.017 * c }')
+check_range "(3) BE goodput (bit/s) <= 15 % of R" "$be" 0 $((R * 15 / 100))
+check_range "(3) EF + BE (bit/s)" "$((ef + be))" 0 $(awk -v c=$C 'BEGIN { printf "%.0f", 1.017 * c }')

@@ -5,6 +5,10 @@
 #
 # The NDE: a quiet 2-port bridge with netem delay D = 10 ms on d2 (towards
 # t2) and on d1 (back), nothing else.  Truth from netem's own counters.
+# D is drawn on every run (lib.sh lab_draw, seed printed): 8..30 ms (10
+# until 2026-12-03; the figures below are for 10); every window follows
+# from the drawn D: at least 8 ms so that (3)'s 10-packet netem still
+# holds fewer than the frames in flight (1689 fps x 8 ms = 13.5).
 # (1) `bmctl nde-verify` at 100 % of the line, 128, 512 and 1500 B, 1 s
 #     each, both ways, then a bulk TCP connection for 2 s: every frame
 #     arrives (lost 0 = netem's drops on d1 and d2), each direction's
@@ -19,7 +23,8 @@
 # (2) queue-stateful stating nde_rtt_ms = 2 D runs, and its meta.nde names
 #     (1)'s job.
 # (3) netem's limit on d2 cut to 10 packets: 128 B at the line is 1689 fps,
-#     17 frames in D, so netem drops (SPEC: 8,446 in flight over a limit of
+#     17 frames in D (13.5..50.7), so netem drops (SPEC: 8,446 in flight over
+# a limit of
 #     1000 at 1 Gbit/s must fail): bmctl exits 1 naming the loss, the
 #     result is stored with nde_ok false, and its lost frames equal netem's
 #     drops on d2 exactly, the way back none.
@@ -45,13 +50,15 @@
 #     meta.nde holds both paths' verifications.
 bm_load
 topo_bridge 3
+D=$(lab_draw nde_delay_ms 8 30)
+note "seed $LAB_SEED: netem delay $D ms each way"
 for d in d1 d2; do
-	$TC -n dut qdisc add dev $d root netem delay 10ms limit 1000 ||
+	$TC -n dut qdisc add dev $d root netem delay ${D}ms limit 1000 ||
 		fail "netem $d"
 done
 bmd_start
-NDE="--line-rate 2M $LEARN_FAST --param delay_ms=10 --param reverse_delay_ms=10 --param tolerance_ms=3 --param drain_s=0.5"
-SF="--line-rate 2M --param td_s=1 --param tr=1 --param apps=[\"bulk\"] --param bulk_bytes=100000 --param nde_rtt_ms=20"
+NDE="--line-rate 2M $LEARN_FAST --param delay_ms=$D --param reverse_delay_ms=$D --param tolerance_ms=3 --param drain_s=0.5"
+SF="--line-rate 2M --param td_s=1 --param tr=1 --param apps=[\"bulk\"] --param bulk_bytes=100000 --param nde_rtt_ms=$((2 * D))"
 
 # lost frames and netem's drops of the DUT's d1 and d2 over (1)
 d1=$(qdisc_drops d1) d2=$(qdisc_drops d2)
@@ -69,12 +76,12 @@ check_eq "(1) netem drops d1 + d2" "$(($(qdisc_drops d1) - d1 + $(qdisc_drops d2
 check_eq "(1) frames lost, all sizes and ways" "$(jvals lost /tmp/v1.ps | awk '{ s += $1 } END { print s }')" 0
 check_eq "(1) directions measured" "$(jvals direction /tmp/v1.ps | sort | uniq -c | awk '{ printf "%s%s", s, $1 $2; s = " " }')" '3"t1->t2" 3"t2->t1"'
 for x in $(jvals min_delay_ms /tmp/v1.ps); do
-	check_range "(1) min delay (ms)" "$x" 10 11
+	check_range "(1) min delay (ms)" "$x" $D $((D + 1))
 done
 for x in $(jvals mean_delay_ms /tmp/v1.ps); do
-	check_range "(1) mean delay (ms)" "$x" 10 13
+	check_range "(1) mean delay (ms)" "$x" $D $((D + 3))
 done
-check_range "(1) TCP baseline RTT (ms)" "$(jvals baseline_rtt_ms /tmp/v1.json | tail -n1)" 20 23
+check_range "(1) TCP baseline RTT (ms)" "$(jvals baseline_rtt_ms /tmp/v1.json | tail -n1)" $((2 * D)) $((2 * D + 3))
 check_eq "(1) tcp_host_limited" "$(jvals tcp_host_limited /tmp/v1.json)" false
 note "(1) TCP goodput $(jvals goodput_pct_of_ceiling /tmp/v1.json) % of the ceiling at 2 Mbit/s"
 
@@ -83,7 +90,7 @@ $BMCTL -j result "$job" > /tmp/sf2.json || fail "bmctl result"
 check_eq "(2) meta.nde.verified_by_job" "$(jvals verified_by_job /tmp/sf2.json)" "$v1"
 check_eq "(2) meta.nde.forced" "$(jvals forced /tmp/sf2.json)" false
 
-$TC -n dut qdisc change dev d2 root netem delay 10ms limit 10 || fail "netem limit 10"
+$TC -n dut qdisc change dev d2 root netem delay ${D}ms limit 10 || fail "netem limit 10"
 d1=$(qdisc_drops d1) d2=$(qdisc_drops d2)
 $BMCTL nde-verify --port t1 --port t2 $NDE --frame-sizes 128 --duration 1 \
 	--param tcp=false > /tmp/v3.out 2> /tmp/v3.err
@@ -115,11 +122,11 @@ check_eq "(5) meta.nde.forced" "$(jvals forced /tmp/sf5.json)" true
 check_eq "(5) meta.nde.verified_by_job" "$(jvals verified_by_job /tmp/sf5.json)" "$v3"
 grep -q '"run with --force without a verified NDE' /tmp/sf5.json || fail "(5) no deviation"
 
-$TC -n dut qdisc change dev d2 root netem delay 10ms limit 1000 || fail "netem limit 1000"
+$TC -n dut qdisc change dev d2 root netem delay ${D}ms limit 1000 || fail "netem limit 1000"
 for t in t1 t2; do
 	bm_job v6 rfc7640 nde-verify --line-rate 2M $LEARN_FAST --port $t \
 		--port t3 --frame-sizes 512 --duration 1 --param tcp=false \
-		--param delay_ms=0 --param reverse_delay_ms=10 \
+		--param delay_ms=0 --param reverse_delay_ms=$D \
 		--param tolerance_ms=3 --param drain_s=0.5
 done
 dut_sp d3 30400
@@ -128,7 +135,7 @@ bm_job qc rfc7640 queue-capacity --line-rate 100M $LEARN_FAST --port t1 \
 	--port t2 --port t3 --param scheduler=sp --param 'class_dscps=[46]' \
 	--param 'class_rates_bps=[1e6]' --param bb_bps=10e6 --param ql=50000 \
 	--param bursts=false --param td_s=3 --param tr=1 --param drain_s=0.5 \
-	--param 'stateful_apps=["bulk"]' --param nde_rtt_ms=10 \
+	--param 'stateful_apps=["bulk"]' --param nde_rtt_ms=$D \
 	--param sndbuf=131072
 $BMCTL -j result "$job" > /tmp/qc.json || fail "bmctl result"
 tm_queue_rows /tmp/qc.json > /tmp/qc.rows
