@@ -54,6 +54,8 @@ $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
 $(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o $(FUZZ_O)/user/bmctl/%.o: \
 	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
 $(O)/user/tools/%.o: INC = $(call layer_inc,backends)
+# the lab's raw netlink harnesses see the uapi header and nothing of libbm
+$(O)/tests/tools/%.o: INC =
 $(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
 # bmctl's own unit tests (tests/unit/bmctl) see bmctl's files too
 $(SAN_O)/tests/unit/bmctl/%.o $(VG_O)/tests/unit/bmctl/%.o: \
@@ -103,23 +105,23 @@ $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/user/bmctl/schema_blob.o $(O)/libbm.a
 $(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-# issue 9: one raw N-port trial (mesh, many-to-one, ...), module or --sim
+# one raw N-port trial (mesh, many-to-one, ...), module or --sim
 $(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-# issue 11: one raw session of the kernel TCP engine (VRFs via libnl-route)
+# one raw session of the kernel TCP engine (VRFs via libnl-route)
 $(O)/bmgen-tcp: $(O)/user/tools/bmgen_tcp.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
-# issue 3: raw generic netlink rejections and privileges (libmnl only)
-$(O)/bmgen-nlcheck: $(O)/user/tools/bmgen_nlcheck.o
+# lab 14: raw generic netlink rejections and privileges (libmnl only)
+$(O)/bmgen-nlcheck: $(O)/tests/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
-# issue 16: the netlink sequence fuzzer of the lab (libmnl, threads)
-$(O)/bmgen-nlfuzz: $(O)/user/tools/bmgen_nlfuzz.o
+# lab 09: the netlink sequence fuzzer (libmnl, threads)
+$(O)/bmgen-nlfuzz: $(O)/tests/tools/bmgen_nlfuzz.o
 	$(CC) $(CFLAGS) -pthread -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
-# issue 10: DUT-HOLB-EMU, the lab's switch that has head-of-line blocking
+# DUT-HOLB-EMU, the lab's switch that has head-of-line blocking
 # (tests/fixtures: test DUTs, nothing of the project included)
 $(O)/holb-emu: $(O)/tests/fixtures/holb_emu.o
 	$(CC) $(CFLAGS) -o $@ $^
@@ -162,8 +164,8 @@ $(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rta
 $(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
-# test_bmd makes json-c's deep copy fail on demand (issue 16: a secret
-# must stay hidden when memory runs out)
+# test_bmd makes json-c's deep copy fail on demand (a secret must stay
+# hidden when memory runs out)
 $(SAN_O)/tests/unit/daemon/test_bmd $(VG_O)/tests/unit/daemon/test_bmd: \
 	UNIT_LIBS = -Wl,--wrap=json_object_deep_copy
 
@@ -214,7 +216,7 @@ $(FUZZ_O)/fuzz_profile: $(FUZZ_O)/user/bmctl/profile.o
 $(FUZZ_O)/fuzz_profile: FUZZ_LIBS = $(BMCTL_YAML_LIBS)
 
 # --- kernel module -----------------------------------------------------------
-# kbuild warnings fail the build too (issue 2: no warnings from kbuild)
+# kbuild warnings fail the build too (the module builds without warnings)
 module:
 	@mkdir -p $(O)
 	@$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod W=1 modules 2>&1 | tee $(O)/kbuild.log; \
@@ -265,12 +267,12 @@ check-quick: deps
 
 # The data-plane lab tests and the fault test on a KASAN + lockdep +
 # kmemleak guest kernel, built once from Debian's linux-source-6.1 and
-# cached in ~/.cache/bmgen (issue 16 item 4; tools/check-debug)
+# cached in ~/.cache/bmgen (tools/check-debug)
 check-debug: deps
 	@$(MAKE) --no-print-directory all
 	@tools/check-debug
 
-# The lab tests' pass rate, idle and under host stress (issue 8):
+# The lab tests' pass rate, idle and under host stress (Documentation/lab.md):
 # make lab-rate [N=20] [TESTS="tests/lab/dataplane/11-netem.sh ..."]
 N ?= 20
 lab-rate: all

@@ -4,7 +4,7 @@
 # and can still read.  Issue 16: the header, commands, flags, duplicate and
 # dump attributes, accepted boundary values, several messages in one
 # datagram, a dump across changes and the namespace model, as sequences.
-# The table is in user/tools/bmgen_nlcheck.c and in Documentation/abi.md,
+# The table is in tests/tools/bmgen_nlcheck.c and in Documentation/abi.md,
 # "Rejections (tested)".
 NLC=/usr/sbin/bmgen-nlcheck
 bm_load
