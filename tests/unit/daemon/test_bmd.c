@@ -674,7 +674,7 @@ static size_t raw_reply(const char *s, char *buf, size_t size)
 	return n;
 }
 
-/* Issue 16 item 1: bytes that are not UTF-8 in a request are never
+/* Bytes that are not UTF-8 in a request are never
  * echoed; the refusal is JSON a strict reader accepts, with the id. */
 START_TEST(invalid_utf8_gets_a_json_reply)
 {
@@ -1141,6 +1141,7 @@ START_TEST(default_backend_names_ports)
 	struct bmd_job_desc jd = { .id = 1, .procedure = PROC,
 				   .dry_run = true, .line_rate_bps = 1e9 };
 	const struct bm_procedure_info *pi;
+	size_t k;
 	struct bm_error err = { "" };
 	struct bm_backend *be;
 	char want[16];
@@ -1153,7 +1154,7 @@ START_TEST(default_backend_names_ports)
 	be->ops->destroy(be);
 
 	/* every procedure: as many as it needs (RFC 8239's more than 2) */
-	for (pi = bm_procedures(); pi->name; pi++) {
+	for (k = 0; (pi = bm_procedure_at(k)); k++) {
 		jd.procedure = pi->name;
 		be = bmd_backend_default(NULL, &jd, &err);
 		ck_assert_msg(be, "%s: %s", pi->name, err.msg);
@@ -1342,7 +1343,7 @@ START_TEST(restart_rebuilds_result_from_events)
 }
 END_TEST
 
-/* --- the socket path (issue 16 item 2) -------------------------------- */
+/* --- the socket path -------------------------------------------------- */
 
 /* -s naming a stored result (or a symlink to one) is refused with one
  * line and the file is left alone; a file put at the path while bmd runs
@@ -1383,7 +1384,7 @@ START_TEST(socket_path_only_a_socket_is_removed)
 }
 END_TEST
 
-/* --- job ids and the results directory (issue 16 item 4) -------------- */
+/* --- job ids and the results directory -------------------------------- */
 
 /* A second bmd on the same results directory (its own socket) is refused
  * with one line while the first runs, and starts once it has stopped. */
@@ -1557,7 +1558,7 @@ START_TEST(result_kept_until_there_is_room)
 }
 END_TEST
 
-/* --- the mode of results (issue 16 item 5) ---------------------------- */
+/* --- the mode of results ---------------------------------------------- */
 
 /* The permission bits of dir/name. */
 static unsigned int mode_of(const char *name)
@@ -1627,7 +1628,7 @@ START_TEST(results_mode_0640_by_default)
 }
 END_TEST
 
-/* --- resets: only from bmd's configuration (issue 16) ------------------ */
+/* --- resets: only from bmd's configuration ----------------------------- */
 
 /* A submit of rfc2544.reset with params (JSON); dry or on lo. */
 static json_object *reset_req(const char *params, bool dry)
@@ -1683,7 +1684,7 @@ static void daemon_with_conf(const char *text)
 }
 
 /*
- * Issue 16: a request that carries a command is refused, dry run or not,
+ * A request that carries a command is refused, dry run or not,
  * with one line that names the configuration file, and nothing runs;
  * before, bmd ran it with /bin/sh -c as its own user (root).
  */
@@ -1916,7 +1917,7 @@ START_TEST(dut_counters_parsed)
 }
 END_TEST
 
-/* --- the log: one event per step of a job (issue 15 item 2) ------------ */
+/* --- the log: one event per step of a job ------------------------------ */
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static char log_text[16384];
@@ -2013,7 +2014,7 @@ START_TEST(job_events_logged_with_fields)
 }
 END_TEST
 
-/* --- who may talk to bmd (issue 16 item 3) ---------------------------- */
+/* --- who may talk to bmd ---------------------------------------------- */
 
 #define NOBODY		65534
 #define TEST_GROUP	4242	/* no one on the test host is in it */
@@ -2222,7 +2223,7 @@ static int submit_js(struct bm_client *c, const char *proc, const char *js,
 	return ret;
 }
 
-/* Issue 16 item 1: a job whose parameters may need more trials than bmd's
+/* A job whose parameters may need more trials than bmd's
  * limit is refused before it is queued, with the count and the limit. */
 START_TEST(trials_per_job_bounded)
 {
@@ -2270,7 +2271,7 @@ int __wrap_json_object_deep_copy(json_object *src, json_object **dst,
 	return __real_json_object_deep_copy(src, dst, fn);
 }
 
-/* Issue 16 (session 11's note): the SNMP community never leaves bmd, not
+/* The SNMP community never leaves bmd, not
  * in the job file, and not when memory runs out either (the shown copy
  * was a deep copy; on failure the parameters went out as they were). */
 START_TEST(secret_never_shown)
@@ -2329,7 +2330,7 @@ static int threads_now(void)
 	return n;
 }
 
-/* Issue 16 item 3: jobs queued or running are capped per uid and in all,
+/* Jobs queued or running are capped per uid and in all,
  * refused with the count; only a running job has a thread. */
 START_TEST(jobs_capped)
 {
@@ -2414,7 +2415,7 @@ static int watch_history(struct bm_client *c, long job, long *trials,
 	}
 }
 
-/* Issue 16 item 2: a job's progress events go to jobs/<id>.events, not
+/* A job's progress events go to jobs/<id>.events, not
  * memory; bmd holds one a job (the latest), and watch --history replays
  * the file, every event once and in order, then goes live. */
 /* REQ-TM-2: a stateful TM test waits for a passing nde-verify of its RTT
@@ -2611,7 +2612,7 @@ START_TEST(job_events_in_a_file)
 }
 END_TEST
 
-/* Issue 16 item 4: a connection with nothing to do is closed after
+/* A connection with nothing to do is closed after
  * idle-timeout; one that watches a job, or keeps asking, is not. */
 START_TEST(idle_connections_closed)
 {
@@ -2663,7 +2664,7 @@ START_TEST(idle_connections_closed)
 }
 END_TEST
 
-/* Issue 16 item 4: bmd buffers at most max-output for a client, and a
+/* bmd buffers at most max-output for a client, and a
  * result larger than that (and than a request line) is streamed from
  * its file as the socket drains: it arrives whole. */
 START_TEST(large_result_streamed)
@@ -2711,7 +2712,7 @@ START_TEST(large_result_streamed)
 }
 END_TEST
 
-/* Issue 16 item 4: with max-connections taken, one more connection may
+/* With max-connections taken, one more connection may
  * still ask status (an operator sees what is going on), nothing else;
  * the one after is refused. */
 START_TEST(status_slot_when_full)
@@ -2773,7 +2774,7 @@ START_TEST(status_slot_when_full)
 }
 END_TEST
 
-/* --- who may touch what (issue 42 item 1; bmd(8), ACCESS) ------------ */
+/* --- who may touch what (bmd(8), ACCESS) ----------------------------- */
 
 /* Give the fake port name the sysfs flags text (e.g. "0x1003": up). */
 static void fake_flags(const char *name, const char *flags)
@@ -2981,7 +2982,7 @@ START_TEST(only_owner_or_admin_cancels)
 }
 END_TEST
 
-/* --- bounded resources (issue 42 item 2) ----------------------------- */
+/* --- bounded resources ----------------------------------------------- */
 
 /*
  * The jobs not yet finished may need, at their worst, BMD_TRIAL_MEM a

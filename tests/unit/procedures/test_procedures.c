@@ -30,12 +30,12 @@ static const char *const names[] = {
 	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
 	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
 	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8239.incast",
-	"rfc8238.goodput", "bmgen.capacity", "rfc8238.calibrate", "rfc7640.burst-hunt", "rfc7640.policer", "rfc7640.policer-ports",
-	"rfc7640.policer-customers",
-	"rfc7640.queue", "rfc7640.shaper", "rfc7640.queue-capacity",
-	"rfc7640.shaper-capacity", "rfc7640.nde-verify",
-	"rfc7640.queue-stateful",
-	"rfc7640.shaper-stateful", "rfc7640.concurrent",
+	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt",
+	"rfc7640.policer", "rfc7640.policer-ports",
+	"rfc7640.policer-customers", "rfc7640.queue", "rfc7640.shaper",
+	"rfc7640.queue-capacity", "rfc7640.shaper-capacity",
+	"rfc7640.nde-verify", "rfc7640.queue-stateful",
+	"rfc7640.shaper-stateful", "bmgen.capacity", "rfc7640.concurrent",
 };
 #define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
 
@@ -63,11 +63,12 @@ static double bound(const char *proc, const char *js, unsigned int n_ports)
 	return n;
 }
 
-/* Issue 16: a job's worst-case trial count is known before it runs, from
+/* A job's worst-case trial count is known before it runs, from
  * the parameters alone; bmd refuses it above its limit (test_bmd). */
 START_TEST(test_trial_bound)
 {
 	const struct bm_procedure_info *pi;
+	size_t k;
 	struct bm_error err = { "" };
 	json_object *p;
 	double n;
@@ -93,7 +94,7 @@ START_TEST(test_trial_bound)
 			    bound("rfc8239.holb", NULL, 8));
 	/* every procedure's defaults are bounded, bad parameters refused
 	 * as validate refuses them */
-	for (pi = bm_procedures(); pi->name; pi++) {
+	for (k = 0; (pi = bm_procedure_at(k)); k++) {
 		ck_assert_msg(pi->max_trials, "%s: max_trials", pi->name);
 		n = bound(pi->name, NULL, 0);
 		ck_assert_msg(isfinite(n) && n >= 1.0, "%s: %g", pi->name, n);
@@ -113,14 +114,16 @@ END_TEST
 
 START_TEST(test_registry)
 {
-	const struct bm_procedure_info *p = bm_procedures();
+	const struct bm_procedure_info *p;
 	struct bm_error err = { "" };
 	size_t i;
 
 	for (i = 0; i < N_PROCEDURES; i++) {
-		ck_assert_str_eq(p[i].name, names[i]);
-		ck_assert_ptr_nonnull(p[i].summary);
-		ck_assert_ptr_nonnull(p[i].refs);
+		p = bm_procedure_at(i);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_str_eq(p->name, names[i]);
+		ck_assert_ptr_nonnull(p->summary);
+		ck_assert_ptr_nonnull(p->refs);
 		/* all defaults are valid, with the required keys */
 		json_object *req = required(names[i]);
 
@@ -132,8 +135,8 @@ START_TEST(test_registry)
 				"%s: '%s'", names[i], err.msg);
 		json_object_put(req);
 	}
-	ck_assert_ptr_null(p[N_PROCEDURES].name);
-	ck_assert_str_eq(p[3].refs, "R2544-B2B");
+	ck_assert_ptr_null(bm_procedure_at(N_PROCEDURES));
+	ck_assert_str_eq(bm_procedure_at(3)->refs, "R2544-B2B");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.jitter", NULL, 1e9, &err),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "unknown procedure \"rfc2544.jitter\"");
@@ -175,11 +178,12 @@ static bool in_range(json_object *e, double x)
 START_TEST(test_registry_rows_complete)
 {
 	const struct bm_procedure_info *pi;
+	size_t ix;
 	const struct bm_param *k;
 	json_object *d, *a, *e, *v;
 	size_t i, j, n, rows = 0;
 
-	for (pi = bm_procedures(); pi->name; pi++, rows++) {
+	for (ix = 0; (pi = bm_procedure_at(ix)); ix++, rows++) {
 		ck_assert_msg(pi->summary && *pi->summary, "%s: summary",
 			      pi->name);
 		ck_assert_ptr_null(strchr(pi->summary, '\n'));
@@ -385,12 +389,13 @@ END_TEST
 START_TEST(test_bad_keys_named)
 {
 	const struct bm_procedure_info *pi;
+	size_t ix;
 	const struct bm_param *k;
 	struct bm_error err;
 	json_object *o;
 	char want[160];
 
-	for (pi = bm_procedures(); pi->name; pi++) {
+	for (ix = 0; (pi = bm_procedure_at(ix)); ix++) {
 		o = json_tokener_parse("{\"bogus_key\": 1}");
 		ck_assert_int_eq(bm_procedure_validate(pi->name, o, 1e9, &err),
 				 -EINVAL);
@@ -544,7 +549,7 @@ START_TEST(test_validation)
 		"rfc2544.reset: reset: expected a string");
 	rejects("rfc2544.reset", "{\"reset\": \"a-reset-name-longer-than-32-chars\"}",
 		"rfc2544.reset: reset: longer than 32 characters");
-	/* issue 16: a command is no parameter (bmd names the file) */
+	/* a command is no parameter (bmd names the file) */
 	rejects("rfc2544.reset", "{\"reset_command\": \"true\"}",
 		"rfc2544.reset: reset_command: unknown parameter");
 	/* mlrsearch */
@@ -561,7 +566,7 @@ START_TEST(test_validation)
 		"mlrsearch: number_of_intermediate_phases: must be in [0, 20], got -1");
 	rejects("mlrsearch", "{\"drain_s\": -1}",
 		"mlrsearch: drain_s: must be in [0, 60], got -1");
-	/* issue 15 item 6: a line rate whose trials carry no frame (1 bit/s
+	/* a line rate whose trials carry no frame (1 bit/s
 	 * meant as 1G) is refused, not run to an "ok" of 0.0015 fps */
 	{
 		struct bm_error err = { "" };
@@ -608,7 +613,7 @@ static json_object *run_reset(const char *proc, const char *sim_js,
 	ret = bm_procedure_run(proc, par, be, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s: %s", proc, err.msg);
 	ck_assert_ptr_nonnull(doc);
-	/* issue 16: the worst case bmd checks up front holds */
+	/* the worst case bmd checks up front holds */
 	ck_assert_int_eq(bm_procedure_max_trials(proc, par, be->line_rate_bps,
 						 be->n_ports, &n, &err), 0);
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= n,
@@ -739,7 +744,7 @@ START_TEST(test_run_documents)
 END_TEST
 
 /*
- * issue 13 item 4: mlrsearch's mode is a key, "fast" by default and in the
+ * mlrsearch's mode is a key, "fast" by default and in the
  * result's params and results; "draft-01" runs the draft's own trials.
  */
 /*
@@ -878,7 +883,7 @@ START_TEST(test_progress_cancel)
 }
 END_TEST
 
-/* --- faults mid-trial, every procedure (issue 16 item 3) --------------- */
+/* --- faults mid-trial, every procedure --------------------------------- */
 
 /* A sim whose trial number fail_at fails as the module fails a trial whose
  * port went away (device deleted, module unloaded): -ENODEV. */
@@ -1031,7 +1036,7 @@ START_TEST(test_faults_every_procedure)
 }
 END_TEST
 
-/* --- reset commands end with their job and with bmd (issue 16) --- */
+/* --- reset commands end with their job and with bmd -------------- */
 
 /* Is process pid gone (or a zombie nobody reaps yet)? */
 static bool proc_gone(pid_t pid)

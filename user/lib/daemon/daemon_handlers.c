@@ -149,8 +149,9 @@ static json_object *cmd_procedures(json_object *r)
 {
 	const struct bm_procedure_info *p;
 	json_object *a = json_object_new_array();
+	size_t i;
 
-	for (p = bm_procedures(); p && p->name; p++)
+	for (i = 0; (p = bm_procedure_at(i)); i++)
 		json_object_array_add(a, bm_procedure_describe(p));
 	json_object_object_add(r, "procedures", a);
 	return r;

@@ -15,53 +15,13 @@
 #include <json-c/json.h>
 
 #include "bm_json.h"
+#include "bm_proc_info.h"
 #include "bm_trial.h"
 
-struct bm_procedure_info {
-	const char *name;	/* "family.test": "rfc2544.throughput" */
-	const char *summary;	/* one line for bmctl help */
-	const char *refs;	/* SPEC requirement ids, "R2544-THRPT, ..." */
-	unsigned int ports_needed;	/* fewer are refused (REQ-CAP-1) */
-	/* The parameters: the entries of keys whose jk.mask shares a bit
-	 * with mask (or is 0); test is the family's own number for it
-	 * (enum rfc2544_test), for the hooks. */
-	const struct bm_param *keys;
-	unsigned int mask;
-	int test;
-	const char *duration_key;	/* what --duration sets, or NULL */
-	const char *sizes_key;		/* what --frame-sizes sets, or NULL */
-	/* Parse params (NULL = none) over the defaults, strictly; 0 or
-	 * -EINVAL with a one-line reason naming the key. */
-	int (*validate)(const struct bm_procedure_info *pi, json_object *params,
-			double line_rate_bps, struct bm_error *err);
-	/* The parameters with nothing given, as the result's "params". */
-	json_object *(*defaults)(const struct bm_procedure_info *pi);
-	/* Parse params as validate does; the most trials a run of them
-	 * on n_ports ports (at least ports_needed) may take, in *n. */
-	int (*max_trials)(const struct bm_procedure_info *pi,
-			  json_object *params, double line_rate_bps,
-			  unsigned int n_ports, double *n,
-			  struct bm_error *err);
-	/* Run: see bm_procedure_run(). */
-	int (*run)(const struct bm_procedure_info *pi, json_object *params,
-		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		   json_object **result, struct bm_error *err);
-	/* REQ-TM-2: the job port index pairs (client, server) of the TCP
-	 * paths a run with params on n_ports ports takes through the NDE,
-	 * into pairs[0..max), their number; bmd runs it only when the
-	 * newest rfc7640.nde-verify of each passed, or with force
-	 * (tm_nde_gate()).  NULL, or 0 pairs: no gate. */
-	unsigned int (*nde_pairs)(const struct bm_procedure_info *pi,
-				  json_object *params, unsigned int n_ports,
-				  unsigned int (*pairs)[2], unsigned int max);
-	/* Its rates are the generator's own, not shares of the line rate
-	 * (bmgen.capacity): a port of unknown speed is fine, and then
-	 * line_rate_bps is 0. */
-	bool own_rates;
-};
 
-/* The registry: a table ending with a NULL name. */
-const struct bm_procedure_info *bm_procedures(void);
+/* The registry's procedure i (0, 1, ...: the families in order, each
+ * family's rows in its order), or NULL past the last. */
+const struct bm_procedure_info *bm_procedure_at(size_t i);
 
 /* The procedure called name, or NULL (-EINVAL reason in err, if given). */
 const struct bm_procedure_info *bm_procedure_find(const char *name,

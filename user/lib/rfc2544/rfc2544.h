@@ -18,6 +18,7 @@
 #include "bm_json.h"
 #include "bm_search.h"
 #include "bm_trial.h"
+#include "bm_proc_info.h"
 
 #define RFC2544_MAX_SIZES 16
 #define RFC2544_MAX_BURSTS 8
@@ -280,5 +281,9 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 int rfc2544_run(enum rfc2544_test t, struct bm_backend *be,
 		const struct rfc2544_params *p, bm_progress_fn progress,
 		void *ctx, json_object **doc, struct bm_error *err);
+
+/* The RFC 2544 benchmarks as the registry offers them (rfc2544_procs.c):
+ * one row a §26 test, ending with a NULL name. */
+extern const struct bm_procedure_info rfc2544_procedures[];
 
 #endif /* RFC2544_H */

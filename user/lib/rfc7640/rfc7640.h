@@ -20,6 +20,7 @@
 
 #include "bm_json.h"
 #include "bm_trial.h"
+#include "bm_proc_info.h"
 
 /* --- accounting and bursts (SPEC §2.2, REQ-GEN-2.4) ---------------------- */
 
@@ -622,5 +623,9 @@ int tm_nde_run(struct bm_backend *be, const struct tm_nde_params *p,
 int tm_nde_gate(json_object *verify, unsigned long verify_job,
 		double nde_rtt_ms, bool force, json_object **nde,
 		json_object *dev, struct bm_error *err);
+
+/* The RFC 7640 procedures as the registry offers them (rfc7640_procs.c),
+ * ending with a NULL name; rfc7640.concurrent is procedures/'. */
+extern const struct bm_procedure_info rfc7640_procedures[];
 
 #endif /* RFC7640_H */

@@ -17,6 +17,7 @@
 
 #include "bm_json.h"
 #include "bm_trial.h"
+#include "bm_proc_info.h"
 
 /* What every RFC 8239 procedure has: its repetitions (REQ-8239-1) and the
  * trial phases of PLAT-TRIAL. */
@@ -343,5 +344,9 @@ double r8239_inc_max_trials(const struct r8239_inc_params *p);
 int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
 		  bm_progress_fn progress, void *ctx, json_object **result,
 		  struct bm_error *err);
+
+/* The RFC 8239 and 8238 procedures as the registry offers them
+ * (rfc8239_procs.c), ending with a NULL name. */
+extern const struct bm_procedure_info rfc8239_procedures[];
 
 #endif /* RFC8239_H */

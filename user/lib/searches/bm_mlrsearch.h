@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "bm_trial.h"
+#include "bm_proc_info.h"
 
 /*
  * How the search chooses its trials (Documentation/procedures-mlrsearch.md,
@@ -162,5 +163,9 @@ void bm_mlr_result_free(struct bm_mlr_result *res);
 /* New JSON object: bounds + full trial log (phase, duration, load, loss
  * ratio, why); NULL on allocation failure. */
 json_object *bm_mlr_result_to_json(const struct bm_mlr_result *res);
+
+/* MLRsearch as the registry offers it (mlrsearch_proc.c), ending with a
+ * NULL name. */
+extern const struct bm_procedure_info mlrsearch_procedures[];
 
 #endif /* BM_MLRSEARCH_H */
