@@ -1,4 +1,4 @@
-# make install / uninstall (issue 15 items 1 and 2), included by the Makefile.
+# make install / uninstall, included by the Makefile.
 # The configuration /etc/bmgen/bmd.conf is a conffile: installed only where
 # there is none, removed only as installed.  bmd's user and group come from
 # sysusers.d/bmgen.conf: `make install` runs systemd-sysusers on the live

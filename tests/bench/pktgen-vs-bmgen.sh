@@ -1,4 +1,4 @@
-# make bench (issue 3), guest side: bmgen against kernel pktgen on one veth
+# make bench, guest side: bmgen against kernel pktgen on one veth
 # pair, 64 B frames, one transmit kthread on CPU 0; then the receive side's
 # cost, full analysis against count only.  Not a lab test (make check does
 # not run it): it prints "BENCH ..." lines that tools/bench turns into
@@ -22,7 +22,7 @@
 # Receive: the same unpaced bmgen sender, no filter on t2, the rx_handler
 # analysing every frame (rx_analysis=1) or only counting it (0).
 #
-# Issue 17's further parts (benchparts=...; meant for the icount guest,
+# The further parts (benchparts=...; meant for the icount guest,
 # where guest time counts instructions):
 #   streams   the cost per frame with 1, 64, 1024 and 4032 streams on one
 #             kthread (tx_batch=1, every stream behind its schedule, so

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hardware-timestamp helpers (backends/hwts.c, issue 14) against
+ * The hardware-timestamp helpers (backends/hwts.c, REQ-TS-3) against
  * closed forms: which PHC read the offset comes from and what it is, the
  * module bits a negotiated driver setting gives, the filter names.  The
  * ioctls themselves are checked in the lab (tests/lab/hw/).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The N-port simulated DUT (sim_traffic.c, issue 9 item 4) against closed
+ * The N-port simulated DUT (sim_traffic.c) against closed
  * forms: full mesh (RFC 2544 §16, RFC 2889), many-to-one buffering
  * (R8239-BUF), synchronised microbursts (R8239-MB), a shared buffer pool
  * (RFC 8239 §3), head-of-line blocking (R8239-HOLB, DUT-HOLB-EMU), an egress

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Unit tests keep every result document they produce, so that make check
- * validates each against Documentation/result.schema.json (issue 9 item
- * 8): tools/run-unit sets BM_TEST_RESULTS to a directory.
+ * validates each against Documentation/result.schema.json: tools/run-unit
+ * sets BM_TEST_RESULTS to a directory.
  */
 #ifndef KEEP_RESULT_H
 #define KEEP_RESULT_H

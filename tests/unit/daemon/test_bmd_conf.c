@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bmd.conf (issue 15 item 2): what a good file sets, that the command
+ * bmd.conf: what a good file sets, that the command
  * line wins over it, and that every bad file is one line naming
  * FILE:LINE and the key, never a crash.
  */
@@ -181,7 +181,7 @@ START_TEST(missing_file)
 }
 END_TEST
 
-/* Issue 16: the limits bmd keeps; every bad value is one line naming the
+/* The limits bmd keeps; every bad value is one line naming the
  * key and the range. */
 START_TEST(limits)
 {

@@ -411,7 +411,7 @@ END_TEST
 
 /* A bmd that refuses the peer answers before reading the request, with
  * a null id, and hangs up: the client reports that reason, not "bmd
- * closed the connection" (issue 16 item 3). */
+ * closed the connection". */
 START_TEST(client_call_reports_refusal_without_id)
 {
 	static const char refusal[] = "{\"id\":null,\"ok\":false,\"error\":"
@@ -446,7 +446,7 @@ START_TEST(client_call_reports_refusal_without_id)
 }
 END_TEST
 
-/* --- UTF-8 (issue 16 item 1) -------------------------------------------- */
+/* --- UTF-8 -------------------------------------------------------------- */
 
 /* The error reply bmd would send for msg: one line that a strict reader
  * takes as JSON, with the request's id. */

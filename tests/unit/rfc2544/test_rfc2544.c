@@ -82,13 +82,13 @@ START_TEST(test_throughput)
 	ck_assert_str_eq(str(get(doc, "procedure"), "id"), "rfc2544.throughput");
 	e = r2544_check_entry(doc, 0);
 	/* [C (1 - 0.1 %), C + (Q + b/A)/60 s]: the resolution is relative
-	 * to the result (issue 13), 70.49 fps here, not 0.1 % of r_max */
+	 * to the result, 70.49 fps here, not 0.1 % of r_max */
 	ck_assert(num(e, "throughput_fps") >= 70488.72 - 70.49 &&
 		  num(e, "throughput_fps") <= 70488.72 + 16.77);
 	ck_assert_double_eq(num(e, "resolution_pct_of_result"), 0.1);
 	ck_assert_double_eq_tol(num(e, "theoretical_max_fps"), 234962.406, 1e-3);
 	ck_assert_double_eq_tol(num(e, "throughput_pct_line"), 30.0, 0.11);
-	/* issue 13: a status like the other five; the limit's link and the
+	/* a status like the other five; the limit's link and the
 	 * throughput as a share of it (no slowest link: the tester's) */
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_double_eq(num(e, "theoretical_link_bps"), 1e9);
@@ -117,7 +117,7 @@ START_TEST(test_throughput)
 	ck_assert(json_object_is_type(get(doc, "params"), json_type_object));
 	json_object_put(doc);
 
-	/* issue 13: a DUT at 1 % of the line (10 Mbit/s tbf, 512 B: C =
+	/* a DUT at 1 % of the line (10 Mbit/s tbf, 512 B: C =
 	 * 2349.62 fps) within 0.1 % of C; 0.1 % of r_max was 235 fps, 10 % */
 	bm_sim_free(be);
 	tbf(&sp, 10e6, 3200, 1000);
@@ -154,12 +154,12 @@ START_TEST(test_throughput)
 	ck_assert(num(e, "throughput_fps") >= 70488.72 * 0.995 - 1 &&
 		  num(e, "throughput_fps") <= 70488.72 + 33.6);
 	ck_assert(tj_has_deviation(doc, "MLRsearch"));
-	/* issue 13: the default timeout scales with the final trials and
+	/* the default timeout scales with the final trials and
 	 * their drain and restabilise waits */
 	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0 + 5.0));
 	json_object_put(doc);
 
-	/* issue 13: a search that runs out of time keeps its trials and
+	/* a search that runs out of time keeps its trials and
 	 * partial bounds, and the next size is still measured */
 	sizes(&p, 512, 1518);
 	p.mlr_timeout_s = 30.0;
@@ -186,7 +186,7 @@ START_TEST(test_throughput)
 END_TEST
 
 /*
- * issue 13: search mlr's default time limit lets a search that falls to
+ * The default time limit of search mlr lets a search that falls to
  * r_min and comes back finish.  A DUT that loses one frame in a million
  * at any rate has no NDR far above r_min at 60 s, so MLRsearch extends
  * down at the final duration and bisects back: 34 trials, 17 of them 60 s
@@ -256,7 +256,7 @@ START_TEST(test_maxrate_appb)
 				0.01);
 	ck_assert_str_eq(str(r2544_check_entry(doc, 0), "search_result"),
 			 "loss-free at r_max");
-	/* issue 13: the statement's theoretical limit is the slowest
+	/* the statement's theoretical limit is the slowest
 	 * link's (100 Mbit/s: 148809.52 fps), not the tester's 1 Gbit/s */
 	ck_assert_double_eq_tol(num(r2544_check_entry(doc, 0), "theoretical_max_fps"),
 				148809.52, 0.01);
@@ -274,7 +274,7 @@ START_TEST(test_maxrate_appb)
 END_TEST
 
 /*
- * issue 13: no throughput is never "ok".  R2544-THRPT (c): a DUT losing
+ * No throughput is never "ok".  R2544-THRPT (c): a DUT losing
  * 0.1 % at every rate (netem) has none above r_min; a search cancelled
  * mid-way has none either, and says so rather than "not measured: ".
  */
@@ -356,7 +356,7 @@ START_TEST(test_latency)
 	ck_assert_double_eq_tol(num(e, "rate_fps"), bm_fps_max(100e6, 1518),
 				1e-6);
 	ck_assert_ptr_nonnull(strstr(str(e, "definition"), "bf"));
-	/* issue 13, REQ-TS-4: the timestamps' accuracy is stated, the
+	/* REQ-TS-4: the timestamps' accuracy is stated, the
 	 * simulator's own: exact */
 	ck_assert_str_eq(str(e, "timestamp_source"), "sim");
 	ck_assert_double_eq(num(e, "timestamp_accuracy_ns"), 0);
@@ -412,7 +412,7 @@ START_TEST(test_latency)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a latency of 0 ns or less is no latency, never "ok":
+	/* a latency of 0 ns or less is no latency, never "ok":
 	 * a DUT of no delay (bf 0), and the same under sf (bf - S_in < 0,
 	 * the sf definition does not fit a DUT that forwards at once) */
 	sp.base_latency_ns = 0;
@@ -607,7 +607,7 @@ START_TEST(test_frame_loss)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a generator that sends nothing (0.001 fps: 0 frames in
+	/* a generator that sends nothing (0.001 fps: 0 frames in
 	 * 60 s) measured no loss: every row's loss_pct is null, not 0 %,
 	 * and the entry says so rather than "ok" */
 	bm_sim_params_default(&sp);
@@ -701,7 +701,7 @@ START_TEST(test_back_to_back)
 	e = r2544_check_entry(doc, 0);
 	ck_assert_str_eq(str(e, "result"), "ok");
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions"), 50);
-	/* issue 13: the achieved intensity is stated; the sim's generator
+	/* the achieved intensity is stated; the sim's generator
 	 * sends bursts at the line rate */
 	ck_assert_double_eq_tol(num(e, "intensity_min_pct_line"), 100.0, 1e-6);
 	ck_assert_double_eq_tol(num(e, "intensity_mean_pct_line"), 100.0, 1e-6);
@@ -746,7 +746,7 @@ START_TEST(test_back_to_back)
 	tbf(&sp, 10e6, 1600, 100);
 	p.b2b_repetitions = 50;
 
-	/* issue 13: the intensity is per direction; pair-bidir trials count
+	/* the intensity is per direction; pair-bidir trials count
 	 * both directions' frames over the forward stream's departures (it
 	 * read 200 %) */
 	be = mk(&sp);
@@ -761,7 +761,7 @@ START_TEST(test_back_to_back)
 	bm_sim_free(be);
 	p.topology = BM_TOPO_PAIR_UNI;
 
-	/* issue 13: the intensity is what the generator achieved, not the
+	/* the intensity is what the generator achieved, not the
 	 * configured line rate: one limited to half the line sends every
 	 * burst at 50 %; no burst passes, and that is the generator's
 	 * failing, not "every burst lost frames" */
@@ -810,7 +810,7 @@ START_TEST(test_back_to_back)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a DUT that loses frames of every burst, even of one
+	/* a DUT that loses frames of every burst, even of one
 	 * frame (its MTU drops 512-byte frames), gives no result, never
 	 * "ok" with 0 frames */
 	bm_sim_params_default(&sp);
@@ -861,7 +861,7 @@ START_TEST(test_recovery)
 				0.5 * num(e, "overload_fps"), 1e-6);
 	ck_assert(num(e, "recovery_s") >= 0 &&
 		  num(e, "recovery_s") <= 2 / 38768.8);
-	/* issue 13: a 0 says it is "recovered immediately", a measured 0
+	/* a 0 says it is "recovered immediately", a measured 0
 	 * (SPEC R2544-RECOV step 5), not a missing value */
 	ck_assert_double_eq(num(e, "recovery_s"), 0);
 	ck_assert_uint_eq((uint64_t)num(e, "repetitions_recovered_immediately"),
@@ -891,7 +891,7 @@ START_TEST(test_recovery)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a DUT still losing at the end of the 10 s window
+	/* a DUT still losing at the end of the 10 s window
 	 * (DUT-OUTAGE(20 s) 5 s after A) has not recovered within it: no
 	 * "ok" and no recovery time of about the window */
 	sp.outage_s = 20.0;
@@ -905,7 +905,7 @@ START_TEST(test_recovery)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a given throughput of half the capacity makes a 110 %
+	/* a given throughput of half the capacity makes a 110 %
 	 * "overload" that loses nothing: no recovery was measured */
 	sp.outage_s = 0.0;
 	be = mk(&sp);
@@ -930,7 +930,7 @@ START_TEST(test_recovery)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: a throughput the search could not measure says why,
+	/* a throughput the search could not measure says why,
 	 * "throughput < r_min" only when it is: a search mlr that ran out
 	 * of time, and R2544-THRPT (c) (0.1 % random loss) */
 	tbf(&sp, 300e6, 3200, 1000);
@@ -985,7 +985,7 @@ START_TEST(test_derived_defaults)
 END_TEST
 
 /*
- * Issue 8: a tester host too busy above 60 % of C (sim host_stall_above_fps:
+ * A tester host too busy above 60 % of C (sim host_stall_above_fps:
  * every attempt there loses 3 frames in a 10 ms catch-up burst).  The
  * throughput comes out at the stall's rate, within the resolution, and
  * the entry and a deviation line say that it may be higher.
@@ -1023,7 +1023,7 @@ START_TEST(test_busy_host)
 END_TEST
 
 /*
- * Issue 16: a tester port that loses its link mid-trial.  Its frames are
+ * A tester port that loses its link mid-trial.  Its frames are
  * lost to the link, not the DUT: a throughput search that took them for
  * the DUT's would come out low.  The job fails with the port's name, and
  * the trials before stay in the partial result.  The reset test expects
@@ -1167,7 +1167,7 @@ START_TEST(test_reset)
 	json_object_put(doc);
 	bm_sim_free(be);
 
-	/* issue 13: an outage longer than the rest of the 60 s stream (reset
+	/* an outage longer than the rest of the 60 s stream (reset
 	 * at 10 s, down 55 s) has no frame after it: not "no reset observed"
 	 * (the gap to the end of the stream counts) and no reset value */
 	sp.reset_outage_s = 55.0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RFC 2544's data stream types (issue 13 item 2; R2544-BURSTY, -MIX,
+ * RFC 2544's data stream types (R2544-BURSTY, -MIX,
  * -MOD broadcast, filters and management) through rfc2544.throughput and .frame-loss, against the
  * simulated DUT's N-port model: the rx port's egress is a line of
  * egress_bps behind a tail-drop queue of Q waiting frames, the one on the

@@ -231,7 +231,7 @@ START_TEST(short_log)
 }
 END_TEST
 
-/* A backend without the counters of issue 12 gives no silent zeros */
+/* A backend without the counters TM metrics need gives no silent zeros */
 START_TEST(missing_data)
 {
 	struct bm_error err = { "" };

@@ -79,7 +79,7 @@ static json_object *run(const char *proc, const char *js,
 	ret = bm_procedure_run(proc, p, be, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s %s: %s", proc, js ? js : "", err.msg);
 	ck_assert_ptr_nonnull(doc);
-	/* issue 16: the bound bmd checks up front holds */
+	/* the bound bmd checks up front holds */
 	ck_assert_int_eq(bm_procedure_max_trials(proc, p, be->line_rate_bps,
 						 be->n_ports, &bound, &err), 0);
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= bound,

@@ -61,7 +61,7 @@ static json_object *run(struct bm_backend *be, struct r8239_buf_params *p,
 	ret = r8239_buffer_run(be, p, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "%s: %s", name, err.msg);
 	ck_assert_ptr_nonnull(doc);
-	/* issue 16: the bound bmd checks up front holds for every run */
+	/* the bound bmd checks up front holds for every run */
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= r8239_buf_max_trials(p, be->n_ports, be->line_rate_bps),
 		      "%zu trials, bound %.0f",
 		      json_object_array_length(tj_get(doc, "trials")), r8239_buf_max_trials(p, be->n_ports, be->line_rate_bps));

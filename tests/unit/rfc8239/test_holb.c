@@ -55,7 +55,7 @@ static json_object *run(struct bm_backend *be, struct r8239_holb_params *p)
 	ret = r8239_holb_run(be, p, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "holb: %s", err.msg);
 	ck_assert_ptr_nonnull(doc);
-	/* issue 16: the bound bmd checks up front holds for every run */
+	/* the bound bmd checks up front holds for every run */
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= r8239_holb_max_trials(p, be->n_ports),
 		      "%zu trials, bound %.0f",
 		      json_object_array_length(tj_get(doc, "trials")), r8239_holb_max_trials(p, be->n_ports));

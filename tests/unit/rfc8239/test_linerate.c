@@ -71,7 +71,7 @@ static json_object *run(struct bm_backend *be, struct r8239_lr_params *p,
 	ck_assert_msg(ret == 0, "%s: %s", name, err.msg);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert_int_eq(r8239_lr_check(&q, &err), 0);
-	/* issue 16: the bound bmd checks up front holds for every run */
+	/* the bound bmd checks up front holds for every run */
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= r8239_lr_max_trials(&q),
 		      "%zu trials, bound %.0f",
 		      json_object_array_length(tj_get(doc, "trials")), r8239_lr_max_trials(&q));
@@ -281,7 +281,7 @@ START_TEST(calibrate)
 END_TEST
 
 /*
- * Issue 14 item 4 on the sim's model of ports that stamp every frame in
+ * R8238-CAL and REQ-TS-5 on the sim's model of ports that stamp every frame in
  * hardware, software stamps D = 3000 ns later: calibrate gives C_sw =
  * 14256 + D and C_hw = 14256 (512 B, as above); line-rate subtracting
  * both gives the same FF, 0, from either source, FL = 0 + S = 4096, and

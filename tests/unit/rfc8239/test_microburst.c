@@ -80,7 +80,7 @@ static json_object *run(struct bm_backend *be, struct r8239_mb_params *p)
 	ret = r8239_microburst_run(be, p, NULL, NULL, &doc, &err);
 	ck_assert_msg(ret == 0, "microburst: %s", err.msg);
 	ck_assert_ptr_nonnull(doc);
-	/* issue 16: the bound bmd checks up front holds for every run */
+	/* the bound bmd checks up front holds for every run */
 	ck_assert_msg(json_object_array_length(tj_get(doc, "trials")) <= r8239_mb_max_trials(p, be->n_ports),
 		      "%zu trials, bound %.0f",
 		      json_object_array_length(tj_get(doc, "trials")), r8239_mb_max_trials(p, be->n_ports));

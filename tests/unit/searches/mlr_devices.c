@@ -101,7 +101,7 @@ static void cmp_run(const struct mlr_dev *d, double rate, double dur,
 	double c = d->a, sent = floor(dur * rate), lr;
 
 	/* The buffer's excess as a share of the intended d L frames, not of
-	 * the floor()ed sent: the figures of issue 13 were made this way (a
+	 * the floor()ed sent: the CSIT figures were made this way (a
 	 * load a few ulps above C d + 0.02 C loses one frame). */
 	if (kind == MLR_CMP_BUFFER)
 		lr = fmax(0.0, 1.0 - (c * dur + 0.02 * c) / (dur * rate));

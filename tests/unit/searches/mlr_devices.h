@@ -58,7 +58,7 @@ struct bm_backend *mlr_dev_constant(double loss_ratio);
 struct bm_backend *mlr_dev_replay52(void);
 
 /*
- * The four devices of issue 13 item 4, on which bmgen's MLRsearch is
+ * The four devices on which bmgen's MLRsearch is
  * compared with FD.io CSIT's MLRsearch 1.2.1 (Documentation/benchmarks.md).
  * Capacity C in fps; a trial of load L fps and duration d s sends
  * sent = floor(d L) frames and loses ceil(sent lr) of them, lr being:

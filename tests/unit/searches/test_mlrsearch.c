@@ -689,7 +689,7 @@ START_TEST(test_acc_v3_constant_loss)
 	bm_mlr_result_free(&res);
 
 	/*
-	 * issue 13, the default: the same first 10 trials, then 0.02 is
+	 * The default: the same first 10 trials, then 0.02 is
 	 * refined although NDR has no lower bound.  A constant 1 % loss
 	 * passes 2 % everywhere, so its lower bound climbs to max_rate at
 	 * the final duration, valid; NDR and PDR are as before.
@@ -899,7 +899,7 @@ START_TEST(test_extend_down_beats_bisect)
 END_TEST
 
 /*
- * issue 13 (MLR-PHASE fail-fast): a DUT that loses some frames at every
+ * MLR-PHASE fail-fast: a DUT that loses some frames at every
  * rate has no NDR above min_rate, and the PDR must still be measured.  The
  * simulated DUT-TBF(300 Mbit/s, b = 3200, Q = 1000, o = 24) at 512 B (C =
  * 70488.72 fps) also loses 0.1 % at random: at 30 s the loss ratio is
@@ -958,7 +958,7 @@ START_TEST(test_pdr_refined_without_ndr)
 }
 END_TEST
 
-/* issue 13: rates are per direction; a bidirectional search also states
+/* Rates are per direction; a bidirectional search also states
  * the aggregate (twice the per-direction bound), a unidirectional one not */
 static void check_aggregate(const struct bm_mlr_result *res, unsigned int dirs)
 {
@@ -1153,12 +1153,12 @@ START_TEST(test_json)
 }
 END_TEST
 
-/* --- The devices of issue 13 item 4 -------------------------------------- */
+/* --- The devices of the CSIT comparison ---------------------------------- */
 
 /*
  * FD.io CSIT's MLRsearch 1.2.1 on the eight comparison searches (the four
  * mlr_dev_cmp devices at 1 and 5.14 Mfps, params_cmp()): 115 trials,
- * 994.4 s of trial durations (issue 13 item 4; reproduced with csit
+ * 994.4 s of trial durations (reproduced with csit
  * commit 72eca4f66c, goals with exceed_ratio 0, duration_sum 30 s,
  * preceding_targets 2, no warmup).
  */
@@ -1256,10 +1256,10 @@ START_TEST(test_cmp_devices)
 END_TEST
 
 /*
- * issue 13 item 4: the accounting is trial durations (trial_time_s), as
+ * The accounting is trial durations (trial_time_s), as
  * in the CSIT figure; on these devices draft-01 needs 120 trials and
- * 1115.36 s (the issue's 1115.5 s adds up the eight figures rounded to
- * 0.1 s), more than CSIT 1.2.1's 994.4 s.
+ * 1115.36 s (1115.5 s when the eight figures rounded to 0.1 s are
+ * added up), more than CSIT 1.2.1's 994.4 s.
  */
 START_TEST(test_cmp_draft01)
 {
@@ -1290,7 +1290,7 @@ START_TEST(test_cmp_draft01)
 }
 END_TEST
 
-/* --- The fast mode (issue 13 item 4) ------------------------------------- */
+/* --- The fast mode ------------------------------------------------------- */
 
 /*
  * The fast mode's bounds mean what procedures-mlrsearch.md says, from the
@@ -1387,7 +1387,7 @@ START_TEST(test_fast_brackets_cmp)
 END_TEST
 
 /*
- * issue 13 item 4, the goal: less trial time than CSIT 1.2.1 over the
+ * The goal: less trial time than CSIT 1.2.1 over the
  * eight searches, and never more than draft-01 on any of them.
  */
 START_TEST(test_fast_beats_csit)

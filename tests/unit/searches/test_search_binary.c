@@ -370,7 +370,7 @@ START_TEST(test_disturbed_trial_repeated)
 		r = search(&f.be, &bp, &log);
 		ck_assert_uint_gt(log.n, i);
 		ck_assert(!log.v[i].res.lost == (cases[k].mode == FLAKY_LIMITED));
-		/* issue 13: log.v[i + 1] is read only where this search has
+		/* log.v[i + 1] is read only where this search has
 		 * that trial: it used to read stale memory past the log's
 		 * end when the failed trial was the search's last */
 		if (cases[k].repeated) {
@@ -401,7 +401,7 @@ START_TEST(test_disturbed_trial_repeated)
 END_TEST
 
 /*
- * A host that holds the generator up at every rate above r0 (issue 8: CI
+ * A host that holds the generator up at every rate above r0 (under stress, CI
  * ended test 28 at 468 of 705 fps): each such trial loses 3 frames within
  * a 10 ms catch-up burst in every attempt.  The search takes them as
  * failures after its repeats and says so: disturbed_failures, and the
