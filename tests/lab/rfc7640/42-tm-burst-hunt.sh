@@ -85,6 +85,9 @@ exact() {
 	check_range "exact: BSA (B)" "$(jvals bsa_bytes /tmp/hx.json | head -n1)" $CBS $CBS
 	check_range "exact: first fail (B)" "$(jvals first_fail_bytes /tmp/hx.json | head -n1)" \
 		$((CBS + 1000)) $((CBS + 1000))
+	# TM §5.1: within the span premise every burst refilled less than
+	# a step (1,000 B) at rate_bps: as asked, the run says "ok"
+	check_eq "exact: the run's result" "$(jvals result /tmp/hx.json | sort -u)" '"ok"'
 }
 remeasure --span $SPAN $SPAN /tmp/hx.json exact
 whole() {
@@ -93,5 +96,6 @@ whole() {
 	spans_ok /tmp/hw.json
 	check_range "whole: BSA nominal (B)" "$(jvals bsa_bytes /tmp/hw.json | head -n1)" $WN $WN
 	check_range "whole: BSA actual (B)" "$(jvals bsa_actual_bytes /tmp/hw.json | head -n1)" $WA $WA
+	check_eq "whole: the run's result" "$(jvals result /tmp/hw.json | sort -u)" '"ok"'
 }
 remeasure --span $SPAN $SPAN /tmp/hw.json whole
