@@ -19,7 +19,7 @@ done
 /usr/sbin/ip link set lo up
 
 # labrepeat=N runs the whole list N times, in order, so that the runner
-# can report each test's pass rate (issue 8); every report names its run.
+# can report each test's pass rate; every report names its run.
 failed=0
 run=1
 while [ "$run" -le "${labrepeat:-1}" ]; do
@@ -29,7 +29,7 @@ for t in $(cat /tests/list); do
 	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
 	rc=$?
 	# every result document the test's bmd wrote, one line each, for the
-	# runner's check against the result schema (issue 9 item 8)
+	# runner's check against the result schema
 	for f in /tmp/results/*.json; do
 		[ -f "$f" ] && echo "LABRESULT $t run=$run ${f##*/} $(tr -d '\n' < "$f")"
 	done

@@ -523,7 +523,7 @@ stall_excess() {
 # measured again when a trial's burst took longer: a burst has no
 # per-frame schedule, so a generator held up inside it is late by no
 # module count, only by its span (lab 42).  This is the
-# only retry the lab allows (issue 8): a failure without such a report,
+# only retry the lab allows: a failure without such a report,
 # or the fifth run's, is the test's failure.  (With both host cores
 # compiling beside the lab, 32 saw three runs in a row stalled 0.27, 0.40
 # and 0.66 s: three runs were not enough there.)

@@ -1,4 +1,4 @@
-# bmctl batch (issue 15 item 5, done-when "a batch plan runs three
+# bmctl batch (bmctl usability, done when "a batch plan runs three
 # procedures through bmd in the lab with the right exit code"), end to
 # end through bmctl -> bmd -> bmgen.ko on the DUT of test 20: a bridge
 # with tbf 3 Mbit/s on d2 (overhead 24: C = 3e6 / 8 / (F + 20) = 243.82

@@ -1,6 +1,6 @@
-# Faults in the middle of a job, for every procedure family (issue 16
-# item 3): RFC 2544 (throughput), MLRsearch, RFC 8239 (microburst, 3
-# ports) and RFC 7640 (policer), each hit by each of
+# Faults in the middle of a job, for every procedure family: RFC 2544
+# (throughput), MLRsearch, RFC 8239 (microburst, 3 ports) and RFC 7640
+# (policer), each hit by each of
 #   gone   the tester port's device deleted (ip link del t1);
 #   flap   the DUT side of t2 down for 1 s (t2 loses its carrier, as with
 #          a pulled cable or a DUT port reset);

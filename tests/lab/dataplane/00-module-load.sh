@@ -1,5 +1,5 @@
 # bmgen.ko loads, starts one tx kthread per online CPU, unloads cleanly and
-# loads again (issue 2 walking skeleton, at the module level).
+# loads again (the walking skeleton, at the module level).
 # Truth: the guest's online CPUs (nproc), one bmgen/N kthread each,
 # before and after the reload; exact, no timing.
 bm_load

@@ -13,7 +13,7 @@
 #     and tx_path says which path sent it;
 #   - p0 up again, the next trial on it is exact (sent = received);
 #   - a close of the receiving port only (p1) is a link loss, not a
-#     failure: the trial goes on to its end (issue 16's rule).
+#     failure: the trial goes on to its end (Documentation/abi.md).
 bm_load
 $IP link add p0 type veth peer name p1 || fail "veth"
 ns_quiet p0

@@ -1,4 +1,4 @@
-# PLAT-TCP (issue 11 items 1-2): the kernel TCP engine's connections cross
+# PLAT-TCP: the kernel TCP engine's connections cross
 # the DUT, never the host's loopback, and its goodput is what the DUT's
 # shaper allows (R8238-GOODPUT, F-9).
 #

@@ -1,4 +1,4 @@
-# Issue 16 item 2: the netlink sequence fuzzer.  bmgen-nlfuzz sends
+# Robustness: the netlink sequence fuzzer.  bmgen-nlfuzz sends
 # 50,000 random and mutated generic netlink messages from 4 threads (any
 # command number, do/dump/random flags, bad genl headers, 0-8 attributes
 # of any type with boundary lengths and values, truncated headers,

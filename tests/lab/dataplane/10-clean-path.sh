@@ -1,4 +1,4 @@
-# PLAT-RX / issue 3: N frames through a clean bridge arrive as exactly N:
+# PLAT-RX: N frames through a clean bridge arrive as exactly N:
 # zero loss, zero reordering, zero duplicates, right lengths; for fixed
 # size, IMIX, 802.1Q, IPv6, many flows and the qdisc path.
 #
@@ -31,7 +31,7 @@ run vlan --size 68 --vlan 100 --pcp 5
 run ipv6 --size 84 --ipv6
 run flows --size 128 --flows 64
 run qdisc --size 256 --qdisc
-# every statistics record names its timestamp source and clock (issue 3)
+# every statistics record names its timestamp source and clock (REQ-TS-3)
 check_eq "timestamp source" "$(kv ts_source /tmp/f64)" sw
 check_eq "timestamp clock" "$(kv ts_clock /tmp/f64)" monotonic
 check_eq "imix bytes" "$(kv rx_bytes /tmp/imix)" $(( (64 + 594 + 1518) * 1333 + 64 ))

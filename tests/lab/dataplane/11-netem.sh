@@ -1,4 +1,4 @@
-# Issue 3: netem loss/duplicate/reorder/delay on the DUT's egress port;
+# Netem loss/duplicate/reorder/delay on the DUT's egress port;
 # bmgen's counts must match the DUT's own counters (loss exactly) and the
 # configured delay (latency).
 #

@@ -1,4 +1,4 @@
-# REQ-GEN-3 / issue 3: the achieved rate, from first/last departure or
+# REQ-GEN-3: the achieved rate, from first/last departure or
 # arrival and the count, is within 0.1 % of the intended rate for rates
 # from 1 % to 90 % of what the lab carries.
 #

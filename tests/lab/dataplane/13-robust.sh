@@ -1,6 +1,6 @@
-# Issue 3 robustness: a port deleted mid-trial ends the trial as failed
+# Robustness: a port deleted mid-trial ends the trial as failed
 # (no oops, no WARN, no leak), a client killed mid-trial takes its owned
-# trial with it, and rmmod during a running trial is clean.  Issue 16: the
+# trial with it, and rmmod during a running trial is clean.  Hotplug: the
 # CPU whose kthread sends a stream taken offline mid-trial and back: the
 # kthread moves to the other CPU and the trial ends done, every frame
 # sent and received (exact; the receive side may count a CPU split).

@@ -1,7 +1,7 @@
-# Issue 3: every malformed or out-of-range netlink request is rejected with
+# Every malformed or out-of-range netlink request is rejected with
 # an extack message and changes nothing (STATUS_GET, PORT_GET and STREAM_GET
 # byte for byte the same); an unprivileged caller gets EPERM for every change
-# and can still read.  Issue 16: the header, commands, flags, duplicate and
+# and can still read.  Also the header, commands, flags, duplicate and
 # dump attributes, accepted boundary values, several messages in one
 # datagram, a dump across changes and the namespace model, as sequences.
 # The table is in tests/tools/bmgen_nlcheck.c and in Documentation/abi.md,
@@ -12,7 +12,7 @@ topo_bridge 2
 # x1: an Ethernet device nobody attached (a valid target);
 # x2: a bridge port, whose rx handler the bridge holds;
 # netns nlc with a veth p1 <-> p2: a second namespace with its own ports
-# (issue 16, the namespace model); bmgen-nlcheck deletes it mid-trial
+# (the namespace model); bmgen-nlcheck deletes it mid-trial
 cleanup() {
 	$IP link del x1 2>/dev/null
 	$IP link del brx 2>/dev/null

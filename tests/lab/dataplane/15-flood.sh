@@ -1,4 +1,4 @@
-# PLAT-RX / issue 3: a DUT that floods (a bridge that has not learned the
+# PLAT-RX: a DUT that floods (a bridge that has not learned the
 # destination yet) delivers a stream to every port.  Only the stream's rx
 # port counts it; a copy on another attached tester port is counted there
 # as misdirected, never as the stream's (it would otherwise look like

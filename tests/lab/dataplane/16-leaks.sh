@@ -1,4 +1,4 @@
-# Issue 3 item 7: no leaks.  The Debian guest kernel has no kmemleak, so
+# No leaks.  The Debian guest kernel has no kmemleak, so
 # this counts slab objects (SLUB's active objects, /proc/slabinfo) around
 # 10 load / trial / unload cycles with 8 streams and 20000 frames each:
 # a stream's duplicate window is one kmalloc-8k object and every frame an

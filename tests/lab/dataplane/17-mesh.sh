@@ -1,5 +1,5 @@
-# Issue 9 items 3 and 5 (REQ-TOPO-1 mesh, R8239-LR-MESH in small): an
-# N-port trial on bmgen.ko through a bridge, every stream counted.
+# REQ-TOPO-1 mesh and R8239-LR-MESH in small: an N-port trial on
+# bmgen.ko through a bridge, every stream counted.
 #
 # Part 1: a 16-port full mesh, 240 streams (bmgen-traffic --topology mesh):
 # every port sends 20 % of a notional 10 Mbit/s line at 512 B, split

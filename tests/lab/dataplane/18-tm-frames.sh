@@ -1,4 +1,4 @@
-# Issue 12 item 1 (TM-CAP-SL, REQ-GEN-2.4, REQ-RX-5): what the RFC 7640
+# TM-CAP-SL, REQ-GEN-2.4, REQ-RX-5: what the RFC 7640
 # tests need of the instrument.  bmgen-traffic, one pair t1 -> t2.
 #
 # Part 1, through a quiet bridge (lossless at this load: 860 frames in

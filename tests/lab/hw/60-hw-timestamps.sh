@@ -1,4 +1,4 @@
-# Issue 14: NIC hardware timestamps, on the igb boot (tools/lab-run --hw:
+# NIC hardware timestamps, on the igb boot (tools/lab-run --hw:
 # QEMU 10's 82576 model, two igb ports eth0/eth1 on one QEMU hub, two
 # e1000e ports eth2/eth3 on another).
 #

@@ -1,4 +1,4 @@
-# Issue 14 through bmd: a procedure on ports that can stamp gets a
+# Hardware timestamps through bmd: a procedure on ports that can stamp gets a
 # hw_latency block in every trial record, and the ports' stamping is put
 # back when the job ends; bmd.conf hw-timestamps = no leaves them alone.
 #
@@ -44,7 +44,7 @@ check_eq "e1000e: filters named" "$(jvals rx_port_rx_filter /tmp/e1k.json | sort
 check_eq "e1000e: every trial loss-free (software path intact)" \
 	"$(jvals lost /tmp/e1k.json | sort -u)" 0
 
-# R8238-CAL with hardware stamps (issue 14 item 4): back to back, so the
+# R8238-CAL with hardware stamps: back to back, so the
 # frames take the PTP shape igb's filter stamps; after a link reset the
 # model stamps one rx frame: C_hw is that frame's hardware FF, within
 # [-U, C_sw_same + U] and under 1 ms (a wire), U the offsets' part of the

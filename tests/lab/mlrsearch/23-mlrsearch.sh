@@ -1,4 +1,4 @@
-# Issue 5, MLR-ACC V5 in small: MLRsearch end to end (bmctl -> bmd ->
+# MLR-ACC V5 in small: MLRsearch end to end (bmctl -> bmd ->
 # bmgen.ko) finds the NDR of a tbf DUT within its width, both as
 # "bmctl run mlrsearch" and as RFC 2544 throughput with --search mlr.
 #

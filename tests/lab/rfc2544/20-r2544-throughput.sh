@@ -17,9 +17,9 @@
 # loses nothing iff r <= C + (Q + b/A)/d.  The binary search ends with
 # hi - lo <= resolution, so the result lies in
 # [C - resolution, C + (Q + b/A)/d]: with d = 3 s and resolution 1 % of
-# the result (relative since issue 13), that is [-1 %, +0.99 %] of C at
-# both sizes.  (0.5 % until issue 11: its two more trials a size, 14 s of
-# make check, went to the stateful tests.)  One size, 512 B, since
+# the result, that is [-1 %, +0.99 %] of C at both sizes.  (0.5 %
+# until the stateful TCP tests came: its two more trials a size, 14 s
+# of make check, went to them.)  One size, 512 B, since
 # session 18 (few sizes, for make check's 30 minutes): the model is the
 # same at every size, and 19-bmctl-batch searches 1518 B through the same
 # DUT (2 s trials, C within 3 %).
@@ -36,7 +36,7 @@
 # 64 ms stall had cut the 1518 B result to 161 fps.
 # A stall longer than bucket and queue absorb (29.9 ms) that recurs in
 # every attempt still fails a trial below C: with a vCPU held 60 ms in
-# every 500 ms (test 28, issue 8) the search ended at 363 fps.  So
+# every 500 ms (test 28) the search ended at 363 fps.  So
 # the job is measured again (lib.sh remeasure, at most 5 runs) when it
 # fails with the module reporting its generator more than 29.9 ms late;
 # any other failure is the test's.

@@ -22,7 +22,7 @@
 # span the generator really took, first to last departure, from its own
 # account (actual_duration_s): a TCG guest at 100 % of the line may send
 # the last frames late (generator_limited), and a span 12.5 ms longer lets
-# 10 more 512 B frames through the bucket (issue 8: a run failed 4 frames
+# 10 more 512 B frames through the bucket (a run failed 4 frames
 # under the loss of the nominal span (N - 1)/X).  The naive 1 - C/X is
 # printed next to it (the two differ by several points at the 1 s trials
 # used here to keep make check short; the model is exact at any length).

@@ -78,7 +78,7 @@ check_range "mean burst (frames)" "$(jall mean_frames $r)" $TRUTH $((TRUTH + 1))
 check_range "min burst (frames)" "$(jall min_frames $r)" $TRUTH $((TRUTH + 1))
 check_range "max burst (frames)" "$(jall max_frames $r)" $TRUTH $((TRUTH + 1))
 check_range "stddev (frames)" "$(jall stddev_frames $r)" 0 0.6
-# the achieved burst intensity is stated (issue 13), from the module's own
+# the achieved burst intensity is stated (R2544-B2B), from the module's own
 # first and last departure: the unpaced TCG generator against a notional
 # 100 kbit/s line, so anything above 0; it exceeds 100 % here
 check_range "burst intensity min (% of the notional line)" \

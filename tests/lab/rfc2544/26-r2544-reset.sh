@@ -1,7 +1,7 @@
 # R2544-RESET (RFC 2544 §26.6) end to end: bmctl -> bmd -> bmgen.ko, with a
 # DUT-BR whose forwarding stops for about T = D s when bmd runs the reset
 # the request names (--param reset=br0-bounce), DUT-RESET(T) of SPEC §5.1.
-# bmd takes reset commands only from its configuration (issue 16), so the
+# bmd takes reset commands only from its configuration, so the
 # test gives it one with that reset:
 #
 #   reset.br0-bounce = (sleep P; echo "link set br0 down"; sleep D;
@@ -21,7 +21,7 @@
 # of the outage and the gap would not match it.
 #
 # Truth: the DUT's own record of each outage, not the script's sleep 2
-# (issue 8: on a busy machine the real outage was 1.983 s).  The bridge
+# (on a busy machine the real outage was 1.983 s).  The bridge
 # logs every port state change in the kernel log at the moment it
 # happens; forwarding t1 -> t2 stops at the first "entered disabled
 # state" and resumes at the last "entered forwarding state" of d1 and d2:

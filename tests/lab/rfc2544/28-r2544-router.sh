@@ -1,4 +1,4 @@
-# R2544-THRPT through a router DUT (RFC 2544 Appendix C; issue 9 item 6):
+# R2544-THRPT through a router DUT (RFC 2544 Appendix C):
 # bmctl run ... --router -> bmd -> bmgen.ko against a namespace router with
 # a token bucket of known rate on its egress d2.
 #
@@ -20,14 +20,14 @@
 # lies in [C - 0.5 %, C + 0.99 %]; checked to 2 %
 # (the margin as in test 20: TCG generator bursts).  Frames lost over all
 # trials = the tbf's drops.
-# Issue 8: CI failed this test at 468.09 fps (trials at 469.92 fps lost
+# CI failed this test at 468.09 fps (trials at 469.92 fps lost
 # frames); a vCPU held 60 ms in every 500 ms here does the same (363 and
 # 675 fps, the generator 60-69 ms late, each loss within its catch-up
 # burst).  As in test 20, the job is measured again when it fails with
 # the generator later than bucket and queue absorb (29.9 ms).
 # One frame size: what this test adds to test 20 is the router's
 # addressing and ARP, the same for every size; test 20 searches 1518 B
-# (its second size cost make check 35 s here, issue 11's tests took it).
+# (its second size cost make check 35 s here, the stateful TCP tests took it).
 bm_load
 dut_router_tbf
 bmd_start
@@ -76,7 +76,7 @@ measure() {
 
 remeasure 0.0299 /tmp/rthr.json measure
 
-# (2) TCP through the router (issue 11: TCP must really cross the DUT,
+# (2) TCP through the router (TCP must really cross the DUT,
 # a router too): rfc8238.goodput --router, one bulk connection t1 -> t2
 # for 3 s.  The engine gives each port a VRF with its App C address
 # (198.18.1.2, 198.19.1.2) and a default route via the DUT's .1 there,

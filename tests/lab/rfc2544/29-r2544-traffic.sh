@@ -1,4 +1,4 @@
-# RFC 2544's data stream types end to end (issue 13 item 2): bmctl -> bmd
+# RFC 2544's data stream types end to end: bmctl -> bmd
 # -> bmgen.ko, rfc2544 throughput with §21 bursts, a §18 IMIX and §11.1
 # broadcast frames, against the bridge + tbf DUT of test 20 (SPEC DUT-TBF),
 # re-made for each job so that its counters are the job's.

@@ -1,4 +1,4 @@
-# RFC 2544 §16 multi-port throughput (R2544-MULTI, issue 13 item 2) end to
+# RFC 2544 §16 multi-port throughput (R2544-MULTI) end to
 # end: bmctl -> bmd -> bmgen.ko on a 4-port bridge, 512 B frames, test
 # 20's tbf (SPEC DUT-TBF: 3 Mbit/s, burst 3200, limit 8000, overhead 24)
 # on d3 and on d4, d1 and d2 unshaped.

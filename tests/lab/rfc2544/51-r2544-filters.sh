@@ -1,4 +1,4 @@
-# RFC 2544 §11.4 filters (R2544-MOD, AMB-25; issue 13 item 2) end to end:
+# RFC 2544 §11.4 filters (R2544-MOD, AMB-25) end to end:
 # bmctl -> bmd -> bmgen.ko through test 28's namespace router, whose
 # forward chain gets nftables rules written from the list bmgen prints.
 #

@@ -1,5 +1,5 @@
-# RFC 2544 §11.2 management queries (R2544-MOD, C.2.4.3, AMB-24; issue 13
-# item 2) end to end: bmctl -> bmd -> bmgen.ko through test 20's bridge
+# RFC 2544 §11.2 management queries (R2544-MOD, C.2.4.3, AMB-24)
+# end to end: bmctl -> bmd -> bmgen.ko through test 20's bridge
 # with the tbf on d2 (3 Mbit/s), and a real SNMP agent, net-snmp's snmpd,
 # in the DUT on 198.18.1.1 (br0's address, SPEC's management address).
 #

@@ -1,5 +1,5 @@
 # RFC 2544 §12 random destination addresses for a bridge (SPEC R2544-ADDR,
-# AMB-06; issue 13) end to end: bmctl -> bmd -> bmgen.ko through a
+# AMB-06) end to end: bmctl -> bmd -> bmgen.ko through a
 # three-port bridge d1, d2, d3 (t3 idle).
 #
 # random_macs=16 seed 3: every test frame t1 -> t2 goes to one of 16

@@ -1,5 +1,5 @@
 # RFC 2544 §13 route set-up and §11.3 routing update frames (SPEC
-# R2544-ROUTE, REQ-2544-4, R2544-MOD; issue 13 item 2), RIP v1 per
+# R2544-ROUTE, REQ-2544-4, R2544-MOD), RIP v1 per
 # C.2.6.2, end to end bmctl -> bmd -> bmd's packet socket on the tester
 # port -> a real RIP v1 listener in the DUT.
 #

@@ -1,6 +1,6 @@
-# TM-QS-2 and TM-SHP-2 via bmctl/bmd and the TCP engine (issue 11 item 4;
-# SPEC TM-QS-2 and TM-SHP-2 acceptance, scaled to what a TCG guest
-# forwards: 10 Mbit/s where the SPEC has 100 and 50).
+# TM-QS-2 and TM-SHP-2 via bmctl/bmd and the TCP engine (SPEC TM-QS-2
+# and TM-SHP-2 acceptance, scaled to what a TCG guest forwards:
+# 10 Mbit/s where the SPEC has 100 and 50).
 #
 # DUT: a quiet 2-port bridge.  On d2 (towards t2, the servers) DUT-TBFB:
 # tbf rate R = 10 Mbit/s, burst 30400 (24.3 ms of tokens: a watchdog the

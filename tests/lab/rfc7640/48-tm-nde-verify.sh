@@ -1,7 +1,7 @@
 # TM-SETUP, REQ-TM-2 and REQ-TM-6 via bmctl/bmd: the network delay
-# emulator verified alone, and the stateful tests' gate on it (issue 11
-# item 4; SPEC TM-SETUP acceptance, scaled to a TCG guest: a notional 2
-# Mbit/s line where the SPEC has 100 Mbit/s and 1 Gbit/s).
+# emulator verified alone, and the stateful tests' gate on it (SPEC
+# TM-SETUP acceptance, scaled to a TCG guest: a notional 2 Mbit/s line
+# where the SPEC has 100 Mbit/s and 1 Gbit/s).
 #
 # The NDE: a quiet 2-port bridge with netem delay D = 10 ms on d2 (towards
 # t2) and on d1 (back), nothing else.  Truth from netem's own counters.

@@ -37,7 +37,7 @@
 # whose span gives C(T) = 103, the full form for all; the RSD of each
 # series is printed (RFC 8239 §1.2).
 # Every frame a trial lost must be one the tbfs dropped.
-# Issue 8: a fresh-clone check of 51b6a8f failed once, idle: a lossy burst
+# A fresh-clone check of 51b6a8f failed once, idle: a lossy burst
 # of 104 frames over 10.94 ms (C = 105), sent at 28.6 % intensity, i.e.
 # the generator held up about 8.7 ms.  The departures the module logs are
 # the span T; a generator held up longer than one frame's tokens (A / rho

@@ -127,7 +127,7 @@ check_range "max DUT buffer (B), ($QMAX + 1) x 512 +- 2 frames" "$max" \
 # Truth: the egress served at 50 % of the line (5 / 10, the tbf counting
 # A = 532 B as the line counts F + 20), +- 3 %; Buf_q = 151 frames +- 2
 # as above; the buffer is Buf_q, estimator_why says why Buf_rfc reads
-# low, and the result has the deviation.  Before issue 43, the result
+# low, and the result has the deviation.  Earlier, the result
 # headlined Buf_rfc with no deviation.
 $TC -n dut qdisc del dev d2 root || fail "d2 root away"
 $TC -n dut qdisc add dev d2 root handle 1: tbf rate 5mbit burst 8000 \

@@ -1,5 +1,5 @@
 # R8239-INC-1, -INC-2 and R8238-GOODPUT via bmctl/bmd, the module and the
-# TCP engine (issue 11 item 3; SPEC R8239-INC acceptance (a)-(d), scaled
+# TCP engine (SPEC R8239-INC acceptance (a)-(d), scaled
 # to what a TCG guest forwards).
 #
 # DUT: a quiet 4-port bridge; on d4 (towards t4, the egress) DUT-TBF, its
