@@ -212,6 +212,7 @@ struct bm_trial {
 	u32 link_down_ifindex;		/* the first such port */
 };
 
+/* state.c: what every file shares, defined once */
 extern struct mutex bm_cfg_lock;
 extern struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
 extern struct list_head bm_ports;
@@ -228,6 +229,26 @@ static inline void bm_cfg_changed(void)
 		bm_cfg_gen = 1;
 }
 
+/* Is a trial armed or running?  Needs bm_cfg_lock. */
+static inline bool bm_trial_busy(void)
+{
+	return bm_trial.state == BMGEN_TRIAL_ARMED ||
+	       bm_trial.state == BMGEN_TRIAL_RUNNING;
+}
+
+/* Set up the trial's events: event (bm_genl_trial_event) tells netlink
+ * listeners of each change of the trial's state, from a work item.
+ */
+void bm_state_init(void (*event)(void));
+/* Wait for a pending event; forget the trial's namespace. */
+void bm_state_exit(void);
+/* The trial changed state: schedule its event. */
+void bm_trial_event(void);
+/* The last kthread finished: the trial is done, or failed (bm_trial_fail). */
+void bm_trial_done(void);
+/* A kthread cannot go on: the trial fails with error, every kthread stops. */
+void bm_trial_fail(int error);
+
 /* port.c: attach/detach, the rx_handler, device removal */
 int bm_port_attach(struct net *net, struct net_device *dev, struct netlink_ext_ack *extack);
 int bm_port_detach(struct bm_port *port, struct netlink_ext_ack *extack);
@@ -235,8 +256,12 @@ struct bm_port *bm_port_find(struct net *net, int ifindex);
 /* The number of attached ports of net.  Needs bm_cfg_lock. */
 unsigned int bm_port_count(const struct net *net);
 void bm_ports_detach_all(void);
-int bm_port_notifier_init(void);
-void bm_port_notifier_exit(void);
+/* Detach p whatever uses it (its device goes away).  Needs bm_cfg_lock. */
+void bm_port_release(struct bm_port *p);
+/* A NETDEV_* event on p's device: the error a trial using p must fail
+ * with, or 0.  Needs bm_cfg_lock.
+ */
+int bm_port_dev_event(struct bm_port *p, unsigned long event);
 /* Count the trial's ports that have no link as it starts.  Needs
  * bm_cfg_lock, the trial's streams marked in_trial.
  */
@@ -337,17 +362,14 @@ void bm_tx_go(void);
 void bm_tx_wait_idle(void);
 
 /* trial.c: the trial's lifecycle */
-void bm_trial_init(void);
-void bm_trial_exit(void);
 int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
 /* End the counting of net's last trial's streams (REQ-RX-3); bm_cfg_lock. */
 int bm_trial_rx_close(struct net *net, struct netlink_ext_ack *extack);
-void bm_trial_done(void);
-/* A kthread cannot go on: the trial fails with error, every kthread stops. */
-void bm_trial_fail(int error);
-/* Is a trial armed or running?  Needs bm_cfg_lock. */
-bool bm_trial_busy(void);
+
+/* netdev.c: what a port's device event does to the trial */
+int bm_netdev_notifier_init(void);
+void bm_netdev_notifier_exit(void);
 
 /* rx.c: per-frame analysis */
 rx_handler_result_t bm_rx_handler(struct sk_buff **pskb);

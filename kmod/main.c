@@ -9,18 +9,15 @@
 
 #include "bmgen.h"
 
-DEFINE_MUTEX(bm_cfg_lock);
-unsigned int bm_cfg_gen = 1;
-
 static int __init bm_init(void)
 {
 	int ret;
 
-	bm_trial_init();
+	bm_state_init(bm_genl_trial_event);
 	ret = bm_tx_init();
 	if (ret)
 		return ret;
-	ret = bm_port_notifier_init();
+	ret = bm_netdev_notifier_init();
 	if (ret)
 		goto err_tx;
 	ret = bm_net_init();
@@ -38,10 +35,10 @@ static int __init bm_init(void)
 err_net:
 	bm_net_exit();
 err_notifier:
-	bm_port_notifier_exit();
+	bm_netdev_notifier_exit();
 err_tx:
 	bm_tx_exit();
-	bm_trial_exit();
+	bm_state_exit();
 	return ret;
 }
 
@@ -54,9 +51,9 @@ static void __exit bm_exit(void)
 	bm_trial_stop(-ESHUTDOWN);
 	mutex_unlock(&bm_cfg_lock);
 	bm_tx_exit();
-	bm_trial_exit();
+	bm_state_exit();
 	bm_net_exit();
-	bm_port_notifier_exit();
+	bm_netdev_notifier_exit();
 	mutex_lock(&bm_cfg_lock);
 	bm_streams_del_net(NULL);
 	bm_ports_detach_all();

@@ -2,8 +2,8 @@
 /*
  * Ports: net devices attached as tester ports.  Attaching installs the
  * rx_handler that consumes bmgen test frames; a device that disappears ends
- * a running trial with -ENODEV and is detached, so nothing keeps a
- * reference to it (DESIGN.md, ports).
+ * a running trial with -ENODEV and is detached (netdev.c), so nothing keeps
+ * a reference to it (DESIGN.md, ports).
  */
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
@@ -15,8 +15,6 @@
 #include <net/net_namespace.h>
 
 #include "bmgen.h"
-
-LIST_HEAD(bm_ports);
 
 /*
  * Hardware timestamp capabilities of dev (SPEC PLAT-TS REQ-TS-3) and its
@@ -120,7 +118,7 @@ int bm_port_attach(struct net *net, struct net_device *dev,
 	return 0;
 }
 
-static void bm_port_release(struct bm_port *p)
+void bm_port_release(struct bm_port *p)
 {
 	int i;
 
@@ -227,75 +225,38 @@ void bm_ports_detach_all(void)
 }
 
 /*
- * A port's device went away: a trial using it fails (-ENODEV).  A port a
- * trial sends from is being closed (ip link set down, or on its way out):
- * the trial fails (-ENETDOWN, -ENODEV) and its kthreads are gone before
- * the driver's ndo_stop frees its rings, which the direct and XDP paths would otherwise still
- * write to.  A port lost its link (down, or carrier off: a pulled cable, a DUT port reset)
- * while a trial used it, during the trial or its drain: the trial goes
- * on, counted in bm_trial.link_downs, and userspace decides (a flap must
- * not pass for the DUT's losses).
+ * What event on p's device means for a trial: a link loss of a trial port
+ * is counted, and the error a trial using p must fail with is returned (0:
+ * it goes on).  Needs bm_cfg_lock.
  */
-static int bm_netdev_event(struct notifier_block *nb, unsigned long event,
-			   void *ptr)
+int bm_port_dev_event(struct bm_port *p, unsigned long event)
 {
-	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct bm_port *p, *tmp;
+	struct net_device *dev = p->dev;
 	bool up, counting;
 
-	if (event != NETDEV_UNREGISTER && event != NETDEV_DOWN &&
-	    event != NETDEV_UP && event != NETDEV_CHANGE &&
-	    event != NETDEV_GOING_DOWN)
-		return NOTIFY_DONE;
-	mutex_lock(&bm_cfg_lock);
+	if (event == NETDEV_GOING_DOWN) {
+		/* a device being unregistered is closed first: dismantle
+		 * says it goes away (-ENODEV, as below)
+		 */
+		if (!bm_port_sends_in_trial(p))
+			return 0;
+		pr_info("bmgen: port %s %s during trial %u\n", dev->name,
+			dev->dismantle ? "removed" : "closed", bm_trial.id);
+		return dev->dismantle ? -ENODEV : -ENETDOWN;
+	}
+	if (event == NETDEV_UNREGISTER) {
+		if (!bm_port_in_trial(p))
+			return 0;
+		pr_info("bmgen: port %s removed during trial %u\n", dev->name,
+			bm_trial.id);
+		return -ENODEV;
+	}
 	counting = bm_trial.state == BMGEN_TRIAL_ARMED ||
 		   bm_trial.state == BMGEN_TRIAL_RUNNING ||
 		   bm_trial.state == BMGEN_TRIAL_DONE;
-	list_for_each_entry_safe(p, tmp, &bm_ports, node) {
-		if (p->dev != dev)
-			continue;
-		if (event == NETDEV_GOING_DOWN) {
-			/* a device being unregistered is closed first:
-			 * dismantle says it goes away (-ENODEV, as below)
-			 */
-			if (bm_port_sends_in_trial(p)) {
-				pr_info("bmgen: port %s %s during trial %u\n",
-					dev->name, dev->dismantle ?
-					"removed" : "closed", bm_trial.id);
-				bm_trial_stop(dev->dismantle ? -ENODEV :
-					      -ENETDOWN);
-			}
-			continue;
-		}
-		if (event != NETDEV_UNREGISTER) {
-			up = bm_link_ok(dev);
-			if (p->link_up && !up && counting &&
-			    bm_port_streams_in_trial(p))
-				bm_trial_link_down(p);
-			p->link_up = up;
-			continue;
-		}
-		if (bm_port_in_trial(p)) {
-			pr_info("bmgen: port %s removed during trial %u\n",
-				dev->name, bm_trial.id);
-			bm_trial_stop(-ENODEV);
-		}
-		bm_port_release(p);
-	}
-	mutex_unlock(&bm_cfg_lock);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block bm_netdev_nb = {
-	.notifier_call = bm_netdev_event,
-};
-
-int bm_port_notifier_init(void)
-{
-	return register_netdevice_notifier(&bm_netdev_nb);
-}
-
-void bm_port_notifier_exit(void)
-{
-	unregister_netdevice_notifier(&bm_netdev_nb);
+	up = bm_link_ok(dev);
+	if (p->link_up && !up && counting && bm_port_streams_in_trial(p))
+		bm_trial_link_down(p);
+	p->link_up = up;
+	return 0;
 }

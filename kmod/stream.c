@@ -15,7 +15,6 @@
 
 #include "bmgen.h"
 
-struct bm_stream __rcu *bm_streams[BMGEN_MAX_STREAMS];
 static unsigned int bm_nstreams;	/* of all namespaces */
 
 /*

@@ -8,7 +8,6 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
-#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
 #include "bmgen.h"
@@ -16,40 +15,6 @@
 static unsigned int start_delay_ns = 20000000;
 module_param(start_delay_ns, uint, 0644);
 MODULE_PARM_DESC(start_delay_ns, "default delay from TRIAL_START to the epoch (ns)");
-
-struct bm_trial bm_trial;
-static struct work_struct bm_event_work;
-
-static void bm_event_workfn(struct work_struct *work)
-{
-	bm_genl_trial_event();
-}
-
-/* The last kthread finished its streams (not stopped): the trial is done. */
-void bm_trial_done(void)
-{
-	/* a kthread that could not go on (bm_trial_fail) ended it */
-	if (READ_ONCE(bm_trial.error)) {
-		WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_FAILED);
-		schedule_work(&bm_event_work);
-	} else if (!READ_ONCE(bm_trial.stop)) {
-		WRITE_ONCE(bm_trial.state, BMGEN_TRIAL_DONE);
-		schedule_work(&bm_event_work);
-	}
-}
-
-void bm_trial_fail(int error)
-{
-	cmpxchg(&bm_trial.error, 0, error);
-	smp_wmb();	/* the error is there before anyone sees stop */
-	WRITE_ONCE(bm_trial.stop, true);
-}
-
-bool bm_trial_busy(void)
-{
-	return bm_trial.state == BMGEN_TRIAL_ARMED ||
-	       bm_trial.state == BMGEN_TRIAL_RUNNING;
-}
 
 /* Can every stream of net go out on its tx port?  0 or -errno with extack. */
 static int bm_trial_check_streams(const struct net *net,
@@ -155,7 +120,7 @@ void bm_trial_stop(int error)
 		   bm_trial.state != BMGEN_TRIAL_FAILED) {
 		bm_trial.state = BMGEN_TRIAL_STOPPED;
 	}
-	schedule_work(&bm_event_work);
+	bm_trial_event();
 }
 
 /*
@@ -183,15 +148,4 @@ int bm_trial_rx_close(struct net *net, struct netlink_ext_ack *extack)
 		spin_unlock_bh(&s->rx.lock);
 	}
 	return 0;
-}
-
-void bm_trial_init(void)
-{
-	INIT_WORK(&bm_event_work, bm_event_workfn);
-}
-
-void bm_trial_exit(void)
-{
-	flush_work(&bm_event_work);
-	bm_trial.net = NULL;
 }

@@ -1050,7 +1050,7 @@ BUILD(b_del_run) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->run_id); }
 /*
  * The rejection table.  Each row would change the module's state if it
  * were accepted (or, for the running phase, would if the trial were not
- * running), and each targets one check of kmod/netlink.c, kmod/port.c,
+ * running), and each targets one check of kmod/netlink*.c, kmod/port.c,
  * kmod/stream.c or kmod/tx.c, or of the strict policy the netlink core
  * enforces for the family.
  */
