@@ -94,7 +94,8 @@ $(O)/bmd: $(BMD_SRC:%.c=$(O)/%.o) $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # bmctl carries the result schema it checks results against (schema.S)
-$(O)/user/bmctl/schema_blob.o: user/bmctl/schema.S Documentation/result.schema.json
+$(O)/user/bmctl/schema_blob.o $(SAN_O)/user/bmctl/schema_blob.o $(VG_O)/user/bmctl/schema_blob.o: \
+		user/bmctl/schema.S Documentation/result.schema.json
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  AS      $<")
 	$(Q)$(CC) -c -o $@ $<
@@ -160,8 +161,10 @@ $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
 $(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
 $(SAN_O)/tests/unit/bmctl/test_compliance: $(SAN_O)/user/bmctl/compliance.o
 $(VG_O)/tests/unit/bmctl/test_compliance: $(VG_O)/user/bmctl/compliance.o
-$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o)
-$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o)
+$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o \
+	compliance.o schema.o schema_blob.o)
+$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o \
+	compliance.o schema.o schema_blob.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 # test_bmd makes json-c's deep copy fail on demand (a secret must stay

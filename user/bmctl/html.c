@@ -2,7 +2,9 @@
 /*
  * bmctl report FILE --html OUT (REQ-REP-3): one self-contained HTML
  * file (no script, no fetch: it opens offline and prints) with the charts
- * the standards ask for or a reader expects, drawn as inline SVG:
+ * the standards ask for or a reader expects, drawn as inline SVG; which
+ * charts a procedure's results get is said by its entry of the result
+ * schema ("x-charts"), so bmctl names no procedure:
  *   - RFC 2544 §26.1 throughput against frame size: the measured frame
  *     rate and the media's theoretical one, two lines (§26.1's graph);
  *   - RFC 2544 §26.3 frame loss rate against input rate, a curve per size
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "bmctl.h"
+#include "compliance.h"
 #include "print.h"
 #include "rtable.h"
 
@@ -529,6 +532,41 @@ static void html_value(FILE *f, const char *name, json_object *v, int depth)
 	}
 }
 
+/*
+ * The charts of id's results, in the order its entry of the result schema
+ * lists them ("x-charts"): bmctl names no procedure, so a new one gets its
+ * charts from its schema entry alone.
+ */
+static void procedure_charts(FILE *f, const char *id, json_object *res,
+			     struct series *s)
+{
+	json_object *charts = jget(compliance_items(compliance_schema(), id),
+				   "x-charts");
+	size_t i, n;
+
+	if (!charts || !json_object_is_type(charts, json_type_array))
+		return;
+	n = json_object_array_length(charts);
+	for (i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(charts, i);
+		const char *kind = json_object_get_string(jget(c, "kind"));
+		const char *key = json_object_get_string(jget(c, "key"));
+		const char *title = json_object_get_string(jget(c, "title"));
+		const char *unit = json_object_get_string(jget(c, "unit"));
+
+		if (!kind)
+			continue;
+		if (!strcmp(kind, "throughput"))
+			throughput_chart(f, res, s);
+		else if (!strcmp(kind, "frame-loss"))
+			flr_chart(f, res, s);
+		else if (key && title && !strcmp(kind, "per-size"))
+			per_size_chart(f, res, key, title, unit, s);
+		else if (key && title && !strcmp(kind, "iterations"))
+			iterations_chart(f, res, key, title, unit, s);
+	}
+}
+
 int report_html(json_object *doc, FILE *f)
 {
 	static struct series s[MAX_SER];
@@ -553,36 +591,7 @@ int report_html(json_object *doc, FILE *f)
 	fputs("</h1><p>", f);
 	esc(f, ref);
 	fputs("</p>\n", f);
-	if (!strcmp(id, "rfc2544.throughput"))
-		throughput_chart(f, res, s);
-	if (!strcmp(id, "rfc2544.latency"))
-		per_size_chart(f, res, "throughput_pct_line",
-			       "Throughput the latency ran at (RFC 2544 "
-			       "§26.2)", "% of line rate", s);
-	if (!strcmp(id, "rfc2544.latency"))
-		per_size_chart(f, res, "latency_ns", "Latency, mean of the "
-			       "repetitions (RFC 2544 §26.2)", NULL, s);
-	if (!strcmp(id, "rfc2544.frame-loss"))
-		flr_chart(f, res, s);
-	if (!strncmp(id, "rfc8239.line-rate", 17) ||
-	    !strcmp(id, "rfc8239.snake")) {
-		per_size_chart(f, res, "drops", "Drops per frame size "
-			       "(RFC 8239 §2.3)", "frames", s);
-	}
-	if (!strcmp(id, "rfc8239.microburst"))
-		iterations_chart(f, res, "burst_aggregate", "Largest loss-free "
-				 "burst, all ingress ports (RFC 8239 §4)",
-				 "frames", s);
-	if (!strcmp(id, "rfc8239.port-buffer") ||
-	    !strcmp(id, "rfc8239.dut-buffer") ||
-	    !strcmp(id, "rfc8239.port-pair-buffer") ||
-	    !strcmp(id, "rfc8239.buffer-efficiency"))
-		iterations_chart(f, res, "buf_q_bytes", "Buffer (Buf_q) per "
-				 "measurement (RFC 8239 §3)", "bytes", s);
-	if (!strcmp(id, "rfc8239.holb"))
-		iterations_chart(f, res, "loss_e2_flows_pct", "Loss of the "
-				 "flows to the congested E2 (RFC 8239 §5)",
-				 "%", s);
+	procedure_charts(f, id, res, s);
 	trials_chart(f, doc, s);
 	html_value(f, "Results", res, 2);
 	if (jget(doc, "repeatability"))

@@ -5,15 +5,19 @@
  * its X the rate as a percent of the theoretical rate: a point sits where
  * the closed form of the plot area puts it, whatever the other points.
  * §26.1's throughput graph has the measured and the theoretical frame
- * rate as two lines.
+ * rate as two lines.  Which charts a procedure gets is the result
+ * schema's to say.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json_pointer.h>
+
 #include "bmctl.h"
 #include "check_util.h"
+#include "compliance.h"
 
 /* The page of doc, malloc'd. */
 static char *page(json_object *doc)
@@ -101,6 +105,101 @@ START_TEST(test_throughput_two_lines)
 }
 END_TEST
 
+/* Is the chart titled title on the page of an id result whose per-size
+ * rows and repetitions carry key? */
+static bool chart_drawn(const char *id, const char *key, const char *title)
+{
+	json_object *doc = json_object_new_object(), *res, *a, *e, *reps;
+	json_object *proc = json_object_new_object();
+	bool drawn;
+	char *html;
+	int i;
+
+	json_object_object_add(proc, "id", json_object_new_string(id));
+	json_object_object_add(proc, "ref", json_object_new_string("x"));
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(doc, "procedure", proc);
+	json_object_object_add(doc, "params", json_object_new_object());
+	json_object_object_add(doc, "trials", json_object_new_array());
+	json_object_object_add(doc, "deviations", json_object_new_array());
+	res = json_object_new_object();
+	a = json_object_new_array();
+	reps = json_object_new_array();
+	for (i = 1; i <= 2; i++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "frame_size",
+				       json_object_new_int(64 * i));
+		json_object_object_add(e, key, json_object_new_int(i));
+		json_object_array_add(a, e);
+		e = json_object_new_object();
+		json_object_object_add(e, key, json_object_new_int(i));
+		json_object_array_add(reps, e);
+	}
+	json_object_object_add(res, "per_size", a);
+	a = json_object_new_array();
+	e = json_object_new_object();
+	json_object_object_add(e, "repetitions", reps);
+	json_object_array_add(a, e);
+	json_object_object_add(res, "iterations", a);
+	json_object_object_add(doc, "results", res);
+	html = page(doc);
+	drawn = strstr(html, title) != NULL;
+	free(html);
+	json_object_put(doc);
+	return drawn;
+}
+
+/*
+ * The charts come from the result schema ("x-charts"), not from names in
+ * bmctl: every entry is of a kind html.c draws, with the results key and
+ * title its kind needs, and a per-size or per-iteration chart is drawn
+ * from results carrying its key.  13 charts in 12 procedures today.
+ */
+START_TEST(test_schema_charts_drawn)
+{
+	json_object *all = json_object_object_get(compliance_schema(), "allOf");
+	size_t i, k, n = 0;
+
+	ck_assert_ptr_nonnull(all);
+	for (i = 0; i < json_object_array_length(all); i++) {
+		json_object *e = json_object_array_get_idx(all, i), *charts;
+		json_object *idv = NULL;
+		const char *id;
+
+		if (json_pointer_get(e, "/if/properties/procedure/properties"
+				     "/id/const", &idv))
+			continue;
+		id = json_object_get_string(idv);
+		charts = json_object_object_get(json_object_object_get(e, "then"),
+						"x-charts");
+		for (k = 0; charts && k < json_object_array_length(charts); k++) {
+			json_object *c = json_object_array_get_idx(charts, k);
+			const char *kind = json_object_get_string(
+				json_object_object_get(c, "kind"));
+			const char *key = json_object_get_string(
+				json_object_object_get(c, "key"));
+			const char *title = json_object_get_string(
+				json_object_object_get(c, "title"));
+
+			ck_assert_msg(kind, "%s: a chart without a kind", id);
+			n++;
+			if (!strcmp(kind, "throughput") ||
+			    !strcmp(kind, "frame-loss"))
+				continue;	/* the tests above */
+			ck_assert_msg(!strcmp(kind, "per-size") ||
+				      !strcmp(kind, "iterations"),
+				      "%s: chart kind %s is not drawn", id, kind);
+			ck_assert_msg(key && title,
+				      "%s: %s chart without key or title", id,
+				      kind);
+			ck_assert_msg(chart_drawn(id, key, title),
+				      "%s: chart \"%s\" not drawn", id, title);
+		}
+	}
+	ck_assert_uint_ge(n, 13);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bmctl-html");
@@ -108,6 +207,7 @@ int main(void)
 
 	tcase_add_test(tc, test_frame_loss_axes);
 	tcase_add_test(tc, test_throughput_two_lines);
+	tcase_add_test(tc, test_schema_charts_drawn);
 	suite_add_tcase(s, tc);
 	return tj_run_suite(s);
 }
