@@ -198,28 +198,42 @@ static int bm_genl_collect(struct bm_genl_backend *b, uint32_t id,
 	return 0;
 }
 
-static int bm_genl_run_trial_locked(struct bm_backend *be,
-				    const struct bm_trial_spec *spec,
-				    struct bm_trial_result *res,
-				    struct bm_error *err)
-{
-	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
-	struct bm_genl_stats fwd, rev = { 0 }, step = { 0 }, sum = { 0 };
-	unsigned int ifindex[2] = { b->tx_ifindex, b->rx_ifindex };
-	uint8_t gw_mac[2][6];
-	uint64_t intended = 0, per_stream[2];
-	struct bm_traffic t;
-	double t0, drain, span, want, end = 0;
-	unsigned int i;
-	int ret, terr = 0, closed;
+/* A pair trial's streams as the module counted them: the forward one and
+ * the second, as reverse or as post-step (zero where the trial had none). */
+struct bm_pair_stats {
+	struct bm_genl_stats fwd, rev, step;
+};
 
+/* What the module cannot run is refused before a stream is touched. */
+static int bm_genl_pair_check(const struct bm_trial_spec *spec,
+			      struct bm_error *err)
+{
 	if (spec->frame_size < BMGEN_MIN_FRAME || spec->frame_size > BMGEN_MAX_FRAME)
 		return bm_errorf(err, "frame size %u outside %u..%u",
 				 spec->frame_size, BMGEN_MIN_FRAME, BMGEN_MAX_FRAME);
 	if (spec->pattern != BM_PAT_BURST &&
 	    (!(spec->rate_fps > 0) || !(spec->duration_s > 0)))
 		return bm_errorf(err, "trial needs a rate > 0 and a duration > 0");
-	ret = bm_pair_traffic(b, spec, &t, &intended, err);
+	return 0;
+}
+
+/*
+ * Set up the pair's streams: wait out another user's trial, resolve a
+ * router DUT's MACs or send the learning frames, add the streams and arm
+ * hardware stamping.  *intended: the frames the spec asks for.
+ */
+static int bm_genl_pair_setup(struct bm_genl_backend *b,
+			      const struct bm_trial_spec *spec,
+			      uint64_t *intended, struct bm_error *err)
+{
+	unsigned int ifindex[2] = { b->tx_ifindex, b->rx_ifindex };
+	uint8_t gw_mac[2][6];
+	uint64_t per_stream[2];
+	struct bm_traffic t;
+	double end = 0;
+	int ret;
+
+	ret = bm_pair_traffic(b, spec, &t, intended, err);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
 	if (!ret && b->router) {
@@ -241,15 +255,30 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	bm_traffic_free(&t);
 	if (!ret)
 		ret = bm_genl_hw_arm(b, err);
-	if (ret)
-		return ret;
+	return ret;
+}
+
+/*
+ * Start the trial, fire the spec's event on time, wait for the module to
+ * end it, then for the drain, and close the counting; *t0: when it
+ * started.  bm_genl_close_counting's value (for bm_genl_watch_late) or
+ * -errno.
+ */
+static int bm_genl_pair_run(struct bm_genl_backend *b,
+			    const struct bm_trial_spec *spec,
+			    struct bm_trial_result *res, double *t0,
+			    struct bm_error *err)
+{
+	double drain, want;
+	int ret, terr = 0;
+
 	ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (ret)
 		return ret;
-	t0 = bm_mono_s();
+	*t0 = bm_mono_s();
 	if (spec->event_fn) {
-		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));
-		res->event_fired_s = bm_mono_s() - t0;
+		bm_sleep_s(spec->event_at_s - (bm_mono_s() - *t0));
+		res->event_fired_s = bm_mono_s() - *t0;
 		res->event_ret = spec->event_fn(spec->event_ctx);
 	}
 	want = spec->duration_s + (spec->pattern == BM_PAT_STEP ?
@@ -272,56 +301,64 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	 * and the search came out short (Q + b/A frames need Q/rate to leave).
 	 */
 	if (spec->pattern == BM_PAT_BURST)
-		drain = fmax(drain, spec->duration_s - (bm_mono_s() - t0));
+		drain = fmax(drain, spec->duration_s - (bm_mono_s() - *t0));
 	bm_sleep_s(drain);
-	closed = bm_genl_close_counting(b, err);
-	if (closed < 0)
-		return closed;
+	return bm_genl_close_counting(b, err);
+}
+
+/* Read the streams' counters: the counts, latency and hardware stamps of
+ * all into res, each stream's own into *st. */
+static int bm_genl_pair_read(struct bm_genl_backend *b,
+			     const struct bm_trial_spec *spec,
+			     struct bm_trial_result *res,
+			     struct bm_pair_stats *st, struct bm_error *err)
+{
+	struct bm_genl_stats sum = { 0 };
+	int ret;
 
 	sum.hist = calloc(BMGEN_HIST_BUCKETS, sizeof(*sum.hist));
 	if (!sum.hist)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
-	ret = bm_genl_collect(b, BM_SID_FWD, res, &sum, &fwd, err);
+	ret = bm_genl_collect(b, BM_SID_FWD, res, &sum, &st->fwd, err);
 	if (!ret && spec->topology == BM_TOPO_PAIR_BIDIR &&
 	    spec->pattern != BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &rev, err);
+		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &st->rev, err);
 	if (!ret && spec->pattern == BM_PAT_STEP)
-		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &step, err);
+		ret = bm_genl_collect(b, BM_SID_SECOND, res, &sum, &st->step, err);
 	if (!ret) {
 		bm_genl_stats_latency(&sum, &res->latency);
 		bm_genl_hw_result(b, &sum, res);
 	}
 	bm_genl_stats_free(&sum);
-	if (ret)
-		return ret;
-	res->intended = intended;
-	res->lost = res->attempted > res->received ?
-		    res->attempted - res->received : 0;
-	ret = bm_genl_watch_late(b, closed, res, err);
-	if (ret)
-		return ret;
-	res->actual_duration_s = (fwd.tx_last_ns - fwd.tx_first_ns) / 1e9;
-	res->first_rx_s = fwd.rx_first_ns / 1e9;
-	res->last_rx_s = fwd.rx_last_ns / 1e9;
-	res->max_gap_s = fwd.rx_max_iat_ns / 1e9;
-	res->max_gap_start_s = fwd.rx_max_iat_start_ns / 1e9;
-	/*
-	 * REQ-GEN-6, MLR §5.1 duration stretching: the frames still unsent
-	 * when the last one was due are the generator's shortfall.  Frames
-	 * are whole, so the 10 us allowance is at least one frame; a
-	 * software pacer is often a wakeup late, never a frame late.
-	 */
-	res->tx_late_frames = fwd.tx_late_frames + rev.tx_late_frames +
-			      step.tx_late_frames;
-	res->tx_late_max_s = fmax(fwd.tx_late_max_ns,
-				  fmax(rev.tx_late_max_ns, step.tx_late_max_ns)) / 1e9;
+	return ret;
+}
+
+/*
+ * REQ-GEN-6, MLR §5.1 duration stretching: the frames still unsent when
+ * the last one was due are the generator's shortfall.  Frames are whole,
+ * so the 10 us allowance is at least one frame; a software pacer is often
+ * a wakeup late, never a frame late.
+ */
+static void bm_genl_pair_generator(const struct bm_trial_spec *spec,
+				   const struct bm_pair_stats *st,
+				   struct bm_trial_result *res)
+{
+	const struct bm_genl_stats *fwd = &st->fwd, *rev = &st->rev;
+	const struct bm_genl_stats *step = &st->step;
+	double span;
+	unsigned int i;
+
+	res->tx_late_frames = fwd->tx_late_frames + rev->tx_late_frames +
+			      step->tx_late_frames;
+	res->tx_late_max_s = fmax(fwd->tx_late_max_ns,
+				  fmax(rev->tx_late_max_ns, step->tx_late_max_ns)) / 1e9;
 	for (i = 0; i < BMGEN_TX_STALLS; i++) {
-		bm_trial_stall_add(res->tx_stalls_s, fwd.tx_stalls_ns[i] / 1e9);
-		bm_trial_stall_add(res->tx_stalls_s, rev.tx_stalls_ns[i] / 1e9);
-		bm_trial_stall_add(res->tx_stalls_s, step.tx_stalls_ns[i] / 1e9);
+		bm_trial_stall_add(res->tx_stalls_s, fwd->tx_stalls_ns[i] / 1e9);
+		bm_trial_stall_add(res->tx_stalls_s, rev->tx_stalls_ns[i] / 1e9);
+		bm_trial_stall_add(res->tx_stalls_s, step->tx_stalls_ns[i] / 1e9);
 	}
-	if (spec->pattern == BM_PAT_RATE && spec->rate_fps > 0 && fwd.tx_frames > 1) {
-		span = (double)(fwd.tx_frames - 1) / spec->rate_fps;
+	if (spec->pattern == BM_PAT_RATE && spec->rate_fps > 0 && fwd->tx_frames > 1) {
+		span = (double)(fwd->tx_frames - 1) / spec->rate_fps;
 		if (res->actual_duration_s > span)
 			res->shortfall = (uint64_t)((res->actual_duration_s - span) *
 						    spec->rate_fps);
@@ -339,33 +376,75 @@ static int bm_genl_run_trial_locked(struct bm_backend *be,
 	 * simulator's generator slower than the line).
 	 */
 	if (spec->pattern == BM_PAT_BURST) {
-		bm_trial_burst_late_add(res, fwd.tx_burst_late_max_ns / 1e9);
-		bm_trial_burst_late_add(res, rev.tx_burst_late_max_ns / 1e9);
+		bm_trial_burst_late_add(res, fwd->tx_burst_late_max_ns / 1e9);
+		bm_trial_burst_late_add(res, rev->tx_burst_late_max_ns / 1e9);
 		if (res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
 			res->generator_limited = true;
 	}
-	if (spec->pattern == BM_PAT_STEP) {
-		/* the highest lost seq of the post-step stream, by the
-		 * schedule's tx time relative to the step (R2544-RECOV) */
-		uint64_t last = 0;
-		bool any = false;
+}
 
-		if (step.rx_unique < step.tx_frames &&
-		    step.rx_max_seq + 1 < step.tx_frames) {
-			last = step.tx_frames - 1;
-			any = true;
-		} else if (step.rx_last_lost_seq) {
-			last = step.rx_last_lost_seq - 1;
-			any = true;
-		}
-		res->last_loss_after_step_s = any ?
-			(double)last / spec->step_rate_fps : -1.0;
+/* R2544-RECOV: the highest lost seq of the post-step stream, by the
+ * schedule's tx time relative to the step; -1 when none was lost. */
+static double bm_genl_last_loss_after_step(const struct bm_trial_spec *spec,
+					   const struct bm_genl_stats *step)
+{
+	uint64_t last = 0;
+	bool any = false;
+
+	if (step->rx_unique < step->tx_frames &&
+	    step->rx_max_seq + 1 < step->tx_frames) {
+		last = step->tx_frames - 1;
+		any = true;
+	} else if (step->rx_last_lost_seq) {
+		last = step->rx_last_lost_seq - 1;
+		any = true;
 	}
+	return any ? (double)last / spec->step_rate_fps : -1.0;
+}
+
+static int bm_genl_run_trial_locked(struct bm_backend *be,
+				    const struct bm_trial_spec *spec,
+				    struct bm_trial_result *res,
+				    struct bm_error *err)
+{
+	struct bm_genl_backend *b = (struct bm_genl_backend *)be;
+	struct bm_pair_stats st = { 0 };
+	const struct bm_genl_stats *fwd = &st.fwd;
+	uint64_t intended = 0;
+	double t0 = 0;
+	int ret, closed;
+
+	ret = bm_genl_pair_check(spec, err);
+	if (!ret)
+		ret = bm_genl_pair_setup(b, spec, &intended, err);
+	if (ret)
+		return ret;
+	closed = bm_genl_pair_run(b, spec, res, &t0, err);
+	if (closed < 0)
+		return closed;
+	ret = bm_genl_pair_read(b, spec, res, &st, err);
+	if (ret)
+		return ret;
+	res->intended = intended;
+	res->lost = res->attempted > res->received ?
+		    res->attempted - res->received : 0;
+	ret = bm_genl_watch_late(b, closed, res, err);
+	if (ret)
+		return ret;
+	res->actual_duration_s = (fwd->tx_last_ns - fwd->tx_first_ns) / 1e9;
+	res->first_rx_s = fwd->rx_first_ns / 1e9;
+	res->last_rx_s = fwd->rx_last_ns / 1e9;
+	res->max_gap_s = fwd->rx_max_iat_ns / 1e9;
+	res->max_gap_start_s = fwd->rx_max_iat_start_ns / 1e9;
+	bm_genl_pair_generator(spec, &st, res);
+	if (spec->pattern == BM_PAT_STEP)
+		res->last_loss_after_step_s =
+			bm_genl_last_loss_after_step(spec, &st.step);
 	if (spec->tag) {
 		res->tag_tx_s = (double)llround(spec->tag_at_s * spec->rate_fps) /
 				spec->rate_fps;
-		res->tag_received = fwd.tag_lat_ns > 0;
-		res->tag_latency_ns = (double)fwd.tag_lat_ns;
+		res->tag_received = fwd->tag_lat_ns > 0;
+		res->tag_latency_ns = (double)fwd->tag_lat_ns;
 	} else {
 		res->tag_tx_s = -1;
 	}
