@@ -227,8 +227,6 @@ static double udp_bits(const struct bm_traffic_result *r)
 	return b;
 }
 
-/* One repetition of iteration k with n_tcp stateful ports first and
- * n_udp stateless after them; its entry into reps. */
 /* F-11 from the ports' first frames, and how much of their first bursts
  * overlapped in time (frames on several ports overlapping for any bits
  * is RFC 8238 §6.2's synchronous arrival): *skew_s, *sync_pct and
@@ -298,174 +296,246 @@ static void inc_rep_result(struct inc *m, const struct bm_trial_result *res,
 	bm_json_add_str(o, "result", why);
 }
 
-static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
-		   unsigned int n_tcp, unsigned int n_udp, json_object *reps,
-		   double *goodput, double *lat_mean, bool *not_incast)
-{
-	enum bm_lat_event ev = m->p->latency_events;
-	double ser;
-	const struct r8239_inc_params *p = m->p;
-	struct bm_tcp_spec ts;
-	struct bm_tcp_result *tr = calloc(1, sizeof(*tr));
-	struct bm_traffic_result *r = NULL;
-	struct bm_trial_result res;
-	struct bm_trial_spec spec;
-	struct bm_traffic t;
-	double t_wire, skew, sync, overlap, ceil_bps, left;
-	json_object *o, *a;
-	char reason[96];
-	unsigned int i, c;
-	int ret;
+/* One repetition as it runs: its ports, the UDP streams and what came of
+ * them and of the TCP connections. */
+struct rep {
+	unsigned int k, rep, n_tcp, n_udp;
+	struct bm_traffic t;		/* the UDP streams */
+	struct bm_traffic_result *r;	/* theirs, NULL with no UDP port */
+	struct bm_trial_result res;	/* the UDP trial's */
+	struct bm_tcp_result *tr;
+};
 
-	memset(&t, 0, sizeof(t));
-	if (!tr)
-		return bm_errorf(m->err, "out of memory"), -ENOMEM;
-	memset(&ts, 0, sizeof(ts));
+/* The stateful ports' connections to the egress: p->connections each
+ * for RFC 8238's goodput, one each otherwise. */
+static void inc_tcp_spec(const struct inc *m, unsigned int n_tcp,
+			 struct bm_tcp_spec *ts)
+{
+	const struct r8239_inc_params *p = m->p;
+	unsigned int i, c;
+
+	memset(ts, 0, sizeof(*ts));
 	for (i = 0; i < n_tcp; i++)
 		for (c = 0; c < (p->goodput ? p->connections : 1); c++) {
-			struct bm_tcp_conn_spec *cs = &ts.conn[ts.n_conn++];
+			struct bm_tcp_conn_spec *cs = &ts->conn[ts->n_conn++];
 
 			cs->client = i;
 			cs->server = m->n - 1;
 			cs->pattern = BM_TTP_BULK;
 		}
-	snprintf(ts.cc, sizeof(ts.cc), "%s", p->cc);
-	ts.sndbuf = (uint32_t)p->sndbuf;
-	ts.rcvbuf = (uint32_t)p->rcvbuf;
-	ts.window_clamp = (uint32_t)p->window_clamp;
-	ts.dscp = (uint8_t)p->c.dscp;
-	if (n_udp) {
-		ret = udp_traffic(m, n_tcp, n_tcp + n_udp, &t);
-		if (ret)
-			goto out;
-		r = bm_traffic_result_new(&t);
-		if (!r) {
-			ret = (bm_errorf(m->err, "out of memory"), -ENOMEM);
-			goto out;
-		}
-	}
-	ret = bm_tcp_start(m->be, &ts, m->err);
+	snprintf(ts->cc, sizeof(ts->cc), "%s", p->cc);
+	ts->sndbuf = (uint32_t)p->sndbuf;
+	ts->rcvbuf = (uint32_t)p->rcvbuf;
+	ts->window_clamp = (uint32_t)p->window_clamp;
+	ts->dscp = (uint8_t)p->c.dscp;
+}
+
+/*
+ * The repetition's traffic: the connections started and warmed up, the
+ * UDP bursts as one trial beside them (or the TCP alone for the
+ * duration), then the connections stopped into x->tr.  A stop's error
+ * counts only where the run had none.
+ */
+static int inc_rep_run(struct inc *m, struct rep *x,
+		       const struct bm_tcp_spec *ts)
+{
+	const struct r8239_inc_params *p = m->p;
+	struct bm_trial_spec spec;
+	struct bm_error e2;
+	char reason[96];
+	int ret, r2;
+
+	ret = bm_tcp_start(m->be, ts, m->err);
 	if (ret)
-		goto out;
+		return ret;
 	bm_backend_idle(m->be, p->warmup_s);
 	ret = m->be->tcp->mark(m->be, m->err);
-	if (!ret && n_udp) {
+	if (!ret && x->n_udp) {
 		r8239_trial_spec(&spec, &p->c, p->frame_size, p->duration_s,
-				 !m->learned, &t, r);
+				 !m->learned, &x->t, x->r);
 		spec.latency = true;
 		snprintf(reason, sizeof(reason), "k=%u rep %u: %u TCP + %u UDP "
-			 "ports", k, rep, n_tcp, n_udp);
-		ret = bm_search_trial(m->be, &spec, &res, &m->log, "incast",
+			 "ports", x->k, x->rep, x->n_tcp, x->n_udp);
+		ret = bm_search_trial(m->be, &spec, &x->res, &m->log, "incast",
 				      reason, m->progress, m->ctx, m->err);
 		m->learned = true;
 	} else if (!ret) {
 		bm_backend_idle(m->be, p->duration_s);
 	}
-	{
-		struct bm_error e2;
-		int r2 = m->be->tcp->stop(m->be, tr, &e2);
-
-		if (!ret && r2) {
-			*m->err = e2;
-			ret = r2;
-		}
+	r2 = m->be->tcp->stop(m->be, x->tr, &e2);
+	if (!ret && r2) {
+		*m->err = e2;
+		ret = r2;
 	}
-	if (ret)
-		goto out;
-	o = json_object_new_object();
-	bm_json_add_u64(o, "repetition", rep);
-	json_object_object_add(o, "tcp", bm_tcp_result_json(
-		tr, (const char (*)[16])m->be->port_names));
-	/* F-9: the ceiling with no other traffic, and what the UDP frames
-	 * left of it in the window */
+	return ret;
+}
+
+/* F-9: the goodput beside its ceiling with no other traffic, and what
+ * the UDP frames left of it in the window. */
+static void inc_goodput_json(const struct inc *m, const struct rep *x,
+			     json_object *o)
+{
+	const struct r8239_inc_params *p = m->p;
+	const struct bm_tcp_result *tr = x->tr;
+	double ceil_bps, left;
+
 	ceil_bps = bm_goodput_linux_bps(p->mtu, m->be->line_rate_bps);
 	left = tr->window_s > 0 ?
-	       fmax(0, m->be->line_rate_bps * tr->window_s - udp_bits(r)) /
+	       fmax(0, m->be->line_rate_bps * tr->window_s - udp_bits(x->r)) /
 	       tr->window_s * (p->mtu - 52.0) / (p->mtu + 38.0) : NAN;
 	bm_json_add_double(o, "goodput_bps", tr->goodput_bps);
 	bm_json_add_double(o, "ceiling_bps", ceil_bps);
 	bm_json_add_double(o, "ceiling_8238_bps", bm_goodput_ceiling_bps(
 		p->mtu - 40.0, p->mtu + 26.0, m->be->line_rate_bps));
-	bm_json_add_double(o, "ceiling_left_by_udp_bps", n_udp ? left :
+	bm_json_add_double(o, "ceiling_left_by_udp_bps", x->n_udp ? left :
 			   ceil_bps);
+}
+
+/* A connection never established or broken fails the repetition. */
+static int inc_tcp_check(const struct inc *m, const struct bm_tcp_result *tr)
+{
+	unsigned int i;
+
 	for (i = 0; i < tr->n_conn; i++)
-		if (!tr->conn[i].established || tr->conn[i].error[0]) {
-			ret = bm_errorf(m->err, "TCP connection %u: %s", i,
-					tr->conn[i].error[0] ? tr->conn[i].error
-					: "not established");
-			json_object_put(o);
+		if (!tr->conn[i].established || tr->conn[i].error[0])
+			return bm_errorf(m->err, "TCP connection %u: %s", i,
+					 tr->conn[i].error[0] ? tr->conn[i].error
+					 : "not established");
+	return 0;
+}
+
+/* R8238-LAT: the events asked for (FILO by default) from the measured
+ * first bit out to first bit in, less C, with the frame's serialisation
+ * ser on equal-rate links (REQ-TS-2); NAN with no frame measured. */
+static double inc_lat_ns(const struct inc *m, uint64_t count, double ns,
+			 double ser)
+{
+	return count ? bm_lat_event_ns(m->p->latency_events,
+				       ns - m->p->cal_constant_ns, ser, ser) :
+		       NAN;
+}
+
+/* Each UDP stream's port, counts and worst latency. */
+static json_object *inc_udp_streams_json(const struct inc *m,
+					 const struct rep *x)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < x->r->n_streams; i++) {
+		const struct bm_stream_result *sr = &x->r->streams[i];
+		json_object *s = json_object_new_object();
+
+		bm_json_add_str(s, "port", m->be->port_names[
+			x->t.streams[i].tx_port]);
+		bm_json_add_u64(s, "sent", sr->sent);
+		bm_json_add_u64(s, "lost", sr->lost);
+		bm_json_add_double(s, "latency_max_ns", sr->latency.count ?
+				   sr->latency.max_ns : NAN);
+		json_object_array_add(a, s);
+	}
+	return a;
+}
+
+/* The UDP streams' entry: counts, latency, the generator's lateness and
+ * F-11's synchrony; *lat_mean the mean latency, *not_incast set when
+ * the bursts did not overlap. */
+static json_object *inc_udp_json(struct inc *m, const struct rep *x,
+				 double *lat_mean, bool *not_incast)
+{
+	const struct r8239_inc_params *p = m->p;
+	const struct bm_trial_result *res = &x->res;
+	json_object *u = json_object_new_object();
+	double ser, t_wire, skew, sync, overlap;
+
+	bm_json_add_u64(u, "sent", res->attempted);
+	bm_json_add_u64(u, "received", res->received);
+	bm_json_add_u64(u, "lost", res->lost);
+	ser = bm_serialisation_ns(p->frame_size, m->be->line_rate_bps);
+	*lat_mean = inc_lat_ns(m, res->latency.count, res->latency.mean_ns,
+			       ser);
+	bm_json_add_double(u, "latency_min_ns", inc_lat_ns(m,
+			   res->latency.count, res->latency.min_ns, ser));
+	bm_json_add_double(u, "latency_mean_ns", *lat_mean);
+	bm_json_add_double(u, "latency_max_ns", inc_lat_ns(m,
+			   res->latency.count, res->latency.max_ns, ser));
+	bm_json_add_double(u, "tx_late_max_s", res->tx_late_max_s);
+	bm_json_add_double(u, "tx_burst_late_max_s",
+			   res->burst_gaps_measured ?
+			   res->tx_burst_late_max_s : NAN);
+	bm_json_add_double(u, "accounted_bits", udp_bits(x->r));
+	t_wire = (p->frame_size + 20) * 8.0 / m->be->line_rate_bps;
+	udp_sync(x->r, t_wire, p->burst_frames, &skew, &sync, &overlap);
+	bm_json_add_double(u, "start_skew_s", skew);
+	bm_json_add_double(u, "sync_pct", sync);
+	bm_json_add_double(u, "burst_overlap_pct", overlap);
+	if (isnan(sync) && x->r->n_streams < 2) {
+		/* RFC 8238 §6.2.1 measures the overlap of frames on
+		 * several ingress ports; the TCP port's segments
+		 * carry no tester timestamp to overlap with */
+		bm_json_add_str(u, "sync_pct_why", "one stateless "
+				"port: the stateful port's TCP segments "
+				"carry no tester timestamp to measure "
+				"an overlap against");
+		m->sync_unmeasured = true;
+	}
+	/* [8238 §6.2.3]: a non-null synchronisation (SPEC
+	 * R8238-INCAST: flag a 0) */
+	if (sync == 0)
+		*not_incast = true;
+	json_object_object_add(u, "streams", inc_udp_streams_json(m, x));
+	return u;
+}
+
+/* One repetition of iteration k with n_tcp stateful ports first and
+ * n_udp stateless after them; its entry into reps. */
+static int inc_rep(struct inc *m, unsigned int k, unsigned int rep,
+		   unsigned int n_tcp, unsigned int n_udp, json_object *reps,
+		   double *goodput, double *lat_mean, bool *not_incast)
+{
+	struct rep x = { .k = k, .rep = rep, .n_tcp = n_tcp, .n_udp = n_udp };
+	struct bm_tcp_spec ts;
+	json_object *o;
+	int ret;
+
+	x.tr = calloc(1, sizeof(*x.tr));
+	if (!x.tr)
+		return bm_errorf(m->err, "out of memory"), -ENOMEM;
+	inc_tcp_spec(m, n_tcp, &ts);
+	if (n_udp) {
+		ret = udp_traffic(m, n_tcp, n_tcp + n_udp, &x.t);
+		if (ret)
+			goto out;
+		x.r = bm_traffic_result_new(&x.t);
+		if (!x.r) {
+			ret = (bm_errorf(m->err, "out of memory"), -ENOMEM);
 			goto out;
 		}
-	*goodput = tr->goodput_bps;
+	}
+	ret = inc_rep_run(m, &x, &ts);
+	if (ret)
+		goto out;
+	o = json_object_new_object();
+	bm_json_add_u64(o, "repetition", rep);
+	json_object_object_add(o, "tcp", bm_tcp_result_json(
+		x.tr, (const char (*)[16])m->be->port_names));
+	inc_goodput_json(m, &x, o);
+	ret = inc_tcp_check(m, x.tr);
+	if (ret) {
+		json_object_put(o);
+		goto out;
+	}
+	*goodput = x.tr->goodput_bps;
 	if (n_udp) {
-		json_object *u = json_object_new_object();
-
-		bm_json_add_u64(u, "sent", res.attempted);
-		bm_json_add_u64(u, "received", res.received);
-		bm_json_add_u64(u, "lost", res.lost);
-		/* R8238-LAT: the events asked for (FILO by default) from
-		 * the measured first bit out to first bit in, less C, with
-		 * the frame's serialisation on equal-rate links (REQ-TS-2) */
-		ser = bm_serialisation_ns(p->frame_size,
-					  m->be->line_rate_bps);
-		*lat_mean = res.latency.count ? bm_lat_event_ns(ev,
-			res.latency.mean_ns - p->cal_constant_ns, ser, ser) :
-			NAN;
-		bm_json_add_double(u, "latency_min_ns", res.latency.count ?
-				   bm_lat_event_ns(ev, res.latency.min_ns -
-						   p->cal_constant_ns, ser,
-						   ser) : NAN);
-		bm_json_add_double(u, "latency_mean_ns", *lat_mean);
-		bm_json_add_double(u, "latency_max_ns", res.latency.count ?
-				   bm_lat_event_ns(ev, res.latency.max_ns -
-						   p->cal_constant_ns, ser,
-						   ser) : NAN);
-		bm_json_add_double(u, "tx_late_max_s", res.tx_late_max_s);
-		bm_json_add_double(u, "tx_burst_late_max_s",
-				   res.burst_gaps_measured ?
-				   res.tx_burst_late_max_s : NAN);
-		bm_json_add_double(u, "accounted_bits", udp_bits(r));
-		t_wire = (p->frame_size + 20) * 8.0 / m->be->line_rate_bps;
-		udp_sync(r, t_wire, p->burst_frames, &skew, &sync, &overlap);
-		bm_json_add_double(u, "start_skew_s", skew);
-		bm_json_add_double(u, "sync_pct", sync);
-		bm_json_add_double(u, "burst_overlap_pct", overlap);
-		if (isnan(sync) && r->n_streams < 2) {
-			/* RFC 8238 §6.2.1 measures the overlap of frames on
-			 * several ingress ports; the TCP port's segments
-			 * carry no tester timestamp to overlap with */
-			bm_json_add_str(u, "sync_pct_why", "one stateless "
-					"port: the stateful port's TCP segments "
-					"carry no tester timestamp to measure "
-					"an overlap against");
-			m->sync_unmeasured = true;
-		}
-		/* [8238 §6.2.3]: a non-null synchronisation (SPEC
-		 * R8238-INCAST: flag a 0) */
-		if (sync == 0)
-			*not_incast = true;
-		a = json_object_new_array();
-		for (i = 0; i < r->n_streams; i++) {
-			json_object *s = json_object_new_object();
-
-			bm_json_add_str(s, "port", m->be->port_names[
-				t.streams[i].tx_port]);
-			bm_json_add_u64(s, "sent", r->streams[i].sent);
-			bm_json_add_u64(s, "lost", r->streams[i].lost);
-			bm_json_add_double(s, "latency_max_ns",
-					   r->streams[i].latency.count ?
-					   r->streams[i].latency.max_ns : NAN);
-			json_object_array_add(a, s);
-		}
-		json_object_object_add(u, "streams", a);
-		json_object_object_add(o, "udp", u);
-		inc_rep_result(m, &res, o);
+		json_object_object_add(o, "udp", inc_udp_json(m, &x, lat_mean,
+							      not_incast));
+		inc_rep_result(m, &x.res, o);
 	}
 	json_object_array_add(reps, o);
 out:
-	bm_traffic_result_free(r);
-	bm_traffic_free(&t);
-	free(tr);
+	bm_traffic_result_free(x.r);
+	bm_traffic_free(&x.t);
+	free(x.tr);
 	return ret;
 }
 
