@@ -24,22 +24,11 @@ static const char *pattern_name(enum bm_pattern p)
 	}
 }
 
-json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
-				     double line_rate_bps, double loss_ratio)
+/* What the trial offered: the burst, or the rate, its load and duration,
+ * and a step's second rate. */
+static void offered_json(json_object *o, const struct bm_trial_spec *sp,
+			 const struct bm_trial_result *r, double line_rate_bps)
 {
-	const struct bm_trial_spec *sp = &rec->spec;
-	const struct bm_trial_result *r = &rec->res;
-	json_object *o = json_object_new_object(), *l, *stalls;
-	size_t n;
-
-	if (!o)
-		return NULL;
-	bm_json_add_u64(o, "index", rec->index);
-	bm_json_add_str(o, "phase", rec->phase);
-	bm_json_add_str(o, "reason", rec->reason);
-	bm_json_add_u64(o, "frame_size", sp->frame_size);
-	bm_json_add_str(o, "pattern", pattern_name(sp->pattern));
-	bm_json_add_str(o, "topology", bm_topology_name(sp->topology));
 	if (sp->pattern == BM_PAT_BURST) {
 		bm_json_add_u64(o, "burst_frames", sp->burst_frames);
 	} else {
@@ -62,6 +51,12 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_double(o, "last_loss_after_step_s",
 				   r->last_loss_after_step_s);
 	}
+}
+
+/* The counters of a stream type of its own (broadcast, management,
+ * protocols, filters, routing updates) and the links lost. */
+static void stream_type_json(json_object *o, const struct bm_trial_result *r)
+{
 	if (r->stream_type[0])
 		bm_json_add_str(o, "stream_type", r->stream_type);
 	if (r->mean_frame_size > 0)
@@ -99,6 +94,13 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_u64(o, "link_downs", r->link_downs);
 		bm_json_add_str(o, "link_down_port", r->link_down_port);
 	}
+}
+
+/* The frames counted, the loss (loss_ratio < 0: of these counts) and
+ * the late ones. */
+static void counts_json(json_object *o, const struct bm_trial_result *r,
+			double loss_ratio)
+{
 	bm_json_add_u64(o, "intended", r->intended);
 	bm_json_add_u64(o, "attempted", r->attempted);
 	bm_json_add_u64(o, "received", r->received);
@@ -115,6 +117,15 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		json_object_object_add(o, "late_watch_s", NULL);
 	else
 		bm_json_add_double(o, "late_watch_s", r->late_watch_s);
+}
+
+/* How well the generator kept to the spec: its shortfall, lateness and
+ * stalls, and how long it sent. */
+static void generator_json(json_object *o, const struct bm_trial_result *r)
+{
+	json_object *stalls;
+	size_t n;
+
 	bm_json_add_bool(o, "generator_limited", r->generator_limited);
 	bm_json_add_u64(o, "shortfall", r->shortfall);
 	bm_json_add_u64(o, "tx_late_frames", r->tx_late_frames);
@@ -128,6 +139,12 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 				      json_object_new_double(r->tx_stalls_s[n]));
 	json_object_object_add(o, "tx_stalls_s", stalls);
 	bm_json_add_double(o, "actual_duration_s", r->actual_duration_s);
+}
+
+/* The spec's event in the trial and its tagged frame, where it had them. */
+static void marks_json(json_object *o, const struct bm_trial_spec *sp,
+		       const struct bm_trial_result *r)
+{
 	if (sp->event_fn) {
 		bm_json_add_double(o, "event_fired_s", r->event_fired_s);
 		bm_json_add_double(o, "max_gap_s", r->max_gap_s);
@@ -144,19 +161,72 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 			bm_json_add_str(o, "tag_destination", a);
 		}
 	}
-	if (r->latency.count) {
-		l = json_object_new_object();
-		bm_json_add_u64(l, "count", r->latency.count);
-		bm_json_add_double(l, "min_ns", r->latency.min_ns);
-		bm_json_add_double(l, "mean_ns", r->latency.mean_ns);
-		bm_json_add_double(l, "max_ns", r->latency.max_ns);
-		bm_json_add_double(l, "stddev_ns", r->latency.stddev_ns);
-		bm_json_add_double(l, "p50_ns", r->latency.p50_ns);
-		bm_json_add_double(l, "p90_ns", r->latency.p90_ns);
-		bm_json_add_double(l, "p99_ns", r->latency.p99_ns);
-		bm_json_add_double(l, "p999_ns", r->latency.p999_ns);
-		json_object_object_add(o, "latency", l);
+}
+
+/* The latency of the frames measured: its summary and percentiles. */
+static json_object *latency_json(const struct bm_latency *lat)
+{
+	json_object *l = json_object_new_object();
+
+	bm_json_add_u64(l, "count", lat->count);
+	bm_json_add_double(l, "min_ns", lat->min_ns);
+	bm_json_add_double(l, "mean_ns", lat->mean_ns);
+	bm_json_add_double(l, "max_ns", lat->max_ns);
+	bm_json_add_double(l, "stddev_ns", lat->stddev_ns);
+	bm_json_add_double(l, "p50_ns", lat->p50_ns);
+	bm_json_add_double(l, "p90_ns", lat->p90_ns);
+	bm_json_add_double(l, "p99_ns", lat->p99_ns);
+	bm_json_add_double(l, "p999_ns", lat->p999_ns);
+	return l;
+}
+
+/* What the NICs stamped, their clock, its accuracy. */
+static json_object *hw_latency_json(const struct bm_trial_result *r)
+{
+	json_object *l = json_object_new_object();
+
+	bm_json_add_str(l, "source", "hw");
+	bm_json_add_str(l, "clock", "PHC, to CLOCK_MONOTONIC by PTP_SYS_OFFSET_EXTENDED");
+	bm_json_add_double(l, "accuracy_ns", r->hw.accuracy_ns);
+	bm_json_add_str(l, "tx_port_rx_filter", r->hw.tx_filter);
+	bm_json_add_str(l, "rx_port_rx_filter", r->hw.rx_filter);
+	bm_json_add_u64(l, "tx_requests", r->hw.tx_requests);
+	bm_json_add_u64(l, "tx_stamps", r->hw.tx_stamps);
+	bm_json_add_u64(l, "tx_missed", r->hw.tx_requests > r->hw.tx_stamps ?
+			r->hw.tx_requests - r->hw.tx_stamps : 0);
+	bm_json_add_u64(l, "rx_stamps", r->hw.rx_stamps);
+	bm_json_add_u64(l, "count", r->hw.count);
+	if (r->hw.count) {
+		bm_json_add_double(l, "min_ns", r->hw.min_ns);
+		bm_json_add_double(l, "mean_ns", r->hw.mean_ns);
+		bm_json_add_double(l, "max_ns", r->hw.max_ns);
+		bm_json_add_double(l, "sw_mean_ns", r->hw.sw_mean_ns);
 	}
+	return l;
+}
+
+json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
+				     double line_rate_bps, double loss_ratio)
+{
+	const struct bm_trial_spec *sp = &rec->spec;
+	const struct bm_trial_result *r = &rec->res;
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	bm_json_add_u64(o, "index", rec->index);
+	bm_json_add_str(o, "phase", rec->phase);
+	bm_json_add_str(o, "reason", rec->reason);
+	bm_json_add_u64(o, "frame_size", sp->frame_size);
+	bm_json_add_str(o, "pattern", pattern_name(sp->pattern));
+	bm_json_add_str(o, "topology", bm_topology_name(sp->topology));
+	offered_json(o, sp, r, line_rate_bps);
+	stream_type_json(o, r);
+	counts_json(o, r, loss_ratio);
+	generator_json(o, r);
+	marks_json(o, sp, r);
+	if (r->latency.count)
+		json_object_object_add(o, "latency", latency_json(&r->latency));
 	bm_json_add_str(o, "ts_source", r->ts_source);
 	if (r->tx_path[0])
 		bm_json_add_str(o, "tx_path", r->tx_path);
@@ -168,28 +238,8 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_str(o, "ts_clock", "CLOCK_MONOTONIC");
 	else if (!strcmp(r->ts_source, "sim"))
 		bm_json_add_str(o, "ts_clock", "simulated");
-	if (r->hw.on) {
-		/* what the NICs stamped, their clock, its accuracy */
-		l = json_object_new_object();
-		bm_json_add_str(l, "source", "hw");
-		bm_json_add_str(l, "clock", "PHC, to CLOCK_MONOTONIC by PTP_SYS_OFFSET_EXTENDED");
-		bm_json_add_double(l, "accuracy_ns", r->hw.accuracy_ns);
-		bm_json_add_str(l, "tx_port_rx_filter", r->hw.tx_filter);
-		bm_json_add_str(l, "rx_port_rx_filter", r->hw.rx_filter);
-		bm_json_add_u64(l, "tx_requests", r->hw.tx_requests);
-		bm_json_add_u64(l, "tx_stamps", r->hw.tx_stamps);
-		bm_json_add_u64(l, "tx_missed", r->hw.tx_requests > r->hw.tx_stamps ?
-				r->hw.tx_requests - r->hw.tx_stamps : 0);
-		bm_json_add_u64(l, "rx_stamps", r->hw.rx_stamps);
-		bm_json_add_u64(l, "count", r->hw.count);
-		if (r->hw.count) {
-			bm_json_add_double(l, "min_ns", r->hw.min_ns);
-			bm_json_add_double(l, "mean_ns", r->hw.mean_ns);
-			bm_json_add_double(l, "max_ns", r->hw.max_ns);
-			bm_json_add_double(l, "sw_mean_ns", r->hw.sw_mean_ns);
-		}
-		json_object_object_add(o, "hw_latency", l);
-	}
+	if (r->hw.on)
+		json_object_object_add(o, "hw_latency", hw_latency_json(r));
 	return o;
 }
 
