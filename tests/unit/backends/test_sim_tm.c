@@ -977,10 +977,9 @@ START_TEST(test_policers_json)
 }
 END_TEST
 
-/* The JSON: every key read, defaults, and each refusal names its key. */
+/* The JSON: every key read, and the defaults of those not given. */
 START_TEST(test_tm_json)
 {
-	struct bm_error err = { "" };
 	struct bm_sim_params p;
 	const struct bm_sim_port *o;
 	struct bm_backend *be;
@@ -1011,8 +1010,15 @@ START_TEST(test_tm_json)
 	ck_assert_int_eq(bm_sim_params_of(be)->ports[2].policer.yellow_dscp,
 			 BM_SIM_YELLOW_DSCP);
 	bm_sim_free(be);
+}
+END_TEST
 
+/* One port's keys in the sim's JSON */
 #define PJ(x) "{\"ports\": [{\"port\": 0, " x "}]}"
+
+/* A policer's and a shaper's refusals, each naming its key. */
+START_TEST(test_tm_json_policer_shaper_rejects)
+{
 	sim_json_rejects(PJ("\"policer\": {\"cir_bps\": -1, \"cbs_bytes\": 64}"),
 			 "sim: ports[0]: policer: cir_bps: must be in (0");
 	sim_json_rejects(PJ("\"policer\": {\"cir_bps\": 1e8, \"cbs_bytes\": 63}"),
@@ -1045,6 +1051,12 @@ START_TEST(test_tm_json)
 	sim_json_rejects(PJ("\"shaper\": {\"rate_bps\": 1e6, \"bucket_bytes\": "
 			    "3000, \"overhead\": 1001}"),
 			 "shaper: overhead: must be in [-60, 1000]");
+}
+END_TEST
+
+/* A scheduler's and its bands' refusals, each naming its key. */
+START_TEST(test_tm_json_scheduler_rejects)
+{
 	sim_json_rejects(PJ("\"scheduler\": {\"kind\": \"wfq\", \"bands\": [{}]}"),
 			 "ports[0]: scheduler: kind: expected one of \"prio\"");
 	sim_json_rejects(PJ("\"scheduler\": {\"bands\": [{}]}"),
@@ -1108,9 +1120,16 @@ START_TEST(test_tm_json)
 			 "3000}}]}",
 			 "holb_fifo_frames: not with a policer, shaper or "
 			 "scheduler (port 5)");
+}
+END_TEST
 #undef PJ
 
-	/* what a caller fills in by hand is checked too */
+/* What a caller fills in by hand is checked too. */
+START_TEST(test_tm_params_check)
+{
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+
 	params(&p, 0);
 	p.ports[1].sched.kind = BM_SIM_SCHED_ETS;
 	p.ports[1].sched.n_bands = 2;
@@ -1168,6 +1187,9 @@ static Suite *sim_tm_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("params");
 	tcase_add_test(tc, test_tm_json);
+	tcase_add_test(tc, test_tm_json_policer_shaper_rejects);
+	tcase_add_test(tc, test_tm_json_scheduler_rejects);
+	tcase_add_test(tc, test_tm_params_check);
 	tcase_add_test(tc, test_policers_json);
 	suite_add_tcase(s, tc);
 	return s;
