@@ -47,15 +47,19 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERS
 	-Iinclude/uapi $(INC) $(PKG_CFLAGS)
 # Programs and tests above libbm: bmd sees the daemon's headers, bmctl the
 # protocol's only (port facts come from bmd, so that a bmd on another host
-# shows its own), the raw tools the backends', the unit tests everything.
+# shows its own), the lab's raw instruments of libbm the backends', the
+# unit tests everything.
 INC = $(LIB_INC)
 $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o $$(VG_O)/user/lib/$(l)/%.o $$(FUZZ_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
 $(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o $(FUZZ_O)/user/bmctl/%.o: \
 	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
-$(O)/user/tools/%.o: INC = $(call layer_inc,backends)
-# the lab's raw netlink harnesses see the uapi header and nothing of libbm
+# tests/tools: the lab's raw netlink harnesses see the uapi header and
+# nothing of libbm; its raw instruments of libbm (trial, traffic, tcp),
+# named here, the backends'
+LAB_TOOLS_LIBBM := bmgen_trial bmgen_traffic bmgen_tcp
 $(O)/tests/tools/%.o: INC =
+$(LAB_TOOLS_LIBBM:%=$(O)/tests/tools/%.o): INC = $(call layer_inc,backends)
 $(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
 # bmctl's own unit tests (tests/unit/bmctl) see bmctl's files too
 $(SAN_O)/tests/unit/bmctl/%.o $(VG_O)/tests/unit/bmctl/%.o: \
@@ -103,15 +107,17 @@ $(O)/user/bmctl/schema_blob.o $(SAN_O)/user/bmctl/schema_blob.o $(VG_O)/user/bmc
 $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/user/bmctl/schema_blob.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BMCTL_YAML_LIBS) -lm
 
-$(O)/bmgen-trial: $(O)/user/tools/bmgen_trial.o $(O)/libbm.a
+# the lab's and make bench's raw instruments (tests/tools, in no package):
+# one raw pair trial on bmgen.ko
+$(O)/bmgen-trial: $(O)/tests/tools/bmgen_trial.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # one raw N-port trial (mesh, many-to-one, ...), module or --sim
-$(O)/bmgen-traffic: $(O)/user/tools/bmgen_traffic.o $(O)/libbm.a
+$(O)/bmgen-traffic: $(O)/tests/tools/bmgen_traffic.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # one raw session of the kernel TCP engine (VRFs via libnl-route)
-$(O)/bmgen-tcp: $(O)/user/tools/bmgen_tcp.o $(O)/libbm.a
+$(O)/bmgen-tcp: $(O)/tests/tools/bmgen_tcp.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 # lab 14: raw generic netlink rejections and privileges (libmnl only)
