@@ -310,102 +310,221 @@ static int hwts_port(struct bm_genl *g, const char *dev, const char *side,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* "status": the module's version, resources and trial state. */
+static int cmd_status(void)
 {
-	static const struct option opts[] = {
-		{ "tx", required_argument, NULL, 't' },
-		{ "rx", required_argument, NULL, 'r' },
-		{ "size", required_argument, NULL, 's' },
-		{ "imix", required_argument, NULL, 'i' },
-		{ "rate", required_argument, NULL, 'R' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "burst", required_argument, NULL, 'b' },
-		{ "gap", required_argument, NULL, 'g' },
-		{ "bursts", required_argument, NULL, 'B' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "dscp", required_argument, NULL, 'd' },
-		{ "vlan", required_argument, NULL, 'v' },
-		{ "pcp", required_argument, NULL, 'p' },
-		{ "ipv6", no_argument, NULL, '6' },
-		{ "qdisc", no_argument, NULL, 'q' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "streams", required_argument, NULL, 'n' },
-		{ "drain", required_argument, NULL, 'D' },
-		{ "late-watch", required_argument, NULL, 'W' },
-		{ "stop-after", required_argument, NULL, 'S' },
-		{ "hwts", no_argument, NULL, 'H' },
-		{ "ptp", no_argument, NULL, 'P' },
-		{ "sum", no_argument, NULL, 'u' },
-		{ "log", required_argument, NULL, 'L' },
-		{ "tx-path", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *tx = NULL, *rx = NULL;
-	double rate = 0, drain = 1.0, stop_after = 0, watch = 0;
 	struct bm_error err = { { 0 } };
-	struct bm_genl_stream s;
+	struct bm_module_status st;
+
+	if (bm_genl_status(&st, &err))
+		return die(1, "status", &err);
+	printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\ntrial_error=%d\n",
+	       st.version, st.proto, st.cpus, st.kthreads, st.ports,
+	       st.streams, st.trial_state, st.trial_error);
+	return 0;
+}
+
+/* "dev DEV": the transmit paths of a device, attached or not. */
+static int cmd_dev(const char *dev)
+{
+	struct bm_error err = { { 0 } };
 	struct bm_genl *g;
-	uint64_t v = 0, nstreams = 1, i;
-	int c, ret, terr = 0, hwts = 0, sum = 0;
-	struct trial_sum tot = { 0 };
-	uint64_t t0, t1, logn;
-	long long m0, m1;
-	struct bm_hwts_cfg hc[2];
+	uint32_t paths;
+	int ret;
 
-	bm_genl_stream_init(&s);
-	s.pattern = BMGEN_PAT_COUNT;
-	s.count = 1000;
-	if (argc == 2 && !strcmp(argv[1], "status")) {
-		struct bm_module_status st;
+	g = bm_genl_open(&ret, &err);
+	if (!g)
+		return die(1, "open", &err);
+	if (bm_genl_dev_tx_paths(g, dev, &paths, &err))
+		return die(1, "dev", &err);
+	print_paths(paths);
+	bm_genl_close(g);
+	return 0;
+}
 
-		if (bm_genl_status(&st, &err))
-			return die(1, "status", &err);
-		printf("version=%s\nproto=%u\ncpus=%u\nkthreads=%u\nports=%u\nstreams=%u\ntrial_state=%u\ntrial_error=%d\n",
-		       st.version, st.proto, st.cpus, st.kthreads, st.ports,
-		       st.streams, st.trial_state, st.trial_error);
-		return 0;
+/* "port DEV": an attached port's counters and capabilities. */
+static int cmd_port(const char *dev)
+{
+	struct bm_error err = { { 0 } };
+	struct bm_genl_port_counters pc;
+	unsigned int ifindex = if_nametoindex(dev);
+	struct bm_genl *g;
+	int ret;
+
+	if (!ifindex) {
+		fprintf(stderr, "bmgen-trial: no such device: %s\n", dev);
+		return 2;
 	}
+	g = bm_genl_open(&ret, &err);
+	if (!g)
+		return die(1, "open", &err);
+	if (bm_genl_port_counters(g, ifindex, &pc, &err))
+		return die(1, "port", &err);
+	printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n"
+	       "ts_caps=%u\nphc=%d\nhwts=%u\n",
+	       (unsigned long long)pc.rx_other,
+	       (unsigned long long)pc.rx_unknown,
+	       (unsigned long long)pc.rx_misdirected, pc.ts_caps,
+	       pc.phc_index, pc.hwts);
+	print_paths(pc.tx_paths);
+	bm_genl_close(g);
+	return 0;
+}
+
+/* The commands other than a trial: their exit code, or -1 for none. */
+static int subcommand(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "status"))
+		return cmd_status();
 	if (argc == 3 && !strcmp(argv[1], "hwts"))
 		return hwts_probe(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "dev")) {
-		uint32_t paths;
+	if (argc == 3 && !strcmp(argv[1], "dev"))
+		return cmd_dev(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "port"))
+		return cmd_port(argv[2]);
+	return -1;
+}
 
-		g = bm_genl_open(&ret, &err);
-		if (!g)
-			return die(1, "open", &err);
-		if (bm_genl_dev_tx_paths(g, argv[2], &paths, &err))
-			return die(1, "dev", &err);
-		print_paths(paths);
-		bm_genl_close(g);
-		return 0;
+/* A trial as the options give it: stream 1 (the others are its copies),
+ * the ports, and what to do around the trial. */
+struct trial_opts {
+	struct bm_genl_stream s;
+	const char *tx, *rx;
+	double rate, drain, stop_after, watch;
+	uint64_t nstreams;
+	uint32_t log_n;		/* --log: stream 1's departures to print */
+	int hwts, sum;
+};
+
+static const struct option trial_options[] = {
+	{ "tx", required_argument, NULL, 't' },
+	{ "rx", required_argument, NULL, 'r' },
+	{ "size", required_argument, NULL, 's' },
+	{ "imix", required_argument, NULL, 'i' },
+	{ "rate", required_argument, NULL, 'R' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "burst", required_argument, NULL, 'b' },
+	{ "gap", required_argument, NULL, 'g' },
+	{ "bursts", required_argument, NULL, 'B' },
+	{ "flows", required_argument, NULL, 'f' },
+	{ "dscp", required_argument, NULL, 'd' },
+	{ "vlan", required_argument, NULL, 'v' },
+	{ "pcp", required_argument, NULL, 'p' },
+	{ "ipv6", no_argument, NULL, '6' },
+	{ "qdisc", no_argument, NULL, 'q' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "streams", required_argument, NULL, 'n' },
+	{ "drain", required_argument, NULL, 'D' },
+	{ "late-watch", required_argument, NULL, 'W' },
+	{ "stop-after", required_argument, NULL, 'S' },
+	{ "hwts", no_argument, NULL, 'H' },
+	{ "ptp", no_argument, NULL, 'P' },
+	{ "sum", no_argument, NULL, 'u' },
+	{ "log", required_argument, NULL, 'L' },
+	{ "tx-path", required_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --imix F,F,...: the sizes into s; -1 on a size that is no number. */
+static int parse_imix(const char *arg, struct bm_genl_stream *s)
+{
+	char *e = NULL;
+
+	for (const char *p = arg; *p && s->n_imix < 64; p = e + (*e == ',')) {
+		s->imix[s->n_imix++] = strtoul(p, &e, 10);
+		if (e == p)
+			return -1;
 	}
-	if (argc == 3 && !strcmp(argv[1], "port")) {
-		struct bm_genl_port_counters pc;
-		unsigned int ifindex = if_nametoindex(argv[2]);
+	return 0;
+}
 
-		if (!ifindex) {
-			fprintf(stderr, "bmgen-trial: no such device: %s\n", argv[2]);
+/* --tx-path NAME into s; -1 on a name no path has. */
+static int parse_tx_path(const char *arg, struct bm_genl_stream *s)
+{
+	for (s->tx_path = 0; s->tx_path <= BMGEN_TXP_MAX &&
+	     strcmp(arg, bm_genl_tx_path_name(s->tx_path)); s->tx_path++)
+		;
+	return s->tx_path > BMGEN_TXP_MAX ? -1 : 0;
+}
+
+/* One option c (its argument as a number in v) into o: 0, or the exit
+ * code on a bad value or --help. */
+static int parse_opt(int c, uint64_t v, struct trial_opts *o)
+{
+	struct bm_genl_stream *s = &o->s;
+	char *e = NULL;
+
+	switch (c) {
+	case 't': o->tx = optarg; break;
+	case 'r': o->rx = optarg; break;
+	case 's': s->frame_size = v; break;
+	case 'i':
+		if (parse_imix(optarg, s))
+			return usage(stderr), 2;
+		break;
+	case 'R':
+		o->rate = strtod(optarg, &e);
+		if (*e || o->rate < 0)
+			return usage(stderr), 2;
+		break;
+	case 'c': s->count = v; break;
+	case 'b':
+		s->pattern = BMGEN_PAT_BURST;
+		s->burst_len = v;
+		if (!s->burst_count)
+			s->burst_count = 1;
+		break;
+	case 'g': s->burst_gap_ns = v; break;
+	case 'B': s->burst_count = v; break;
+	case 'f': s->flows = v; break;
+	case 'd': s->dscp = v; break;
+	case 'v': s->vlan_id = v; break;
+	case 'p': s->vlan_pcp = v; break;
+	case '6': s->ip_version = 6; break;
+	case 'q': s->tx_mode = BMGEN_TX_QDISC; break;
+	case 'C': s->cpu = v; break;
+	case 'n': o->nstreams = v; break;
+	case 'D': o->drain = strtod(optarg, &e); break;
+	case 'W':
+		o->watch = strtod(optarg, &e);
+		if (*e || !(o->watch >= 0 && o->watch <= 60))
+			return usage(stderr), 2;
+		break;
+	case 'S':
+		o->stop_after = strtod(optarg, &e);
+		s->pattern = BMGEN_PAT_CONTINUOUS;
+		break;
+	case 'H': o->hwts = 1; break;
+	case 'P': s->ptp_shape = 1; break;
+	case 'u': o->sum = 1; break;
+	case 'L': s->log_frames = v; break;
+	case 'T':
+		if (parse_tx_path(optarg, s)) {
+			fprintf(stderr, "bmgen-trial: --tx-path takes auto, alloc, recycle or xdp\n");
 			return 2;
 		}
-		g = bm_genl_open(&ret, &err);
-		if (!g)
-			return die(1, "open", &err);
-		if (bm_genl_port_counters(g, ifindex, &pc, &err))
-			return die(1, "port", &err);
-		printf("rx_other=%llu\nrx_unknown=%llu\nrx_misdirected=%llu\n"
-		       "ts_caps=%u\nphc=%d\nhwts=%u\n",
-		       (unsigned long long)pc.rx_other,
-		       (unsigned long long)pc.rx_unknown,
-		       (unsigned long long)pc.rx_misdirected, pc.ts_caps,
-		       pc.phc_index, pc.hwts);
-		print_paths(pc.tx_paths);
-		bm_genl_close(g);
-		return 0;
+		break;
+	case 'h': usage(stdout); return 0;
+	default: usage(stderr); return 2;
 	}
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		char *e = NULL;
+	return -1;
+}
 
+/* The options into o, checked: -1 to run the trial, or the exit code. */
+static int parse_opts(int argc, char **argv, struct trial_opts *o)
+{
+	uint64_t v = 0;
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	bm_genl_stream_init(&o->s);
+	o->s.pattern = BMGEN_PAT_COUNT;
+	o->s.count = 1000;
+	o->drain = 1.0;
+	o->nstreams = 1;
+	while ((c = getopt_long(argc, argv, "h", trial_options, NULL)) != -1) {
+		/* the options whose argument is no unsigned number */
 		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
 		    c != 'W' && c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
 		    c != 'P' && c != 'u' && c != 'T' &&
@@ -413,159 +532,177 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
 			return 2;
 		}
-		switch (c) {
-		case 't': tx = optarg; break;
-		case 'r': rx = optarg; break;
-		case 's': s.frame_size = v; break;
-		case 'i':
-			for (char *p = optarg; *p && s.n_imix < 64; p = e + (*e == ',')) {
-				s.imix[s.n_imix++] = strtoul(p, &e, 10);
-				if (e == p)
-					return usage(stderr), 2;
-			}
-			break;
-		case 'R':
-			rate = strtod(optarg, &e);
-			if (*e || rate < 0)
-				return usage(stderr), 2;
-			break;
-		case 'c': s.count = v; break;
-		case 'b':
-			s.pattern = BMGEN_PAT_BURST;
-			s.burst_len = v;
-			if (!s.burst_count)
-				s.burst_count = 1;
-			break;
-		case 'g': s.burst_gap_ns = v; break;
-		case 'B': s.burst_count = v; break;
-		case 'f': s.flows = v; break;
-		case 'd': s.dscp = v; break;
-		case 'v': s.vlan_id = v; break;
-		case 'p': s.vlan_pcp = v; break;
-		case '6': s.ip_version = 6; break;
-		case 'q': s.tx_mode = BMGEN_TX_QDISC; break;
-		case 'C': s.cpu = v; break;
-		case 'n': nstreams = v; break;
-		case 'D': drain = strtod(optarg, &e); break;
-		case 'W':
-			watch = strtod(optarg, &e);
-			if (*e || !(watch >= 0 && watch <= 60))
-				return usage(stderr), 2;
-			break;
-		case 'S':
-			stop_after = strtod(optarg, &e);
-			s.pattern = BMGEN_PAT_CONTINUOUS;
-			break;
-		case 'H': hwts = 1; break;
-		case 'P': s.ptp_shape = 1; break;
-		case 'u': sum = 1; break;
-		case 'L': s.log_frames = v; break;
-		case 'T':
-			for (s.tx_path = 0; s.tx_path <= BMGEN_TXP_MAX &&
-			     strcmp(optarg, bm_genl_tx_path_name(s.tx_path));
-			     s.tx_path++)
-				;
-			if (s.tx_path > BMGEN_TXP_MAX) {
-				fprintf(stderr, "bmgen-trial: --tx-path takes auto, alloc, recycle or xdp\n");
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+		ret = parse_opt(c, v, o);
+		if (ret >= 0)
+			return ret;
 	}
-	if (!tx || !rx || optind != argc || !nstreams ||
-	    nstreams >= BMGEN_MAX_STREAMS) {
+	if (!o->tx || !o->rx || optind != argc || !o->nstreams ||
+	    o->nstreams >= BMGEN_MAX_STREAMS) {
 		usage(stderr);
 		return 2;
 	}
-	s.rate_ufps = (uint64_t)llround(rate * 1e6);
-	s.tx_ifindex = if_nametoindex(tx);
-	s.rx_ifindex = if_nametoindex(rx);
-	if (!s.tx_ifindex || !s.rx_ifindex) {
+	o->log_n = o->s.log_frames;
+	o->s.rate_ufps = (uint64_t)llround(o->rate * 1e6);
+	o->s.tx_ifindex = if_nametoindex(o->tx);
+	o->s.rx_ifindex = if_nametoindex(o->rx);
+	if (!o->s.tx_ifindex || !o->s.rx_ifindex) {
 		fprintf(stderr, "bmgen-trial: no such device\n");
 		return 2;
 	}
-	g = bm_genl_open(&ret, &err);
-	if (!g)
-		return die(1, "open", &err);
+	return -1;
+}
+
+/* Attach both ports, switch stamping on with --hwts (hc), and clear the
+ * module's streams; 0 or the exit code. */
+static int prepare(struct bm_genl *g, const struct trial_opts *o,
+		   struct bm_hwts_cfg hc[2], struct bm_error *err)
+{
+	int i, ret;
+
 	for (i = 0; i < 2; i++) {
-		ret = bm_genl_port_attach(g, i ? rx : tx, &err);
+		ret = bm_genl_port_attach(g, i ? o->rx : o->tx, err);
 		if (ret && ret != -EEXIST)
-			return die(1, "attach", &err);
+			return die(1, "attach", err);
 	}
-	memset(hc, 0, sizeof(hc));
-	for (i = 0; hwts && i < 2; i++) {
-		if (hwts_port(g, i ? rx : tx, i ? "rx" : "tx", &hc[i], &err)) {
+	memset(hc, 0, 2 * sizeof(*hc));
+	for (i = 0; o->hwts && i < 2; i++) {
+		if (hwts_port(g, i ? o->rx : o->tx, i ? "rx" : "tx", &hc[i], err)) {
 			bm_hwts_restore(&hc[0]);
-			return die(1, "hwts", &err);
+			return die(1, "hwts", err);
 		}
 	}
-	if (bm_genl_stream_del(g, 0, &err))
-		return die(1, "stream del", &err);
-	/* the control plane's cost: set-up of the streams and the start,
-	 * and the memory they hold
-	 */
-	logn = s.log_frames;
+	if (bm_genl_stream_del(g, 0, err))
+		return die(1, "stream del", err);
+	return 0;
+}
+
+/* Add the streams (stream 1 alone logs its departures) and start the
+ * trial, printing the control plane's cost: the time the set-up and the
+ * start took, and the memory the streams hold.  0 or the exit code. */
+static int start_streams(struct bm_genl *g, struct trial_opts *o,
+			 struct bm_error *err)
+{
+	uint64_t t0, t1, i;
+	long long m0, m1;
+
 	m0 = mem_kb();
 	t0 = mono_ns();
-	for (i = 1; i <= nstreams; i++) {
-		s.id = i;
-		if (bm_genl_stream_add(g, &s, &err))
-			return die(1, "stream add", &err);
+	for (i = 1; i <= o->nstreams; i++) {
+		o->s.id = i;
+		if (bm_genl_stream_add(g, &o->s, err))
+			return die(1, "stream add", err);
 		if (i > 1)
-			s.log_frames = 0;
+			o->s.log_frames = 0;
 	}
-	if (bm_genl_trial_start(g, 0, BM_GENL_TRIAL_OWNED, &err))
-		return die(1, "trial start", &err);
+	if (bm_genl_trial_start(g, 0, BM_GENL_TRIAL_OWNED, err))
+		return die(1, "trial start", err);
 	t1 = mono_ns();
 	m1 = mem_kb();
 	printf("setup_ns=%llu\n", (unsigned long long)(t1 - t0));
 	if (m0 >= 0 && m1 >= 0)
 		printf("setup_mem_kb=%lld\n", m1 - m0);
-	if (stop_after > 0) {
-		usleep((useconds_t)(stop_after * 1e6));
-		if (bm_genl_trial_stop(g, &err))
-			return die(1, "trial stop", &err);
+	return 0;
+}
+
+/* Stop the trial after --stop-after, wait for its end (*state), drain,
+ * close the counting and watch for late frames; 0 or the exit code. */
+static int finish_trial(struct bm_genl *g, const struct trial_opts *o,
+			int *state, struct bm_error *err)
+{
+	int c, terr = 0;
+
+	if (o->stop_after > 0) {
+		usleep((useconds_t)(o->stop_after * 1e6));
+		if (bm_genl_trial_stop(g, err))
+			return die(1, "trial stop", err);
 	}
-	ret = bm_genl_trial_wait(g, 3600, &terr, &err);
-	if (ret < 0)
-		return die(1, "trial", &err);
-	printf("trial_state=%d\ntrial_error=%d\n", ret, terr);
-	usleep((useconds_t)(drain * 1e6));
+	*state = bm_genl_trial_wait(g, 3600, &terr, err);
+	if (*state < 0)
+		return die(1, "trial", err);
+	printf("trial_state=%d\ntrial_error=%d\n", *state, terr);
+	usleep((useconds_t)(o->drain * 1e6));
 	/* the counts are those at the threshold; later frames are late */
-	c = bm_genl_rx_close(g, &err);
+	c = bm_genl_rx_close(g, err);
 	if (c && c != -EOPNOTSUPP)
-		return die(1, "rx close", &err);
-	if (watch > 0)
-		usleep((useconds_t)(watch * 1e6));
+		return die(1, "rx close", err);
+	if (o->watch > 0)
+		usleep((useconds_t)(o->watch * 1e6));
+	return 0;
+}
+
+/* Every stream's statistics (or their totals with --sum), the time
+ * reading them took, and --log's departures; 0 or the exit code. */
+static int print_results(struct bm_genl *g, const struct trial_opts *o,
+			 struct bm_error *err)
+{
+	struct trial_sum tot = { 0 };
+	uint64_t t0, t1, i;
+
 	t0 = mono_ns();
-	for (i = 1; i <= nstreams; i++) {
+	for (i = 1; i <= o->nstreams; i++) {
 		struct bm_genl_stats st;
 		char pfx[16] = "";
 
-		if (bm_genl_stats_get(g, i, &st, &err))
-			return die(1, "stats", &err);
-		if (nstreams > 1)
+		if (bm_genl_stats_get(g, i, &st, err))
+			return die(1, "stats", err);
+		if (o->nstreams > 1)
 			snprintf(pfx, sizeof(pfx), "s%llu_", (unsigned long long)i);
-		if (sum)
+		if (o->sum)
 			sum_add(&tot, &st);
 		else
 			print_stats(&st, pfx);
 		bm_genl_stats_free(&st);
 	}
 	t1 = mono_ns();
-	if (sum)
+	if (o->sum)
 		sum_print(&tot);
 	printf("stats_ns=%llu\n", (unsigned long long)(t1 - t0));
-	if (logn && print_tx_log(g, logn, &err))
-		return die(1, "log", &err);
-	for (i = 0; hwts && i < 2; i++) {
-		bm_genl_port_set(g, i ? rx : tx, 0, NULL, &err);
+	if (o->log_n && print_tx_log(g, o->log_n, err))
+		return die(1, "log", err);
+	return 0;
+}
+
+/* --hwts: put back what the ports' drivers stamped before. */
+static void restore_hwts(struct bm_genl *g, const struct trial_opts *o,
+			 struct bm_hwts_cfg hc[2], struct bm_error *err)
+{
+	int i;
+
+	for (i = 0; o->hwts && i < 2; i++) {
+		bm_genl_port_set(g, i ? o->rx : o->tx, 0, NULL, err);
 		if (bm_hwts_restore(&hc[i]))
 			fprintf(stderr, "bmgen-trial: %s: cannot put back the old stamping\n",
-				i ? rx : tx);
+				i ? o->rx : o->tx);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bm_error err = { { 0 } };
+	struct bm_hwts_cfg hc[2];
+	struct trial_opts o;
+	struct bm_genl *g;
+	int ret, state = 0;
+
+	ret = subcommand(argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = parse_opts(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	g = bm_genl_open(&ret, &err);
+	if (!g)
+		return die(1, "open", &err);
+	ret = prepare(g, &o, hc, &err);
+	if (!ret)
+		ret = start_streams(g, &o, &err);
+	if (!ret)
+		ret = finish_trial(g, &o, &state, &err);
+	if (!ret)
+		ret = print_results(g, &o, &err);
+	if (ret)
+		return ret;
+	restore_hwts(g, &o, hc, &err);
 	bm_genl_close(g);
-	return ret == BMGEN_TRIAL_FAILED ? 1 : 0;
+	return state == BMGEN_TRIAL_FAILED ? 1 : 0;
 }
