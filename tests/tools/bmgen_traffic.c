@@ -442,317 +442,441 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The options: the ports and their topology, the trial, the backend,
+ * what every stream gets, and the models to replay the log through. */
+struct traffic_opts {
+	char *ports;
+	const char *topo, *sim_json;
+	uint32_t size;
+	double load, duration, rate, drain, pause;
+	unsigned int j, shift, dut_ports, plan, vbase;
+	unsigned int kthreads, tx_path;
+	bool bidir, learning, sim;
+	struct stream_opts so;
+	struct model_tb mtb;
+	struct model_tbf mtbf;
+};
+
+static const struct option traffic_options[] = {
+	{ "ports", required_argument, NULL, 'p' },
+	{ "topology", required_argument, NULL, 't' },
+	{ "size", required_argument, NULL, 's' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "line-rate", required_argument, NULL, 'r' },
+	{ "j", required_argument, NULL, 'j' },
+	{ "shift", required_argument, NULL, 'S' },
+	{ "dut-ports", required_argument, NULL, 'N' },
+	{ "bidir", no_argument, NULL, 'b' },
+	{ "no-learning", no_argument, NULL, 'L' },
+	{ "drain", required_argument, NULL, 'D' },
+	{ "learning-pause", required_argument, NULL, 'A' },
+	{ "sim", optional_argument, NULL, 'm' },
+	{ "plan", required_argument, NULL, 'P' },
+	{ "vlan-base", required_argument, NULL, 'V' },
+	{ "bursts", required_argument, NULL, 'B' },
+	{ "dscp", required_argument, NULL, 'Q' },
+	{ "vlan", required_argument, NULL, 'T' },
+	{ "log", required_argument, NULL, 'G' },
+	{ "model-tb", required_argument, NULL, 'M' },
+	{ "model-tbf", required_argument, NULL, 'F' },
+	{ "tpid", required_argument, NULL, 'I' },
+	{ "vlan2", required_argument, NULL, 'W' },
+	{ "mpls", required_argument, NULL, 'X' },
+	{ "tx-kthreads", required_argument, NULL, 'K' },
+	{ "tx-path", required_argument, NULL, 'Y' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* "ID[,PCP]" of --vlan and --vlan2 (PCP 0 when not given); 0 or -1. */
+static int parse_vlan(const char *arg, int *id, int *pcp)
+{
+	int n, used = 0;
+
+	*pcp = 0;
+	n = sscanf(arg, "%d%n,%d%n", id, &used, pcp, &used);
+	if (n < 1 || arg[used] || *id < 0 || *id > 4094 || *pcp < 0 ||
+	    *pcp > 7)
+		return -1;
+	return 0;
+}
+
+/* --mpls LABEL[,LABEL]: one or two label stack entries, TC 0, TTL 64. */
+static int parse_mpls(const char *arg, struct stream_opts *so)
+{
+	unsigned int l1, l2;
+	int n, used = 0;
+
+	n = sscanf(arg, "%u%n,%u%n", &l1, &used, &l2, &used);
+	if (n < 1 || arg[used] || l1 < 16 || l1 > 1048575 ||
+	    (n == 2 && (l2 < 16 || l2 > 1048575)))
+		return -1;
+	so->mpls[0] = l1 << 12 | 64;
+	so->mpls[1] = n == 2 ? (l2 << 12 | 64) : 0;
+	so->n_mpls = (uint32_t)n;
+	return 0;
+}
+
+/* What every stream's frames get (--bursts, --dscp, --vlan, --tpid,
+ * --vlan2, --mpls, --log): -1, or the exit code on a bad value. */
+static int parse_stream_opt(int c, const char *arg, struct stream_opts *so)
+{
+	unsigned int tpid;
+	int used = 0;
+	double v;
+
+	switch (c) {
+	case 'B':
+		if (parse_bursts(arg, so))
+			return bad("bursts (LEN,COUNT,PERIOD_S[,LAST_SIZE])", arg);
+		break;
+	case 'Q':
+		if (parse_double(arg, &v) || v < 0 || v > 63 || v != floor(v))
+			return bad("DSCP (0..63)", arg);
+		so->dscp = (int)v;
+		break;
+	case 'T':
+		if (parse_vlan(arg, &so->vlan_id, &so->pcp))
+			return bad("VLAN (ID[,PCP])", arg);
+		break;
+	case 'I':
+		if (sscanf(arg, "%x%n", &tpid, &used) != 1 ||
+		    arg[used] || (tpid != 0x8100 && tpid != 0x88a8))
+			return bad("TPID (0x8100 or 0x88a8)", arg);
+		so->tpid = (uint16_t)tpid;
+		break;
+	case 'W':
+		if (parse_vlan(arg, &so->vlan2_id, &so->pcp2))
+			return bad("inner VLAN (ID[,PCP])", arg);
+		break;
+	case 'X':
+		if (parse_mpls(arg, so))
+			return bad("MPLS labels (16..1048575, one or two)", arg);
+		break;
+	case 'G':
+		if (parse_double(arg, &v) || v < 1 ||
+		    v > BM_TRAFFIC_MAX_LOG || v != floor(v))
+			return bad("log frames", arg);
+		so->log = (uint32_t)v;
+		break;
+	}
+	return -1;
+}
+
+/* --model-tb and --model-tbf: -1, or the exit code on a bad value. */
+static int parse_model_opt(int c, const char *arg, struct traffic_opts *o)
+{
+	struct model_tbf *f = &o->mtbf;
+	struct model_tb *m = &o->mtb;
+	int used = 0;
+	double lim;
+
+	if (c == 'M') {
+		if (sscanf(arg, "%lf,%lf,%lf%n", &m->cir_bps, &m->cbs,
+			   &m->overhead, &used) != 3 ||
+		    arg[used] || !(m->cir_bps > 0) || !(m->cbs > 0) ||
+		    m->overhead < -64 || m->overhead > 256)
+			return bad("model (CIR_BPS,CBS,OVERHEAD)", arg);
+		return -1;
+	}
+	if (sscanf(arg, "%lf,%lf,%lf,%lf%n", &f->rate_bps, &f->burst, &lim,
+		   &f->overhead, &used) != 4 ||
+	    arg[used] || !(f->rate_bps > 0) || !(f->burst > 0) ||
+	    !(lim >= 1) || lim > 1e12 || f->overhead < -64 || f->overhead > 256)
+		return bad("model (RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD)", arg);
+	f->limit_bytes = (uint64_t)lim;
+	return -1;
+}
+
+/* The whole numbers --j, --shift, --dut-ports, --plan, --vlan-base and
+ * --tx-kthreads: -1, or the exit code on a bad value. */
+static int parse_count(int c, const char *arg, struct traffic_opts *o)
+{
+	double v;
+
+	if (parse_double(arg, &v) || v < 0 || v > 65535 ||
+	    v != floor(v) || (c == 'K' && v < 1))
+		return bad("number", arg);
+	if (c == 'K')
+		o->kthreads = (unsigned int)v;
+	else if (c == 'j')
+		o->j = (unsigned int)v;
+	else if (c == 'S')
+		o->shift = (unsigned int)v;
+	else if (c == 'N')
+		o->dut_ports = (unsigned int)v;
+	else if (c == 'P')
+		o->plan = (unsigned int)v;
+	else
+		o->vbase = (unsigned int)v;
+	return -1;
+}
+
+/* One option c into o: -1, or the exit code (a bad value, --help). */
+static int parse_opt(int c, char *arg, struct traffic_opts *o)
+{
+	double v;
+
+	switch (c) {
+	case 'p': o->ports = arg; break;
+	case 't': o->topo = arg; break;
+	case 's':
+		if (parse_double(arg, &v) || v < 64 || v > 9216 || v != floor(v))
+			return bad("frame size", arg);
+		o->size = (uint32_t)v;
+		break;
+	case 'l':
+		if (parse_double(arg, &o->load) || !(o->load > 0) || o->load > 100)
+			return bad("load (% of line rate, 0 < PCT <= 100)", arg);
+		break;
+	case 'd':
+		if (parse_double(arg, &o->duration) || !(o->duration > 0) ||
+		    o->duration > 86400)
+			return bad("duration", arg);
+		break;
+	case 'r':
+		if (parse_double(arg, &o->rate) || !(o->rate > 0))
+			return bad("line rate", arg);
+		break;
+	case 'j': case 'S': case 'N': case 'P': case 'V': case 'K':
+		return parse_count(c, arg, o);
+	case 'Y':
+		for (o->tx_path = BMGEN_TXP_AUTO; o->tx_path <= BMGEN_TXP_MAX &&
+		     strcmp(arg, bm_genl_tx_path_name(o->tx_path)); o->tx_path++)
+			;
+		if (o->tx_path > BMGEN_TXP_MAX)
+			return bad("transmit path", arg);
+		break;
+	case 'b': o->bidir = true; break;
+	case 'L': o->learning = false; break;
+	case 'D':
+		if (parse_double(arg, &o->drain) || o->drain < 0 || o->drain > 60)
+			return bad("drain", arg);
+		break;
+	case 'A':
+		if (parse_double(arg, &o->pause) || o->pause < 0 || o->pause > 60)
+			return bad("learning pause", arg);
+		break;
+	case 'm': o->sim = true; o->sim_json = arg; break;
+	case 'B': case 'Q': case 'T': case 'I': case 'W': case 'X': case 'G':
+		return parse_stream_opt(c, arg, &o->so);
+	case 'M': case 'F':
+		return parse_model_opt(c, arg, o);
+	case 'h': usage(stdout); return 0;
+	default: usage(stderr); return 2;
+	}
+	return -1;
+}
+
+/* The options into o, from their defaults: -1, or the exit code. */
+static int parse_opts(int argc, char **argv, struct traffic_opts *o)
+{
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->size = 512;
+	o->load = 10;
+	o->duration = 1;
+	o->rate = 1e9;
+	o->drain = -1;
+	o->pause = -1;
+	o->j = 1;
+	o->vbase = 100;
+	o->kthreads = 1;
+	o->tx_path = BMGEN_TXP_AUTO;
+	o->learning = true;
+	o->so.dscp = -1;
+	o->so.vlan_id = -1;
+	o->so.vlan2_id = -1;
+	while ((c = getopt_long(argc, argv, "h", traffic_options, NULL)) != -1) {
+		ret = parse_opt(c, optarg, o);
+		if (ret >= 0)
+			return ret;
+	}
+	return -1;
+}
+
+/* --plan N: the snake's DUT configuration, for the lab to apply. */
+static int print_plan(const struct traffic_opts *o)
+{
+	char buf[8192];
+
+	if (bm_snake_plan(o->plan, o->vbase, buf, sizeof(buf)) < 0)
+		return bad("snake DUT port count (even, >= 4)", "--plan");
+	fputs(buf, stdout);
+	return 0;
+}
+
+/* One run: its traffic, the backend it runs on, and what came of it. */
+struct traffic_run {
+	struct bm_traffic *t;
+	struct bm_traffic_result *tr;
+	struct bm_backend *be;
+	struct bm_trial_result res;
+	double wall_s;
+};
+
+/* The ports, the topology's streams and what every stream gets, checked;
+ * 0, or the exit code (its error on stderr). */
+static int make_traffic(struct traffic_opts *o, struct traffic_run *r,
+			struct bm_error *err)
+{
+	r->t = calloc(1, sizeof(*r->t));
+	if (!r->t)
+		return 1;
+	bm_traffic_init(r->t);
+	if (add_ports(r->t, o->ports, o->rate, err) ||
+	    build(r->t, o->topo, o->load, o->j, o->shift, o->dut_ports,
+		  o->bidir, err) < 0) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err->msg);
+		return 2;
+	}
+	if ((o->mtb.cir_bps > 0 || o->mtbf.rate_bps > 0) && !o->so.log) {
+		fprintf(stderr, "bmgen-traffic: a model needs --log\n");
+		return 2;
+	}
+	apply_stream_opts(r->t, &o->so);
+	if (bm_traffic_check(r->t, o->size, err)) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err->msg);
+		return 2;
+	}
+	return 0;
+}
+
+/* --sim[=JSON]: the simulated DUT into r->be (NULL on its error, in
+ * err); 0, or 2 on JSON that is none or no simulator's. */
+static int make_sim(const struct traffic_opts *o, struct traffic_run *r,
+		    struct bm_error *err)
+{
+	struct bm_sim_params p;
+	json_object *j = NULL;
+
+	bm_sim_params_default(&p);
+	p.line_rate_bps = o->rate;
+	if (o->sim_json) {
+		j = json_tokener_parse(o->sim_json);
+		if (!j) {
+			fprintf(stderr, "bmgen-traffic: --sim: not JSON\n");
+			return 2;
+		}
+		if (bm_sim_params_from_json(j, &p, err)) {
+			json_object_put(j);
+			fprintf(stderr, "bmgen-traffic: --sim: %s\n", err->msg);
+			return 2;
+		}
+		json_object_put(j);
+	}
+	r->be = bm_sim_new(&p, err);
+	return 0;
+}
+
+/* The backend, the simulator or bmgen.ko, into r->be (NULL on its
+ * error, in err), and the result to fill; 0, or the exit code. */
+static int make_backend(const struct traffic_opts *o, struct traffic_run *r,
+			struct bm_error *err)
+{
+	struct bm_genl_port_opts g = { 0 };
+	int ret;
+
+	if (o->sim) {
+		ret = make_sim(o, r, err);
+		if (ret)
+			return ret;
+	} else {
+		/* the backend's own pair; the traffic names every port */
+		g.tx_port = r->t->ports[0].name;
+		g.rx_port = r->t->ports[1 % r->t->n_ports].name;
+		g.line_rate_bps = o->rate;
+		g.tx_kthreads = o->kthreads;
+		g.tx_path = o->tx_path;
+		r->be = bm_backend_genl_new(&g, err);
+	}
+	r->tr = bm_traffic_result_new(r->t);
+	if (!r->be || !r->tr) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err->msg[0] ? err->msg :
+			"out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* The trial once: r->res its totals, r->wall_s how long it took; 0, or
+ * 1 (its error on stderr). */
+static int run_trial(const struct traffic_opts *o, struct traffic_run *r,
+		     struct bm_error *err)
+{
+	struct bm_trial_spec spec;
+	double t0;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.frame_size = o->size;
+	spec.duration_s = o->duration;
+	spec.learning = o->learning;
+	spec.learning_pause_s = o->pause;
+	spec.drain_s = o->drain;
+	spec.traffic = r->t;
+	spec.traffic_res = r->tr;
+	t0 = now_s();
+	if (bm_run_trial(r->be, &spec, &r->res, err)) {
+		fprintf(stderr, "bmgen-traffic: %s\n", err->msg);
+		return 1;
+	}
+	r->wall_s = now_s() - t0;
+	return 0;
+}
+
+/* --model-tb and --model-tbf: each stream's log replayed through them. */
+static void print_models(const struct traffic_opts *o,
+			 const struct traffic_run *r)
+{
+	const struct bm_traffic *t = r->t;
+	unsigned int k;
+
+	if (o->mtb.cir_bps > 0)
+		for (k = 0; k < t->n_streams; k++)
+			print_model(k, &t->streams[k], &r->tr->streams[k],
+				    t->streams[k].frame_size ?
+				    t->streams[k].frame_size : o->size, &o->mtb);
+	if (o->mtbf.rate_bps > 0)
+		for (k = 0; k < t->n_streams; k++)
+			print_model_tbf(k, &t->streams[k], &r->tr->streams[k],
+					t->streams[k].frame_size ?
+					t->streams[k].frame_size : o->size,
+					&o->mtbf);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "ports", required_argument, NULL, 'p' },
-		{ "topology", required_argument, NULL, 't' },
-		{ "size", required_argument, NULL, 's' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "line-rate", required_argument, NULL, 'r' },
-		{ "j", required_argument, NULL, 'j' },
-		{ "shift", required_argument, NULL, 'S' },
-		{ "dut-ports", required_argument, NULL, 'N' },
-		{ "bidir", no_argument, NULL, 'b' },
-		{ "no-learning", no_argument, NULL, 'L' },
-		{ "drain", required_argument, NULL, 'D' },
-		{ "learning-pause", required_argument, NULL, 'A' },
-		{ "sim", optional_argument, NULL, 'm' },
-		{ "plan", required_argument, NULL, 'P' },
-		{ "vlan-base", required_argument, NULL, 'V' },
-		{ "bursts", required_argument, NULL, 'B' },
-		{ "dscp", required_argument, NULL, 'Q' },
-		{ "vlan", required_argument, NULL, 'T' },
-		{ "log", required_argument, NULL, 'G' },
-		{ "model-tb", required_argument, NULL, 'M' },
-		{ "model-tbf", required_argument, NULL, 'F' },
-		{ "tpid", required_argument, NULL, 'I' },
-		{ "vlan2", required_argument, NULL, 'W' },
-		{ "mpls", required_argument, NULL, 'X' },
-		{ "tx-kthreads", required_argument, NULL, 'K' },
-		{ "tx-path", required_argument, NULL, 'Y' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	double load = 10, duration = 1, rate = 1e9, drain = -1, pause = -1;
-	double v, t0;
-	unsigned int j = 1, shift = 0, dut_ports = 0, plan = 0, vbase = 100;
-	unsigned int kthreads = 1, tx_path = BMGEN_TXP_AUTO;
-	const char *topo = NULL, *sim_json = NULL;
-	char *ports = NULL;
-	bool bidir = false, learning = true, sim = false;
-	struct bm_traffic *t = NULL;
-	struct bm_traffic_result *tr = NULL;
-	struct bm_backend *be = NULL;
-	struct bm_trial_spec spec;
-	struct bm_trial_result res;
 	struct bm_error err = { { 0 } };
-	struct stream_opts so = { .dscp = -1, .vlan_id = -1, .vlan2_id = -1 };
-	struct model_tb mtb = { 0 };
-	struct model_tbf mtbf = { 0 };
-	uint32_t size = 512;
-	int c, ret = 1;
+	struct traffic_run r = { 0 };
+	struct traffic_opts o;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p': ports = optarg; break;
-		case 't': topo = optarg; break;
-		case 's':
-			if (parse_double(optarg, &v) || v < 64 || v > 9216 ||
-			    v != floor(v))
-				return bad("frame size", optarg);
-			size = (uint32_t)v;
-			break;
-		case 'l':
-			if (parse_double(optarg, &load) || !(load > 0) || load > 100)
-				return bad("load (% of line rate, 0 < PCT <= 100)", optarg);
-			break;
-		case 'd':
-			if (parse_double(optarg, &duration) || !(duration > 0) ||
-			    duration > 86400)
-				return bad("duration", optarg);
-			break;
-		case 'r':
-			if (parse_double(optarg, &rate) || !(rate > 0))
-				return bad("line rate", optarg);
-			break;
-		case 'j':
-		case 'S':
-		case 'N':
-		case 'P':
-		case 'V':
-		case 'K':
-			if (parse_double(optarg, &v) || v < 0 || v > 65535 ||
-			    v != floor(v) || (c == 'K' && v < 1))
-				return bad("number", optarg);
-			if (c == 'K') {
-				kthreads = (unsigned int)v;
-				break;
-			}
-			if (c == 'j') j = (unsigned int)v;
-			else if (c == 'S') shift = (unsigned int)v;
-			else if (c == 'N') dut_ports = (unsigned int)v;
-			else if (c == 'P') plan = (unsigned int)v;
-			else vbase = (unsigned int)v;
-			break;
-		case 'Y':
-			for (tx_path = BMGEN_TXP_AUTO; tx_path <= BMGEN_TXP_MAX &&
-			     strcmp(optarg, bm_genl_tx_path_name(tx_path));
-			     tx_path++)
-				;
-			if (tx_path > BMGEN_TXP_MAX)
-				return bad("transmit path", optarg);
-			break;
-		case 'b': bidir = true; break;
-		case 'L': learning = false; break;
-		case 'D':
-			if (parse_double(optarg, &drain) || drain < 0 || drain > 60)
-				return bad("drain", optarg);
-			break;
-		case 'A':
-			if (parse_double(optarg, &pause) || pause < 0 || pause > 60)
-				return bad("learning pause", optarg);
-			break;
-		case 'm': sim = true; sim_json = optarg; break;
-		case 'B':
-			if (parse_bursts(optarg, &so))
-				return bad("bursts (LEN,COUNT,PERIOD_S[,LAST_SIZE])", optarg);
-			break;
-		case 'Q':
-			if (parse_double(optarg, &v) || v < 0 || v > 63 ||
-			    v != floor(v))
-				return bad("DSCP (0..63)", optarg);
-			so.dscp = (int)v;
-			break;
-		case 'T': {
-			int n, used = 0;
-
-			so.pcp = 0;
-			n = sscanf(optarg, "%d%n,%d%n", &so.vlan_id, &used,
-				   &so.pcp, &used);
-			if (n < 1 || optarg[used] || so.vlan_id < 0 ||
-			    so.vlan_id > 4094 || so.pcp < 0 || so.pcp > 7)
-				return bad("VLAN (ID[,PCP])", optarg);
-			break;
-		}
-		case 'M': {
-			int used = 0;
-
-			if (sscanf(optarg, "%lf,%lf,%lf%n", &mtb.cir_bps,
-				   &mtb.cbs, &mtb.overhead, &used) != 3 ||
-			    optarg[used] || !(mtb.cir_bps > 0) ||
-			    !(mtb.cbs > 0) || mtb.overhead < -64 ||
-			    mtb.overhead > 256)
-				return bad("model (CIR_BPS,CBS,OVERHEAD)", optarg);
-			break;
-		}
-		case 'F': {
-			double lim;
-			int used = 0;
-
-			if (sscanf(optarg, "%lf,%lf,%lf,%lf%n", &mtbf.rate_bps,
-				   &mtbf.burst, &lim, &mtbf.overhead, &used) != 4 ||
-			    optarg[used] || !(mtbf.rate_bps > 0) ||
-			    !(mtbf.burst > 0) || !(lim >= 1) || lim > 1e12 ||
-			    mtbf.overhead < -64 || mtbf.overhead > 256)
-				return bad("model (RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD)", optarg);
-			mtbf.limit_bytes = (uint64_t)lim;
-			break;
-		}
-		case 'I': {
-			unsigned int tpid;
-			int used = 0;
-
-			if (sscanf(optarg, "%x%n", &tpid, &used) != 1 ||
-			    optarg[used] || (tpid != 0x8100 && tpid != 0x88a8))
-				return bad("TPID (0x8100 or 0x88a8)", optarg);
-			so.tpid = (uint16_t)tpid;
-			break;
-		}
-		case 'W': {
-			int n, used = 0;
-
-			so.pcp2 = 0;
-			n = sscanf(optarg, "%d%n,%d%n", &so.vlan2_id, &used,
-				   &so.pcp2, &used);
-			if (n < 1 || optarg[used] || so.vlan2_id < 0 ||
-			    so.vlan2_id > 4094 || so.pcp2 < 0 || so.pcp2 > 7)
-				return bad("inner VLAN (ID[,PCP])", optarg);
-			break;
-		}
-		case 'X': {
-			unsigned int l1, l2;
-			int n, used = 0;
-
-			n = sscanf(optarg, "%u%n,%u%n", &l1, &used, &l2, &used);
-			if (n < 1 || optarg[used] || l1 < 16 || l1 > 1048575 ||
-			    (n == 2 && (l2 < 16 || l2 > 1048575)))
-				return bad("MPLS labels (16..1048575, one or two)", optarg);
-			/* TC 0, TTL 64 */
-			so.mpls[0] = l1 << 12 | 64;
-			so.mpls[1] = n == 2 ? (l2 << 12 | 64) : 0;
-			so.n_mpls = (uint32_t)n;
-			break;
-		}
-		case 'G':
-			if (parse_double(optarg, &v) || v < 1 ||
-			    v > BM_TRAFFIC_MAX_LOG || v != floor(v))
-				return bad("log frames", optarg);
-			so.log = (uint32_t)v;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (plan) {
-		char buf[8192];
-
-		if (bm_snake_plan(plan, vbase, buf, sizeof(buf)) < 0)
-			return bad("snake DUT port count (even, >= 4)", "--plan");
-		fputs(buf, stdout);
-		return 0;
-	}
-	if (!ports || !topo || optind < argc) {
+	ret = parse_opts(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (o.plan)
+		return print_plan(&o);
+	if (!o.ports || !o.topo || optind < argc) {
 		usage(stderr);
 		return 2;
 	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return 1;
-	bm_traffic_init(t);
-	if (add_ports(t, ports, rate, &err) ||
-	    build(t, topo, load, j, shift, dut_ports, bidir, &err) < 0) {
-		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
-		ret = 2;
-		goto out;
+	ret = make_traffic(&o, &r, &err);
+	if (!ret)
+		ret = make_backend(&o, &r, &err);
+	if (!ret)
+		ret = run_trial(&o, &r, &err);
+	if (!ret) {
+		print_result(r.t, r.tr, &r.res, r.wall_s);
+		print_models(&o, &r);
 	}
-	if ((mtb.cir_bps > 0 || mtbf.rate_bps > 0) && !so.log) {
-		fprintf(stderr, "bmgen-traffic: a model needs --log\n");
-		ret = 2;
-		goto out;
+	if (r.be)
+		r.be->ops->destroy(r.be);
+	bm_traffic_result_free(r.tr);
+	if (r.t) {
+		bm_traffic_free(r.t);
+		free(r.t);
 	}
-	apply_stream_opts(t, &so);
-	if (bm_traffic_check(t, size, &err)) {
-		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
-		ret = 2;
-		goto out;
-	}
-	if (sim) {
-		struct bm_sim_params p;
-		json_object *o = NULL;
-
-		bm_sim_params_default(&p);
-		p.line_rate_bps = rate;
-		if (sim_json) {
-			o = json_tokener_parse(sim_json);
-			if (!o) {
-				fprintf(stderr, "bmgen-traffic: --sim: not JSON\n");
-				ret = 2;
-				goto out;
-			}
-			if (bm_sim_params_from_json(o, &p, &err)) {
-				json_object_put(o);
-				fprintf(stderr, "bmgen-traffic: --sim: %s\n", err.msg);
-				ret = 2;
-				goto out;
-			}
-			json_object_put(o);
-		}
-		be = bm_sim_new(&p, &err);
-	} else {
-		struct bm_genl_port_opts o = { 0 };
-
-		/* the backend's own pair; the traffic names every port */
-		o.tx_port = t->ports[0].name;
-		o.rx_port = t->ports[1 % t->n_ports].name;
-		o.line_rate_bps = rate;
-		o.tx_kthreads = kthreads;
-		o.tx_path = tx_path;
-		be = bm_backend_genl_new(&o, &err);
-	}
-	tr = bm_traffic_result_new(t);
-	if (!be || !tr) {
-		fprintf(stderr, "bmgen-traffic: %s\n", err.msg[0] ? err.msg :
-			"out of memory");
-		goto out;
-	}
-	memset(&spec, 0, sizeof(spec));
-	spec.frame_size = size;
-	spec.duration_s = duration;
-	spec.learning = learning;
-	spec.learning_pause_s = pause;
-	spec.drain_s = drain;
-	spec.traffic = t;
-	spec.traffic_res = tr;
-	t0 = now_s();
-	if (bm_run_trial(be, &spec, &res, &err)) {
-		fprintf(stderr, "bmgen-traffic: %s\n", err.msg);
-		goto out;
-	}
-	print_result(t, tr, &res, now_s() - t0);
-	if (mtb.cir_bps > 0) {
-		unsigned int k;
-
-		for (k = 0; k < t->n_streams; k++)
-			print_model(k, &t->streams[k], &tr->streams[k],
-				    t->streams[k].frame_size ?
-				    t->streams[k].frame_size : size, &mtb);
-	}
-	if (mtbf.rate_bps > 0) {
-		unsigned int k;
-
-		for (k = 0; k < t->n_streams; k++)
-			print_model_tbf(k, &t->streams[k], &tr->streams[k],
-					t->streams[k].frame_size ?
-					t->streams[k].frame_size : size, &mtbf);
-	}
-	ret = 0;
-out:
-	if (be)
-		be->ops->destroy(be);
-	bm_traffic_result_free(tr);
-	bm_traffic_free(t);
-	free(t);
 	return ret;
 }
