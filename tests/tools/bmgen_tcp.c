@@ -167,9 +167,10 @@ static int parse_conns(int argc, char **argv, struct tcp_opts *o)
 		int a = -1, b = -1;
 
 		if (sv) {
-			*sv++ = 0;
+			*sv = 0;
 			a = port_of(o->names, &o->np, c);
-			b = port_of(o->names, &o->np, sv);
+			b = port_of(o->names, &o->np, sv + 1);
+			*sv = ':';	/* the message shows it whole */
 		}
 		if (a < 0 || b < 0 || a == b) {
 			fprintf(stderr, "bmgen-tcp: bad connection '%s' (CLIENT:SERVER)\n",

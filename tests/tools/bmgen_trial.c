@@ -524,8 +524,14 @@ static int parse_opts(int argc, char **argv, struct trial_opts *o)
 	o->drain = 1.0;
 	o->nstreams = 1;
 	while ((c = getopt_long(argc, argv, "h", trial_options, NULL)) != -1) {
+		/* getopt said what was wrong: an unknown option, a missing
+		 * argument */
+		if (c == '?') {
+			usage(stderr);
+			return 2;
+		}
 		/* the options whose argument is no unsigned number */
-		if (c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
+		if (optarg && c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
 		    c != 'W' && c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
 		    c != 'P' && c != 'u' && c != 'T' &&
 		    parse_u64(optarg, &v)) {

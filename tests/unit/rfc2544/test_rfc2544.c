@@ -1180,6 +1180,9 @@ START_TEST(test_reset)
 	ck_assert_double_eq(num(json_object_array_get_idx(get(e,
 		"repetitions"), 0), "reset_fired_s"), p.reset_at_s);
 	ck_assert(tj_has_deviation(doc, "1 repetition(s) not measured"));
+	/* the statement is the reset's, not the deviation's text */
+	ck_assert_ptr_nonnull(strstr(str(e, "statement"),
+				     "software reset: 0.500 s at 64-byte"));
 	json_object_put(doc);
 	bm_sim_free(be);
 	p.throughput_fps[0] = 0;

@@ -181,13 +181,13 @@ static void reset_summary(struct r2544_run *r, const struct reset_run *s,
 	if (s->n && s->uncontained)
 		r2544_deviation(r, "reset: some repetitions outlasted the "
 				"stream and are not in the reset value");
+	bm_json_add_str(e, "statement", buf);
 	if (s->early) {
 		snprintf(buf, sizeof(buf), "reset: %u repetition(s) not "
 			 "measured: a receive gap longer than the reset's began "
 			 "before the reset fired", s->early);
 		r2544_deviation(r, buf);
 	}
-	bm_json_add_str(e, "statement", buf);
 	r2544_deviation(r, "gap threshold = max(10 ms, 100 frame intervals) "
 			"[PROPOSED] unless gap_threshold_s is given");
 }
