@@ -27,28 +27,17 @@
 /* sendings of a burst the generator left gaps in, before it counts so */
 #define B2B_ATTEMPTS 3
 
-struct b2b {
-	struct r2544_run *r;
-	uint32_t f;
-	uint64_t max;
-	unsigned int rep;
-	/* Achieved intensity ([2544 §26.4] "minimum inter-frame gap",
-	 * R2544-B2B): the slowest and the summed rate of the bursts sent,
-	 * from the generator's own first and last departure, in fps. */
-	double min_fps, sum_fps;
-	unsigned int n_fps;
-	/* Bursts that failed because the generator fell short, not the
-	 * DUT: they say nothing of the DUT (REQ-GEN-6). */
-	unsigned int n_limited;
-	/* the last burst failed that way, after B2B_ATTEMPTS sendings */
-	bool inconclusive;
-	/* the shortest such burst that bounded a repetition's answer
-	 * from above (0 = none): the answer is the generator's, not the
-	 * DUT's */
-	uint64_t bound;
-};
+double r2544_b2b_trial_s(const struct r2544_b2b *b, uint64_t n)
+{
+	/* RFC 9004 §6.2: sending the burst at the line, receiving it at
+	 * no less than the throughput (n / thr_fps bounds a reception the
+	 * buffer's overflow may cut short), then depletion_s more */
+	return (double)n / b->line_fps + (double)n / b->thr_fps +
+	       b->depletion_s;
+}
 
-static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
+int r2544_b2b_burst(struct r2544_b2b *b, uint64_t n, const char *why,
+		    bool *pass)
 {
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
@@ -57,7 +46,8 @@ static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
 	unsigned int k;
 	int ret;
 
-	r2544_spec(b->r, &spec, b->f, 0.0, b->r->p->b2b_trial_s);
+	r2544_spec(b->r, &spec, b->f, 0.0, b->depletion_s > 0.0 ?
+		   r2544_b2b_trial_s(b, n) : b->r->p->b2b_trial_s);
 	spec.pattern = BM_PAT_BURST;
 	spec.burst_frames = n;
 	for (k = 1;; k++) {
@@ -86,11 +76,8 @@ static int burst(struct b2b *b, uint64_t n, const char *why, bool *pass)
 	return ret;
 }
 
-/* One repetition: the longest loss-free burst in [lo, hi) given that lo
- * passes (0 always does) and hi fails, the generator's failing if
- * hi_lim; a bound of the generator's is kept in b->bound. */
-static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, bool hi_lim,
-		  uint64_t *out)
+int r2544_b2b_bisect(struct r2544_b2b *b, uint64_t lo, uint64_t hi,
+		     bool hi_lim, uint64_t *out)
 {
 	uint64_t n;
 	bool pass;
@@ -98,7 +85,7 @@ static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, bool hi_lim,
 
 	while (hi - lo > 1) {
 		n = lo + (hi - lo) / 2;
-		ret = burst(b, n, "bisect", &pass);
+		ret = r2544_b2b_burst(b, n, "bisect", &pass);
 		if (ret)
 			return ret;
 		if (pass) {
@@ -117,15 +104,15 @@ static int bisect(struct b2b *b, uint64_t lo, uint64_t hi, bool hi_lim,
 /* [lo, hi) around the previous answer prev < max: lo passes, hi fails
  * (max failed in step 1, the generator's failing if max_lim), found in
  * steps of 1, 2, 4 ... from prev; *hi_lim: hi was the generator's. */
-static int gallop(struct b2b *b, uint64_t prev, bool max_lim, uint64_t *lo,
-		  uint64_t *hi, bool *hi_lim)
+static int gallop(struct r2544_b2b *b, uint64_t prev, bool max_lim,
+		  uint64_t *lo, uint64_t *hi, bool *hi_lim)
 {
 	uint64_t d = 1, n;
 	bool pass = true;
 	int ret;
 
 	if (prev) {	/* a burst of 0 passes without a trial */
-		ret = burst(b, prev, "from the last answer", &pass);
+		ret = r2544_b2b_burst(b, prev, "from the last answer", &pass);
 		if (ret)
 			return ret;
 	}
@@ -136,7 +123,7 @@ static int gallop(struct b2b *b, uint64_t prev, bool max_lim, uint64_t *lo,
 			n = b->max - *lo > d ? *lo + d : b->max;
 			if (n == b->max)
 				break;
-			ret = burst(b, n, "above the last answer", &pass);
+			ret = r2544_b2b_burst(b, n, "above the last answer", &pass);
 			if (ret)
 				return ret;
 			if (!pass) {
@@ -155,7 +142,7 @@ static int gallop(struct b2b *b, uint64_t prev, bool max_lim, uint64_t *lo,
 		n = *hi > d ? *hi - d : 0;
 		if (!n)
 			break;
-		ret = burst(b, n, "below the last answer", &pass);
+		ret = r2544_b2b_burst(b, n, "below the last answer", &pass);
 		if (ret)
 			return ret;
 		if (pass)
@@ -168,8 +155,8 @@ static int gallop(struct b2b *b, uint64_t prev, bool max_lim, uint64_t *lo,
 	return 0;
 }
 
-/* The achieved burst intensity in % of line rate, min and mean. */
-static void b2b_intensity(const struct b2b *b, json_object *e, double line_fps)
+void r2544_b2b_intensity(const struct r2544_b2b *b, json_object *e,
+			 double line_fps)
 {
 	bm_json_add_double(e, "intensity_min_pct_line",
 			   b->n_fps ? 100.0 * b->min_fps / line_fps : NAN);
@@ -182,7 +169,8 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 {
 	const struct rfc2544_params *p = r->p;
 	double line_fps = bm_fps_max(r->be->line_rate_bps, f);
-	struct b2b b = { .r = r, .f = f, .max = p->b2b_burst_max, .rep = 1 };
+	struct r2544_b2b b = { .r = r, .f = f, .max = p->b2b_burst_max,
+				.rep = 1 };
 	uint64_t lo, hi, got, prev = 0;
 	double mean, sd, mn, mx, *v;
 	unsigned int k;
@@ -194,7 +182,7 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		b.max = (uint64_t)llround(line_fps);	/* 1 s [PROPOSED] */
 	bm_json_add_u64(e, "burst_max", b.max);
 	/* Step 1: a DUT that passes burst_max is reported ">= burst_max". */
-	ret = burst(&b, b.max, "burst_max", &pass);
+	ret = r2544_b2b_burst(&b, b.max, "burst_max", &pass);
 	if (ret)
 		return ret;
 	max_lim = b.inconclusive;
@@ -202,7 +190,7 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 		bm_json_add_str(e, "result", ">= burst_max");
 		bm_json_add_double(e, "mean_frames", (double)b.max);
 		bm_json_add_u64(e, "repetitions", 1);
-		b2b_intensity(&b, e, line_fps);
+		r2544_b2b_intensity(&b, e, line_fps);
 		return 0;
 	}
 	v = calloc(p->b2b_repetitions, sizeof(*v));
@@ -220,7 +208,7 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 			if (ret)
 				goto out;
 		}
-		ret = bisect(&b, lo, hi, hi_lim, &got);
+		ret = r2544_b2b_bisect(&b, lo, hi, hi_lim, &got);
 		if (ret)
 			goto out;
 		v[k] = (double)got;
@@ -239,7 +227,7 @@ static int b2b_size(struct r2544_run *r, uint32_t f, json_object *e)
 	else
 		bm_json_add_str(e, "result", "no loss-free burst: every burst "
 				"of 1 frame or more lost frames");
-	b2b_intensity(&b, e, line_fps);
+	r2544_b2b_intensity(&b, e, line_fps);
 	if (b.bound)
 		bm_json_add_u64(e, "generator_limit_frames", b.bound);
 	bm_json_add_u64(e, "repetitions", k);

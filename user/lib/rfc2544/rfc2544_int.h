@@ -40,7 +40,23 @@ struct r2544_run {
 	json_object *results;		/* per-size entries */
 	json_object *deviations;	/* strings, each once */
 	unsigned int new_nets;		/* §26.2 new-net: networks used */
+	/* A procedure's own parameters beyond p (r2544_run_doc), or NULL */
+	const void *ext;
 };
+
+/* A benchmark body: fill r->results; 0 or -errno. */
+typedef int (*r2544_body)(struct r2544_run *r);
+
+/*
+ * Run body as test t's (its data stream for THRPT and FLR, §23e between
+ * trials) with p, ext in r->ext, and make *doc the result document of the
+ * procedure name, ref and params (taken): as rfc2544_run() does.
+ */
+int r2544_run_doc(enum rfc2544_test t, r2544_body body, const char *name,
+		  const char *ref, json_object *params, struct bm_backend *be,
+		  const struct rfc2544_params *p, const void *ext,
+		  bm_progress_fn progress, void *ctx, json_object **doc,
+		  struct bm_error *err);
 
 /* The per-test bodies: fill r->results; 0 or -errno. */
 int r2544_throughput(struct r2544_run *r);
@@ -160,6 +176,53 @@ size_t r2544_cases(const struct rfc2544_params *p, struct r2544_case *c,
 /* Add the entry keys of case c: frame_size, burst_frames, stream_type. */
 void r2544_case_json(const struct r2544_run *r, const struct r2544_case *c,
 		     json_object *e);
+
+/*
+ * RFC 2544 §26.4's burst-length search (rfc2544_back_to_back.c), for
+ * rfc2544.back-to-back and RFC 9004's update of it (rfc9004_b2b.c): the
+ * state of one frame size's bursts.
+ */
+struct r2544_b2b {
+	struct r2544_run *r;
+	uint32_t f;
+	uint64_t max;
+	unsigned int rep;
+	/* RFC 9004 §6.2's trial (r2544_b2b_trial_s) when depletion_s > 0:
+	 * the line's and the throughput's rates, in fps; else every trial
+	 * lasts the run's b2b_trial_s (RFC 2544 §26.4) */
+	double line_fps, thr_fps, depletion_s;
+	/* Achieved intensity ([2544 §26.4] "minimum inter-frame gap",
+	 * R2544-B2B): the slowest and the summed rate of the bursts sent,
+	 * from the generator's own first and last departure, in fps. */
+	double min_fps, sum_fps;
+	unsigned int n_fps;
+	/* Bursts that failed because the generator fell short, not the
+	 * DUT: they say nothing of the DUT (REQ-GEN-6). */
+	unsigned int n_limited;
+	/* the last burst failed that way, after B2B_ATTEMPTS sendings */
+	bool inconclusive;
+	/* the shortest such burst that bounded a repetition's answer
+	 * from above (0 = none): the answer is the generator's, not the
+	 * DUT's */
+	uint64_t bound;
+};
+
+/* RFC 9004 §6.2: the duration of b's trial of a burst of n frames. */
+double r2544_b2b_trial_s(const struct r2544_b2b *b, uint64_t n);
+/* Send a burst of n frames back to back (again while the generator
+ * leaves gaps); *pass: no frame lost and the burst the line's; 0 or
+ * -errno. */
+int r2544_b2b_burst(struct r2544_b2b *b, uint64_t n, const char *why,
+		    bool *pass);
+/* One repetition: the longest loss-free burst in [lo, hi) given that lo
+ * passes (0 always does) and hi fails, the generator's failing if
+ * hi_lim, into *out; a bound of the generator's is kept in b->bound. */
+int r2544_b2b_bisect(struct r2544_b2b *b, uint64_t lo, uint64_t hi,
+		     bool hi_lim, uint64_t *out);
+/* Add e's achieved burst intensity in % of line rate, min and mean, and
+ * the bursts the generator fell short of. */
+void r2544_b2b_intensity(const struct r2544_b2b *b, json_object *e,
+			 double line_fps);
 
 /* Record a deviation/interpretation in effect (once per text). */
 static inline void r2544_deviation(struct r2544_run *r, const char *text)
