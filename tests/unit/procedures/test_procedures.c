@@ -26,6 +26,7 @@
 static const char *const names[] = {
 	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
 	"rfc2544.back-to-back", "rfc2544.recovery", "rfc2544.reset",
+	"rfc9004.back-to-back",
 	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
 	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
 	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",

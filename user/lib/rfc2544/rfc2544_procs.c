@@ -14,6 +14,9 @@
 #include "bm_proc_info.h"
 #include "dut_command.h"
 #include "rfc2544.h"
+#include "rfc9004.h"
+
+BM_PROC_HOOKS(r9004_b2b, struct r9004_params)
 
 static int r2544_parse(const struct bm_procedure_info *pi,
 		       json_object *params, double line,
@@ -146,5 +149,12 @@ const struct bm_procedure_info rfc2544_procedures[] = {
 	      "R2544-RECOV"),
 	R2544(RFC2544_RESET, "rfc2544.reset", "trial_duration_s",
 	      "RFC 2544 §26.6 outage caused by a DUT reset", "R2544-RESET"),
+	/* RFC 9004's update of §26.4, a plug-in (rfc9004_b2b.c) */
+	{ .name = "rfc9004.back-to-back", .summary = "RFC 9004 back-to-back "
+	  "frames below the throughput, with the implied and corrected DUT "
+	  "buffer times", .refs = "R2544-B2B, R2544-SIZES", .ports_needed = 2,
+	  .keys = r9004_b2b_keys, .sizes_key = "frame_sizes",
+	  .validate = r9004_b2b_validate, .defaults = r9004_b2b_defaults_json,
+	  .max_trials = r9004_b2b_bound, .run = r9004_b2b_run_proc },
 	{ .name = NULL },
 };
