@@ -41,10 +41,6 @@
 # longer than the DUT's (Q + K) / T <= 1.8 s to drain a burst, so the
 # counting window holds it all; the bucket refills in (K A + 8) / (T A) <=
 # 0.13 s.  About 70 s in all.
-jall() {
-	sed -n "s/^ *\"$1\": \([^,]*\),\{0,1\}$/\1/p" "$2" | tr -d '"'
-}
-
 bm_load
 topo_bridge 2
 T=$(lab_draw tbf_fps 25 40)
@@ -73,35 +69,35 @@ r=/tmp/r9004.res
 sed -n '/"per_size"/,$p' /tmp/r9004.json > $r
 head -n 60 $r
 # the premises: the 64 B entry measured against the given throughput
-check_eq "result (64 B)" "$(jall result $r | head -n1)" ok
-check_range "throughput used (fps)" "$(jall throughput_fps $r | head -n1)" \
+check_eq "result (64 B)" "$(jvals result $r | head -n1)" '"ok"'
+check_range "throughput used (fps)" "$(jvals throughput_fps $r | head -n1)" \
 	"$T" "$T"
 check_range "max theoretical rate (fps)" \
-	"$(jall theoretical_max_fps $r | head -n1)" \
+	"$(jvals theoretical_max_fps $r | head -n1)" \
 	"$(awk -v r="$R" 'BEGIN { print r - 1e-6 }')" \
 	"$(awk -v r="$R" 'BEGIN { print r + 1e-6 }')"
-check_eq "burst_max (frames)" "$(jall burst_max $r | head -n1)" 74
-check_eq "repetitions" "$(jall repetitions $r | head -n1)" 2
-n=$(jall generator_limited /tmp/r9004.json | grep -c true)
+check_eq "burst_max (frames)" "$(jvals burst_max $r | head -n1)" 74
+check_eq "repetitions" "$(jvals repetitions $r | head -n1)" 2
+n=$(jvals generator_limited /tmp/r9004.json | grep -c true)
 check_eq "generator-limited trials" "$n" 0
 # the truth
-check_range "mean back-to-back frames" "$(jall mean_frames $r | head -n1)" \
+check_range "mean back-to-back frames" "$(jvals mean_frames $r | head -n1)" \
 	$TRUTH $((TRUTH + 1))
-check_range "min back-to-back frames" "$(jall min_frames $r | head -n1)" \
+check_range "min back-to-back frames" "$(jvals min_frames $r | head -n1)" \
 	$TRUTH $((TRUTH + 1))
-check_range "max back-to-back frames" "$(jall max_frames $r | head -n1)" \
+check_range "max back-to-back frames" "$(jvals max_frames $r | head -n1)" \
 	$TRUTH $((TRUTH + 1))
-check_range "stddev (frames)" "$(jall stddev_frames $r | head -n1)" 0 0.71
+check_range "stddev (frames)" "$(jvals stddev_frames $r | head -n1)" 0 0.71
 lo=$(awk -v b="$TRUTH" -v r="$R" 'BEGIN { printf "%.9f", b / r - 1e-9 }')
 hi=$(awk -v b="$TRUTH" -v r="$R" 'BEGIN { printf "%.9f", (b + 1) / r + 1e-9 }')
 check_range "Implied DUT Buffer Time (s)" \
-	"$(jall implied_buffer_time_s $r | head -n1)" "$lo" "$hi"
+	"$(jvals implied_buffer_time_s $r | head -n1)" "$lo" "$hi"
 lo=$(awk -v b="$TRUTH" -v r="$R" -v t="$T" \
 	'BEGIN { printf "%.9f", b / r * (1 - t / r) - 1e-9 }')
 hi=$(awk -v b="$TRUTH" -v r="$R" -v t="$T" \
 	'BEGIN { printf "%.9f", (b + 1) / r * (1 - t / r) + 1e-9 }')
 check_range "Corrected DUT Buffer Time (s)" \
-	"$(jall corrected_buffer_time_s $r | head -n1)" "$lo" "$hi"
+	"$(jvals corrected_buffer_time_s $r | head -n1)" "$lo" "$hi"
 # §6.1: 128 B at the theoretical rate is skipped, and sent no trial
 check_eq "128 B skipped" \
 	"$(grep -c '"result": "skipped: the throughput is the maximum' $r)" 1
