@@ -244,8 +244,8 @@ unit-valgrind: $(VG_BINS)
 	@tools/run-unit --valgrind $(VG_BINS)
 
 lab: all
-	@tools/lab-run --name lab $$(ls tests/lab/*/[0-9]*.sh | grep -v tests/lab/hw/)
-	@tools/lab-run --hw --name lab-hw tests/lab/hw/[0-9]*.sh
+	@tools/lab-run --name lab
+	@tools/lab-run --hw --name lab-hw
 
 # Each fuzzer for FUZZ_RUNS inputs, its seeds first (tools/run-fuzz):
 # make check runs this too, so that the harnesses stay honest.
@@ -282,7 +282,7 @@ check-debug: deps
 	@tools/check-debug
 
 # The lab tests' pass rate, idle and under host stress (Documentation/lab.md):
-# make lab-rate [N=20] [TESTS="tests/lab/dataplane/11-netem.sh ..."]
+# make lab-rate [N=20] [TESTS="dataplane/netem tests/lab/rfc2544/*.sh ..."]
 N ?= 20
 lab-rate: all
 	@tools/lab-rate --repeat $(N) $(TESTS)

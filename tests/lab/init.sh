@@ -1,6 +1,7 @@
 #!/bin/sh
 # /init of the lab guest: load the kernel modules, run every test listed in
-# /tests/list in its own shell with a time limit, print one LABTEST line per
+# /tests/list (by id, rfc2544/throughput: /tests/rfc2544/throughput.sh) in
+# its own shell with a time limit, print one LABTEST line per
 # test and leave through isa-debug-exit (0x10 all passed, 0x11 otherwise).
 # Kernel command line words arrive as environment: labtimeout=SECONDS,
 # labrepeat=N.
@@ -26,7 +27,7 @@ while [ "$run" -le "${labrepeat:-1}" ]; do
 for t in $(cat /tests/list); do
 	echo "LABSTART $t run=$run"
 	start=$(cut -d' ' -f1 /proc/uptime)
-	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t"
+	timeout -s KILL "${labtimeout:-300}" sh -c ". /tests/lib.sh; . /tests/$t.sh"
 	rc=$?
 	# every result document the test's bmd wrote, one line each, for the
 	# runner's check against the result schema
@@ -42,7 +43,8 @@ for t in $(cat /tests/list); do
 		/usr/sbin/ip netns del "$ns"
 	done
 	# and no cable of its own in this namespace: a veth pair whose two
-	# ends both live here (lab 35's loopback) outlives the namespaces
+	# ends both live here (rfc8239/rfc8238-calibrate's loopback) outlives
+	# the namespaces
 	for l in $(/usr/sbin/ip -o link show type veth 2>/dev/null |
 		   sed -n 's/^[0-9]*: \([^@:]*\).*/\1/p'); do
 		/usr/sbin/ip link del "$l" 2>/dev/null
