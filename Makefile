@@ -120,11 +120,12 @@ $(O)/bmgen-traffic: $(O)/tests/tools/bmgen_traffic.o $(O)/libbm.a
 $(O)/bmgen-tcp: $(O)/tests/tools/bmgen_tcp.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
-# lab 14: raw generic netlink rejections and privileges (libmnl only)
+# lab dataplane/netlink-reject: raw generic netlink rejections and
+# privileges (libmnl only)
 $(O)/bmgen-nlcheck: $(O)/tests/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 
-# lab 09: the netlink sequence fuzzer (libmnl, threads)
+# lab dataplane/netlink-fuzz: the netlink sequence fuzzer (libmnl, threads)
 $(O)/bmgen-nlfuzz: $(O)/tests/tools/bmgen_nlfuzz.o
 	$(CC) $(CFLAGS) -pthread -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
 

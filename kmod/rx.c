@@ -199,9 +199,9 @@ static void bm_rx_latency(struct bm_rx_state *rx, u64 seq, s64 lat, bool tag)
  * processing (netif_rx, a driver's NAPI poll; net_enable_timestamp() at
  * load), else now.  The rx_handler runs when softirq processing reaches
  * the skb, which on a busy host is up to tens of ms later (ksoftirqd):
- * that lag read as queueing in the DUT (lab 31: +28 frames of buffer).  A
- * stamp the skb kept from before (a delivery time, one from the future or
- * a second old) is not its arrival.
+ * that lag read as queueing in the DUT (lab rfc8239/buffer: +28 frames of
+ * buffer).  A stamp the skb kept from before (a delivery time, one from
+ * the future or a second old) is not its arrival.
  */
 static u64 bm_rx_stamp(const struct sk_buff *skb, u64 now)
 {

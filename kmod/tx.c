@@ -228,7 +228,7 @@ static void bm_note_lateness(struct bm_stream *s,
 	 * up with the generator (one guest) loses the service of each stall
 	 * beyond what its bucket keeps, and a queue that drains only at
 	 * C - r adds those losses up, so a remeasure trigger needs the
-	 * stalls one by one (lab 29).
+	 * stalls one by one (lab rfc2544/traffic).
 	 */
 	if (late > c->late_ns && (!c->k || late > c->next_ns - c->prev_ns))
 		bm_note_stall(s, late - c->late_ns);

@@ -47,7 +47,7 @@ run buf rfc8239 port-buffer --port t1 --port t2 --port t3 --line-rate 10M \
 	--param drain_s=0.3
 echo
 echo "DEMO truth, maximum port buffer of t2: Q + the frame on the line = 101 frames = 51712 B"
-echo "DEMO window 101 +- 2 frames (lab test 31), whatever the generator's lateness L"
+echo "DEMO window 101 +- 2 frames (lab rfc8239/buffer), whatever the generator's lateness L"
 printf "DEMO %4s %14s %14s %14s %10s %8s %10s\n" rep "Buf_q frames" "Buf_q B" "Buf_rfc B" "error" "L ms" "in window"
 sed -n '/^  "results"/,$p' /tmp/buf.json | tr -d '",' | awk '
 	$1 == "buf_rfc_bytes:" { rfc = $2 }

@@ -79,10 +79,10 @@ ns_quiet() {
 # quiet_bridge NAME NS: a bridge in NS that sends nothing of its own, so
 # that a DUT's qdisc counters count test frames only.  With multicast
 # snooping on (the default), a bridge joins 224.0.0.106 when it comes up
-# and sends IGMP reports out of every port: lab 11 saw one cross netem and
-# be dropped (drops = lost + 1), and a frame that enters a qdisc from the
-# other CPU makes that CPU dequeue test frames into its own backlog, which
-# reorders the stream (Documentation/lab.md, "A quiet DUT").
+# and sends IGMP reports out of every port: dataplane/netem saw one cross
+# netem and be dropped (drops = lost + 1), and a frame that enters a qdisc
+# from the other CPU makes that CPU dequeue test frames into its own backlog,
+# which reorders the stream (Documentation/lab.md, "A quiet DUT").
 quiet_bridge() {
 	$IP -n "$2" link add "$1" type bridge ageing_time 30000 mcast_snooping 0 ||
 		fail "bridge $1"
@@ -120,7 +120,7 @@ veth_port() {
 
 # veth_loop A B: tester ports A and B cabled to each other (a veth pair,
 # no DUT), both quiet and up: the loop of the transmit-path and capacity
-# tests (03, 04).
+# tests (dataplane/capacity, dataplane/tx-path-choice).
 veth_loop() {
 	$IP link add "$1" type veth peer name "$2" || fail "veth $1"
 	ns_quiet "$1"
@@ -129,12 +129,12 @@ veth_loop() {
 	$IP link set "$2" up
 }
 
-# dut_router_tbf: a router DUT in namespace dut (tests 28, 51): t1-d1 with
-# 198.18.1.1/24, t2-d2 with 198.19.1.1/24, forwarding on; on d2 a prio
-# qdisc keeps ARP in the unshaped band 1:1 and sends everything else
-# through tbf 20: (3 Mbit/s, burst 3200, limit 8000, overhead 24), so that
-# the tbf's drops are test frames only (a dropped ARP probe of the DUT's
-# would make drops = lost + 1 and stop its forwarding).
+# dut_router_tbf: a router DUT in namespace dut (rfc2544/router,
+# rfc2544/filters): t1-d1 with 198.18.1.1/24, t2-d2 with 198.19.1.1/24,
+# forwarding on; on d2 a prio qdisc keeps ARP in the unshaped band 1:1 and
+# sends everything else through tbf 20: (3 Mbit/s, burst 3200, limit 8000,
+# overhead 24), so that the tbf's drops are test frames only (a dropped ARP
+# probe of the DUT's would make drops = lost + 1 and stop its forwarding).
 dut_router_tbf() {
 	$IP netns add dut || fail "netns add dut"
 	veth_port t1 d1
@@ -152,8 +152,9 @@ dut_router_tbf() {
 
 # no_gso DEV...: the stack segments TCP before the tester port, as a NIC
 # with TSO puts frames on the wire: a veth passes GSO super-packets to
-# the DUT, whose tbf would account one overhead per super-packet (lab 08
-# read 9.55 Mbit/s through a 9.415 Mbit/s ceiling with burst 30400).
+# the DUT, whose tbf would account one overhead per super-packet
+# (dataplane/tcp-engine read 9.55 Mbit/s through a 9.415 Mbit/s ceiling with
+# burst 30400).
 no_gso() {
 	for d in "$@"; do
 		ethtool -K "$d" tso off gso off > /dev/null 2>&1 || fail "gso off $d"
@@ -204,7 +205,8 @@ police_drops() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
-# dut_sp DEV BURST: DUT-SP on the DUT's DEV (labs 41, 47): tbf 10 Mbit/s
+# dut_sp DEV BURST: DUT-SP on the DUT's DEV (rfc7640/shaper-queue,
+# rfc7640/stateful): tbf 10 Mbit/s
 # (burst BURST, limit 1,000,000, overhead 4) over prio 3 bands, EF (DSCP
 # 46) to band 1, everything else to band 3 with pfifo 50
 dut_sp() {
@@ -218,7 +220,8 @@ dut_sp() {
 		fail "BE pfifo $1"
 }
 
-# dut_ets DEV: labs 44 and 46's SP + WFQ egress on the DUT's DEV: tbf 10
+# dut_ets DEV: rfc7640/queue-shaper-capacity's and
+# rfc7640/capacity-every-port's SP + WFQ egress on the DUT's DEV: tbf 10
 # Mbit/s (burst 15,180, overhead 4) over ets bands 3 strict 1 quanta 3000
 # 1500, EF (DSCP 46) to the strict band, AF11 (10) to quantum 3000, the
 # rest to 1500, pfifo 50 on each WFQ band
@@ -235,7 +238,8 @@ dut_ets() {
 	$TC -n dut qdisc add dev "$1" parent 10:3 pfifo limit 50 || fail "pfifo $1 10:3"
 }
 
-# dut_htb DEV: labs 44 and 46's shaped queues on the DUT's DEV: htb root
+# dut_htb DEV: rfc7640/queue-shaper-capacity's and
+# rfc7640/capacity-every-port's shaped queues on the DUT's DEV: htb root
 # 10 Mbit/s, class EF (DSCP 46) rate = ceil 3 Mbit/s prio 0, class BE 5
 # Mbit/s prio 1, each a burst of 10 frames and a pfifo of 50 (overhead 4)
 dut_htb() {
@@ -372,7 +376,8 @@ check_range() {
 # check_tx_exact NAME FILE PATH N: a bmgen-trial of N frames over a wire
 # (no queue, no loss) was exact and used transmit path PATH: every frame
 # sent and received once, in order, at its length, with a latency below
-# 100 ms (a TCG timer tick at worst).  The transmit path tests (06, 63).
+# 100 ms (a TCG timer tick at worst).  The transmit path tests
+# (dataplane/tx-xdp, hw/tx-xdp).
 check_tx_exact() {
 	check_eq "$1: tx_path" "$(kv tx_path "$2")" "$3"
 	check_eq "$1: tx_frames" "$(kv tx_frames "$2")" "$4"
@@ -477,7 +482,8 @@ jvals() {
 # net_counters TABLE FIRST LAST [RULE]: an nftables file (on stdout) of a
 # forward chain in table ip TABLE with one counter per destination
 # network 198.19.k.0/24, k = FIRST..LAST, commented "nk", then RULE if
-# given (tests 51, 55: what the DUT routed to each network)
+# given (rfc2544/filters, rfc2544/routing: what the DUT routed to each
+# network)
 net_counters() {
 	echo "table ip $1 {"
 	echo " chain forward {"
@@ -518,15 +524,15 @@ stall_excess() {
 # guest) loses each stall's service beyond B while its queue holds frames,
 # and below C wins it back only at C - r, so a failure is also measured
 # again when one trial's stalls beyond B add up to more than T - B
-# (stall_excess; lab 29, session 23).  With --span S (a burst's longest
-# span the model holds, first to last departure), a failure is also
+# (stall_excess; rfc2544/traffic, session 23).  With --span S (a burst's
+# longest span the model holds, first to last departure), a failure is also
 # measured again when a trial's burst took longer: a burst has no
 # per-frame schedule, so a generator held up inside it is late by no
-# module count, only by its span (lab 42).  This is the
+# module count, only by its span (rfc7640/burst-hunt).  This is the
 # only retry the lab allows: a failure without such a report,
 # or the fifth run's, is the test's failure.  (With both host cores
-# compiling beside the lab, 32 saw three runs in a row stalled 0.27, 0.40
-# and 0.66 s: three runs were not enough there.)
+# compiling beside the lab, rfc8239/holb saw three runs in a row stalled 0.27,
+# 0.40 and 0.66 s: three runs were not enough there.)
 remeasure() {
 	rm_b= rm_s=
 	[ "$1" != --bucket ] || { rm_b=$2; shift 2; }

@@ -1,9 +1,10 @@
 # bmctl batch (bmctl usability, done when "a batch plan runs three
 # procedures through bmd in the lab with the right exit code"), end to
-# end through bmctl -> bmd -> bmgen.ko on the DUT of test 20: a bridge
-# with tbf 3 Mbit/s on d2 (overhead 24: C = 3e6 / 8 / (F + 20) = 243.82
-# fps at 1518 B, model window [C - res, C + (Q + b/A) / T] as test 20;
-# with T = 2 s and res = 1 % of the result: [-1 %, +1.4 %]).
+# end through bmctl -> bmd -> bmgen.ko on the DUT of rfc2544/throughput:
+# a bridge with tbf 3 Mbit/s on d2 (overhead 24: C = 3e6 / 8 / (F + 20) =
+# 243.82 fps at 1518 B, model window [C - res, C + (Q + b/A) / T] as
+# rfc2544/throughput's; with T = 2 s and res = 1 % of the result:
+# [-1 %, +1.4 %]).
 #
 # Plan 1, three procedures with a before and an after hook each:
 #   1. rfc2544.throughput, 1518 B, 2 s trials: C within 3 %;
@@ -14,8 +15,8 @@
 #      passes C plus its bucket and queue, so loss >= 1 - (C + (Q +
 #      b/A)/1 s) / 406.37 = 38.3 % over a 1 s span (measured 38.4 and
 #      38.7 %), checked >= 30 %: a generator late by 30 ms lets 7 more
-#      frames through (this test is about the batch, test 22 about the
-#      model); 40 % loses (C is 30 % of the line);
+#      frames through (this test is about the batch, rfc2544/frame-loss
+#      about the model); 40 % loses (C is 30 % of the line);
 #      the steps end with two zero-loss ones (30 and 20 %, or 20 and 10
 #      % when 30 %, exactly C, loses a frame);
 #   exit 0, six hook lines in order (step, procedure, job, state done),

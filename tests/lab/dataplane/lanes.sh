@@ -4,8 +4,8 @@
 # Model.  t1 -> t2 is a veth pair, no DUT: nothing drops a frame while the
 # guest keeps up, and at 10 % of a notional 100 Mbit/s line (14,881 fps
 # of 64 B frames, 7,440 a lane) it does (the lab carries some 70 kfps on
-# one CPU, 12-rate).  The stream is split into lane 0 (frames 0, 2, 4 ...)
-# on CPU 0 and lane 1 (1, 3, 5 ...) on CPU 1, each paced at half the
+# one CPU, dataplane/rate).  The stream is split into lane 0 (frames 0,
+# 2, 4 ...) on CPU 0 and lane 1 (1, 3, 5 ...) on CPU 1, each paced at half the
 # rate, lane 1 one interval after lane 0, each its own sequence space and
 # UDP source port.  veth delivers in the sender's softirq, so each lane is
 # received and analysed on its own CPU.  Truth:

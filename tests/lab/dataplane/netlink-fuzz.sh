@@ -9,7 +9,7 @@
 # Truth: the module survives it: no WARN, oops or panic (the runner fails
 # the boot on any), it still runs a trial of 1000 frames and counts all
 # 1000 sent and received (the fuzzer's own final check), and it unloads.
-# No leak: slab objects (SLUB's active objects, as 16-leaks) around the
+# No leak: slab objects (SLUB's active objects, as dataplane/leaks) around the
 # fuzzing, measured with the module unloaded both times after a warm-up
 # run: a stream's duplicate window is one kmalloc-8k object, every frame
 # an skbuff_head_cache object, so a leak per stream add (thousands) or

@@ -3,8 +3,8 @@
 #
 # Model.  x0 -> x1 is a veth pair, no DUT: nothing drops a frame while the
 # guest keeps up (2000 fps here; the lab carries some 70 kfps on one CPU,
-# 12-rate).  veth takes XDP frames only while its peer has NAPI, i.e. GRO
-# or an XDP program on x1; the peer then builds its skb around the
+# dataplane/rate).  veth takes XDP frames only while its peer has NAPI, i.e.
+# GRO or an XDP program on x1; the peer then builds its skb around the
 # sender's page, so the frame reaches bmgen's rx_handler on x1 as any
 # other.  Truth:
 #   - without GRO on x1, x0 allows alloc only; xdp asked for falls back to

@@ -2,15 +2,15 @@
 # hw_latency block in every trial record, and the ports' stamping is put
 # back when the job ends; bmd.conf hw-timestamps = no leaves them alone.
 #
-# Model (as 60-hw-timestamps): igb eth0/eth1 on a QEMU hub (a wire),
+# Model (as hw/timestamps): igb eth0/eth1 on a QEMU hub (a wire),
 # e1000e eth2/eth3 likewise.  RFC 2544 frame loss at a 1 Mbit/s notional
 # line, 128 B, 845 fps at 100 %: no loss on a wire, so the procedure ends
 # after two loss-free steps (100 %, 90 %).  igb: the 82576's filter takes
 # PTPv2 event frames only, so the procedure's UDP frames get tx stamps
 # (every request answered) and no rx stamp, and the record says which
 # filter each port took.  e1000e: every tx request missed.  The accuracy
-# is the two PHC offsets' uncertainty (a few us, 60's output) plus their
-# drift over the trial (QEMU's PHCs count one virtual clock: none), so
+# is the two PHC offsets' uncertainty (a few us, hw/timestamps' output) plus
+# their drift over the trial (QEMU's PHCs count one virtual clock: none), so
 # it must be under 100 us.
 bm_load
 nic_up eth0 eth1 eth2 eth3

@@ -5,13 +5,13 @@
 # completion, as on a real 82576.
 #
 # Model.  The hub is a wire: no queue, no loss; at 2000 fps the guest
-# keeps up (62-hw-tx-recycle).  Truth:
+# keeps up (hw/tx-recycle).  Truth:
 #   - without a program, eth0 allows alloc,recycle, and xdp asked for
 #     falls back to recycle (the next cheaper path), and says so;
 #   - with an XDP_PASS program on eth0 (xdp-attach; igb resets the port,
 #     so the test waits for carrier), eth0 allows alloc,recycle,xdp; auto
-#     keeps recycle (it never takes XDP, 06-tx-xdp says why), xdp asked for
-#     gets xdp; every trial is exact: tx_frames = N = rx_unique, 0
+#     keeps recycle (it never takes XDP, dataplane/tx-xdp says why), xdp asked
+#     for gets xdp; every trial is exact: tx_frames = N = rx_unique, 0
 #     lost, 0 duplicated, 0 reordered, 0 bad lengths, a latency for every
 #     frame, the largest below 100 ms, for IMIX sizes with 4 UDP flows
 #     and for IPv6;

@@ -2,7 +2,7 @@
 # bmgen.ko) finds the NDR of a tbf DUT within its width, both as
 # "bmctl run mlrsearch" and as RFC 2544 throughput with --search mlr.
 #
-# DUT as in 20-r2544-throughput.sh: tbf on d2 at R = 3 Mbit/s charging
+# DUT as in rfc2544/throughput: tbf on d2 at R = 3 Mbit/s charging
 # A = F + 20 bytes per frame (skb->len = F - 4 plus "overhead 24"), so
 # C = R / 8 / (F + 20): 704.89 fps at 512 B, 243.82 fps at 1518 B.
 #
@@ -12,12 +12,13 @@
 # lower bound lies at most 1 % above C, and the upper bound (which lost
 # frames) above C.  The checks are lower <= C (1 + 2 %) and
 # upper >= C (1 - 2 %): the model's 1 % plus the same 1 % margin as
-# test 20 for TCG generator bursts turning a trial just below C lossy.
-# The width (upper - lower)/upper must meet final_relative_width (1 %).
+# rfc2544/throughput for TCG generator bursts turning a trial just below
+# C lossy.  The width (upper - lower)/upper must meet final_relative_width
+# (1 %).
 # Each search is measured again (lib.sh remeasure, at most 5 runs, said
 # in the output) when it fails with the module reporting its generator
 # more than 29.9 ms late, what the tbf absorbs ((3200 + 8000) B at
-# 3 Mbit/s), as test 20 is; any other failure is the test's.
+# 3 Mbit/s), as rfc2544/throughput is; any other failure is the test's.
 bm_load
 topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||

@@ -1,8 +1,8 @@
 # RFC 2544 §11.4 filters (R2544-MOD, AMB-25) end to end:
-# bmctl -> bmd -> bmgen.ko through test 28's namespace router, whose
+# bmctl -> bmd -> bmgen.ko through rfc2544/router's namespace router, whose
 # forward chain gets nftables rules written from the list bmgen prints.
 #
-# DUT: test 28's router (d1 198.18.1.1/24, d2 198.19.1.1/24, tbf 20: 3
+# DUT: rfc2544/router's router (d1 198.18.1.1/24, d2 198.19.1.1/24, tbf 20: 3
 # Mbit/s behind a prio band that keeps ARP unshaped) plus routes to the
 # filters' networks via the phantom routers .10, which bmgen's router mode
 # puts on the tester ports (REQ-TRIAL-4): 198.19.0.0/16 via 198.19.1.10
@@ -24,8 +24,8 @@
 #    martian the kernel drops before the forward hook, so bmgen does not
 #    probe it (the first version did, and this counter stayed at 0).
 #    Throughput of the test frames: the tbf's C = 3e6 / 8 / 532 = 704.89
-#    fps, the window of test 28 ([C - 0.5 %, C + 0.99 %], checked to 2 %);
-#    the probes never reach the tbf.
+#    fps, the window of rfc2544/router ([C - 0.5 %, C + 0.99 %], checked to
+#    2 %); the probes never reach the tbf.
 # 3. §12 random destinations (SPEC R2544-ADDR) on the same router:
 #    frame-loss at 20 % of the line (below C: nothing lost), 3 s trials
 #    (2679 frames, 14 a network on average),

@@ -1,20 +1,22 @@
 # R2544-THRPT with every stream on two transmit kthreads (bmd.conf
 # tx-kthreads = 2: two lanes a stream, bm_lanes.h) against the DUT of
-# 20-r2544-throughput: a bridge whose egress d2 has a token bucket of
+# rfc2544/throughput: a bridge whose egress d2 has a token bucket of
 # 3 Mbit/s (b = 3200 B, bfifo 8000 B), the same search, the same window.
 #
-# Model (20-r2544-throughput's, unchanged by lanes): the DUT sees one
+# Model (rfc2544/throughput's, unchanged by lanes): the DUT sees one
 # stream whose frames leave at the stream's schedule, frame k at
 # k / rate, lane k mod 2 sending it; the tbf forwards C = R / 8 / (F + 20)
 # fps and bucket plus queue absorb (Q + b/A) frames, so the result lies in
-# [C - 1 %, C + 0.99 %] of C; the check is 2 % as in 20, with 20's
-# margin for a generator held up by the host (remeasure above 29.9 ms,
-# what bucket and queue absorb).  What lanes change and this checks:
+# [C - 1 %, C + 0.99 %] of C; the check is 2 % as in
+# rfc2544/throughput, with its margin for a generator held up by the host
+# (remeasure above 29.9 ms, what bucket and queue absorb).  What lanes change
+# and this checks:
 #   - every trial record says tx_kthreads 2 (the trials went out on two
 #     kthreads, each lane its own sequence space, merged into one);
 #   - frames lost over all trials = the tbf's drops: merging the lanes
 #     neither loses nor invents a frame;
-#   - the throughput within 2 % of C at 512 B, as 20 finds it on one.
+#   - the throughput within 2 % of C at 512 B, as rfc2544/throughput finds it
+#     on one.
 bm_load
 topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||

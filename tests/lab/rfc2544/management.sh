@@ -1,5 +1,5 @@
 # RFC 2544 §11.2 management queries (R2544-MOD, C.2.4.3, AMB-24)
-# end to end: bmctl -> bmd -> bmgen.ko through test 20's bridge
+# end to end: bmctl -> bmd -> bmgen.ko through rfc2544/throughput's bridge
 # with the tbf on d2 (3 Mbit/s), and a real SNMP agent, net-snmp's snmpd,
 # in the DUT on 198.18.1.1 (br0's address, SPEC's management address).
 #
@@ -13,10 +13,10 @@
 #   bmgen says it sent = ceil(2 s) = 2 per trial x the trials;
 # - SPEC acceptance: exactly one GetResponse per trial second verified,
 #   i.e. answered = verified = queries, first_error null;
-# - the throughput is test 20's C = 704.89 fps at 512 B, within 2 %: the
-#   queries are answered by br0 and never reach d2's tbf; the job is
-#   measured again, as test 20's, when it fails with the generator held
-#   up longer than bucket and queue absorb.
+# - the throughput is rfc2544/throughput's C = 704.89 fps at 512 B, within
+#   2 %: the queries are answered by br0 and never reach d2's tbf; the job is
+#   measured again, as rfc2544/throughput's, when it fails with the generator
+#   held up longer than bucket and queue absorb.
 # Then a wrong interface (mgmt_ifindex 999): snmpd answers noSuchName, so
 # every query is answered and none verified, and the entry says why.
 bm_load
@@ -49,8 +49,8 @@ requests() {
 }
 
 # measure: the throughput job and its checks; remeasure runs it again if
-# it fails with the generator held up longer than test 20's bucket and
-# queue absorb (29.9 ms; lib.sh)
+# it fails with the generator held up longer than rfc2544/throughput's
+# bucket and queue absorb (29.9 ms; lib.sh)
 measure() {
 	seen0=$(requests)
 	bm_job mgmt rfc2544 throughput --port t1 --port t2 --line-rate 10M \

@@ -1,16 +1,17 @@
 # RFC 2544 §16 multi-port throughput (R2544-MULTI) end to
-# end: bmctl -> bmd -> bmgen.ko on a 4-port bridge, 512 B frames, test
-# 20's tbf (SPEC DUT-TBF: 3 Mbit/s, burst 3200, limit 8000, overhead 24)
-# on d3 and on d4, d1 and d2 unshaped.
+# end: bmctl -> bmd -> bmgen.ko on a 4-port bridge, 512 B frames,
+# rfc2544/throughput's tbf (SPEC DUT-TBF: 3 Mbit/s, burst 3200, limit 8000,
+# overhead 24) on d3 and on d4, d1 and d2 unshaped.
 #
-# tbf accounting (test 20): a frame costs F + 20 bytes of tokens, so each
-# tbf forwards C = 3e6 / 8 / 532 = 704.89 fps; it holds Q = floor(8000 /
-# 508) = 15 frames and a bucket of 6.
+# tbf accounting (rfc2544/throughput): a frame costs F + 20 bytes of tokens,
+# so each tbf forwards C = 3e6 / 8 / 532 = 704.89 fps; it holds Q =
+# floor(8000 / 508) = 15 frames and a bucket of 6.
 # 1. multiport: t1 and t2 are the inputs, t3 and t4 the outputs; each
 #    input sends rate r round-robin to t3, t4 in the same order, so each
 #    output receives r / 2 from either input, r in all: the throughput per
-#    input is C, the aggregate 2 C.  Window (test 20's): [C - 1 %, C +
-#    (Q + 6) / 2 s] = [-1 %, +1.5 %], checked to [-2 %, +2.5 %].
+#    input is C, the aggregate 2 C.  Window (rfc2544/throughput's):
+#    [C - 1 %, C + (Q + 6) / 2 s] = [-1 %, +1.5 %], checked to [-2 %,
+#    +2.5 %].
 # 2. mesh: every port sends r to the three others round-robin (r / 3
 #    each), so every port receives r; t3 and t4 are the bottleneck at C,
 #    t1 and t2 take r unshaped: throughput per port C, aggregate 4 C; the
@@ -20,8 +21,8 @@
 # frames: intended = senders x rate x 2 s, within a frame a stream.
 # Each job is measured again (lib.sh remeasure, at most 5 runs, said in
 # the output) when it fails with the module reporting its generator more
-# than 29.9 ms late, what test 20's tbf absorbs ((3200 + 8000) B at
-# 3 Mbit/s), as test 20 is; any other failure is the test's.
+# than 29.9 ms late, what rfc2544/throughput's tbf absorbs ((3200 + 8000) B at
+# 3 Mbit/s), as rfc2544/throughput is; any other failure is the test's.
 bm_load
 topo_bridge 4
 bmd_start

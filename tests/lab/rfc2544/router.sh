@@ -10,23 +10,24 @@
 #
 # DUT: d1 198.18.1.1/24, d2 198.19.1.1/24, ip_forward on.  On d2 a prio
 # qdisc puts ARP in an unshaped band 1:1 and everything else through the
-# tbf 20: of test 20 (3 Mbit/s, burst 3200, limit 8000, overhead 24), so
-# that the shaper's drop counter counts test frames only: an ARP probe of
-# the DUT's that the full tbf dropped would make drops = lost + 1, and its
+# tbf 20: of rfc2544/throughput (3 Mbit/s, burst 3200, limit 8000, overhead
+# 24), so that the shaper's drop counter counts test frames only: an ARP probe
+# of the DUT's that the full tbf dropped would make drops = lost + 1, and its
 # loss would stop the DUT forwarding (a real router's ARP is not behind
 # its data queues either).
-# Model and window: those of test 20 (the router adds no queue of its own
-# at 3 Mbit/s): C = R / 8 / (F + 20), 704.89 fps at 512 B; the result
+# Model and window: those of rfc2544/throughput (the router adds no queue of
+# its own at 3 Mbit/s): C = R / 8 / (F + 20), 704.89 fps at 512 B; the result
 # lies in [C - 0.5 %, C + 0.99 %]; checked to 2 %
-# (the margin as in test 20: TCG generator bursts).  Frames lost over all
-# trials = the tbf's drops.
+# (the margin as in rfc2544/throughput: TCG generator bursts).  Frames lost
+# over all trials = the tbf's drops.
 # CI failed this test at 468.09 fps (trials at 469.92 fps lost
 # frames); a vCPU held 60 ms in every 500 ms here does the same (363 and
 # 675 fps, the generator 60-69 ms late, each loss within its catch-up
-# burst).  As in test 20, the job is measured again when it fails with
-# the generator later than bucket and queue absorb (29.9 ms).
-# One frame size: what this test adds to test 20 is the router's
-# addressing and ARP, the same for every size; test 20 searches 1518 B
+# burst).  As in rfc2544/throughput, the job is measured again when it fails
+# with the generator later than bucket and queue absorb (29.9 ms).
+# One frame size: what this test adds to rfc2544/throughput is the
+# router's addressing and ARP, the same for every size;
+# rfc2544/throughput searches 1518 B
 # (its second size cost make check 35 s here, the stateful TCP tests took it).
 bm_load
 dut_router_tbf
@@ -41,7 +42,7 @@ tbf20() {
 
 # measure: one job and its checks (remeasure runs it again if it fails
 # with the generator held up longer than the DUT's bucket and queue
-# absorb: (3200 + 8000) B at 3 Mbit/s = 29.9 ms, as in test 20)
+# absorb: (3200 + 8000) B at 3 Mbit/s = 29.9 ms, as in rfc2544/throughput)
 measure() {
 	drops0=$(tbf20 dropped)
 	sent0=$(tbf20 Sent)
@@ -88,8 +89,8 @@ remeasure 0.0299 /tmp/rthr.json measure
 # 1.01 x (1 x + the bucket / window)] of F-9's 3 x 1448/1538 Mbit/s
 # (tbf overhead 24: a full segment costs 1538 B); the lower bound is
 # loose: the tbf's bucket is 8.5 ms of tokens, which a late TCG watchdog
-# loses (lab 08 saw 83.7 % with such a bucket), and this part's point is
-# the path.  Afterwards the ports are out of their VRFs.
+# loses (dataplane/tcp-engine saw 83.7 % with such a bucket), and this part's
+# point is the path.  Afterwards the ports are out of their VRFs.
 no_gso t1 t2
 d0=$(tbf20 dropped) s0=$(tbf20 Sent)
 bm_job gp rfc8238 goodput --router --line-rate 10M --param repeat=1 \

@@ -3,8 +3,8 @@
 # C.2.6.2, end to end bmctl -> bmd -> bmd's packet socket on the tester
 # port -> a real RIP v1 listener in the DUT.
 #
-# DUT: test 28's router (d1 198.18.1.1/24, d2 198.19.1.1/24, tbf 20: of 3
-# Mbit/s behind a prio band that keeps ARP unshaped) with NO static route,
+# DUT: rfc2544/router's router (d1 198.18.1.1/24, d2 198.19.1.1/24, tbf 20: of
+# 3 Mbit/s behind a prio band that keeps ARP unshaped) with NO static route,
 # and BIRD 2 (Debian's bird2) running RIP on d1 and d2, version 1,
 # broadcast, exporting what it learns to the kernel.  "check zero no":
 # BIRD 2.0.12 reads the all-zero next hop of a v1 entry as non-zero (an

@@ -21,7 +21,7 @@
 # until the stateful TCP tests came: its two more trials a size, 14 s
 # of make check, went to them.)  One size, 512 B, since
 # session 18 (few sizes, for make check's 30 minutes): the model is the
-# same at every size, and 19-bmctl-batch searches 1518 B through the same
+# same at every size, and bmd/bmctl-batch searches 1518 B through the same
 # DUT (2 s trials, C within 3 %).
 # The check is the 2 % the requirement asks for; the 1 % between the model
 # window and 2 % is margin for the one effect the model leaves out: a TCG
@@ -36,7 +36,7 @@
 # 64 ms stall had cut the 1518 B result to 161 fps.
 # A stall longer than bucket and queue absorb (29.9 ms) that recurs in
 # every attempt still fails a trial below C: with a vCPU held 60 ms in
-# every 500 ms (test 28) the search ended at 363 fps.  So
+# every 500 ms (rfc2544/router) the search ended at 363 fps.  So
 # the job is measured again (lib.sh remeasure, at most 5 runs) when it
 # fails with the module reporting its generator more than 29.9 ms late;
 # any other failure is the test's.

@@ -1,11 +1,11 @@
 # RFC 2544's data stream types end to end: bmctl -> bmd
 # -> bmgen.ko, rfc2544 throughput with §21 bursts, a §18 IMIX and §11.1
-# broadcast frames, against the bridge + tbf DUT of test 20 (SPEC DUT-TBF),
-# re-made for each job so that its counters are the job's.
+# broadcast frames, against the bridge + tbf DUT of rfc2544/throughput
+# (SPEC DUT-TBF), re-made for each job so that its counters are the job's.
 #
-# tbf accounting (test 20): a frame costs A = F - 4 + overhead 24 = F + 20
-# bytes of tokens, so a tbf of rate R forwards C = R / 8 / (F + 20) fps of
-# F-byte frames and, of a mix, C = R / 8 / (m + 20) fps, m the mean size.
+# tbf accounting (rfc2544/throughput): a frame costs A = F - 4 + overhead 24 =
+# F + 20 bytes of tokens, so a tbf of rate R forwards C = R / 8 / (F + 20) fps
+# of F-byte frames and, of a mix, C = R / 8 / (m + 20) fps, m the mean size.
 # Its bfifo holds Q = floor(limit / (F - 4)) frames, the bucket floor(b/A).
 # Every job but the bursts (10 Mbit/s, below) runs on a notional 100 Mbit/s
 # line (r_max and r_min chosen
@@ -27,17 +27,17 @@
 #    16 is checked to [-2.5 %, +3 %] of C, and 64 must be "throughput <
 #    r_min" (SPEC's not-achievable path), with no interval.
 # 2. IMIX (R2544-MIX) "classic" 64:7, 594:4, 1518:1, m = 361.83 B: tbf
-#    3 Mbit/s, burst 3200, limit 8000 (test 20's): C = 982.10 fps of the
-#    mix.  The bfifo (about 22 frames of the mix) and the bucket (8) absorb
-#    30 frames over 2 s above C: window [-1 %, +1.5 %]; checked to
-#    [-2 %, +2.5 %] (test 20's margin for TCG generator bursts).  The rates
-#    of the mix: l1 = fps (m + 20) 8, % of line of that.
-# 3. Broadcast 1 % (R2544-MOD §11.1), 512 B: test 20's tbf, C = 704.89 fps
-#    of all frames (the tbf drops broadcast and test frames alike);
-#    window [C - 1 %, C + (15 + 6) / 2 s] = [-1 %, +1.5 %], checked to
-#    [-2 %, +2.5 %].  A two-port bridge floods a broadcast frame to d2 only,
-#    so t2 receives every broadcast frame the tbf does not drop, at about
-#    1 % of the frames.  §11.1's broadcasts modify the stream; the
+#    3 Mbit/s, burst 3200, limit 8000 (rfc2544/throughput's): C = 982.10 fps
+#    of the mix.  The bfifo (about 22 frames of the mix) and the bucket (8)
+#    absorb 30 frames over 2 s above C: window [-1 %, +1.5 %]; checked to
+#    [-2 %, +2.5 %] (rfc2544/throughput's margin for TCG generator
+#    bursts).  The rates of the mix: l1 = fps (m + 20) 8, % of line of that.
+# 3. Broadcast 1 % (R2544-MOD §11.1), 512 B: rfc2544/throughput's
+#    tbf, C = 704.89 fps of all frames (the tbf drops broadcast and test
+#    frames alike); window [C - 1 %, C + (15 + 6) / 2 s] = [-1 %, +1.5 %],
+#    checked to [-2 %, +2.5 %].  A two-port bridge floods a broadcast frame to
+#    d2 only, so t2 receives every broadcast frame the tbf does not drop, at
+#    about 1 % of the frames.  §11.1's broadcasts modify the stream; the
 #    throughput counts test frames (§26.1), so a trial may pass with a
 #    broadcast frame lost.  At the throughput the tbf drops none where
 #    r <= C; above C (the window's top, +1.5 %, is where the absorption
@@ -48,13 +48,13 @@
 #    counts say ("all", "some", "none").
 # Every job: every frame the trials lost (test frames, plus broadcast
 # frames sent and not received) is one the tbf dropped.
-# Jobs 2 and 3 run on test 20's tbf, whose bucket and queue absorb a
-# generator held up 29.9 ms ((3200 + 8000) B at 3 Mbit/s); a stall longer
+# Jobs 2 and 3 run on rfc2544/throughput's tbf, whose bucket and queue absorb
+# a generator held up 29.9 ms ((3200 + 8000) B at 3 Mbit/s); a stall longer
 # than that fails a trial below C (a stressed fresh clone once read 846
 # fps of the mix for 982).  So each is measured again (lib.sh remeasure,
 # at most 5 runs, said in the output) when it fails with the module
-# reporting its generator more than 29.9 ms late, as test 20 is; any
-# other failure is the test's.  Job 1 is not: a late burst only lowers
+# reporting its generator more than 29.9 ms late, as rfc2544/throughput is;
+# any other failure is the test's.  Job 1 is not: a late burst only lowers
 # the offered rate (bursts are spaced from the last frame's real
 # departure), which the +3 % bound covers.
 # Stalls add up (lab.md, sessions 22-23): with the worst single lateness

@@ -9,9 +9,9 @@
 # Model (MODEL-TB): a full bucket of CBS passes a burst whole iff its
 # bytes are at most CBS plus what refills while the burst goes by.  At
 # 0.5 Mbit/s the refill is 62.5 B a ms; the guest sends a 43-frame burst
-# over 7-9 ms (lab 18), so the smallest margin the test relies on, 1,000 B
-# (CBS + 1,000 B in exact mode; in whole mode the burst of whole frames
-# above CBS, at least 1,022 B above it for every CBS drawn), holds for
+# over 7-9 ms (dataplane/tm-frames), so the smallest margin the test relies
+# on, 1,000 B (CBS + 1,000 B in exact mode; in whole mode the burst of whole
+# frames above CBS, at least 1,022 B above it for every CBS drawn), holds for
 # bursts shorter than 1,000 x 8 / CIR = 16 ms (16..20 ms).  Each
 # hunt trial's span (first to last departure, as the module stamped them)
 # is checked against that premise; a longer burst is a generator the host

@@ -1,14 +1,15 @@
 # RFC 7640 queue and shaper capacity on every egress port at once
-# (TM-QS-CAP-4, TM-SHP-CAP-1, TM-SHP-CAP-3; lab 44 has one egress):
-# bmctl -> bmd -> bmgen.ko, t1 and t2 -> a bridge -> t3 and t4, every
-# ingress port sending each class to each egress port, 1518 B frames,
-# notional 1 Gbit/s ports; every DUT rate counts A = F (overhead 4), the
-# accounting `l2`.  The models and windows are lab 44's, per egress; the
-# two egresses share nothing in the DUT but the guest's CPUs, which now
-# forward twice lab 44's load (28 Mbit/s offered, about 2,300 frames/s).
-# The DUT's rates and quanta are drawn on every run (lib.sh lab_draw,
-# seed printed); each range follows the fixed value the test had until
-# 2026-12-03, which the figures in the text are.
+# (TM-QS-CAP-4, TM-SHP-CAP-1, TM-SHP-CAP-3; rfc7640/queue-shaper-capacity
+# has one egress): bmctl -> bmd -> bmgen.ko, t1 and t2 -> a bridge -> t3 and
+# t4, every ingress port sending each class to each egress port, 1518 B
+# frames, notional 1 Gbit/s ports; every DUT rate counts A = F (overhead 4),
+# the accounting `l2`.  The models and windows are
+# rfc7640/queue-shaper-capacity's, per egress; the two egresses share
+# nothing in the DUT but the guest's CPUs, which now forward twice
+# rfc7640/queue-shaper-capacity's load (28 Mbit/s offered, about 2,300
+# frames/s).  The DUT's rates and quanta are drawn on every run (lib.sh
+# lab_draw, seed printed); each range follows the fixed value the test had
+# until 2026-12-03, which the figures in the text are.
 #
 # Part 1, SP + WFQ on both egresses (queue-capacity, QS-CAP-4): d3 and d4
 # each = tbf BB_k = 10 Mbit/s (6..10 each, step 0.5; burst 15,180) over
@@ -36,18 +37,19 @@
 # shares between two CBR streams depends on their phases: 2.70 / 2.32
 # Mbit/s was seen, so their shares are printed, not checked).
 #
-# Part 3, the HTB tree of lab 44 on both egresses (shaper-capacity,
-# SHP-CAP-3): root R = 10 Mbit/s (8..10, step 0.5), EF rate = ceil E = 3
-# (20..30 % of R, step 2.5) (prio 0), BE B = 5 (40..50 % of R) (prio 1),
-# the same tree on both (the procedure takes one list of queue rates),
-# burst 10 frames each, pfifo 50; offered EF 4/3 E = 4, BE 1.2 B = 6 to
-# each egress (half from each ingress).  Truth per egress: EF E = 3.0, BE
+# Part 3, the HTB tree of rfc7640/queue-shaper-capacity on both egresses
+# (shaper-capacity, SHP-CAP-3): root R = 10 Mbit/s (8..10, step 0.5), EF rate
+# = ceil E = 3 (20..30 % of R, step 2.5) (prio 0), BE B = 5 (40..50 % of R)
+# (prio 1), the same tree on both (the procedure takes one list of queue
+# rates), burst 10 frames each, pfifo 50; offered EF 4/3 E = 4, BE 1.2 B = 6
+# to each egress (half from each ingress).  Truth per egress: EF E = 3.0, BE
 # B = 5.0 Mbit/s, each +- 2 %.
 #
 # Throughput is each flow's delivered rate, timed from its egress's first
-# arrival to its own last (as lab 44).  In every part, bmgen's LP over all queues of an egress = its
-# root qdisc's drops, exactly.  Re-measured when the generator was over
-# 30 ms late (the buckets' 24 ms at 5 Mbit/s plus slack, as lab 44).
+# arrival to its own last (as rfc7640/queue-shaper-capacity).  In every
+# part, bmgen's LP over all queues of an egress = its root qdisc's drops,
+# exactly.  Re-measured when the generator was over 30 ms late (the
+# buckets' 24 ms at 5 Mbit/s plus slack, as rfc7640/queue-shaper-capacity).
 bm_load
 topo_bridge 4
 # The DUT of this run (rates in bit/s)
@@ -120,7 +122,8 @@ qcap() {
 		check_range "$e: EF (bit/s), $((2 * EFI)) +- 2 %" \
 			"$(col /tmp/qcap.rows $e:1 2)" \
 			$(awk -v w=$((2 * EFI)) 'BEGIN { printf "%.0f %.0f", w * 0.98, w * 1.02 }')
-		# the bands' 50 frames each drained after Td (lab 44)
+		# the bands' 50 frames each drained after Td
+		# (rfc7640/queue-shaper-capacity)
 		dr=$(awk -v r=$((bb - 2 * EFI)) 'BEGIN { printf "%.2f", 100 * 50 * 1518 * 8 / (r * 4) }')
 		check_range "$e: AF11's WFQ share (%), $S1 +- 5 % - $dr" \
 			"$(col /tmp/qcap.rows $e:2 4)" \
@@ -187,7 +190,7 @@ scap1() {
 }
 remeasure 0.030 /tmp/scap1.json scap1
 
-# --- part 3: lab 44's HTB tree on both egresses
+# --- part 3: rfc7640/queue-shaper-capacity's HTB tree on both egresses
 for d in d3 d4; do
 	$TC -n dut qdisc del dev $d root || fail "$d root away"
 	# lib.sh's dut_htb with the drawn rates

@@ -19,10 +19,12 @@
 # 8..12 whole frames, IQ B + 6..12 frames (more than the bucket: the
 # trains after the first are single frames), Ti = IQ x 8 / SR, Td the
 # whole Ti in 2.0402 s (1.97..2.04 s, longer than the policer's 1.2 s).
-# The windows below follow from the drawn values as in labs 40 and 41.
+# The windows below follow from the drawn values as in rfc7640/policer
+# and rfc7640/shaper-queue.
 #
 # Truth (SPEC TM-CONC acceptance: each result equals its standalone result
-# within the standalone tolerances), the models of labs 40 and 41:
+# within the standalone tolerances), the models of rfc7640/policer and
+# rfc7640/shaper-queue:
 # policer: bursts of exactly CBS = 16,000 B (10 x 1518 + 820) every Ti x
 # 1.5 (Ti = 51.2 ms: 25.6 ms, Ti / 2, for the bucket to refill after a
 # late burst); compliant LP 0 and BSA CBS in every run; excess 4,000 B
@@ -33,10 +35,11 @@
 # +- (1 % + lateness / Td); SBI median 1518 x 8 / SR = 2.4288 ms +- 5 %;
 # SBB median 1518 B; largest SBB the bucket's B frames plus what refills
 # while the guest forwards them, B - 1 to B + 2 frames; low confidence.
-# The bursts are smaller than labs 40 and 41's (84 and 43 frames): two
+# The bursts are smaller than rfc7640/shaper-queue's and
+# rfc7640/policer's (84 and 43 frames): two
 # generators in one TCG guest, each burst forwarded in the softirq of
 # the CPU that sends it, ran 9 to 129 ms late with those (one run of
-# five within lab 40's 7.7 ms margin), and MODEL-TB on the logged tx
+# five within rfc7640/policer's 7.7 ms margin), and MODEL-TB on the logged tx
 # times then predicted the compliant losses (41 for 40, 81 for 81, 65
 # for 63): the DUT did what the model says, the generator was late.
 # Premises first: both instances done; every policer trial shared with a
@@ -123,7 +126,7 @@ measure() {
 	check_range "overlap (%): the policer's frames went out while the shaper's did" \
 		"$(jvals overlap_pct /tmp/conc-c.json)" 90 100.000001
 
-	# the policer, as lab 40
+	# the policer, as rfc7640/policer
 	note "policer compliant runs (test lp bsa): $(rows /tmp/conc-pol.json compliant | tr '\n' ';')"
 	note "policer excess runs (test lp bsa): $(rows /tmp/conc-pol.json excess | tr '\n' ';')"
 	lp=$( (rows /tmp/conc-pol.json compliant; rows /tmp/conc-pol.json excess) |
@@ -138,7 +141,7 @@ measure() {
 		"$(jvals excess_outcome /tmp/conc-pol.json | head -n1)" \
 		'"excess dropped or re-marked"'
 
-	# the shaper, as lab 41, each run
+	# the shaper, as rfc7640/shaper-queue, each run
 	late=$(jvals tx_late_max_s /tmp/conc-shp.json | sort -g | tail -n1)
 	tol=$(awk -v l=$late -v td=$TD 'BEGIN { printf "%.4f", 0.01 + l / td }')
 	sed -n '/"runs": \[/,/^ *\]/p' /tmp/conc-shp.json > /tmp/conc-runs.json
@@ -171,16 +174,17 @@ remeasure $MARGIN /tmp/conc.json measure
 # rfc7640.queue-stateful's bulk TCP on t3 -> t4 through the tbf on d4 (SR
 # = 5 Mbit/s, bucket B frames, over bfifo 200,000), the NDE netem 10 ms on d3
 # (the ACKs), verified first with the tbf removed (REQ-TM-2: bmd's gate
-# covers the instance's path), at 25 % of the line as in lab 47.  One
-# connection, window clamp 64 KB (far below the bfifo: nothing dropped), 10
-# MB: more than 2 Td at the line, so the run lasts 2 Td = 4 s.  Truth: the
-# policer as in (1) (compliant LP 0, BSA 16,000, LP = the police action's
-# drops); the TCP's throughput in [0.85 x, 1.01 x (1 x + the bucket / its
-# window)] of F-9's SR x 1448/1518 (5 x 1448/1518 Mbit/s) (the 1 %: the
-# window's ends are the engine's clock reads, as lab 48 (6); one run read
-# 4,791,469 of 4,799,729), the tbf's drops 0; the TCP instance takes no trial
-# and the policer's trials run beside its connections: at least 2 of its 4 in
-# the 4 s (each 1.2 s and a 0.5 s loss wait), and some time with both sending.
+# covers the instance's path), at 25 % of the line as in
+# rfc7640/stateful.  One connection, window clamp 64 KB (far below the bfifo:
+# nothing dropped), 10 MB: more than 2 Td at the line, so the run lasts 2 Td =
+# 4 s.  Truth: the policer as in (1) (compliant LP 0, BSA 16,000, LP = the
+# police action's drops); the TCP's throughput in [0.85 x, 1.01 x (1 x + the
+# bucket / its window)] of F-9's SR x 1448/1518 (5 x 1448/1518 Mbit/s) (the
+# 1 %: the window's ends are the engine's clock reads, as rfc7640/nde-verify
+# (6); one run read 4,791,469 of 4,799,729), the tbf's drops 0; the TCP
+# instance takes no trial and the policer's trials run beside its connections:
+# at least 2 of its 4 in the 4 s (each 1.2 s and a 0.5 s loss wait), and some
+# time with both sending.
 $TC -n dut qdisc del dev d4 root || fail "del d4"
 $TC -n dut qdisc add dev d3 root netem delay 10ms limit 10000 || fail "netem d3"
 bm_job v45 rfc7640 nde-verify --line-rate 10M $LEARN_FAST --port t3 --port t4 \

@@ -14,7 +14,8 @@
 #     arrives (lost 0 = netem's drops on d1 and d2), each direction's
 #     minimum delay in [D, D + 1 ms] (netem never early; the bridge and
 #     the guest add well under a millisecond) and mean in [D, D + 3 ms]
-#     (the TCG guest's timers fire late, measured 1.0 ms mean in lab 21);
+#     (the TCG guest's timers fire late, measured 1.0 ms mean in
+#     rfc2544/latency);
 #     the procedure's own tolerance is given as 3 ms for the same reason
 #     (a real NDE keeps 1 % or 50 us, the defaults); the TCP baseline RTT
 #     in [2 D, 2 D + 3 ms], not tcp_host_limited (nothing shapes the path;
@@ -42,8 +43,8 @@
 #     egress over their window W (which spans the learning frames, the
 #     trial and the loss wait): F-9's (R W - E) / W x 1448/1518, E the EF
 #     bits the egress delivered (the throughput of the queue x Td), in
-#     [0.85 x, 1.01 x (1 x + the bucket / W)] (lab 47's window for one
-#     connection; the 1 %: W's ends are the engine's clock reads around
+#     [0.85 x, 1.01 x (1 x + the bucket / W)] (rfc7640/stateful's window for
+#     one connection; the 1 %: W's ends are the engine's clock reads around
 #     the connections' start and close, not the tbf's service, and the
 #     two connections fill the link to the bucket's last byte: one run
 #     read 8,093,540 of a bound of 8,096,205 bit/s without it);

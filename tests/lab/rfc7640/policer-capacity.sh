@@ -21,7 +21,7 @@
 # Mbit/s / 64,000 on d2 (CBS 44,000..64,000) and 5 Mbit/s / 32,000 on d4
 # (CBS 22,000..40,000), untagged streams.
 #
-# Model (lab 40's, per policer): a policer passes every burst of CBS
+# Model (rfc7640/policer's, per policer): a policer passes every burst of CBS
 # bytes that starts on a full bucket.  Bursts of exactly CBS every
 # Ti x 2 leave each bucket Ti (51.2 or 64 ms; 52..75 ms) of refill to
 # spare, which covers a DUT that forwards a burst late and a generator

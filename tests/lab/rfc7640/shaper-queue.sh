@@ -50,7 +50,7 @@
 # 24 ms deep or more, not SPEC's 3200 B, because a tbf whose timer fires
 # later than its bucket's time loses that service for good, and the guest's
 # timers do, by up to 15 ms with the host busy: BE then read 3.6-3.8
-# Mbit/s; lab 33 made the same change): (a) bursts of
+# Mbit/s; rfc8239/line-rate made the same change): (a) bursts of
 # QL = 32,000 B (20,000..40,000 B, step 1,000) every QL x 8 / BB x 1.15
 # from t1: every burst fits the band queue (pfifo Q = 50 frames, drawn
 # 30..80 step 5: at most 27 frames of a burst, the bucket's not

@@ -4,10 +4,10 @@
 #
 # DUT: a quiet 2-port bridge.  On d2 (towards t2, the servers) DUT-TBFB:
 # tbf rate R = 10 Mbit/s, burst 30400 (24.3 ms of tokens: a watchdog the
-# guest fires late loses none, lab 08), limit QL = 32,000 B, overhead 4
-# (A = F).  The NDE on the reverse path: netem delay D on d1 (towards t1,
-# the ACKs), limit 10000.  The tester ports segment in the stack (no_gso,
-# lab 08).  Td 3 s, one run each.
+# guest fires late loses none, dataplane/tcp-engine), limit QL = 32,000 B,
+# overhead 4 (A = F).  The NDE on the reverse path: netem delay D on d1
+# (towards t1, the ACKs), limit 10000.  The tester ports segment in the stack
+# (no_gso, dataplane/tcp-engine).  Td 3 s, one run each.
 #
 # R, QL and the delays are drawn on every run (lib.sh lab_draw, seed
 # printed); the figures in the text are those of the fixed DUT the test
@@ -51,12 +51,12 @@
 # The baseline RTT the engine measures (the sender's tcpi_min_rtt) lies
 # in [D, D + 10 ms] (the guest adds its own delay).
 # Before (1) and (2) the NDE is verified alone, the tbf removed (REQ-TM-2;
-# bmd refuses a stateful test without it, lab 48): 512 B frames for 1 s
-# each way at 25 % of the line (the data's 10 Mbit/s one way and its ACKs
-# back are far less than the line both ways), no loss, delays 0 and D
-# within 3 ms (the TCG guest's late timers, lab 48).  At 100 % both ways
-# (4,700 fps through the guest's bridge and netem) one run in 20 read a
-# mean of 33.65 ms for 30 (p99 48 ms): the software NDE itself queued
+# bmd refuses a stateful test without it, rfc7640/nde-verify): 512 B frames
+# for 1 s each way at 25 % of the line (the data's 10 Mbit/s one way and its
+# ACKs back are far less than the line both ways), no loss, delays 0 and D
+# within 3 ms (the TCG guest's late timers, rfc7640/nde-verify).  At 100 %
+# both ways (4,700 fps through the guest's bridge and netem) one run in 20
+# read a mean of 33.65 ms for 30 (p99 48 ms): the software NDE itself queued
 # under that load, which the verification is right to report.
 bm_load
 topo_bridge 2

@@ -2,8 +2,8 @@
 # end: bmctl -> bmd -> bmgen.ko on bridge DUTs of known buffer, at a
 # notional 10 Mbit/s line with os 10 % (reported; the queues fill in about
 # a second instead of ten).  The procedures find the inflection from the
-# per-frame logs (REQ-BUF-1, method log; lab 31 has the model): Buf_q is
-# what the egress held when it dropped its first frame, the frame on the
+# per-frame logs (REQ-BUF-1, method log; rfc8239/buffer has the model): Buf_q
+# is what the egress held when it dropped its first frame, the frame on the
 # notional line included, whatever the generator's lateness or the DUT's
 # scheduling did before.  Window +-2 frames (each departure is placed
 # within a frame time, 1.2 ms at 1518 B, plus the guest's receive path).
@@ -35,11 +35,11 @@
 # iteration 1 only (e = 2: egress 2 and 3; the RFC's last iteration would
 # fill a queue of 1000 frames, 12 s; 200 frames fill in 2.4 s at os 10 %,
 # faster below the line).  Truth Buf_q = Q_K + 1 (101 and 151 frames),
-# +-2: a queue that drops is full whatever its egress's rate (lab 31's
+# +-2: a queue that drops is full whatever its egress's rate (rfc8239/buffer's
 # half-rate egress); the egress's service (its departures from the first
 # loss to the last, the tbf's A = F - 4 + 24 being the line's F + 20)
-# 100 R_K / 10M % of the line +- 3 (lab 31's window; 99.06 % measured at
-# the line).  A trial counts its frames until drain_s after the streams:
+# 100 R_K / 10M % of the line +- 3 (rfc8239/buffer's window; 99.06 % measured
+# at the line).  A trial counts its frames until drain_s after the streams:
 # a queue of Q_K that drains at R_K takes (Q_K + 1) x 1538 x 8 / R_K, 0.49
 # s for 200 frames at 5 Mbit/s, and a frame still in it then is counted
 # lost (and late, REQ-RX-3), which the procedure took as the egress's
@@ -105,7 +105,7 @@ drops_all() {
 
 # A failed run whose generator the module reports over 30 ms late is
 # measured again: its receive path lagged as well, and a departure
-# stamped late reads as a frame still held (lab 31 has the numbers).
+# stamped late reads as a frame still held (rfc8239/buffer has the numbers).
 
 # BUF-1 on t1, t2, t3: t1 at 99.98 % and t3 at 10 % into t2
 eff_run() {

@@ -41,7 +41,7 @@
 # guest stalled past E1's queue (Q + K frames at 406 fps, 50 ms at the
 # DUT until 2026-12-03, 37 .. 88 ms drawn, seen on a busy host) drops at E1's own tbf, which is the
 # DUT's doing and no HOLB, and the tester must count exactly those.  A
-# HOLB DUT loses A -> E1 frames E1 never saw (lab 34, DUT-HOLB-EMU).
+# HOLB DUT loses A -> E1 frames E1 never saw (rfc8239/holb-emu, DUT-HOLB-EMU).
 bm_load
 topo_bridge 8
 # The DUT of this run (see the top): per egress tK its rate (kbit/s),

@@ -9,10 +9,10 @@
 # at or below the notional line of --line-rate 10M, burst BK =
 # 30400..46000 B (30400: 19 full frames of A = 1538 B, 24.3 ms of tokens
 # at 10 Mbit/s, so that a watchdog the TCG guest fires late loses no
-# tokens: lab 08's reason; 24.3 .. 61 ms drawn), limit Q = 60..120 full
-# frames of 1514 B of skb (100: 151,400 B), overhead 24 (A = F + 20).
-# Warm-up 1 s, window about 4 s (1.5 s of bursts, the learning pause and
-# the drain), one repetition.
+# tokens: dataplane/tcp-engine's reason; 24.3 .. 61 ms drawn), limit Q =
+# 60..120 full frames of 1514 B of skb (100: 151,400 B), overhead 24
+# (A = F + 20).  Warm-up 1 s, window about 4 s (1.5 s of bursts, the learning
+# pause and the drain), one repetition.
 #
 # (a) rfc8238.goodput, t1 -> t4: goodput in [0.85, 1] x F-9's Linux
 #     ceiling R x 1448/1538 (9.415 Mbit/s) (SPEC R8238-GOODPUT), plus
@@ -28,14 +28,14 @@
 #     queue bound (Q + floor(BK/1538)) x 1538 x 8/R + n_b x 84 x 8/R
 #     above the smallest (the bare path; 153.1 ms at the DUT until
 #     2026-12-03), plus 20 ms for a tbf watchdog late in the guest (the
-#     32-r8239-holb margin); UDP lost <= the tbf's drops (TCP's segments
+#     rfc8239/holb margin); UDP lost <= the tbf's drops (TCP's segments
 #     are the rest of them).
 # (c) INC-2 k = 2 (t1 TCP; t2, t3 UDP): the report lists 1 stateful and
 #     2 stateless ingress ports and 1 egress, and the synchronisation: the
 #     SPEC asks sync% > 0, but F-11 measures the overlap of the ports'
 #     first frames (67.2 us at 10 Mbit/s), and the TCG guest's kthreads
-#     start 0.02 to over 7 ms apart (lab 30 reads 0 % too; 20 idle runs
-#     here saw the 6.7 ms first bursts not overlap at all twice); so
+#     start 0.02 to over 7 ms apart (rfc8239/microburst reads 0 % too; 20 idle
+#     runs here saw the 6.7 ms first bursts not overlap at all twice); so
 #     sync% must be reported in [0, 100] and a 0 flagged
 #     `not_an_incast` (R8238-INCAST), the first bursts' overlap reported
 #     in [0, 100], and both stateless streams must have reached the

@@ -4,7 +4,7 @@
  * backends/genl.c) against closed forms: the lanes' departures are the
  * stream's schedule, frame for frame, and their statistics merge back
  * into the one stream's.  The module's side (lanes on kthreads, through
- * a DUT) is checked in the lab (tests/lab/dataplane/07-lanes.sh).
+ * a DUT) is checked in the lab (tests/lab/dataplane/lanes.sh).
  */
 #include <check.h>
 #include <math.h>

@@ -954,7 +954,7 @@ static struct bm_backend *fault_sim(unsigned int n, double line,
  * (-ENODEV) or a port's link (-ENETDOWN): the run ends at once with that
  * error and its reason, runs no trial after it, and what it returns of a
  * document is a valid partial one (kept for the schema check).  The lab
- * (53-faults) does the real faults per family.
+ * (bmd/faults) does the real faults per family.
  */
 START_TEST(test_faults_every_procedure)
 {

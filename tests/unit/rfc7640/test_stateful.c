@@ -261,7 +261,8 @@ START_TEST(rules_and_refusal)
 END_TEST
 
 /* a class per connection: conn_dscps lands on the connections (which
- * retransmit nothing, lab 47); bad values refused with the key */
+ * retransmit nothing, lab rfc7640/stateful); bad values refused with the
+ * key */
 START_TEST(conn_dscps)
 {
 	struct bm_backend *be = mk();

@@ -402,10 +402,10 @@ END_TEST
 
 /*
  * A host that holds the generator up at every rate above r0 (under stress, CI
- * ended test 28 at 468 of 705 fps): each such trial loses 3 frames within
- * a 10 ms catch-up burst in every attempt.  The search takes them as
- * failures after its repeats and says so: disturbed_failures, and the
- * lowest such rate, just above the result.
+ * ended lab rfc2544/router at 468 of 705 fps): each such trial loses 3 frames
+ * within a 10 ms catch-up burst in every attempt.  The search takes them as
+ * failures after its repeats and says so: disturbed_failures, and the lowest
+ * such rate, just above the result.
  */
 struct stalled_be {
 	struct bm_backend be;

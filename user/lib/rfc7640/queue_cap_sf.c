@@ -7,11 +7,11 @@
  * backend's TCP engine (PLAT-TCP), each with stateful_connections
  * connections in one class (stateful_dscp).  The connections start
  * before each run's class trial and stop after it: their window opens
- * with them (as TM-QS-2's, lab 47: data sent before a later mark would
- * land in it), so it spans the trial and the waits around it, and the
- * throughput is the bytes the egress side read over it.  Per egress,
- * ingress and application: the throughput at the egress and the TCP
- * metrics of TM-MET-SF (efficiency F-12, buffer delay F-13, RTT), as
+ * with them (as TM-QS-2's, lab rfc7640/stateful: data sent before a later
+ * mark would land in it), so it spans the trial and the waits around it, and
+ * the throughput is the bytes the egress side read over it.  Per egress,
+ * ingress and application: the throughput at the egress and the TCP metrics
+ * of TM-MET-SF (efficiency F-12, buffer delay F-13, RTT), as
  * the report MUST give per ingress stream (TM §6.2.2.1.1).  The NDE a
  * stateful test MUST use is bmd's to check (REQ-TM-2, on every ingress
  * and egress pair).

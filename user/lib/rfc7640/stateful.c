@@ -370,7 +370,7 @@ static int sf_test(struct bm_backend *be, const struct tm_sf_params *p,
 
 		/* the window opens with the connections (no mark): data
 		 * sent before a later mark would arrive in the window, which
-		 * lab 47 saw add up to 64 KB on a stalled host */
+		 * lab rfc7640/stateful saw add up to 64 KB on a stalled host */
 		ret = bm_tcp_start(be, &ts, err);
 		if (ret)
 			break;

@@ -123,12 +123,12 @@ double tm_egress_tput(const struct tm_egress *e, double td_s);
  * through a 4.016 Mbit/s shaper); over td_s, the frames a queue still
  * held at Td's end counted as rate; over the egress's whole window, a
  * flow delivered within Td read low by the other queues' drain (EF
- * 1.94 Mbit/s of 2.00 delivered, lab 44).  A flow delivered whole
- * within Td is timed over Td, one that drained after it over its longer
- * delivery; flows that end at different times are averaged over
+ * 1.94 Mbit/s of 2.00 delivered, lab rfc7640/queue-shaper-capacity).  A flow
+ * delivered whole within Td is timed over Td, one that drained after it over
+ * its longer delivery; flows that end at different times are averaged over
  * different times, so an egress's flows may add up to more than
- * tm_egress_tput() by up to the early flows' share of the drain time
- * over the window.
+ * tm_egress_tput() by up to the early flows' share of the drain time over the
+ * window.
  */
 double tm_egress_flow_tput(const struct tm_egress *e,
 			   const struct tm_flow_metrics *m, double td_s);
