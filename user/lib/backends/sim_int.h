@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals shared by sim.c (the pair model) and sim_traffic.c (the
- * N-port model) of the simulated DUT; not a public interface.
+ * Internals shared by sim.c (the pair model) and sim_traffic.c with its
+ * parts (the N-port model) of the simulated DUT; not a public interface.
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
@@ -141,6 +141,221 @@ void sim_tm_pop(struct sim_tm *tm);
 bool sim_tm_unpop(struct sim_tm *tm);
 /* Frames the bands may hold at once (for bounds; UINT64_MAX: no limit). */
 uint64_t sim_tm_capacity(const struct sim_tm *tm);
+
+/* --- the N-port model's state (sim_traffic.c) and its parts ------- */
+
+/* sim_traffic.c sets a trial up and runs its events; sim_tester.c sends,
+ * sim_dut.c forwards and receives, sim_latency.c keeps the latency,
+ * sim_heaps.c holds the rings and heaps they share, and
+ * sim_traffic_results.c makes the results.  Calls run down that list. */
+
+#define TPS		SIM_TPS		/* ticks per second */
+#define TICKS_NS	1e4		/* ticks per ns */
+#define MAX_QUEUED	(1UL << 23)
+#define HIST_BITS	8
+#define HIST_SUB	(1U << HIST_BITS)
+#define HIST_PAGES	(64 - HIST_BITS + 1)
+
+/* --- latency: moments and a log-linear histogram ------------------- */
+
+/* Page 0 holds 0..255 ticks one by one; page p >= 1 the octave
+ * [2^(p+7), 2^(p+8)) in 256 buckets. */
+struct hist {
+	uint32_t *pg[HIST_PAGES];
+};
+
+struct lat_acc {
+	uint64_t n;
+	double mean, m2;		/* Welford */
+	int64_t min, max, prev;		/* ticks */
+	/* IPDV as bmgen.ko's receiver takes it (rx.c): D - D_prev of each
+	 * frame received right after the frame of the sequence number
+	 * before it, signed (RFC 5481 §4.1) */
+	uint64_t prev_seq, ipdv_n;
+	int64_t ipdv_min, ipdv_max, ipdv_sum;
+	struct hist h;
+};
+
+/* --- the model's state ---------------------------------------------- */
+
+/* A frame in a queue (t = leaves for the line, a = bytes, b = from the
+ * pool) or in an ingress FIFO (t = tx time, a = stream | size << 13,
+ * b = seq: 16 bytes a frame, up to 2^23 of them). */
+struct slot {
+	int64_t t;
+	uint32_t a, b;
+};
+
+#define FIFO_STREAM_BITS	13
+#define FIFO_STREAM_MASK	((1U << FIFO_STREAM_BITS) - 1)
+_Static_assert(BM_TRAFFIC_MAX_STREAMS <= 1 << FIFO_STREAM_BITS,
+	       "a stream index fits a FIFO slot");
+
+struct ring {
+	struct slot *v;
+	size_t head, n, cap;		/* cap a power of two */
+};
+
+struct tstream {
+	const struct bm_stream_spec *ss;
+	uint16_t tx, rx;
+	uint32_t size;			/* 0: the imix cycle */
+	uint64_t n, k;			/* frames in all; the next one */
+	int64_t start, next;		/* ticks of frame 0 and frame k */
+	double iv;			/* ticks from frame to frame */
+	int64_t iv_int;			/* iv when whole, else 0 */
+	double period;			/* BURSTS: ticks burst to burst */
+	int64_t period_int;
+	int64_t cum;			/* BURSTS: k's offset in burst */
+	int64_t sched_last;
+	bool denied;			/* the DUT's filters drop it */
+	/* what happened; counts by size, DSCP, PCP and the logs straight
+	 * into the stream's result */
+	struct bm_stream_result *r;
+	uint64_t sent, rcvd;
+	int64_t tx_first, tx_last, rx_first, rx_last;
+	int64_t gap, gap_at;		/* longest rx gap and its start */
+	int64_t late_max;		/* ticks behind schedule, at most */
+	/* BURSTS: a frame behind back to back at the line from its
+	 * burst's first departure, at most (bmgen.ko's BURST_DUE_UFPS) */
+	int64_t burst_late_max, burst_first_late;
+	int64_t late_prev;		/* the last paced frame's lateness */
+	double stalls[BM_TX_STALLS];	/* its largest rises (ticks) */
+	uint32_t log_cap;		/* frames each log holds */
+	uint64_t rx_next;		/* highest seq received + 1 */
+	struct lat_acc lat;
+};
+
+struct tport {
+	/* tester side */
+	double tpb;			/* ticks per L1 byte at line rate */
+	int64_t gap;			/* generator_max_fps spacing */
+	int64_t free;			/* can send again from then */
+	unsigned int *sh, nsh;		/* streams with frames left */
+	/* DUT egress */
+	double etpb;			/* the same at egress_bps */
+	uint64_t qf, qb;		/* queue limits (qb 0: none) */
+	struct ring q;			/* frames waiting for the line */
+	uint64_t df, db;		/* dedicated frames, bytes used */
+	int64_t efree;			/* the line is busy until then */
+	unsigned int rr;		/* round robin over ingress ports */
+	struct sim_tm *tm;		/* policer, shaper, scheduler: NULL */
+	uint32_t uncounted;		/* 4 with a shaper: byte limits count
+					 * skb->len (bfifo), else F */
+	bool serving;			/* scheduler: an EV_SERVE is due */
+	int64_t wake_at;		/* scheduler: a shaped band's wake
+					 * (EV_SERVE, tie 1) is due; -1 */
+	/* DUT ingress FIFO (holb) */
+	bool holb, blocked;
+	struct ring fifo;
+	unsigned int blocked_on;	/* the head's egress */
+	int64_t since, retry_at;	/* head blocked since; retry (-1) */
+};
+
+/* The order within one instant: room frees up before arrivals. */
+enum { EV_DEPART, EV_SERVE, EV_TX, EV_HOL };
+
+struct ev {
+	int64_t t, tie;
+	unsigned int type, idx;
+};
+
+struct arrival {
+	struct sim_frame f;
+	unsigned int in, out, rank;
+};
+
+struct tsim {
+	const struct bm_traffic *t;
+	const struct bm_trial_spec *spec;
+	const struct bm_sim_params *p;
+	struct sim_priv *sp;
+	struct tstream *s;
+	struct tport *port;
+	unsigned int ns, np;
+	unsigned int *sh;		/* the ports' stream heaps */
+	struct ev *ev;
+	size_t nev, cap_ev;
+	unsigned int *hol, nhol, nblocked;
+	enum bm_sim_holb_mode mode;
+	uint64_t hol_d, pool, pool_used, queued;
+	int64_t base;			/* ticks added to every latency */
+	int64_t deadline;		/* received later: late */
+	int64_t ws[SIM_MAX_WIN], we[SIM_MAX_WIN];
+	size_t nw;
+	bool latency;
+	struct hist all;
+	uint64_t late, late_frames;
+	int64_t late_max, last_dep;
+	int err;			/* -ENOMEM, or -E2BIG: queues full */
+	struct arrival *batch;
+};
+
+/* sim_latency.c: count sample v (ticks) into h; false: out of memory. */
+bool sim_lat_hist_add(struct hist *h, uint64_t v);
+/* Free h's pages; h is empty after. */
+void sim_lat_hist_free(struct hist *h);
+/* Fold h (ticks, offset base_ns) into a report's BM_LAT_HIST histogram,
+ * each bucket of ours at its middle (ours are 0.4 % wide). */
+void sim_lat_hist_fold(const struct hist *h, double base_ns, uint64_t *out);
+/* Percentile q of n samples in [mn, mx] ticks: nearest rank. */
+double sim_lat_hist_pct(const struct hist *h, uint64_t n, double q,
+			double mn, double mx);
+/* Sample v (ticks) of the frame of sequence number seq into a's moments,
+ * IPDV and histogram; false: out of memory. */
+bool sim_lat_add(struct lat_acc *a, int64_t v, uint64_t seq);
+/* a's samples (ticks, histogram h) as a latency summary in ns, offset
+ * base_ns; all zero without samples. */
+void sim_lat_summary(const struct lat_acc *a, const struct hist *h,
+		     double base_ns, struct bm_latency *l);
+
+/* sim_heaps.c: the run fails with e (-ENOMEM, -E2BIG); the first stays. */
+void sim_fail(struct tsim *S, int e);
+/* Append x to r (S counts what all rings hold; sim_fail when full or out
+ * of memory). */
+void sim_ring_push(struct tsim *S, struct ring *r, struct slot x);
+/* r's oldest slot; r holds one. */
+struct slot *sim_ring_front(struct ring *r);
+/* Drop r's oldest slot; r holds one. */
+void sim_ring_pop(struct tsim *S, struct ring *r);
+/* An event of type at t onto S's heap, tie and idx ordering it within
+ * one instant (sim_fail when out of memory). */
+void sim_ev_push(struct tsim *S, int64_t t, unsigned int type,
+		 int64_t tie, unsigned int idx);
+/* Take the earliest event off S's heap; it holds one. */
+struct ev sim_ev_pop(struct tsim *S);
+/* Is stream a's next frame due before stream b's (ties: lower index)? */
+bool sim_sh_before(const struct tsim *S, unsigned int a, unsigned int b);
+/* Restore the stream heap of P after its root's key grew. */
+void sim_sh_down(const struct tsim *S, struct tport *P);
+
+/* sim_tester.c: ticks of a frame of size bytes on a line of tpb ticks
+ * per L1 byte. */
+int64_t sim_l1_ticks(uint32_t size, double tpb);
+/* Port i sends its next frame at t (the TX event); the frame. */
+struct sim_frame sim_tester_emit(struct tsim *S, unsigned int i, int64_t t);
+
+/* sim_dut.c: scheduler egress e at t (an EV_SERVE event). */
+void sim_dut_serve(struct tsim *S, unsigned int e, int64_t t);
+/* Port i's HOLB FIFO at t: its heads go while their egresses take them
+ * (an EV_HOL event). */
+void sim_dut_hol_drain(struct tsim *S, unsigned int i, int64_t t);
+/* The head of egress e's queue leaves for the line at t (an EV_DEPART
+ * event). */
+void sim_dut_on_depart(struct tsim *S, unsigned int e, int64_t t);
+/* Every port sending at first's instant: round robin per egress, then
+ * the arrivals (EV_TX events, the first popped). */
+void sim_dut_on_tx(struct tsim *S, const struct ev *first);
+
+/* sim_traffic_results.c: ticks t in s; -1 for a time never reached
+ * (t < 0). */
+double sim_traffic_secs(int64_t t);
+/* Zero each stream's result in tr (freeing the logs of an earlier trial)
+ * and give it logs; 0 or -ENOMEM. */
+int sim_traffic_reset_results(struct tsim *S, struct bm_traffic_result *tr);
+/* Per-stream results into tr, then the ports and totals into res. */
+void sim_traffic_results(struct tsim *S, struct bm_traffic_result *tr,
+			 struct bm_trial_result *res);
 
 /* Run spec->traffic on the N-port model (sim_traffic.c); as run_trial. */
 int sim_run_traffic(struct bm_backend *be, const struct bm_trial_spec *spec,
