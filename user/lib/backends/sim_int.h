@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals shared by sim.c (the pair model) and sim_traffic.c with its
- * parts (the N-port model) of the simulated DUT; not a public interface.
+ * Internals shared by the simulated DUT's files: the backend (sim.c),
+ * the pair model (sim_fluid.c, its trial sim_pair.c) and the N-port
+ * model (sim_traffic.c and its parts); not a public interface.
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
@@ -141,6 +142,72 @@ void sim_tm_pop(struct sim_tm *tm);
 bool sim_tm_unpop(struct sim_tm *tm);
 /* Frames the bands may hold at once (for bounds; UINT64_MAX: no limit). */
 uint64_t sim_tm_capacity(const struct sim_tm *tm);
+
+/* --- the pair model (sim_fluid.c) and its trial (sim_pair.c) -------- */
+
+
+#define SIM_MAX_PIECES	64
+#define SIM_EPS		1e-9
+
+/* Frames of one stream segment arrive at t0 + k/rate, k < frames. */
+struct seg {
+	double t0, rate;
+	uint64_t frames;
+	double g;		/* gradual-stage loss ratio of this segment */
+};
+
+/* Received frames whose latency is uniform over [l0, l1] ns. */
+struct piece {
+	double mass, l0, l1;
+};
+
+struct dir_state {
+	/* model constants */
+	double C, lo, hi, base_ns;
+	struct win w[SIM_MAX_WIN];
+	size_t nw;
+	const struct seg *segs;
+	size_t nseg;
+	/* evolving state */
+	double t, x;
+	double lost;			/* fluid frames lost */
+	double last_loss;		/* tx time of the last lost frame */
+	struct piece pc[SIM_MAX_PIECES];
+	size_t npc;
+	/* tagged frame probe */
+	double probe_t;
+	bool probe_done, probe_outage;
+	double probe_x, probe_a;
+};
+
+/* sim_fluid.c: advance the state from st->t to t_to with arrivals from
+ * segment sg (NULL: idle), splitting at outage boundaries and at the tag
+ * probe. */
+void sim_fluid_advance(struct dir_state *st, double t_to,
+		       const struct seg *sg);
+/* One frame of sg arriving at st->t (the start of a segment). */
+void sim_fluid_impulse(struct dir_state *st, const struct seg *sg);
+/* Last arrival strictly before t over all segments, or -1. */
+double sim_fluid_arrival_before(const struct dir_state *st, double t);
+/* First arrival at or after t over all segments, or -1. */
+double sim_fluid_arrival_from(const struct dir_state *st, double t);
+/* A frame sent at tx was lost: the latest such time is kept. */
+void sim_fluid_note_loss(struct dir_state *st, double tx);
+/* The outage window holding t, or -1. */
+int sim_fluid_window_at(const struct dir_state *st, double t);
+/* Gradual-stage loss ratio at offered rate r (BM_SIM_GRADUAL). */
+double sim_fluid_gradual_ratio(const struct bm_sim_params *p, double r,
+			       double knee);
+/* The latency of the count frames received, from st's pieces, offset by
+ * offset_ns, into *lat; all zero without any. */
+void sim_fluid_latency(const struct dir_state *st, uint64_t count,
+		       double offset_ns, struct bm_latency *lat);
+
+/* sim_pair.c: run spec on the pair model (or, with spec->traffic, on the
+ * N-port model); as run_trial. */
+int sim_pair_run_trial(struct bm_backend *be,
+		       const struct bm_trial_spec *spec,
+		       struct bm_trial_result *res, struct bm_error *err);
 
 /* --- the N-port model's state (sim_traffic.c) and its parts ------- */
 
