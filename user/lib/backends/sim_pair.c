@@ -119,6 +119,46 @@ static uint64_t random_loss(struct sim_priv *sp, const struct seg *s,
 	return k;
 }
 
+/* The receive timeline of a direction that received frames: normal
+ * spacing, then gaps around outages (x_end: the backlog at the end). */
+static void rx_timeline(const struct dir_state *st,
+			const struct bm_sim_params *p, double C, double x_end,
+			double normal_gap, struct dir_res *r)
+{
+	double gap, ta, tb;
+	size_t i;
+
+	r->first_rx = r->first_tx + p->base_latency_ns * 1e-9;
+	r->last_rx = r->last_tx + p->base_latency_ns * 1e-9 + x_end / C;
+	r->max_gap = r->received > 1 ? normal_gap : 0.0;
+	r->max_gap_start = r->first_rx;
+	for (i = 0; i < st->nw; i++) {
+		ta = sim_fluid_arrival_before(st, st->w[i].s);
+		tb = sim_fluid_arrival_from(st, st->w[i].e);
+		if (ta < 0.0 || tb < 0.0 || ta >= st->w[i].s)
+			continue;
+		gap = tb - ta;
+		if (gap > r->max_gap) {
+			r->max_gap = gap;
+			r->max_gap_start = ta + p->base_latency_ns * 1e-9;
+		}
+	}
+	if (sim_fluid_window_at(st, r->first_tx) >= 0) {
+		tb = sim_fluid_arrival_from(st,
+			st->w[sim_fluid_window_at(st, r->first_tx)].e);
+		if (tb >= 0.0)
+			r->first_rx = tb + p->base_latency_ns * 1e-9;
+	}
+	/* an outage still on when the stream ends: the last frame
+	 * received is the last one sent before it began */
+	if (sim_fluid_window_at(st, r->last_tx) >= 0) {
+		ta = sim_fluid_arrival_before(st,
+			st->w[sim_fluid_window_at(st, r->last_tx)].s);
+		if (ta >= 0.0)
+			r->last_rx = ta + p->base_latency_ns * 1e-9;
+	}
+}
+
 static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		    const struct win *wins, size_t nwin, struct dir_res *r)
 {
@@ -126,7 +166,7 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 	struct dir_state *st;
 	struct seg segs[SIM_MAX_SEG];
 	size_t nseg, i;
-	double C, A, knee, step, drain, lost_f, x_end, gap, ta, tb, rl_tx;
+	double C, A, knee, step, drain, lost_f, x_end, rl_tx;
 	double offset, normal_gap = 0.0;
 	uint64_t lost, passed, rnd, seg_lost;
 
@@ -227,37 +267,8 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		r->last_loss_after_step = fmax(0.0, st->last_loss - step);
 
 	/* Receive timeline: normal spacing, then gaps around outages. */
-	if (r->received) {
-		r->first_rx = r->first_tx + p->base_latency_ns * 1e-9;
-		r->last_rx = r->last_tx + p->base_latency_ns * 1e-9 + x_end / C;
-		r->max_gap = r->received > 1 ? normal_gap : 0.0;
-		r->max_gap_start = r->first_rx;
-		for (i = 0; i < st->nw; i++) {
-			ta = sim_fluid_arrival_before(st, st->w[i].s);
-			tb = sim_fluid_arrival_from(st, st->w[i].e);
-			if (ta < 0.0 || tb < 0.0 || ta >= st->w[i].s)
-				continue;
-			gap = tb - ta;
-			if (gap > r->max_gap) {
-				r->max_gap = gap;
-				r->max_gap_start = ta + p->base_latency_ns * 1e-9;
-			}
-		}
-		if (sim_fluid_window_at(st, r->first_tx) >= 0) {
-			tb = sim_fluid_arrival_from(st,
-				st->w[sim_fluid_window_at(st, r->first_tx)].e);
-			if (tb >= 0.0)
-				r->first_rx = tb + p->base_latency_ns * 1e-9;
-		}
-		/* an outage still on when the stream ends: the last frame
-		 * received is the last one sent before it began */
-		if (sim_fluid_window_at(st, r->last_tx) >= 0) {
-			ta = sim_fluid_arrival_before(st,
-				st->w[sim_fluid_window_at(st, r->last_tx)].s);
-			if (ta >= 0.0)
-				r->last_rx = ta + p->base_latency_ns * 1e-9;
-		}
-	}
+	if (r->received)
+		rx_timeline(st, p, C, x_end, normal_gap, r);
 	if (spec->latency)
 		sim_fluid_latency(st, r->received, offset, &r->lat);
 
