@@ -6,6 +6,19 @@
 #include "bm_json.h"
 #include "rfc2544.h"
 
+/* Which tests a key applies to (rfc2544_keys.c's table, and what the
+ * parameters' JSON and bounds read of it). */
+#define M(t)	RFC2544_MASK(t)
+#define M_THR	M(RFC2544_THROUGHPUT)
+#define M_LAT	M(RFC2544_LATENCY)
+#define M_FLR	M(RFC2544_FRAME_LOSS)
+#define M_B2B	M(RFC2544_BACK_TO_BACK)
+#define M_REC	M(RFC2544_RECOVERY)
+#define M_RST	M(RFC2544_RESET)
+#define M_NEED	(M_LAT | M_REC | M_RST)	/* measure throughput first */
+#define M_SRCH	(M_THR | M_NEED)
+#define M_ALL	0x3fu
+
 struct r2544_stream;
 struct bm_traffic;
 struct bm_stream_spec;
