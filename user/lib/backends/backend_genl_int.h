@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internals of the module backend shared by its pair trials
- * (backend_genl.c) and its N-port trials (backend_genl_traffic.c); the
- * helpers both use are backend_genl_shared.c.
+ * (backend_genl.c) and its N-port trials (backend_genl_traffic.c, which
+ * sets its ports up in backend_genl_setup.c, adds its streams in
+ * backend_genl_streams.c and reads its results in
+ * backend_genl_collect.c); the helpers all use are backend_genl_shared.c.
  */
 #ifndef BACKEND_GENL_INT_H
 #define BACKEND_GENL_INT_H
@@ -81,6 +83,19 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		     bool ports, struct bm_error *err);
 /* Does a stream of t go to a random set of MACs (§12, bridges)? */
 bool bm_traffic_has_macs(const struct bm_traffic *t);
+/* backend_genl_setup.c: attach every port of t (this host's only) and
+ * its ifindex into ifindex[]; 0 or -errno. */
+int bm_genl_resolve_ports(struct bm_genl_backend *b,
+			  const struct bm_traffic *t, unsigned int *ifindex,
+			  struct bm_error *err);
+/* Router DUT: every port of t its address, every sending port the DUT's
+ * MAC on its subnet into gw_mac[], resolved afresh; 0 or -errno. */
+int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
+		      struct bm_error *err);
+/* §11.2: the management queries' port gets its address (a router DUT's
+ * ports have theirs); 0 or -errno. */
+int bm_traffic_mgmt_port(const struct bm_traffic *t, bool router,
+			 struct bm_error *err);
 /* Replace the module's streams with t's, ids 1..n in t's order; their
  * intended frames into intended[], the latest scheduled end into *want
  * (kept if later).  gw_mac: the DUT's MAC per port (router), or NULL. */
@@ -88,6 +103,9 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 		       const struct bm_trial_spec *spec,
 		       const unsigned int *ifindex, uint8_t (*gw_mac)[6],
 		       uint64_t *intended, double *want, struct bm_error *err);
+/* backend_genl_streams.c: the module's id of lane i of logical stream k
+ * of n: lane 0 is k + 1, so a trial without lanes keeps ids 1..n. */
+uint32_t bm_genl_lane_id(unsigned int k, unsigned int i, unsigned int n);
 /* The statistics of logical stream k (0-based) of the current trial, its
  * lanes merged (st->hist allocated; free with bm_genl_stats_free). */
 int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
@@ -101,6 +119,20 @@ int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err);
  * res->late_watch_s.  0 or -errno. */
 int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
 		       struct bm_trial_result *res, struct bm_error *err);
+struct bm_traffic_result;
+/* backend_genl_collect.c: every stream's statistics into tr (intended[]
+ * its frames meant), the totals and merged latency into res; 0 or
+ * -errno. */
+int bm_traffic_collect(struct bm_genl_backend *b,
+		       const struct bm_trial_spec *spec,
+		       const uint64_t *intended,
+		       struct bm_traffic_result *tr,
+		       struct bm_trial_result *res, struct bm_error *err);
+/* REQ-GEN-6, MLR §5.1: the paced streams' stretch into res's shortfall
+ * (more than 10 us of it: generator-limited). */
+void bm_traffic_stretch(const struct bm_traffic *t, uint32_t f,
+			const struct bm_traffic_result *tr,
+			struct bm_trial_result *res);
 /* Before a trial: each stamping port's fresh PHC offset into
  * the module (PHCs drift); 0 or -errno.  Nothing without hw_on. */
 int bm_genl_hw_arm(struct bm_genl_backend *b, struct bm_error *err);
