@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A stream sent as lanes (backends/lanes.c, bm_genl_stats_lane_add in
- * backends/genl.c) against closed forms: the lanes' departures are the
+ * backends/genl_stats_math.c) against closed forms: the lanes' departures are the
  * stream's schedule, frame for frame, and their statistics merge back
  * into the one stream's.  The module's side (lanes on kthreads, through
  * a DUT) is checked in the lab (tests/lab/dataplane/lanes.sh).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simulated DUT's outages within a trial, both models' (the pair
- * engine in sim.c, the N-port one in sim_traffic.c): the scheduled
+ * engine in sim_pair.c, the N-port one in sim_traffic.c): the scheduled
  * outage of DUT-OUTAGE and the one a DUT reset starts (R2544-RESET).
  */
 #include "sim_int.h"
