@@ -32,11 +32,18 @@ enum bm_jtype {
 /* The default is worked out at run time (from the line rate, another key,
  * the backend): a schema shows it as null and the help says how. */
 #define BM_JK_DERIVED	0x4u
+/* Written back as null when 0 (a list: empty), or a double when negative:
+ * the value a key whose default is derived keeps while it is unset
+ * (bm_json_params_to_json). */
+#define BM_JK_ZERO_NULL	0x8u
+#define BM_JK_NEG_NULL	0x10u
 
 struct bm_jkey {
 	const char *key;
 	enum bm_jtype type;
-	size_t off;			/* offset of the field in the struct */
+	size_t off;			/* offset of the field in the struct (a
+					 * custom key's: for a writer that
+					 * reads it by offset) */
 	double min, max;		/* numeric range, inclusive by default */
 	unsigned int flags;		/* BM_JK_* */
 	unsigned int mask;		/* applies to these users (0 = all) */
@@ -71,6 +78,44 @@ struct bm_param {
 int bm_json_parse_params(json_object *obj, const struct bm_param *keys,
 			 unsigned int mask, void *base, const char *what,
 			 struct bm_error *err);
+
+/*
+ * How the BM_J_CUSTOM rows of a table are written back, each found by its
+ * row's parse; a list of these ends with a NULL parse.  The rows cannot
+ * hold it themselves: a new member would leave every table's positional
+ * rows an initializer short (-Wmissing-field-initializers).
+ */
+struct bm_jwriter {
+	int (*parse)(json_object *v, void *base, const char *key,
+		     struct bm_error *err);
+	/* The value of row k in base: a new JSON value, NULL for null. */
+	json_object *(*to_json)(const struct bm_jwriter *w,
+				const struct bm_jkey *k, const void *base);
+	size_t n_off;		/* a list's count, a size_t in base */
+};
+
+/*
+ * The parameters in base as a new JSON object (a result's "params"):
+ * every entry of keys that applies to mask, in the table's order, read by
+ * offset and type: a double not finite, or one at its unset value
+ * (BM_JK_ZERO_NULL, BM_JK_NEG_NULL), is null; an enum is its name; a
+ * custom key is what its writer in writers gives (null without one).
+ */
+json_object *bm_json_params_to_json(const struct bm_param *keys,
+				    unsigned int mask, const void *base,
+				    const struct bm_jwriter *writers);
+
+/* Custom keys' writers of what is at base + k->off: a NUL-terminated
+ * string; a list of w->n_off's count of uint32_t, unsigned int or double
+ * (null when empty with BM_JK_ZERO_NULL). */
+json_object *bm_json_string_at(const struct bm_jwriter *w,
+			       const struct bm_jkey *k, const void *base);
+json_object *bm_json_u32s_at(const struct bm_jwriter *w,
+			     const struct bm_jkey *k, const void *base);
+json_object *bm_json_uints_at(const struct bm_jwriter *w,
+			      const struct bm_jkey *k, const void *base);
+json_object *bm_json_doubles_at(const struct bm_jwriter *w,
+				const struct bm_jkey *k, const void *base);
 
 /* The entry of keys named key that applies to mask, or NULL. */
 const struct bm_param *bm_json_find_param(const struct bm_param *keys,
