@@ -28,6 +28,9 @@ struct bm_procedure_info {
 	const struct bm_param *keys;
 	unsigned int mask;
 	int test;
+	/* How keys' custom rows are written back (bm_json_params_to_json),
+	 * NULL when there are none or the family writes its own. */
+	const struct bm_jwriter *writers;
 	const char *duration_key;	/* what --duration sets, or NULL */
 	const char *sizes_key;		/* what --frame-sizes sets, or NULL */
 	/* Parse params (NULL = none) over the defaults, strictly; 0 or
@@ -62,10 +65,11 @@ struct bm_procedure_info {
 
 /*
  * The hooks of a procedure whose parameters are a struct T parsed from
- * its keys table alone: parse = P_defaults(p), the table, P_check(p);
- * then P_params_json(p), P_max_trials(p) and P_run(be, p, ...).  P is the
- * function prefix (tm_pol, ...); a family names its rows' hooks
- * P_validate, P_defaults_json, P_bound, P_run_proc.
+ * its keys table alone: parse = P_defaults(p), the table, P_check(p, err);
+ * defaults = the table written back from P_defaults(p); then
+ * P_max_trials(p) and P_run(be, p, ...).  P is the function prefix
+ * (tm_pol, ...); a family names its rows' hooks P_validate,
+ * P_defaults_json, P_bound, P_run_proc.
  */
 #define BM_PROC_HOOKS(P, T) \
 static int P##_parse(const struct bm_procedure_info *pi, \
@@ -88,9 +92,8 @@ static int P##_validate(const struct bm_procedure_info *pi, \
 static json_object *P##_defaults_json(const struct bm_procedure_info *pi) \
 { \
 	T p; \
-	(void)pi; \
 	P##_defaults(&p); \
-	return P##_params_json(&p); \
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers); \
 } \
 static int P##_bound(const struct bm_procedure_info *pi, \
 		     json_object *params, double line, unsigned int n_ports, \

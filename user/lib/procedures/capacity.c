@@ -96,10 +96,26 @@ static int parse_paths(json_object *v, void *base, const char *key,
 	return 0;
 }
 
+static json_object *paths_json(const struct bm_jwriter *w,
+			       const struct bm_jkey *k, const void *base)
+{
+	const struct cap_params *p = base;
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	(void)w;
+	(void)k;
+	for (i = 0; i < p->n_paths; i++)
+		json_object_array_add(a, json_object_new_string(
+			cap_path_names[p->paths[i]]));
+	return a;
+}
+
 #define CO(f)	offsetof(struct cap_params, f)
 
 const struct bm_param cap_keys[] = {
-	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL, parse_sizes },
+	{ { "frame_sizes", BM_J_CUSTOM, CO(frame_sizes), 64, 9216, 0, 0, NULL,
+	    parse_sizes },
 	  "B", "frame sizes with FCS, 1 to 8 (the smallest is where a port "
 	  "needs the most frames)", "integer array" },
 	{ { "tx_paths", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_paths }, "",
@@ -119,6 +135,12 @@ const struct bm_param cap_keys[] = {
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
+const struct bm_jwriter cap_writers[] = {
+	{ parse_sizes, bm_json_u32s_at, CO(n_sizes) },
+	{ parse_paths, paths_json, 0 },
+	{ NULL, NULL, 0 },
+};
+
 static void cap_defaults(struct cap_params *p)
 {
 	unsigned int i;
@@ -134,24 +156,6 @@ static void cap_defaults(struct cap_params *p)
 	p->steps = 4;
 	/* the loop is a cable or a veth pair: nothing stays queued */
 	p->drain_s = 0.2;
-}
-
-static json_object *cap_params_json(const struct cap_params *p)
-{
-	json_object *o = json_object_new_object(), *a;
-	unsigned int i;
-
-	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
-	a = json_object_new_array();
-	for (i = 0; i < p->n_paths; i++)
-		json_object_array_add(a, json_object_new_string(
-			cap_path_names[p->paths[i]]));
-	json_object_object_add(o, "tx_paths", a);
-	bm_json_add_double(o, "duration_s", p->duration_s);
-	bm_json_add_u64(o, "probe_frames", p->probe_frames);
-	bm_json_add_u64(o, "steps", p->steps);
-	bm_json_add_double(o, "drain_s", p->drain_s);
-	return o;
 }
 
 static int cap_parse(const struct bm_procedure_info *pi, json_object *params,
@@ -175,9 +179,8 @@ json_object *cap_defaults_json(const struct bm_procedure_info *pi)
 {
 	struct cap_params p;
 
-	(void)pi;
 	cap_defaults(&p);
-	return cap_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 int cap_max_trials(const struct bm_procedure_info *pi, json_object *params,
@@ -389,7 +392,9 @@ int cap_run(const struct bm_procedure_info *pi, json_object *params,
 		bm_json_add_str_once(dev, "no loop rate carried every frame: "
 				     "are the two ports cabled to each other "
 				     "(or a veth pair)? send_fps stands");
-	*result = bm_result_envelope(pi->name, pi->refs, cap_params_json(&p),
+	*result = bm_result_envelope(pi->name, pi->refs,
+				     bm_json_params_to_json(pi->keys, pi->mask,
+							    &p, pi->writers),
 				     &c.log, NULL, out, dev, be);
 	bm_trial_log_free(&c.log);
 	if (!*result && !ret) {

@@ -14,6 +14,7 @@
 #include "bm_procedure.h"
 
 extern const struct bm_param cap_keys[];
+extern const struct bm_jwriter cap_writers[];
 
 /* Hooks of the registry row: see struct bm_procedure_info. */
 int cap_validate(const struct bm_procedure_info *pi, json_object *params,

@@ -30,7 +30,7 @@ static const struct bm_procedure_info bmgen_procedures[] = {
 		     "loop to the second port carries clean (bmctl port "
 		     "calibrate)",
 	  .refs = "REQ-GEN-6",
-	  .ports_needed = 2, .keys = cap_keys,
+	  .ports_needed = 2, .keys = cap_keys, .writers = cap_writers,
 	  .duration_key = "duration_s", .sizes_key = "frame_sizes",
 	  .validate = cap_validate, .defaults = cap_defaults_json,
 	  .max_trials = cap_max_trials, .run = cap_run, .own_rates = true },

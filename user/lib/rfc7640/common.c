@@ -29,26 +29,6 @@ void tm_common_defaults(struct tm_common *c, double td_s)
 	};
 }
 
-void tm_common_json(json_object *o, const struct tm_common *c, bool with_td)
-{
-	bm_json_add_u64(o, "frame_size", c->frame_size);
-	bm_json_add_str(o, "accounting", tm_acct_names[c->accounting]);
-	bm_json_add_str(o, "burst_mode", tm_burst_mode_names[c->burst_mode]);
-	bm_json_add_u64(o, "tr", c->tr);
-	if (with_td) {
-		bm_json_add_double(o, "td_s", c->td_s);
-		bm_json_add_double(o, "ti_margin_pct", c->ti_margin_pct);
-	}
-	bm_json_add_double(o, "drain_s", c->drain_s);
-	bm_json_add_bool(o, "learning", c->learning);
-	bm_json_add_double(o, "learning_pause_s", c->learning_pause_s >= 0 ?
-			   c->learning_pause_s : NAN);
-	bm_json_add_u64(o, "dscp", c->dscp);
-	bm_json_add_double(o, "cal_pd_ns", c->cal_pd_ns);
-	bm_json_add_double(o, "cal_pdv_ns", c->cal_pdv_ns);
-	bm_json_add_u64(o, "log_frames", c->log_frames);
-}
-
 int tm_ctx_init(struct tm_ctx *x, const char *name, struct bm_backend *be,
 		const struct tm_common *c, unsigned int min_ports,
 		unsigned int max_ports, bm_progress_fn progress, void *ctx,

@@ -42,15 +42,16 @@ const struct bm_param tm_hunt_keys[] = {
 	    NULL }, "", "after the target passes, add step until a loss to "
 	  "show the policer enforces (TM §5.1.1)", NULL },
 	{ { "verify_max", BM_J_BYTES, HO(verify_max), 1, 1e12,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "B", "largest burst of the "
-	  "verification (unset: target + 16KB [PROPOSED])", NULL },
+	    BM_JK_DERIVED | BM_JK_ZERO_NULL, 0, NULL, NULL }, "B", "largest "
+	  "burst of the verification (unset: target + 16KB [PROPOSED])",
+	  NULL },
 	{ { "rate_bps", BM_J_DOUBLE, HO(rate_bps), 0, 1e13, 0, 0, NULL, NULL },
 	  "bit/s", "the function's refill (CIR) or drain (BB) rate, for the "
 	  "recover wait; 0: not known", NULL },
 	{ { "recover_wait_s", BM_J_DOUBLE, HO(recover_wait_s), 0, 3600,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait before each burst for "
-	  "the bucket to refill or the queue to drain (unset: max(2 s, 2 x "
-	  "bytes x 8 / rate_bps) [PROPOSED])", NULL },
+	    BM_JK_DERIVED | BM_JK_NEG_NULL, 0, NULL, NULL }, "s", "wait before "
+	  "each burst for the bucket to refill or the queue to drain (unset: "
+	  "max(2 s, 2 x bytes x 8 / rate_bps) [PROPOSED])", NULL },
 	TM_COMMON_KEYS(HO),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
@@ -67,25 +68,6 @@ void tm_hunt_defaults(struct tm_hunt_params *p)
 	 * unless asked for more [PROPOSED]; no Td */
 	tm_common_defaults(&p->c, 0.0);
 	p->c.tr = 1;
-}
-
-json_object *tm_hunt_params_json(const struct tm_hunt_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "target", p->target);
-	bm_json_add_u64(o, "min", p->min);
-	bm_json_add_u64(o, "step", p->step);
-	bm_json_add_bool(o, "verify_policer", p->verify_policer);
-	if (p->verify_max)
-		bm_json_add_u64(o, "verify_max", p->verify_max);
-	else
-		json_object_object_add(o, "verify_max", NULL);
-	bm_json_add_double(o, "rate_bps", p->rate_bps);
-	bm_json_add_double(o, "recover_wait_s", p->recover_wait_s >= 0 ?
-			   p->recover_wait_s : NAN);
-	tm_common_json(o, &p->c, false);
-	return o;
 }
 
 static uint64_t verify_max(const struct tm_hunt_params *p)
@@ -447,8 +429,9 @@ int tm_hunt_run(struct bm_backend *be, const struct tm_hunt_params *p,
 			"recover wait 2 s: without rate_bps the refill time "
 			"of the function is not known [PROPOSED]"));
 	*result = bm_result_envelope("rfc7640.burst-hunt", "TM-BURST-HUNT",
-				     tm_hunt_params_json(p), &x.log, NULL, res,
-				     dev, be);
+				     bm_json_params_to_json(tm_hunt_keys, 0, p,
+							    NULL),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

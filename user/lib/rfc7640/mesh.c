@@ -76,6 +76,14 @@ json_object *tm_port_list_json(const struct tm_port_list *l)
 	return a;
 }
 
+json_object *tm_port_list_at(const struct bm_jwriter *w,
+			     const struct bm_jkey *k, const void *base)
+{
+	(void)w;
+	return tm_port_list_json((const struct tm_port_list *)
+				 ((const char *)base + k->off));
+}
+
 static bool listed(const struct tm_port_list *l, unsigned int port)
 {
 	size_t i;

@@ -65,7 +65,7 @@ const struct bm_param tm_nde_keys[] = {
 	    BM_JK_DERIVED, 0, NULL, NULL }, "ms", "the delay it is set to "
 	  "back; unset: the return path is not measured (and adds nothing "
 	  "to the RTT)", NULL },
-	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL,
+	{ { "frame_sizes", BM_J_CUSTOM, NO(frame_sizes), 64, 9216, 0, 0, NULL,
 	    parse_nde_sizes }, "B", "frame sizes with FCS (TM §1.2 names 128 "
 	  "... 1500 and 9600: jumbo frames only where the ports and the NDE "
 	  "carry them [PROPOSED])", "integer array" },
@@ -92,8 +92,8 @@ const struct bm_param tm_nde_keys[] = {
 	  "learning frames before the first trial (an NDE that bridges)",
 	  NULL },
 	{ { "learning_pause_s", BM_J_DOUBLE, NO(learning_pause_s), 0, 60,
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait after the learning "
-	  "frames (unset: the backend's, 2 s)", NULL },
+	    BM_JK_DERIVED | BM_JK_NEG_NULL, 0, NULL, NULL }, "s", "wait after "
+	  "the learning frames (unset: the backend's, 2 s)", NULL },
 	{ { "tcp", BM_J_BOOL, NO(tcp), 0, 0, 0, 0, NULL, NULL }, "",
 	  "run the bulk TCP check (REQ-TM-2 step 3, REQ-TM-6); off: a "
 	  "deviation", NULL },
@@ -105,13 +105,19 @@ const struct bm_param tm_nde_keys[] = {
 	{ { "tcp_target_pct", BM_J_DOUBLE, NO(tcp_target_pct), 0, 100, 0, 0,
 	    NULL, NULL }, "%", "goodput below this share of F-9's ceiling at "
 	  "the target rate flags tcp_host_limited (REQ-TM-6: 95)", NULL },
-	{ { "cc", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_nde_cc }, "",
+	{ { "cc", BM_J_CUSTOM, NO(cc), 0, 0, 0, 0, NULL, parse_nde_cc }, "",
 	  "congestion control (TCP_CONGESTION); \"\": the system's", "string" },
 	{ { "sndbuf", BM_J_BYTES, NO(sndbuf), 0, 1 << 30, 0, 0, NULL, NULL },
 	  "B", "SO_SNDBUF, 0: the kernel's autotuning", NULL },
 	{ { "rcvbuf", BM_J_BYTES, NO(rcvbuf), 0, 1 << 30, 0, 0, NULL, NULL },
 	  "B", "SO_RCVBUF, 0: the kernel's autotuning", NULL },
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter tm_nde_writers[] = {
+	{ parse_nde_sizes, bm_json_u32s_at, NO(n_sizes) },
+	{ parse_nde_cc, bm_json_string_at, 0 },
+	{ NULL, NULL, 0 },
 };
 
 void tm_nde_defaults(struct tm_nde_params *p)
@@ -149,33 +155,6 @@ int tm_nde_check(const struct tm_nde_params *p, struct bm_error *err)
 double tm_nde_max_trials(const struct tm_nde_params *p)
 {
 	return (double)p->n_sizes;
-}
-
-json_object *tm_nde_params_json(const struct tm_nde_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_double(o, "delay_ms", p->delay_ms);
-	bm_json_add_double(o, "reverse_delay_ms", p->reverse_delay_ms);
-	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
-	bm_json_add_double(o, "load_pct", p->load_pct);
-	bm_json_add_double(o, "duration_s", p->duration_s);
-	bm_json_add_double(o, "tolerance_pct", p->tolerance_pct);
-	bm_json_add_double(o, "tolerance_ms", p->tolerance_ms);
-	bm_json_add_double(o, "cal_pd_ns", p->cal_pd_ns);
-	bm_json_add_u64(o, "dscp", p->dscp);
-	bm_json_add_double(o, "drain_s", p->drain_s);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0 ?
-			   p->learning_pause_s : NAN);
-	bm_json_add_bool(o, "tcp", p->tcp);
-	bm_json_add_double(o, "tcp_duration_s", p->tcp_duration_s);
-	bm_json_add_double(o, "tcp_warmup_s", p->tcp_warmup_s);
-	bm_json_add_double(o, "tcp_target_pct", p->tcp_target_pct);
-	bm_json_add_str(o, "cc", p->cc);
-	bm_json_add_u64(o, "sndbuf", p->sndbuf);
-	bm_json_add_u64(o, "rcvbuf", p->rcvbuf);
-	return o;
 }
 
 double tm_nde_tolerance_ms(const struct tm_nde_params *p, double configured)
@@ -446,8 +425,9 @@ int tm_nde_run(struct bm_backend *be, const struct tm_nde_params *p,
 			"the delays include the tester's own: no calibration "
 			"given (cal_pd_ns; REQ-TS-5)"));
 	*result = bm_result_envelope("rfc7640.nde-verify", "TM-SETUP",
-				     tm_nde_params_json(p), &m.x.log, NULL, out,
-				     dev, be);
+				     bm_json_params_to_json(tm_nde_keys, 0, p,
+							    tm_nde_writers),
+				     &m.x.log, NULL, out, dev, be);
 	tm_ctx_free(&m.x);
 	if (!ret && !m.ok) {
 		bm_errorf(err, "the NDE failed its verification: %s",

@@ -70,8 +70,7 @@ const struct bm_param tm_pol_keys[] = {
 	{ { "yellow_dscp", BM_J_UINT, PO(yellow_dscp), 0, 63, 0, 0, NULL,
 	    NULL }, "", "color-aware: the DSCP of the pre-marked yellow part "
 	  "[PROPOSED 10, AF11: DUT-POL2's re-mark]", NULL },
-	TM_TD_KEYS(PO, "§6.1.1: 60"),
-	TM_COMMON_KEYS(PO),
+	TM_COMMON_TD_KEYS(PO, "§6.1.1: 60"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -88,22 +87,6 @@ void tm_pol_defaults(struct tm_pol_params *p)
 		.yellow_dscp = 10,		/* [PROPOSED] AF11 */
 	};
 	tm_common_defaults(&p->c, 60.0);	/* §6.1.1: Td 60 s */
-}
-
-json_object *tm_pol_params_json(const struct tm_pol_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_double(o, "cir_bps", p->cir_bps);
-	bm_json_add_double(o, "eir_bps", p->eir_bps);
-	bm_json_add_u64(o, "cbs", p->cbs);
-	bm_json_add_u64(o, "ebs", p->ebs);
-	bm_json_add_u64(o, "excess", p->excess);
-	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
-	bm_json_add_str(o, "mode", tm_pol_mode_names[p->mode]);
-	bm_json_add_u64(o, "yellow_dscp", p->yellow_dscp);
-	tm_common_json(o, &p->c, true);
-	return o;
 }
 
 int tm_pol_check(const struct tm_pol_params *p, struct bm_error *err)
@@ -512,8 +495,9 @@ int tm_pol_run(struct bm_backend *be, const struct tm_pol_params *p,
 			"and a pre-marked yellow EBS part; \"remarked\" and "
 			"yellow count the yellow part sent yellow too"));
 	*result = bm_result_envelope("rfc7640.policer", "TM-POL-1",
-				     tm_pol_params_json(p), &x.log, NULL, res,
-				     dev, be);
+				     bm_json_params_to_json(tm_pol_keys, 0, p,
+							    NULL),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

@@ -133,8 +133,7 @@ const struct bm_param tm_polc_keys[] = {
 	{ { "ti_formula", BM_J_ENUM, PO(ti_formula), 0, 0, 0, 0,
 	    tm_ti_formula_names, NULL }, "", "amb41 (AMB-41) or draft, as "
 	  "rfc7640.policer, per customer", NULL },
-	TM_TD_KEYS(PO, "§6.1.2.1: 30"),
-	TM_COMMON_KEYS(PO),
+	TM_COMMON_TD_KEYS(PO, "§6.1.2.1: 30"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -167,20 +166,24 @@ static json_object *cust_json(const struct tm_customer *c)
 	return o;
 }
 
-json_object *tm_polc_params_json(const struct tm_polc_params *p)
+static json_object *customers_json(const struct bm_jwriter *w,
+				   const struct bm_jkey *k, const void *base)
 {
-	json_object *o = json_object_new_object(), *a;
+	const struct tm_polc_params *p = base;
+	json_object *a = json_object_new_array();
 	size_t i;
 
-	a = json_object_new_array();
+	(void)w;
+	(void)k;
 	for (i = 0; i < p->n_cust; i++)
 		json_object_array_add(a, cust_json(&p->cust[i]));
-	json_object_object_add(o, "customers", a);
-	bm_json_add_u64(o, "excess", p->excess);
-	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
-	tm_common_json(o, &p->c, true);
-	return o;
+	return a;
 }
+
+const struct bm_jwriter tm_polc_writers[] = {
+	{ parse_customers, customers_json, 0 },
+	{ NULL, NULL, 0 },
+};
 
 int tm_polc_check(const struct tm_polc_params *p, struct bm_error *err)
 {
@@ -336,7 +339,8 @@ int tm_polc_run(struct bm_backend *be, const struct tm_polc_params *p,
 	*result = tm_pol_finish(&x, res, dev, p->ti_formula, pp,
 				(unsigned int)n, pairs > 1 ?
 				"TM-POL-CAP-3" : "TM-POL-CAP-1",
-				tm_polc_params_json(p));
+				bm_json_params_to_json(tm_polc_keys, 0, p,
+						       tm_polc_writers));
 	free(pp);
 	return ret;
 }

@@ -34,24 +34,33 @@ ARRAY_KEY(ebs, true, 0)
 #define PO(f)	offsetof(struct tm_polp_params, f)
 
 const struct bm_param tm_polp_keys[] = {
-	{ { "pair_cir_bps", BM_J_CUSTOM, 0, 1, 1e13, 0, 0, NULL,
+	{ { "pair_cir_bps", BM_J_CUSTOM, PO(cir_bps), 1, 1e13, 0, 0, NULL,
 	    parse_cir_bps }, "bit/s", "each egress policer's CIR: one for "
 	  "every pair or one per pair [PROPOSED 100 Mbit/s]", "number array" },
-	{ { "pair_cbs", BM_J_CUSTOM, 0, 1, 1e12, 0, 0, NULL, parse_cbs }, "B",
-	  "each policer's CBS [PROPOSED 64KB]", "bytes array" },
-	{ { "pair_eir_bps", BM_J_CUSTOM, 0, 0, 1e13, 0, 0, NULL,
+	{ { "pair_cbs", BM_J_CUSTOM, PO(cbs), 1, 1e12, 0, 0, NULL,
+	    parse_cbs }, "B", "each policer's CBS [PROPOSED 64KB]",
+	  "bytes array" },
+	{ { "pair_eir_bps", BM_J_CUSTOM, PO(eir_bps), 0, 1e13, 0, 0, NULL,
 	    parse_eir_bps }, "bit/s", "each policer's EIR (0: single rate)",
 	  "number array" },
-	{ { "pair_ebs", BM_J_CUSTOM, 0, 0, 1e12, 0, 0, NULL, parse_ebs }, "B",
-	  "each policer's EBS (0: single rate)", "bytes array" },
+	{ { "pair_ebs", BM_J_CUSTOM, PO(ebs), 0, 1e12, 0, 0, NULL,
+	    parse_ebs }, "B", "each policer's EBS (0: single rate)",
+	  "bytes array" },
 	{ { "excess", BM_J_BYTES, PO(excess), 1, 1e12, 0, 0, NULL, NULL }, "B",
 	  "bytes the excess step adds to every burst (1000, recorded)", NULL },
 	{ { "ti_formula", BM_J_ENUM, PO(ti_formula), 0, 0, 0, 0,
 	    tm_ti_formula_names, NULL }, "", "amb41 (AMB-41) or draft, as "
 	  "rfc7640.policer", NULL },
-	TM_TD_KEYS(PO, "§6.1.1: 60"),
-	TM_COMMON_KEYS(PO),
+	TM_COMMON_TD_KEYS(PO, "§6.1.1: 60"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter tm_polp_writers[] = {
+	{ parse_cir_bps, bm_json_doubles_at, PO(n_cir_bps) },
+	{ parse_cbs, bm_json_doubles_at, PO(n_cbs) },
+	{ parse_eir_bps, bm_json_doubles_at, PO(n_eir_bps) },
+	{ parse_ebs, bm_json_doubles_at, PO(n_ebs) },
+	{ NULL, NULL, 0 },
 };
 
 void tm_polp_defaults(struct tm_polp_params *p)
@@ -66,32 +75,6 @@ void tm_polp_defaults(struct tm_polp_params *p)
 		.excess = 1000,
 	};
 	tm_common_defaults(&p->c, 60.0);
-}
-
-static json_object *array_json(const double *v, size_t n)
-{
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_double(v[i]));
-	return a;
-}
-
-json_object *tm_polp_params_json(const struct tm_polp_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "pair_cir_bps",
-			       array_json(p->cir_bps, p->n_cir_bps));
-	json_object_object_add(o, "pair_cbs", array_json(p->cbs, p->n_cbs));
-	json_object_object_add(o, "pair_eir_bps",
-			       array_json(p->eir_bps, p->n_eir_bps));
-	json_object_object_add(o, "pair_ebs", array_json(p->ebs, p->n_ebs));
-	bm_json_add_u64(o, "excess", p->excess);
-	bm_json_add_str(o, "ti_formula", tm_ti_formula_names[p->ti_formula]);
-	tm_common_json(o, &p->c, true);
-	return o;
 }
 
 /* Value i of an array of n: its own, or the one for every pair. */
@@ -234,7 +217,8 @@ int tm_polp_run(struct bm_backend *be, const struct tm_polp_params *p,
 	ret = tm_pol_streams(&x, pp, n, res);
 	*result = tm_pol_finish(&x, res, json_object_new_array(),
 				p->ti_formula, pp, n, "TM-POL-CAP-2",
-				tm_polp_params_json(p));
+				bm_json_params_to_json(tm_polp_keys, 0, p,
+						       tm_polp_writers));
 	free(pp);
 	return ret;
 }

@@ -47,18 +47,18 @@ const struct bm_param tm_qs_keys[] = {
 	{ { "classes", BM_J_BOOL, QO(classes), 0, 0, 0, 0, NULL, NULL }, "",
 	  "the scheduling characterisation: two classes whose sum exceeds "
 	  "BB", NULL },
-	{ { "high_bps", BM_J_DOUBLE, QO(high_bps), 0, 1e13, BM_JK_DERIVED, 0,
-	    NULL, NULL }, "bit/s", "the high class's rate in the accounting "
-	  "mode (unset: 60 % of BB [PROPOSED])", NULL },
-	{ { "low_bps", BM_J_DOUBLE, QO(low_bps), 0, 1e13, BM_JK_DERIVED, 0,
-	    NULL, NULL }, "bit/s", "the low class's rate (unset: 60 % of BB "
+	{ { "high_bps", BM_J_DOUBLE, QO(high_bps), 0, 1e13,
+	    BM_JK_DERIVED | BM_JK_ZERO_NULL, 0, NULL, NULL }, "bit/s", "the "
+	  "high class's rate in the accounting mode (unset: 60 % of BB "
 	  "[PROPOSED])", NULL },
+	{ { "low_bps", BM_J_DOUBLE, QO(low_bps), 0, 1e13,
+	    BM_JK_DERIVED | BM_JK_ZERO_NULL, 0, NULL, NULL }, "bit/s", "the "
+	  "low class's rate (unset: 60 % of BB [PROPOSED])", NULL },
 	{ { "high_dscp", BM_J_UINT, QO(high_dscp), 0, 63, 0, 0, NULL, NULL },
 	  "", "DSCP of the high class (46: EF)", NULL },
 	{ { "low_dscp", BM_J_UINT, QO(low_dscp), 0, 63, 0, 0, NULL, NULL },
 	  "", "DSCP of the low class (0: best effort)", NULL },
-	TM_TD_KEYS(QO, "§6.2.1.1: 30"),
-	TM_COMMON_KEYS(QO),
+	TM_COMMON_TD_KEYS(QO, "§6.2.1.1: 30"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -72,23 +72,6 @@ void tm_qs_defaults(struct tm_qs_params *p)
 		.high_dscp = 46,	/* EF */
 	};
 	tm_common_defaults(&p->c, 30.0);	/* §6.2.1.1: Td 30 s */
-}
-
-json_object *tm_qs_params_json(const struct tm_qs_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "ql", p->ql);
-	bm_json_add_double(o, "bb_bps", p->bb_bps);
-	bm_json_add_str(o, "scheduler", sched_names[p->scheduler]);
-	bm_json_add_bool(o, "hunt", p->hunt);
-	bm_json_add_bool(o, "classes", p->classes);
-	bm_json_add_double(o, "high_bps", p->high_bps > 0 ? p->high_bps : NAN);
-	bm_json_add_double(o, "low_bps", p->low_bps > 0 ? p->low_bps : NAN);
-	bm_json_add_u64(o, "high_dscp", p->high_dscp);
-	bm_json_add_u64(o, "low_dscp", p->low_dscp);
-	tm_common_json(o, &p->c, true);
-	return o;
 }
 
 int tm_qs_check(const struct tm_qs_params *p, struct bm_error *err)
@@ -410,8 +393,9 @@ int tm_qs_run(struct bm_backend *be, const struct tm_qs_params *p,
 			"the scheduler to arbitrate (TM §6.2.1.1)"));
 	tm_deviations(&x, dev, true);
 	*result = bm_result_envelope("rfc7640.queue", "TM-QS-1",
-				     tm_qs_params_json(p), &x.log, NULL, res,
-				     dev, be);
+				     bm_json_params_to_json(tm_qs_keys, 0, p,
+							    NULL),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

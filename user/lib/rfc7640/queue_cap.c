@@ -101,34 +101,44 @@ const struct bm_param tm_qcap_keys[] = {
 	{ { "scheduler", BM_J_ENUM, CO(scheduler), 0, 0, 0, 0, sched_names,
 	    NULL }, "", "the DUT's scheduling technique, reported (TM "
 	  "§6.2.2.1.1: sp; §6.2.2.1.2: sp_wfq)", NULL },
-	{ { "class_dscps", BM_J_CUSTOM, 0, 0, 63, 0, 0, NULL, parse_dscps },
+	{ { "class_dscps", BM_J_CUSTOM, CO(dscps), 0, 63, 0, 0, NULL,
+	    parse_dscps },
 	  "", "the classes' DSCPs, one queue each, 1 to 8, SP queues in "
 	  "priority order [PROPOSED 46, 0: EF and best effort]",
 	  "integer array" },
-	{ { "class_rates_bps", BM_J_CUSTOM, 0, 0, 1e13, BM_JK_MIN_EXCL, 0,
-	    NULL, parse_rates }, "bit/s", "each class's rate from every "
-	  "ingress port to every egress port, accounting mode [PROPOSED "
-	  "20e6, 50e6: the SPEC's acceptance]", "number array" },
-	{ { "class_weights", BM_J_CUSTOM, 0, 0, 1e9, BM_JK_DERIVED, 0, NULL,
-	    parse_weights }, "", "each queue's WFQ weight as configured "
-	  "(e.g. ets quanta), 0 for an SP queue; reported, and the WFQ "
-	  "shares are set against it (unset: every queue SP)",
-	  "number array" },
-	{ { "ingress_ports", BM_J_CUSTOM, 0, 1, BM_BACKEND_MAX_PORTS,
+	{ { "class_rates_bps", BM_J_CUSTOM, CO(rates_bps), 0, 1e13,
+	    BM_JK_MIN_EXCL, 0, NULL, parse_rates }, "bit/s", "each class's "
+	  "rate from every ingress port to every egress port, accounting "
+	  "mode [PROPOSED 20e6, 50e6: the SPEC's acceptance]", "number array" },
+	{ { "class_weights", BM_J_CUSTOM, CO(weights), 0, 1e9,
+	    BM_JK_DERIVED | BM_JK_ZERO_NULL, 0, NULL, parse_weights }, "",
+	  "each queue's WFQ weight as configured (e.g. ets quanta), 0 for an "
+	  "SP queue; reported, and the WFQ shares are set against it (unset: "
+	  "every queue SP)", "number array" },
+	{ { "ingress_ports", BM_J_CUSTOM, CO(ingress), 1, BM_BACKEND_MAX_PORTS,
 	    BM_JK_DERIVED, 0, NULL, parse_ingress }, "", "the ingress ports, "
 	  "1 = the job's first (unset: every port not an egress)",
 	  "integer array" },
-	{ { "egress_ports", BM_J_CUSTOM, 0, 1, BM_BACKEND_MAX_PORTS,
+	{ { "egress_ports", BM_J_CUSTOM, CO(egress), 1, BM_BACKEND_MAX_PORTS,
 	    BM_JK_DERIVED, 0, NULL, parse_egress }, "", "the egress ports; "
 	  "every ingress port sends each class to each (unset: the last "
 	  "port)", "integer array" },
 	{ { "bursts", BM_J_BOOL, CO(bursts), 0, 0, 0, 0, NULL, NULL }, "",
 	  "also TM-QS-1's bursts: QL / n_in from every ingress port to each "
 	  "egress together every QL x 8 / BB", NULL },
-	TM_TD_KEYS(CO, "§6.2.1.1: 30"),
-	TM_COMMON_KEYS(CO),
+	TM_COMMON_TD_KEYS(CO, "§6.2.1.1: 30"),
 	TM_QCAP_SF_KEYS(CO),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter tm_qcap_writers[] = {
+	{ parse_dscps, bm_json_uints_at, CO(n_classes) },
+	{ parse_rates, bm_json_doubles_at, CO(n_rates) },
+	{ parse_weights, bm_json_doubles_at, CO(n_weights) },
+	{ parse_ingress, tm_port_list_at, 0 },
+	{ parse_egress, tm_port_list_at, 0 },
+	TM_QCAP_SF_WRITERS,
+	{ NULL, NULL, 0 },
 };
 
 void tm_qcap_defaults(struct tm_qcap_params *p)
@@ -145,30 +155,6 @@ void tm_qcap_defaults(struct tm_qcap_params *p)
 	};
 	tm_common_defaults(&p->c, 30.0);
 	tm_qcap_sf_defaults(p);
-}
-
-json_object *tm_qcap_params_json(const struct tm_qcap_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "ql", p->ql);
-	bm_json_add_double(o, "bb_bps", p->bb_bps);
-	bm_json_add_str(o, "scheduler", sched_names[p->scheduler]);
-	json_object_object_add(o, "class_dscps",
-			       tm_uints_json(p->dscps, p->n_classes));
-	json_object_object_add(o, "class_rates_bps",
-			       tm_doubles_json(p->rates_bps, p->n_rates));
-	json_object_object_add(o, "class_weights", p->n_weights ?
-			       tm_doubles_json(p->weights, p->n_weights) :
-			       NULL);
-	json_object_object_add(o, "ingress_ports",
-			       tm_port_list_json(&p->ingress));
-	json_object_object_add(o, "egress_ports",
-			       tm_port_list_json(&p->egress));
-	bm_json_add_bool(o, "bursts", p->bursts);
-	tm_common_json(o, &p->c, true);
-	tm_qcap_sf_json(o, p);
-	return o;
 }
 
 /* Is class k a WFQ queue? */
@@ -838,8 +824,9 @@ int tm_qcap_run(struct bm_backend *be, const struct tm_qcap_params *p,
 	/* each number is its own flow's (tm_egress_flow_tput) */
 	json_object_array_add(dev, json_object_new_string(TM_TPUT_SAID));
 	*result = bm_result_envelope(NAME, qc_ref(p, &pm),
-				     tm_qcap_params_json(p), &x.log, NULL, res,
-				     dev, be);
+				     bm_json_params_to_json(tm_qcap_keys, 0, p,
+							    tm_qcap_writers),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

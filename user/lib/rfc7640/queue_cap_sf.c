@@ -80,36 +80,6 @@ void tm_qcap_sf_defaults(struct tm_qcap_params *p)
 	p->sf_force = false;
 }
 
-static json_object *apps_json(unsigned int mask)
-{
-	json_object *a = json_object_new_array();
-	unsigned int k;
-
-	for (k = 0; k < BM_TTP_N; k++)
-		if (mask & (1u << k))
-			json_object_array_add(a, json_object_new_string(
-				bm_ttp_names[k]));
-	return a;
-}
-
-void tm_qcap_sf_json(json_object *o, const struct tm_qcap_params *p)
-{
-	json_object_object_add(o, "stateful_apps", apps_json(p->sf_apps));
-	bm_json_add_u64(o, "stateful_connections", p->sf_connections);
-	bm_json_add_u64(o, "stateful_dscp", p->sf_dscp);
-	bm_json_add_double(o, "stateful_bulk_pct", p->sf_bulk_pct);
-	bm_json_add_u64(o, "stateful_burst_bytes", p->sf_burst_bytes);
-	bm_json_add_double(o, "stateful_burst_interval_s",
-			   p->sf_burst_interval_s);
-	bm_json_add_u64(o, "stateful_warmup_bytes", p->sf_warmup_bytes);
-	bm_json_add_double(o, "nde_rtt_ms", p->nde_rtt_ms);
-	bm_json_add_str(o, "cc", p->sf_cc);
-	bm_json_add_u64(o, "sndbuf", p->sf_sndbuf);
-	bm_json_add_u64(o, "rcvbuf", p->sf_rcvbuf);
-	bm_json_add_u64(o, "window_clamp", p->sf_window_clamp);
-	bm_json_add_bool(o, "force", p->sf_force);
-}
-
 static double bdp_bytes(const struct tm_qcap_params *p)
 {
 	return p->bb_bps * (isfinite(p->nde_rtt_ms) ? p->nde_rtt_ms :
@@ -123,7 +93,7 @@ void tm_qcap_sf_config(json_object *cfg, const struct tm_ctx *x,
 	json_object *o = json_object_new_object(), *a;
 	unsigned int i;
 
-	json_object_object_add(o, "apps", apps_json(p->sf_apps));
+	json_object_object_add(o, "apps", tm_apps_json(p->sf_apps));
 	bm_json_add_u64(o, "connections_per_app", p->sf_connections);
 	bm_json_add_u64(o, "dscp", p->sf_dscp);
 	/* per ingress port, to each egress: the mixture in % of BB */

@@ -129,9 +129,6 @@ extern const struct bm_param tm_hunt_keys[];
 /* Fill *p with the defaults of TM-BURST-HUNT. */
 void tm_hunt_defaults(struct tm_hunt_params *p);
 
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *tm_hunt_params_json(const struct tm_hunt_params *p);
-
 /* Cross-key checks after parsing: 0 or -EINVAL with one line naming the
  * key. */
 int tm_hunt_check(const struct tm_hunt_params *p, struct bm_error *err);
@@ -176,9 +173,6 @@ extern const struct bm_param tm_pol_keys[];
 /* Fill *p with the defaults of TM-POL-1. */
 void tm_pol_defaults(struct tm_pol_params *p);
 
-/* New JSON object with every parameter of p. */
-json_object *tm_pol_params_json(const struct tm_pol_params *p);
-
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_pol_check(const struct tm_pol_params *p, struct bm_error *err);
 
@@ -212,12 +206,10 @@ struct tm_polp_params {
 };
 
 extern const struct bm_param tm_polp_keys[];
+extern const struct bm_jwriter tm_polp_writers[];
 
 /* Fill *p with the defaults of TM-POL-CAP-2. */
 void tm_polp_defaults(struct tm_polp_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *tm_polp_params_json(const struct tm_polp_params *p);
 
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_polp_check(const struct tm_polp_params *p, struct bm_error *err);
@@ -257,12 +249,10 @@ struct tm_polc_params {
 };
 
 extern const struct bm_param tm_polc_keys[];
+extern const struct bm_jwriter tm_polc_writers[];
 
 /* Fill *p with the defaults of TM-POL-CAP-1. */
 void tm_polc_defaults(struct tm_polc_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *tm_polc_params_json(const struct tm_polc_params *p);
 
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_polc_check(const struct tm_polc_params *p, struct bm_error *err);
@@ -308,9 +298,6 @@ extern const struct bm_param tm_qs_keys[];
 
 /* Fill *p with the defaults of TM-QS-1. */
 void tm_qs_defaults(struct tm_qs_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *tm_qs_params_json(const struct tm_qs_params *p);
 
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_qs_check(const struct tm_qs_params *p, struct bm_error *err);
@@ -372,12 +359,10 @@ struct tm_qcap_params {
 };
 
 extern const struct bm_param tm_qcap_keys[];
+extern const struct bm_jwriter tm_qcap_writers[];
 
 /* Fill *p with the defaults of TM-QS-CAP-1. */
 void tm_qcap_defaults(struct tm_qcap_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *tm_qcap_params_json(const struct tm_qcap_params *p);
 
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_qcap_check(const struct tm_qcap_params *p, struct bm_error *err);
@@ -419,9 +404,6 @@ extern const struct bm_param tm_shp_keys[];
 /* Fill *p with the defaults of TM-SHP-1. */
 void tm_shp_defaults(struct tm_shp_params *p);
 
-/* New JSON object with every parameter of p. */
-json_object *tm_shp_params_json(const struct tm_shp_params *p);
-
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_shp_check(const struct tm_shp_params *p, struct bm_error *err);
 
@@ -458,12 +440,10 @@ struct tm_shcap_params {
 };
 
 extern const struct bm_param tm_shcap_keys[];
+extern const struct bm_jwriter tm_shcap_writers[];
 
 /* Fill *p with the defaults of TM-SHP-CAP-1. */
 void tm_shcap_defaults(struct tm_shcap_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *tm_shcap_params_json(const struct tm_shcap_params *p);
 
 /* Cross-key checks: 0 or -EINVAL naming the key. */
 int tm_shcap_check(const struct tm_shcap_params *p, struct bm_error *err);
@@ -525,13 +505,12 @@ struct tm_sf_params {
 
 /* Both procedures' table (mask 1: queue-stateful, 2: shaper-stateful). */
 extern const struct bm_param tm_sf_keys[];
+#define TM_SF_MASK(shaper)	((shaper) ? 2u : 1u)
+extern const struct bm_jwriter tm_sf_writers[];
 
 /* Defaults of rfc7640.queue-stateful and of rfc7640.shaper-stateful. */
 void tm_sf_defaults(struct tm_sf_params *p);
 void tm_sf_shaper_defaults(struct tm_sf_params *p);
-
-/* p as the result's "params". */
-json_object *tm_sf_params_json(const struct tm_sf_params *p);
 
 /* Cross-key checks (connections x applications); 0 or -EINVAL. */
 int tm_sf_check(const struct tm_sf_params *p, struct bm_error *err);
@@ -577,12 +556,10 @@ struct tm_nde_params {
 };
 
 extern const struct bm_param tm_nde_keys[];
+extern const struct bm_jwriter tm_nde_writers[];
 
 /* Fill *p with the defaults (delay_ms unset: a run needs it). */
 void tm_nde_defaults(struct tm_nde_params *p);
-
-/* p as the result's "params". */
-json_object *tm_nde_params_json(const struct tm_nde_params *p);
 
 /* Cross-key checks (delay_ms given); 0 or -EINVAL. */
 int tm_nde_check(const struct tm_nde_params *p, struct bm_error *err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the RFC 7640 procedures share inside user/lib/rfc7640: the keys,
- * defaults and JSON of struct tm_common, the burst and CBR flows over a
+ * What the RFC 7640 procedures share inside user/lib/rfc7640: the keys
+ * and defaults of struct tm_common, the burst and CBR flows over a
  * backend's ports, one trial, and the parts of the result every procedure
  * has (the measurement block, the statistics over Tr runs, the frame logs
  * and the deviations).
@@ -15,11 +15,17 @@
 
 /*
  * The key rows of struct tm_common in a parameter table; OFF is the
- * table's offsetof macro.  TM_COMMON_KEYS: frame and accounting, runs,
- * waits, timestamps and logs; TM_TD_KEYS: Td (the help names the
- * section's default) and the Ti margin.
+ * table's offsetof macro.  TM_COMMON_KEYS: frame and accounting, runs
+ * (TM_FRAME_KEYS), waits, timestamps and logs (TM_WAIT_KEYS);
+ * TM_COMMON_TD_KEYS: the same with Td (the help names the section's
+ * default) and the Ti margin between them, where the result's params have
+ * always had them.
  */
-#define TM_COMMON_KEYS(OFF) \
+#define TM_COMMON_KEYS(OFF) TM_FRAME_KEYS(OFF), TM_WAIT_KEYS(OFF)
+#define TM_COMMON_TD_KEYS(OFF, td) \
+	TM_FRAME_KEYS(OFF), TM_TD_KEYS(OFF, td), TM_WAIT_KEYS(OFF)
+
+#define TM_FRAME_KEYS(OFF) \
 	{ { "frame_size", BM_J_U32, OFF(c.frame_size), 64, 9216, 0, 0, NULL, \
 	    NULL }, "B", "frame size F with FCS [PROPOSED 1518: the draft " \
 	  "names none]", NULL }, \
@@ -31,7 +37,9 @@
 	  "the bytes exact (AMB-07); whole: ceil(bytes / A(F)) frames", \
 	  NULL }, \
 	{ { "tr", BM_J_UINT, OFF(c.tr), 1, TM_MAX_TR, 0, 0, NULL, NULL }, "", \
-	  "Tr: test runs, statistics over them (TM §6, REQ-TM-3)", NULL }, \
+	  "Tr: test runs, statistics over them (TM §6, REQ-TM-3)", NULL }
+
+#define TM_WAIT_KEYS(OFF) \
 	{ { "drain_s", BM_J_DOUBLE, OFF(c.drain_s), 0, 60, 0, 0, NULL, \
 	    NULL }, "s", "loss wait threshold after each trial, reported " \
 	  "(TM-MET-LP: 2 s)", NULL }, \
@@ -39,8 +47,9 @@
 	  "", "learning frames before the first trial (RFC 2544 §23b)", \
 	  NULL }, \
 	{ { "learning_pause_s", BM_J_DOUBLE, OFF(c.learning_pause_s), 0, 60, \
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait after the learning " \
-	  "frames (unset: the backend's, 2 s)", NULL }, \
+	    BM_JK_DERIVED | BM_JK_NEG_NULL, 0, NULL, NULL }, "s", \
+	  "wait after the learning frames (unset: the backend's, 2 s)", \
+	  NULL }, \
 	{ { "dscp", BM_J_UINT, OFF(c.dscp), 0, 63, 0, 0, NULL, NULL }, "", \
 	  "DSCP of the test frames; others on arrival count as re-marked", \
 	  NULL }, \
@@ -65,9 +74,6 @@
 
 /* Fill *c with the defaults: 1518 B, l2, exact, Tr 10, Td td_s, 2 s. */
 void tm_common_defaults(struct tm_common *c, double td_s);
-
-/* Add c's keys to o; with_td: td_s and ti_margin_pct too. */
-void tm_common_json(json_object *o, const struct tm_common *c, bool with_td);
 
 /* One run of a procedure. */
 struct tm_ctx {
@@ -202,6 +208,10 @@ int tm_port_list_parse(json_object *v, const char *key,
 
 /* l as the 1-based array it was given as, or NULL (JSON null) unset. */
 json_object *tm_port_list_json(const struct tm_port_list *l);
+
+/* A custom key's writer (bm_json.h): the port list at base + k->off. */
+json_object *tm_port_list_at(const struct bm_jwriter *w,
+			     const struct bm_jkey *k, const void *base);
 
 /*
  * The map of x's job from the keys ingress_ports (in) and egress_ports
@@ -468,15 +478,24 @@ void tm_app_json(json_object *o, const struct tm_app_run *a);
 /* Add a's TTPET to o, null with ttpet_s_why when no execution ended. */
 void tm_app_ttpet_json(json_object *o, const struct tm_app_run *a);
 
+/* The applications of mask (1 << enum bm_ttp) by name, a new JSON array. */
+json_object *tm_apps_json(unsigned int mask);
+
+/* A custom key's writer (bm_json.h): the applications mask, an unsigned
+ * int at base + k->off. */
+json_object *tm_apps_at(const struct bm_jwriter *w,
+			const struct bm_jkey *k, const void *base);
+
 /* stateful_apps: "bulk" and "micro", each at most once; cc: a name. */
 int tm_qcap_parse_sf_apps(json_object *v, void *base, const char *key,
 			  struct bm_error *err);
 int tm_qcap_parse_sf_cc(json_object *v, void *base, const char *key,
 			struct bm_error *err);
 
-/* The key rows of TM-QS-CAP's stateful traffic; OFF its offsetof. */
+/* The key rows of TM-QS-CAP's stateful traffic; OFF its offsetof.  Its
+ * custom rows' writers, by offset (TM_QCAP_SF_WRITERS). */
 #define TM_QCAP_SF_KEYS(OFF) \
-	{ { "stateful_apps", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, \
+	{ { "stateful_apps", BM_J_CUSTOM, OFF(sf_apps), 0, 0, 0, 0, NULL, \
 	    tm_qcap_parse_sf_apps }, "", "TM-QS-2's applications from every " \
 	  "ingress port to every egress beside the classes: \"bulk\", " \
 	  "\"micro\" (TCP engine and a verified NDE needed); [] none", \
@@ -504,7 +523,8 @@ int tm_qcap_parse_sf_cc(json_object *v, void *base, const char *key,
 	    BM_JK_DERIVED, 0, NULL, NULL }, "ms", "the RTT the NDE is set " \
 	  "to: the BDP's, and what bmd's gate compares with the verified " \
 	  "one (REQ-TM-2)", NULL }, \
-	{ { "cc", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, tm_qcap_parse_sf_cc }, \
+	{ { "cc", BM_J_CUSTOM, OFF(sf_cc), 0, 0, 0, 0, NULL, \
+	    tm_qcap_parse_sf_cc }, \
 	  "", "congestion control (TCP_CONGESTION); \"\": the system's", \
 	  "string" }, \
 	{ { "sndbuf", BM_J_BYTES, OFF(sf_sndbuf), 0, 1 << 30, 0, 0, NULL, \
@@ -519,11 +539,12 @@ int tm_qcap_parse_sf_cc(json_object *v, void *base, const char *key,
 	  "each ingress-egress pair (REQ-TM-2; bmctl --force): a deviation", \
 	  NULL }
 
+#define TM_QCAP_SF_WRITERS \
+	{ tm_qcap_parse_sf_apps, tm_apps_at, 0 }, \
+	{ tm_qcap_parse_sf_cc, bm_json_string_at, 0 }
+
 /* Fill p's stateful keys with their defaults (no applications). */
 void tm_qcap_sf_defaults(struct tm_qcap_params *p);
-
-/* Add p's stateful keys to o (the result's params). */
-void tm_qcap_sf_json(json_object *o, const struct tm_qcap_params *p);
 
 /* TM §6.2.2.1.1's MUST: the stateful rate and mixture per ingress port,
  * into the test configuration cfg. */

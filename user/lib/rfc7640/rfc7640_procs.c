@@ -30,8 +30,6 @@ BM_PROC_HOOKS(tm_shcap, struct tm_shcap_params)
 #define sfs_keys tm_sf_keys
 #define sfq_check tm_sf_check
 #define sfs_check tm_sf_check
-#define sfq_params_json tm_sf_params_json
-#define sfs_params_json tm_sf_params_json
 #define sfq_max_trials tm_sf_max_trials
 #define sfs_max_trials tm_sf_max_trials
 #define sfq_run tm_sf_run
@@ -50,7 +48,6 @@ static int nde_keys_check(const struct tm_nde_params *p, struct bm_error *err)
 }
 #define nde_defaults tm_nde_defaults
 #define nde_check nde_keys_check
-#define nde_params_json tm_nde_params_json
 #define nde_max_trials tm_nde_max_trials
 #define nde_run tm_nde_run
 BM_PROC_HOOKS(nde, struct tm_nde_params)
@@ -99,9 +96,16 @@ static unsigned int qcap_nde_pairs(const struct bm_procedure_info *pi,
 BM_PROC_HOOKS(sfq, struct tm_sf_params)
 BM_PROC_HOOKS(sfs, struct tm_sf_params)
 
+/* tables without custom keys */
+#define tm_hunt_writers NULL
+#define tm_pol_writers NULL
+#define tm_qs_writers NULL
+#define tm_shp_writers NULL
+
 #define TM_ROW(P, nm, need, dur, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
-	.keys = P##_keys, .duration_key = dur, .sizes_key = "frame_size", \
+	.keys = P##_keys, .writers = P##_writers, .duration_key = dur, \
+	.sizes_key = "frame_size", \
 	.validate = P##_validate, .defaults = P##_defaults_json, \
 	.max_trials = P##_bound, .run = P##_run_proc }
 
@@ -146,7 +150,8 @@ const struct bm_procedure_info rfc7640_procedures[] = {
 	  .refs = "TM-QS-CAP-1, TM-QS-CAP-2, TM-QS-CAP-3, TM-QS-CAP-4, "
 		  "TM-QS-1, TM-QS-2, TM-MET-SL, TM-MET-SF, AMB-43, AMB-44, "
 		  "REQ-TM-1, REQ-TM-3",
-	  .ports_needed = 3, .keys = tm_qcap_keys, .duration_key = "td_s",
+	  .ports_needed = 3, .keys = tm_qcap_keys,
+	  .writers = tm_qcap_writers, .duration_key = "td_s",
 	  .sizes_key = "frame_size", .validate = tm_qcap_validate,
 	  .defaults = tm_qcap_defaults_json, .max_trials = tm_qcap_bound,
 	  .run = tm_qcap_run_proc, .nde_pairs = qcap_nde_pairs },
@@ -161,7 +166,7 @@ const struct bm_procedure_info rfc7640_procedures[] = {
 		     "and delay per frame size at the target rate, and a bulk "
 		     "TCP connection's goodput and RTT (bmctl nde-verify)",
 	  .refs = "TM-SETUP, REQ-TM-2, REQ-TM-6, TM-CAP-SF",
-	  .ports_needed = 2, .keys = tm_nde_keys,
+	  .ports_needed = 2, .keys = tm_nde_keys, .writers = tm_nde_writers,
 	  .duration_key = "duration_s", .sizes_key = "frame_sizes",
 	  .validate = nde_validate_all, .defaults = nde_defaults_json,
 	  .max_trials = nde_bound, .run = nde_run_proc },
@@ -171,7 +176,8 @@ const struct bm_procedure_info rfc7640_procedures[] = {
 		     "through the queue and the NDE",
 	  .refs = "TM-QS-2, TM-MET-SF, TM-CAP-SF, TM-TTP, PLAT-TCP, "
 		  "REQ-TM-1, REQ-TM-3",
-	  .ports_needed = 2, .keys = sfq_keys, .mask = 1,
+	  .ports_needed = 2, .keys = sfq_keys, .mask = TM_SF_MASK(false),
+	  .writers = tm_sf_writers,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfq_validate, .defaults = sfq_defaults_json,
 	  .max_trials = sfq_bound, .run = sfq_run_proc,
@@ -181,7 +187,8 @@ const struct bm_procedure_info rfc7640_procedures[] = {
 		     "applications through the shaper and the NDE",
 	  .refs = "TM-SHP-2, TM-MET-SF, TM-CAP-SF, TM-TTP, PLAT-TCP, "
 		  "AMB-46, REQ-TM-1, REQ-TM-3",
-	  .ports_needed = 2, .keys = sfs_keys, .mask = 2,
+	  .ports_needed = 2, .keys = sfs_keys, .mask = TM_SF_MASK(true),
+	  .writers = tm_sf_writers,
 	  .duration_key = "td_s", .sizes_key = NULL,
 	  .validate = sfs_validate, .defaults = sfs_defaults_json,
 	  .max_trials = sfs_bound, .run = sfs_run_proc,

@@ -36,12 +36,12 @@ const struct bm_param tm_shp_keys[] = {
 	  NULL },
 	{ { "be", BM_J_BYTES, SO(be), 0, 1e12, 0, 0, NULL, NULL }, "B",
 	  "the DUT's Be, reported [PROPOSED 32KB]", NULL },
-	{ { "burst", BM_J_BYTES, SO(burst), 64, 1e12, BM_JK_DERIVED, 0, NULL,
-	    NULL }, "B", "bytes of each burst, at most IQ (unset: IQ)", NULL },
+	{ { "burst", BM_J_BYTES, SO(burst), 64, 1e12,
+	    BM_JK_DERIVED | BM_JK_ZERO_NULL, 0, NULL, NULL }, "B", "bytes of "
+	  "each burst, at most IQ (unset: IQ)", NULL },
 	{ { "single", BM_J_BOOL, SO(single), 0, 0, 0, 0, NULL, NULL }, "",
 	  "one burst, then stop (TM §6.3.1.1's single-burst test)", NULL },
-	TM_TD_KEYS(SO, "§6.3.1.1: 30"),
-	TM_COMMON_KEYS(SO),
+	TM_COMMON_TD_KEYS(SO, "§6.3.1.1: 30"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
@@ -55,23 +55,6 @@ void tm_shp_defaults(struct tm_shp_params *p)
 		.be = 32000,
 	};
 	tm_common_defaults(&p->c, 30.0);	/* §6.3.1.1: Td 30 s */
-}
-
-json_object *tm_shp_params_json(const struct tm_shp_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "iq", p->iq);
-	bm_json_add_double(o, "sr_bps", p->sr_bps);
-	bm_json_add_u64(o, "bc", p->bc);
-	bm_json_add_u64(o, "be", p->be);
-	if (p->burst)
-		bm_json_add_u64(o, "burst", p->burst);
-	else
-		json_object_object_add(o, "burst", NULL);
-	bm_json_add_bool(o, "single", p->single);
-	tm_common_json(o, &p->c, true);
-	return o;
 }
 
 int tm_shp_check(const struct tm_shp_params *p, struct bm_error *err)
@@ -314,8 +297,9 @@ int tm_shp_run(struct bm_backend *be, const struct tm_shp_params *p,
 			"(TM-MET-SL)"));
 	tm_deviations(&x, dev, true);
 	*result = bm_result_envelope("rfc7640.shaper", "TM-SHP-1",
-				     tm_shp_params_json(p), &x.log, NULL, res,
-				     dev, be);
+				     bm_json_params_to_json(tm_shp_keys, 0, p,
+							    NULL),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

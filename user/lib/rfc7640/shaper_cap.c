@@ -84,23 +84,25 @@ SHAPER_KEY(queue_be, 0, false, 1e12, true, TM_MAX_CLASSES)
 
 #define SCO(f)	offsetof(struct tm_shcap_params, f)
 
+/* written back null while not given */
 #define CUSTOM(name, lo, hi, flags, unit, help, type) \
-	{ { #name, BM_J_CUSTOM, 0, lo, hi, flags, 0, NULL, parse_##name }, \
-	  unit, help, type }
+	{ { #name, BM_J_CUSTOM, SCO(name), lo, hi, (flags) | BM_JK_ZERO_NULL, \
+	    0, NULL, parse_##name }, unit, help, type }
 
 const struct bm_param tm_shcap_keys[] = {
-	{ { "class_dscps", BM_J_CUSTOM, 0, 0, 63, 0, 0, NULL, parse_dscps },
+	{ { "class_dscps", BM_J_CUSTOM, SCO(dscps), 0, 63, 0, 0, NULL,
+	    parse_dscps },
 	  "", "the classes' DSCPs, one queue each, 1 to 8, in priority "
 	  "order [PROPOSED 0: one queue]", "integer array" },
-	{ { "class_rates_bps", BM_J_CUSTOM, 0, 0, 1e13, BM_JK_MIN_EXCL, 0,
-	    NULL, parse_rates }, "bit/s", "each class's rate from every "
-	  "ingress port to every egress port, accounting mode [PROPOSED "
-	  "40e6: the SPEC's CAP-1 acceptance]", "number array" },
-	{ { "ingress_ports", BM_J_CUSTOM, 0, 1, BM_BACKEND_MAX_PORTS,
+	{ { "class_rates_bps", BM_J_CUSTOM, SCO(rates_bps), 0, 1e13,
+	    BM_JK_MIN_EXCL, 0, NULL, parse_rates }, "bit/s", "each class's "
+	  "rate from every ingress port to every egress port, accounting "
+	  "mode [PROPOSED 40e6: the SPEC's CAP-1 acceptance]", "number array" },
+	{ { "ingress_ports", BM_J_CUSTOM, SCO(ingress), 1, BM_BACKEND_MAX_PORTS,
 	    BM_JK_DERIVED, 0, NULL, parse_ingress }, "", "the ingress ports, "
 	  "1 = the job's first (unset: every port not an egress)",
 	  "integer array" },
-	{ { "egress_ports", BM_J_CUSTOM, 0, 1, BM_BACKEND_MAX_PORTS,
+	{ { "egress_ports", BM_J_CUSTOM, SCO(egress), 1, BM_BACKEND_MAX_PORTS,
 	    BM_JK_DERIVED, 0, NULL, parse_egress }, "", "the shaped egress "
 	  "ports; every ingress port sends each class to each (unset: the "
 	  "last port)", "integer array" },
@@ -125,9 +127,20 @@ const struct bm_param tm_shcap_keys[] = {
 	       "reported (unset: not given)", "bytes array"),
 	CUSTOM(queue_be, 0, 1e12, BM_JK_DERIVED, "B", "each queue's Be, "
 	       "reported (unset: not given)", "bytes array"),
-	TM_TD_KEYS(SCO, "§6.3.1.1: 30"),
-	TM_COMMON_KEYS(SCO),
+	TM_COMMON_TD_KEYS(SCO, "§6.3.1.1: 30"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+#define WRITER(name)	{ parse_##name, bm_json_doubles_at, SCO(n_##name) }
+const struct bm_jwriter tm_shcap_writers[] = {
+	{ parse_dscps, bm_json_uints_at, SCO(n_classes) },
+	{ parse_rates, bm_json_doubles_at, SCO(n_rates) },
+	{ parse_ingress, tm_port_list_at, 0 },
+	{ parse_egress, tm_port_list_at, 0 },
+	WRITER(port_sr_bps), WRITER(port_ql), WRITER(port_bc), WRITER(port_be),
+	WRITER(queue_sr_bps), WRITER(queue_ql), WRITER(queue_bc),
+	WRITER(queue_be),
+	{ NULL, NULL, 0 },
 };
 
 void tm_shcap_defaults(struct tm_shcap_params *p)
@@ -144,38 +157,6 @@ void tm_shcap_defaults(struct tm_shcap_params *p)
 	p->port_be[0] = 32000;
 	p->n_port_sr_bps = p->n_port_ql = p->n_port_bc = p->n_port_be = 1;
 	tm_common_defaults(&p->c, 30.0);	/* §6.3.1.1: Td 30 s */
-}
-
-static json_object *values_json(const double *v, size_t n)
-{
-	return n ? tm_doubles_json(v, n) : NULL;
-}
-
-json_object *tm_shcap_params_json(const struct tm_shcap_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "class_dscps",
-			       tm_uints_json(p->dscps, p->n_classes));
-	json_object_object_add(o, "class_rates_bps",
-			       tm_doubles_json(p->rates_bps, p->n_rates));
-	json_object_object_add(o, "ingress_ports",
-			       tm_port_list_json(&p->ingress));
-	json_object_object_add(o, "egress_ports",
-			       tm_port_list_json(&p->egress));
-#define ADD(name) json_object_object_add(o, #name, \
-					 values_json(p->name, p->n_##name))
-	ADD(port_sr_bps);
-	ADD(port_ql);
-	ADD(port_bc);
-	ADD(port_be);
-	ADD(queue_sr_bps);
-	ADD(queue_ql);
-	ADD(queue_bc);
-	ADD(queue_be);
-#undef ADD
-	tm_common_json(o, &p->c, true);
-	return o;
 }
 
 int tm_shcap_check(const struct tm_shcap_params *p, struct bm_error *err)
@@ -593,8 +574,9 @@ int tm_shcap_run(struct bm_backend *be, const struct tm_shcap_params *p,
 	/* each number is its own flow's (tm_egress_flow_tput) */
 	json_object_array_add(dev, json_object_new_string(TM_TPUT_SAID));
 	*result = bm_result_envelope(NAME, sc_ref(p, &pm),
-				     tm_shcap_params_json(p), &x.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(tm_shcap_keys, 0, p,
+							    tm_shcap_writers),
+				     &x.log, NULL, res, dev, be);
 	tm_ctx_free(&x);
 	return ret;
 }

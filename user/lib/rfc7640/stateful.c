@@ -108,6 +108,20 @@ static int parse_cc(json_object *v, void *base, const char *key,
 	return bm_tcp_cc_parse(v, ((struct tm_sf_params *)base)->cc, key, err);
 }
 
+static json_object *conn_dscps_json(const struct bm_jwriter *w,
+				    const struct bm_jkey *k, const void *base)
+{
+	const struct tm_sf_params *p = base;
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	(void)w;
+	(void)k;
+	for (i = 0; i < p->n_conn_dscps; i++)
+		json_object_array_add(a, json_object_new_int(p->conn_dscps[i]));
+	return a;
+}
+
 /* mask 1: rfc7640.queue-stateful's keys; 2: rfc7640.shaper-stateful's */
 const struct bm_param tm_sf_keys[] = {
 	{ { "bb_bps", BM_J_DOUBLE, SF(rate_bps), 0, 1e13, BM_JK_DERIVED, 1,
@@ -129,7 +143,10 @@ const struct bm_param tm_sf_keys[] = {
 	{ { "rtt_tolerance_pct", BM_J_DOUBLE, SF(rtt_tol_pct), 0, 1000, 0, 0,
 	    NULL, NULL }, "%", "a baseline RTT further from nde_rtt_ms is a "
 	  "deviation [PROPOSED 10]", NULL },
-	{ { "apps", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_apps }, "",
+	{ { "force", BM_J_BOOL, SF(force), 0, 0, 0, 0, NULL, NULL }, "",
+	  "run without a passing rfc7640.nde-verify of the same RTT on these "
+	  "ports (REQ-TM-2; bmctl --force): a deviation", NULL },
+	{ { "apps", BM_J_CUSTOM, SF(apps), 0, 0, 0, 0, NULL, parse_apps }, "",
 	  "the applications (TM-TTP); bulk and micro MUST be among them",
 	  "string array" },
 	{ { "concurrent", BM_J_BOOL, SF(concurrent), 0, 0, 0, 0, NULL, NULL },
@@ -156,7 +173,7 @@ const struct bm_param tm_sf_keys[] = {
 	  "scripts: App B values drawn (log-normal, AMB-40), else Ave", NULL },
 	{ { "seed", BM_J_U64, SF(seed), 0, 1e18, 0, 0, NULL, NULL }, "",
 	  "scripts: the draws' seed, reported", NULL },
-	{ { "cc", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_cc }, "",
+	{ { "cc", BM_J_CUSTOM, SF(cc), 0, 0, 0, 0, NULL, parse_cc }, "",
 	  "TCP congestion control; unset: the system's, reported", "string" },
 	{ { "sndbuf", BM_J_BYTES, SF(sndbuf), 0, 1 << 30, 0, 0, NULL, NULL },
 	  "B", "SO_SNDBUF (the SSB, TM-SHP-2: MUST fill the BDP); 0: the "
@@ -166,9 +183,6 @@ const struct bm_param tm_sf_keys[] = {
 	{ { "window_clamp", BM_J_BYTES, SF(window_clamp), 0, 1 << 30, 0, 0,
 	    NULL, NULL }, "B", "TCP_WINDOW_CLAMP, exact windows (REQ-TM-7); "
 	  "0: none", NULL },
-	{ { "force", BM_J_BOOL, SF(force), 0, 0, 0, 0, NULL, NULL }, "",
-	  "run without a passing rfc7640.nde-verify of the same RTT on these "
-	  "ports (REQ-TM-2; bmctl --force): a deviation", NULL },
 	{ { "tr", BM_J_UINT, SF(tr), 1, TM_MAX_TR, 0, 0, NULL, NULL }, "",
 	  "Tr: test runs, statistics over them (TM §6, REQ-TM-3)", NULL },
 	{ { "td_s", BM_J_DOUBLE, SF(td_s), 0, 86400, BM_JK_MIN_EXCL, 0, NULL,
@@ -181,6 +195,13 @@ const struct bm_param tm_sf_keys[] = {
 	  "application in place of dscp (classes through a scheduler)",
 	  "integer array" },
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter tm_sf_writers[] = {
+	{ parse_apps, tm_apps_at, 0 },
+	{ parse_cc, bm_json_string_at, 0 },
+	{ parse_conn_dscps, conn_dscps_json, 0 },
+	{ NULL, NULL, 0 },
 };
 
 const char *const tm_sf_sched_names[] = { "fifo", "sp", "wfq", "sp_wfq",
@@ -212,46 +233,6 @@ static const char *name_of(const struct tm_sf_params *p)
 {
 	return p->shaper ? "rfc7640.shaper-stateful" :
 			   "rfc7640.queue-stateful";
-}
-
-json_object *tm_sf_params_json(const struct tm_sf_params *p)
-{
-	json_object *o = json_object_new_object(), *a;
-	unsigned int k;
-
-	bm_json_add_double(o, p->shaper ? "sr_bps" : "bb_bps", p->rate_bps);
-	bm_json_add_u64(o, "ql_bytes", p->ql);
-	bm_json_add_str(o, "scheduler", tm_sf_sched_names[p->scheduler]);
-	bm_json_add_double(o, "nde_rtt_ms", p->nde_rtt_ms);
-	bm_json_add_double(o, "rtt_tolerance_pct", p->rtt_tol_pct);
-	bm_json_add_bool(o, "force", p->force);
-	a = json_object_new_array();
-	for (k = 0; k < BM_TTP_N; k++)
-		if (p->apps & (1u << k))
-			json_object_array_add(a, json_object_new_string(
-				bm_ttp_names[k]));
-	json_object_object_add(o, "apps", a);
-	bm_json_add_bool(o, "concurrent", p->concurrent);
-	bm_json_add_u64(o, "connections", p->connections);
-	bm_json_add_double(o, "bulk_pct", p->bulk_pct);
-	bm_json_add_u64(o, "bulk_bytes", p->bulk_bytes);
-	bm_json_add_u64(o, "burst_bytes", p->burst_bytes);
-	bm_json_add_double(o, "burst_interval_s", p->burst_interval_s);
-	bm_json_add_u64(o, "warmup_bytes", p->warmup_bytes);
-	bm_json_add_bool(o, "random", p->random);
-	bm_json_add_u64(o, "seed", p->seed);
-	bm_json_add_str(o, "cc", p->cc);
-	bm_json_add_u64(o, "sndbuf", p->sndbuf);
-	bm_json_add_u64(o, "rcvbuf", p->rcvbuf);
-	bm_json_add_u64(o, "window_clamp", p->window_clamp);
-	bm_json_add_u64(o, "tr", p->tr);
-	bm_json_add_double(o, "td_s", p->td_s);
-	bm_json_add_u64(o, "dscp", p->dscp);
-	a = json_object_new_array();
-	for (k = 0; k < p->n_conn_dscps; k++)
-		json_object_array_add(a, json_object_new_int(p->conn_dscps[k]));
-	json_object_object_add(o, "conn_dscps", a);
-	return o;
 }
 
 int tm_sf_check(const struct tm_sf_params *p, struct bm_error *err)
@@ -544,7 +525,9 @@ int tm_sf_run(struct bm_backend *be, const struct tm_sf_params *given,
 		json_object_array_add(dev, json_object_new_string(
 			"Td below 60 s (TM §6 recommends at least 60 s)"));
 	*result = bm_result_envelope(name_of(p), p->shaper ? "TM-SHP-2" :
-				     "TM-QS-2", tm_sf_params_json(p), &log,
-				     NULL, res, dev, be);
+				     "TM-QS-2", bm_json_params_to_json(
+					tm_sf_keys, TM_SF_MASK(p->shaper), p,
+					tm_sf_writers), &log, NULL, res, dev,
+				     be);
 	return ret;
 }

@@ -2,7 +2,8 @@
 /*
  * One application's TCP metrics over its connections (TM-TTP, TM-MET):
  * what rfc7640.stateful reports per run and queue-capacity's stateful
- * part per egress and ingress, from one sum.
+ * part per egress and ingress, from one sum; and the applications a test
+ * runs, as both write them.
  */
 #include <math.h>
 #include <string.h>
@@ -82,4 +83,26 @@ void tm_app_ttpet_json(json_object *o, const struct tm_app_run *a)
 		bm_json_add_str(o, "ttpet_s_why", "no execution of the "
 				"application completed in the run (TTPET is "
 				"the time of a whole one, TM §4.2)");
+}
+
+json_object *tm_apps_json(unsigned int mask)
+{
+	json_object *a = json_object_new_array();
+	unsigned int k;
+
+	for (k = 0; k < BM_TTP_N; k++)
+		if (mask & (1u << k))
+			json_object_array_add(a, json_object_new_string(
+				bm_ttp_names[k]));
+	return a;
+}
+
+json_object *tm_apps_at(const struct bm_jwriter *w,
+			const struct bm_jkey *k, const void *base)
+{
+	unsigned int mask;
+
+	(void)w;
+	memcpy(&mask, (const char *)base + k->off, sizeof(mask));
+	return tm_apps_json(mask);
 }

@@ -86,14 +86,14 @@ const struct bm_param r8239_buf_keys[] = {
 	  "smallest size of the sweep", NULL },
 	{ { "b_max", BM_J_U32, BO(b_max), 64, 9216, 0, M_EFF, NULL, NULL }, "B",
 	  "largest size of the sweep (the port's maximum)", NULL },
+	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, M_ONE, NULL,
+	    NULL }, "", "iteration to run (1-based); 0 runs them all", NULL },
 	{ { "os_pct", BM_J_DOUBLE, BO(os_pct), 0, 100, BM_JK_MIN_EXCL, 0,
 	    NULL, NULL }, "%", "oversubscription above the line rate (RFC "
 	  "8239 §3.2 recommends 1; another value is reported)", NULL },
 	{ { "line_pct", BM_J_DOUBLE, BO(line_pct), 0, 99.98, BM_JK_MIN_EXCL,
 	    0, NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98, "
 	  "RFC 8239 §2.2's MUST)", NULL },
-	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, M_ONE, NULL,
-	    NULL }, "", "iteration to run (1-based); 0 runs them all", NULL },
 	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0, M_PORT, NULL, NULL }, "",
 	  "port-buffer: also egress ports N and 1 [EXTENSION]", NULL },
 	{ { "max_trial_s", BM_J_DOUBLE, BO(max_trial_s), 0, 3600,
@@ -130,31 +130,6 @@ void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
 		.method = R8239_BUF_LOG,	/* REQ-BUF-1 */
 	};
 	r8239_common_defaults(&p->c);
-}
-
-json_object *r8239_buf_params_json(const struct r8239_buf_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	if (p->test == R8239_BUF_EFFICIENCY) {
-		bm_json_add_str(o, "sweep", sweep_names[p->sweep]);
-		bm_json_add_u64(o, "b_min", p->b_min);
-		bm_json_add_u64(o, "b_max", p->b_max);
-	} else {
-		bm_json_add_u64(o, "frame_size", p->frame_size);
-		bm_json_add_u64(o, "iteration", p->iteration);
-	}
-	bm_json_add_double(o, "os_pct", p->os_pct);
-	bm_json_add_double(o, "line_pct", p->line_pct);
-	if (p->test == R8239_BUF_PORT)
-		bm_json_add_bool(o, "wrap", p->wrap);
-	bm_json_add_double(o, "max_trial_s", p->max_trial_s);
-	bm_json_add_double(o, "start_s", p->start_s);
-	bm_json_add_u64(o, "retries", p->retries);
-	bm_json_add_u64(o, "confirm", p->confirm);
-	bm_json_add_str(o, "method", method_names[p->method]);
-	r8239_common_json(o, &p->c);
-	return o;
 }
 
 static const char *const test_ids[] = {
@@ -970,8 +945,9 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	}
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],
-				     r8239_buf_params_json(p), &b.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(r8239_buf_keys,
+					R8239_BUF_MASK(p->test), p, NULL),
+				     &b.log, NULL, res, dev, be);
 	bm_trial_log_free(&b.log);
 	return ret;
 }

@@ -59,26 +59,35 @@ static int parse_cal_sizes(json_object *v, void *base, const char *key,
 #define CO(f)	offsetof(struct r8238_cal_params, f)
 
 const struct bm_param r8238_cal_keys[] = {
-	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL,
+	{ { "frame_sizes", BM_J_CUSTOM, CO(frame_sizes), 64, 9216, 0, 0, NULL,
 	    parse_cal_sizes }, "B", "frame sizes with FCS, 1 to 16 "
 	  "[PROPOSED 64, 512, 1518]", "integer array" },
 	{ { "frames", BM_J_U64, CO(frames), 1, 1e9, 0, 0, NULL, NULL },
 	  "frames", "frames per size (SPEC R8238-CAL: 10^5)", NULL },
 	{ { "load_pct", BM_J_DOUBLE, CO(load_pct), 0, 99.98, BM_JK_MIN_EXCL,
 	    0, NULL, NULL }, "%", "load of the calibration stream (10)", NULL },
-	{ { "cable_type", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_cable_type },
+	{ { "cable_type", BM_J_CUSTOM, CO(cable_type), 0, 0, 0, 0, NULL,
+	    parse_cable_type },
 	  "", "cable type ([8238 §4.3] MUST), e.g. \"DAC\", \"OM4\", "
 	  "\"veth\"", "string" },
 	{ { "cable_length_m", BM_J_DOUBLE, CO(cable_length_m), 0, 1e5, 0, 0,
 	    NULL, NULL }, "m", "cable length ([8238 §4.3] MUST)", NULL },
-	{ { "cable_vendor", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL,
+	{ { "cable_vendor", BM_J_CUSTOM, CO(cable_vendor), 0, 0, 0, 0, NULL,
 	    parse_cable_vendor }, "", "cable vendor (RECOMMENDED)", "string" },
-	{ { "transceivers", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL,
+	{ { "transceivers", BM_J_CUSTOM, CO(transceivers), 0, 0, 0, 0, NULL,
 	    parse_transceivers }, "", "the tester's transceivers ([8238 "
 	  "§4.1] MUST)", "string" },
 	{ { "drain_s", BM_J_DOUBLE, CO(drain_s), 0, 60, 0, 0, NULL, NULL }, "s",
 	  "loss wait after each trial (PLAT-TRIAL)", NULL },
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter r8238_cal_writers[] = {
+	{ parse_cal_sizes, bm_json_u32s_at, CO(n_sizes) },
+	{ parse_cable_type, bm_json_string_at, 0 },
+	{ parse_cable_vendor, bm_json_string_at, 0 },
+	{ parse_transceivers, bm_json_string_at, 0 },
+	{ NULL, NULL, 0 },
 };
 
 double r8238_cal_max_trials(const struct r8238_cal_params *p)
@@ -96,21 +105,6 @@ void r8238_cal_defaults(struct r8238_cal_params *p)
 	p->frames = 100000;			/* SPEC R8238-CAL step 2 */
 	p->load_pct = 10.0;
 	p->drain_s = 2.0;
-}
-
-json_object *r8238_cal_params_json(const struct r8238_cal_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
-	bm_json_add_u64(o, "frames", p->frames);
-	bm_json_add_double(o, "load_pct", p->load_pct);
-	bm_json_add_str(o, "cable_type", p->cable_type);
-	bm_json_add_double(o, "cable_length_m", p->cable_length_m);
-	bm_json_add_str(o, "cable_vendor", p->cable_vendor);
-	bm_json_add_str(o, "transceivers", p->transceivers);
-	bm_json_add_double(o, "drain_s", p->drain_s);
-	return o;
 }
 
 /*
@@ -238,8 +232,9 @@ int r8238_calibrate_run(struct bm_backend *be,
 		"accuracy is p99 - min of FF, not p99 - p1 (SPEC R8238-CAL): "
 		"the histogram has no p1"));
 	*result = bm_result_envelope("rfc8238.calibrate", "R8238-CAL",
-				     r8238_cal_params_json(p), &log, NULL, out,
-				     dev, be);
+				     bm_json_params_to_json(r8238_cal_keys, 0,
+					p, r8238_cal_writers),
+				     &log, NULL, out, dev, be);
 	bm_trial_log_free(&log);
 	return ret;
 }

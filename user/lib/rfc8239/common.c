@@ -77,18 +77,6 @@ void r8239_ports_end(struct bm_backend *be, const struct r8239_order *o)
 		memcpy(be->port_names, o->names, sizeof(o->names));
 }
 
-void r8239_common_json(json_object *o, const struct r8239_common *c)
-{
-	bm_json_add_u64(o, "repeat", c->repeat);
-	bm_json_add_double(o, "drain_s", c->drain_s);
-	bm_json_add_bool(o, "learning", c->learning);
-	bm_json_add_double(o, "learning_pause_s", c->learning_pause_s >= 0.0 ?
-			   c->learning_pause_s : NAN);
-	bm_json_add_u64(o, "dscp", c->dscp);
-	bm_json_add_str(o, "port_order", r8239_port_order_names[c->port_order]);
-	bm_json_add_u64(o, "seed", c->seed);
-}
-
 void r8239_trial_spec(struct bm_trial_spec *spec, const struct r8239_common *c,
 		      uint32_t f, double duration_s, bool learn,
 		      struct bm_traffic *t, struct bm_traffic_result *r)

@@ -65,20 +65,6 @@ void r8239_holb_defaults(struct r8239_holb_params *p)
 	r8239_common_defaults(&p->c);
 }
 
-json_object *r8239_holb_params_json(const struct r8239_holb_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "frame_size", p->frame_size);
-	bm_json_add_u64(o, "groups", p->groups);
-	bm_json_add_u64(o, "shift", p->shift);
-	bm_json_add_bool(o, "split25", p->split25);
-	bm_json_add_double(o, "line_pct", p->line_pct);
-	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
-	r8239_common_json(o, &p->c);
-	return o;
-}
-
 struct holb {
 	struct bm_backend *be;
 	const struct r8239_holb_params *p;
@@ -374,8 +360,9 @@ int r8239_holb_run(struct bm_backend *be, const struct r8239_holb_params *p,
 	*result = bm_result_envelope("rfc8239.holb", h.groups == 2 &&
 				     !p->split25 ?
 				     "R8239-HOLB-1" : "R8239-HOLB-2",
-				     r8239_holb_params_json(p), &h.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(r8239_holb_keys, 0,
+							    p, NULL),
+				     &h.log, NULL, res, dev, be);
 	bm_trial_log_free(&h.log);
 	return ret;
 }

@@ -89,7 +89,7 @@ const struct bm_param r8239_inc_keys[] = {
 	{ { "duration_s", BM_J_DOUBLE, IO(duration_s), 0, 3600,
 	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s",
 	  "the measurement window [PROPOSED 60]", NULL },
-	{ { "cc", BM_J_CUSTOM, 0, 0, 0, 0, 0, NULL, parse_cc }, "",
+	{ { "cc", BM_J_CUSTOM, IO(cc), 0, 0, 0, 0, NULL, parse_cc }, "",
 	  "TCP congestion control (TCP_CONGESTION); unset: the system's, "
 	  "reported", "string" },
 	{ { "sndbuf", BM_J_BYTES, IO(sndbuf), 0, 1 << 30, 0, 0, NULL, NULL },
@@ -102,6 +102,11 @@ const struct bm_param r8239_inc_keys[] = {
 	  "the path MTU of the F-9 ceiling printed with the goodput", NULL },
 	R8239_COMMON_KEYS(IO, "iteration"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+const struct bm_jwriter r8239_inc_writers[] = {
+	{ parse_cc, bm_json_string_at, 0 },
+	{ NULL, NULL, 0 },
 };
 
 void r8239_inc_defaults(struct r8239_inc_params *p)
@@ -121,35 +126,6 @@ void r8239_inc_defaults(struct r8239_inc_params *p)
 		.latency_events = BM_EV_FL,	/* RFC 8238 §2.1 MUST */
 	};
 	r8239_common_defaults(&p->c);
-}
-
-json_object *r8239_inc_params_json(const struct r8239_inc_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	if (!p->goodput) {
-		bm_json_add_str(o, "variation", var_names[p->variation]);
-		bm_json_add_u64(o, "iteration", p->iteration);
-		bm_json_add_u64(o, "frame_size", p->frame_size);
-		bm_json_add_double(o, "intensity_pct", p->intensity_pct);
-		bm_json_add_u64(o, "burst_frames", p->burst_frames);
-		bm_json_add_double(o, "burst_period_s", p->burst_period_s);
-		bm_json_add_double(o, "offset_s", p->offset_s);
-		bm_json_add_str(o, "latency_events",
-				bm_lat_event_names[p->latency_events]);
-		bm_json_add_double(o, "cal_constant_ns", p->cal_constant_ns);
-	} else {
-		bm_json_add_u64(o, "connections", p->connections);
-	}
-	bm_json_add_double(o, "warmup_s", p->warmup_s);
-	bm_json_add_double(o, "duration_s", p->duration_s);
-	bm_json_add_str(o, "cc", p->cc);
-	bm_json_add_u64(o, "sndbuf", p->sndbuf);
-	bm_json_add_u64(o, "rcvbuf", p->rcvbuf);
-	bm_json_add_u64(o, "window_clamp", p->window_clamp);
-	bm_json_add_u64(o, "mtu", p->mtu);
-	r8239_common_json(o, &p->c);
-	return o;
 }
 
 int r8239_inc_check(const struct r8239_inc_params *p, struct bm_error *err)
@@ -684,8 +660,10 @@ int r8239_inc_run(struct bm_backend *be, const struct r8239_inc_params *p,
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(name, p->goodput ? "R8238-GOODPUT" :
 				     "R8239-INC-1, R8239-INC-2",
-				     r8239_inc_params_json(p), &m.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(r8239_inc_keys,
+					R8239_INC_MASK(p->goodput), p,
+					r8239_inc_writers), &m.log, NULL, res,
+				     dev, be);
 	bm_trial_log_free(&m.log);
 	return ret;
 }

@@ -45,7 +45,7 @@ static int parse_lr_sizes(json_object *v, void *base, const char *key,
 #define MESH	R8239_LR_MASK(R8239_LR_MESH)
 
 const struct bm_param r8239_lr_keys[] = {
-	{ { "frame_sizes", BM_J_CUSTOM, 0, 64, 9216, 0, 0, NULL,
+	{ { "frame_sizes", BM_J_CUSTOM, LO(frame_sizes), 64, 9216, 0, 0, NULL,
 	    parse_lr_sizes }, "B", "frame sizes with FCS, 1 to 160 (default "
 	  "the RFC's 64 .. 9216 list)", "integer array" },
 	{ { "step64", BM_J_BOOL, LO(step64), 0, 0, 0, 0, NULL, NULL }, "",
@@ -83,6 +83,11 @@ const struct bm_param r8239_lr_keys[] = {
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
 };
 
+const struct bm_jwriter r8239_lr_writers[] = {
+	{ parse_lr_sizes, bm_json_u32s_at, LO(n_sizes) },
+	{ NULL, NULL, 0 },
+};
+
 void r8239_lr_defaults(struct r8239_lr_params *p, enum r8239_lr_topo t)
 {
 	static const uint32_t common[] = { 64, 128, 256, 512, 1024, 1518,
@@ -105,31 +110,6 @@ static const char *const topo_ids[] = { "rfc8239.line-rate-pair",
 					"rfc8239.snake" };
 static const char *const topo_refs[] = { "R8239-LR-PP", "R8239-LR-MESH",
 					 "R8239-LR-SNAKE" };
-
-json_object *r8239_lr_params_json(const struct r8239_lr_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
-	bm_json_add_bool(o, "step64", p->step64);
-	bm_json_add_double(o, "load_pct", p->load_pct);
-	bm_json_add_double(o, "trial_duration_s", p->trial_duration_s);
-	if (p->topo != R8239_LR_MESH)
-		bm_json_add_bool(o, "bidir", p->bidir);
-	if (p->topo == R8239_LR_SNAKE) {
-		bm_json_add_u64(o, "dut_ports", p->dut_ports);
-		bm_json_add_u64(o, "vlan_base", p->vlan_base);
-	} else {
-		bm_json_add_str(o, "latency_events",
-				bm_lat_event_names[p->latency_events]);
-		bm_json_add_bool(o, "comparison", p->comparison);
-		bm_json_add_double(o, "cal_constant_ns", p->cal_constant_ns);
-		bm_json_add_double(o, "cal_constant_hw_ns",
-				   p->cal_constant_hw_ns);
-	}
-	r8239_common_json(o, &p->c);
-	return o;
-}
 
 double r8239_lr_max_trials(const struct r8239_lr_params *p)
 {
@@ -469,8 +449,10 @@ int r8239_line_rate_run(struct bm_backend *be, const struct r8239_lr_params *p,
 			"§2.2)"));
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope(topo_ids[p->topo], topo_refs[p->topo],
-				     r8239_lr_params_json(&q), &l.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(r8239_lr_keys,
+					R8239_LR_MASK(q.topo), &q,
+					r8239_lr_writers), &l.log, NULL, res,
+				     dev, be);
 	bm_trial_log_free(&l.log);
 	return ret;
 }

@@ -88,22 +88,6 @@ void r8239_mb_defaults(struct r8239_mb_params *p)
 	r8239_common_defaults(&p->c);
 }
 
-json_object *r8239_mb_params_json(const struct r8239_mb_params *p)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "frame_size", p->frame_size);
-	bm_json_add_double(o, "intensity_pct", p->intensity_pct);
-	bm_json_add_u64(o, "iteration", p->iteration);
-	bm_json_add_str(o, "growth", growth_names[p->growth]);
-	bm_json_add_u64(o, "burst_max", p->burst_max);
-	bm_json_add_double(o, "start_s", p->start_s);
-	bm_json_add_double(o, "offset_s", p->offset_s);
-	bm_json_add_u64(o, "retries", p->retries);
-	r8239_common_json(o, &p->c);
-	return o;
-}
-
 double r8239_mb_max_trials(const struct r8239_mb_params *p,
 			   unsigned int n_ports)
 {
@@ -533,8 +517,9 @@ int r8239_microburst_run(struct bm_backend *be,
 	}
 	r8239_flag_rsd(res, dev);
 	*result = bm_result_envelope("rfc8239.microburst", "R8239-MB",
-				     r8239_mb_params_json(p), &m.log, NULL,
-				     res, dev, be);
+				     bm_json_params_to_json(r8239_mb_keys, 0, p,
+							    NULL),
+				     &m.log, NULL, res, dev, be);
 	bm_trial_log_free(&m.log);
 	return ret;
 }

@@ -67,9 +67,6 @@ extern const struct bm_param r8239_mb_keys[];
 /* Fill *p with the defaults of R8239-MB. */
 void r8239_mb_defaults(struct r8239_mb_params *p);
 
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *r8239_mb_params_json(const struct r8239_mb_params *p);
-
 /* Cross-key checks after parsing (the per-key ranges are in the table):
  * 0 or -EINVAL with one line naming the key. */
 int r8239_mb_check(const struct r8239_mb_params *p, struct bm_error *err);
@@ -146,9 +143,6 @@ extern const struct bm_param r8239_buf_keys[];
 /* Fill *p with the defaults of test t. */
 void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t);
 
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *r8239_buf_params_json(const struct r8239_buf_params *p);
-
 /* Cross-key checks after parsing: 0 or -EINVAL naming the key. */
 int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err);
 
@@ -183,9 +177,6 @@ extern const struct bm_param r8239_holb_keys[];
 
 /* Fill *p with the defaults of R8239-HOLB-1. */
 void r8239_holb_defaults(struct r8239_holb_params *p);
-
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *r8239_holb_params_json(const struct r8239_holb_params *p);
 
 /* The most trials R8239-HOLB with p runs on n_ports ports. */
 double r8239_holb_max_trials(const struct r8239_holb_params *p,
@@ -231,12 +222,10 @@ struct r8239_lr_params {
 
 /* The parameter table of the line-rate procedures. */
 extern const struct bm_param r8239_lr_keys[];
+extern const struct bm_jwriter r8239_lr_writers[];
 
 /* Fill *p with the defaults of topology t. */
 void r8239_lr_defaults(struct r8239_lr_params *p, enum r8239_lr_topo t);
-
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *r8239_lr_params_json(const struct r8239_lr_params *p);
 
 /* Cross-key checks, and step64 expanded into frame_sizes: 0 or -EINVAL
  * with one line naming the key (a load above 99.98 % cites the MUST). */
@@ -270,12 +259,10 @@ struct r8238_cal_params {
 
 /* The parameter table of rfc8238.calibrate. */
 extern const struct bm_param r8238_cal_keys[];
+extern const struct bm_jwriter r8238_cal_writers[];
 
 /* Fill *p with the defaults of R8238-CAL. */
 void r8238_cal_defaults(struct r8238_cal_params *p);
-
-/* New JSON object with every parameter of p (the result's "params"). */
-json_object *r8238_cal_params_json(const struct r8238_cal_params *p);
 
 /* The trials R8238-CAL with p runs: one per size. */
 double r8238_cal_max_trials(const struct r8238_cal_params *p);
@@ -321,12 +308,11 @@ struct r8239_inc_params {
 
 /* The parameter table of both (mask 1: incast's keys, 2: goodput's). */
 extern const struct bm_param r8239_inc_keys[];
+#define R8239_INC_MASK(goodput)	((goodput) ? 2u : 1u)
+extern const struct bm_jwriter r8239_inc_writers[];
 
 /* Fill *p with the defaults of R8239-INC (goodput false). */
 void r8239_inc_defaults(struct r8239_inc_params *p);
-
-/* New JSON object with every parameter of p. */
-json_object *r8239_inc_params_json(const struct r8239_inc_params *p);
 
 /* Cross-key checks: 0 or -EINVAL with one line naming the key. */
 int r8239_inc_check(const struct r8239_inc_params *p, struct bm_error *err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the RFC 8239 procedures share inside user/lib/rfc8239: the keys,
- * defaults and JSON of struct r8239_common, and the N-port traffic over a
+ * What the RFC 8239 procedures share inside user/lib/rfc8239: the keys
+ * and defaults of struct r8239_common, and the N-port traffic over a
  * backend's ports.
  */
 #ifndef RFC8239_INT_H
@@ -25,8 +25,9 @@
 	  "", "learning frames before each " what " (RFC 2544 §23b)", \
 	  NULL }, \
 	{ { "learning_pause_s", BM_J_DOUBLE, OFF(c.learning_pause_s), 0, 60, \
-	    BM_JK_DERIVED, 0, NULL, NULL }, "s", "wait after the learning " \
-	  "frames (unset: the backend's, 2 s)", NULL }, \
+	    BM_JK_DERIVED | BM_JK_NEG_NULL, 0, NULL, NULL }, "s", \
+	  "wait after the learning frames (unset: the backend's, 2 s)", \
+	  NULL }, \
 	{ { "dscp", BM_J_UINT, OFF(c.dscp), 0, 63, 0, 0, NULL, NULL }, "", \
 	  "DSCP of every test frame, reported with the results", NULL }, \
 	{ { "port_order", BM_J_ENUM, OFF(c.port_order), 0, 0, 0, 0, \
@@ -57,9 +58,6 @@ void r8239_ports_end(struct bm_backend *be, const struct r8239_order *o);
 
 /* Fill *c with the defaults: repeat 5, drain 2 s, learning, pause unset. */
 void r8239_common_defaults(struct r8239_common *c);
-
-/* Add c's keys to the JSON object o (learning_pause_s unset: null). */
-void r8239_common_json(json_object *o, const struct r8239_common *c);
 
 /* Fill *spec for an N-port trial of t (results into r) of duration_s at
  * frame size f, with c's drain and, when learn, c's learning; every

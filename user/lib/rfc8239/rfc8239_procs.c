@@ -38,9 +38,8 @@ static json_object *mb_defaults_json(const struct bm_procedure_info *pi)
 {
 	struct r8239_mb_params p;
 
-	(void)pi;
 	r8239_mb_defaults(&p);
-	return r8239_mb_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 static int mb_max_trials(const struct bm_procedure_info *pi,
@@ -95,7 +94,7 @@ static json_object *buf_defaults_json(const struct bm_procedure_info *pi)
 	struct r8239_buf_params p;
 
 	r8239_buf_defaults(&p, pi->test);
-	return r8239_buf_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 static int buf_max_trials(const struct bm_procedure_info *pi,
@@ -145,9 +144,8 @@ static json_object *holb_defaults_json(const struct bm_procedure_info *pi)
 {
 	struct r8239_holb_params p;
 
-	(void)pi;
 	r8239_holb_defaults(&p);
-	return r8239_holb_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 static int holb_max_trials(const struct bm_procedure_info *pi,
@@ -203,7 +201,7 @@ static json_object *lr_defaults_json(const struct bm_procedure_info *pi)
 	struct r8239_lr_params p;
 
 	r8239_lr_defaults(&p, pi->test);
-	return r8239_lr_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 static int lr_max_trials(const struct bm_procedure_info *pi,
@@ -255,9 +253,8 @@ static json_object *cal_defaults_json(const struct bm_procedure_info *pi)
 {
 	struct r8238_cal_params p;
 
-	(void)pi;
 	r8238_cal_defaults(&p);
-	return r8238_cal_params_json(&p);
+	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
 }
 
 static int cal_max_trials(const struct bm_procedure_info *pi,
@@ -294,8 +291,6 @@ static int cal_run(const struct bm_procedure_info *pi, json_object *params,
 #define gp_keys r8239_inc_keys
 #define inc_check r8239_inc_check
 #define gp_check r8239_inc_check
-#define inc_params_json r8239_inc_params_json
-#define gp_params_json r8239_inc_params_json
 #define inc_max_trials r8239_inc_max_trials
 #define gp_max_trials r8239_inc_max_trials
 #define inc_run r8239_inc_run
@@ -372,6 +367,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 #define R8239_LR(t, nm, need, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
 	.keys = r8239_lr_keys, .mask = R8239_LR_MASK(t), .test = t, \
+	.writers = r8239_lr_writers, \
 	.duration_key = "trial_duration_s", .sizes_key = "frame_sizes", \
 	.validate = lr_validate, .defaults = lr_defaults_json, \
 	.max_trials = lr_max_trials, .run = lr_run }
@@ -394,7 +390,8 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .refs = "R8239-INC-1, R8239-INC-2, R8238-INCAST, R8238-GOODPUT, "
 		  "PLAT-TCP, REQ-8239-1",
 	  /* 1 TCP + 1 UDP ingress, 1 egress */
-	  .ports_needed = 3, .keys = inc_keys, .mask = 1,
+	  .ports_needed = 3, .keys = inc_keys, .mask = R8239_INC_MASK(false),
+	  .writers = r8239_inc_writers,
 	  .duration_key = "duration_s", .sizes_key = "frame_size",
 	  .validate = inc_validate, .defaults = inc_defaults_json,
 	  .max_trials = inc_bound, .run = inc_run_proc },
@@ -402,7 +399,8 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .summary = "RFC 8238 §7 goodput: bulk TCP from every port but the "
 		     "last into it, beside the F-9 ceiling",
 	  .refs = "R8238-GOODPUT, F-9, PLAT-TCP, REQ-TCP-4",
-	  .ports_needed = 2, .keys = gp_keys, .mask = 2,
+	  .ports_needed = 2, .keys = gp_keys, .mask = R8239_INC_MASK(true),
+	  .writers = r8239_inc_writers,
 	  .duration_key = "duration_s", .sizes_key = NULL,
 	  .validate = gp_validate, .defaults = gp_defaults_json,
 	  .max_trials = gp_bound, .run = gp_run_proc },
@@ -411,6 +409,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 		     "C per frame size, its two ports cabled back to back",
 	  .refs = "R8238-CAL, REQ-TS-4, REQ-TS-5",
 	  .ports_needed = 2, .keys = r8238_cal_keys,
+	  .writers = r8238_cal_writers,
 	  .duration_key = NULL, .sizes_key = "frame_sizes",
 	  .validate = cal_validate, .defaults = cal_defaults_json,
 	  .max_trials = cal_max_trials, .run = cal_run },

@@ -93,8 +93,8 @@ static const struct bm_param mlr_keys[] = {
 	{ { "number_of_intermediate_phases", BM_J_UINT,
 	    MO(number_of_intermediate_phases), 0, 20, 0, 0, NULL, NULL }, "",
 	  "phases between the initial and the final one", NULL },
-	{ { "target_loss_ratios", BM_J_CUSTOM, 0, 0, 1, BM_JK_MAX_EXCL, 0, NULL,
-	    parse_targets }, "",
+	{ { "target_loss_ratios", BM_J_CUSTOM, offsetof(struct mlr_in, targets),
+	    0, 1, BM_JK_MAX_EXCL, 0, NULL, parse_targets }, "",
 	  "target loss ratios, 1 to 16, strictly increasing (0: NDR, "
 	  "> 0: PDR)", "number array" },
 	MD(packet_loss_ratio_tolerance, 0, 1, BM_JK_MAX_EXCL, "",
@@ -105,11 +105,16 @@ static const struct bm_param mlr_keys[] = {
 	MB(learning, "learning frames before every trial (RFC 2544 §23b)"),
 	MB(fail_fast, "end a phase when the smallest ratio's upper bound is "
 	   "at min_rate_fps (draft-01 exactly)"),
-	MD(learning_pause_s, 0, 60, DV, "s",
+	MD(learning_pause_s, 0, 60, DV | BM_JK_NEG_NULL, "s",
 	   "wait after the learning frames (unset: the backend's, 2 s)"),
-	MD(drain_s, 0, 60, DV, "s",
+	MD(drain_s, 0, 60, DV | BM_JK_NEG_NULL, "s",
 	   "loss wait after every trial (unset: the backend's, 2 s)"),
 	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+};
+
+static const struct bm_jwriter mlr_writers[] = {
+	{ parse_targets, bm_json_doubles_at, MO(n_targets) },
+	{ NULL, NULL, 0 },
 };
 
 /* Defaults: the draft's CSIT values, targets [0, 0.005] (NDR, PDR), the
@@ -156,43 +161,6 @@ static int mlr_parse(const struct bm_procedure_info *pi, json_object *params,
 	return bm_mlr_params_validate(&in->mp, err);
 }
 
-static json_object *mlr_params_json(const struct mlr_in *in)
-{
-	const struct bm_mlr_params *p = &in->mp;
-	json_object *o = json_object_new_object(), *a;
-	size_t i;
-
-	bm_json_add_u64(o, "frame_size", p->frame_size);
-	bm_json_add_str(o, "topology", topo_names[p->topology]);
-	bm_json_add_str(o, "mode", mlr_mode_names[p->mode]);
-	bm_json_add_double(o, "min_rate_fps", p->min_rate_fps);
-	bm_json_add_double(o, "max_rate_fps", p->max_rate_fps);
-	bm_json_add_double(o, "final_trial_duration_s",
-			   p->final_trial_duration_s);
-	bm_json_add_double(o, "initial_trial_duration_s",
-			   p->initial_trial_duration_s);
-	bm_json_add_double(o, "final_relative_width", p->final_relative_width);
-	bm_json_add_double(o, "expansion_coefficient",
-			   p->expansion_coefficient);
-	bm_json_add_double(o, "timeout_s", p->timeout_s);
-	bm_json_add_u64(o, "number_of_intermediate_phases",
-			p->number_of_intermediate_phases);
-	a = json_object_new_array();
-	for (i = 0; i < p->n_targets; i++)
-		json_object_array_add(a, json_object_new_double(in->targets[i]));
-	json_object_object_add(o, "target_loss_ratios", a);
-	bm_json_add_double(o, "packet_loss_ratio_tolerance",
-			   p->packet_loss_ratio_tolerance);
-	bm_json_add_double(o, "attempt_tolerance_s", p->attempt_tolerance_s);
-	bm_json_add_bool(o, "learning", p->learning);
-	bm_json_add_bool(o, "fail_fast", p->fail_fast);
-	bm_json_add_double(o, "learning_pause_s", p->learning_pause_s >= 0.0 ?
-			   p->learning_pause_s : NAN);
-	/* < 0 = the backend's default, shown as null */
-	bm_json_add_double(o, "drain_s", p->drain_s >= 0.0 ? p->drain_s : NAN);
-	return o;
-}
-
 static int mlr_validate(const struct bm_procedure_info *pi,
 			json_object *params, double line, struct bm_error *err)
 {
@@ -205,9 +173,8 @@ static json_object *mlr_defaults_json(const struct bm_procedure_info *pi)
 {
 	struct mlr_in in;
 
-	(void)pi;
 	mlr_defaults(&in);
-	return mlr_params_json(&in);
+	return bm_json_params_to_json(pi->keys, pi->mask, &in, pi->writers);
 }
 
 static int mlr_max_trials(const struct bm_procedure_info *pi,
@@ -271,8 +238,9 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 		json_object_array_add(a, json_object_new_string(
 			"packet_loss_ratio_tolerance > 0: not in the draft"));
 	d = bm_result_envelope(pi->name, "draft-ietf-bmwg-mlrsearch-01; MLR-*",
-			       mlr_params_json(&in), &res.log, res.loss_ratios,
-			       o, a, be);
+			       bm_json_params_to_json(pi->keys, pi->mask, &in,
+						      pi->writers),
+			       &res.log, res.loss_ratios, o, a, be);
 	bm_mlr_result_free(&res);
 	*result = d;
 	return ret;
@@ -285,7 +253,7 @@ const struct bm_procedure_info mlrsearch_procedures[] = {
 		     "one search",
 	  .refs = "MLR-IN, MLR-MEAS, MLR-WIDTH, MLR-DB, MLR-INIT, MLR-PHASE, "
 		  "MLR-SEL, MLR-OUT",
-	  .ports_needed = 2, .keys = mlr_keys,
+	  .ports_needed = 2, .keys = mlr_keys, .writers = mlr_writers,
 	  /* MLRsearch searches one size and its full-length trials are
 	   * "final" ones. */
 	  .duration_key = "final_trial_duration_s", .sizes_key = "frame_size",
