@@ -69,7 +69,10 @@ struct bm_procedure_info {
  * defaults = the table written back from P_defaults(p); then
  * P_max_trials(p) and P_run(be, p, ...).  P is the function prefix
  * (tm_pol, ...); a family names its rows' hooks P_validate,
- * P_defaults_json, P_bound, P_run_proc.
+ * P_defaults_json, P_bound, P_run_proc.  P_defaults(p) is expanded where
+ * pi is in scope and P_max_trials(p) where line and n_ports are too: a
+ * family whose functions take the test or the ports defines these as
+ * function-like macros over them (rfc8239_procs.c).
  */
 #define BM_PROC_HOOKS(P, T) \
 static int P##_parse(const struct bm_procedure_info *pi, \

@@ -14,276 +14,41 @@
 #include "bm_proc_info.h"
 #include "rfc8239.h"
 
-static int mb_parse(const struct bm_procedure_info *pi, json_object *params,
-		    struct r8239_mb_params *p, struct bm_error *err)
-{
-	int ret;
+/*
+ * Each procedure's hooks are BM_PROC_HOOKS' (bm_proc_info.h); where a
+ * family's function takes more than p, it gets it where the macro expands
+ * the call: the test from pi, the ports and line rate in the bound.
+ */
+#define mb_defaults r8239_mb_defaults
+#define mb_check r8239_mb_check
+#define mb_max_trials(p) r8239_mb_max_trials(p, n_ports)
+#define mb_run r8239_microburst_run
+BM_PROC_HOOKS(mb, struct r8239_mb_params)
 
-	r8239_mb_defaults(p);
-	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
-				   err);
-	return ret ? ret : r8239_mb_check(p, err);
-}
+#define buf_defaults(p) r8239_buf_defaults(p, pi->test)
+#define buf_check r8239_buf_check
+#define buf_max_trials(p) r8239_buf_max_trials(p, n_ports, line)
+#define buf_run r8239_buffer_run
+BM_PROC_HOOKS(buf, struct r8239_buf_params)
 
-static int mb_validate(const struct bm_procedure_info *pi,
-		       json_object *params, double line, struct bm_error *err)
-{
-	struct r8239_mb_params p;
+/* HOLB's and the calibration's keys need no check beyond their ranges */
+#define holb_defaults r8239_holb_defaults
+#define holb_check(p, err) ((void)(p), (void)(err), 0)
+#define holb_max_trials(p) r8239_holb_max_trials(p, n_ports)
+#define holb_run r8239_holb_run
+BM_PROC_HOOKS(holb, struct r8239_holb_params)
 
-	(void)line;
-	return mb_parse(pi, params, &p, err);
-}
+#define lr_defaults(p) r8239_lr_defaults(p, pi->test)
+#define lr_check r8239_lr_check
+#define lr_max_trials r8239_lr_max_trials
+#define lr_run r8239_line_rate_run
+BM_PROC_HOOKS(lr, struct r8239_lr_params)
 
-static json_object *mb_defaults_json(const struct bm_procedure_info *pi)
-{
-	struct r8239_mb_params p;
-
-	r8239_mb_defaults(&p);
-	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
-}
-
-static int mb_max_trials(const struct bm_procedure_info *pi,
-			 json_object *params, double line, unsigned int n_ports,
-			 double *n, struct bm_error *err)
-{
-	struct r8239_mb_params p;
-	int ret;
-
-	(void)line;
-	ret = mb_parse(pi, params, &p, err);
-	if (!ret)
-		*n = r8239_mb_max_trials(&p, n_ports);
-	return ret;
-}
-
-static int mb_run(const struct bm_procedure_info *pi, json_object *params,
-		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		  json_object **result, struct bm_error *err)
-{
-	struct r8239_mb_params p;
-	int ret;
-
-	ret = mb_parse(pi, params, &p, err);
-	if (ret)
-		return ret;
-	return r8239_microburst_run(be, &p, progress, ctx, result, err);
-}
-
-static int buf_parse(const struct bm_procedure_info *pi, json_object *params,
-		     struct r8239_buf_params *p, struct bm_error *err)
-{
-	int ret;
-
-	r8239_buf_defaults(p, pi->test);
-	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
-				   err);
-	return ret ? ret : r8239_buf_check(p, err);
-}
-
-static int buf_validate(const struct bm_procedure_info *pi,
-			json_object *params, double line, struct bm_error *err)
-{
-	struct r8239_buf_params p;
-
-	(void)line;
-	return buf_parse(pi, params, &p, err);
-}
-
-static json_object *buf_defaults_json(const struct bm_procedure_info *pi)
-{
-	struct r8239_buf_params p;
-
-	r8239_buf_defaults(&p, pi->test);
-	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
-}
-
-static int buf_max_trials(const struct bm_procedure_info *pi,
-			  json_object *params, double line,
-			  unsigned int n_ports, double *n, struct bm_error *err)
-{
-	struct r8239_buf_params p;
-	int ret;
-
-	ret = buf_parse(pi, params, &p, err);
-	if (!ret)
-		*n = r8239_buf_max_trials(&p, n_ports, line);
-	return ret;
-}
-
-static int buf_run(const struct bm_procedure_info *pi, json_object *params,
-		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		   json_object **result, struct bm_error *err)
-{
-	struct r8239_buf_params p;
-	int ret;
-
-	ret = buf_parse(pi, params, &p, err);
-	if (ret)
-		return ret;
-	return r8239_buffer_run(be, &p, progress, ctx, result, err);
-}
-
-static int holb_parse(const struct bm_procedure_info *pi, json_object *params,
-		      struct r8239_holb_params *p, struct bm_error *err)
-{
-	r8239_holb_defaults(p);
-	return bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
-				    err);
-}
-
-static int holb_validate(const struct bm_procedure_info *pi,
-			 json_object *params, double line, struct bm_error *err)
-{
-	struct r8239_holb_params p;
-
-	(void)line;
-	return holb_parse(pi, params, &p, err);
-}
-
-static json_object *holb_defaults_json(const struct bm_procedure_info *pi)
-{
-	struct r8239_holb_params p;
-
-	r8239_holb_defaults(&p);
-	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
-}
-
-static int holb_max_trials(const struct bm_procedure_info *pi,
-			   json_object *params, double line,
-			   unsigned int n_ports, double *n,
-			   struct bm_error *err)
-{
-	struct r8239_holb_params p;
-	int ret;
-
-	(void)line;
-	ret = holb_parse(pi, params, &p, err);
-	if (!ret)
-		*n = r8239_holb_max_trials(&p, n_ports);
-	return ret;
-}
-
-static int holb_run(const struct bm_procedure_info *pi, json_object *params,
-		    struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		    json_object **result, struct bm_error *err)
-{
-	struct r8239_holb_params p;
-	int ret;
-
-	ret = holb_parse(pi, params, &p, err);
-	if (ret)
-		return ret;
-	return r8239_holb_run(be, &p, progress, ctx, result, err);
-}
-
-static int lr_parse(const struct bm_procedure_info *pi, json_object *params,
-		    struct r8239_lr_params *p, struct bm_error *err)
-{
-	int ret;
-
-	r8239_lr_defaults(p, pi->test);
-	ret = bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
-				   err);
-	return ret ? ret : r8239_lr_check(p, err);
-}
-
-static int lr_validate(const struct bm_procedure_info *pi,
-		       json_object *params, double line, struct bm_error *err)
-{
-	struct r8239_lr_params p;
-
-	(void)line;
-	return lr_parse(pi, params, &p, err);
-}
-
-static json_object *lr_defaults_json(const struct bm_procedure_info *pi)
-{
-	struct r8239_lr_params p;
-
-	r8239_lr_defaults(&p, pi->test);
-	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
-}
-
-static int lr_max_trials(const struct bm_procedure_info *pi,
-			 json_object *params, double line, unsigned int n_ports,
-			 double *n, struct bm_error *err)
-{
-	struct r8239_lr_params p;
-	int ret;
-
-	(void)line;
-	(void)n_ports;
-	ret = lr_parse(pi, params, &p, err);
-	if (!ret)
-		*n = r8239_lr_max_trials(&p);
-	return ret;
-}
-
-static int lr_run(const struct bm_procedure_info *pi, json_object *params,
-		  struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		  json_object **result, struct bm_error *err)
-{
-	struct r8239_lr_params p;
-	int ret;
-
-	ret = lr_parse(pi, params, &p, err);
-	if (ret)
-		return ret;
-	return r8239_line_rate_run(be, &p, progress, ctx, result, err);
-}
-
-static int cal_parse(const struct bm_procedure_info *pi, json_object *params,
-		     struct r8238_cal_params *p, struct bm_error *err)
-{
-	r8238_cal_defaults(p);
-	return bm_json_parse_params(params, pi->keys, pi->mask, p, pi->name,
-				    err);
-}
-
-static int cal_validate(const struct bm_procedure_info *pi,
-			json_object *params, double line, struct bm_error *err)
-{
-	struct r8238_cal_params p;
-
-	(void)line;
-	return cal_parse(pi, params, &p, err);
-}
-
-static json_object *cal_defaults_json(const struct bm_procedure_info *pi)
-{
-	struct r8238_cal_params p;
-
-	r8238_cal_defaults(&p);
-	return bm_json_params_to_json(pi->keys, pi->mask, &p, pi->writers);
-}
-
-static int cal_max_trials(const struct bm_procedure_info *pi,
-			  json_object *params, double line,
-			  unsigned int n_ports, double *n, struct bm_error *err)
-{
-	struct r8238_cal_params p;
-	int ret;
-
-	(void)line;
-	(void)n_ports;
-	ret = cal_parse(pi, params, &p, err);
-	if (!ret)
-		*n = r8238_cal_max_trials(&p);
-	return ret;
-}
-
-static int cal_run(const struct bm_procedure_info *pi, json_object *params,
-		   struct bm_backend *be, bm_progress_fn progress, void *ctx,
-		   json_object **result, struct bm_error *err)
-{
-	struct r8238_cal_params p;
-	int ret;
-
-	ret = cal_parse(pi, params, &p, err);
-	if (ret)
-		return ret;
-	return r8238_calibrate_run(be, &p, progress, ctx, result, err);
-}
+#define cal_defaults r8238_cal_defaults
+#define cal_check(p, err) ((void)(p), (void)(err), 0)
+#define cal_max_trials r8238_cal_max_trials
+#define cal_run r8238_calibrate_run
+BM_PROC_HOOKS(cal, struct r8238_cal_params)
 
 /* RFC 8239 §6 incast and RFC 8238 §7 goodput: one parameter table (mask
  * 1 incast's keys, 2 goodput's), two sets of defaults. */
@@ -316,7 +81,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .ports_needed = 3, .keys = r8239_mb_keys,
 	  .duration_key = NULL, .sizes_key = "frame_size",
 	  .validate = mb_validate, .defaults = mb_defaults_json,
-	  .max_trials = mb_max_trials, .run = mb_run },
+	  .max_trials = mb_bound, .run = mb_run_proc },
 	{ .name = "rfc8239.port-buffer",
 	  .summary = "RFC 8239 §3.2 (2) maximum port buffer size of each "
 		     "egress: line rate + oversubscription to it",
@@ -325,7 +90,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_PORT), .test = R8239_BUF_PORT,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .max_trials = buf_max_trials, .run = buf_run },
+	  .max_trials = buf_bound, .run = buf_run_proc },
 	{ .name = "rfc8239.buffer-efficiency",
 	  .summary = "RFC 8239 §3.2 (1) the frame size that allows the highest "
 		     "buffer efficiency (a sweep of port-buffer's first "
@@ -336,7 +101,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .test = R8239_BUF_EFFICIENCY,
 	  .duration_key = "max_trial_s", .sizes_key = NULL,
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .max_trials = buf_max_trials, .run = buf_run },
+	  .max_trials = buf_bound, .run = buf_run_proc },
 	{ .name = "rfc8239.port-pair-buffer",
 	  .summary = "RFC 8239 §3.2 (3) port buffers with every port pair "
 		     "loaded both ways and two oversubscribers",
@@ -345,7 +110,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_PAIRS), .test = R8239_BUF_PAIRS,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .max_trials = buf_max_trials, .run = buf_run },
+	  .max_trials = buf_bound, .run = buf_run_proc },
 	{ .name = "rfc8239.dut-buffer",
 	  .summary = "RFC 8239 §3.2 (4) maximum DUT buffer size: all other "
 		     "ports to each egress in turn (many-to-one)",
@@ -354,7 +119,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .mask = R8239_BUF_MASK(R8239_BUF_DUT), .test = R8239_BUF_DUT,
 	  .duration_key = "max_trial_s", .sizes_key = "frame_size",
 	  .validate = buf_validate, .defaults = buf_defaults_json,
-	  .max_trials = buf_max_trials, .run = buf_run },
+	  .max_trials = buf_bound, .run = buf_run_proc },
 	{ .name = "rfc8239.holb",
 	  .summary = "RFC 8239 §5 head-of-line blocking: does a congested "
 		     "egress cost a flow to an idle one (groups of four)",
@@ -362,7 +127,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .ports_needed = 8, .keys = r8239_holb_keys,
 	  .duration_key = "trial_duration_s", .sizes_key = "frame_size",
 	  .validate = holb_validate, .defaults = holb_defaults_json,
-	  .max_trials = holb_max_trials, .run = holb_run },
+	  .max_trials = holb_bound, .run = holb_run_proc },
 	/* RFC 8239 §2.2 MUST run both the pair and the mesh test */
 #define R8239_LR(t, nm, need, sum, ids) { \
 	.name = nm, .summary = sum, .refs = ids, .ports_needed = need, \
@@ -370,7 +135,7 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	.writers = r8239_lr_writers, \
 	.duration_key = "trial_duration_s", .sizes_key = "frame_sizes", \
 	.validate = lr_validate, .defaults = lr_defaults_json, \
-	.max_trials = lr_max_trials, .run = lr_run }
+	.max_trials = lr_bound, .run = lr_run_proc }
 	R8239_LR(R8239_LR_PAIR, "rfc8239.line-rate-pair", 2,
 		 "RFC 8239 §2.2 (1) port pairs at 99.98 % of line rate: "
 		 "throughput, drops, latency and jitter per size",
@@ -412,6 +177,6 @@ const struct bm_procedure_info rfc8239_procedures[] = {
 	  .writers = r8238_cal_writers,
 	  .duration_key = NULL, .sizes_key = "frame_sizes",
 	  .validate = cal_validate, .defaults = cal_defaults_json,
-	  .max_trials = cal_max_trials, .run = cal_run },
+	  .max_trials = cal_bound, .run = cal_run_proc },
 	{ .name = NULL },
 };
