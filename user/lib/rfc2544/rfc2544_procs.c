@@ -153,7 +153,8 @@ const struct bm_procedure_info rfc2544_procedures[] = {
 	{ .name = "rfc9004.back-to-back", .summary = "RFC 9004 back-to-back "
 	  "frames below the throughput, with the implied and corrected DUT "
 	  "buffer times", .refs = "R2544-B2B, R2544-SIZES", .ports_needed = 2,
-	  .keys = r9004_b2b_keys, .sizes_key = "frame_sizes",
+	  .keys = r9004_b2b_keys, .writers = r9004_b2b_writers,
+	  .sizes_key = "frame_sizes",
 	  .validate = r9004_b2b_validate, .defaults = r9004_b2b_defaults_json,
 	  .max_trials = r9004_b2b_bound, .run = r9004_b2b_run_proc },
 	{ .name = NULL },

@@ -37,8 +37,9 @@ void r9004_b2b_defaults(struct r9004_params *p);
 /* The rules between keys once parsed: 0 or -EINVAL naming the key. */
 int r9004_b2b_check(const struct r9004_params *p, struct bm_error *err);
 
-/* p as the result's "params", a new JSON object. */
-json_object *r9004_b2b_params_json(const struct r9004_params *p);
+/* How r9004_b2b_keys' custom rows are written back (the result's
+ * "params", bm_json_params_to_json). */
+extern const struct bm_jwriter r9004_b2b_writers[];
 
 /* The most trials a run with p may take. */
 double r9004_b2b_max_trials(const struct r9004_params *p);

@@ -81,7 +81,8 @@ static int parse_thr(json_object *v, void *base, const char *key,
 	{ { k, BM_J_DOUBLE, OFF(f), lo, hi, fl, 0, NULL, NULL }, u, h, NULL }
 
 const struct bm_param r9004_b2b_keys[] = {
-	{ { "frame_sizes", BM_J_CUSTOM, 0, R9004_FRAME_MIN, R9004_FRAME_MAX,
+	{ { "frame_sizes", BM_J_CUSTOM, OFF(base.frame_sizes), R9004_FRAME_MIN,
+	    R9004_FRAME_MAX,
 	    0, 0, NULL, parse_sizes }, "B", "frame sizes with FCS, 1 to 16 "
 	  "distinct (R2544-SIZES); those whose throughput is the line's are "
 	  "skipped (RFC 9004 §6.1)", "integer array" },
@@ -141,35 +142,31 @@ int r9004_b2b_check(const struct r9004_params *p, struct bm_error *err)
 	return 0;
 }
 
-json_object *r9004_b2b_params_json(const struct r9004_params *p)
+/* throughput_fps as given: one rate a size (parse_thr spreads one given
+ * rate over every size), or null when it is measured first. */
+static json_object *thr_json(const struct bm_jwriter *w,
+			     const struct bm_jkey *k, const void *base)
 {
-	json_object *o = json_object_new_object(), *a;
+	const struct r9004_params *p = base;
+	json_object *a;
 	size_t i;
 
-	bm_json_add_u32_array(o, "frame_sizes", p->base.frame_sizes,
-			      p->base.n_sizes);
-	if (p->n_thr) {
-		a = json_object_new_array();
-		for (i = 0; i < p->base.n_sizes; i++)
-			json_object_array_add(a, json_object_new_double(
-				p->base.throughput_fps[i]));
-		json_object_object_add(o, "throughput_fps", a);
-	} else {
-		json_object_object_add(o, "throughput_fps", NULL);
-	}
-	bm_json_add_u64(o, "repetitions", p->repetitions);
-	bm_json_add_double(o, "burst_max_s", p->burst_max_s);
-	bm_json_add_double(o, "depletion_s", p->depletion_s);
-	bm_json_add_bool(o, "learning", p->base.learning);
-	bm_json_add_double(o, "learning_pause_s", p->base.learning_pause_s);
-	bm_json_add_double(o, "drain_s", p->base.drain_s);
-	bm_json_add_double(o, "restabilise_s", p->base.restabilise_s);
-	bm_json_add_double(o, "throughput_trial_duration_s",
-			   p->base.thr_final_trial_s);
-	bm_json_add_double(o, "throughput_search_trial_duration_s",
-			   p->base.thr_search_trial_s);
-	return o;
+	(void)w;
+	(void)k;
+	if (!p->n_thr)
+		return NULL;
+	a = json_object_new_array();
+	for (i = 0; i < p->base.n_sizes; i++)
+		json_object_array_add(a, json_object_new_double(
+			p->base.throughput_fps[i]));
+	return a;
 }
+
+const struct bm_jwriter r9004_b2b_writers[] = {
+	{ parse_sizes, bm_json_u32s_at, OFF(base.n_sizes) },
+	{ parse_thr, thr_json, 0 },
+	{ NULL, NULL, 0 },
+};
 
 double r9004_b2b_max_trials(const struct r9004_params *p)
 {
@@ -356,6 +353,8 @@ int r9004_b2b_run(struct bm_backend *be, const struct r9004_params *p,
 	return r2544_run_doc(RFC2544_BACK_TO_BACK, r9004_body,
 			     "rfc9004.back-to-back", "RFC 9004 §5-§7 "
 			     "(updates RFC 2544 §26.4); R2544-B2B",
-			     r9004_b2b_params_json(p), be, &p->base, p,
+			     bm_json_params_to_json(r9004_b2b_keys, 0, p,
+						    r9004_b2b_writers),
+			     be, &p->base, p,
 			     progress, ctx, result, err);
 }
