@@ -17,14 +17,14 @@
 # frame).  A burst of up to 44 frames takes ~4 ms, and the bucket gains
 # its next frame only after (A - 8) / (T A) = 23 ms at the fastest rate
 # drawn (40 frames/s): B = Q + K exactly, one more when a TCG stall holds
-# a burst that long (lab 24's argument).  Hence every repetition is
+# a burst that long (rfc2544/back-to-back's argument).  Hence every repetition is
 # Q + K or Q + K + 1: mean, min and max in [Q + K, Q + K + 1], stddev
 # <= 0.71 (two values a frame apart).
 #
 # RFC 9004 §6.4 then takes the Max Theoretical Frame Rate R of the line
 # the procedure is told (100 kbit/s: R = 1e5 / (84 x 8) = 148.81 fps) and
 # the throughput given (throughput_fps = T, the tbf's own rate: §5 lets
-# it come from earlier testing; lab 20 measures it):
+# it come from earlier testing; rfc2544/throughput measures it):
 #   Implied = B / R, in [(Q + K) / R, (Q + K + 1) / R]
 #   Corrected = Implied - Implied x T / R, the same bounds x (1 - T / R)
 # Tolerance: the one frame of B above, 1 / R = 6.7 ms of Implied (and
@@ -74,8 +74,8 @@ check_range "throughput used (fps)" "$(jvals throughput_fps $r | head -n1)" \
 	"$T" "$T"
 check_range "max theoretical rate (fps)" \
 	"$(jvals theoretical_max_fps $r | head -n1)" \
-	"$(awk -v r="$R" 'BEGIN { print r - 1e-6 }')" \
-	"$(awk -v r="$R" 'BEGIN { print r + 1e-6 }')"
+	"$(awk -v r="$R" 'BEGIN { printf "%.9f", r - 1e-6 }')" \
+	"$(awk -v r="$R" 'BEGIN { printf "%.9f", r + 1e-6 }')"
 check_eq "burst_max (frames)" "$(jvals burst_max $r | head -n1)" 74
 check_eq "repetitions" "$(jvals repetitions $r | head -n1)" 2
 n=$(jvals generator_limited /tmp/r9004.json | grep -c true)
