@@ -23,22 +23,18 @@
 #include "keep_result.h"
 #include "rfc2544.h"
 
-static const char *const names[] = {
-	"rfc2544.throughput", "rfc2544.latency", "rfc2544.frame-loss",
-	"rfc2544.back-to-back", "rfc2544.recovery", "rfc2544.reset",
-	"rfc9004.back-to-back",
-	"mlrsearch", "rfc8239.microburst", "rfc8239.port-buffer",
-	"rfc8239.buffer-efficiency", "rfc8239.port-pair-buffer",
-	"rfc8239.dut-buffer", "rfc8239.holb", "rfc8239.line-rate-pair",
-	"rfc8239.line-rate-mesh", "rfc8239.snake", "rfc8239.incast",
-	"rfc8238.goodput", "rfc8238.calibrate", "rfc7640.burst-hunt",
-	"rfc7640.policer", "rfc7640.policer-ports",
-	"rfc7640.policer-customers", "rfc7640.queue", "rfc7640.shaper",
-	"rfc7640.queue-capacity", "rfc7640.shaper-capacity",
-	"rfc7640.nde-verify", "rfc7640.queue-stateful",
-	"rfc7640.shaper-stateful", "bmgen.capacity", "rfc7640.concurrent",
-};
-#define N_PROCEDURES	(sizeof(names) / sizeof(names[0]))
+/* The registry walked, not listed again here: a new procedure is its
+ * family's row, and every test below picks it up. */
+static size_t n_procedures(void)
+{
+	size_t n = 0;
+
+	while (bm_procedure_at(n))
+		n++;
+	return n;
+}
+#define N_PROCEDURES	n_procedures()
+#define PROC_NAME(i)	(bm_procedure_at(i)->name)
 
 /* The keys a procedure has no default for, at a value that runs (a new
  * object, NULL when it has none): the NDE's configured delay is what
@@ -122,22 +118,28 @@ START_TEST(test_registry)
 	for (i = 0; i < N_PROCEDURES; i++) {
 		p = bm_procedure_at(i);
 		ck_assert_ptr_nonnull(p);
-		ck_assert_str_eq(p->name, names[i]);
+		/* "family.test" (mlrsearch: the family alone), once */
+		ck_assert_msg(strspn(p->name, "abcdefghijklmnopqrstuvwxyz"
+				     "0123456789.-") == strlen(p->name),
+			      "%s: not a procedure name", p->name);
+		ck_assert_ptr_eq(bm_procedure_find(p->name, NULL), p);
 		ck_assert_ptr_nonnull(p->summary);
 		ck_assert_ptr_nonnull(p->refs);
 		/* all defaults are valid, with the required keys */
-		json_object *req = required(names[i]);
+		json_object *req = required(PROC_NAME(i));
 
-		ck_assert_msg(bm_procedure_validate(names[i], req, 1e9, &err) == 0,
-			      "%s: %s", names[i], err.msg);
+		ck_assert_msg(bm_procedure_validate(PROC_NAME(i), req, 1e9, &err) == 0,
+			      "%s: %s", PROC_NAME(i), err.msg);
 		if (req)
-			ck_assert_msg(bm_procedure_validate(names[i], NULL, 1e9,
+			ck_assert_msg(bm_procedure_validate(PROC_NAME(i), NULL, 1e9,
 				&err) == -EINVAL && strstr(err.msg, "required"),
-				"%s: '%s'", names[i], err.msg);
+				"%s: '%s'", PROC_NAME(i), err.msg);
 		json_object_put(req);
 	}
-	ck_assert_ptr_null(bm_procedure_at(N_PROCEDURES));
-	ck_assert_str_eq(bm_procedure_at(3)->refs, "R2544-B2B");
+	/* the 33 of today: one family dropped from the list would show */
+	ck_assert_uint_ge(N_PROCEDURES, 33);
+	ck_assert_str_eq(bm_procedure_find("rfc2544.back-to-back", NULL)->refs,
+			 "R2544-B2B");
 	ck_assert_int_eq(bm_procedure_validate("rfc2544.jitter", NULL, 1e9, &err),
 			 -EINVAL);
 	ck_assert_str_eq(err.msg, "unknown procedure \"rfc2544.jitter\"");
@@ -958,7 +960,7 @@ static struct bm_backend *fault_sim(unsigned int n, double line,
  */
 START_TEST(test_faults_every_procedure)
 {
-	const struct bm_procedure_info *pi = bm_procedure_find(names[_i], NULL);
+	const struct bm_procedure_info *pi = bm_procedure_at(_i);
 	struct bm_error err;
 	struct faulty f;
 	json_object *doc, *req;
