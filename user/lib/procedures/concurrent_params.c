@@ -94,7 +94,7 @@ static int parse_instance(json_object *o, struct conc_inst_params *ip,
 	ip->pi = bm_procedure_find(json_object_get_string(v), NULL);
 	if (!ip->pi || strncmp(ip->pi->name, CONC_FAMILY,
 			       strlen(CONC_FAMILY)) ||
-	    ip->pi->run == conc_run)
+	    ip->pi->validate == conc_validate)	/* not itself */
 		return bm_errorf(err, "%s[%u].procedure: '%.64s' is not an "
 				 "rfc7640 procedure that can run beside "
 				 "others", key, i + 1,
