@@ -454,6 +454,53 @@ int tm_hunt_once(struct tm_ctx *x, const struct tm_hunt_params *p,
 		 unsigned int tx, unsigned int rx, unsigned int test,
 		 json_object *steps, struct tm_hunt_out *o);
 
+/* --- queue_cap_params.c: TM-QS-CAP's parameters -------------------------- */
+
+/* The scheduler's names, in enum tm_sched order. */
+extern const char *const tm_qcap_params_sched_names[];
+
+/* Is class k a WFQ queue (a weight above 0)? */
+bool tm_qcap_params_is_wfq(const struct tm_qcap_params *p, size_t k);
+/* What queue k is: "sp", "wfq", or the scheduler's name (no weights). */
+const char *tm_qcap_params_queue_kind(const struct tm_qcap_params *p,
+				      size_t k);
+/* The sum of the queues' WFQ weights (0 without weights). */
+double tm_qcap_params_wfq_weights(const struct tm_qcap_params *p);
+
+/* --- queue_cap_trial.c: one run of TM-QS-CAP, its rows and statistics ---- */
+
+/* The numbers of every run, v[slot][run]: the slots are per scope (every
+ * egress together, then each egress when there are several) and class,
+ * per egress (several), then the bursts'; n slots in all. */
+struct tm_qcap_stats {
+	unsigned int scopes, nc, n_eg;
+	size_t n;
+	double (*v)[TM_MAX_TR];
+};
+
+/* The slot of the bursts' number j (0: LP, 1: smallest BSA) in s; with j
+ * 2, the number of slots s needs. */
+size_t tm_qcap_trial_qs_bursts(const struct tm_qcap_stats *s,
+			       unsigned int j);
+
+/*
+ * One run (`test`, 1-based) of p over pm: the bursts b every ti (bursts
+ * of them, when p->bursts) and the classes' mesh; its rows into res's
+ * arrays, its numbers into st at run n.  0, or -errno with x->err set.
+ */
+int tm_qcap_trial_run(struct tm_ctx *x, const struct tm_qcap_params *p,
+		      const struct tm_portmap *pm, const struct tm_burst *b,
+		      double ti, uint32_t bursts, unsigned int test,
+		      json_object *res, struct tm_qcap_stats *st,
+		      unsigned int n);
+
+/* The statistics block of st's n runs, a new JSON object. */
+json_object *tm_qcap_trial_stats_json(const struct tm_ctx *x,
+				      const struct tm_qcap_params *p,
+				      const struct tm_portmap *pm,
+				      const struct tm_qcap_stats *st,
+				      unsigned int n);
+
 /* --- queue_cap_sf.c: TM-QS-CAP's stateful traffic ----------------------- */
 
 struct tm_qcap_params;
