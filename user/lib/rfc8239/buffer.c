@@ -42,6 +42,11 @@
  *            the latency of the egress's streams in that trial (noisy with
  *            software timestamps: a cross-check, AMB-34).
  * No loss at max_trial_s gives a lower bound.
+ *
+ * This file lays out each test's congestions, measures an egress over the
+ * repetitions and reports it (the estimators of F-7); the parameters are
+ * buffer_params.c's, one repetition's trials and search buffer_search.c's,
+ * the inflection from the frame logs buffer_log.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -56,481 +61,20 @@
 #include "bm_traffic.h"
 #include "rfc8239_int.h"
 
-/* The longest loss wait a trial is run again with (60 s: PLAT-TRIAL's
- * drain_s range). */
-#define BUF_DRAIN_MAX_S	60.0
-
 #define BUF_MAX_REPEAT	R8239_MAX_REPEAT
 #define BUF_MAX_SENDERS	(BM_TRAFFIC_MAX_PORTS - 1)
 
-#define BO(f)	offsetof(struct r8239_buf_params, f)
-#define M_EFF	R8239_BUF_MASK(R8239_BUF_EFFICIENCY)
-#define M_PORT	R8239_BUF_MASK(R8239_BUF_PORT)
-#define M_ONE	(R8239_BUF_MASK(R8239_BUF_PORT) | \
-		 R8239_BUF_MASK(R8239_BUF_PAIRS) | \
-		 R8239_BUF_MASK(R8239_BUF_DUT))
-#define MAX_FLOWS	(BM_TRAFFIC_MAX_PORTS + 2)
-
-static const char *const sweep_names[] = { "coarse-fine", "exhaustive",
-					   NULL };
-static const char *const method_names[] = { "log", "search", NULL };
-
-const struct bm_param r8239_buf_keys[] = {
-	{ { "frame_size", BM_J_U32, BO(frame_size), 64, 9216, 0, M_ONE, NULL,
-	    NULL }, "B", "frame size with FCS, one per run (the B* of "
-	  "BUF-1) [PROPOSED 1518]", NULL },
-	{ { "sweep", BM_J_ENUM, BO(sweep), 0, 0, 0, M_EFF, sweep_names, NULL },
-	  "", "coarse-fine: step 64, then 1 around the best (AMB-28); "
-	  "exhaustive: every size", NULL },
-	{ { "b_min", BM_J_U32, BO(b_min), 64, 9216, 0, M_EFF, NULL, NULL }, "B",
-	  "smallest size of the sweep", NULL },
-	{ { "b_max", BM_J_U32, BO(b_max), 64, 9216, 0, M_EFF, NULL, NULL }, "B",
-	  "largest size of the sweep (the port's maximum)", NULL },
-	{ { "iteration", BM_J_UINT, BO(iteration), 0, 256, 0, M_ONE, NULL,
-	    NULL }, "", "iteration to run (1-based); 0 runs them all", NULL },
-	{ { "os_pct", BM_J_DOUBLE, BO(os_pct), 0, 100, BM_JK_MIN_EXCL, 0,
-	    NULL, NULL }, "%", "oversubscription above the line rate (RFC "
-	  "8239 §3.2 recommends 1; another value is reported)", NULL },
-	{ { "line_pct", BM_J_DOUBLE, BO(line_pct), 0, 99.98, BM_JK_MIN_EXCL,
-	    0, NULL, NULL }, "%", "what \"line rate\" is (AMB-27: 99.98, "
-	  "RFC 8239 §2.2's MUST)", NULL },
-	{ { "wrap", BM_J_BOOL, BO(wrap), 0, 0, 0, M_PORT, NULL, NULL }, "",
-	  "port-buffer: also egress ports N and 1 [EXTENSION]", NULL },
-	{ { "max_trial_s", BM_J_DOUBLE, BO(max_trial_s), 0, 3600,
-	    BM_JK_MIN_EXCL, 0, NULL, NULL }, "s",
-	  "longest congestion trial; no loss by then is a lower bound", NULL },
-	{ { "start_s", BM_J_DOUBLE, BO(start_s), 0, 10, 0, 0, NULL, NULL }, "s",
-	  "lead time before all senders start together", NULL },
-	{ { "retries", BM_J_UINT, BO(retries), 0, 10, 0, 0, NULL, NULL }, "",
-	  "re-sends of a trial the generator could not send whole", NULL },
-	{ { "confirm", BM_J_UINT, BO(confirm), 0, 10, 0, 0, NULL, NULL }, "",
-	  "runs of a lossy trial again: it is lossy only if every run loses "
-	  "[EXTENSION]", NULL },
-	{ { "method", BM_J_ENUM, BO(method), 0, 0, 0, 0, method_names, NULL },
-	  "", "log: the inflection from per-frame logs (REQ-BUF-1); search: "
-	  "counters only, the largest loss-free trial", NULL },
-	R8239_COMMON_KEYS(BO, "iteration"),
-	{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
-};
-
-void r8239_buf_defaults(struct r8239_buf_params *p, enum r8239_buf_test t)
+static void add_flow(struct r8239_buf_cong *c, unsigned int tx,
+		     unsigned int rx, double pct)
 {
-	*p = (struct r8239_buf_params){
-		.test = t,
-		.frame_size = 1518,		/* [PROPOSED] */
-		.sweep = R8239_SWEEP_COARSE_FINE,	/* AMB-28 */
-		.b_min = 64,
-		.b_max = 9216,			/* the port maximum */
-		.os_pct = 1.0,			/* [8239 §3.2] recommended */
-		.line_pct = 99.98,		/* AMB-27 */
-		.max_trial_s = 60.0,		/* REQ-BUF-1 */
-		.start_s = 0.01,
-		.retries = 3,
-		.confirm = 1,
-		.method = R8239_BUF_LOG,	/* REQ-BUF-1 */
-	};
-	r8239_common_defaults(&p->c);
-}
-
-static const char *const test_ids[] = {
-	[R8239_BUF_PORT] = "rfc8239.port-buffer",
-	[R8239_BUF_DUT] = "rfc8239.dut-buffer",
-	[R8239_BUF_EFFICIENCY] = "rfc8239.buffer-efficiency",
-	[R8239_BUF_PAIRS] = "rfc8239.port-pair-buffer",
-};
-static const char *const test_refs[] = {
-	[R8239_BUF_PORT] = "R8239-BUF-2",
-	[R8239_BUF_DUT] = "R8239-BUF-4",
-	[R8239_BUF_EFFICIENCY] = "R8239-BUF-1",
-	[R8239_BUF_PAIRS] = "R8239-BUF-3",
-};
-
-double r8239_buf_max_trials(const struct r8239_buf_params *p,
-			    unsigned int n_ports, double line_rate_bps)
-{
-	/* the smallest frame searched has the most frames in max_trial_s */
-	uint32_t f = p->test == R8239_BUF_EFFICIENCY ? p->b_min : p->frame_size;
-	double kmax = fmax(1.0, floor(bm_fps_max(line_rate_bps, f) *
-				      p->max_trial_s));
-	double points = (p->method == R8239_BUF_LOG ? 1.0 : 2.0) *
-			ceil(log2(kmax)) + 1.0, iters = 1.0;
-
-	if (n_ports < 3)
-		n_ports = 3;
-	switch (p->test) {
-	case R8239_BUF_PORT:
-		iters = p->iteration ? 1.0 : n_ports - 2.0 + (p->wrap ? 2 : 0);
-		break;
-	case R8239_BUF_DUT:
-		iters = p->iteration ? 1.0 : n_ports;
-		break;
-	case R8239_BUF_PAIRS:
-		/* both directions of every pair iteration */
-		iters = 2.0 * (p->iteration ? 1.0 :
-			       (n_ports - 3) / 2 + ((n_ports - 3) % 2));
-		break;
-	case R8239_BUF_EFFICIENCY:
-		/* coarse pass then 1-byte steps within 63 B of the best */
-		iters = p->b_max < p->b_min ? 0.0 :
-			p->sweep == R8239_SWEEP_EXHAUSTIVE ?
-			p->b_max - p->b_min + 1.0 :
-			floor((p->b_max - p->b_min) / 64.0) + 1.0 + 126.0;
-		break;
-	}
-	return iters * p->c.repeat * points * (1.0 + p->confirm) *
-	       (1.0 + p->retries);
-}
-
-int r8239_buf_check(const struct r8239_buf_params *p, struct bm_error *err)
-{
-	if (p->test != R8239_BUF_PORT && p->wrap)
-		return bm_errorf(err, "%s: wrap: only for rfc8239.port-buffer",
-				 test_ids[p->test]);
-	if (p->b_min > p->b_max)
-		return bm_errorf(err, "%s: b_min: %u above b_max %u",
-				 test_ids[p->test], p->b_min, p->b_max);
-	return 0;
-}
-
-/* One sender's stream of a congestion. */
-struct flow {
-	unsigned int tx, rx;
-	double pct;			/* % of line rate */
-};
-
-/* A congestion of one measured egress, with whatever else is loaded. */
-struct cong {
-	unsigned int egress;
-	unsigned int n;
-	struct flow fl[MAX_FLOWS];
-	unsigned int ref;		/* a flow into egress: its frames are k */
-	int os;				/* the oversubscription flow, or -1 */
-	unsigned int iteration;		/* 1-based, for the report */
-};
-
-struct buf {
-	struct bm_backend *be;
-	const struct r8239_buf_params *p;
-	bm_progress_fn progress;
-	void *ctx;
-	struct bm_error *err;
-	struct bm_trial_log log;
-	unsigned int n;
-	uint32_t f;			/* frame size of this measurement */
-	double t_wire;			/* its frame time at line rate */
-	bool learned;
-	unsigned int retried;		/* trials sent again, in all */
-	unsigned int unconfirmed;	/* losses a run again did not repeat */
-	/* trials run again with a longer loss wait: frames the egress
-	 * still held when the wait ended arrived late (REQ-RX-3), lost to
-	 * the counts, and the earliest of them read as the first loss */
-	unsigned int drained_again;
-	double drain_longest_s;		/* the longest wait that took */
-	double search_late_s;		/* the latest generator of the search */
-	/* iterations whose headline is Buf_q, not Buf_rfc: the egress
-	 * did not serve at the line rate (the first one's reason kept) */
-	unsigned int n_slow;
-	char slow_why[320];
-};
-
-/* What the largest loss-free trial of a repetition showed. */
-struct fill {
-	uint64_t k;			/* reference stream frames */
-	uint64_t n_os;			/* oversubscription frames (BUF-2) */
-	uint64_t sent;			/* frames to the egress */
-	double span_s;			/* first to last departure */
-	double lat_min_ns, lat_max_ns;
-	double tx_late_max_s;		/* the module's account (REQ-GEN-6) */
-	double search_late_s;		/* the same over the whole search */
-	bool lower_bound;
-	/* method log (REQ-BUF-1): the trial's frame logs' account */
-	bool from_log;
-	double q_frames;		/* median over the losses */
-	double q_first_frames;		/* the egress's queue at t_loss */
-	uint64_t n_losses;
-	double t_loss_s, t_plateau_s;	/* from the trial start */
-	double service_pct;		/* the egress busy, % of the line */
-};
-
-static void add_flow(struct cong *c, unsigned int tx, unsigned int rx,
-		     double pct)
-{
-	c->fl[c->n++] = (struct flow){ tx, rx, pct };
-}
-
-/* Frames of flow i when the reference sends k (loads in proportion). */
-static uint64_t count_of(const struct cong *c, unsigned int i, uint64_t k)
-{
-	uint64_t n = (uint64_t)llround((double)k * c->fl[i].pct /
-				       c->fl[c->ref].pct);
-
-	return n ? n : 1;
-}
-
-/* Has stream i a frame of the trial's result in it? Fold it into f. */
-static void fold(struct fill *f, const struct bm_stream_result *sr,
-		 double *lo, double *hi)
-{
-	f->sent += sr->sent;
-	if (sr->first_tx_s >= 0.0)
-		*lo = fmin(*lo, sr->first_tx_s);
-	if (sr->last_tx_s >= 0.0)
-		*hi = fmax(*hi, sr->last_tx_s);
-	if (sr->latency.count) {
-		f->lat_min_ns = fmin(f->lat_min_ns, sr->latency.min_ns);
-		f->lat_max_ns = fmax(f->lat_max_ns, sr->latency.max_ns);
-	}
-}
-
-/* Method log: f and *pass from the trial's frame logs (REQ-BUF-1). */
-static int fill_from_log(struct buf *b, const struct cong *c,
-			 const struct bm_traffic_result *r, struct fill *f,
-			 bool *pass)
-{
-	unsigned int idx[MAX_FLOWS], i, n = 0;
-	struct r8239_buf_log g;
-	int ret;
-
-	for (i = 0; i < c->n; i++)
-		if (c->fl[i].rx == c->egress)
-			idx[n++] = i;
-	ret = r8239_buf_log_fill(r, idx, n, c->os, b->t_wire, &g, b->err);
-	if (ret)
-		return ret;
-	/* a frame the counters saw lost is missing from the log too */
-	*pass = !g.lossy;
-	f->from_log = true;
-	f->q_frames = g.q_frames;
-	f->q_first_frames = g.q_first_frames;
-	f->n_losses = g.n_losses;
-	f->t_loss_s = g.lossy ? g.t_loss_s : NAN;
-	f->t_plateau_s = g.t_plateau_s;
-	f->service_pct = 100.0 * g.service_fps * b->t_wire;
-	f->sent = g.sent_before;
-	f->span_s = g.lossy ? g.t_loss_s - g.first_tx_s : f->span_s;
-	if (c->os >= 0)
-		f->n_os = g.n_os;
-	f->lat_min_ns = g.lat_min_s * 1e9;
-	f->lat_max_ns = g.lat_max_s * 1e9;
-	return 0;
-}
-
-static int buf_trial(struct buf *b, const struct cong *c, uint64_t k,
-		     unsigned int rep, const char *why, bool *pass,
-		     struct fill *f)
-{
-	const struct r8239_buf_params *p = b->p;
-	struct bm_traffic_result *r = NULL;
-	struct bm_stream_spec s;
-	struct bm_trial_spec spec;
-	struct bm_trial_result res;
-	struct bm_traffic t;
-	double lo = INFINITY, hi = -INFINITY;
-	uint64_t lost = 0;
-	char reason[112];
-	unsigned int i, attempt = 0;
-	double drain = p->c.drain_s;
-	int ret;
-
-	ret = r8239_traffic_ports(&t, b->be, b->err);
-	if (ret)
-		goto out;
-	for (i = 0; i < c->n; i++) {
-		bm_stream_init(&s, c->fl[i].tx, c->fl[i].rx, c->fl[i].pct);
-		s.pattern = BM_STREAM_COUNT;
-		s.count = count_of(c, i, k);
-		s.start_s = p->start_s;
-		if (p->method == R8239_BUF_LOG && c->fl[i].rx == c->egress) {
-			if (s.count > BM_TRAFFIC_MAX_LOG) {
-				ret = bm_errorf(b->err, "%s: egress %s has not "
-						"dropped with %llu frames a "
-						"stream, the most the frame log "
-						"holds (%u); method=search "
-						"measures larger buffers",
-						test_ids[p->test],
-						b->be->port_names[c->egress],
-						(unsigned long long)count_of(
-							c, i, k / 2),
-						BM_TRAFFIC_MAX_LOG);
-				goto out;
-			}
-			s.log_frames = (uint32_t)s.count;
-		}
-		ret = bm_traffic_add_stream(&t, &s, b->err);
-		if (ret < 0)
-			goto out;
-	}
-	ret = bm_traffic_check(&t, b->f, b->err);
-	if (ret)
-		goto out;
-again:
-	bm_traffic_result_free(r);
-	r = bm_traffic_result_new(&t);
-	if (!r) {
-		ret = -ENOMEM;
-		bm_errorf(b->err, "out of memory");
-		goto out;
-	}
-	r8239_trial_spec(&spec, &p->c, b->f, p->start_s + (double)k /
-			 bm_stream_fps(&t, &t.streams[c->ref], b->f),
-			 !b->learned, &t, r);
-	spec.latency = true;
-	spec.drain_s = drain;
-	snprintf(reason, sizeof(reason), "%u B egress %s rep %u: %s k=%llu%s",
-		 b->f, b->be->port_names[c->egress], rep, why,
-		 (unsigned long long)k, drain > p->c.drain_s ?
-		 " (again: a longer loss wait)" :
-		 attempt ? " (again: generator fell short)" : "");
-	ret = bm_search_trial(b->be, &spec, &res, &b->log, "buffer", reason,
-			      b->progress, b->ctx, b->err);
-	if (ret)
-		goto out;
-	b->learned = true;
-	/* A stream the generator could not send whole did not fill the
-	 * queue as asked: send it again (the module says so).  A late
-	 * generator that caught up is fine: the frames it held back arrive
-	 * back to back, and the queue after them is what it would have been
-	 * (the egress drained meanwhile), up to the bucket a DUT refills. */
-	for (i = 0; i < t.n_streams; i++)
-		if (r->streams[i].sent < t.streams[i].count)
-			break;
-	if (i < t.n_streams) {
-		if (attempt++ < p->retries) {
-			b->retried++;
-			goto again;
-		}
-		ret = bm_errorf(b->err, "%s: the generator could not send "
-				"%llu frames to %s whole in %u attempts",
-				test_ids[p->test], (unsigned long long)k,
-				b->be->port_names[c->egress], attempt);
-		goto out;
-	}
-	/* REQ-RX-3: frames that arrived after the loss wait were still in
-	 * the egress (one that drains below the line holds them longer):
-	 * counted lost, the earliest of them would read as the first loss
-	 * and the buffer low.  Run again, waiting twice as long. */
-	if (res.late && drain < BUF_DRAIN_MAX_S) {
-		drain = fmin(BUF_DRAIN_MAX_S, fmax(2.0 * drain, 0.5));
-		b->drained_again++;
-		b->drain_longest_s = fmax(b->drain_longest_s, drain);
-		goto again;
-	}
-	memset(f, 0, sizeof(*f));
-	f->service_pct = NAN;
-	f->k = k;
-	f->tx_late_max_s = res.tx_late_max_s;
-	b->search_late_s = fmax(b->search_late_s, res.tx_late_max_s);
-	f->lat_min_ns = INFINITY;
-	f->lat_max_ns = -INFINITY;
-	/* only the measured egress's flows: another congested egress of
-	 * the same trial (BUF-3) may lose meanwhile */
-	for (i = 0; i < t.n_streams; i++) {
-		if (c->fl[i].rx != c->egress)
-			continue;
-		lost += r->streams[i].lost;
-		fold(f, &r->streams[i], &lo, &hi);
-	}
-	*pass = lost == 0;
-	if (c->os >= 0)
-		f->n_os = r->streams[c->os].sent;
-	f->span_s = hi >= lo ? hi - lo : NAN;
-	if (p->method == R8239_BUF_LOG)
-		ret = fill_from_log(b, c, r, f, pass);
-out:
-	bm_traffic_result_free(r);
-	bm_traffic_free(&t);
-	return ret;
-}
-
-/*
- * buf_trial, and a loss run again up to `confirm` times: the trial is lossy
- * only if every run loses.  A stall of the generator or of the DUT's
- * scheduler (an egress that idles with its queue empty loses service for
- * good) can drop frames of a trial that fits, and one such loss would cut
- * the search short and report a buffer smaller than the DUT's.  A trial
- * beyond the buffer loses on every run, so confirming costs one trial per
- * true loss and never raises the result above what a loss-free run showed.
- */
-static int buf_trial_confirmed(struct buf *b, const struct cong *c,
-			       uint64_t k, unsigned int rep, const char *why,
-			       bool *pass, struct fill *f)
-{
-	struct fill g;
-	unsigned int i;
-	int ret;
-
-	ret = buf_trial(b, c, k, rep, why, pass, f);
-	for (i = 0; !ret && !*pass && i < b->p->confirm; i++) {
-		ret = buf_trial(b, c, k, rep, "confirm loss", pass, &g);
-		if (!ret && *pass)
-			b->unconfirmed++;
-		/* a loss elsewhere on the path reads the queue low; the
-		 * queue's own overflow reads it full: keep the fullest */
-		if (!ret && (*pass || !(g.q_frames <= f->q_frames)))
-			*f = g;
-	}
-	return ret;
-}
-
-/* One repetition: the largest loss-free k, doubling then bisection. */
-static int buf_search(struct buf *b, const struct cong *c, unsigned int rep,
-		      struct fill *best, struct fill *lossy)
-{
-	const struct r8239_buf_params *p = b->p;
-	double ref_fps = bm_fps_max(b->be->line_rate_bps, b->f) *
-			 c->fl[c->ref].pct / 100.0;
-	uint64_t kmax = (uint64_t)fmax(1.0, floor(ref_fps * p->max_trial_s));
-	uint64_t k = 1, lo = 0, hi = 0;
-	struct fill f;
-	bool pass;
-	int ret;
-
-	b->search_late_s = 0.0;
-	memset(best, 0, sizeof(*best));
-	best->span_s = best->lat_min_ns = best->lat_max_ns = NAN;
-	best->service_pct = NAN;
-	*lossy = *best;
-	for (;;) {
-		ret = buf_trial_confirmed(b, c, k, rep, "grow", &pass, &f);
-		if (ret)
-			return ret;
-		if (!pass) {
-			hi = k;
-			*lossy = f;
-			break;
-		}
-		lo = k;
-		*best = f;
-		if (k >= kmax)
-			break;
-		k = k * 2 > kmax ? kmax : k * 2;
-	}
-	/* method log: the first loss is the inflection, no bisection */
-	if (hi && p->method == R8239_BUF_LOG)
-		*best = *lossy;
-	while (hi && hi - lo > 1 && p->method != R8239_BUF_LOG) {
-		k = lo + (hi - lo) / 2;
-		ret = buf_trial_confirmed(b, c, k, rep, "bisect", &pass,
-					  &f);
-		if (ret)
-			return ret;
-		if (pass) {
-			lo = k;
-			*best = f;
-		} else {
-			hi = k;
-			*lossy = f;
-		}
-	}
-	best->lower_bound = !hi;
-	best->search_late_s = b->search_late_s;
-	return 0;
+	c->fl[c->n++] = (struct r8239_buf_flow){ tx, rx, pct };
 }
 
 /* The estimators of F-7 for one repetition, in bytes. */
-static void estimators(const struct buf *b, const struct cong *c,
-		       const struct fill *f, double *rfc, double *rfc_corr,
-		       double *q, double *lat)
+static void estimators(const struct r8239_buf *b,
+		       const struct r8239_buf_cong *c,
+		       const struct r8239_buf_fill *f, double *rfc,
+		       double *rfc_corr, double *q, double *lat)
 {
 	const struct r8239_buf_params *p = b->p;
 	double fs = b->f, os = p->os_pct / 100.0;
@@ -564,8 +108,8 @@ static void estimators(const struct buf *b, const struct cong *c,
  * svc: the slowest service of the repetitions, % of the line (NAN: not
  * measured, method search).
  */
-static bool slow_egress(struct buf *b, const struct cong *c, json_object *e,
-			double svc, double rfc, double q)
+static bool slow_egress(struct r8239_buf *b, const struct r8239_buf_cong *c,
+			json_object *e, double svc, double rfc, double q)
 {
 	const struct r8239_buf_params *p = b->p;
 	char why[320];
@@ -587,7 +131,7 @@ static bool slow_egress(struct buf *b, const struct cong *c, json_object *e,
 
 /* Measure c's egress `repeat` times at frame size b->f: one entry of
  * iters, *mean_q the mean Buf_q in bytes and *max_q the largest so far. */
-static int buf_iteration(struct buf *b, const struct cong *c,
+static int buf_iteration(struct r8239_buf *b, const struct r8239_buf_cong *c,
 			 json_object *iters, double *mean_q, double *max_q)
 {
 	const struct r8239_buf_params *p = b->p;
@@ -595,7 +139,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	double lat[BUF_MAX_REPEAT], svc = NAN, rfc_mean = NAN;
 	json_object *e, *reps, *o, *a;
 	struct bm_repeat st, sq;
-	struct fill f, fl;
+	struct r8239_buf_fill f, fl;
 	unsigned int r, i;
 	const char *est;
 	bool bound = false;
@@ -622,7 +166,7 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 	json_object_array_add(iters, e);
 	b->learned = false;
 	for (r = 0; r < p->c.repeat; r++) {
-		ret = buf_search(b, c, r + 1, &f, &fl);
+		ret = r8239_buf_search(b, c, r + 1, &f, &fl);
 		if (ret)
 			break;
 		estimators(b, c, &f, &rfc[r], &rc[r], &q[r], &lat[r]);
@@ -694,7 +238,8 @@ static int buf_iteration(struct buf *b, const struct cong *c,
 
 /* BUF-2 iteration it (0-based): port it at the line and port it+2 at
  * os_pct to egress it+1, mod N. */
-static void cong_port(const struct buf *b, unsigned int it, struct cong *c)
+static void cong_port(const struct r8239_buf *b, unsigned int it,
+		      struct r8239_buf_cong *c)
 {
 	const struct r8239_buf_params *p = b->p;
 	unsigned int n = b->n;
@@ -710,7 +255,8 @@ static void cong_port(const struct buf *b, unsigned int it, struct cong *c)
 
 /* BUF-4 iteration it: egress N, 1, ..., N-1; every other port at
  * (line + os)/(N-1) % (F-8). */
-static void cong_dut(const struct buf *b, unsigned int it, struct cong *c)
+static void cong_dut(const struct r8239_buf *b, unsigned int it,
+		     struct r8239_buf_cong *c)
 {
 	const struct r8239_buf_params *p = b->p;
 	unsigned int n = b->n, i;
@@ -728,8 +274,8 @@ static void cong_dut(const struct buf *b, unsigned int it, struct cong *c)
 /* BUF-3 (AMB-30) iteration with 1-based egress pair (e, e+1): the pairs
  * of ports 1 .. N-2 both ways at the line, N-1 -> e and N -> e+1 at
  * os_pct; measure egress e (second = false) or e+1. */
-static void cong_pairs(const struct buf *b, unsigned int e, unsigned int it,
-		       bool second, struct cong *c)
+static void cong_pairs(const struct r8239_buf *b, unsigned int e,
+		       unsigned int it, bool second, struct r8239_buf_cong *c)
 {
 	const struct r8239_buf_params *p = b->p;
 	unsigned int n = b->n, i;
@@ -761,11 +307,12 @@ static size_t sweep_sizes(const struct r8239_buf_params *p, uint32_t step,
 
 /* BUF-1: BUF-2's first iteration at every size of the sweep; B* is the
  * size of the largest mean Buf_q in bytes (ties: the smallest size). */
-static int buf_efficiency(struct buf *b, json_object *iters, json_object *res)
+static int buf_efficiency(struct r8239_buf *b, json_object *iters,
+			  json_object *res)
 {
 	const struct r8239_buf_params *p = b->p;
 	uint32_t *sz = calloc(9216, sizeof(*sz)), best_f = 0, lo, hi, f;
-	struct cong *c = calloc(1, sizeof(*c));
+	struct r8239_buf_cong *c = calloc(1, sizeof(*c));
 	double mean, max_q = -INFINITY, best = -INFINITY;
 	size_t n, i;
 	int ret = 0;
@@ -816,12 +363,12 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		     struct bm_error *err)
 {
 	struct r8239_order order;
-	struct buf b = { .be = be, .p = p, .progress = progress, .ctx = ctx,
-			 .err = err, .f = p->frame_size };
+	struct r8239_buf b = { .be = be, .p = p, .progress = progress,
+			       .ctx = ctx, .err = err, .f = p->frame_size };
 	json_object *res, *iters, *dev;
 	unsigned int n = be->n_ports, n_it = 0, it, e, done = 0;
 	double max_q = -INFINITY, mean;
-	struct cong *c;
+	struct r8239_buf_cong *c;
 	int ret = 0;
 
 	*result = NULL;
@@ -830,11 +377,12 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		return ret;
 	if (n < 3)
 		return bm_errorf(err, "%s needs 3 ports (R8239-BUF: 2 ingress, "
-				 "1 egress), %u given", test_ids[p->test], n);
+				 "1 egress), %u given",
+				 r8239_buf_params_ids[p->test], n);
 	if (p->test == R8239_BUF_PAIRS && (n < 6 || n % 2))
 		return bm_errorf(err, "%s needs an even number of ports, at "
 				 "least 6 (R8239-BUF-3), %u given",
-				 test_ids[p->test], n);
+				 r8239_buf_params_ids[p->test], n);
 	b.n = n;
 	switch (p->test) {
 	case R8239_BUF_PORT:
@@ -850,8 +398,8 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 	}
 	if (p->test != R8239_BUF_EFFICIENCY && p->iteration > n_it)
 		return bm_errorf(err, "%s: iteration: %u outside 1..%u for %u "
-				 "ports", test_ids[p->test], p->iteration,
-				 n_it, n);
+				 "ports", r8239_buf_params_ids[p->test],
+				 p->iteration, n_it, n);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -944,7 +492,8 @@ int r8239_buffer_run(struct bm_backend *be, const struct r8239_buf_params *p,
 		json_object_array_add(dev, json_object_new_string(line));
 	}
 	r8239_flag_rsd(res, dev);
-	*result = bm_result_envelope(test_ids[p->test], test_refs[p->test],
+	*result = bm_result_envelope(r8239_buf_params_ids[p->test],
+				     r8239_buf_params_refs[p->test],
 				     bm_json_params_to_json(r8239_buf_keys,
 					R8239_BUF_MASK(p->test), p, NULL),
 				     &b.log, NULL, res, dev, be);

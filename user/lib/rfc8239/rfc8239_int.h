@@ -120,4 +120,82 @@ int r8239_buf_log_fill(const struct bm_traffic_result *r,
 		       double t_wire, struct r8239_buf_log *out,
 		       struct bm_error *err);
 
+/* --- the buffering tests (buffer.c, buffer_params.c, buffer_search.c) -- */
+
+/* The most senders' streams of one congestion. */
+#define R8239_BUF_MAX_FLOWS	(BM_TRAFFIC_MAX_PORTS + 2)
+
+/* Each test's procedure name and SPEC reference, by enum r8239_buf_test
+ * (buffer_params.c). */
+extern const char *const r8239_buf_params_ids[];
+extern const char *const r8239_buf_params_refs[];
+
+/* One sender's stream of a congestion. */
+struct r8239_buf_flow {
+	unsigned int tx, rx;
+	double pct;			/* % of line rate */
+};
+
+/* A congestion of one measured egress, with whatever else is loaded. */
+struct r8239_buf_cong {
+	unsigned int egress;
+	unsigned int n;
+	struct r8239_buf_flow fl[R8239_BUF_MAX_FLOWS];
+	unsigned int ref;		/* a flow into egress: its frames are k */
+	int os;				/* the oversubscription flow, or -1 */
+	unsigned int iteration;		/* 1-based, for the report */
+};
+
+/* One run of a buffering test: where it is, what it counted so far. */
+struct r8239_buf {
+	struct bm_backend *be;
+	const struct r8239_buf_params *p;
+	bm_progress_fn progress;
+	void *ctx;
+	struct bm_error *err;
+	struct bm_trial_log log;
+	unsigned int n;
+	uint32_t f;			/* frame size of this measurement */
+	double t_wire;			/* its frame time at line rate */
+	bool learned;
+	unsigned int retried;		/* trials sent again, in all */
+	unsigned int unconfirmed;	/* losses a run again did not repeat */
+	/* trials run again with a longer loss wait: frames the egress
+	 * still held when the wait ended arrived late (REQ-RX-3), lost to
+	 * the counts, and the earliest of them read as the first loss */
+	unsigned int drained_again;
+	double drain_longest_s;		/* the longest wait that took */
+	double search_late_s;		/* the latest generator of the search */
+	/* iterations whose headline is Buf_q, not Buf_rfc: the egress
+	 * did not serve at the line rate (the first one's reason kept) */
+	unsigned int n_slow;
+	char slow_why[320];
+};
+
+/* What the largest loss-free trial of a repetition showed. */
+struct r8239_buf_fill {
+	uint64_t k;			/* reference stream frames */
+	uint64_t n_os;			/* oversubscription frames (BUF-2) */
+	uint64_t sent;			/* frames to the egress */
+	double span_s;			/* first to last departure */
+	double lat_min_ns, lat_max_ns;
+	double tx_late_max_s;		/* the module's account (REQ-GEN-6) */
+	double search_late_s;		/* the same over the whole search */
+	bool lower_bound;
+	/* method log (REQ-BUF-1): the trial's frame logs' account */
+	bool from_log;
+	double q_frames;		/* median over the losses */
+	double q_first_frames;		/* the egress's queue at t_loss */
+	uint64_t n_losses;
+	double t_loss_s, t_plateau_s;	/* from the trial start */
+	double service_pct;		/* the egress busy, % of the line */
+};
+
+/* One repetition rep (1-based) of c's egress at frame size b->f: the
+ * largest loss-free trial into *best, the first lossy one into *lossy
+ * (buffer_search.c); 0, or -errno with b->err set. */
+int r8239_buf_search(struct r8239_buf *b, const struct r8239_buf_cong *c,
+		     unsigned int rep, struct r8239_buf_fill *best,
+		     struct r8239_buf_fill *lossy);
+
 #endif /* RFC8239_INT_H */
