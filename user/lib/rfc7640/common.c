@@ -313,6 +313,36 @@ void tm_dscp_rows(json_object *a, unsigned int test, const char *step,
 	}
 }
 
+json_object *tm_egress_row(unsigned int test, const char *egress)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "test", test);
+	bm_json_add_str(o, "egress", egress);
+	return o;
+}
+
+void tm_add_row(json_object *res, const char *key, json_object *o)
+{
+	json_object_array_add(json_object_object_get(res, key), o);
+}
+
+void tm_stream_share_json(json_object *o, const struct tm_flow_metrics *s,
+			  const struct tm_egress *eb, double td,
+			  double share_pct)
+{
+	bm_json_add_double(o, "offered_bps", s->tx_bytes * 8.0 / td);
+	/* TM-MET-SR of the stream: its part of the egress's bits over the
+	 * egress's window (tm_egress) */
+	bm_json_add_double(o, "throughput_bps",
+			   tm_egress_flow_tput(eb, s, td));
+	bm_json_add_double(o, "rx_bytes", s->rx_bytes);
+	bm_json_add_double(o, "share_pct", share_pct);
+	tm_metrics_json(o, s);
+	bm_json_add_double(o, "loss_pct", s->sent ? 100.0 * (double)s->lost /
+			   (double)s->sent : NAN);
+}
+
 void tm_stat(json_object *stats, const char *name, const double *v, size_t n)
 {
 	struct bm_repeat st;

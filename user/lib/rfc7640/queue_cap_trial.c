@@ -84,20 +84,6 @@ struct qc_class {
 	double bytes;		/* received: the shares are of bytes */
 };
 
-static json_object *row_of(unsigned int test, const char *egress)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "test", test);
-	bm_json_add_str(o, "egress", egress);
-	return o;
-}
-
-static void add_row(json_object *res, const char *key, json_object *o)
-{
-	json_object_array_add(json_object_object_get(res, key), o);
-}
-
 /* The classes' rows of egress e of run test, from the mesh's metrics;
  * its totals into c[0..nc); the egress's throughput (tm_egress_tput). */
 static double qc_egress_rows(const struct tm_ctx *x,
@@ -162,36 +148,26 @@ static double qc_egress_rows(const struct tm_ctx *x,
 				NAN;
 			q->lo = fmin(q->lo, share);
 			q->hi = fmax(q->hi, share);
-			o = row_of(test, eg);
+			o = tm_egress_row(test, eg);
 			bm_json_add_str(o, "ingress",
 					x->be->port_names[pm->in[i]]);
 			bm_json_add_u64(o, "queue", k + 1);
 			bm_json_add_str(o, "queue_kind",
 					tm_qcap_params_queue_kind(p, k));
 			bm_json_add_u64(o, "dscp", p->dscps[k]);
-			bm_json_add_double(o, "offered_bps",
-					   s->tx_bytes * 8.0 / td);
-			bm_json_add_double(o, "throughput_bps",
-					   tm_egress_flow_tput(&eb, s,
-							      td));
-			bm_json_add_double(o, "rx_bytes", s->rx_bytes);
-			bm_json_add_double(o, "share_pct", share);
-			tm_metrics_json(o, s);
-			bm_json_add_double(o, "loss_pct", s->sent ? 100.0 *
-					   (double)s->lost / (double)s->sent :
-					   NAN);
+			tm_stream_share_json(o, s, &eb, td, share);
 			bm_json_add_double(o, "pd_p99_s", s->pd_p99_ns * 1e-9);
-			add_row(res, "streams", o);
+			tm_add_row(res, "streams", o);
 		}
-		o = row_of(test, eg);
+		o = tm_egress_row(test, eg);
 		bm_json_add_u64(o, "dscp", p->dscps[k]);
 		bm_json_add_double(o, "throughput_bps", q->tot);
 		bm_json_add_double(o, "lp", q->lp);
 		bm_json_add_double(o, "share_min_pct", q->lo);
 		bm_json_add_double(o, "share_max_pct", q->hi);
 		bm_json_add_double(o, "fair_share_pct", 100.0 / pm->n_in);
-		add_row(res, "fairness", o);
-		o = row_of(test, eg);
+		tm_add_row(res, "fairness", o);
+		o = tm_egress_row(test, eg);
 		bm_json_add_u64(o, "queue", k + 1);
 		bm_json_add_u64(o, "dscp", p->dscps[k]);
 		bm_json_add_str(o, "kind", tm_qcap_params_queue_kind(p, k));
@@ -206,9 +182,9 @@ static double qc_egress_rows(const struct tm_ctx *x,
 			bm_json_add_double(o, "weight_share_pct",
 					   100.0 * p->weights[k] / wsum);
 		}
-		add_row(res, "queues", o);
+		tm_add_row(res, "queues", o);
 	}
-	o = row_of(test, eg);
+	o = tm_egress_row(test, eg);
 	bm_json_add_double(o, "offered_bps", off);
 	/* TM-MET-SR of the egress port: all its bits over its window; the
 	 * queues beside it are each timed to their own last arrival */
@@ -216,7 +192,7 @@ static double qc_egress_rows(const struct tm_ctx *x,
 	bm_json_add_double(o, "lp", lp);
 	bm_json_add_double(o, "sp_throughput_bps", sp);
 	bm_json_add_double(o, "wfq_throughput_bps", wfq);
-	add_row(res, "egresses", o);
+	tm_add_row(res, "egresses", o);
 	return tm_egress_tput(&eb, td);
 }
 
@@ -252,7 +228,7 @@ int tm_qcap_trial_run(struct tm_ctx *x, const struct tm_qcap_params *p,
 				const struct tm_flow_metrics *s =
 					&bm[i * pm->n_eg + e];
 
-				o = row_of(test,
+				o = tm_egress_row(test,
 					   x->be->port_names[pm->eg[e]]);
 				bm_json_add_str(o, "ingress",
 						x->be->port_names[pm->in[i]]);
@@ -262,7 +238,7 @@ int tm_qcap_trial_run(struct tm_ctx *x, const struct tm_qcap_params *p,
 				tm_metrics_json(o, s);
 				bm_json_add_u64(o, "bursts_with_loss",
 						s->bursts_with_loss);
-				add_row(res, "bursts", o);
+				tm_add_row(res, "bursts", o);
 				bsa = fmin(bsa, s->bursts_analysed ?
 					   s->egress_min_bytes : NAN);
 				blp += (double)s->lost;

@@ -168,6 +168,16 @@ void tm_dscp_rows(json_object *a, unsigned int test, const char *step,
 		  const struct tm_flow_metrics *m);
 
 /* Add the repeatability block of x[0..n-1] as stats.name. */
+/* One ingress stream's part of its queue at an egress, into its row o:
+ * offered, throughput (timed as eb's flows), bytes, share_pct of the
+ * queue's bytes, the metrics, loss; the capacity tests' stream rows. */
+void tm_stream_share_json(json_object *o, const struct tm_flow_metrics *s,
+			  const struct tm_egress *eb, double td,
+			  double share_pct);
+/* A new result row {test, egress}, the capacity tests' rows' key. */
+json_object *tm_egress_row(unsigned int test, const char *egress);
+/* Append row o to res's array key (the array exists). */
+void tm_add_row(json_object *res, const char *key, json_object *o);
 void tm_stat(json_object *stats, const char *name, const double *v, size_t n);
 
 /* The measurement block: loss wait, PD event, timestamps, calibration. */

@@ -289,20 +289,6 @@ static size_t ss_egress(unsigned int nc, unsigned int e)
 	return (size_t)e * (nc + 1) * SS_PER_QUEUE;
 }
 
-static json_object *row_of(unsigned int test, const char *egress)
-{
-	json_object *o = json_object_new_object();
-
-	bm_json_add_u64(o, "test", test);
-	bm_json_add_str(o, "egress", egress);
-	return o;
-}
-
-static void add_row(json_object *res, const char *key, json_object *o)
-{
-	json_object_array_add(json_object_object_get(res, key), o);
-}
-
 /* Egress e's rows of run test into res, its statistics into v[][n]. */
 static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 		     const struct tm_portmap *pm, const struct tm_mesh *ms,
@@ -346,30 +332,19 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 			share = qbytes > 0 ? 100.0 * s->rx_bytes / qbytes :
 				NAN;
 			lo = fmin(lo, share);
-			o = row_of(test, eg);
+			o = tm_egress_row(test, eg);
 			bm_json_add_str(o, "ingress",
 					x->be->port_names[pm->in[i]]);
 			bm_json_add_u64(o, "queue", k + 1);
 			bm_json_add_u64(o, "dscp", p->dscps[k]);
-			bm_json_add_double(o, "offered_bps",
-					   s->tx_bytes * 8.0 / td);
-			/* TM-MET-SR of the stream: its part of the egress's
-			 * bits over the egress's window (tm_egress) */
-			bm_json_add_double(o, "throughput_bps",
-					   tm_egress_flow_tput(&eb, s, td));
-			bm_json_add_double(o, "rx_bytes", s->rx_bytes);
-			bm_json_add_double(o, "share_pct", share);
-			tm_metrics_json(o, s);
-			bm_json_add_double(o, "loss_pct", s->sent ? 100.0 *
-					   (double)s->lost / (double)s->sent :
-					   NAN);
+			tm_stream_share_json(o, s, &eb, td, share);
 			trains_json(o, &t, x->sw_ts);
-			add_row(res, "streams", o);
+			tm_add_row(res, "streams", o);
 		}
 		ret = sc_trains_of(x, ms, qi, pm->n_in, &t);
 		if (ret)
 			return ret;
-		o = row_of(test, eg);
+		o = tm_egress_row(test, eg);
 		bm_json_add_u64(o, "queue", k + 1);
 		bm_json_add_u64(o, "dscp", p->dscps[k]);
 		bm_json_add_str(o, "kind", "sp");
@@ -381,7 +356,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 		bm_json_add_double(o, "shaper_sr_bps", p->n_queue_sr_bps ?
 				   p->queue_sr_bps[k] : NAN);
 		trains_json(o, &t, x->sw_ts);
-		add_row(res, "queues", o);
+		tm_add_row(res, "queues", o);
 		v[ss_queue(nc, e, k, SS_SR)][n] = qtot;
 		v[ss_queue(nc, e, k, SS_LP)][n] = qlp;
 		v[ss_queue(nc, e, k, SS_SHARE_MIN)][n] = lo;
@@ -391,7 +366,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	ret = sc_trains_of(x, ms, idx, m, &t);
 	if (ret)
 		return ret;
-	o = row_of(test, eg);
+	o = tm_egress_row(test, eg);
 	bm_json_add_double(o, "offered_bps", off);
 	/* TM-MET-SR of the egress port: all its bits over its window, at
 	 * most over Td (tm_egress_tput); its queues are each timed to
@@ -402,7 +377,7 @@ static int sc_egress(struct tm_ctx *x, const struct tm_shcap_params *p,
 	bm_json_add_double(o, "shaper_sr_bps",
 			   per_port(p->port_sr_bps, p->n_port_sr_bps, e));
 	trains_json(o, &t, x->sw_ts);
-	add_row(res, "egresses", o);
+	tm_add_row(res, "egresses", o);
 	v[ss_egress(nc, e)][n] = tm_egress_tput(&eb, td);
 	return 0;
 }
