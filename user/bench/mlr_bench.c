@@ -104,7 +104,8 @@ static int bin_search(const struct bench_dev *dev, double ratio,
 		ret = bm_run_trial(be, &spec, &tr, &err);
 		if (ret)
 			break;
-		if (mlr_trial_loss_ratio(&spec, &tr, 10e-6, &beyond) <= ratio)
+		if (mlr_trial_loss_ratio(x, final_s, &tr, 10e-6, &beyond) <=
+		    ratio)
 			lo = x;
 		else
 			hi = x;

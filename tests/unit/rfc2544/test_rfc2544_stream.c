@@ -520,6 +520,8 @@ START_TEST(test_multiport_params)
 		  "burst_sizes: with a pair only" },
 		{ RFC2544_FRAME_LOSS, "{\"topology\": \"mesh\", "
 		  "\"broadcast_pct\": 1}", "broadcast_pct: with a pair only" },
+		{ RFC2544_THROUGHPUT, "{\"topology\": \"mesh\", "
+		  "\"search\": \"mlr\"}", "search mlr: with a pair only" },
 	};
 	static const unsigned int eg[] = { 2 };
 	struct rfc2544_params p;

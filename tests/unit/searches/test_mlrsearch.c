@@ -145,8 +145,8 @@ static void ref_bisect(struct bm_backend *be, const struct bm_mlr_params *p,
 		bm_trial_spec_rate(&spec, p->frame_size, x,
 				   p->final_trial_duration_s);
 		ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
-		if (mlr_trial_loss_ratio(&spec, &tr, p->attempt_tolerance_s,
-					 &beyond) <= ratio)
+		if (mlr_trial_loss_ratio(spec.rate_fps, spec.duration_s, &tr,
+					 p->attempt_tolerance_s, &beyond) <= ratio)
 			lo = x;
 		else
 			hi = x;
@@ -299,6 +299,15 @@ END_TEST
 
 /* --- MLR-MEAS / REQ-GEN-6 ------------------------------------------------ */
 
+/* The MLR-MEAS loss ratio of pair trial s (one direction), 10 us
+ * tolerance. */
+static double lr_of(const struct bm_trial_spec *s,
+		    const struct bm_trial_result *r, uint64_t *beyond)
+{
+	return mlr_trial_loss_ratio(s->rate_fps, s->duration_s, r, 10e-6,
+				    beyond);
+}
+
 START_TEST(test_meas_attempted_vs_intended)
 {
 	struct bm_trial_spec s;
@@ -310,28 +319,28 @@ START_TEST(test_meas_attempted_vs_intended)
 	r.intended = 1000000;
 	r.attempted = 1000000 - 10;
 	r.received = r.attempted;
-	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond), 0.0);
+	ck_assert_double_eq(lr_of(&s, &r, &beyond), 0.0);
 	ck_assert_uint_eq(beyond, 0);
 	/* One frame more short: the unsent frames count as lost. */
 	r.attempted = 1000000 - 11;
 	r.received = r.attempted;
-	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+	ck_assert_double_eq(lr_of(&s, &r, &beyond),
 			    11 / 1e6);
 	ck_assert_uint_eq(beyond, 11);
 	/* Excess beyond tolerance (retransmissions) counts as loss too. */
 	r.attempted = 1000000 + 100;
 	r.received = r.attempted;
-	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+	ck_assert_double_eq(lr_of(&s, &r, &beyond),
 			    100 / 1e6);
 	/* Normal case: (tx - rx) / tx. */
 	r.attempted = 1000000 - 5;
 	r.received = 1000000 - 5 - 200;
-	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond),
+	ck_assert_double_eq(lr_of(&s, &r, &beyond),
 			    200 / (1e6 - 5));
 	/* Nothing sent: total loss, not a lossless trial. */
 	r.intended = r.attempted = r.received = 0;
 	s.rate_fps = 0.0;
-	ck_assert_double_eq(mlr_trial_loss_ratio(&s, &r, 10e-6, &beyond), 1.0);
+	ck_assert_double_eq(lr_of(&s, &r, &beyond), 1.0);
 }
 END_TEST
 
@@ -1200,15 +1209,13 @@ START_TEST(test_cmp_devices)
 						   30.0);
 				ck_assert_int_eq(bm_run_trial(be, &spec, &tr,
 							      &err), 0);
-				lr = mlr_trial_loss_ratio(&spec, &tr, 10e-6,
-							  &beyond);
+				lr = lr_of(&spec, &tr, &beyond);
 				ck_assert_msg(lr <= ratios[j], "%s below %g",
 					      mlr_dev_cmp_name(k), ratios[j]);
 				spec.rate_fps = t * (1 + 1e-6);
 				ck_assert_int_eq(bm_run_trial(be, &spec, &tr,
 							      &err), 0);
-				lr = mlr_trial_loss_ratio(&spec, &tr, 10e-6,
-							  &beyond);
+				lr = lr_of(&spec, &tr, &beyond);
 				ck_assert_msg(lr > ratios[j], "%s above %g",
 					      mlr_dev_cmp_name(k), ratios[j]);
 				mlr_dev_destroy(be);

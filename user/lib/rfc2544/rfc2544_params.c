@@ -285,6 +285,12 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 					 bm_topology_name(p->topology),
 					 p->n_bursts ? "burst_sizes" :
 					 "broadcast_pct");
+		/* MLRsearch's loss accounting counts a pair's directions,
+		 * not a mesh's sending ports */
+		if (p->search == BM_SEARCH_MLR)
+			return bm_errorf(err, "%s: topology %s: search mlr: "
+					 "with a pair only", name,
+					 bm_topology_name(p->topology));
 	}
 	return 0;
 }

@@ -24,8 +24,9 @@
 
 #include <json-c/json.h>
 
-#include "bm_trial.h"
+#include "bm_measure.h"
 #include "bm_proc_info.h"
+#include "bm_trial.h"
 
 /*
  * How the search chooses its trials (Documentation/procedures-mlrsearch.md,
@@ -144,11 +145,21 @@ int bm_mlr_params_validate(const struct bm_mlr_params *p,
 double bm_mlr_max_trials(const struct bm_mlr_params *p);
 
 /*
- * Run one MLRsearch on be.  0 on success.  -ECANCELED when progress asked
+ * Run one MLRsearch with m's trials.  0 on success.  -ECANCELED when progress asked
  * to stop, -ETIMEDOUT past timeout_s, -EINVAL for bad params, or the
  * backend's -errno; in all of these cases *res holds the partial result
  * (bounds from the latest duration) and must be freed.
  */
+int bm_mlrsearch(const struct bm_measurer *m, const struct bm_mlr_params *p,
+		 struct bm_mlr_result *res, bm_progress_fn progress, void *ctx,
+		 struct bm_error *err);
+
+/* Make *m measure p's constant pair trials (frame_size, topology,
+ * learning, drain_s) on be. */
+void bm_mlr_pair(const struct bm_mlr_params *p, struct bm_measurer *m,
+		 struct bm_backend *be);
+
+/* bm_mlrsearch() with bm_mlr_pair's measurer on be. */
 int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 		     struct bm_mlr_result *res, bm_progress_fn progress,
 		     void *ctx, struct bm_error *err);
@@ -157,7 +168,7 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
  * NULL for no mode. */
 const char *bm_mlr_mode_name(enum bm_mlr_mode mode);
 
-/* Release what bm_mlrsearch_run() allocated and zero *res. */
+/* Release what bm_mlrsearch() allocated and zero *res. */
 void bm_mlr_result_free(struct bm_mlr_result *res);
 
 /* New JSON object: bounds + full trial log (phase, duration, load, loss

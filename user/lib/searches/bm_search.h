@@ -13,13 +13,14 @@
 
 #include <json-c/json.h>
 
+#include "bm_measure.h"
 #include "bm_mlrsearch.h"
 #include "bm_trial.h"
 
 /* Inputs of the R2544-THRPT binary search; rates are per direction. */
 struct bm_binsearch_params {
 	uint32_t frame_size;
-	enum bm_topology topology;
+	enum bm_topology topology;	/* bm_binsearch_run's pair trial */
 	double r_max_fps;		/* R2544-MAXRATE */
 	double r_min_fps;		/* "throughput < r_min" below this */
 	double start_rate_fps;		/* first trial, in [r_min, r_max] */
@@ -28,9 +29,12 @@ struct bm_binsearch_params {
 	double search_trial_s;		/* step 2 trial duration */
 	double final_trial_s;		/* step 5 full-length duration */
 	uint64_t loss_tolerance_frames;	/* 0 = RFC 2544 */
-	bool learning;			/* learning frames before each trial */
-	double learning_pause_s;	/* < 0 = the backend's (2 s) */
-	double drain_s;			/* < 0 = backend default (2 s) */
+	/* bm_binsearch_run's pair trial: learning frames before each,
+	 * then this pause (< 0 = the backend's, 2 s), and the loss wait
+	 * after it (< 0 = the backend's, 2 s) */
+	bool learning;
+	double learning_pause_s;
+	double drain_s;
 	unsigned int max_trials;	/* safety stop (0 = 200) */
 };
 
@@ -69,11 +73,21 @@ int bm_binsearch_params_check(const struct bm_binsearch_params *p,
 			      struct bm_error *err);
 
 /*
- * Run the binary search of R2544-THRPT steps 1-6 on be, appending every
- * trial to log (phases "search", "r_min", "final", "final-search").
- * 0, -ECANCELED (progress asked to stop; *res holds the state so far),
- * -ENOMEM, -EINVAL or the backend's error.
+ * Run the binary search of R2544-THRPT steps 1-6 with m's trials,
+ * appending every trial to log (phases "search", "r_min", "final",
+ * "final-search").  0, -ECANCELED (progress asked to stop; *res holds
+ * the state so far), -ENOMEM, -EINVAL or the measurer's error.
  */
+int bm_binsearch(const struct bm_measurer *m,
+		 const struct bm_binsearch_params *p, struct bm_trial_log *log,
+		 struct bm_binsearch_result *res, bm_progress_fn progress,
+		 void *ctx, struct bm_error *err);
+
+/* The pair trial of p (frame_size, topology, learning, drain_s). */
+void bm_binsearch_pair(const struct bm_binsearch_params *p,
+		       struct bm_pair_trial *t);
+
+/* bm_binsearch() with the constant pair trials of p on be. */
 int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 		     struct bm_trial_log *log, struct bm_binsearch_result *res,
 		     bm_progress_fn progress, void *ctx, struct bm_error *err);
@@ -110,8 +124,14 @@ struct bm_rate_search_result {
 void bm_rate_search_default(struct bm_rate_search *s, uint32_t frame_size,
 			    double line_rate_bps);
 
-/* Run the search chosen by s->kind; trials go to log.  As bm_binsearch_run;
- * *res is always safe to pass to bm_rate_search_result_free(). */
+/* Run the search chosen by s->kind with m's trials; trials go to log.
+ * As bm_binsearch; *res is always safe to pass to
+ * bm_rate_search_result_free(). */
+int bm_rate_search(const struct bm_measurer *m, const struct bm_rate_search *s,
+		   struct bm_trial_log *log, struct bm_rate_search_result *res,
+		   bm_progress_fn progress, void *ctx, struct bm_error *err);
+
+/* bm_rate_search() with the constant pair trials of s->bin on be. */
 int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 		       struct bm_trial_log *log,
 		       struct bm_rate_search_result *res,
@@ -132,5 +152,14 @@ int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    struct bm_trial_result *res, struct bm_trial_log *log,
 		    const char *phase, const char *reason,
 		    bm_progress_fn progress, void *ctx, struct bm_error *err);
+
+/* m's trial of duration_s at load_fps, logged and reported as
+ * bm_search_trial's; *spec, *res: the trial. */
+int bm_search_measure(const struct bm_measurer *m, double duration_s,
+		      double load_fps, struct bm_trial_spec *spec,
+		      struct bm_trial_result *res, struct bm_trial_log *log,
+		      const char *phase, const char *reason,
+		      bm_progress_fn progress, void *ctx,
+		      struct bm_error *err);
 
 #endif /* BM_SEARCH_H */

@@ -206,6 +206,17 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 		     struct bm_mlr_result *res, bm_progress_fn progress,
 		     void *ctx, struct bm_error *err)
 {
+	struct bm_measurer m;
+
+	bm_mlr_pair(p, &m, be);
+	return bm_mlrsearch(&m, p, res, progress, ctx, err);
+}
+
+int bm_mlrsearch(const struct bm_measurer *m, const struct bm_mlr_params *p,
+		 struct bm_mlr_result *res, bm_progress_fn progress, void *ctx,
+		 struct bm_error *err)
+{
+	struct bm_backend *be = m->be;
 	struct bm_error local_err;
 	struct mlr_search s;
 	unsigned int i;
@@ -220,7 +231,7 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 		return ret;
 
 	memset(&s, 0, sizeof(s));
-	s.be = be;
+	s.m = m;
 	s.p = p;
 	s.res = res;
 	s.progress = progress;
@@ -230,7 +241,7 @@ int bm_mlrsearch_run(struct bm_backend *be, const struct bm_mlr_params *p,
 	mlr_db_init(&s.db);
 
 	res->frame_size = p->frame_size;
-	res->directions = p->topology == BM_TOPO_PAIR_BIDIR ? 2 : 1;
+	res->directions = m->directions;
 	res->mtr_fps = p->max_rate_fps;
 	res->final_trial_duration_s = p->final_trial_duration_s;
 	res->final_relative_width = p->final_relative_width;

@@ -259,23 +259,21 @@ static uint64_t sat_sub(uint64_t a, uint64_t b)
 }
 
 /* MLR-MEAS: tx and loss of one trial; *beyond_tolerance as below. */
-static void mlr_trial_account(const struct bm_trial_spec *spec,
+static void mlr_trial_account(double intended_fps, double duration_s,
 			      const struct bm_trial_result *res,
 			      double attempt_tolerance_s,
 			      uint64_t *beyond_tolerance, uint64_t *tx_frames,
 			      uint64_t *loss_frames)
 {
-	double dirs = spec->topology == BM_TOPO_PAIR_BIDIR ? 2.0 : 1.0;
 	uint64_t n_int = res->intended;
 	uint64_t att = res->attempted, rx = res->received;
 	uint64_t tol, tx, loss;
 
 	/* [MLR §5.1] item 3: the generator's own rounding wins when known. */
 	if (!n_int)
-		n_int = (uint64_t)llround(spec->rate_fps * dirs *
-					  spec->duration_s);
+		n_int = (uint64_t)llround(intended_fps * duration_s);
 	/* Items 5-6: "10 microseconds worth of traffic" (AMB-53). */
-	tol = (uint64_t)ceil(spec->rate_fps * dirs * attempt_tolerance_s);
+	tol = (uint64_t)ceil(intended_fps * attempt_tolerance_s);
 	*beyond_tolerance = 0;
 	if (att + tol < n_int) {
 		/* Duration stretching: unsent frames count as lost. */
@@ -297,26 +295,26 @@ static void mlr_trial_account(const struct bm_trial_spec *spec,
 	*loss_frames = loss;
 }
 
-double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
+double mlr_trial_loss_ratio(double intended_fps, double duration_s,
 			    const struct bm_trial_result *res,
 			    double attempt_tolerance_s,
 			    uint64_t *beyond_tolerance)
 {
 	uint64_t tx, loss;
 
-	mlr_trial_account(spec, res, attempt_tolerance_s, beyond_tolerance,
+	mlr_trial_account(intended_fps, duration_s, res, attempt_tolerance_s, beyond_tolerance,
 			  &tx, &loss);
 	/* Nothing sent proves nothing forwarded: treat as total loss. */
 	return tx ? (double)loss / (double)tx : 1.0;
 }
 
-double mlr_trial_frame_ratio(const struct bm_trial_spec *spec,
+double mlr_trial_frame_ratio(double intended_fps, double duration_s,
 			     const struct bm_trial_result *res,
 			     double attempt_tolerance_s)
 {
 	uint64_t beyond, tx, loss;
 
-	mlr_trial_account(spec, res, attempt_tolerance_s, &beyond, &tx,
+	mlr_trial_account(intended_fps, duration_s, res, attempt_tolerance_s, &beyond, &tx,
 			  &loss);
 	return tx ? 1.0 / (double)tx : 1.0;
 }

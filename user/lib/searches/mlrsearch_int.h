@@ -114,9 +114,11 @@ bool mlr_db_has(const struct mlr_db *db, double load_fps);
 struct mlr_bounds mlr_db_bounds(const struct mlr_db *db, int di,
 				double ratio);
 
-/* MLR-MEAS loss ratio of one trial from its counts; *short_frames gets
- * the attempted shortfall (or excess) beyond the tolerance. */
-double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
+/* MLR-MEAS loss ratio of one trial of duration_s that intended
+ * intended_fps (over all its directions) from its counts;
+ * *beyond_tolerance gets the attempted shortfall (or excess) beyond the
+ * tolerance. */
+double mlr_trial_loss_ratio(double intended_fps, double duration_s,
 			    const struct bm_trial_result *res,
 			    double attempt_tolerance_s,
 			    uint64_t *beyond_tolerance);
@@ -126,14 +128,14 @@ double mlr_trial_loss_ratio(const struct bm_trial_spec *spec,
 
 /* One running search, shared by the draft-01 and the fast mode. */
 struct mlr_search {
-	struct bm_backend *be;
+	const struct bm_measurer *m;	/* its trials; m->be its clock */
 	const struct bm_mlr_params *p;
 	struct bm_mlr_result *res;
 	struct mlr_db db;
 	bm_progress_fn progress;
 	void *ctx;
 	struct bm_error *err;
-	double start_elapsed_s;		/* be->elapsed_s when we started */
+	double start_elapsed_s;		/* m->be->elapsed_s at the start */
 	unsigned int phase;		/* 0 initial, 1 .. nip + 1 others */
 	double duration_s;		/* trial duration of this phase */
 	double goal;			/* relative width goal of this phase */
@@ -176,7 +178,7 @@ double mlr_dur_loss_at(const struct mlr_dur *d, double load_fps);
 
 /* The loss ratio one frame makes in that trial (1 / its MLR-MEAS tx),
  * 1 when it sent nothing. */
-double mlr_trial_frame_ratio(const struct bm_trial_spec *spec,
+double mlr_trial_frame_ratio(double intended_fps, double duration_s,
 			     const struct bm_trial_result *res,
 			     double attempt_tolerance_s);
 

@@ -54,11 +54,11 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 
 	/* [MLR §5.1] item 2: fail a search that takes too long.  The clock
 	 * covers the whole search ([MLR §5.1.1] item 8 "overall"). */
-	if (s->be->elapsed_s - s->start_elapsed_s >= p->timeout_s) {
+	if (s->m->be->elapsed_s - s->start_elapsed_s >= p->timeout_s) {
 		res->timed_out = true;
 		snprintf(s->err->msg, sizeof(s->err->msg),
 			 "mlrsearch: timeout: %.1f s spent, limit timeout_s %.1f s",
-			 s->be->elapsed_s - s->start_elapsed_s, p->timeout_s);
+			 s->m->be->elapsed_s - s->start_elapsed_s, p->timeout_s);
 		return -ETIMEDOUT;
 	}
 	/* [MLR §3] "a measurement is never repeated with both duration and
@@ -70,17 +70,12 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 		return -EPROTO;
 	}
 
-	bm_trial_spec_rate(&spec, p->frame_size, load_fps, s->duration_s);
-	spec.topology = p->topology;
-	spec.learning = p->learning;
-	spec.learning_pause_s = p->learning_pause_s;
-	spec.drain_s = p->drain_s;
-	ret = bm_run_trial(s->be, &spec, &tr, s->err);
+	ret = bm_measure(s->m, s->duration_s, load_fps, &spec, &tr, s->err);
 	if (ret)
 		return ret;
 
-	lr = mlr_trial_loss_ratio(&spec, &tr, p->attempt_tolerance_s,
-				  &beyond);
+	lr = mlr_trial_loss_ratio(load_fps * s->m->directions, s->duration_s,
+				  &tr, p->attempt_tolerance_s, &beyond);
 	if (beyond || tr.generator_limited)
 		res->generator_limited_trials++;
 	/* REQ-MLR-1: flag, keep searching. */
@@ -88,7 +83,8 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 		res->stream_errors = true;
 	res->trial_time_s += s->duration_s;
 
-	fr = mlr_trial_frame_ratio(&spec, &tr, p->attempt_tolerance_s);
+	fr = mlr_trial_frame_ratio(load_fps * s->m->directions,
+				   s->duration_s, &tr, p->attempt_tolerance_s);
 	ret = bm_trial_log_add(&res->log, s->phase_name, why, &spec, &tr);
 	if (!ret)
 		ret = mlr_push_loss_ratio(res, lr);

@@ -14,6 +14,19 @@
 /* [MLR §5.1.1] item 6: NDR and PDR (0.5 %). */
 static const double bm_mlr_default_ratios[] = { 0.0, 0.005 };
 
+void bm_mlr_pair(const struct bm_mlr_params *p, struct bm_measurer *m,
+		 struct bm_backend *be)
+{
+	struct bm_pair_trial t = {
+		.frame_size = p->frame_size, .topology = p->topology,
+		.learning = p->learning,
+		.learning_pause_s = p->learning_pause_s,
+		.drain_s = p->drain_s,
+	};
+
+	bm_measurer_pair(m, be, &t);
+}
+
 void bm_mlr_params_default(struct bm_mlr_params *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -70,7 +70,7 @@ int bm_binsearch_params_check(const struct bm_binsearch_params *p,
 }
 
 struct bs_state {
-	struct bm_backend *be;
+	const struct bm_measurer *m;
 	const struct bm_binsearch_params *p;
 	struct bm_trial_log *log;
 	bm_progress_fn progress;
@@ -100,13 +100,12 @@ struct bs_state {
  * a 244 fps shaper with room for 7 lost 5: throughput -34 %.  A loss
  * larger than the burst is the DUT's, however late the generator was.
  */
-static bool bs_disturbed(const struct bs_state *s,
-			 const struct bm_trial_spec *spec,
+static bool bs_disturbed(const struct bs_state *s, double rate,
 			 const struct bm_trial_result *res, char *why,
 			 size_t len)
 {
 	uint64_t tol = s->p->loss_tolerance_frames, burst;
-	double dirs = spec->topology == BM_TOPO_PAIR_BIDIR ? 2.0 : 1.0;
+	double dirs = s->m->directions;
 
 	if (res->lost <= tol) {
 		if (!res->generator_limited)
@@ -117,7 +116,7 @@ static bool bs_disturbed(const struct bs_state *s,
 		return true;
 	}
 	/* whole frames only; lateness of either direction, for both */
-	burst = (uint64_t)(res->tx_late_max_s * spec->rate_fps * dirs);
+	burst = (uint64_t)(res->tx_late_max_s * rate * dirs);
 	if (res->lost - tol > burst)
 		return false;
 	snprintf(why, len, "repeat: lost %llu within the generator's own "
@@ -145,20 +144,16 @@ static int bs_trial(struct bs_state *s, double rate, double dur,
 	char why[96];
 	int ret;
 
-	bm_trial_spec_rate(&spec, s->p->frame_size, rate, dur);
-	spec.topology = s->p->topology;
-	spec.learning = s->p->learning;
-	spec.learning_pause_s = s->p->learning_pause_s;
-	spec.drain_s = s->p->drain_s;
 	for (attempt = 0;; attempt++) {
-		ret = bm_search_trial(s->be, &spec, &res, s->log, phase, reason,
-				      s->progress, s->ctx, s->err);
+		ret = bm_search_measure(s->m, dur, rate, &spec, &res, s->log,
+					phase, reason, s->progress, s->ctx,
+					s->err);
 		s->trials++;
 		if (ret)
 			return ret;
 		*pass = res.lost <= s->p->loss_tolerance_frames &&
 			!res.generator_limited;
-		if (*pass || !bs_disturbed(s, &spec, &res, why, sizeof(why)))
+		if (*pass || !bs_disturbed(s, rate, &res, why, sizeof(why)))
 			return 0;
 		if (attempt == BS_DISTURBED_REPEATS || s->trials >= s->max) {
 			/* Taken as a failure though the generator spoiled
@@ -185,12 +180,36 @@ unsigned int bm_binsearch_max_trials(const struct bm_binsearch_params *p)
 	       2 * (1 + BS_DISTURBED_REPEATS);
 }
 
+void bm_binsearch_pair(const struct bm_binsearch_params *p,
+		       struct bm_pair_trial *t)
+{
+	*t = (struct bm_pair_trial){
+		.frame_size = p->frame_size, .topology = p->topology,
+		.learning = p->learning,
+		.learning_pause_s = p->learning_pause_s,
+		.drain_s = p->drain_s,
+	};
+}
+
 int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 		     struct bm_trial_log *log, struct bm_binsearch_result *res,
 		     bm_progress_fn progress, void *ctx, struct bm_error *err)
 {
+	struct bm_measurer m;
+	struct bm_pair_trial t;
+
+	bm_binsearch_pair(p, &t);
+	bm_measurer_pair(&m, be, &t);
+	return bm_binsearch(&m, p, log, res, progress, ctx, err);
+}
+
+int bm_binsearch(const struct bm_measurer *m,
+		 const struct bm_binsearch_params *p, struct bm_trial_log *log,
+		 struct bm_binsearch_result *res, bm_progress_fn progress,
+		 void *ctx, struct bm_error *err)
+{
 	unsigned int max = p->max_trials ? p->max_trials : BS_MAX_TRIALS;
-	struct bs_state s = { be, p, log, progress, ctx, err, 0, max, 0, 0,
+	struct bs_state s = { m, p, log, progress, ctx, err, 0, max, 0, 0,
 			      0.0 };
 	double lo = -1.0, hi = -1.0, rate = p->start_rate_fps, next;
 	double dur = p->search_trial_s, best_final = -1.0;

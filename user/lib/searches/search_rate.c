@@ -27,7 +27,7 @@ void bm_rate_search_default(struct bm_rate_search *s, uint32_t frame_size,
 	bm_mlr_params_default(&s->mlr);
 }
 
-static int run_mlr(struct bm_backend *be, const struct bm_rate_search *s,
+static int run_mlr(const struct bm_measurer *m, const struct bm_rate_search *s,
 		   struct bm_trial_log *log, struct bm_rate_search_result *res,
 		   bm_progress_fn progress, void *ctx, struct bm_error *err)
 {
@@ -44,15 +44,10 @@ static int run_mlr(struct bm_backend *be, const struct bm_rate_search *s,
 		mp.initial_trial_duration_s = mp.final_trial_duration_s;
 	mp.target_loss_ratios = &ndr;
 	mp.n_targets = 1;
+	/* the result's frame size; the trials are the measurer's */
 	mp.frame_size = s->bin.frame_size;
-	mp.topology = s->bin.topology;
-	/* The procedure's trial phases (learning, drain_s) apply to every
-	 * search trial, whichever search runs them. */
-	mp.learning = s->bin.learning;
-	mp.learning_pause_s = s->bin.learning_pause_s;
-	mp.drain_s = s->bin.drain_s;
 	memset(&mr, 0, sizeof(mr));
-	ret = bm_mlrsearch_run(be, &mp, &mr, progress, ctx, err);
+	ret = bm_mlrsearch(m, &mp, &mr, progress, ctx, err);
 	/* Copy the trials even on error: the log must show every trial. */
 	for (i = 0; i < mr.log.n; i++) {
 		const struct bm_trial_record *r = &mr.log.v[i];
@@ -85,13 +80,27 @@ int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 		       bm_progress_fn progress, void *ctx,
 		       struct bm_error *err)
 {
+	struct bm_measurer m;
+	struct bm_pair_trial t;
+
+	/* The procedure's trial phases (learning, drain_s) apply to every
+	 * search trial, whichever search runs them. */
+	bm_binsearch_pair(&s->bin, &t);
+	bm_measurer_pair(&m, be, &t);
+	return bm_rate_search(&m, s, log, res, progress, ctx, err);
+}
+
+int bm_rate_search(const struct bm_measurer *m, const struct bm_rate_search *s,
+		   struct bm_trial_log *log, struct bm_rate_search_result *res,
+		   bm_progress_fn progress, void *ctx, struct bm_error *err)
+{
 	struct bm_binsearch_result br;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	if (s->kind == BM_SEARCH_MLR)
-		return run_mlr(be, s, log, res, progress, ctx, err);
-	ret = bm_binsearch_run(be, &s->bin, log, &br, progress, ctx, err);
+		return run_mlr(m, s, log, res, progress, ctx, err);
+	ret = bm_binsearch(m, &s->bin, log, &br, progress, ctx, err);
 	res->throughput_fps = br.throughput_fps;
 	res->below_r_min = br.below_r_min;
 	res->trials = br.trials;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trial every search and procedure runs through bm_search_trial():
- * run on the backend, logged (the result's "trials"), reported to the
- * progress callback.  Below the searches, so that each of them and the
+ * The trial every search and procedure runs through bm_search_measure()
+ * (a search: the measurer's trial at a load) or bm_search_trial() (a
+ * procedure's own trial): run, logged (the result's "trials"), reported
+ * to the progress callback.  Below the searches, so that each of them and the
  * rate search that picks one call down to it.
  */
 #include <errno.h>
@@ -10,17 +11,15 @@
 
 #include "bm_search.h"
 
-int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
-		    struct bm_trial_result *res, struct bm_trial_log *log,
-		    const char *phase, const char *reason,
-		    bm_progress_fn progress, void *ctx, struct bm_error *err)
+/* Log the trial just run and tell progress; as bm_search_trial. */
+static int search_logged(const struct bm_trial_spec *spec,
+			 const struct bm_trial_result *res,
+			 struct bm_trial_log *log, const char *phase,
+			 const char *reason, bm_progress_fn progress,
+			 void *ctx, struct bm_error *err)
 {
 	char line[160];
-	int ret;
 
-	ret = bm_run_trial(be, spec, res, err);
-	if (ret)
-		return ret;
 	if (bm_trial_log_add(log, phase, reason, spec, res)) {
 		bm_errorf(err, "out of memory");
 		return -ENOMEM;
@@ -44,4 +43,27 @@ int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		return -ECANCELED;
 	}
 	return 0;
+}
+
+int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
+		    struct bm_trial_result *res, struct bm_trial_log *log,
+		    const char *phase, const char *reason,
+		    bm_progress_fn progress, void *ctx, struct bm_error *err)
+{
+	int ret = bm_run_trial(be, spec, res, err);
+
+	return ret ? ret : search_logged(spec, res, log, phase, reason,
+					 progress, ctx, err);
+}
+
+int bm_search_measure(const struct bm_measurer *m, double duration_s,
+		      double load_fps, struct bm_trial_spec *spec,
+		      struct bm_trial_result *res, struct bm_trial_log *log,
+		      const char *phase, const char *reason,
+		      bm_progress_fn progress, void *ctx, struct bm_error *err)
+{
+	int ret = bm_measure(m, duration_s, load_fps, spec, res, err);
+
+	return ret ? ret : search_logged(spec, res, log, phase, reason,
+					 progress, ctx, err);
 }
