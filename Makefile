@@ -148,6 +148,9 @@ $(O)/xdp-tg-probe.so: tests/fixtures/xdp_tg_probe.c
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+$(O)/mlr9971_bench: $(O)/user/bench/mlr9971_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
 $(O)/b2b_bench: $(O)/user/bench/b2b_bench.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -293,7 +296,8 @@ demo: deps
 	@tools/demo
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(O)/mlr_bench $(O)/b2b_bench
+	@$(MAKE) --no-print-directory all $(O)/mlr_bench $(O)/mlr9971_bench \
+		$(O)/b2b_bench
 	@tools/bench
 
 include install.mk

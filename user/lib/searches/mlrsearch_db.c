@@ -362,3 +362,14 @@ int mlr_fill_bounds(const struct mlr_db *db, const struct bm_mlr_params *p,
 	}
 	return 0;
 }
+
+int mlr_push_ratio(double **v, size_t n, double lr)
+{
+	double *p = realloc(*v, n * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	p[n - 1] = lr;
+	return 0;
+}

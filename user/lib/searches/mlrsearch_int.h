@@ -123,6 +123,10 @@ double mlr_trial_loss_ratio(double intended_fps, double duration_s,
 			    double attempt_tolerance_s,
 			    uint64_t *beyond_tolerance);
 
+/* Make *v hold n loss ratios, lr the newest (the log's n-th trial);
+ * 0 or -ENOMEM (*v unchanged). */
+int mlr_push_ratio(double **v, size_t n, double lr);
+
 /* A search that needs this many trials is looping, not converging. */
 #define MLR_MAX_TRIALS 100000
 

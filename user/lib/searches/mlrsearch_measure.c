@@ -28,18 +28,6 @@ void mlr_set_phase(struct mlr_search *s, unsigned int phase)
 			 "mlr-intermediate-%u", phase);
 }
 
-/* Append the loss ratio of the newest log entry; 0 or -ENOMEM. */
-static int mlr_push_loss_ratio(struct bm_mlr_result *res, double lr)
-{
-	double *v = realloc(res->loss_ratios, res->log.n * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	res->loss_ratios = v;
-	v[res->log.n - 1] = lr;
-	return 0;
-}
-
 int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 		double *loss_ratio, double *receive_fps)
 {
@@ -87,7 +75,7 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 				   s->duration_s, &tr, p->attempt_tolerance_s);
 	ret = bm_trial_log_add(&res->log, s->phase_name, why, &spec, &tr);
 	if (!ret)
-		ret = mlr_push_loss_ratio(res, lr);
+		ret = mlr_push_ratio(&res->loss_ratios, res->log.n, lr);
 	if (!ret)
 		ret = mlr_db_add_trial(&s->db, load_fps, lr, fr,
 				       res->log.n - 1);

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RFC 9971 search (bm_mlr9971.h) on the comparison devices of
+ * mlr_devices.h with the goal sets of the CSIT reference vectors
+ * (vectors/csit-rfc9971.json): every Goal Result regular and its
+ * relevant bounds bracketing the device's truth (to its whole frames),
+ * on the eight fixed
+ * devices and the 400 random ones; the Controller Input refused with the
+ * RFC's terms; a measurer's error keeps the trials so far.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_util.h"
+#include "bm_mlr9971.h"
+#include "mlr_devices.h"
+
+#define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
+#define MAX_GOALS 4
+
+static enum mlr_cmp_dev kind_of(const char *s)
+{
+	if (!strcmp(s, "cliff"))
+		return MLR_CMP_CLIFF;
+	if (!strcmp(s, "gradual"))
+		return MLR_CMP_GRADUAL;
+	if (!strcmp(s, "buffer"))
+		return MLR_CMP_BUFFER;
+	ck_assert_str_eq(s, "bgloss");
+	return MLR_CMP_BGLOSS;
+}
+
+/* The goals and loads of goal set gs of the vectors. */
+static size_t goals_of(json_object *gs, struct bm_mlr_goal *g,
+		       struct bm_mlr9971_input *in)
+{
+	json_object *a = tj_get(gs, "goals"), *cfg = tj_get(gs, "config");
+	size_t k, n = json_object_array_length(a);
+
+	ck_assert_uint_le(n, MAX_GOALS);
+	for (k = 0; k < n; k++) {
+		json_object *o = json_object_array_get_idx(a, k);
+
+		g[k] = (struct bm_mlr_goal){
+			.final_trial_s = tj_num(o, "final_trial_duration"),
+			.duration_sum_s = tj_num(o, "duration_sum"),
+			.loss_ratio = tj_num(o, "loss_ratio"),
+			.exceed_ratio = tj_num(o, "exceed_ratio"),
+			.width = tj_num(o, "relative_width"),
+			.initial_trial_s = tj_num(o, "initial_trial_duration"),
+		};
+	}
+	bm_mlr9971_input_default(in);
+	in->goals = g;
+	in->n_goals = n;
+	in->min_load_fps = tj_num(cfg, "min_load");
+	in->max_load_fps = tj_num(cfg, "max_load");
+	return n;
+}
+
+/* Every device of the vectors in every goal set: regular results whose
+ * bounds bracket the truth (the upper to the frame roundings the truth
+ * leaves out; see the vectors' section in procedures-mlrsearch.md).
+ * Prints bmgen's and CSIT's totals on the eight fixed devices. */
+START_TEST(test_vectors_bracket)
+{
+	json_object *doc = json_object_from_file(VECTORS), *devs, *res, *sets;
+	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
+				    .learning_pause_s = -1 };
+	size_t i, k, n, d, misses = 0;
+
+	ck_assert_msg(doc, "cannot read %s", VECTORS);
+	devs = tj_get(doc, "devices");
+	res = tj_get(doc, "results");
+	sets = tj_get(doc, "goal_sets");
+	json_object_object_foreach(sets, name, gs) {
+		struct bm_mlr_goal g[MAX_GOALS];
+		struct bm_mlr9971_input in;
+		double t8 = 0, c8 = 0;
+		unsigned int n8 = 0, cn8 = 0;
+
+		n = goals_of(gs, g, &in);
+		for (d = 0; d < json_object_array_length(devs); d++) {
+			json_object *dv = json_object_array_get_idx(devs, d);
+			enum mlr_cmp_dev kind = kind_of(json_object_get_string(
+				tj_get(dv, "kind")));
+			double cap = tj_num(dv, "capacity_fps");
+			struct bm_backend *be = mlr_dev_cmp(kind, cap);
+			struct bm_mlr9971_result r;
+			struct bm_error err = { "" };
+			struct bm_measurer m;
+
+			bm_measurer_pair(&m, be, &pt);
+			ck_assert_msg(bm_mlr9971_search(&m, &in, &r, NULL, NULL,
+							&err) == 0,
+				      "%s device %zu: %s", name, d, err.msg);
+			for (k = 0; k < n; k++) {
+				const struct bm_mlr_goal_result *gr =
+					&r.goals[k];
+				double truth = mlr_dev_cmp_truth(kind, cap,
+						g[k].final_trial_s,
+						g[k].loss_ratio);
+
+				ck_assert_msg(gr->regular, "%s device %zu goal "
+					      "%zu: irregular", name, d, k);
+				/* the truth leaves out the whole frames: one
+				 * lost frame of d L moves the bound by at
+				 * most 4 / d fps (the gradual device's
+				 * slope, 0.25 % of loss per % of load), d
+				 * the shortest trial's (with exceed ratio
+				 * 0 one short trial makes an upper bound,
+				 * RFC 9971 §4.7.2.1) */
+				if (!(gr->lower_fps <= truth &&
+				      truth <= gr->upper_fps +
+					       4.0 / g[k].initial_trial_s +
+					       1e-9 * truth) &&
+				    misses++ < 10)
+					printf("miss: %s device %zu (%s %.1f) "
+					       "goal %zu: [%.2f, %.2f] truth "
+					       "%.2f\n", name, d,
+					       mlr_dev_cmp_name(kind), cap, k,
+					       gr->lower_fps, gr->upper_fps,
+					       truth);
+			}
+			if (d < 8) {
+				t8 += r.trial_time_s;
+				n8 += (unsigned int)r.log.n;
+			}
+			bm_mlr9971_result_free(&r);
+			mlr_dev_destroy(be);
+		}
+		for (i = 0; i < json_object_array_length(res); i++) {
+			json_object *o = json_object_array_get_idx(res, i);
+
+			if (json_object_get_int(tj_get(o, "device")) < 8 &&
+			    !strcmp(json_object_get_string(tj_get(o,
+						"goal_set")), name)) {
+				c8 += tj_num(o, "trial_time_s");
+				cn8 += (unsigned int)tj_num(o, "trials");
+			}
+		}
+		printf("rfc9971 %s: eight devices: bmgen %u trials %.1f s, "
+		       "CSIT %u trials %.1f s\n", name, n8, t8, cn8, c8);
+	}
+	ck_assert_msg(!misses, "%zu bounds miss their truth", misses);
+	json_object_put(doc);
+}
+END_TEST
+
+/* CSIT's production goals (NDR and PDR, 1 s trials, 21 s, exceed
+ * ratio 0.5, width 0.5 %) on [18002, 29.76e6] fps. */
+static void production(struct bm_mlr_goal *g, struct bm_mlr9971_input *in)
+{
+	g[0] = (struct bm_mlr_goal){ 1, 21, 0, 0.5, 0.005, 1 };
+	g[1] = (struct bm_mlr_goal){ 1, 21, 0.005, 0.5, 0.005, 1 };
+	bm_mlr9971_input_default(in);
+	in->goals = g;
+	in->n_goals = 2;
+	in->min_load_fps = 18002;
+	in->max_load_fps = 29.76e6;
+}
+
+/* One search on a cliff of capacity cap; its return value. */
+static int on_cliff(double cap, const struct bm_mlr9971_input *in,
+		    int fail_at, struct bm_mlr9971_result *r,
+		    struct bm_error *err)
+{
+	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
+				    .learning_pause_s = -1 };
+	struct bm_backend *be = mlr_dev_cmp(MLR_CMP_CLIFF, cap);
+	struct bm_measurer m;
+	int ret;
+
+	mlr_dev_fail_at(be, fail_at);
+	bm_measurer_pair(&m, be, &pt);
+	ret = bm_mlr9971_search(&m, in, r, NULL, NULL, err);
+	mlr_dev_destroy(be);
+	return ret;
+}
+
+/* §4.8.4.2: a DUT faster than Max Load has no Upper Bound (Max Load a
+ * Lower Bound, reported as the effective lower bound, irregular); one
+ * slower than Min Load no Lower Bound.  Neither is an error. */
+START_TEST(test_irregular_results)
+{
+	struct bm_mlr_goal g[2];
+	struct bm_mlr9971_input in;
+	struct bm_mlr9971_result r;
+	struct bm_error err = { "" };
+	size_t k;
+
+	production(g, &in);
+	ck_assert_int_eq(on_cliff(40e6, &in, -1, &r, &err), 0);
+	for (k = 0; k < 2; k++) {
+		ck_assert(!r.goals[k].regular && !r.goals[k].has_upper);
+		ck_assert(r.goals[k].has_lower && r.goals[k].lower_is_max_load);
+		ck_assert_double_eq(r.goals[k].lower_fps, 29.76e6);
+		ck_assert_double_eq(r.goals[k].conditional_throughput_fps,
+				    29.76e6);
+	}
+	bm_mlr9971_result_free(&r);
+	ck_assert_int_eq(on_cliff(1e4, &in, -1, &r, &err), 0);
+	for (k = 0; k < 2; k++) {
+		ck_assert(!r.goals[k].regular && !r.goals[k].has_lower);
+		ck_assert(r.goals[k].has_upper);
+		ck_assert_double_eq(r.goals[k].upper_fps, 18002);
+	}
+	bm_mlr9971_result_free(&r);
+}
+END_TEST
+
+/* The Controller Input refused in the RFC's words, before any trial. */
+START_TEST(test_input_refused)
+{
+	struct bm_mlr_goal g[2];
+	struct bm_mlr9971_input in;
+	struct bm_mlr9971_result r;
+	struct bm_error err = { "" };
+
+	production(g, &in);
+	g[1].duration_sum_s = 0.5;
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &r, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "mlrsearch: goal 2: Goal Duration Sum must "
+			 "be >= Goal Final Trial Duration");
+	ck_assert_uint_eq(r.log.n, 0);
+	production(g, &in);
+	g[0].width = 0;
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &r, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "goal 1: a Goal Width is needed"), "%s",
+		      err.msg);
+	production(g, &in);
+	in.min_load_fps = in.max_load_fps;
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &r, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "Min Load"), "%s", err.msg);
+	production(g, &in);
+	in.n_goals = 0;
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &r, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "mlrsearch: no Search Goal");
+}
+END_TEST
+
+/* A measurer's error and the time limit end the search; the trials so
+ * far are logged and the Goal Results made of them. */
+START_TEST(test_error_and_timeout)
+{
+	struct bm_mlr_goal g[2];
+	struct bm_mlr9971_input in;
+	struct bm_mlr9971_result r;
+	struct bm_error err = { "" };
+
+	production(g, &in);
+	ck_assert_int_eq(on_cliff(1e6, &in, 4, &r, &err), -EIO);
+	ck_assert_uint_eq(r.log.n, 4);
+	ck_assert_uint_eq(r.n_goals, 2);
+	bm_mlr9971_result_free(&r);
+	in.max_search_s = 10;
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &r, &err), -ETIMEDOUT);
+	ck_assert(r.timed_out);
+	/* the limit is on the measurer's clock, its overheads counted */
+	ck_assert(r.search_time_s >= 10 && r.search_time_s < 11.5);
+	ck_assert(r.trial_time_s <= r.search_time_s);
+	ck_assert_uint_eq(r.n_goals, 2);
+	ck_assert(!r.goals[0].regular);
+	bm_mlr9971_result_free(&r);
+}
+END_TEST
+
+static Suite *mlr9971_suite(void)
+{
+	Suite *s = suite_create("mlr9971");
+	TCase *tc = tcase_create("search");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_vectors_bracket);
+	tcase_add_test(tc, test_irregular_results);
+	tcase_add_test(tc, test_input_refused);
+	tcase_add_test(tc, test_error_and_timeout);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(mlr9971_suite());
+}

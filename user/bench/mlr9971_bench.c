@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlr9971_bench: bmgen's RFC 9971 search against FD.io CSIT's MLRsearch
+ * on the eight comparison devices of mlr_devices.h, with the goal sets
+ * of the reference vectors (tests/unit/searches/vectors/csit-rfc9971.json,
+ * which also hold CSIT's trials and Goal Results).  Time is the sum of
+ * trial durations (CSIT's own count).  Prints one Markdown table per
+ * goal set and the goal line of CSIT's production set:
+ *   goal mlr9971-vs-csit: RATIO (target <= 0.80) met|missed
+ * "met" also needs every Goal Result regular and bracketing the truth.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "bm_mlr9971.h"
+#include "../../tests/unit/searches/mlr_devices.h"
+
+#define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
+#define MAX_GOALS 4
+#define N_DEV 8
+#define TARGET 0.80
+
+static double num(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_double(v) : NAN;
+}
+
+static enum mlr_cmp_dev kind_of(const char *s)
+{
+	static const char *const names[] = { "cliff", "gradual", "buffer",
+					     "bgloss" };
+	unsigned int k;
+
+	for (k = 0; k < 4 && strcmp(s, names[k]); k++)
+		;
+	return (enum mlr_cmp_dev)k;
+}
+
+/* CSIT's result of device d in goal set name. */
+static json_object *csit_of(json_object *res, size_t d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(res); i++) {
+		json_object *o = json_object_array_get_idx(res, i), *v;
+
+		if (json_object_object_get_ex(o, "device", &v) &&
+		    (size_t)json_object_get_int(v) == d &&
+		    json_object_object_get_ex(o, "goal_set", &v) &&
+		    !strcmp(json_object_get_string(v), name))
+			return o;
+	}
+	return NULL;
+}
+
+/* Does r's goal k bracket truth t (to the frames, test_mlr9971's rule)? */
+static bool brackets(const struct bm_mlr_goal_result *r, double t,
+		     const struct bm_mlr_goal *g)
+{
+	return r->regular && r->lower_fps <= t &&
+	       t <= r->upper_fps + 4.0 / g->initial_trial_s + 1e-9 * t;
+}
+
+/* The table of goal set name; its totals in *b_s and *c_s, *ok false
+ * when a result is irregular or misses its truth.  0 or -1. */
+static int table(const char *name, json_object *gs, json_object *devs,
+		 json_object *res, double *b_s, double *c_s, bool *ok)
+{
+	json_object *a = json_object_object_get(gs, "goals");
+	json_object *cfg = json_object_object_get(gs, "config");
+	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
+				    .learning_pause_s = -1 };
+	struct bm_mlr_goal g[MAX_GOALS];
+	struct bm_mlr9971_input in;
+	size_t n = json_object_array_length(a), d, k;
+	unsigned int b_n = 0, c_n = 0;
+
+	if (n > MAX_GOALS)
+		return -1;
+	for (k = 0; k < n; k++) {
+		json_object *o = json_object_array_get_idx(a, k);
+
+		g[k] = (struct bm_mlr_goal){
+			num(o, "final_trial_duration"), num(o, "duration_sum"),
+			num(o, "loss_ratio"), num(o, "exceed_ratio"),
+			num(o, "relative_width"),
+			num(o, "initial_trial_duration") };
+	}
+	bm_mlr9971_input_default(&in);
+	in.goals = g;
+	in.n_goals = n;
+	in.min_load_fps = num(cfg, "min_load");
+	in.max_load_fps = num(cfg, "max_load");
+	printf("\n**%s**: ", name);
+	for (k = 0; k < n; k++)
+		printf("%sloss ratio %g, exceed ratio %g, final trial %g s, "
+		       "sum %g s, width %g", k ? "; " : "", g[k].loss_ratio,
+		       g[k].exceed_ratio, g[k].final_trial_s,
+		       g[k].duration_sum_s, g[k].width);
+	printf(".\n\n| device | capacity fps | CSIT trials | CSIT s | bmgen "
+	       "trials | bmgen s | goal | truth fps | CSIT lower, upper | "
+	       "bmgen lower, upper | bmgen cond. throughput | brackets |\n");
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---|\n");
+	*b_s = *c_s = 0;
+	*ok = true;
+	for (d = 0; d < N_DEV; d++) {
+		json_object *dv = json_object_array_get_idx(devs, d);
+		json_object *c = csit_of(res, d, name);
+		enum mlr_cmp_dev kind = kind_of(json_object_get_string(
+			json_object_object_get(dv, "kind")));
+		double cap = num(dv, "capacity_fps");
+		struct bm_backend *be = mlr_dev_cmp(kind, cap);
+		struct bm_mlr9971_result r;
+		struct bm_error err;
+		struct bm_measurer m;
+
+		if (!be || !c)
+			return -1;
+		bm_measurer_pair(&m, be, &pt);
+		if (bm_mlr9971_search(&m, &in, &r, NULL, NULL, &err)) {
+			fprintf(stderr, "%s device %zu: %s\n", name, d, err.msg);
+			return -1;
+		}
+		for (k = 0; k < n; k++) {
+			json_object *cg = json_object_array_get_idx(
+				json_object_object_get(c, "goals"), k);
+			double t = mlr_dev_cmp_truth(kind, cap,
+						     g[k].final_trial_s,
+						     g[k].loss_ratio);
+			bool br = brackets(&r.goals[k], t, &g[k]);
+
+			*ok = *ok && br;
+			if (!k)
+				printf("| %s | %.0f | %.0f | %.1f | %zu | %.1f ",
+				       mlr_dev_cmp_name(kind), cap,
+				       num(c, "trials"), num(c, "trial_time_s"),
+				       r.log.n, r.trial_time_s);
+			else
+				printf("| | | | | | ");
+			printf("| %zu | %.1f | %.1f, %.1f | %.1f, %.1f | %.1f | "
+			       "%s |\n", k + 1, t,
+			       num(cg, "relevant_lower_bound_fps"),
+			       num(cg, "relevant_upper_bound_fps"),
+			       r.goals[k].lower_fps, r.goals[k].upper_fps,
+			       r.goals[k].conditional_throughput_fps,
+			       br ? "yes" : "NO");
+		}
+		*b_s += r.trial_time_s;
+		*c_s += num(c, "trial_time_s");
+		b_n += (unsigned int)r.log.n;
+		c_n += (unsigned int)num(c, "trials");
+		bm_mlr9971_result_free(&r);
+		mlr_dev_destroy(be);
+	}
+	printf("| **total** | | %u | %.1f | %u | %.1f | | | | | | |\n", c_n,
+	       *c_s, b_n, *b_s);
+	return 0;
+}
+
+int main(void)
+{
+	json_object *doc = json_object_from_file(VECTORS), *sets, *v;
+	double b_s, c_s, prod = NAN;
+	bool ok, prod_ok = false;
+
+	if (!doc) {
+		fprintf(stderr, "mlr9971_bench: cannot read %s\n", VECTORS);
+		return EXIT_FAILURE;
+	}
+	sets = json_object_object_get(doc, "goal_sets");
+	printf("bmgen's RFC 9971 search against FD.io CSIT's MLRsearch "
+	       "(commit %.10s, from the reference vectors) on the eight "
+	       "comparison devices, min load 18002 fps, max load 29.76 Mfps. "
+	       "Time is the sum of trial durations (CSIT's own count). "
+	       "*brackets*: the Goal Result is regular and lower <= truth <= "
+	       "upper, the upper to the device's whole frames.\n",
+	       json_object_object_get_ex(doc, "csit_commit", &v) ?
+	       json_object_get_string(v) : "?");
+	json_object_object_foreach(sets, name, gs) {
+		if (table(name, gs, json_object_object_get(doc, "devices"),
+			  json_object_object_get(doc, "results"), &b_s, &c_s,
+			  &ok)) {
+			json_object_put(doc);
+			return EXIT_FAILURE;
+		}
+		if (!strcmp(name, "csit-production")) {
+			prod = b_s / c_s;
+			prod_ok = ok;
+		}
+	}
+	printf("\ngoal mlr9971-vs-csit: %.2f (target <= %.2f) %s\n", prod,
+	       TARGET, prod <= TARGET && prod_ok ? "met" : "missed");
+	json_object_put(doc);
+	return EXIT_SUCCESS;
+}
