@@ -17,6 +17,9 @@
 
 #include "check_util.h"
 #include "bm_mlr9971.h"
+#include "bm_procedure.h"
+#include "keep_result.h"
+#include "bm_sim.h"
 #include "mlr_devices.h"
 
 #define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
@@ -269,6 +272,100 @@ START_TEST(test_error_and_timeout)
 }
 END_TEST
 
+/*
+ * rfc9971.mlrsearch, the procedure, at its defaults (CSIT's production
+ * goals) on the simulated DUT-TBF: 1 Gbit/s line, 400 Mbit/s, bucket
+ * 1600 B, queue Q = 1000 frames, 512 B.  C = 400e6 / 8 / 532 fps; a 1 s
+ * trial at L loses nothing while L <= C + Q' with Q' = Q + b / A frames
+ * absorbed (A = 532 B), and loses (L - C - Q') / L beyond: the NDR truth
+ * is C + Q', the PDR's (C + Q') / 0.995.  Both bracketed within 0.1 %
+ * (the model's fluid rounding), regular, the Conditional Throughput of
+ * the NDR its lower bound (no loss there), and the result a complete
+ * report (the schema's items: make unit validates it).
+ */
+START_TEST(test_procedure_on_tbf)
+{
+	const double c = 400e6 / 8 / 532, q = 1000 + 1600.0 / 532;
+	const double truth[2] = { c + q, (c + q) / 0.995 };
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	json_object *params, *doc = NULL, *res, *gr;
+	size_t k;
+
+	bm_sim_params_default(&sp);
+	sp.capacity_bps = 400e6;
+	sp.bucket_bytes = 1600;
+	sp.buffer_frames = 1000;
+	be = bm_sim_new(&sp, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	params = json_tokener_parse("{\"frame_size\": 512}");
+	ck_assert_int_eq(bm_procedure_run("rfc9971.mlrsearch", params, be, NULL,
+					  NULL, &doc, &err), 0);
+	bm_test_keep_result(doc, "rfc9971.mlrsearch");
+	res = tj_get(doc, "results");
+	gr = tj_get(res, "goal_results");
+	ck_assert_uint_eq(json_object_array_length(gr), 2);
+	for (k = 0; k < 2; k++) {
+		json_object *g = json_object_array_get_idx(gr, k);
+		double lo = tj_num(g, "relevant_lower_bound_fps");
+		double up = tj_num(g, "relevant_upper_bound_fps");
+
+		ck_assert(json_object_get_boolean(tj_get(g, "regular")));
+		ck_assert_msg(lo <= truth[k] * 1.001 && up >= truth[k] * 0.999,
+			      "goal %zu: [%.1f, %.1f], truth %.1f", k + 1, lo, up,
+			      truth[k]);
+		ck_assert((up - lo) <= 0.005 * up * (1 + 1e-9));
+	}
+	ck_assert_double_eq(tj_num(json_object_array_get_idx(gr, 0),
+				   "conditional_throughput_fps"),
+			    tj_num(json_object_array_get_idx(gr, 0),
+				   "relevant_lower_bound_fps"));
+	ck_assert_str_eq(json_object_get_string(tj_get(tj_get(doc,
+							    "procedure"),
+						       "ref")), "RFC 9971");
+	json_object_put(params);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
+/* Parameters refused in one line naming the key and the RFC's term. */
+START_TEST(test_procedure_refusals)
+{
+	static const struct { const char *js, *msg; } bad[] = {
+		{ "{\"goals\": []}", "goals: expected 1 to 8 goals" },
+		{ "{\"goals\": [{\"loss_ratio\": 1}]}",
+		  "goals[0]: loss_ratio: must be in [0, 1)" },
+		{ "{\"goals\": [{\"final_trial_duration\": 2, "
+		  "\"duration_sum\": 1}]}", "goals[0]: Goal Duration Sum must "
+		  "be >= Goal Final Trial Duration" },
+		{ "{\"goals\": [{\"size\": 1}]}", "goals[0]: size" },
+		{ "{\"goals\": [7]}", "goals[0]: expected an object" },
+		{ "{\"max_load_fps\": 1e9}", "max_load_fps: above the line" },
+		{ "{\"min_load_fps\": 200000, \"max_load_fps\": 100000}",
+		  "Min Load" },
+	};
+	const struct bm_procedure_info *pi = bm_procedure_find(
+		"rfc9971.mlrsearch", NULL);
+	struct bm_error err;
+	size_t i;
+
+	ck_assert_ptr_nonnull(pi);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_object *p = json_tokener_parse(bad[i].js);
+
+		ck_assert_ptr_nonnull(p);
+		err.msg[0] = 0;
+		ck_assert_int_eq(pi->validate(pi, p, 1e9, &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "%s: %s", bad[i].js,
+			      err.msg);
+		ck_assert_ptr_null(strchr(err.msg, '\n'));
+		json_object_put(p);
+	}
+}
+END_TEST
+
 static Suite *mlr9971_suite(void)
 {
 	Suite *s = suite_create("mlr9971");
@@ -279,6 +376,8 @@ static Suite *mlr9971_suite(void)
 	tcase_add_test(tc, test_irregular_results);
 	tcase_add_test(tc, test_input_refused);
 	tcase_add_test(tc, test_error_and_timeout);
+	tcase_add_test(tc, test_procedure_on_tbf);
+	tcase_add_test(tc, test_procedure_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,7 @@
 #include "bm_proc_info.h"
 #include "bm_mlrsearch.h"
 #include "bm_search.h"
+#include "mlr9971_proc.h"
 
 #define MLR_MAX_TARGETS	16
 
@@ -246,7 +247,7 @@ static int mlr_run(const struct bm_procedure_info *pi, json_object *params,
 	return ret;
 }
 
-/* The searches' procedures: MLRsearch on its own. */
+/* The searches' procedures: MLRsearch as the draft and as RFC 9971. */
 const struct bm_procedure_info mlrsearch_procedures[] = {
 	{ .name = "mlrsearch",
 	  .summary = "MLRsearch: NDR/PDR bounds for several loss ratios in "
@@ -259,5 +260,13 @@ const struct bm_procedure_info mlrsearch_procedures[] = {
 	  .duration_key = "final_trial_duration_s", .sizes_key = "frame_size",
 	  .validate = mlr_validate, .defaults = mlr_defaults_json,
 	  .max_trials = mlr_max_trials, .run = mlr_run },
+	/* RFC 9971, a plug-in (mlr9971_proc.c) */
+	{ .name = "rfc9971.mlrsearch", .summary = "MLRsearch as RFC 9971 "
+	  "specifies it: Search Goals, their relevant bounds and Conditional "
+	  "Throughput", .refs = "MLR-IN, MLR-MEAS, MLR-OUT", .ports_needed = 2,
+	  .keys = r9971_keys, .writers = r9971_writers,
+	  .sizes_key = "frame_size", .validate = r9971_validate,
+	  .defaults = r9971_defaults_json, .max_trials = r9971_bound,
+	  .run = r9971_run },
 	{ .name = NULL },
 };
