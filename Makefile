@@ -53,7 +53,8 @@ INC = $(LIB_INC)
 $(foreach l,$(LIB_LAYERS),$(eval $$(O)/user/lib/$(l)/%.o $$(SAN_O)/user/lib/$(l)/%.o $$(VG_O)/user/lib/$(l)/%.o $$(FUZZ_O)/user/lib/$(l)/%.o: INC = $$(call layer_inc,$(l))))
 $(O)/user/bmd/%.o: INC = $(call layer_inc,daemon)
 $(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o $(FUZZ_O)/user/bmctl/%.o: \
-	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS)
+	INC = -Iuser/bmctl $(call layer_inc,protocol) $(BMCTL_YAML_CFLAGS) \
+	      -DBM_PROFILE_DIR='"$(PREFIX)/share/bmgen/profiles"'
 # tests/tools: the lab's raw netlink harnesses see the uapi header and
 # nothing of libbm; its raw instruments of libbm (trial, traffic, tcp),
 # named here, the backends'
@@ -169,6 +170,8 @@ $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) 
 # bmctl is no library: its tests link the file they test
 $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
 $(VG_O)/tests/unit/bmctl/test_profile: $(VG_O)/user/bmctl/profile.o
+$(SAN_O)/tests/unit/bmctl/test_goal: $(addprefix $(SAN_O)/user/bmctl/,goal.o profile.o)
+$(VG_O)/tests/unit/bmctl/test_goal: $(addprefix $(VG_O)/user/bmctl/,goal.o profile.o)
 $(SAN_O)/tests/unit/bmctl/test_compliance: $(SAN_O)/user/bmctl/compliance.o
 $(VG_O)/tests/unit/bmctl/test_compliance: $(VG_O)/user/bmctl/compliance.o
 $(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o \

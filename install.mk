@@ -12,6 +12,7 @@ PREFIX ?= /usr
 SBINDIR := $(PREFIX)/sbin
 MANDIR := $(PREFIX)/share/man/man8
 COMPDIR := $(PREFIX)/share/bash-completion/completions
+PROFILEDIR := $(PREFIX)/share/bmgen/profiles
 UNITDIR := /lib/systemd/system
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 CONFDIR := /etc/bmgen
@@ -35,6 +36,8 @@ install: all man install-dkms
 	install -D -m 644 $(O)/man/bmctl.8.gz $(DESTDIR)$(MANDIR)/bmctl.8.gz
 	install -D -m 644 $(O)/man/bmd.8.gz $(DESTDIR)$(MANDIR)/bmd.8.gz
 	install -D -m 644 tools/bmctl.bash-completion $(DESTDIR)$(COMPDIR)/bmctl
+	install -d $(DESTDIR)$(PROFILEDIR)
+	install -m 644 profiles/*.json $(DESTDIR)$(PROFILEDIR)/
 	install -D -m 644 kmod/bmgen.ko $(DESTDIR)$(MODDIR)/bmgen.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 	install -D -m 644 tools/bmgen.sysusers $(DESTDIR)$(SYSUSERSDIR)/bmgen.conf
@@ -63,6 +66,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/bmctl.8.gz $(DESTDIR)$(MANDIR)/bmd.8.gz \
 		$(DESTDIR)$(COMPDIR)/bmctl $(DESTDIR)$(MODDIR)/bmgen.ko \
 		$(DESTDIR)$(SYSUSERSDIR)/bmgen.conf
+	rm -rf $(DESTDIR)$(PROFILEDIR)
 	@# the configuration goes only as it was installed; the user stays
 	@# (Debian never removes a system user: files may still be its)
 	@if cmp -s tools/bmd.conf $(DESTDIR)$(CONFDIR)/bmd.conf; then \

@@ -85,6 +85,17 @@ json_object *profile_read(const char *path, char *why, size_t size);
  * the string (so "64KB" stays "64KB", never the number 64). */
 json_object *profile_param_value(const char *s);
 
+/* One bmctl run --goal: "KEY=VALUE,..." with the six RFC 9971 goal
+ * attributes (durations in s, ratios as numbers or N%) as a JSON object;
+ * NULL with a one-line reason in why. */
+json_object *goal_parse(const char *spec, char *why, size_t size);
+
+/* Where --param @name is: name itself when it holds a '/' or exists,
+ * else the ready profile of that name (name.json when it has no
+ * extension) in $BMCTL_PROFILE_DIR or the installed profiles when there
+ * is one, else name. */
+const char *profile_path(const char *name, char *buf, size_t size);
+
 /* The whole file at path, NUL-terminated, at most max bytes; NULL with a
  * one-line reason in why. */
 char *file_read(const char *path, size_t max, size_t *len, char *why,

@@ -79,6 +79,7 @@ static void usage(FILE *f)
 		"          nde-verify --port TX --port RX --param delay_ms=D [RUN-OPTIONS]\n"
 		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
 		"          --line-rate 10G --param KEY=VALUE --param @FILE\n"
+		"          --goal KEY=VALUE,... (RFC 9971 Search Goals)\n"
 		"          --dry-run [--sim JSON|@FILE] --detach --force\n"
 		"Examples: bmctl run rfc2544 throughput --port ens1f0 --port ens1f1\n"
 		"          bmctl run rfc2544 throughput --help\n"

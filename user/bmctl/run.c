@@ -472,6 +472,7 @@ struct run_args {
 	json_object *profile;	/* --param @FILE, merged in order */
 	json_object *sim;
 	json_object *sizes;	/* --frame-sizes */
+	json_object *goals;	/* --goal, in order */
 	double duration_s;	/* --duration, 0 = not given */
 	json_object *dut;	/* --router, --dut-*: the DUT descriptor */
 };
@@ -529,6 +530,13 @@ static int map_options(struct run_args *a, json_object *proc)
 	if (json_object_object_get_ex(a->params, "search", NULL) &&
 	    !procedure_param(proc, "search"))
 		return usage_error("--search: %s has no search parameter", name);
+	/* RFC 9971 §4.6.7: the goals given replace a profile's */
+	if (a->goals && !procedure_param(proc, "goals"))
+		return usage_error("--goal: %s has no Search Goals "
+				   "(rfc9971.mlrsearch has)", name);
+	if (a->goals)
+		json_object_object_add(a->params, "goals",
+				       json_object_get(a->goals));
 	return 0;
 }
 
@@ -545,10 +553,11 @@ static json_object *merged_params(const struct run_args *a)
 }
 
 /* --param @FILE: the file's parameters over those of earlier files. */
-static int add_profile(struct run_args *a, const char *path)
+static int add_profile(struct run_args *a, const char *name)
 {
-	char why[512];
-	json_object *o = profile_read(path, why, sizeof(why));
+	char why[512], buf[512];
+	json_object *o = profile_read(profile_path(name, buf, sizeof(buf)), why,
+				      sizeof(why));
 
 	if (!o)
 		return usage_error("--param @%s", why);
@@ -623,6 +632,18 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 				return usage_error("bad --search '%s' (binary or mlr)", v);
 			json_object_object_add(a->params, "search",
 					       json_object_new_string(v));
+		} else if ((r = opt_value(argc, argv, &i, "--goal", &v))) {
+			char why[256];
+			json_object *g;
+
+			if (r < 0)
+				return EXIT_USAGE;
+			g = goal_parse(v, why, sizeof(why));
+			if (!g)
+				return usage_error("bad --goal: %s", why);
+			if (!a->goals)
+				a->goals = json_object_new_array();
+			json_object_array_add(a->goals, g);
 		} else if ((r = opt_value(argc, argv, &i, "--line-rate", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;
@@ -888,6 +909,7 @@ out:
 	json_object_put(a.profile);
 	json_object_put(a.sim);
 	json_object_put(a.sizes);
+	json_object_put(a.goals);
 	json_object_put(a.dut);
 	return ret;
 }
