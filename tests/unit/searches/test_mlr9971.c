@@ -366,6 +366,91 @@ START_TEST(test_procedure_refusals)
 }
 END_TEST
 
+/* A cliff whose generator stalls on the first attempt of every
+ * measurement: it sends a tenth of the frames, then recovers. */
+struct stalling {
+	struct bm_measurer inner;
+	bool stall_next;
+};
+
+static int stalling_measure(const struct bm_measurer *m, double duration_s,
+			    double load_fps, struct bm_trial_spec *spec,
+			    struct bm_trial_result *res, struct bm_error *err)
+{
+	struct stalling *st = m->priv;
+	int ret = bm_measure(&st->inner, duration_s, load_fps, spec, res,
+			     err);
+
+	if (!ret && st->stall_next) {
+		res->attempted /= 10;
+		res->received = res->attempted;
+		res->lost = 0;
+		res->generator_limited = true;
+	}
+	st->stall_next = !st->stall_next;
+	return ret;
+}
+
+/*
+ * The generator's own shortfall is no DUT loss: a stall on the first
+ * attempt of every measurement is repeated and the Goal Results equal a
+ * clean run's, every measurement twice (repeated_trials); a generator
+ * that can never offer more than 7 Mfps (mlr_devices' genlimit) has its
+ * loads above repeated twice, then counted short (its frames unsent as
+ * lost, RFC 9971 §4.9.1), and the bounds end at its 7 Mfps, flagged.
+ */
+START_TEST(test_generator_shortfall)
+{
+	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
+				    .learning_pause_s = -1 };
+	struct bm_mlr_goal g[2];
+	struct bm_mlr9971_input in;
+	struct bm_mlr9971_result clean, r;
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	struct stalling st;
+	struct bm_measurer m;
+	size_t k;
+
+	production(g, &in);
+	ck_assert_int_eq(on_cliff(1e6, &in, -1, &clean, &err), 0);
+	be = mlr_dev_cmp(MLR_CMP_CLIFF, 1e6);
+	memset(&st, 0, sizeof(st));
+	bm_measurer_pair(&st.inner, be, &pt);
+	st.stall_next = true;
+	m = st.inner;
+	m.measure = stalling_measure;
+	m.priv = &st;
+	ck_assert_int_eq(bm_mlr9971_search(&m, &in, &r, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(r.repeated_trials, clean.log.n);
+	ck_assert_uint_eq(r.log.n, 2 * clean.log.n);
+	ck_assert_uint_eq(r.generator_limited_trials, 0);
+	for (k = 0; k < 2; k++) {
+		ck_assert(r.goals[k].regular);
+		ck_assert_double_eq(r.goals[k].lower_fps, clean.goals[k].lower_fps);
+		ck_assert_double_eq(r.goals[k].upper_fps, clean.goals[k].upper_fps);
+	}
+	bm_mlr9971_result_free(&r);
+	bm_mlr9971_result_free(&clean);
+	mlr_dev_destroy(be);
+
+	be = mlr_dev_genlimit(7e6);
+	bm_measurer_pair(&m, be, &pt);
+	ck_assert_int_eq(bm_mlr9971_search(&m, &in, &r, NULL, NULL, &err), 0);
+	ck_assert_uint_gt(r.generator_limited_trials, 0);
+	ck_assert_uint_eq(r.repeated_trials, 2 * r.generator_limited_trials);
+	for (k = 0; k < 2; k++) {
+		ck_assert(r.goals[k].regular);
+		ck_assert_msg(r.goals[k].lower_fps <= 7e6 &&
+			      r.goals[k].upper_fps > 7e6 * 0.99,
+			      "goal %zu: [%.0f, %.0f]", k + 1,
+			      r.goals[k].lower_fps, r.goals[k].upper_fps);
+	}
+	bm_mlr9971_result_free(&r);
+	mlr_dev_destroy(be);
+}
+END_TEST
+
 static Suite *mlr9971_suite(void)
 {
 	Suite *s = suite_create("mlr9971");
@@ -376,6 +461,7 @@ static Suite *mlr9971_suite(void)
 	tcase_add_test(tc, test_irregular_results);
 	tcase_add_test(tc, test_input_refused);
 	tcase_add_test(tc, test_error_and_timeout);
+	tcase_add_test(tc, test_generator_shortfall);
 	tcase_add_test(tc, test_procedure_on_tbf);
 	tcase_add_test(tc, test_procedure_refusals);
 	suite_add_tcase(s, tc);

@@ -46,6 +46,10 @@ struct bm_mlr9971_result {
 	double trial_time_s;		/* their Trial Durations summed */
 	double search_time_s;		/* the measurer's clock */
 	bool timed_out;			/* max_search_s ended it */
+	/* Trials the generator could not offer in full, repeated (only
+	 * the last attempt at a load counts), and the measurements still
+	 * short after the repeats: their unsent frames counted as lost. */
+	unsigned int repeated_trials;
 	unsigned int generator_limited_trials;
 };
 

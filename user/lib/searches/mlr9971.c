@@ -48,6 +48,8 @@
 
 #define MAX_TARGETS	5
 #define MAX_TRIALS	100000
+/* Attempts after one the generator could not offer in full (measure) */
+#define R9971_REPEATS	2
 
 struct m_load {
 	double load;
@@ -172,13 +174,15 @@ static int db_add(struct ctl *c, double load, const struct bm_mlr_trial *t,
 	return 0;
 }
 
-/* One trial at load for dur, logged with why; 0 or -errno. */
-static int measure(struct ctl *c, double load, double dur, const char *why)
+/* One trial at load for dur, logged with why and reported; its Trial
+ * Result in *t, the loss ratio one frame made in *frame, and whether the
+ * generator could not offer the load in *short_gen.  0 or -errno. */
+static int one_trial(struct ctl *c, double load, double dur, const char *why,
+		     struct bm_mlr_trial *t, double *frame, bool *short_gen)
 {
 	struct bm_mlr9971_result *res = c->res;
 	struct bm_trial_spec spec;
 	struct bm_trial_result tr;
-	struct bm_mlr_trial t;
 	uint64_t beyond;
 	char line[160];
 	int ret;
@@ -199,32 +203,62 @@ static int measure(struct ctl *c, double load, double dur, const char *why)
 		return ret;
 	/* §4.5.6 from the counts as MLR-MEAS accounts them: frames the
 	 * generator did not send count as lost (§4.9.1's recommendation) */
-	t.duration_s = t.effective_s = dur;
-	t.loss_ratio = mlr_trial_loss_ratio(load * c->m->directions, dur, &tr,
-					    c->in->attempt_tolerance_s,
-					    &beyond);
-	if (beyond || tr.generator_limited)
-		res->generator_limited_trials++;
+	t->duration_s = t->effective_s = dur;
+	t->loss_ratio = mlr_trial_loss_ratio(load * c->m->directions, dur,
+					     &tr, c->in->attempt_tolerance_s,
+					     &beyond);
+	*frame = mlr_trial_frame_ratio(load * c->m->directions, dur, &tr,
+				       c->in->attempt_tolerance_s);
+	*short_gen = beyond || tr.generator_limited;
 	res->trial_time_s += dur;
 	ret = bm_trial_log_add(&res->log, c->phase, why, &spec, &tr);
 	if (!ret)
 		ret = mlr_push_ratio(&res->loss_ratios, res->log.n,
-				     t.loss_ratio);
-	if (!ret)
-		ret = db_add(c, load, &t,
-			     mlr_trial_frame_ratio(load * c->m->directions,
-						   dur, &tr,
-						   c->in->attempt_tolerance_s));
+				     t->loss_ratio);
 	if (ret)
 		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
 	if (c->progress) {
 		snprintf(line, sizeof(line), "%s: %.0f fps for %g s: loss "
-			 "ratio %.4g", c->phase, load, dur, t.loss_ratio);
+			 "ratio %.4g", c->phase, load, dur, t->loss_ratio);
 		if (c->progress(c->ctx, &res->log.v[res->log.n - 1], line))
 			return bm_errorf(c->err, "mlrsearch: cancelled after "
 					 "%zu trials", res->log.n),
 			       -ECANCELED;
 	}
+	return 0;
+}
+
+/*
+ * A measurement at load for dur: a trial the generator could not offer
+ * in full (a stalled host, a load above what it can send) is repeated,
+ * at most R9971_REPEATS times, every attempt logged, and only the last
+ * counts at the load: its shortfall is the generator's, not the DUT's,
+ * and one stall must not make a bound.  One that stays short counts with
+ * its unsent frames lost (§4.9.1) and generator_limited_trials says so.
+ * 0 or -errno.
+ */
+static int measure(struct ctl *c, double load, double dur, const char *why)
+{
+	struct bm_mlr_trial t;
+	unsigned int attempt;
+	double frame;
+	bool short_gen;
+	int ret;
+
+	for (attempt = 0;; attempt++) {
+		ret = one_trial(c, load, dur, attempt ? "repeat: the generator "
+				"could not offer the load" : why, &t, &frame,
+				&short_gen);
+		if (ret)
+			return ret;
+		if (!short_gen || attempt == R9971_REPEATS)
+			break;
+		c->res->repeated_trials++;
+	}
+	if (short_gen)
+		c->res->generator_limited_trials++;
+	if (db_add(c, load, &t, frame))
+		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
 	return 0;
 }
 

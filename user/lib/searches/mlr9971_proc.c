@@ -378,8 +378,10 @@ static json_object *results_json(const struct r9971_in *in,
 	bm_json_add_str(o, "trial_effective_duration",
 			"the trial duration (RFC 9971 §4.5.8 default)");
 	bm_json_add_str(o, "trial_loss_ratio",
-			"lost / attempted; frames the generator did not send "
-			"beyond attempt_tolerance_s count as lost (§4.9.1)");
+			"lost / attempted; a trial the generator could not "
+			"offer in full is repeated (twice at most, the last "
+			"counts), and one still short counts its unsent "
+			"frames as lost (§4.9.1)");
 	bm_json_add_str(o, "load_selection",
 			"bmgen's (Documentation/procedures-mlrsearch.md, "
 			"RFC 9971)");
@@ -387,6 +389,7 @@ static json_object *results_json(const struct r9971_in *in,
 	bm_json_add_double(o, "trial_time_s", res->trial_time_s);
 	bm_json_add_double(o, "search_time_s", res->search_time_s);
 	bm_json_add_bool(o, "timed_out", res->timed_out);
+	bm_json_add_u64(o, "repeated_trials", res->repeated_trials);
 	bm_json_add_u64(o, "generator_limited_trials",
 			res->generator_limited_trials);
 	return o;
@@ -411,9 +414,9 @@ int r9971_run(const struct bm_procedure_info *pi, json_object *params,
 	dev = json_object_new_array();
 	if (res.generator_limited_trials)
 		json_object_array_add(dev, json_object_new_string(
-			"some trials the generator could not offer in full: "
-			"their missing frames counted as lost (RFC 9971 "
-			"§4.9.1), see generator_limited_trials"));
+			"some loads the generator could not offer in full, "
+			"repeats included: their missing frames counted as "
+			"lost (RFC 9971 §4.9.1), see generator_limited_trials"));
 	*result = bm_result_envelope(pi->name, "RFC 9971",
 				     bm_json_params_to_json(pi->keys, pi->mask,
 							    &in, pi->writers),
