@@ -77,7 +77,7 @@ static void usage(FILE *f)
 		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS] |\n"
 		"          nde-verify --port TX --port RX --param delay_ms=D [RUN-OPTIONS]\n"
-		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr\n"
+		"RUN-OPTIONS: --frame-sizes 64,128 --duration S --search binary|mlr|rfc9971\n"
 		"          --line-rate 10G --param KEY=VALUE --param @FILE\n"
 		"          --goal KEY=VALUE,... (RFC 9971 Search Goals)\n"
 		"          --dry-run [--sim JSON|@FILE] --detach --force\n"

@@ -628,8 +628,9 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;
-			if (strcmp(v, "binary") && strcmp(v, "mlr"))
-				return usage_error("bad --search '%s' (binary or mlr)", v);
+			if (strcmp(v, "binary") && strcmp(v, "mlr") &&
+			    strcmp(v, "rfc9971"))
+				return usage_error("bad --search '%s' (binary, mlr or rfc9971)", v);
 			json_object_object_add(a->params, "search",
 					       json_object_new_string(v));
 		} else if ((r = opt_value(argc, argv, &i, "--goal", &v))) {

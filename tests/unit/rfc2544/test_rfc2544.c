@@ -159,6 +159,23 @@ START_TEST(test_throughput)
 	ck_assert_double_eq(num(e, "mlr_timeout_s"), 30 * (60.0 + 2.0 + 5.0));
 	json_object_put(doc);
 
+	/* search = rfc9971 (RFC 9971 §4.10.2's goal) through the same
+	 * procedure: R2544-THRPT acceptance (a)'s window, its Goal Result
+	 * under "rfc9971", the throughput its Relevant Lower Bound */
+	p.search = BM_SEARCH_RFC9971;
+	doc = r2544_check_run(RFC2544_THROUGHPUT, be, &p);
+	e = r2544_check_entry(doc, 0);
+	ck_assert_str_eq(str(e, "throughput_source"), "rfc9971");
+	ck_assert_msg(num(e, "throughput_fps") >= 70488.72 - 234.96 &&
+		      num(e, "throughput_fps") <= 70488.72 + 16.77,
+		      "rfc9971 throughput %.2f", num(e, "throughput_fps"));
+	ck_assert(json_object_get_boolean(get(get(e, "rfc9971"), "regular")));
+	ck_assert_double_eq(num(get(e, "rfc9971"), "relevant_lower_bound_fps"),
+			    num(e, "throughput_fps"));
+	ck_assert(tj_has_deviation(doc, "§4.10.2"));
+	json_object_put(doc);
+	p.search = BM_SEARCH_MLR;
+
 	/* a search that runs out of time keeps its trials and
 	 * partial bounds, and the next size is still measured */
 	sizes(&p, 512, 1518);

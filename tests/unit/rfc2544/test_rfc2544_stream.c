@@ -522,6 +522,12 @@ START_TEST(test_multiport_params)
 		  "\"broadcast_pct\": 1}", "broadcast_pct: with a pair only" },
 		{ RFC2544_THROUGHPUT, "{\"topology\": \"mesh\", "
 		  "\"search\": \"mlr\"}", "search mlr: with a pair only" },
+		{ RFC2544_THROUGHPUT, "{\"topology\": \"mesh\", "
+		  "\"search\": \"rfc9971\"}",
+		  "search rfc9971: with a pair only" },
+		{ RFC2544_THROUGHPUT, "{\"search\": \"rfc9971\", "
+		  "\"loss_tolerance_frames\": 2}", "loss_tolerance_frames: not "
+		  "with search rfc9971" },
 	};
 	static const unsigned int eg[] = { 2 };
 	struct rfc2544_params p;

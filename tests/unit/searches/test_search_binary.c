@@ -586,6 +586,55 @@ START_TEST(test_rate_search_mlr)
 }
 END_TEST
 
+/*
+ * search rfc9971: RFC 9971 with §4.10.2's goal at the final duration
+ * (60 s, 60 s, loss and exceed ratio 0) finds R2544-THRPT acceptance
+ * (a)'s window [C - resolution, C + (Q + b/A)/60] (the binary search's
+ * truth, the same DUT), its Relevant Lower Bound the throughput, its
+ * Goal Result regular; the procedure's trial phases reach its trials,
+ * and each is logged once.
+ */
+START_TEST(test_rate_search_rfc9971)
+{
+	struct bm_sim_params p;
+	struct bm_rate_search s;
+	struct bm_rate_search_result r;
+	struct bm_trial_log log = { 0 };
+	struct bm_error err = { "" };
+	struct bm_backend *be;
+	json_object *v;
+	size_t i;
+
+	tbf(&p, 300e6, 1000);
+	be = mk(&p);
+	bm_rate_search_default(&s, 512, 1e9);
+	s.kind = BM_SEARCH_RFC9971;
+	s.bin.learning = false;
+	s.bin.drain_s = 0.25;
+	s.bin.resolution_rel = 0.001;
+	ck_assert_str_eq(bm_search_kind_name(s.kind), "rfc9971");
+	ck_assert_msg(bm_rate_search_run(be, &s, &log, &r, NULL, NULL,
+					 &err) == 0, "rfc9971: %s", err.msg);
+	ck_assert_uint_eq(log.n, r.trials);
+	for (i = 0; i < log.n; i++) {
+		ck_assert(!log.v[i].spec.learning);
+		ck_assert_double_eq(log.v[i].spec.drain_s, 0.25);
+	}
+	ck_assert_msg(r.throughput_fps >= 70488.72 * 0.999 &&
+		      r.throughput_fps <= 70488.72 + 16.77,
+		      "rfc9971 throughput %.2f", r.throughput_fps);
+	ck_assert_ptr_nonnull(r.mlr);
+	ck_assert(json_object_object_get_ex(r.mlr, "regular", &v) &&
+		  json_object_get_boolean(v));
+	ck_assert(json_object_object_get_ex(r.mlr, "relevant_lower_bound_fps",
+					    &v) &&
+		  json_object_get_double(v) == r.throughput_fps);
+	bm_rate_search_result_free(&r);
+	bm_trial_log_free(&log);
+	bm_sim_free(be);
+}
+END_TEST
+
 static Suite *search_suite(void)
 {
 	Suite *s = suite_create("search_binary");
@@ -605,6 +654,7 @@ static Suite *search_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pluggable");
 	tcase_add_test(tc, test_rate_search_mlr);
+	tcase_add_test(tc, test_rate_search_rfc9971);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -32,8 +32,19 @@ double rfc2544_mlr_timeout_s(const struct rfc2544_params *p)
 static double search_bound(const struct rfc2544_params *p)
 {
 	struct bm_binsearch_params bin = { 0 };
+	struct bm_mlr9971_input in;
+	struct bm_rate_search s;
+	struct bm_mlr_goal goal;
 	struct bm_mlr_params mp;
 
+	if (p->search == BM_SEARCH_RFC9971) {
+		/* rates do not bound it; the durations and width do */
+		bm_rate_search_default(&s, 64, 1e9);
+		s.bin.final_trial_s = p->thr_final_trial_s;
+		s.bin.search_trial_s = p->thr_search_trial_s;
+		bm_rate_search_9971_input(&s, &goal, &in);
+		return bm_mlr9971_max_trials(&in);
+	}
 	if (p->search != BM_SEARCH_MLR)
 		return bm_binsearch_max_trials(&bin);
 	bm_mlr_params_default(&mp);

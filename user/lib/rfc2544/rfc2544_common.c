@@ -199,7 +199,8 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 	if (p->search == BM_SEARCH_MLR)
 		bm_json_add_double(entry, "mlr_timeout_s", s.mlr.timeout_s);
 	if (res.mlr) {
-		json_object_object_add(entry, "mlr", res.mlr);
+		json_object_object_add(entry, p->search == BM_SEARCH_RFC9971 ?
+				       "rfc9971" : "mlr", res.mlr);
 		res.mlr = NULL;
 	}
 	bm_rate_search_result_free(&res);
@@ -208,6 +209,13 @@ int r2544_case_throughput(struct r2544_run *r, const struct r2544_case *c,
 		r2544_deviation(r, "search mlr: MLRsearch (NDR lower bound, "
 				"draft-ietf-bmwg-mlrsearch-01) replaces the "
 				"RFC 2544 binary search");
+	else if (p->search == BM_SEARCH_RFC9971)
+		r2544_deviation(r, "search rfc9971: RFC 9971 MLRsearch with "
+				"its §4.10.2 goal (trial_duration_s, as many "
+				"in sum, loss and exceed ratio 0), "
+				"unconditionally compliant with RFC 2544 §24, "
+				"replaces the binary search; the throughput is "
+				"its Relevant Lower Bound");
 	else
 		r2544_deviation(r, "AMB-16: the garbled §26.1 sentence is read "
 				"as a binary search (raise on success, lower on "

@@ -18,7 +18,8 @@
 
 #define OFF(f)	offsetof(struct rfc2544_params, f)
 
-static const char *const search_names[] = { "binary", "mlr", NULL };
+static const char *const search_names[] = { "binary", "mlr", "rfc9971",
+					    NULL };
 static const char *const latdef_names[] = { "bf", "sf", NULL };
 static const char *const latdest_names[] = { "same", "new-net", NULL };
 static const char *const reset_names[] = { "hardware", "software", "power",
@@ -342,8 +343,8 @@ const struct bm_param rfc2544_keys[] = {
 	   "rate"),
 
 	KE("search", search, search_names, M_SRCH,
-	   "throughput search: binary (R2544-THRPT) or mlr (MLRsearch, the "
-	   "NDR lower bound)"),
+	   "throughput search: binary (R2544-THRPT), mlr (MLRsearch, the "
+	   "NDR lower bound) or rfc9971 (RFC 9971 with §4.10.2's goal)"),
 	KD("r_min_pct", r_min_pct, 0, 100, EX, M_SRCH, "%",
 	   "lowest rate tried, % of r_max [PROPOSED]"),
 	KD("start_rate_pct", start_rate_pct, 0, 100, EX, M_SRCH, "%",

@@ -268,6 +268,11 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 		return bm_errorf(err, "%s: filters: with topology pair-uni "
 				 "only (§11.4's filters are for one input "
 				 "and output)", name);
+	/* RFC 9971 §4.10.2's goal has a loss ratio of 0 */
+	if (p->search == BM_SEARCH_RFC9971 && p->loss_tolerance_frames)
+		return bm_errorf(err, "%s: loss_tolerance_frames: not with "
+				 "search rfc9971 (its goal's loss ratio is 0)",
+				 name);
 	if (p->n_imix && given(obj, "frame_sizes"))
 		return bm_errorf(err, "%s: imix and frame_sizes: the IMIX is "
 				 "the trial's frame sizes; give one", name);
@@ -287,10 +292,11 @@ int rfc2544_params_from_json(json_object *obj, enum rfc2544_test t,
 					 "broadcast_pct");
 		/* MLRsearch's loss accounting counts a pair's directions,
 		 * not a mesh's sending ports */
-		if (p->search == BM_SEARCH_MLR)
-			return bm_errorf(err, "%s: topology %s: search mlr: "
+		if (p->search != BM_SEARCH_BINARY)
+			return bm_errorf(err, "%s: topology %s: search %s: "
 					 "with a pair only", name,
-					 bm_topology_name(p->topology));
+					 bm_topology_name(p->topology),
+					 bm_search_kind_name(p->search));
 	}
 	return 0;
 }

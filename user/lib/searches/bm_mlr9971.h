@@ -72,6 +72,12 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		      struct bm_mlr9971_result *res, bm_progress_fn progress,
 		      void *ctx, struct bm_error *err);
 
+/* The most trials bm_mlr9971_search() runs with in (checked): per goal
+ * and target its exploration, four loads decided in the goal's duration
+ * sum, each with its repeats; at most max_search_s of the shortest
+ * trials. */
+double bm_mlr9971_max_trials(const struct bm_mlr9971_input *in);
+
 /* Release what bm_mlr9971_search() allocated and zero *res. */
 void bm_mlr9971_result_free(struct bm_mlr9971_result *res);
 

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "bm_measure.h"
+#include "bm_mlr9971.h"
 #include "bm_mlrsearch.h"
 #include "bm_trial.h"
 
@@ -96,6 +97,10 @@ int bm_binsearch_run(struct bm_backend *be, const struct bm_binsearch_params *p,
 enum bm_search_kind {
 	BM_SEARCH_BINARY = 0,	/* R2544-THRPT binary search */
 	BM_SEARCH_MLR,		/* MLRsearch, lower bound of target 0 (NDR) */
+	/* RFC 9971 with RFC 9971 §4.10.2's goal (full-length trials of
+	 * final_trial_s, as many in sum, loss and exceed ratio 0): its
+	 * Relevant Lower Bound is the RFC 2544 throughput */
+	BM_SEARCH_RFC9971,
 };
 
 struct bm_rate_search {
@@ -113,7 +118,8 @@ struct bm_rate_search_result {
 	bool below_r_min;
 	unsigned int trials;
 	char reason[96];
-	json_object *mlr;		/* MLR: bm_mlr_result_to_json(), owned */
+	json_object *mlr;		/* MLR: bm_mlr_result_to_json(), owned;
+					 * RFC 9971: its Goal Result */
 	unsigned int repeats;		/* binary: see bm_binsearch_result */
 	unsigned int disturbed_failures; /* binary: as bm_binsearch_result */
 	double disturbed_min_fps;
@@ -131,6 +137,14 @@ int bm_rate_search(const struct bm_measurer *m, const struct bm_rate_search *s,
 		   struct bm_trial_log *log, struct bm_rate_search_result *res,
 		   bm_progress_fn progress, void *ctx, struct bm_error *err);
 
+/* The RFC 9971 search's input for s (kind rfc9971): RFC 9971 §4.10.2's
+ * goal at s->bin's final duration, its width the resolution (relative,
+ * or the absolute one as a share of r_max), loads r_min to r_max;
+ * goal points to caller storage the input refers to. */
+void bm_rate_search_9971_input(const struct bm_rate_search *s,
+			       struct bm_mlr_goal *goal,
+			       struct bm_mlr9971_input *in);
+
 /* bm_rate_search() with the constant pair trials of s->bin on be. */
 int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 		       struct bm_trial_log *log,
@@ -141,7 +155,7 @@ int bm_rate_search_run(struct bm_backend *be, const struct bm_rate_search *s,
 /* Release what a rate search result owns. */
 void bm_rate_search_result_free(struct bm_rate_search_result *res);
 
-/* Name of a search kind: "binary" or "mlr". */
+/* Name of a search kind: "binary", "mlr" or "rfc9971". */
 const char *bm_search_kind_name(enum bm_search_kind kind);
 
 /*

@@ -50,6 +50,9 @@
 #define MAX_TRIALS	100000
 /* Attempts after one the generator could not offer in full (measure) */
 #define R9971_REPEATS	2
+/* Exploration trials a target may take before it converges: twice the
+ * doublings from a 0.1 % width across nine decades of load */
+#define R9971_EXPLORE	64
 
 struct m_load {
 	double load;
@@ -559,6 +562,27 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		free(c.v[i].t);
 	free(c.v);
 	return ret;
+}
+
+double bm_mlr9971_max_trials(const struct bm_mlr9971_input *in)
+{
+	double n = 0, shortest = INFINITY, init;
+	size_t i;
+
+	for (i = 0; i < in->n_goals; i++) {
+		const struct bm_mlr_goal *g = &in->goals[i];
+
+		/* measurements, each with its repeats */
+		n += (R9971_REPEATS + 1.0) *
+		     ((in->preceding_targets + 1.0) * R9971_EXPLORE +
+		      4.0 * (ceil(g->duration_sum_s / g->final_trial_s) + 1));
+		init = g->initial_trial_s > 0 ? g->initial_trial_s :
+						g->final_trial_s;
+		shortest = fmin(shortest, init);
+	}
+	if (in->max_search_s > 0)
+		n = fmin(n, ceil(in->max_search_s / shortest) + 1);
+	return n;
 }
 
 void bm_mlr9971_result_free(struct bm_mlr9971_result *res)

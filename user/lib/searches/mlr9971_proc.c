@@ -21,9 +21,6 @@
 #include "mlr9971_proc.h"
 
 #define R9971_MAX_GOALS	8
-/* exploration trials a target may take before it converges: twice the
- * doublings from a 0.1 % width across nine decades of load */
-#define R9971_EXPLORE	64
 
 struct r9971_in {
 	struct bm_mlr_goal goals[R9971_MAX_GOALS];
@@ -257,35 +254,20 @@ json_object *r9971_defaults_json(const struct bm_procedure_info *pi)
 	return bm_json_params_to_json(pi->keys, pi->mask, &in, pi->writers);
 }
 
-/*
- * The most trials: per goal and target, the exploration and, for the
- * goal itself, four loads each decided in its duration sum of final
- * trials; at most the time limit's worth of the shortest trials.
- */
-int r9971_bound(const struct bm_procedure_info *pi,
-		       json_object *params, double line, unsigned int n_ports,
-		       double *n, struct bm_error *err)
+/* The most trials: the search's own bound (bm_mlr9971_max_trials). */
+int r9971_bound(const struct bm_procedure_info *pi, json_object *params,
+		double line, unsigned int n_ports, double *n,
+		struct bm_error *err)
 {
 	struct bm_mlr9971_input ci;
 	struct r9971_in in;
-	double shortest = INFINITY;
-	size_t i;
 	int ret;
 
 	(void)n_ports;
 	ret = r9971_parse(pi, params, line, &in, &ci, err);
-	if (ret)
-		return ret;
-	*n = 0;
-	for (i = 0; i < in.n_goals; i++) {
-		*n += (in.preceding_targets + 1.0) * R9971_EXPLORE +
-		      4.0 * (ceil(in.goals[i].duration_sum_s /
-				  in.goals[i].final_trial_s) + 1);
-		shortest = fmin(shortest, in.goals[i].initial_trial_s);
-	}
-	if (in.max_search_s > 0)
-		*n = fmin(*n, ceil(in.max_search_s / shortest) + 1);
-	return 0;
+	if (!ret)
+		*n = bm_mlr9971_max_trials(&ci);
+	return ret;
 }
 
 /* A rate of the report in fps, L1 bit/s and % of the line (SPEC 2.3,

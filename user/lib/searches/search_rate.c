@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The pluggable rate search of throughput-style procedures (REQ-SRCH-1):
- * the R2544-THRPT binary search or MLRsearch (NDR = lower bound of target
- * loss ratio 0).  The trial logging every search shares is
+ * the R2544-THRPT binary search, MLRsearch (NDR = lower bound of target
+ * loss ratio 0), or the RFC 9971 search with the goal RFC 9971 §4.10.2
+ * makes compliant with RFC 2544.  The trial logging every search shares is
  * search_trial.c.
  */
 #include <errno.h>
@@ -15,7 +16,79 @@
 
 const char *bm_search_kind_name(enum bm_search_kind kind)
 {
-	return kind == BM_SEARCH_MLR ? "mlr" : "binary";
+	return kind == BM_SEARCH_MLR ? "mlr" :
+	       kind == BM_SEARCH_RFC9971 ? "rfc9971" : "binary";
+}
+
+void bm_rate_search_9971_input(const struct bm_rate_search *s,
+			       struct bm_mlr_goal *goal,
+			       struct bm_mlr9971_input *in)
+{
+	const struct bm_binsearch_params *b = &s->bin;
+
+	*goal = (struct bm_mlr_goal){
+		.final_trial_s = b->final_trial_s,
+		.duration_sum_s = b->final_trial_s,
+		.width = b->resolution_rel > 0 ? b->resolution_rel :
+			 fmin(0.5, b->resolution_fps / b->r_max_fps),
+		.initial_trial_s = fmin(b->search_trial_s, b->final_trial_s),
+	};
+	bm_mlr9971_input_default(in);
+	in->goals = goal;
+	in->n_goals = 1;
+	in->max_load_fps = b->r_max_fps;
+	in->min_load_fps = b->r_min_fps;
+}
+
+/* RFC 9971 with §4.10.2's goal: the Relevant Lower Bound is the
+ * throughput; every trial goes to log, the Goal Result to res->mlr. */
+static int run_9971(const struct bm_measurer *m,
+		    const struct bm_rate_search *s, struct bm_trial_log *log,
+		    struct bm_rate_search_result *res, bm_progress_fn progress,
+		    void *ctx, struct bm_error *err)
+{
+	const struct bm_mlr_goal_result *g;
+	struct bm_mlr9971_result r;
+	struct bm_mlr9971_input in;
+	struct bm_mlr_goal goal;
+	json_object *o;
+	size_t i;
+	int ret;
+
+	bm_rate_search_9971_input(s, &goal, &in);
+	ret = bm_mlr9971_search(m, &in, &r, progress, ctx, err);
+	for (i = 0; i < r.log.n; i++)
+		if (bm_trial_log_add(log, r.log.v[i].phase, r.log.v[i].reason,
+				     &r.log.v[i].spec, &r.log.v[i].res)) {
+			bm_errorf(err, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
+	res->trials = (unsigned int)r.log.n;
+	if (r.n_goals) {
+		g = &r.goals[0];
+		res->below_r_min = !g->has_lower;
+		res->throughput_fps = g->has_lower ? g->lower_fps : 0.0;
+		snprintf(res->reason, sizeof(res->reason), "%s",
+			 g->lower_is_max_load ? "rfc9971: r_max is a lower "
+			 "bound (no loss at the maximum rate)" :
+			 g->has_lower ? "rfc9971: relevant lower bound" :
+			 "throughput < r_min");
+		o = json_object_new_object();
+		bm_json_add_bool(o, "regular", g->regular);
+		bm_json_add_double(o, "relevant_lower_bound_fps",
+				   g->has_lower ? g->lower_fps : NAN);
+		bm_json_add_double(o, "relevant_upper_bound_fps",
+				   g->has_upper ? g->upper_fps : NAN);
+		bm_json_add_double(o, "conditional_throughput_fps",
+				   g->has_lower ? g->conditional_throughput_fps :
+				   NAN);
+		bm_json_add_double(o, "width", goal.width);
+		bm_json_add_u64(o, "repeated_trials", r.repeated_trials);
+		res->mlr = o;
+	}
+	bm_mlr9971_result_free(&r);
+	return ret;
 }
 
 void bm_rate_search_default(struct bm_rate_search *s, uint32_t frame_size,
@@ -100,6 +173,8 @@ int bm_rate_search(const struct bm_measurer *m, const struct bm_rate_search *s,
 	memset(res, 0, sizeof(*res));
 	if (s->kind == BM_SEARCH_MLR)
 		return run_mlr(m, s, log, res, progress, ctx, err);
+	if (s->kind == BM_SEARCH_RFC9971)
+		return run_9971(m, s, log, res, progress, ctx, err);
 	ret = bm_binsearch(m, &s->bin, log, &br, progress, ctx, err);
 	res->throughput_fps = br.throughput_fps;
 	res->below_r_min = br.below_r_min;
