@@ -57,7 +57,8 @@ struct bm_mlr9971_result {
  * 2 preceding targets, 10 us attempt tolerance, no time limit. */
 void bm_mlr9971_input_default(struct bm_mlr9971_input *in);
 
-/* Check in; 0, or -EINVAL with err naming the goal and RFC term. */
+/* Check in; 0, or -EINVAL with err naming the goal and RFC term (no
+ * prefix: the caller says whose input it was). */
 int bm_mlr9971_input_check(const struct bm_mlr9971_input *in,
 			   struct bm_error *err);
 

@@ -91,27 +91,27 @@ int bm_mlr9971_input_check(const struct bm_mlr9971_input *in,
 	size_t i;
 
 	if (!in->n_goals || !in->goals)
-		return bm_errorf(err, "mlrsearch: no Search Goal");
+		return bm_errorf(err, "no Search Goal");
 	for (i = 0; i < in->n_goals; i++) {
 		if (bm_mlr_goal_check(&in->goals[i], why, sizeof(why)))
-			return bm_errorf(err, "mlrsearch: goal %zu: %s", i + 1,
+			return bm_errorf(err, "goal %zu: %s", i + 1,
 					 why);
 		if (!(in->goals[i].width > 0))
-			return bm_errorf(err, "mlrsearch: goal %zu: a Goal "
+			return bm_errorf(err, "goal %zu: a Goal "
 					 "Width is needed (bmgen's stopping "
 					 "condition, RFC 9971 §4.6.5)", i + 1);
 	}
 	if (!(in->min_load_fps > 0) || !(in->max_load_fps > in->min_load_fps) ||
 	    !isfinite(in->max_load_fps))
-		return bm_errorf(err, "mlrsearch: Min Load %g and Max Load %g: "
+		return bm_errorf(err, "Min Load %g and Max Load %g: "
 				 "0 < min < max", in->min_load_fps,
 				 in->max_load_fps);
 	if (in->preceding_targets > MAX_TARGETS - 1)
-		return bm_errorf(err, "mlrsearch: preceding_targets %u: at "
+		return bm_errorf(err, "preceding_targets %u: at "
 				 "most %d", in->preceding_targets,
 				 MAX_TARGETS - 1);
 	if (!(in->max_search_s >= 0) || !(in->attempt_tolerance_s >= 0))
-		return bm_errorf(err, "mlrsearch: max_search_s and "
+		return bm_errorf(err, "max_search_s and "
 				 "attempt_tolerance_s must be >= 0");
 	return 0;
 }
@@ -313,31 +313,34 @@ static void look(struct ctl *c, const struct bm_mlr_goal *g,
 	}
 }
 
-/* Is target g done: its Goal Result regular, or Max Load a Lower
- * Bound with no Upper Bound, or Min Load an Upper Bound. */
-static bool target_done(struct ctl *c, const struct bm_mlr_goal *g)
+/* The Goal Result of g over every load measured so far; 0 or -ENOMEM. */
+static int goal_result_of(const struct ctl *c, const struct bm_mlr_goal *g,
+			  struct bm_mlr_goal_result *r)
 {
-	struct bm_mlr_goal_result r;
 	struct bm_mlr_load *l = calloc(c->n ? c->n : 1, sizeof(*l));
-	struct bm_mlr_classification k;
 	size_t i;
-	bool done = false;
 
 	if (!l)
-		return true;	/* the next trial's allocation reports it */
+		return -ENOMEM;
 	for (i = 0; i < c->n; i++)
 		l[i] = (struct bm_mlr_load){ c->v[i].load, c->v[i].t,
 					     c->v[i].n };
-	bm_mlr_goal_result(g, l, c->n, c->in->max_load_fps, &r);
+	bm_mlr_goal_result(g, l, c->n, c->in->max_load_fps, r);
 	free(l);
-	if (r.regular || r.lower_is_max_load)
-		return true;
-	for (i = 0; i < c->n && !done; i++)
-		if (c->v[i].load <= c->in->min_load_fps) {
-			bm_mlr_classify(g, c->v[i].t, c->v[i].n, &k);
-			done = k.cls == BM_MLR_UPPER;
-		}
-	return done;
+	return 0;
+}
+
+/* Is target g done: its Goal Result regular, or Max Load a Lower
+ * Bound with no Upper Bound, or Min Load an Upper Bound (then the
+ * smallest one: no load is below Min Load). */
+static bool target_done(struct ctl *c, const struct bm_mlr_goal *g)
+{
+	struct bm_mlr_goal_result r;
+
+	if (goal_result_of(c, g, &r))
+		return true;	/* the next trial's allocation reports it */
+	return r.regular || r.lower_is_max_load ||
+	       (r.has_upper && r.upper_fps <= c->in->min_load_fps);
 }
 
 /* A width w a hair narrower: a load that far from a bound is within w
@@ -515,22 +518,15 @@ static int run_target(struct ctl *c, size_t gi, unsigned int k)
 static int fill_results(struct ctl *c)
 {
 	struct bm_mlr9971_result *res = c->res;
-	struct bm_mlr_load *l = calloc(c->n ? c->n : 1, sizeof(*l));
 	size_t i;
 
 	res->goals = calloc(c->in->n_goals, sizeof(*res->goals));
-	if (!l || !res->goals) {
-		free(l);
+	if (!res->goals)
 		return -ENOMEM;
-	}
 	res->n_goals = c->in->n_goals;
-	for (i = 0; i < c->n; i++)
-		l[i] = (struct bm_mlr_load){ c->v[i].load, c->v[i].t,
-					     c->v[i].n };
 	for (i = 0; i < c->in->n_goals; i++)
-		bm_mlr_goal_result(&c->in->goals[i], l, c->n,
-				   c->in->max_load_fps, &res->goals[i]);
-	free(l);
+		if (goal_result_of(c, &c->in->goals[i], &res->goals[i]))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -547,8 +543,12 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 
 	memset(res, 0, sizeof(*res));
 	ret = bm_mlr9971_input_check(in, err);
-	if (ret)
-		return ret;
+	if (ret) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return bm_errorf(err, "mlrsearch: %s", why);
+	}
 	c.start_s = m->be->elapsed_s;
 	for (gi = 0; !ret && gi < in->n_goals; gi++)
 		for (k = in->preceding_targets + 1; !ret && k-- > 0;)

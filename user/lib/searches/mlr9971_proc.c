@@ -226,12 +226,9 @@ static int r9971_parse(const struct bm_procedure_info *pi,
 	ret = bm_mlr9971_input_check(ci, err);
 	if (ret) {
 		char why[sizeof(err->msg)];
-		const char *w = why;
 
 		snprintf(why, sizeof(why), "%s", err->msg);
-		if (!strncmp(w, "mlrsearch: ", 11))
-			w += 11;
-		return bm_errorf(err, "%s: %s", pi->name, w);
+		return bm_errorf(err, "%s: %s", pi->name, why);
 	}
 	return 0;
 }

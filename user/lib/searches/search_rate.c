@@ -20,6 +20,20 @@ const char *bm_search_kind_name(enum bm_search_kind kind)
 	       kind == BM_SEARCH_RFC9971 ? "rfc9971" : "binary";
 }
 
+/* Append every record of from to log (a search's own log to the
+ * procedure's); 0, or -ENOMEM with err set. */
+static int append_log(struct bm_trial_log *log,
+		      const struct bm_trial_log *from, struct bm_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < from->n; i++)
+		if (bm_trial_log_add(log, from->v[i].phase, from->v[i].reason,
+				     &from->v[i].spec, &from->v[i].res))
+			return bm_errorf(err, "out of memory"), -ENOMEM;
+	return 0;
+}
+
 void bm_rate_search_9971_input(const struct bm_rate_search *s,
 			       struct bm_mlr_goal *goal,
 			       struct bm_mlr9971_input *in)
@@ -52,18 +66,12 @@ static int run_9971(const struct bm_measurer *m,
 	struct bm_mlr9971_input in;
 	struct bm_mlr_goal goal;
 	json_object *o;
-	size_t i;
 	int ret;
 
 	bm_rate_search_9971_input(s, &goal, &in);
 	ret = bm_mlr9971_search(m, &in, &r, progress, ctx, err);
-	for (i = 0; i < r.log.n; i++)
-		if (bm_trial_log_add(log, r.log.v[i].phase, r.log.v[i].reason,
-				     &r.log.v[i].spec, &r.log.v[i].res)) {
-			bm_errorf(err, "out of memory");
-			ret = -ENOMEM;
-			break;
-		}
+	if (append_log(log, &r.log, err))
+		ret = -ENOMEM;
 	res->trials = (unsigned int)r.log.n;
 	if (r.n_goals) {
 		g = &r.goals[0];
@@ -107,7 +115,6 @@ static int run_mlr(const struct bm_measurer *m, const struct bm_rate_search *s,
 	static const double ndr = 0.0;
 	struct bm_mlr_params mp = s->mlr;
 	struct bm_mlr_result mr;
-	size_t i;
 	int ret;
 
 	mp.min_rate_fps = s->bin.r_min_fps;
@@ -122,16 +129,8 @@ static int run_mlr(const struct bm_measurer *m, const struct bm_rate_search *s,
 	memset(&mr, 0, sizeof(mr));
 	ret = bm_mlrsearch(m, &mp, &mr, progress, ctx, err);
 	/* Copy the trials even on error: the log must show every trial. */
-	for (i = 0; i < mr.log.n; i++) {
-		const struct bm_trial_record *r = &mr.log.v[i];
-
-		if (bm_trial_log_add(log, r->phase, r->reason, &r->spec,
-				     &r->res)) {
-			bm_errorf(err, "out of memory");
-			ret = -ENOMEM;
-			break;
-		}
-	}
+	if (append_log(log, &mr.log, err))
+		ret = -ENOMEM;
 	res->trials = (unsigned int)mr.log.n;
 	if (mr.n >= 1) {
 		const struct bm_mlr_bound *b = &mr.bounds[0];
