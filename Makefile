@@ -149,7 +149,8 @@ $(O)/xdp-tg-probe.so: tests/fixtures/xdp_tg_probe.c
 $(O)/mlr_bench: $(O)/user/bench/mlr_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(O)/mlr9971_bench: $(O)/user/bench/mlr9971_bench.o $(O)/tests/unit/searches/mlr_devices.o $(O)/libbm.a
+$(O)/mlr9971_bench: $(O)/user/bench/mlr9971_bench.o $(O)/tests/unit/searches/mlr_devices.o \
+		$(O)/tests/unit/searches/csit_vectors.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(O)/b2b_bench: $(O)/user/bench/b2b_bench.o $(O)/libbm.a

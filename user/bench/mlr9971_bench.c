@@ -18,9 +18,8 @@
 #include <json-c/json.h>
 
 #include "bm_mlr9971.h"
-#include "../../tests/unit/searches/mlr_devices.h"
+#include "../../tests/unit/searches/csit_vectors.h"
 
-#define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
 #define MAX_GOALS 4
 #define N_DEV 8
 #define TARGET 0.80
@@ -31,17 +30,6 @@ static double num(json_object *o, const char *key)
 
 	return json_object_object_get_ex(o, key, &v) ?
 	       json_object_get_double(v) : NAN;
-}
-
-static enum mlr_cmp_dev kind_of(const char *s)
-{
-	static const char *const names[] = { "cliff", "gradual", "buffer",
-					     "bgloss" };
-	unsigned int k;
-
-	for (k = 0; k < 4 && strcmp(s, names[k]); k++)
-		;
-	return (enum mlr_cmp_dev)k;
 }
 
 /* CSIT's result of device d in goal set name. */
@@ -61,44 +49,25 @@ static json_object *csit_of(json_object *res, size_t d, const char *name)
 	return NULL;
 }
 
-/* Does r's goal k bracket truth t (to the frames, test_mlr9971's rule)? */
-static bool brackets(const struct bm_mlr_goal_result *r, double t,
-		     const struct bm_mlr_goal *g)
-{
-	return r->regular && r->lower_fps <= t &&
-	       t <= r->upper_fps + 4.0 / g->initial_trial_s + 1e-9 * t;
-}
-
 /* The table of goal set name; its totals in *b_s and *c_s, *ok false
  * when a result is irregular or misses its truth.  0 or -1. */
 static int table(const char *name, json_object *gs, json_object *devs,
 		 json_object *res, double *b_s, double *c_s, bool *ok)
 {
-	json_object *a = json_object_object_get(gs, "goals");
-	json_object *cfg = json_object_object_get(gs, "config");
 	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
 				    .learning_pause_s = -1 };
 	struct bm_mlr_goal g[MAX_GOALS];
 	struct bm_mlr9971_input in;
-	size_t n = json_object_array_length(a), d, k;
 	unsigned int b_n = 0, c_n = 0;
+	size_t n, d, k;
 
-	if (n > MAX_GOALS)
-		return -1;
-	for (k = 0; k < n; k++) {
-		json_object *o = json_object_array_get_idx(a, k);
-
-		g[k] = (struct bm_mlr_goal){
-			num(o, "final_trial_duration"), num(o, "duration_sum"),
-			num(o, "loss_ratio"), num(o, "exceed_ratio"),
-			num(o, "relative_width"),
-			num(o, "initial_trial_duration") };
-	}
 	bm_mlr9971_input_default(&in);
+	n = csit_vec_goals(gs, g, MAX_GOALS, &in.min_load_fps,
+			   &in.max_load_fps);
+	if (!n)
+		return -1;
 	in.goals = g;
 	in.n_goals = n;
-	in.min_load_fps = num(cfg, "min_load");
-	in.max_load_fps = num(cfg, "max_load");
 	printf("\n**%s**: ", name);
 	for (k = 0; k < n; k++)
 		printf("%sloss ratio %g, exceed ratio %g, final trial %g s, "
@@ -114,7 +83,7 @@ static int table(const char *name, json_object *gs, json_object *devs,
 	for (d = 0; d < N_DEV; d++) {
 		json_object *dv = json_object_array_get_idx(devs, d);
 		json_object *c = csit_of(res, d, name);
-		enum mlr_cmp_dev kind = kind_of(json_object_get_string(
+		enum mlr_cmp_dev kind = csit_vec_kind(json_object_get_string(
 			json_object_object_get(dv, "kind")));
 		double cap = num(dv, "capacity_fps");
 		struct bm_backend *be = mlr_dev_cmp(kind, cap);
@@ -135,7 +104,10 @@ static int table(const char *name, json_object *gs, json_object *devs,
 			double t = mlr_dev_cmp_truth(kind, cap,
 						     g[k].final_trial_s,
 						     g[k].loss_ratio);
-			bool br = brackets(&r.goals[k], t, &g[k]);
+			bool br = r.goals[k].regular &&
+				  csit_vec_brackets(r.goals[k].lower_fps,
+						    r.goals[k].upper_fps, t,
+						    &g[k]);
 
 			*ok = *ok && br;
 			if (!k)
@@ -167,12 +139,13 @@ static int table(const char *name, json_object *gs, json_object *devs,
 
 int main(void)
 {
-	json_object *doc = json_object_from_file(VECTORS), *sets, *v;
+	json_object *doc = json_object_from_file(CSIT_VECTORS), *sets, *v;
 	double b_s, c_s, prod = NAN;
 	bool ok, prod_ok = false;
 
 	if (!doc) {
-		fprintf(stderr, "mlr9971_bench: cannot read %s\n", VECTORS);
+		fprintf(stderr, "mlr9971_bench: cannot read %s\n",
+			CSIT_VECTORS);
 		return EXIT_FAILURE;
 	}
 	sets = json_object_object_get(doc, "goal_sets");

@@ -20,48 +20,24 @@
 #include "bm_procedure.h"
 #include "keep_result.h"
 #include "bm_sim.h"
+#include "csit_vectors.h"
 #include "mlr_devices.h"
 
-#define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
 #define MAX_GOALS 4
 
-static enum mlr_cmp_dev kind_of(const char *s)
-{
-	if (!strcmp(s, "cliff"))
-		return MLR_CMP_CLIFF;
-	if (!strcmp(s, "gradual"))
-		return MLR_CMP_GRADUAL;
-	if (!strcmp(s, "buffer"))
-		return MLR_CMP_BUFFER;
-	ck_assert_str_eq(s, "bgloss");
-	return MLR_CMP_BGLOSS;
-}
-
-/* The goals and loads of goal set gs of the vectors. */
+/* The goals and loads of goal set gs of the vectors as the input. */
 static size_t goals_of(json_object *gs, struct bm_mlr_goal *g,
 		       struct bm_mlr9971_input *in)
 {
-	json_object *a = tj_get(gs, "goals"), *cfg = tj_get(gs, "config");
-	size_t k, n = json_object_array_length(a);
+	double lo, hi;
+	size_t n = csit_vec_goals(gs, g, MAX_GOALS, &lo, &hi);
 
-	ck_assert_uint_le(n, MAX_GOALS);
-	for (k = 0; k < n; k++) {
-		json_object *o = json_object_array_get_idx(a, k);
-
-		g[k] = (struct bm_mlr_goal){
-			.final_trial_s = tj_num(o, "final_trial_duration"),
-			.duration_sum_s = tj_num(o, "duration_sum"),
-			.loss_ratio = tj_num(o, "loss_ratio"),
-			.exceed_ratio = tj_num(o, "exceed_ratio"),
-			.width = tj_num(o, "relative_width"),
-			.initial_trial_s = tj_num(o, "initial_trial_duration"),
-		};
-	}
+	ck_assert_uint_gt(n, 0);
 	bm_mlr9971_input_default(in);
 	in->goals = g;
 	in->n_goals = n;
-	in->min_load_fps = tj_num(cfg, "min_load");
-	in->max_load_fps = tj_num(cfg, "max_load");
+	in->min_load_fps = lo;
+	in->max_load_fps = hi;
 	return n;
 }
 
@@ -71,12 +47,13 @@ static size_t goals_of(json_object *gs, struct bm_mlr_goal *g,
  * Prints bmgen's and CSIT's totals on the eight fixed devices. */
 START_TEST(test_vectors_bracket)
 {
-	json_object *doc = json_object_from_file(VECTORS), *devs, *res, *sets;
+	json_object *doc = json_object_from_file(CSIT_VECTORS);
+	json_object *devs, *res, *sets;
 	struct bm_pair_trial pt = { .frame_size = 64, .drain_s = -1,
 				    .learning_pause_s = -1 };
 	size_t i, k, n, d, misses = 0;
 
-	ck_assert_msg(doc, "cannot read %s", VECTORS);
+	ck_assert_msg(doc, "cannot read %s", CSIT_VECTORS);
 	devs = tj_get(doc, "devices");
 	res = tj_get(doc, "results");
 	sets = tj_get(doc, "goal_sets");
@@ -89,14 +66,15 @@ START_TEST(test_vectors_bracket)
 		n = goals_of(gs, g, &in);
 		for (d = 0; d < json_object_array_length(devs); d++) {
 			json_object *dv = json_object_array_get_idx(devs, d);
-			enum mlr_cmp_dev kind = kind_of(json_object_get_string(
-				tj_get(dv, "kind")));
+			enum mlr_cmp_dev kind = csit_vec_kind(
+				json_object_get_string(tj_get(dv, "kind")));
 			double cap = tj_num(dv, "capacity_fps");
 			struct bm_backend *be = mlr_dev_cmp(kind, cap);
 			struct bm_mlr9971_result r;
 			struct bm_error err = { "" };
 			struct bm_measurer m;
 
+			ck_assert_int_lt(kind, MLR_CMP_N);
 			bm_measurer_pair(&m, be, &pt);
 			ck_assert_msg(bm_mlr9971_search(&m, &in, &r, NULL, NULL,
 							&err) == 0,
@@ -110,17 +88,9 @@ START_TEST(test_vectors_bracket)
 
 				ck_assert_msg(gr->regular, "%s device %zu goal "
 					      "%zu: irregular", name, d, k);
-				/* the truth leaves out the whole frames: one
-				 * lost frame of d L moves the bound by at
-				 * most 4 / d fps (the gradual device's
-				 * slope, 0.25 % of loss per % of load), d
-				 * the shortest trial's (with exceed ratio
-				 * 0 one short trial makes an upper bound,
-				 * RFC 9971 §4.7.2.1) */
-				if (!(gr->lower_fps <= truth &&
-				      truth <= gr->upper_fps +
-					       4.0 / g[k].initial_trial_s +
-					       1e-9 * truth) &&
+				if (!csit_vec_brackets(gr->lower_fps,
+						       gr->upper_fps, truth,
+						       &g[k]) &&
 				    misses++ < 10)
 					printf("miss: %s device %zu (%s %.1f) "
 					       "goal %zu: [%.2f, %.2f] truth "

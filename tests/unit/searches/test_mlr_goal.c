@@ -21,6 +21,7 @@
 
 #include "check_util.h"
 #include "bm_mlr_goal.h"
+#include "csit_vectors.h"
 
 /* Appendix C.1: RFC2544, TST009, 1s final, 20% exceed. */
 static const struct bm_mlr_goal goals[4] = {
@@ -182,7 +183,6 @@ START_TEST(test_goal_result)
 }
 END_TEST
 
-#define VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
 #define MAX_LOADS 512
 
 /* The loads of one CSIT search's trial log, its trials grouped by load
@@ -240,48 +240,39 @@ static void check_bound(json_object *g, const char *key, bool has, double v,
 
 START_TEST(test_csit_goal_results)
 {
-	json_object *doc = json_object_from_file(VECTORS), *res, *sets;
+	json_object *doc = json_object_from_file(CSIT_VECTORS), *res, *sets;
 	struct csit_loads *c = calloc(1, sizeof(*c));
 	unsigned int searches = 0, goals_checked = 0;
 	size_t i, k;
 
-	ck_assert_msg(doc, "cannot read %s", VECTORS);
+	ck_assert_msg(doc, "cannot read %s", CSIT_VECTORS);
 	ck_assert_ptr_nonnull(c);
 	res = tj_get(doc, "results");
 	sets = tj_get(doc, "goal_sets");
 	for (i = 0; i < json_object_array_length(res); i++) {
-		json_object *r = json_object_array_get_idx(res, i), *log, *gs;
-		json_object *set, *cfg;
+		json_object *r = json_object_array_get_idx(res, i), *log;
+		struct bm_mlr_goal g[4];
+		double min_load, max_load;
 		char what[64];
+		size_t n;
 
 		if (!json_object_object_get_ex(r, "trial_log", &log))
 			continue;
-		set = tj_get(sets, json_object_get_string(tj_get(r,
-								  "goal_set")));
-		cfg = tj_get(set, "config");
-		gs = tj_get(set, "goals");
+		n = csit_vec_goals(tj_get(sets, json_object_get_string(
+					  tj_get(r, "goal_set"))), g, 4,
+				   &min_load, &max_load);
+		ck_assert_uint_gt(n, 0);
 		csit_group(log, c);
-		for (k = 0; k < json_object_array_length(gs); k++) {
-			json_object *gj = json_object_array_get_idx(gs, k);
+		for (k = 0; k < n; k++) {
 			json_object *want = json_object_array_get_idx(
 				tj_get(r, "goals"), k);
-			struct bm_mlr_goal g = {
-				.final_trial_s = tj_num(gj, "final_trial_duration"),
-				.duration_sum_s = tj_num(gj, "duration_sum"),
-				.loss_ratio = tj_num(gj, "loss_ratio"),
-				.exceed_ratio = tj_num(gj, "exceed_ratio"),
-				.width = tj_num(gj, "relative_width"),
-				.initial_trial_s = tj_num(gj,
-						"initial_trial_duration"),
-			};
 			struct bm_mlr_goal_result gr;
 
 			snprintf(what, sizeof(what), "device %d %s goal %zu",
 				 json_object_get_int(tj_get(r, "device")),
 				 json_object_get_string(tj_get(r, "goal_set")),
 				 k);
-			bm_mlr_goal_result(&g, c->l, c->n,
-					   tj_num(cfg, "max_load"), &gr);
+			bm_mlr_goal_result(&g[k], c->l, c->n, max_load, &gr);
 			check_bound(want, "relevant_lower_bound_fps",
 				    gr.has_lower, gr.lower_fps, what);
 			check_bound(want, "relevant_upper_bound_fps",
