@@ -84,6 +84,57 @@ static uint64_t total_lost(const struct bm_traffic_result *tr)
 }
 
 /*
+ * One trial model: a pair trial is traffic (bm_traffic_of_pair), and the
+ * simulator's two models of it agree.  The fluid model (a pair trial
+ * through bm_run_trial) and the frame-level one (the same traffic with
+ * per-stream results asked) on a cliff DUT of capacity C = 60,000 fps
+ * and a FIFO of Q = 100 frames: offered r for d s, both lose (r - C) d
+ * - Q - bucket frames above C, none below; and a pair trial of 10^9
+ * frames, beyond the frame model, costs the fluid one nothing.
+ */
+START_TEST(test_pair_models_agree)
+{
+	static const double rates[] = { 50000, 70000, 81274 };
+	struct bm_error err = { "" };
+	struct bm_sim_params p;
+	struct bm_trial_result fl, fr;
+	struct bm_trial_spec sp;
+	struct bm_traffic t;
+	struct bm_traffic_result *tr;
+	struct bm_backend *be;
+	unsigned int i;
+
+	params(&p, 100);
+	p.line_rate_bps = RATE;
+	p.capacity_fps = 60000;
+	be = mk(&p);
+	for (i = 0; i < 3; i++) {
+		double want = fmax(0.0, (rates[i] - 60000) * 0.2 - 100 - 1);
+
+		bm_trial_spec_rate(&sp, F, rates[i], 0.2);
+		ck_assert_int_eq(bm_run_trial(be, &sp, &fl, &err), 0);
+		ck_assert_int_eq(bm_traffic_of_pair(&sp, be, &t, &err), 0);
+		tr = sim_check_traffic(be, &t, F, 0.2, &fr);
+		ck_assert_uint_eq(fl.intended, fr.intended);
+		ck_assert_uint_eq(fl.attempted, fr.attempted);
+		ck_assert_msg(fabs((double)fl.lost - want) <= 2 &&
+			      fabs((double)fr.lost - want) <= 2,
+			      "%.0f fps: fluid lost %llu, frames %llu, want %.0f",
+			      rates[i], (unsigned long long)fl.lost,
+			      (unsigned long long)fr.lost, want);
+		ck_assert_uint_eq(tr->streams[0].lost, fr.lost);
+		bm_traffic_result_free(tr);
+		bm_traffic_free(&t);
+	}
+	/* 1.3 x 10^9 frames: the fluid model's, in no time */
+	bm_trial_spec_rate(&sp, 64, 1.3e6, 1000);
+	ck_assert_int_eq(bm_run_trial(be, &sp, &fl, &err), 0);
+	ck_assert_uint_eq(fl.intended, 1300000000ULL);
+	bm_sim_free(be);
+}
+END_TEST
+
+/*
  * (1) 4-port full mesh at 50 %: each port sends 3 streams of 50/3 %, i.e.
  * one frame every 6T per stream, all scheduled at 6kT; the port sends them
  * in stream order at 6kT, 6kT+T, 6kT+2T.  Stream i -> (i+k) % 4 leaves at
@@ -995,6 +1046,7 @@ static Suite *sim_traffic_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_mesh4_lossless);
+	tcase_add_test(tc, test_pair_models_agree);
 	tcase_add_test(tc, test_many_to_one);
 	tcase_add_test(tc, test_microburst);
 	tcase_add_test(tc, test_shared_pool);

@@ -204,6 +204,102 @@ START_TEST(test_pair)
 }
 END_TEST
 
+/* A pair trial as traffic (bm_traffic_of_pair): the streams every
+ * backend runs for RFC 2544 §14's pair topologies, §26.4's burst, the
+ * R2544-RECOV step and §26.2's tagged frame. */
+START_TEST(test_traffic_of_pair)
+{
+	const char *names[2] = { "eth1", "eth2" };
+	struct bm_error err = { "" };
+	struct bm_backend be;
+	struct bm_trial_spec sp;
+	struct bm_traffic t;
+	const struct bm_stream_spec *s;
+
+	memset(&be, 0, sizeof(be));
+	be.line_rate_bps = 1e9;
+	ck_assert_int_eq(bm_backend_set_ports(&be, 2, names, &err), 0);
+	bm_trial_spec_rate(&sp, 64, 1000.4, 2.0);
+	sp.tag = true;
+	sp.tag_at_s = 1.0;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
+	ck_assert_uint_eq(t.n_ports, 2);
+	ck_assert_str_eq(t.ports[0].name, "eth1");
+	ck_assert_str_eq(t.ports[1].name, "eth2");
+	ck_assert_double_eq(t.ports[1].line_rate_bps, 1e9);
+	ck_assert_uint_eq(t.n_streams, 1);
+	s = &t.streams[0];
+	ck_assert(s->tx_port == 0 && s->rx_port == 1);
+	ck_assert_int_eq(s->pattern, BM_STREAM_COUNT);
+	ck_assert_int_eq(s->load_unit, BM_LOAD_FPS);
+	ck_assert_double_eq(s->load, 1000.4);
+	ck_assert_uint_eq(s->count, 2001);	/* llround(2000.8) */
+	ck_assert_int_eq(s->tag_seq, 1000);	/* llround(1000.4) */
+	ck_check_ok(&t, 64);
+	bm_traffic_free(&t);
+
+	/* bidirectional: the same stream back, untagged */
+	sp.topology = BM_TOPO_PAIR_BIDIR;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
+	ck_assert_uint_eq(t.n_streams, 2);
+	s = &t.streams[1];
+	ck_assert(s->tx_port == 1 && s->rx_port == 0);
+	ck_assert_uint_eq(s->count, 2001);
+	ck_assert_int_eq(s->tag_seq, -1);
+	bm_traffic_free(&t);
+
+	/* a load step: the second load from the end of the first */
+	sp.topology = BM_TOPO_PAIR_UNI;
+	sp.tag = false;
+	sp.pattern = BM_PAT_STEP;
+	sp.step_rate_fps = 500;
+	sp.step_duration_s = 3;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
+	ck_assert_uint_eq(t.n_streams, 2);
+	s = &t.streams[1];
+	ck_assert(s->tx_port == 0 && s->rx_port == 1);
+	ck_assert_double_eq(s->start_s, 2.0);
+	ck_assert_uint_eq(s->count, 1500);
+	ck_assert_int_eq(t.streams[0].tag_seq, -1);
+	bm_traffic_free(&t);
+
+	/* one burst, both ways */
+	sp.pattern = BM_PAT_BURST;
+	sp.topology = BM_TOPO_PAIR_BIDIR;
+	sp.burst_frames = 300;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
+	ck_assert_uint_eq(t.n_streams, 2);
+	ck_assert_int_eq(t.streams[0].pattern, BM_STREAM_BURSTS);
+	ck_assert_uint_eq(t.streams[0].burst_len, 300);
+	ck_assert_uint_eq(t.streams[0].burst_count, 1);
+	ck_assert(t.streams[1].tx_port == 1 && t.streams[1].burst_len == 300);
+	bm_traffic_free(&t);
+
+	/* above the line: the generator's shortfall, not a bad trial */
+	bm_trial_spec_rate(&sp, 64, 2e6, 1.0);
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
+	ck_check_ok(&t, 64);
+	bm_traffic_free(&t);
+
+	/* no frames, no rate, no step */
+	bm_trial_spec_rate(&sp, 64, 0.4, 1.0);
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "trial of 0 frames (rate 0.400 fps, 1.000 s)");
+	ck_assert_uint_eq(t.n_streams, 0);
+	bm_trial_spec_rate(&sp, 64, NAN, 1.0);
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
+	bm_trial_spec_rate(&sp, 64, 100, 1.0);
+	sp.pattern = BM_PAT_STEP;
+	sp.step_rate_fps = 100;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "bad step rate 100 fps or duration 0 s");
+	sp.step_duration_s = 0.001;
+	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "step of 0 frames");
+	ck_assert_uint_eq(t.n_streams, 0);
+}
+END_TEST
+
 /* A mesh of n: port i's k-th stream goes to i+k mod n, each pair once. */
 static void ck_mesh(unsigned int n)
 {
@@ -1323,6 +1419,7 @@ static Suite *traffic_suite(void)
 	TCase *tc = tcase_create("spec");
 
 	tcase_add_test(tc, test_default_ip4);
+	tcase_add_test(tc, test_traffic_of_pair);
 	tcase_add_test(tc, test_add_port);
 	tcase_add_test(tc, test_stream_init);
 	tcase_add_test(tc, test_add_stream_limit);

@@ -154,6 +154,62 @@ out:
 	return ret;
 }
 
+/*
+ * What a stream's own counters say of the trial's marks: the RFC 2544
+ * §26.2 tagged frame (its tx time by the schedule, its latency when it
+ * arrived) and, for a stream that starts later than the trial (a load
+ * step, R2544-RECOV), the tx time from its start of its last lost frame:
+ * frames after the highest received are lost, else the module's last
+ * gap in the sequence.
+ */
+static void bm_stream_marks(const struct bm_traffic *t, uint32_t f,
+			    unsigned int k, const struct bm_genl_stats *st,
+			    struct bm_trial_result *res)
+{
+	const struct bm_stream_spec *s = &t->streams[k];
+	double fps = bm_stream_fps(t, s, f);
+	uint64_t last = 0;
+	bool any = false;
+
+	if (s->tag_seq >= 0 && fps > 0) {
+		res->tag_tx_s = bm_stream_start_s(t, s, f) +
+				(double)s->tag_seq / fps;
+		res->tag_received = st->tag_lat_ns > 0;
+		res->tag_latency_ns = (double)st->tag_lat_ns;
+	}
+	if (!(s->start_s > 0) || !(fps > 0) ||
+	    s->pattern == BM_STREAM_BURSTS)
+		return;
+	if (st->rx_unique < st->tx_frames && st->rx_max_seq + 1 < st->tx_frames) {
+		last = st->tx_frames - 1;
+		any = true;
+	} else if (st->rx_last_lost_seq) {
+		last = st->rx_last_lost_seq - 1;
+		any = true;
+	}
+	res->last_loss_after_step_s = any ? (double)last / fps : -1.0;
+}
+
+/* The exact frames of this trial for the report (RFC 2544 §7): the
+ * first stream's, and the first stream's back the other way when there
+ * is one; a module that cannot say leaves them "" (no failure: the
+ * counts are what the trial is). */
+void bm_traffic_note_frames(struct bm_genl_backend *b,
+			    const struct bm_traffic *t)
+{
+	const struct bm_stream_spec *f = &t->streams[0];
+	unsigned int k;
+
+	bm_genl_note_frame(b, 1, 0);
+	b->be.frame_hex[1][0] = 0;
+	for (k = 1; k < t->n_streams; k++)
+		if (t->streams[k].tx_port == f->rx_port &&
+		    t->streams[k].rx_port == f->tx_port) {
+			bm_genl_note_frame(b, k + 1, 1);
+			break;
+		}
+}
+
 int bm_traffic_collect(struct bm_genl_backend *b,
 		       const struct bm_trial_spec *spec,
 		       const uint64_t *intended,
@@ -176,6 +232,7 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 		if (k < b->n_logical && b->lane_n[k] > res->tx_lanes)
 			res->tx_lanes = b->lane_n[k];
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
+		bm_stream_marks(t, spec->frame_size, k, &st, res);
 		if (t->streams[k].log_frames) {
 			ret = bm_stream_log(b, k + 1, t->streams[k].log_frames,
 					    &tr->streams[k], err);

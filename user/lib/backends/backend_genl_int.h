@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the module backend shared by its pair trials
- * (backend_genl.c) and its N-port trials (backend_genl_traffic.c, which
+ * Internals of the module backend shared by its ports and hardware
+ * stamps (backend_genl.c) and its trials (backend_genl_traffic.c, which
  * sets its ports up in backend_genl_setup.c, adds its streams in
  * backend_genl_streams.c and reads its results in
  * backend_genl_collect.c); the helpers all use are backend_genl_shared.c.
@@ -128,6 +128,10 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 		       const uint64_t *intended,
 		       struct bm_traffic_result *tr,
 		       struct bm_trial_result *res, struct bm_error *err);
+/* backend_genl_collect.c: the report's frames (RFC 2544 §7) of t's
+ * first stream and of its reverse, if any, into b->be.frame_hex. */
+void bm_traffic_note_frames(struct bm_genl_backend *b,
+			    const struct bm_traffic *t);
 /* REQ-GEN-6, MLR §5.1: the paced streams' stretch into res's shortfall
  * (more than 10 us of it: generator-limited). */
 void bm_traffic_stretch(const struct bm_traffic *t, uint32_t f,

@@ -73,7 +73,7 @@ static unsigned int bm_stream_lanes(const struct bm_genl_backend *b,
 		l = b->ncpus && spec->tx_kthreads > b->ncpus ?
 		    b->ncpus : spec->tx_kthreads;
 	if (l <= 1 || ss->pattern == BM_STREAM_BURSTS || ss->tag_seq >= 0 ||
-	    ss->log_frames || spec->event_fn || spec->pattern == BM_PAT_STEP ||
+	    ss->log_frames || spec->event_fn || ss->start_s > 0 ||
 	    b->hw_on)
 		return 1;
 	if (l > intended)

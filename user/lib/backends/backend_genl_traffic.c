@@ -123,6 +123,14 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		goto out;
 	}
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
+	/*
+	 * R2544-B2B, RFC 2544 §26.4: a trial MUST last duration_s (>= 2 s)
+	 * from its start to the end of counting.  A burst takes
+	 * milliseconds, so waiting only drain_s after it counted the frames
+	 * a slow DUT still held in its queue as lost, and a back-to-back
+	 * search came out short (Q + b/A frames need Q/rate to leave).
+	 */
+	drain = fmax(drain, spec->duration_s - (bm_mono_s() - t0));
 	bm_sleep_s(drain);
 	closed = bm_genl_close_counting(b, err);
 	if (closed < 0) {
@@ -148,6 +156,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		}
 	bm_traffic_stretch(t, spec->frame_size, tr, res);
 	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
+	bm_traffic_note_frames(b, t);
 	b->be.elapsed_s += bm_mono_s() - t0;
 	ret = 0;
 out:

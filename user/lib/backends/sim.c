@@ -3,8 +3,9 @@
  * The simulated DUT backend: made from its parameters (checked in
  * sim_params.c), its operations, the DUT reset it can do, and what a
  * trial adds to the models' results (a link loss, host stalls, the fluid
- * TCP engine's share).  The models are the pair model (sim_pair.c on
- * sim_fluid.c) and the N-port model (sim_traffic.c).
+ * TCP engine's share).  The models: the fluid one of pair traffic
+ * (sim_pair.c on sim_fluid.c) and the frame-level one of any traffic
+ * (sim_traffic.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -42,14 +43,38 @@ static void sim_destroy(struct bm_backend *be)
 	free(be);
 }
 
-/* sim_pair_run_trial, the link loss of sim.link_down_trial and the stalls of
- * host_stall_above_fps. */
+/* The fastest stream of spec's traffic, frames per second. */
+static double sim_fastest_fps(const struct bm_trial_spec *spec)
+{
+	const struct bm_traffic *t = spec->traffic;
+	double fps = 0.0;
+	unsigned int k;
+
+	for (k = 0; t && k < t->n_streams; k++)
+		fps = fmax(fps, bm_stream_fps(t, &t->streams[k],
+					      spec->frame_size));
+	return fps;
+}
+
+/*
+ * The trial on its model (pair traffic on the fluid one, any other frame
+ * by frame), then the link loss of sim.link_down_trial and the stalls of
+ * host_stall_above_fps.
+ */
 static int sim_run_trial_link(struct bm_backend *be,
 			      const struct bm_trial_spec *spec,
 			      struct bm_trial_result *res, struct bm_error *err)
 {
 	const struct sim_priv *sp = be->priv;
-	int ret = sim_pair_run_trial(be, spec, res, err);
+	struct sim_pair_load l;
+	int ret;
+
+	if (!spec->traffic)
+		return bm_errorf(err, "sim: a trial without traffic");
+	if (!sim_pair_load_of(spec, &l))
+		ret = sim_pair_run_trial(be, spec, res, err);
+	else
+		ret = sim_run_traffic(be, spec, res, err);
 
 	if (!ret)
 		sim_tcp_trial(be, spec);
@@ -59,7 +84,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 			 "%s", be->n_ports > 1 ? be->port_names[1] : "rx");
 	}
 	if (!ret && sp->p.host_stall_above_fps > 0.0 && !res->lost &&
-	    spec->rate_fps > sp->p.host_stall_above_fps &&
+	    sim_fastest_fps(spec) > sp->p.host_stall_above_fps &&
 	    res->received >= 3) {
 		res->received -= 3;
 		res->lost = 3;

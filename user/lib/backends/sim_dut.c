@@ -8,6 +8,7 @@
  * sim_traffic.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "sim_int.h"
@@ -72,6 +73,21 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 }
 
 /*
+ * How long egress e takes to send a frame of size bytes: its line's time,
+ * or the DUT's forwarding capacity's (capacity_fps or _bps, per port as
+ * the fluid model has it per direction) when that is longer, so that
+ * the two models of the simulator are one DUT.
+ */
+static int64_t service_ticks(const struct tsim *S, const struct tport *E,
+			     uint32_t size)
+{
+	int64_t line = sim_l1_ticks(size, E->etpb);
+	double cap = ceil(SIM_TPS / bm_sim_capacity_fps(S->p, size));
+
+	return cap > (double)line ? (int64_t)cap : line;
+}
+
+/*
  * Scheduler egress e at t: when its line is free, the scheduler's head
  * (committed) starts if the shaper lets it, else the egress comes back when
  * the shaper will; after a frame, when the line is free again.  When only
@@ -102,7 +118,7 @@ void sim_dut_serve(struct tsim *S, unsigned int e, int64_t t)
 		if (start == INT64_MAX)
 			continue;	/* beyond the bucket: tbf drops it */
 		sim_tm_take(E->tm, t, f.size);
-		E->efree = t + sim_l1_ticks(f.size, E->etpb);
+		E->efree = t + service_ticks(S, E, f.size);
 		deliver(S, &f, E->efree);
 		sim_ev_push(S, E->efree, EV_SERVE, 0, e);
 		return;
@@ -176,7 +192,7 @@ static bool admit(struct tsim *S, unsigned int e, const struct sim_frame *in,
 			sim_ev_push(S, start, EV_DEPART, 0, e);
 	}
 	sim_tm_take(E->tm, start, f.size);
-	E->efree = start + sim_l1_ticks(f.size, E->etpb);
+	E->efree = start + service_ticks(S, E, f.size);
 	deliver(S, &f, E->efree);
 	return true;
 }

@@ -203,8 +203,32 @@ double sim_fluid_gradual_ratio(const struct bm_sim_params *p, double r,
 void sim_fluid_latency(const struct dir_state *st, uint64_t count,
 		       double offset_ns, struct bm_latency *lat);
 
-/* sim_pair.c: run spec on the pair model (or, with spec->traffic, on the
- * N-port model); as run_trial. */
+/* --- sim_pair.c: pair traffic on the fluid model --- */
+
+/* A pair trial's load as the fluid model takes it (sim_pair_load_of). */
+struct sim_pair_load {
+	enum bm_pattern pattern;	/* RATE, BURST or STEP */
+	bool bidir;			/* a reverse stream like the forward */
+	uint32_t frame_size;
+	double rate_fps;
+	uint64_t frames;		/* the forward count */
+	double duration_s;		/* the trial's; for a step, the time
+					 * before it */
+	uint64_t burst_frames;
+	double step_rate_fps;
+	uint64_t step_frames;
+	double span_s;			/* a step trial's whole duration */
+	double tag_at_s;		/* the tagged frame's due time, < 0
+					 * none (RFC 2544 §26.2) */
+	uint8_t tag_dst_ip4[4];
+};
+
+/* Spec's traffic as a pair load, when the fluid model answers it: 0, or
+ * -EINVAL for traffic the frame-level model runs. */
+int sim_pair_load_of(const struct bm_trial_spec *spec,
+		     struct sim_pair_load *l);
+
+/* Run spec's pair traffic (sim_pair_load_of) on the fluid model. */
 int sim_pair_run_trial(struct bm_backend *be,
 		       const struct bm_trial_spec *spec,
 		       struct bm_trial_result *res, struct bm_error *err);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A pair trial on the simulated DUT's fluid model (sim_fluid.c): the
- * arrival segments of the trial's pattern (a generator slower than the
- * line stretches them), each direction run through the model with its
- * drain, random loss, receive timeline and tagged frame, and the two
- * directions summed into the trial's result.  Apart from the model
- * because this is the trial around it: the model knows no trial spec.
+ * Constant traffic between two ports on the simulated DUT's fluid model
+ * (sim_fluid.c), the model of every pair trial (bm_traffic_of_pair's
+ * shapes: a counted stream, one burst, a load step, the reverse stream):
+ * the arrival segments of the traffic (a generator slower than the line
+ * stretches them), each direction run through the model with its drain,
+ * random loss, receive timeline and tagged frame, and the directions
+ * summed into the trial's result.  A fluid needs no frame-by-frame
+ * events, so a trial of 10^9 frames costs what one of ten does; other
+ * traffic runs frame by frame (sim_traffic.c).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,21 +35,100 @@ struct dir_res {
 	double tag_lat_ns;
 };
 
-/* Build the arrival segments of spec; returns the step instant or -1. */
+/*
+ * The pair load of a trial's traffic, when it is one the fluid model
+ * answers: two ports, stream 0 from the first to the second at a count
+ * of frames (or one burst), and a reverse stream like it or a later one
+ * (the step); totals only (no per-stream result asked), the trial's
+ * frame size, no frame log, imix, management or routing.  0, or -EINVAL
+ * for traffic the frame-level model runs.
+ */
+int sim_pair_load_of(const struct bm_trial_spec *spec, struct sim_pair_load *l)
+{
+	const struct bm_traffic *t = spec->traffic;
+	const struct bm_stream_spec *f, *r;
+
+	if (!t || spec->traffic_res || t->n_ports != 2 || !t->n_streams ||
+	    t->n_streams > 2 || t->n_imix || t->have_mgmt || t->n_rip)
+		return -EINVAL;
+	f = &t->streams[0];
+	if (f->tx_port || f->rx_port != 1 || f->start_s != 0 ||
+	    f->phase != 0 || f->frame_size || f->imix || f->log_frames ||
+	    f->load_unit != BM_LOAD_FPS)
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->frame_size = spec->frame_size;
+	l->duration_s = spec->duration_s;
+	l->tag_at_s = -1.0;
+	if (f->pattern == BM_STREAM_BURSTS) {
+		if (f->burst_count != 1 || f->burst_last_size)
+			return -EINVAL;
+		l->pattern = BM_PAT_BURST;
+		l->burst_frames = f->burst_len;
+	} else if (f->pattern == BM_STREAM_COUNT) {
+		l->pattern = BM_PAT_RATE;
+		l->rate_fps = f->load;
+		l->frames = f->count;
+	} else {
+		return -EINVAL;
+	}
+	if (f->tag_seq >= 0 && f->load > 0) {
+		/* the frame the module would tag: seq tag_seq */
+		l->tag_at_s = (double)f->tag_seq / f->load;
+		memcpy(l->tag_dst_ip4, f->tag_dst_ip4, 4);
+	}
+	if (t->n_streams == 1)
+		return 0;
+	r = &t->streams[1];
+	if (r->pattern != f->pattern || r->load_unit != BM_LOAD_FPS ||
+	    r->phase != 0 || r->frame_size || r->imix || r->log_frames ||
+	    r->tag_seq >= 0)
+		return -EINVAL;
+	if (r->tx_port == 1 && !r->rx_port && r->start_s == 0 &&
+	    r->load == f->load && r->count == f->count &&
+	    r->burst_len == f->burst_len &&
+	    r->burst_count == f->burst_count && !r->burst_last_size) {
+		l->bidir = true;
+		return 0;
+	}
+	if (l->pattern != BM_PAT_RATE || r->tx_port || r->rx_port != 1 ||
+	    !(r->start_s > 0) ||
+	    !(r->start_s < spec->duration_s))
+		return -EINVAL;
+	/* R2544-RECOV: the step at stream 1's start; the trial's duration
+	 * holds both loads */
+	l->pattern = BM_PAT_STEP;
+	l->duration_s = r->start_s;
+	l->step_rate_fps = r->load;
+	l->step_frames = r->count;
+	l->span_s = spec->duration_s;
+	return 0;
+}
+
+/* The frames of a count at rate a generator of cap fps sends in the
+ * count's time. */
+static uint64_t sent_of(uint64_t count, double rate, double cap)
+{
+	if (rate > cap * (1.0 + 1e-12))
+		return (uint64_t)llround(cap * ((double)count / rate));
+	return count;
+}
+
+/* Build the arrival segments of load l; returns the step instant or -1. */
 static double build_segs(const struct sim_priv *sp,
-			 const struct bm_trial_spec *spec, double knee,
+			 const struct sim_pair_load *l, double knee,
 			 struct seg *segs, size_t *nseg, struct dir_res *r)
 {
 	const struct bm_sim_params *p = &sp->p;
-	double line_fps = bm_fps_max(p->line_rate_bps, spec->frame_size);
+	double line_fps = bm_fps_max(p->line_rate_bps, l->frame_size);
 	double cap = line_fps, rate, step = -1.0, r2;
 	uint64_t n;
 
 	if (p->generator_max_fps > 0.0 && p->generator_max_fps < cap)
 		cap = p->generator_max_fps;
 	*nseg = 0;
-	if (spec->pattern == BM_PAT_BURST) {
-		n = spec->burst_frames;
+	if (l->pattern == BM_PAT_BURST) {
+		n = l->burst_frames;
 		rate = line_fps;
 		/* a generator slower than the line leaves each gap wider
 		 * than the minimum: its last frame is the latest */
@@ -64,11 +147,11 @@ static double build_segs(const struct sim_priv *sp,
 		}
 		return step;
 	}
-	rate = spec->rate_fps;
-	r->intended = (uint64_t)llround(rate * spec->duration_s);
+	rate = l->rate_fps;
+	r->intended = l->frames;
+	n = sent_of(l->frames, rate, cap);
 	if (rate > cap * (1.0 + 1e-12))
 		rate = cap;
-	n = (uint64_t)llround(rate * spec->duration_s);
 	if (n > r->intended)
 		n = r->intended;
 	if (n && rate > 0.0) {
@@ -78,14 +161,13 @@ static double build_segs(const struct sim_priv *sp,
 		*nseg = 1;
 	}
 	r->attempted = n;
-	if (spec->pattern == BM_PAT_STEP) {
-		step = spec->duration_s;
-		r2 = spec->step_rate_fps;
-		n = (uint64_t)llround(r2 * spec->step_duration_s);
-		r->intended += n;
+	if (l->pattern == BM_PAT_STEP) {
+		step = l->duration_s;
+		r2 = l->step_rate_fps;
+		r->intended += l->step_frames;
+		n = sent_of(l->step_frames, r2, cap);
 		if (r2 > cap * (1.0 + 1e-12))
 			r2 = cap;
-		n = (uint64_t)llround(r2 * spec->step_duration_s);
 		if (n && r2 > 0.0) {
 			segs[*nseg] = (struct seg){
 				step, r2, n,
@@ -96,7 +178,7 @@ static double build_segs(const struct sim_priv *sp,
 	}
 	/* REQ-GEN-6: short by more than 10 us worth of traffic. */
 	if ((double)(r->intended - r->attempted) >
-	    fmax(spec->rate_fps, spec->step_rate_fps) * 10e-6)
+	    fmax(l->rate_fps, l->step_rate_fps) * 10e-6)
 		r->limited = true;
 	return step;
 }
@@ -160,7 +242,8 @@ static void rx_timeline(const struct dir_state *st,
 }
 
 static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
-		    const struct win *wins, size_t nwin, struct dir_res *r)
+		    const struct sim_pair_load *l, const struct win *wins,
+		    size_t nwin, struct dir_res *r)
 {
 	const struct bm_sim_params *p = &sp->p;
 	struct dir_state *st;
@@ -176,15 +259,15 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return;
-	C = bm_sim_capacity_fps(p, spec->frame_size);
+	C = bm_sim_capacity_fps(p, l->frame_size);
 	if (p->capacity_noise > 0.0)
 		C *= 1.0 + p->capacity_noise * (2.0 * sim_rng_uniform(&sp->rng) - 1.0);
 	offset = 0.0;
 	if (p->latency_jitter_ns > 0.0)
 		offset = p->latency_jitter_ns * (2.0 * sim_rng_uniform(&sp->rng) - 1.0);
-	A = bm_sim_frame_bytes(p, spec->frame_size);
+	A = bm_sim_frame_bytes(p, l->frame_size);
 	knee = p->knee_fps > 0.0 ? p->knee_fps : C;
-	step = build_segs(sp, spec, knee, segs, &nseg, r);
+	step = build_segs(sp, l, knee, segs, &nseg, r);
 
 	st->C = C;
 	st->hi = (double)p->buffer_frames;
@@ -194,12 +277,12 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 	st->segs = segs;
 	st->nseg = nseg;
 	st->last_loss = -1.0;
-	st->probe_t = spec->tag ? spec->tag_at_s : -1.0;
+	st->probe_t = l->tag_at_s;
 	st->x = st->lo;
 	for (i = 0; i < nwin && i < SIM_MAX_WIN; i++)
 		st->w[st->nw++] = wins[i];
 
-	if (p->max_frame_size && spec->frame_size > p->max_frame_size) {
+	if (p->max_frame_size && l->frame_size > p->max_frame_size) {
 		/* Not forwarded (MTU): everything is lost. */
 		st->lost = (double)r->attempted;
 		if (nseg)
@@ -232,8 +315,8 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 	drain = spec->drain_s < 0.0 ? SIM_DRAIN_S : spec->drain_s;
 	/* A burst trial counts until duration_s after the burst start
 	 * (§26.4 MUST >= 2 s), as the module backend does. */
-	if (spec->pattern == BM_PAT_BURST && nseg)
-		drain = fmax(drain, spec->duration_s -
+	if (l->pattern == BM_PAT_BURST && nseg)
+		drain = fmax(drain, l->duration_s -
 				    (segs[0].frames - 1) / segs[0].rate);
 	if (x_end > C * drain) {
 		r->late = (uint64_t)ceil(x_end - C * drain - 1e-6);
@@ -274,10 +357,10 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 
 	/* The tagged frame (R2544-LAT): lost in an outage, to tail drop, to
 	 * the gradual stage or at random; else its FIFO latency. */
-	if (spec->tag && st->probe_done) {
+	if (l->tag_at_s >= 0.0 && st->probe_done) {
 		double pdrop = 0.0;
 
-		r->tag_tx = sim_fluid_arrival_from(st, spec->tag_at_s);
+		r->tag_tx = sim_fluid_arrival_from(st, l->tag_at_s);
 		if (r->tag_tx < 0.0)
 			r->tag_tx = st->probe_t;
 		if (st->probe_a > C && st->probe_x >= st->hi - 1e-9)
@@ -285,12 +368,12 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 		/* §26.2 new-net: a RIP-only router (rip_routes) without a
 		 * route to the tagged frame's network drops it */
 		r->tag_rx = !st->probe_outage &&
-			    sim_rip_routed_net(sp, spec->tag_dst_ip4, 1,
+			    sim_rip_routed_net(sp, l->tag_dst_ip4, 1,
 					       sp->rip_now_s) &&
 			    sim_rng_uniform(&sp->rng) >= pdrop &&
 			    sim_rng_uniform(&sp->rng) >= p->random_loss &&
 			    !(p->max_frame_size &&
-			      spec->frame_size > p->max_frame_size);
+			      l->frame_size > p->max_frame_size);
 		for (i = 0; i < nseg; i++)
 			if (r->tag_tx >= segs[i].t0 && segs[i].g > 0.0 &&
 			    sim_rng_uniform(&sp->rng) < segs[i].g)
@@ -307,36 +390,34 @@ int sim_pair_run_trial(struct bm_backend *be,
 {
 	struct sim_priv *sp = be->priv;
 	const struct bm_sim_params *p = &sp->p;
+	struct sim_pair_load l;
 	struct win wins[SIM_MAX_WIN];
 	struct dir_res d[2];
 	size_t nwin;
 	double span;
 	int ndir, i;
 
-	/* N ports: the frame-level model of sim_traffic.c */
-	if (spec->traffic)
-		return sim_run_traffic(be, spec, res, err);
+	if (sim_pair_load_of(spec, &l))
+		return bm_errorf(err, "sim: not a pair trial's traffic");
 	sp->rip_now_s = be->elapsed_s;	/* a route's age at the start */
-	if (!spec->frame_size || spec->frame_size > 65535)
-		return bm_errorf(err, "sim: bad frame size %u", spec->frame_size);
-	if (spec->pattern == BM_PAT_BURST) {
-		if (!spec->burst_frames)
-			return bm_errorf(err, "sim: burst of 0 frames");
-	} else if (!(spec->rate_fps >= 0.0) || !(spec->duration_s > 0.0) ||
-		   !isfinite(spec->rate_fps) || !isfinite(spec->duration_s)) {
-		return bm_errorf(err, "sim: bad rate %g fps or duration %g s",
-				 spec->rate_fps, spec->duration_s);
-	}
-	if (spec->pattern == BM_PAT_STEP &&
-	    (!(spec->step_rate_fps >= 0.0) || !(spec->step_duration_s > 0.0)))
-		return bm_errorf(err, "sim: bad step rate or duration");
+	if (!l.frame_size || l.frame_size > 65535)
+		return bm_errorf(err, "sim: bad frame size %u", l.frame_size);
+	if (l.pattern == BM_PAT_BURST && !l.burst_frames)
+		return bm_errorf(err, "sim: burst of 0 frames");
+	if (l.pattern != BM_PAT_BURST &&
+	    (!(l.rate_fps >= 0.0) || !isfinite(l.rate_fps)))
+		return bm_errorf(err, "sim: bad rate %g fps", l.rate_fps);
+	if (!(l.duration_s > 0.0) || !isfinite(l.duration_s))
+		return bm_errorf(err, "sim: bad duration %g s", l.duration_s);
+	if (l.pattern == BM_PAT_STEP && !(l.step_rate_fps >= 0.0))
+		return bm_errorf(err, "sim: bad step rate");
 
-	nwin = sim_windows(sp, spec, spec->pattern == BM_PAT_STEP ?
-			   spec->duration_s : -1.0, wins, res);
+	nwin = sim_windows(sp, spec, l.pattern == BM_PAT_STEP ?
+			   l.duration_s : -1.0, wins, res);
 
-	ndir = spec->topology == BM_TOPO_PAIR_BIDIR ? 2 : 1;
+	ndir = l.bidir ? 2 : 1;
 	for (i = 0; i < ndir; i++)
-		run_dir(sp, spec, wins, nwin, &d[i]);
+		run_dir(sp, spec, &l, wins, nwin, &d[i]);
 	if (ndir == 1)
 		d[1] = (struct dir_res){ 0 };
 
@@ -346,7 +427,7 @@ int sim_pair_run_trial(struct bm_backend *be,
 	res->lost = d[0].lost + d[1].lost;
 	res->late = d[0].late + d[1].late;
 	res->generator_limited = d[0].limited || d[1].limited;
-	if (spec->pattern == BM_PAT_BURST) {
+	if (l.pattern == BM_PAT_BURST) {
 		bm_trial_burst_late_add(res, d[0].burst_late);
 		bm_trial_burst_late_add(res, d[1].burst_late);
 	}
@@ -369,7 +450,7 @@ int sim_pair_run_trial(struct bm_backend *be,
 		res->latency.max_ns = fmax(d[0].lat.max_ns, d[1].lat.max_ns);
 		res->latency.mean_ns = 0.5 * (d[0].lat.mean_ns + d[1].lat.mean_ns);
 	}
-	if (spec->tag) {
+	if (l.tag_at_s >= 0.0) {
 		res->tag_tx_s = d[0].tag_tx;
 		res->tag_received = d[0].tag_rx;
 		res->tag_latency_ns = d[0].tag_lat_ns;
@@ -377,10 +458,9 @@ int sim_pair_run_trial(struct bm_backend *be,
 	snprintf(res->ts_source, sizeof(res->ts_source), "sim");
 	res->late_watch_s = -1;	/* the model knows every late frame */
 
-	span = spec->pattern == BM_PAT_BURST ?
-	       fmax(spec->duration_s, res->actual_duration_s) :
-	       spec->duration_s + (spec->pattern == BM_PAT_STEP ?
-				   spec->step_duration_s : 0.0);
+	span = l.pattern == BM_PAT_BURST ?
+	       fmax(l.duration_s, res->actual_duration_s) :
+	       l.pattern == BM_PAT_STEP ? l.span_s : l.duration_s;
 	be->elapsed_s += span + p->trial_overhead_s;
 	return 0;
 }

@@ -184,6 +184,10 @@ struct bm_traffic {
 	struct bm_mgmt_spec mgmt;
 	unsigned int n_rip;		/* routing updates with the trial */
 	struct bm_rip_msg rip[BM_TRAFFIC_MAX_RIP];
+	/* Streams may ask more frames per second than their port's line
+	 * carries (a search's probe above it): the generator sends what it
+	 * can and reports the rest as its shortfall (REQ-GEN-6). */
+	bool overload_ok;
 };
 
 /* The queries m makes in a trial of duration_s: one at each multiple of
@@ -256,6 +260,19 @@ struct bm_traffic_result {
 	struct bm_port_result *ports;
 	struct bm_stream_result *streams;
 };
+
+/*
+ * The traffic of a pair trial (spec's pattern, topology, rate, burst,
+ * step and tag; its frame size is the trial's) over be's first two ports
+ * (tx, rx; "tx", "rx" for a backend without a port list): a counted
+ * stream 0 -> 1 at the rate (the tagged frame its frame nearest
+ * tag_at_s) or one burst, then the reverse stream (bidirectional) or
+ * the post-step stream from duration_s (R2544-RECOV).  0, or -EINVAL /
+ * -ENOMEM with err set and *t empty.
+ */
+int bm_traffic_of_pair(const struct bm_trial_spec *spec,
+		       const struct bm_backend *be, struct bm_traffic *t,
+		       struct bm_error *err);
 
 /* Zero *t: no ports, no streams. */
 void bm_traffic_init(struct bm_traffic *t);

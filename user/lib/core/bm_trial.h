@@ -302,6 +302,13 @@ struct bm_backend_ops {
 	 * R2544-RESET event); 0, or -errno.  NULL when the backend cannot
 	 * reset its DUT (then only a configured reset command can). */
 	int (*dut_reset)(struct bm_backend *be);
+	/* A procedure's translator in front of a backend (RFC 2544's
+	 * stream types), not a backend: it takes a pair trial's spec as
+	 * it is and hands its own traffic, or the spec, to
+	 * bm_run_trial() of the backend behind it.  A backend proper is
+	 * only ever given traffic: bm_run_trial() builds a pair trial's
+	 * (bm_traffic_of_pair). */
+	bool translates_pairs;
 };
 
 struct bm_backend {

@@ -262,8 +262,8 @@ static int check_pattern(const struct bm_stream_spec *s, double size,
 
 /* The stream's load in % of its tx port's line rate, checked. */
 static int check_load(const struct bm_stream_spec *s, double size,
-		      double line_rate_bps, const char *who, double *pct,
-		      struct bm_error *err)
+		      double line_rate_bps, bool overload_ok, const char *who,
+		      double *pct, struct bm_error *err)
 {
 	double max = traffic_fps_max(line_rate_bps, size);
 
@@ -278,7 +278,7 @@ static int check_load(const struct bm_stream_spec *s, double size,
 		*pct = s->load;
 		return 0;
 	case BM_LOAD_FPS:
-		if (s->load > max)
+		if (s->load > max && !overload_ok)
 			return bm_errorf(err, "%s: %.2f fps above the line "
 					 "rate's %.2f fps for %.0f B frames",
 					 who, s->load, max, size);
@@ -402,7 +402,7 @@ static int check_stream(const struct bm_traffic *t, unsigned int i,
 	 * patterns offer a load. */
 	if (s->pattern == BM_STREAM_BURSTS)
 		return 0;
-	ret = check_load(s, size, rate, who, &pct, err);
+	ret = check_load(s, size, rate, t->overload_ok, who, &pct, err);
 	if (ret)
 		return ret;
 	port_pct[s->tx_port] += pct;
@@ -445,7 +445,7 @@ int bm_traffic_check(const struct bm_traffic *t, uint32_t frame_size,
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < t->n_ports; i++)
+	for (i = 0; i < t->n_ports && !t->overload_ok; i++)
 		if (port_pct[i] > 100.0 + BM_LOAD_SLACK)
 			return bm_errorf(err, "port %s: streams offer %.2f %% "
 					 "of its line rate", t->ports[i].name,

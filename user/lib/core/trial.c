@@ -7,14 +7,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_traffic.h"
 #include "bm_trial.h"
 
 /* Ethernet preamble + SFD (8) and minimum inter-frame gap (12), SPEC F-1. */
 #define BM_L1_OVERHEAD 20.0
 
+/*
+ * The copy of a pair trial's spec a backend runs: its traffic (t, built
+ * here) set, and for a load step the whole of both loads as its
+ * duration, as an N-port trial's duration holds every stream.
+ */
+static int pair_run_spec(const struct bm_backend *be,
+			 const struct bm_trial_spec *spec,
+			 struct bm_trial_spec *run, struct bm_traffic *t,
+			 struct bm_error *err)
+{
+	int ret = bm_traffic_of_pair(spec, be, t, err);
+
+	if (ret)
+		return ret;
+	*run = *spec;
+	run->traffic = t;
+	if (spec->pattern == BM_PAT_STEP)
+		run->duration_s = spec->duration_s + spec->step_duration_s;
+	return 0;
+}
+
 int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		 struct bm_trial_result *res, struct bm_error *err)
 {
+	struct bm_trial_spec run;
+	struct bm_traffic t;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -25,7 +49,16 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	 * trial (another frame size) starts nothing more */
 	if (be->abort && *be->abort)
 		return bm_errorf(err, "cancelled"), -ECANCELED;
-	ret = be->ops->run_trial(be, spec, res, err);
+	/* every backend runs traffic: a pair trial's is built here, once */
+	if (!spec->traffic && !be->ops->translates_pairs) {
+		ret = pair_run_spec(be, spec, &run, &t, err);
+		if (ret)
+			return ret;
+		ret = be->ops->run_trial(be, &run, res, err);
+		bm_traffic_free(&t);
+	} else {
+		ret = be->ops->run_trial(be, spec, res, err);
+	}
 	be->trials++;
 	/* frames lost to a flapping tester link are no loss of
 	 * the DUT; a search would take them for one and come out low */

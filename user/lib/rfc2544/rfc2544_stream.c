@@ -460,6 +460,7 @@ static const struct bm_backend_ops stream_ops = {
 	.run_trial = stream_run,
 	.destroy = stream_destroy,
 	.dut_reset = NULL,
+	.translates_pairs = true,
 };
 
 struct r2544_stream *r2544_stream_new(struct bm_backend *inner,
