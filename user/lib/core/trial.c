@@ -56,6 +56,15 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 			return ret;
 		ret = be->ops->run_trial(be, &run, res, err);
 		bm_traffic_free(&t);
+		/*
+		 * RFC 2544 §26.4: a burst is back to back at the minimum
+		 * gap.  One the generator handed over with a wider gap
+		 * somewhere offered the DUT less than asked: what it passed
+		 * says nothing (REQ-GEN-6).
+		 */
+		if (!ret && spec->pattern == BM_PAT_BURST &&
+		    res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
+			res->generator_limited = true;
 	} else {
 		ret = be->ops->run_trial(be, spec, res, err);
 	}
