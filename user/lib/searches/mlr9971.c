@@ -21,21 +21,30 @@
  *   - PU and PL no wider than the width: measure whichever is undecided,
  *     PU first, with the target's trial duration, until both are bounds;
  *   - no PL: the forwarding rate at PU the first time (RFC 2544's "a
- *     loss tells the rate the DUT forwarded"), else below PU by the
- *     goal's own width, doubled on every further step from the same PU
- *     (a coarse target starts as fine as its goal: the forwarding rate
- *     is often that close), at least Min Load;
+ *     loss tells the rate the DUT forwarded"), else where the loss line
+ *     (through the loss ratios of the two smallest loads that lean
+ *     upper) meets the Goal Loss Ratio, else below PU by the goal's own
+ *     width, doubled on every further step from the same PU (a coarse
+ *     target starts as fine as its goal: the forwarding rate is often
+ *     that close), at least Min Load;
  *   - no PU: above PL the same way, at most Max Load;
- *   - when no load leaves both within the width of it: above PL by the
+ *   - PL is the load the loss line predicted (for this goal, in any of
+ *     its targets) and PU more than two goal widths above it: one goal
+ *     width above PL (the bound is most often that close to the line:
+ *     an upper outcome ends the goal, not just a coarse target);
+ *   - when no load leaves both within the width of it: where the loss
+ *     line meets the goal if that is above PL, else above PL by the
  *     width doubled on every such step (PL is most often an overload's
- *     forwarding rate, the bound just above it), or the geometric middle
- *     when that is lower;
+ *     forwarding rate, the bound just above it), or the geometric
+ *     middle when that is lower;
  *   - else such a load: one width above PL when PL is a Lower Bound
  *     already and PU no Upper Bound (the decided bound is kept: an
  *     upper outcome ends the target), one width below PU the other way
  *     round, else the middle of the loads that would do.
- * A target is done when its relevant bounds are within its width, or
- * Max Load is a Lower Bound, or Min Load an Upper Bound.
+ * A load on the loss line starts any doubling over from the goal's
+ * width: the bound is most likely near it.  A target is done when its
+ * relevant bounds are within its width, or Max Load is a Lower Bound,
+ * or Min Load an Upper Bound.
  */
 #include <errno.h>
 #include <math.h>
@@ -75,6 +84,8 @@ struct ctl {
 	char phase[32];
 	int dir;			/* the expansion going on: -1 down,
 					 * +1 up, 0 none */
+	double near;			/* the load the loss line predicted,
+					 * until a step is taken from it */
 };
 
 void bm_mlr9971_input_default(struct bm_mlr9971_input *in)
@@ -404,19 +415,106 @@ static double expand_width(struct ctl *c, int dir, double w0, double w,
 	return inside(fmin(0.5, fmax(w0, w) * ldexp(1.0, (int)*steps - 2)));
 }
 
+/* x, the load where the loss line meets goal g: the bound is most
+ * likely within the goal's width of it, so the next step there, either
+ * way, is one goal width (the expansion starts over). */
+static double predicted(struct ctl *c, double x, const char **why)
+{
+	c->dir = 0;
+	c->near = x;
+	*why = "where the loss line meets the goal";
+	return x;
+}
+
+/* The next load for target g when only PU or only PL is known. */
+static double next_one_sided(struct ctl *c, const struct bm_mlr_goal *g,
+			     const struct picture *p, double w0,
+			     unsigned int *steps, const char **why)
+{
+	const struct bm_mlr9971_input *in = c->in;
+	double w = g->width, x;
+
+	if (!p->pu) {
+		if (p->pl->load >= in->max_load_fps)
+			return *why = "confirm Max Load", p->pl->load;
+		x = p->pl->load / (1.0 - expand_width(c, 1, w0, w, steps));
+		return *why = "expand up", fmin(x, in->max_load_fps);
+	}
+	if (p->pu->load <= in->min_load_fps)
+		return *why = "confirm Min Load", p->pu->load;
+	if (c->dir != -1 && p->pu->first_fr > 0 &&
+	    p->pu->first_fr < p->pu->load * (1.0 - inside(w0))) {
+		/* the first step down only: the next from there */
+		c->dir = -1;
+		*steps = 0;
+		x = p->pu->first_fr;
+		*why = "forwarding rate at the upper bound";
+	} else if ((x = predict(c, g, w0, in->min_load_fps)) > 0) {
+		predicted(c, x, why);
+	} else {
+		x = p->pu->load * (1.0 - expand_width(c, -1, w0, w, steps));
+		*why = "expand down";
+	}
+	return fmax(x, in->min_load_fps);
+}
+
+/* The next load for target g between PL and PU wider than its width;
+ * not inside (PL, PU) when there is no room between them. */
+static double next_between(struct ctl *c, const struct bm_mlr_goal *g,
+			   const struct picture *p, double w0,
+			   unsigned int *steps, const char **why)
+{
+	double w = g->width, x, lo_x, hi_x;
+
+	/* a load in [lo_x, hi_x] leaves PL and PU within the width of
+	 * it whichever bound it turns out to be */
+	lo_x = p->pu->load - p->pu->load * inside(w);
+	hi_x = p->pl->load / (1.0 - inside(w));
+	x = p->pl->load / (1.0 - inside(w0));
+	if (c->near == p->pl->load &&
+	    x < p->pu->load * (1.0 - inside(w0))) {
+		/* the predicted load was lower: one goal width above it
+		 * ends the goal when it is upper, whatever the target */
+		c->near = 0;
+		*why = "one goal width above the predicted load";
+	} else if (lo_x > hi_x && (x = predict(c, g, w0, hi_x)) > 0) {
+		predicted(c, x, why);
+	} else if (lo_x > hi_x) {
+		/* the lower bound is most often the forwarding rate that
+		 * an overload showed: look just above it first, then
+		 * further, before halving the whole interval */
+		x = p->pl->load / (1.0 - expand_width(c, 1, w0, w, steps));
+		*why = "expand up";
+		if (x >= sqrt(p->pu->load * p->pl->load)) {
+			x = sqrt(p->pu->load * p->pl->load);
+			*why = "bisect";
+		}
+	} else if (p->pl_cls == BM_MLR_LOWER && p->pu_cls != BM_MLR_UPPER) {
+		/* keep the bound already paid for */
+		x = hi_x;
+		*why = "one width above a lower bound";
+	} else if (p->pu_cls == BM_MLR_UPPER && p->pl_cls != BM_MLR_LOWER) {
+		x = lo_x;
+		*why = "one width below an upper bound";
+	} else {
+		x = sqrt(lo_x * hi_x);
+		*why = "between the bounds";
+	}
+	return x;
+}
+
 /* The next load for target g (see the head of this file); 0 = none
  * left to try (the target is as done as it can be). */
 static double next_load(struct ctl *c, const struct bm_mlr_goal *g,
 			double w0, unsigned int *steps, const char **why)
 {
-	const struct bm_mlr9971_input *in = c->in;
 	struct picture p;
-	double w = g->width, x, lo_x, hi_x;
+	double x;
 
 	look(c, g, &p);
 	if (!p.pu && !p.pl)
-		return *why = "Max Load", in->max_load_fps;
-	if (p.pu && p.pl && p.pu->load - p.pl->load <= w * p.pu->load) {
+		return *why = "Max Load", c->in->max_load_fps;
+	if (p.pu && p.pl && p.pu->load - p.pl->load <= g->width * p.pu->load) {
 		c->dir = 0;
 		if (p.pu_cls == BM_MLR_UNDECIDED)
 			return *why = "confirm upper", p.pu->load;
@@ -424,58 +522,9 @@ static double next_load(struct ctl *c, const struct bm_mlr_goal *g,
 			return *why = "confirm lower", p.pl->load;
 		return 0;
 	}
-	if (!p.pu) {
-		if (p.pl->load >= in->max_load_fps)
-			return *why = "confirm Max Load", p.pl->load;
-		x = p.pl->load / (1.0 - expand_width(c, 1, w0, w, steps));
-		return *why = "expand up", fmin(x, in->max_load_fps);
-	}
-	if (!p.pl) {
-		if (p.pu->load <= in->min_load_fps)
-			return *why = "confirm Min Load", p.pu->load;
-		if (c->dir != -1 && p.pu->first_fr > 0 &&
-		    p.pu->first_fr < p.pu->load * (1.0 - inside(w0))) {
-			/* the first step down only: the next from there */
-			c->dir = -1;
-			*steps = 0;
-			x = p.pu->first_fr;
-			*why = "forwarding rate at the upper bound";
-		} else if ((x = predict(c, g, w0, in->min_load_fps)) > 0) {
-			*why = "where the loss line meets the goal";
-		} else {
-			x = p.pu->load * (1.0 - expand_width(c, -1, w0, w,
-							     steps));
-			*why = "expand down";
-		}
-		return fmax(x, in->min_load_fps);
-	}
-	/* a load in [lo_x, hi_x] leaves PL and PU within the width of
-	 * it whichever bound it turns out to be */
-	lo_x = p.pu->load - p.pu->load * inside(w);
-	hi_x = p.pl->load / (1.0 - inside(w));
-	if (lo_x > hi_x && (x = predict(c, g, w0, hi_x)) > 0) {
-		*why = "where the loss line meets the goal";
-	} else if (lo_x > hi_x) {
-		/* the lower bound is most often the forwarding rate that
-		 * an overload showed: look just above it first, then
-		 * further, before halving the whole interval */
-		x = p.pl->load / (1.0 - expand_width(c, 1, w0, w, steps));
-		*why = "expand up";
-		if (x >= sqrt(p.pu->load * p.pl->load)) {
-			x = sqrt(p.pu->load * p.pl->load);
-			*why = "bisect";
-		}
-	} else if (p.pl_cls == BM_MLR_LOWER && p.pu_cls != BM_MLR_UPPER) {
-		/* keep the bound already paid for */
-		x = hi_x;
-		*why = "one width above a lower bound";
-	} else if (p.pu_cls == BM_MLR_UPPER && p.pl_cls != BM_MLR_LOWER) {
-		x = lo_x;
-		*why = "one width below an upper bound";
-	} else {
-		x = sqrt(lo_x * hi_x);
-		*why = "between the bounds";
-	}
+	if (!p.pu || !p.pl)
+		return next_one_sided(c, g, &p, w0, steps, why);
+	x = next_between(c, g, &p, w0, steps, why);
 	if (x > p.pl->load && x < p.pu->load)
 		return x;
 	/* no room between them: decide what is undecided */
@@ -497,6 +546,8 @@ static int run_target(struct ctl *c, size_t gi, unsigned int k)
 	int ret;
 
 	c->dir = 0;
+	if (k == c->in->preceding_targets)
+		c->near = 0;	/* a prediction is for its goal's ratio */
 	if (k)
 		snprintf(c->phase, sizeof(c->phase), "goal-%u-coarse-%u",
 			 (unsigned int)(gi + 1) % 1000, k % 10);
@@ -536,7 +587,7 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		      void *ctx, struct bm_error *err)
 {
 	struct ctl c = { m, in, res, progress, ctx, err, NULL, 0, 0, 0, "",
-			 0 };
+			 0, 0 };
 	unsigned int k;
 	size_t gi, i;
 	int ret = 0;
