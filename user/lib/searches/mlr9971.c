@@ -20,8 +20,9 @@
  *   - nothing measured: Max Load;
  *   - PU and PL no wider than the width: measure whichever is undecided,
  *     PU first, with the target's trial duration, until both are bounds;
- *   - no PL: the forwarding rate at PU the first time (RFC 2544's "a
- *     loss tells the rate the DUT forwarded"), else where the loss line
+ *   - no PL: the forwarding rate at PU (its first trial's frames
+ *     received per second) the first time (RFC 2544's "a loss tells
+ *     the rate the DUT forwarded"), else where the loss line
  *     (through the loss ratios of the two smallest loads that lean
  *     upper) meets the Goal Loss Ratio, else below PU by the goal's own
  *     width, doubled on every further step from the same PU (a coarse
@@ -69,6 +70,16 @@ struct m_load {
 	size_t n, cap;
 	double first_fr;	/* forwarding rate of its first trial */
 	double first_frame;	/* the loss ratio one frame made in it */
+};
+
+/* One attempt's outcome: its Trial Result, the forwarding rate (frames
+ * received per second of the trial, per direction), the loss ratio one
+ * frame makes, and whether the generator could not offer the load. */
+struct attempt {
+	struct bm_mlr_trial t;
+	double fwd_fps;
+	double frame;
+	bool short_gen;
 };
 
 struct ctl {
@@ -155,9 +166,8 @@ static struct m_load *find_load(struct ctl *c, double load)
 	return NULL;
 }
 
-/* Add trial t at load; 0 or -ENOMEM. */
-static int db_add(struct ctl *c, double load, const struct bm_mlr_trial *t,
-		  double frame_ratio)
+/* Add attempt a's trial at load; 0 or -ENOMEM. */
+static int db_add(struct ctl *c, double load, const struct attempt *a)
 {
 	struct m_load *l = find_load(c, load);
 	void *p;
@@ -174,8 +184,8 @@ static int db_add(struct ctl *c, double load, const struct bm_mlr_trial *t,
 		l = &c->v[c->n++];
 		memset(l, 0, sizeof(*l));
 		l->load = load;
-		l->first_fr = load * (1.0 - t->loss_ratio);
-		l->first_frame = frame_ratio;
+		l->first_fr = fmin(load, a->fwd_fps);
+		l->first_frame = a->frame;
 	}
 	if (l->n == l->cap) {
 		p = realloc(l->t, (l->cap ? 2 * l->cap : 4) * sizeof(*l->t));
@@ -184,15 +194,14 @@ static int db_add(struct ctl *c, double load, const struct bm_mlr_trial *t,
 		l->t = p;
 		l->cap = l->cap ? 2 * l->cap : 4;
 	}
-	l->t[l->n++] = *t;
+	l->t[l->n++] = a->t;
 	return 0;
 }
 
-/* One trial at load for dur, logged with why and reported; its Trial
- * Result in *t, the loss ratio one frame made in *frame, and whether the
- * generator could not offer the load in *short_gen.  0 or -errno. */
+/* One trial at load for dur, logged with why and reported; its outcome
+ * in *a.  0 or -errno. */
 static int one_trial(struct ctl *c, double load, double dur, const char *why,
-		     struct bm_mlr_trial *t, double *frame, bool *short_gen)
+		     struct attempt *a)
 {
 	struct bm_mlr9971_result *res = c->res;
 	struct bm_trial_spec spec;
@@ -217,23 +226,26 @@ static int one_trial(struct ctl *c, double load, double dur, const char *why,
 		return ret;
 	/* §4.5.6 from the counts as MLR-MEAS accounts them: frames the
 	 * generator did not send count as lost (§4.9.1's recommendation) */
-	t->duration_s = t->effective_s = dur;
-	t->loss_ratio = mlr_trial_loss_ratio(load * c->m->directions, dur,
-					     &tr, c->in->attempt_tolerance_s,
-					     &beyond);
-	*frame = mlr_trial_frame_ratio(load * c->m->directions, dur, &tr,
-				       c->in->attempt_tolerance_s);
-	*short_gen = beyond || tr.generator_limited;
+	a->t.duration_s = a->t.effective_s = dur;
+	a->t.loss_ratio = mlr_trial_loss_ratio(load * c->m->directions, dur,
+					       &tr, c->in->attempt_tolerance_s,
+					       &beyond);
+	a->frame = mlr_trial_frame_ratio(load * c->m->directions, dur, &tr,
+					 c->in->attempt_tolerance_s);
+	/* counted, not load * (1 - loss ratio): that product's rounding
+	 * can put the next load a few ulps above what was forwarded */
+	a->fwd_fps = (double)tr.received / (dur * c->m->directions);
+	a->short_gen = beyond || tr.generator_limited;
 	res->trial_time_s += dur;
 	ret = bm_trial_log_add(&res->log, c->phase, why, &spec, &tr);
 	if (!ret)
 		ret = mlr_push_ratio(&res->loss_ratios, res->log.n,
-				     t->loss_ratio);
+				     a->t.loss_ratio);
 	if (ret)
 		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
 	if (c->progress) {
 		snprintf(line, sizeof(line), "%s: %.0f fps for %g s: loss "
-			 "ratio %.4g", c->phase, load, dur, t->loss_ratio);
+			 "ratio %.4g", c->phase, load, dur, a->t.loss_ratio);
 		if (c->progress(c->ctx, &res->log.v[res->log.n - 1], line))
 			return bm_errorf(c->err, "mlrsearch: cancelled after "
 					 "%zu trials", res->log.n),
@@ -253,25 +265,22 @@ static int one_trial(struct ctl *c, double load, double dur, const char *why,
  */
 static int measure(struct ctl *c, double load, double dur, const char *why)
 {
-	struct bm_mlr_trial t;
-	unsigned int attempt;
-	double frame;
-	bool short_gen;
+	struct attempt a;
+	unsigned int n;
 	int ret;
 
-	for (attempt = 0;; attempt++) {
-		ret = one_trial(c, load, dur, attempt ? "repeat: the generator "
-				"could not offer the load" : why, &t, &frame,
-				&short_gen);
+	for (n = 0;; n++) {
+		ret = one_trial(c, load, dur, n ? "repeat: the generator "
+				"could not offer the load" : why, &a);
 		if (ret)
 			return ret;
-		if (!short_gen || attempt == R9971_REPEATS)
+		if (!a.short_gen || n == R9971_REPEATS)
 			break;
 		c->res->repeated_trials++;
 	}
-	if (short_gen)
+	if (a.short_gen)
 		c->res->generator_limited_trials++;
-	if (db_add(c, load, &t, frame))
+	if (db_add(c, load, &a))
 		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
 	return 0;
 }
@@ -389,8 +398,8 @@ static double predict(const struct ctl *c, const struct bm_mlr_goal *g,
 	}
 	if (!a || !b)
 		return 0;
-	ra = 1.0 - a->first_fr / a->load;
-	rb = 1.0 - b->first_fr / b->load;
+	ra = a->t[0].loss_ratio;
+	rb = b->t[0].loss_ratio;
 	/* a slope of a few lost frames is their rounding, not a line */
 	if (!(rb - ra > 20 * fmax(a->first_frame, b->first_frame)) ||
 	    rb > 0.5)
