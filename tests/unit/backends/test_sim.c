@@ -127,8 +127,8 @@ static uint64_t burst_lost(struct bm_backend *be, uint32_t f, uint64_t n)
 	struct bm_error err;
 
 	bm_trial_spec_rate(&s, f, 0, 2.0);
-	s.pattern = BM_PAT_BURST;
-	s.burst_frames = n;
+	s.pair.pattern = BM_PAT_BURST;
+	s.pair.burst_frames = n;
 	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
 	ck_assert_uint_eq(r.attempted, n);
 	return r.lost;
@@ -175,8 +175,8 @@ static uint64_t burst_lost_drain(struct bm_backend *be, uint64_t n,
 	struct bm_error err;
 
 	bm_trial_spec_rate(&s, 64, 0, 2.0);
-	s.pattern = BM_PAT_BURST;
-	s.burst_frames = n;
+	s.pair.pattern = BM_PAT_BURST;
+	s.pair.burst_frames = n;
 	s.drain_s = drain_s;
 	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
 	return r.lost;
@@ -238,9 +238,9 @@ static struct bm_trial_result step_trial(struct bm_backend *be, uint32_t f,
 	struct bm_error err;
 
 	bm_trial_spec_rate(&s, f, r1, d1);
-	s.pattern = BM_PAT_STEP;
-	s.step_rate_fps = r2;
-	s.step_duration_s = d2;
+	s.pair.pattern = BM_PAT_STEP;
+	s.pair.step_rate_fps = r2;
+	s.pair.step_duration_s = d2;
 	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
 	return r;
 }
@@ -340,8 +340,8 @@ END_TEST
 static void burst_spec(struct bm_trial_spec *s, uint64_t n)
 {
 	bm_trial_spec_rate(s, 512, 0.0, 2.0);
-	s->pattern = BM_PAT_BURST;
-	s->burst_frames = n;
+	s->pair.pattern = BM_PAT_BURST;
+	s->pair.burst_frames = n;
 }
 
 START_TEST(test_burst_gaps)
@@ -445,7 +445,7 @@ START_TEST(test_bidir_mtu_drain_overhead)
 	p.trial_overhead_s = 7;
 	be = mk(&p);
 	bm_trial_spec_rate(&s, 512, 1000, 10);
-	s.topology = BM_TOPO_PAIR_BIDIR;
+	s.pair.topology = BM_TOPO_PAIR_BIDIR;
 	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
 	ck_assert_uint_eq(r.attempted, 20000);
 	ck_assert_uint_eq(r.received, 20000);
@@ -482,8 +482,8 @@ START_TEST(test_tagged_frame)
 	p.outage_trials = 1;
 	be = mk(&p);
 	bm_trial_spec_rate(&s, 512, 50000, 120);
-	s.tag = true;
-	s.tag_at_s = 60;
+	s.pair.tag = true;
+	s.pair.tag_at_s = 60;
 	/* the first trial loses its tag in the outage, the next does not */
 	ck_assert_int_eq(bm_run_trial(be, &s, &r, &err), 0);
 	ck_assert_double_eq_tol(r.tag_tx_s, 60.0, 1e-9);

@@ -220,8 +220,8 @@ START_TEST(test_traffic_of_pair)
 	be.line_rate_bps = 1e9;
 	ck_assert_int_eq(bm_backend_set_ports(&be, 2, names, &err), 0);
 	bm_trial_spec_rate(&sp, 64, 1000.4, 2.0);
-	sp.tag = true;
-	sp.tag_at_s = 1.0;
+	sp.pair.tag = true;
+	sp.pair.tag_at_s = 1.0;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
 	ck_assert_uint_eq(t.n_ports, 2);
 	ck_assert_str_eq(t.ports[0].name, "eth1");
@@ -239,7 +239,7 @@ START_TEST(test_traffic_of_pair)
 	bm_traffic_free(&t);
 
 	/* bidirectional: the same stream back, untagged */
-	sp.topology = BM_TOPO_PAIR_BIDIR;
+	sp.pair.topology = BM_TOPO_PAIR_BIDIR;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
 	ck_assert_uint_eq(t.n_streams, 2);
 	s = &t.streams[1];
@@ -249,11 +249,11 @@ START_TEST(test_traffic_of_pair)
 	bm_traffic_free(&t);
 
 	/* a load step: the second load from the end of the first */
-	sp.topology = BM_TOPO_PAIR_UNI;
-	sp.tag = false;
-	sp.pattern = BM_PAT_STEP;
-	sp.step_rate_fps = 500;
-	sp.step_duration_s = 3;
+	sp.pair.topology = BM_TOPO_PAIR_UNI;
+	sp.pair.tag = false;
+	sp.pair.pattern = BM_PAT_STEP;
+	sp.pair.step_rate_fps = 500;
+	sp.pair.step_duration_s = 3;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
 	ck_assert_uint_eq(t.n_streams, 2);
 	s = &t.streams[1];
@@ -264,9 +264,9 @@ START_TEST(test_traffic_of_pair)
 	bm_traffic_free(&t);
 
 	/* one burst, both ways */
-	sp.pattern = BM_PAT_BURST;
-	sp.topology = BM_TOPO_PAIR_BIDIR;
-	sp.burst_frames = 300;
+	sp.pair.pattern = BM_PAT_BURST;
+	sp.pair.topology = BM_TOPO_PAIR_BIDIR;
+	sp.pair.burst_frames = 300;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), 0);
 	ck_assert_uint_eq(t.n_streams, 2);
 	ck_assert_int_eq(t.streams[0].pattern, BM_STREAM_BURSTS);
@@ -289,11 +289,11 @@ START_TEST(test_traffic_of_pair)
 	bm_trial_spec_rate(&sp, 64, NAN, 1.0);
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
 	bm_trial_spec_rate(&sp, 64, 100, 1.0);
-	sp.pattern = BM_PAT_STEP;
-	sp.step_rate_fps = 100;
+	sp.pair.pattern = BM_PAT_STEP;
+	sp.pair.step_rate_fps = 100;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "bad step rate 100 fps or duration 0 s");
-	sp.step_duration_s = 0.001;
+	sp.pair.step_duration_s = 0.001;
 	ck_assert_int_eq(bm_traffic_of_pair(&sp, &be, &t, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "step of 0 frames");
 	ck_assert_uint_eq(t.n_streams, 0);
@@ -1397,12 +1397,12 @@ START_TEST(test_merge_refuses)
 	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), 0);
 	ck_assert_uint_eq(m.n_imix, 2);
 	bm_traffic_free(&m);
-	sb.tag = true;
+	sb.pair.tag = true;
 	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "part 2: a tagged frame or an event cannot "
 			 "run beside others");
 	bm_traffic_free(&m);
-	sb.tag = false;
+	sb.pair.tag = false;
 	sb.traffic = NULL;
 	ck_assert_int_eq(bm_traffic_merge(parts, 2, &m, &sm, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "part 2: a trial without N-port traffic "

@@ -115,7 +115,7 @@ static int mlr_dev_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 		       struct bm_trial_result *res, struct bm_error *err)
 {
 	struct mlr_dev *d = be->priv;
-	double rate = spec->rate_fps, dur = spec->duration_s;
+	double rate = spec->pair.rate_fps, dur = spec->duration_s;
 	uint64_t n = (uint64_t)llround(rate * dur);
 	double lr = 0.0, cap, excess;
 	bool exact = false;

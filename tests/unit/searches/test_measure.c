@@ -40,7 +40,7 @@ static int dev_measure(const struct bm_measurer *m, double duration_s,
 	if (++d->calls == d->fail_at)
 		return bm_errorf(err, "device gone"), -EIO;
 	bm_trial_spec_rate(spec, 64, load_fps, duration_s);
-	spec->topology = BM_TOPO_PAIR_BIDIR;
+	spec->pair.topology = BM_TOPO_PAIR_BIDIR;
 	res->intended = res->attempted = (uint64_t)sent;
 	res->lost = (uint64_t)ceil(sent * lr);
 	res->received = res->attempted - res->lost;
@@ -84,8 +84,8 @@ START_TEST(test_binary_through_measurer)
 		      "throughput %.1f fps, truth %.1f", r.throughput_fps,
 		      CAP_FPS);
 	for (i = 0; i < log.n; i++) {
-		ck_assert_int_eq(log.v[i].spec.topology, BM_TOPO_PAIR_BIDIR);
-		ck_assert(log.v[i].spec.rate_fps <= bp.r_max_fps);
+		ck_assert_int_eq(log.v[i].spec.pair.topology, BM_TOPO_PAIR_BIDIR);
+		ck_assert(log.v[i].spec.pair.rate_fps <= bp.r_max_fps);
 	}
 	bm_trial_log_free(&log);
 }

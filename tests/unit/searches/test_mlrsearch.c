@@ -74,8 +74,8 @@ static void check_run(const struct bm_mlr_params *p,
 		const struct bm_trial_spec *si = &res->log.v[i].spec;
 
 		trial_s += si->duration_s;
-		ck_assert(si->rate_fps >= p->min_rate_fps * (1 - 1e-12));
-		ck_assert(si->rate_fps <= p->max_rate_fps * (1 + 1e-12));
+		ck_assert(si->pair.rate_fps >= p->min_rate_fps * (1 - 1e-12));
+		ck_assert(si->pair.rate_fps <= p->max_rate_fps * (1 + 1e-12));
 		ck_assert_str_ne(res->log.v[i].reason, "");
 		if (i > 0)
 			ck_assert(si->duration_s >=
@@ -84,10 +84,10 @@ static void check_run(const struct bm_mlr_params *p,
 			const struct bm_trial_spec *sj = &res->log.v[j].spec;
 
 			ck_assert_msg(!(sj->duration_s == si->duration_s &&
-					mlr_same_load(sj->rate_fps,
-						      si->rate_fps)),
+					mlr_same_load(sj->pair.rate_fps,
+						      si->pair.rate_fps)),
 				      "trials %zu and %zu repeat load %.17g at %g s",
-				      j, i, si->rate_fps, si->duration_s);
+				      j, i, si->pair.rate_fps, si->duration_s);
 		}
 	}
 	ck_assert_double_eq_tol(res->trial_time_s, trial_s, 1e-9);
@@ -115,12 +115,12 @@ static void check_bound_semantics(const struct bm_mlr_params *p,
 
 			if (s->duration_s != p->final_trial_duration_s)
 				continue;
-			if (b->lower_valid && s->rate_fps <= b->lower_fps)
+			if (b->lower_valid && s->pair.rate_fps <= b->lower_fps)
 				ck_assert_msg(res->loss_ratios[k] <=
 					      b->target_ratio,
 					      "trial %zu below lower bound lost %g",
 					      k, res->loss_ratios[k]);
-			if (s->rate_fps <= b->upper_fps &&
+			if (s->pair.rate_fps <= b->upper_fps &&
 			    res->loss_ratios[k] > b->target_ratio)
 				upper_seen = true;
 		}
@@ -145,7 +145,7 @@ static void ref_bisect(struct bm_backend *be, const struct bm_mlr_params *p,
 		bm_trial_spec_rate(&spec, p->frame_size, x,
 				   p->final_trial_duration_s);
 		ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
-		if (mlr_trial_loss_ratio(spec.rate_fps, spec.duration_s, &tr,
+		if (mlr_trial_loss_ratio(spec.pair.rate_fps, spec.duration_s, &tr,
 					 p->attempt_tolerance_s, &beyond) <= ratio)
 			lo = x;
 		else
@@ -304,7 +304,7 @@ END_TEST
 static double lr_of(const struct bm_trial_spec *s,
 		    const struct bm_trial_result *r, uint64_t *beyond)
 {
-	return mlr_trial_loss_ratio(s->rate_fps, s->duration_s, r, 10e-6,
+	return mlr_trial_loss_ratio(s->pair.rate_fps, s->duration_s, r, 10e-6,
 				    beyond);
 }
 
@@ -339,7 +339,7 @@ START_TEST(test_meas_attempted_vs_intended)
 			    200 / (1e6 - 5));
 	/* Nothing sent: total loss, not a lossless trial. */
 	r.intended = r.attempted = r.received = 0;
-	s.rate_fps = 0.0;
+	s.pair.rate_fps = 0.0;
 	ck_assert_double_eq(lr_of(&s, &r, &beyond), 1.0);
 }
 END_TEST
@@ -560,7 +560,7 @@ START_TEST(test_acc_v1_replay52)
 	ck_assert_msg(ret == 0, "%d: %s", ret, err.msg);
 	ck_assert_uint_eq(res.log.n, 16);
 	for (i = 0; i < 16; i++)
-		ck_rel(res.log.v[i].spec.rate_fps, want[i], 1e-9, "load");
+		ck_rel(res.log.v[i].spec.pair.rate_fps, want[i], 1e-9, "load");
 	check_run(&p, &res);
 	/* "Returning bounds" of [MLR §5.2]. */
 	ck_rel(res.bounds[0].lower_fps, 5112894.3238511775, 1e-12, "NDR lower");
@@ -634,7 +634,7 @@ START_TEST(test_acc_v2_livelock)
 	for (i = 0; i < 10; i++) {
 		ck_assert_double_eq_tol(res.log.v[i].spec.duration_s,
 					want[i][0], 1e-12);
-		ck_rel(res.log.v[i].spec.rate_fps, want[i][1], 1e-9, "load");
+		ck_rel(res.log.v[i].spec.pair.rate_fps, want[i][1], 1e-9, "load");
 		ck_assert_double_eq_tol(res.loss_ratios[i], want[i][2], 5e-7);
 	}
 	check_run(&p, &res);
@@ -669,11 +669,11 @@ START_TEST(test_acc_v3_constant_loss)
 	ck_assert_uint_eq(res.log.n, 10);
 	for (i = 0; i < 8; i++) {
 		ck_assert_double_eq(res.log.v[i].spec.duration_s, 1.0);
-		ck_assert_double_eq_tol(res.log.v[i].spec.rate_fps, want_1s[i],
+		ck_assert_double_eq_tol(res.log.v[i].spec.pair.rate_fps, want_1s[i],
 					1e-3);
 	}
-	ck_assert_double_eq(res.log.v[8].spec.rate_fps, 10000.0);
-	ck_assert_double_eq(res.log.v[9].spec.rate_fps, 10000.0);
+	ck_assert_double_eq(res.log.v[8].spec.pair.rate_fps, 10000.0);
+	ck_assert_double_eq(res.log.v[9].spec.pair.rate_fps, 10000.0);
 	ck_assert_double_eq(res.log.v[9].spec.duration_s, 30.0);
 	check_run(&p, &res);
 	/* NDR and PDR: [min_rate, min_rate], lower invalid. */
@@ -707,12 +707,12 @@ START_TEST(test_acc_v3_constant_loss)
 	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
 	ck_assert_uint_eq(res.log.n, 12);
 	for (i = 0; i < 8; i++)
-		ck_assert_double_eq_tol(res.log.v[i].spec.rate_fps, want_1s[i],
+		ck_assert_double_eq_tol(res.log.v[i].spec.pair.rate_fps, want_1s[i],
 					1e-3);
 	/* at 1 s, "extend up" to MTR reuses trial 0 (no repeated trial,
 	 * [MLR §3]); then MTR is re-measured at 5.48 s and 30 s */
 	ck_assert_str_eq(res.log.v[9].reason, "r=0.02 re-measure lower");
-	ck_assert_double_eq(res.log.v[11].spec.rate_fps, TENGE_64B_FPS);
+	ck_assert_double_eq(res.log.v[11].spec.pair.rate_fps, TENGE_64B_FPS);
 	check_run(&p, &res);
 	for (i = 0; i < 2; i++) {
 		ck_assert_double_eq(res.bounds[i].upper_fps, 10000.0);
@@ -738,10 +738,10 @@ START_TEST(test_acc_v4_lossless)
 	params_acc(&p, TENGE_64B_FPS, 10000);
 	ck_assert_int_eq(bm_mlrsearch_run(be, &p, &res, NULL, NULL, &err), 0);
 	ck_assert_uint_eq(res.log.n, 4);
-	ck_rel(res.log.v[1].spec.rate_fps, 14585558.630, 1e-10, "MRR");
-	ck_assert_double_eq(res.log.v[2].spec.rate_fps, TENGE_64B_FPS);
+	ck_rel(res.log.v[1].spec.pair.rate_fps, 14585558.630, 1e-10, "MRR");
+	ck_assert_double_eq(res.log.v[2].spec.pair.rate_fps, TENGE_64B_FPS);
 	ck_assert_double_eq_tol(res.log.v[2].spec.duration_s, 5.477226, 1e-6);
-	ck_assert_double_eq(res.log.v[3].spec.rate_fps, TENGE_64B_FPS);
+	ck_assert_double_eq(res.log.v[3].spec.pair.rate_fps, TENGE_64B_FPS);
 	ck_assert_double_eq(res.log.v[3].spec.duration_s, 30.0);
 	check_run(&p, &res);
 	for (i = 0; i < 2; i++) {
@@ -1212,7 +1212,7 @@ START_TEST(test_cmp_devices)
 				lr = lr_of(&spec, &tr, &beyond);
 				ck_assert_msg(lr <= ratios[j], "%s below %g",
 					      mlr_dev_cmp_name(k), ratios[j]);
-				spec.rate_fps = t * (1 + 1e-6);
+				spec.pair.rate_fps = t * (1 + 1e-6);
 				ck_assert_int_eq(bm_run_trial(be, &spec, &tr,
 							      &err), 0);
 				lr = lr_of(&spec, &tr, &beyond);
@@ -1229,10 +1229,10 @@ START_TEST(test_cmp_devices)
 	mlr_dev_destroy(be);
 	/* 1e-6 above C / 2 is one frame in a 1 s trial at 0.6 C */
 	be = mlr_dev_cmp(MLR_CMP_BGLOSS, 1e6);
-	spec.rate_fps = 0.6e6;
+	spec.pair.rate_fps = 0.6e6;
 	ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
 	ck_assert_uint_eq(tr.lost, 1);
-	spec.rate_fps = 0.5e6;
+	spec.pair.rate_fps = 0.5e6;
 	ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
 	ck_assert_uint_eq(tr.lost, 0);
 	mlr_dev_destroy(be);
@@ -1241,7 +1241,7 @@ START_TEST(test_cmp_devices)
 	 * 30300000.3 intended over 30.02 C, 280000.3 of them as a share of
 	 * the frames sent, 280001 whole */
 	be = mlr_dev_cmp(MLR_CMP_BUFFER, 1e6);
-	spec.rate_fps = 1.01e6 + 0.01;
+	spec.pair.rate_fps = 1.01e6 + 0.01;
 	ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
 	ck_assert_uint_eq(tr.lost, 0);
 	spec.duration_s = 30.0;
@@ -1251,11 +1251,11 @@ START_TEST(test_cmp_devices)
 	mlr_dev_destroy(be);
 	/* gradual: 0.5 % at C, the 1 % floor above 1.02 C */
 	be = mlr_dev_cmp(MLR_CMP_GRADUAL, 1e6);
-	spec.rate_fps = 1.01e6;
+	spec.pair.rate_fps = 1.01e6;
 	spec.duration_s = 1.0;
 	ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
 	ck_assert_uint_eq(tr.lost, 7575);
-	spec.rate_fps = 1.03e6;
+	spec.pair.rate_fps = 1.03e6;
 	ck_assert_int_eq(bm_run_trial(be, &spec, &tr, &err), 0);
 	ck_assert_uint_eq(tr.lost, 30000);
 	mlr_dev_destroy(be);
@@ -1321,14 +1321,14 @@ static void check_bound_semantics_fast(const struct bm_mlr_params *p,
 			double lr = res->loss_ratios[k];
 
 			if (s->duration_s == p->final_trial_duration_s &&
-			    b->lower_valid && s->rate_fps <= b->lower_fps) {
+			    b->lower_valid && s->pair.rate_fps <= b->lower_fps) {
 				ck_assert_msg(lr <= b->target_ratio,
 					      "trial %zu below lower bound lost %g",
 					      k, lr);
-				if (s->rate_fps == b->lower_fps)
+				if (s->pair.rate_fps == b->lower_fps)
 					lower_seen = true;
 			}
-			if (s->rate_fps <= b->upper_fps && lr > b->target_ratio &&
+			if (s->pair.rate_fps <= b->upper_fps && lr > b->target_ratio &&
 			    s->duration_s <= b->upper_duration_s)
 				upper_seen = true;
 		}

@@ -76,7 +76,7 @@ START_TEST(test_acceptance_a)
 		/* 60 s search trials are full length: no extra confirmation */
 		ck_assert_str_eq(log.v[log.n - 1].phase, "search");
 		/* first trial at r_max = fps_max(F) */
-		ck_assert_double_eq_tol(log.v[0].spec.rate_fps,
+		ck_assert_double_eq_tol(log.v[0].spec.pair.rate_fps,
 					bm_fps_max(1e9, cases[i].f), 1e-6);
 		bm_trial_log_free(&log);
 	}
@@ -109,7 +109,7 @@ START_TEST(test_acceptance_d_step5)
 			n_final++;
 			/* the confirmation near C + 4000 must fail */
 			final_failed_logged = log.v[i].res.lost > 0;
-			ck_assert(log.v[i].spec.rate_fps > c + 3000);
+			ck_assert(log.v[i].spec.pair.rate_fps > c + 3000);
 			ck_assert_double_eq(log.v[i].spec.duration_s, 60);
 		} else if (!strcmp(log.v[i].phase, "final-search")) {
 			n_fs++;
@@ -145,7 +145,7 @@ START_TEST(test_step5_confirms)
 	ck_assert(!r.final_failed);
 	ck_assert_str_eq(log.v[log.n - 1].phase, "final");
 	ck_assert_uint_eq(log.v[log.n - 1].res.lost, 0);
-	ck_assert_double_eq(log.v[log.n - 1].spec.rate_fps, r.throughput_fps);
+	ck_assert_double_eq(log.v[log.n - 1].spec.pair.rate_fps, r.throughput_fps);
 	ck_assert(r.throughput_fps >= 70488.72 - 234.96 &&
 		  r.throughput_fps <= 70488.72 + 1.2);
 	bm_trial_log_free(&log);
@@ -171,7 +171,7 @@ START_TEST(test_acceptance_c_below_rmin)
 	ck_assert_double_eq(r.throughput_fps, 0);
 	ck_assert_str_eq(r.reason, "throughput < r_min");
 	ck_assert_str_eq(log.v[log.n - 1].phase, "r_min");
-	ck_assert_double_eq_tol(log.v[log.n - 1].spec.rate_fps, bp.r_min_fps,
+	ck_assert_double_eq_tol(log.v[log.n - 1].spec.pair.rate_fps, bp.r_min_fps,
 				1e-9);
 	/* r_max, r_max/2 .. r_max/512, then r_max/1024 < r_min: the r_min trial */
 	ck_assert_uint_eq(log.n, 11);
@@ -239,7 +239,7 @@ START_TEST(test_lossless_and_start_rate)
 	r = search(be, &bp, &log);
 	ck_assert_uint_eq(r.trials, 4);
 	ck_assert_str_eq(log.v[1].reason, "pass, no upper bound: double");
-	ck_assert_double_eq_tol(log.v[3].spec.rate_fps, bp.r_max_fps, 1e-6);
+	ck_assert_double_eq_tol(log.v[3].spec.pair.rate_fps, bp.r_max_fps, 1e-6);
 	bm_trial_log_free(&log);
 	bm_sim_free(be);
 }
@@ -264,11 +264,11 @@ START_TEST(test_generator_limited_fails)
 		  r.throughput_fps >= 100000 - bp.resolution_fps);
 	ck_assert(log.v[0].res.generator_limited);
 	/* limited every time: two repeats at the same rate, then a failure */
-	ck_assert_double_eq(log.v[1].spec.rate_fps, log.v[0].spec.rate_fps);
-	ck_assert_double_eq(log.v[2].spec.rate_fps, log.v[0].spec.rate_fps);
+	ck_assert_double_eq(log.v[1].spec.pair.rate_fps, log.v[0].spec.pair.rate_fps);
+	ck_assert_double_eq(log.v[2].spec.pair.rate_fps, log.v[0].spec.pair.rate_fps);
 	ck_assert_str_eq(log.v[2].reason,
 			 "repeat: generator-limited without loss (shortfall 0)");
-	ck_assert(log.v[3].spec.rate_fps < log.v[0].spec.rate_fps);
+	ck_assert(log.v[3].spec.pair.rate_fps < log.v[0].spec.pair.rate_fps);
 	ck_assert_uint_gt(r.repeats, 0);
 	bm_trial_log_free(&log);
 	bm_sim_free(be);
@@ -379,8 +379,8 @@ START_TEST(test_disturbed_trial_repeated)
 					    clean.throughput_fps);
 			ck_assert_uint_eq(r.repeats, 1);
 			ck_assert_uint_eq(r.trials, clean.trials + 1);
-			ck_assert_double_eq(log.v[i + 1].spec.rate_fps,
-					    log.v[i].spec.rate_fps);
+			ck_assert_double_eq(log.v[i + 1].spec.pair.rate_fps,
+					    log.v[i].spec.pair.rate_fps);
 			ck_assert_str_eq(log.v[i + 1].reason, cases[k].why);
 			ck_assert(!log.v[i + 1].res.generator_limited &&
 				  !log.v[i + 1].res.lost);
@@ -391,8 +391,8 @@ START_TEST(test_disturbed_trial_repeated)
 			/* the loss is the DUT's: no repeat at the same rate;
 			 * here the failed trial was a final one that ended
 			 * the search (bisect width met) */
-			ck_assert(log.n == i + 1 || log.v[i + 1].spec.rate_fps <
-				  log.v[i].spec.rate_fps);
+			ck_assert(log.n == i + 1 || log.v[i + 1].spec.pair.rate_fps <
+				  log.v[i].spec.pair.rate_fps);
 		}
 		bm_trial_log_free(&log);
 	}
@@ -419,7 +419,7 @@ static int stalled_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 	struct stalled_be *f = (struct stalled_be *)be;
 	int ret = bm_run_trial(f->inner, spec, res, err);
 
-	if (!ret && spec->rate_fps > f->r0 && !res->lost) {
+	if (!ret && spec->pair.rate_fps > f->r0 && !res->lost) {
 		res->received -= 3;
 		res->lost = 3;
 		res->tx_late_max_s = 0.010;
@@ -463,10 +463,10 @@ START_TEST(test_disturbed_every_attempt)
 		  r.disturbed_min_fps - r.throughput_fps <= bp.resolution_fps);
 	/* every one of them was tried 1 + 2 times at its rate */
 	for (i = 0; i + 2 < log.n; i++)
-		if (log.v[i].spec.rate_fps == r.disturbed_min_fps)
+		if (log.v[i].spec.pair.rate_fps == r.disturbed_min_fps)
 			break;
 	ck_assert_uint_lt(i + 2, log.n);
-	ck_assert_double_eq(log.v[i + 2].spec.rate_fps, r.disturbed_min_fps);
+	ck_assert_double_eq(log.v[i + 2].spec.pair.rate_fps, r.disturbed_min_fps);
 	ck_assert_uint_eq(log.v[i + 2].res.lost, 3);
 	ck_assert_uint_eq(r.repeats, 2 * r.disturbed_failures);
 	bm_trial_log_free(&log);

@@ -172,8 +172,9 @@ struct bm_backend *bm_backend_genl_new(const struct bm_genl_port_opts *o,
 		bm_errorf(err, "the module backend needs a tx and an rx port");
 		return NULL;
 	}
-	/* The pair trials run on tx/rx, N-port ones on the list: they must
-	 * be the same first two ports, or one job would test two setups. */
+	/* A pair load runs on the job's first two ports, N-port traffic on
+	 * the list: tx and rx must be those two, or one job would test two
+	 * setups. */
 	if (o->n_ports && (o->n_ports < 2 || strcmp(o->ports[0], o->tx_port) ||
 			   strcmp(o->ports[1], o->rx_port))) {
 		bm_errorf(err, "the module backend's port list must begin with tx, rx");

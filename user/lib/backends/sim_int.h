@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internals shared by the simulated DUT's files: the backend (sim.c),
- * the pair model (sim_fluid.c, its trial sim_pair.c) and the N-port
- * model (sim_traffic.c and its parts); not a public interface.
+ * the fluid model of pair traffic (sim_fluid.c, its trial sim_pair.c)
+ * and the frame-level model of any traffic (sim_traffic.c and its
+ * parts); not a public interface.
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
@@ -143,7 +144,7 @@ bool sim_tm_unpop(struct sim_tm *tm);
 /* Frames the bands may hold at once (for bounds; UINT64_MAX: no limit). */
 uint64_t sim_tm_capacity(const struct sim_tm *tm);
 
-/* --- the pair model (sim_fluid.c) and its trial (sim_pair.c) -------- */
+/* --- the fluid model (sim_fluid.c) and its trial (sim_pair.c) ------- */
 
 
 #define SIM_MAX_PIECES	64

@@ -9,8 +9,9 @@
  * RFC 2889), snake (R8239-LR-SNAKE), many-to-one, one-to-many, N-j -> j
  * (R8239-BUF-4, -MB, AMB-31) and the groups of four of R8239-HOLB.
  *
- * A struct bm_trial_spec whose traffic is set runs this traffic; the
- * backends expand the pair topologies of bm_trial.h into it themselves.
+ * Every trial is this traffic: a struct bm_trial_spec whose traffic is
+ * set runs it, and bm_run_trial() builds a pair load's
+ * (bm_traffic_of_pair) before a backend sees the trial.
  */
 #ifndef BM_TRAFFIC_H
 #define BM_TRAFFIC_H

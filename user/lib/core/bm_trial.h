@@ -46,16 +46,36 @@ const char *bm_topology_name(enum bm_topology t);
 struct bm_traffic;
 struct bm_traffic_result;
 
-/* What the caller asks of one trial.  All rates are per direction. */
-struct bm_trial_spec {
+/*
+ * A pair trial in short: a constant load between the job's first two
+ * ports (RFC 2544 §14's pair topologies), what most procedures and every
+ * search ask.  bm_run_trial() turns it into the traffic every backend
+ * runs (bm_traffic_of_pair: one model of a trial, not two that must
+ * agree); no backend reads it.  A trial record keeps it as what was
+ * asked.  All rates are per direction.
+ */
+struct bm_pair_load {
 	enum bm_pattern pattern;
 	enum bm_topology topology;
-	uint32_t frame_size;		/* F in bytes, with FCS (SPEC 2.1) */
 	double rate_fps;		/* intended offered load, frames/s */
-	double duration_s;		/* trial duration, s */
 	uint64_t burst_frames;		/* BM_PAT_BURST: frames in the burst */
 	double step_rate_fps;		/* BM_PAT_STEP: rate after the step */
 	double step_duration_s;		/* BM_PAT_STEP: time after the step */
+	/* R2544-LAT: tag the frame due nearest tag_at_s (flags.bit0) and
+	 * report its latency in the result. */
+	bool tag;
+	double tag_at_s;
+	/* §26.2's other run: the tagged frame to this IPv4 address (a new
+	 * destination network); 0.0.0.0 = the stream's destination */
+	uint8_t tag_dst_ip4[4];
+};
+
+/* What the caller asks of one trial: its load (traffic when set, else
+ * the pair load) and how it is run. */
+struct bm_trial_spec {
+	struct bm_pair_load pair;
+	uint32_t frame_size;		/* F in bytes, with FCS (SPEC 2.1) */
+	double duration_s;		/* trial duration, s */
 	bool latency;			/* measure latency on every frame */
 	/* The frames cross no DUT (a loopback: R8238-CAL), so they may be
 	 * shaped as a port's PTP-only rx filter needs to stamp them; no
@@ -66,13 +86,6 @@ struct bm_trial_spec {
 					 * RFC's 2 s */
 	double drain_s;			/* loss wait threshold after the run
 					 * (REQ-TRIAL-1 step 4); <0 = default */
-	/* Added for R2544-LAT: tag the first frame sent at or after tag_at_s
-	 * (flags.bit0) and report its latency in the result. */
-	bool tag;
-	double tag_at_s;
-	/* §26.2's other run: the tagged frame to this IPv4 address (a new
-	 * destination network); 0.0.0.0 = the stream's destination */
-	uint8_t tag_dst_ip4[4];
 	/* Added for R2544-RESET: when event_fn is set the backend calls
 	 * event_fn(event_ctx) once, event_at_s after the run started, while
 	 * traffic keeps flowing (the DUT reset hook). */
@@ -84,9 +97,8 @@ struct bm_trial_spec {
 	 * tester's links down). */
 	bool link_down_ok;
 	/* N ports (bm_traffic.h): when traffic is set the trial
-	 * runs its streams for duration_s and pattern, rate_fps, topology,
-	 * burst and step fields are not used; frame_size is the size of
-	 * streams that name none.  The backend fills traffic_res (from
+	 * runs its streams for duration_s and the pair load is only what a
+	 * record shows; frame_size is the size of streams that name none.  The backend fills traffic_res (from
 	 * bm_traffic_result_new(traffic), owned by the caller) when set,
 	 * and the totals in struct bm_trial_result always. */
 	const struct bm_traffic *traffic;

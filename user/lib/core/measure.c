@@ -12,7 +12,7 @@ static int pair_measure(const struct bm_measurer *m, double duration_s,
 			struct bm_trial_result *res, struct bm_error *err)
 {
 	bm_trial_spec_rate(spec, m->pair.frame_size, load_fps, duration_s);
-	spec->topology = m->pair.topology;
+	spec->pair.topology = m->pair.topology;
 	spec->learning = m->pair.learning;
 	spec->learning_pause_s = m->pair.learning_pause_s;
 	spec->drain_s = m->pair.drain_s;

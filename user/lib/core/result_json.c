@@ -29,25 +29,25 @@ static const char *pattern_name(enum bm_pattern p)
 static void offered_json(json_object *o, const struct bm_trial_spec *sp,
 			 const struct bm_trial_result *r, double line_rate_bps)
 {
-	if (sp->pattern == BM_PAT_BURST) {
-		bm_json_add_u64(o, "burst_frames", sp->burst_frames);
+	if (sp->pair.pattern == BM_PAT_BURST) {
+		bm_json_add_u64(o, "burst_frames", sp->pair.burst_frames);
 	} else {
-		bm_json_add_double(o, "rate_fps", sp->rate_fps);
+		bm_json_add_double(o, "rate_fps", sp->pair.rate_fps);
 		/* an IMIX's load is of its mean size (SPEC 2.3) */
 		if (line_rate_bps > 0 && r->mean_frame_size > 0)
-			bm_json_add_double(o, "load_pct", sp->rate_fps *
+			bm_json_add_double(o, "load_pct", sp->pair.rate_fps *
 					   (r->mean_frame_size + 20.0) * 8.0 /
 					   line_rate_bps * 100.0);
 		else if (line_rate_bps > 0 && sp->frame_size)
 			bm_json_add_double(o, "load_pct",
-					   bm_load_pct(sp->rate_fps,
+					   bm_load_pct(sp->pair.rate_fps,
 						       sp->frame_size,
 						       line_rate_bps));
 		bm_json_add_double(o, "duration_s", sp->duration_s);
 	}
-	if (sp->pattern == BM_PAT_STEP) {
-		bm_json_add_double(o, "step_rate_fps", sp->step_rate_fps);
-		bm_json_add_double(o, "step_duration_s", sp->step_duration_s);
+	if (sp->pair.pattern == BM_PAT_STEP) {
+		bm_json_add_double(o, "step_rate_fps", sp->pair.step_rate_fps);
+		bm_json_add_double(o, "step_duration_s", sp->pair.step_duration_s);
 		bm_json_add_double(o, "last_loss_after_step_s",
 				   r->last_loss_after_step_s);
 	}
@@ -150,14 +150,14 @@ static void marks_json(json_object *o, const struct bm_trial_spec *sp,
 		bm_json_add_double(o, "max_gap_s", r->max_gap_s);
 		bm_json_add_double(o, "max_gap_start_s", r->max_gap_start_s);
 	}
-	if (sp->tag) {
+	if (sp->pair.tag) {
 		bm_json_add_double(o, "tag_tx_s", r->tag_tx_s);
 		bm_json_add_bool(o, "tag_received", r->tag_received);
 		bm_json_add_double(o, "tag_latency_ns", r->tag_latency_ns);
-		if (memcmp(sp->tag_dst_ip4, "\0\0\0\0", 4)) {
+		if (memcmp(sp->pair.tag_dst_ip4, "\0\0\0\0", 4)) {
 			char a[16];
 
-			bm_ip4_text(sp->tag_dst_ip4, a);
+			bm_ip4_text(sp->pair.tag_dst_ip4, a);
 			bm_json_add_str(o, "tag_destination", a);
 		}
 	}
@@ -218,8 +218,8 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_str(o, "phase", rec->phase);
 	bm_json_add_str(o, "reason", rec->reason);
 	bm_json_add_u64(o, "frame_size", sp->frame_size);
-	bm_json_add_str(o, "pattern", pattern_name(sp->pattern));
-	bm_json_add_str(o, "topology", bm_topology_name(sp->topology));
+	bm_json_add_str(o, "pattern", pattern_name(sp->pair.pattern));
+	bm_json_add_str(o, "topology", bm_topology_name(sp->pair.topology));
 	offered_json(o, sp, r, line_rate_bps);
 	stream_type_json(o, r);
 	counts_json(o, r, loss_ratio);

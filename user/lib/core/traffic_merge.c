@@ -60,7 +60,7 @@ int bm_traffic_merge(struct bm_merge_part *parts, unsigned int n,
 			return bm_errorf(err, "part %u: a trial without N-port "
 					 "traffic cannot run beside others",
 					 i + 1);
-		if (s->tag || s->event_fn)
+		if (s->pair.tag || s->event_fn)
 			return bm_errorf(err, "part %u: a tagged frame or an "
 					 "event cannot run beside others",
 					 i + 1);

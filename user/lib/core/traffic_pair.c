@@ -33,18 +33,18 @@ static uint64_t pair_forward(const struct bm_trial_spec *spec,
 {
 	bm_stream_init(s, 0, 1, 0);
 	s->load_unit = BM_LOAD_FPS;
-	if (spec->pattern == BM_PAT_BURST) {
+	if (spec->pair.pattern == BM_PAT_BURST) {
 		s->pattern = BM_STREAM_BURSTS;
-		s->burst_len = (uint32_t)spec->burst_frames;
+		s->burst_len = (uint32_t)spec->pair.burst_frames;
 		s->burst_count = 1;
-		return spec->burst_frames;
+		return spec->pair.burst_frames;
 	}
 	s->pattern = BM_STREAM_COUNT;
-	s->load = spec->rate_fps;
-	s->count = (uint64_t)llround(spec->rate_fps * spec->duration_s);
-	if (spec->tag && spec->pattern == BM_PAT_RATE) {
-		s->tag_seq = llround(spec->tag_at_s * spec->rate_fps);
-		memcpy(s->tag_dst_ip4, spec->tag_dst_ip4, 4);
+	s->load = spec->pair.rate_fps;
+	s->count = (uint64_t)llround(spec->pair.rate_fps * spec->duration_s);
+	if (spec->pair.tag && spec->pair.pattern == BM_PAT_RATE) {
+		s->tag_seq = llround(spec->pair.tag_at_s * spec->pair.rate_fps);
+		memcpy(s->tag_dst_ip4, spec->pair.tag_dst_ip4, 4);
 	}
 	return s->count;
 }
@@ -57,20 +57,20 @@ int bm_traffic_of_pair(const struct bm_trial_spec *spec,
 	unsigned int i;
 
 	bm_traffic_init(t);
-	if (spec->pattern == BM_PAT_BURST ? spec->burst_frames > UINT32_MAX :
-	    !(spec->rate_fps >= 0 && spec->duration_s > 0 &&
-	      isfinite(spec->rate_fps) && isfinite(spec->duration_s)))
+	if (spec->pair.pattern == BM_PAT_BURST ? spec->pair.burst_frames > UINT32_MAX :
+	    !(spec->pair.rate_fps >= 0 && spec->duration_s > 0 &&
+	      isfinite(spec->pair.rate_fps) && isfinite(spec->duration_s)))
 		return bm_errorf(err, "bad rate %g fps, duration %g s or "
-				 "burst of %llu frames", spec->rate_fps,
+				 "burst of %llu frames", spec->pair.rate_fps,
 				 spec->duration_s,
-				 (unsigned long long)spec->burst_frames),
+				 (unsigned long long)spec->pair.burst_frames),
 		       -EINVAL;
-	if (spec->pattern == BM_PAT_STEP &&
-	    !(spec->step_rate_fps >= 0 && spec->step_duration_s > 0 &&
-	      isfinite(spec->step_rate_fps) &&
-	      isfinite(spec->step_duration_s)))
+	if (spec->pair.pattern == BM_PAT_STEP &&
+	    !(spec->pair.step_rate_fps >= 0 && spec->pair.step_duration_s > 0 &&
+	      isfinite(spec->pair.step_rate_fps) &&
+	      isfinite(spec->pair.step_duration_s)))
 		return bm_errorf(err, "bad step rate %g fps or duration %g s",
-				 spec->step_rate_fps, spec->step_duration_s),
+				 spec->pair.step_rate_fps, spec->pair.step_duration_s),
 		       -EINVAL;
 	t->n_ports = 2;
 	for (i = 0; i < 2; i++)
@@ -80,20 +80,20 @@ int bm_traffic_of_pair(const struct bm_trial_spec *spec,
 	t->overload_ok = true;
 	if (!pair_forward(spec, &s))
 		return bm_errorf(err, "trial of 0 frames (rate %.3f fps, %.3f s)",
-				 spec->rate_fps, spec->duration_s), -EINVAL;
+				 spec->pair.rate_fps, spec->duration_s), -EINVAL;
 	if (bm_traffic_add_stream(t, &s, err) < 0)
 		return -ENOMEM;
-	if (spec->pattern == BM_PAT_STEP) {
+	if (spec->pair.pattern == BM_PAT_STEP) {
 		/* R2544-RECOV: the post-step load from the step on */
-		s.load = spec->step_rate_fps;
-		s.count = (uint64_t)llround(spec->step_rate_fps *
-					    spec->step_duration_s);
+		s.load = spec->pair.step_rate_fps;
+		s.count = (uint64_t)llround(spec->pair.step_rate_fps *
+					    spec->pair.step_duration_s);
 		s.start_s = spec->duration_s;
 		s.tag_seq = -1;
 		if (!s.count)
 			return bm_traffic_free(t), bm_errorf(err, "step of 0 frames"),
 			       -EINVAL;
-	} else if (spec->topology == BM_TOPO_PAIR_BIDIR) {
+	} else if (spec->pair.topology == BM_TOPO_PAIR_BIDIR) {
 		s.tx_port = 1;
 		s.rx_port = 0;
 		s.tag_seq = -1;

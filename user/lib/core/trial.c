@@ -29,8 +29,8 @@ static int pair_run_spec(const struct bm_backend *be,
 		return ret;
 	*run = *spec;
 	run->traffic = t;
-	if (spec->pattern == BM_PAT_STEP)
-		run->duration_s = spec->duration_s + spec->step_duration_s;
+	if (spec->pair.pattern == BM_PAT_STEP)
+		run->duration_s = spec->duration_s + spec->pair.step_duration_s;
 	return 0;
 }
 
@@ -62,7 +62,7 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		 * somewhere offered the DUT less than asked: what it passed
 		 * says nothing (REQ-GEN-6).
 		 */
-		if (!ret && spec->pattern == BM_PAT_BURST &&
+		if (!ret && spec->pair.pattern == BM_PAT_BURST &&
 		    res->tx_burst_late_max_s > BM_BURST_GAP_TOL_S)
 			res->generator_limited = true;
 	} else {
@@ -149,10 +149,10 @@ void bm_trial_spec_rate(struct bm_trial_spec *spec, uint32_t frame_size,
 			double rate_fps, double duration_s)
 {
 	memset(spec, 0, sizeof(*spec));
-	spec->pattern = BM_PAT_RATE;
-	spec->topology = BM_TOPO_PAIR_UNI;
+	spec->pair.pattern = BM_PAT_RATE;
+	spec->pair.topology = BM_TOPO_PAIR_UNI;
 	spec->frame_size = frame_size;
-	spec->rate_fps = rate_fps;
+	spec->pair.rate_fps = rate_fps;
 	spec->duration_s = duration_s;
 	spec->drain_s = -1.0;
 	spec->learning_pause_s = -1.0;

@@ -202,10 +202,10 @@ static void cap_spec(struct bm_trial_spec *s, const struct cap_params *p,
 		     uint32_t f, const char *path, double fps, double dur)
 {
 	memset(s, 0, sizeof(*s));
-	s->pattern = BM_PAT_RATE;
-	s->topology = BM_TOPO_PAIR_UNI;
+	s->pair.pattern = BM_PAT_RATE;
+	s->pair.topology = BM_TOPO_PAIR_UNI;
 	s->frame_size = f;
-	s->rate_fps = fps;
+	s->pair.rate_fps = fps;
 	s->duration_s = dur;
 	s->drain_s = p->drain_s;
 	s->tx_path = path;

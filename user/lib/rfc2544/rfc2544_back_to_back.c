@@ -48,8 +48,8 @@ int r2544_b2b_burst(struct r2544_b2b *b, uint64_t n, const char *why,
 
 	r2544_spec(b->r, &spec, b->f, 0.0, b->depletion_s > 0.0 ?
 		   r2544_b2b_trial_s(b, n) : b->r->p->b2b_trial_s);
-	spec.pattern = BM_PAT_BURST;
-	spec.burst_frames = n;
+	spec.pair.pattern = BM_PAT_BURST;
+	spec.pair.burst_frames = n;
 	for (k = 1;; k++) {
 		snprintf(reason, sizeof(reason), "repetition %u: %s%s",
 			 b->rep, why, k > 1 ? " (sent again: the generator "
@@ -65,7 +65,7 @@ int r2544_b2b_burst(struct r2544_b2b *b, uint64_t n, const char *why,
 		b->n_limited++;
 	/* attempted counts both directions of a pair-bidir trial, the
 	 * departures are the forward stream's: per direction */
-	per_dir = res.attempted / (spec.topology == BM_TOPO_PAIR_BIDIR ? 2 : 1);
+	per_dir = res.attempted / (spec.pair.topology == BM_TOPO_PAIR_BIDIR ? 2 : 1);
 	if (!ret && n > 1 && per_dir > 1 && res.actual_duration_s > 0.0) {
 		double fps = (double)(per_dir - 1) / res.actual_duration_s;
 

@@ -69,7 +69,7 @@ void r2544_spec(const struct r2544_run *r, struct bm_trial_spec *spec,
 		uint32_t f, double rate_fps, double duration_s)
 {
 	bm_trial_spec_rate(spec, f, rate_fps, duration_s);
-	spec->topology = r->p->topology;
+	spec->pair.topology = r->p->topology;
 	spec->learning = r->p->learning;
 	spec->learning_pause_s = r->p->learning_pause_s;
 	spec->drain_s = r->p->drain_s;

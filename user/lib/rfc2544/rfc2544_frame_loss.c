@@ -53,10 +53,10 @@ static int flr_size(struct r2544_run *r, const struct r2544_case *c,
 		row = json_object_new_object();
 		bm_json_add_double(row, "rate_pct", pct);
 		bm_json_add_double(row, "rate_pct_line",
-				   spec.rate_fps / r2544_fps_max(
+				   spec.pair.rate_fps / r2544_fps_max(
 					   r->be->line_rate_bps, c->size) *
 				   100.0);
-		bm_json_add_double(row, "rate_fps", spec.rate_fps);
+		bm_json_add_double(row, "rate_fps", spec.pair.rate_fps);
 		bm_json_add_u64(row, "tx", res.attempted);
 		bm_json_add_u64(row, "rx", res.received);
 		bm_json_add_double(row, "loss_pct", loss);

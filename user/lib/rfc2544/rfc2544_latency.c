@@ -129,15 +129,15 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	}
 	r2544_spec(r, &spec, f, thr, p->lat_trial_s);
 	spec.latency = true;		/* full distribution [EXTENSION] */
-	spec.tag = true;
-	spec.tag_at_s = p->lat_tag_at_s;
+	spec.pair.tag = true;
+	spec.pair.tag_at_s = p->lat_tag_at_s;
 	while (valid < p->lat_repetitions) {
 		snprintf(why, sizeof(why), "repetition %u, tag at %g s",
 			 valid + invalid + 1, p->lat_tag_at_s);
 		/* §26.2 new-net: every attempt's tagged frame to a network
 		 * no frame has gone to in this run (while there are 190) */
 		if (p->lat_destination == RFC2544_LAT_NEW_NET)
-			memcpy(spec.tag_dst_ip4, (const uint8_t[]){ 198, 19,
+			memcpy(spec.pair.tag_dst_ip4, (const uint8_t[]){ 198, 19,
 			       (uint8_t)(RFC2544_NEW_NET_FIRST +
 					 r->new_nets++ % RFC2544_NEW_NETS), 2 },
 			       4);

@@ -58,9 +58,9 @@ static int recovery_size(struct r2544_run *r, size_t i, json_object *e)
 	json_object_object_add(e, "repetitions", a);
 	for (k = 0; k < p->rec_repetitions; k++) {
 		r2544_spec(r, &spec, f, over, p->rec_overload_s);
-		spec.pattern = BM_PAT_STEP;
-		spec.step_rate_fps = reduced;
-		spec.step_duration_s = p->rec_observe_s;
+		spec.pair.pattern = BM_PAT_STEP;
+		spec.pair.step_rate_fps = reduced;
+		spec.pair.step_duration_s = p->rec_observe_s;
 		snprintf(why, sizeof(why), "repetition %u: overload, then 50 %%",
 			 k + 1);
 		ret = r2544_trial(r, &spec, &res, "recovery", why);

@@ -206,7 +206,7 @@ static int add_streams(const struct r2544_stream *s, struct bm_traffic *t,
 		       unsigned int tx, unsigned int rx,
 		       const struct bm_trial_spec *spec, struct bm_error *err)
 {
-	double r = spec->rate_fps, d = spec->duration_s, bursts;
+	double r = spec->pair.rate_fps, d = spec->duration_s, bursts;
 	double share = s->p->broadcast_pct / 100.0;
 	struct bm_stream_spec ss;
 	unsigned int q;
@@ -350,14 +350,14 @@ static int build_multi(const struct r2544_stream *s,
 		struct bm_stream_spec *ss = &t->streams[k];
 
 		ss->load_unit = BM_LOAD_FPS;
-		ss->load = spec->rate_fps / per;
+		ss->load = spec->pair.rate_fps / per;
 		ss->pattern = BM_STREAM_COUNT;
 		ss->imix = s->c.mix;
 		ss->count = (uint64_t)llround(ss->load * spec->duration_s);
 		if (!ss->count)
 			return bm_errorf(err, "trial of 0 frames a stream "
 					 "(%.3f fps over %u outputs, %.3f s)",
-					 spec->rate_fps, per,
+					 spec->pair.rate_fps, per,
 					 spec->duration_s);
 	}
 	return 0;
@@ -376,8 +376,8 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		if (bm_traffic_add_port(t, in->port_names[i],
 					in->line_rate_bps, err) < 0)
 			return -EINVAL;
-	if (!(spec->rate_fps > 0.0))
-		return bm_errorf(err, "trial at %g fps", spec->rate_fps);
+	if (!(spec->pair.rate_fps > 0.0))
+		return bm_errorf(err, "trial at %g fps", spec->pair.rate_fps);
 	if (s->c.mix)
 		imix_cycle(s->p, t);
 	if (s->p->management) {
@@ -394,7 +394,7 @@ static int build(const struct r2544_stream *s, const struct bm_trial_spec *spec,
 		ret = build_multi(s, spec, t, err);
 	else
 		ret = add_streams(s, t, 0, 1, spec, err);
-	if (!ret && !multi && spec->topology == BM_TOPO_PAIR_BIDIR)
+	if (!ret && !multi && spec->pair.topology == BM_TOPO_PAIR_BIDIR)
 		ret = add_streams(s, t, 1, 0, spec, err);
 	return ret ? ret : r2544_route_msgs(s->p, t, s->ab_next, err);
 }
@@ -409,7 +409,7 @@ static int stream_run(struct bm_backend *be, const struct bm_trial_spec *spec,
 	int ret;
 
 	/* anything but a constant pair stream goes through as it is */
-	if (spec->traffic || spec->pattern != BM_PAT_RATE) {
+	if (spec->traffic || spec->pair.pattern != BM_PAT_RATE) {
 		ret = bm_run_trial(s->inner, spec, res, err);
 		goto out;
 	}
@@ -607,7 +607,7 @@ void r2544_stream_report(struct r2544_run *r, json_object *e, double thr,
 		return;
 	/* the last trial of this case at the throughput's rate */
 	for (k = r->log.n; k > first && isfinite(thr); k--)
-		if (r->log.v[k - 1].spec.rate_fps == thr) {
+		if (r->log.v[k - 1].spec.pair.rate_fps == thr) {
 			at = &r->log.v[k - 1];
 			break;
 		}

@@ -26,16 +26,16 @@ static int search_logged(const struct bm_trial_spec *spec,
 	}
 	if (!progress)
 		return 0;
-	if (spec->pattern == BM_PAT_BURST)
+	if (spec->pair.pattern == BM_PAT_BURST)
 		snprintf(line, sizeof(line),
 			 "%s: %u B burst of %llu frames: lost %llu", phase,
 			 spec->frame_size,
-			 (unsigned long long)spec->burst_frames,
+			 (unsigned long long)spec->pair.burst_frames,
 			 (unsigned long long)res->lost);
 	else
 		snprintf(line, sizeof(line),
 			 "%s: %u B at %.2f fps for %g s: lost %llu of %llu",
-			 phase, spec->frame_size, spec->rate_fps,
+			 phase, spec->frame_size, spec->pair.rate_fps,
 			 spec->duration_s, (unsigned long long)res->lost,
 			 (unsigned long long)res->attempted);
 	if (progress(ctx, &log->v[log->n - 1], line)) {
