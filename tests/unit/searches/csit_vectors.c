@@ -57,6 +57,45 @@ size_t csit_vec_goals(json_object *gs, struct bm_mlr_goal *g, size_t max,
 	return n;
 }
 
+size_t csit_vec_input(json_object *gs, struct bm_mlr_goal *g, size_t max,
+		      struct bm_mlr9971_input *in)
+{
+	bm_mlr9971_input_default(in);
+	in->goals = g;
+	in->n_goals = csit_vec_goals(gs, g, max, &in->min_load_fps,
+				     &in->max_load_fps);
+	return in->n_goals;
+}
+
+bool csit_vec_knobs(json_object *gs, unsigned int *preceding,
+		    unsigned int *expansion, bool *fail_fast)
+{
+	json_object *a, *o, *v;
+	double p, e;
+	size_t k;
+	bool f;
+
+	if (!json_object_object_get_ex(gs, "goals", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return false;
+	for (k = 0; k < json_object_array_length(a); k++) {
+		o = json_object_array_get_idx(a, k);
+		if (!num(o, "preceding_targets", &p) ||
+		    !num(o, "expansion_coefficient", &e) ||
+		    !json_object_object_get_ex(o, "fail_fast", &v) ||
+		    !json_object_is_type(v, json_type_boolean))
+			return false;
+		f = json_object_get_boolean(v);
+		if (k && (*preceding != (unsigned int)p ||
+			  *expansion != (unsigned int)e || *fail_fast != f))
+			return false;
+		*preceding = (unsigned int)p;
+		*expansion = (unsigned int)e;
+		*fail_fast = f;
+	}
+	return k > 0;
+}
+
 bool csit_vec_brackets(double lower, double upper, double truth,
 		       const struct bm_mlr_goal *g)
 {

@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "bm_mlr9971.h"
 #include "bm_mlr_goal.h"
 #include "mlr_devices.h"
 
@@ -27,6 +28,19 @@ enum mlr_cmp_dev csit_vec_kind(const char *name);
  * number the goals or loads need. */
 size_t csit_vec_goals(json_object *gs, struct bm_mlr_goal *g, size_t max,
 		      double *min_load, double *max_load);
+
+/* The Controller Input of goal set gs: bm_mlr9971_input_default() with
+ * its goals in g[0..max) and its loads; the goals' number, 0 as
+ * csit_vec_goals(). */
+size_t csit_vec_input(json_object *gs, struct bm_mlr_goal *g, size_t max,
+		      struct bm_mlr9971_input *in);
+
+/* The knobs of goal set gs that CSIT takes per goal and bmgen's CSIT
+ * selection once for all (bm_mlr9971.h): preceding_targets,
+ * expansion_coefficient and fail_fast; false when a goal lacks one or
+ * the goals differ in one. */
+bool csit_vec_knobs(json_object *gs, unsigned int *preceding,
+		    unsigned int *expansion, bool *fail_fast);
 
 /* Do bounds [lower, upper] of goal g bracket truth: lower <= truth <=
  * upper but for the whole frames the truth formula leaves out.  One lost

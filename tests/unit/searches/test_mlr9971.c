@@ -29,15 +29,9 @@
 static size_t goals_of(json_object *gs, struct bm_mlr_goal *g,
 		       struct bm_mlr9971_input *in)
 {
-	double lo, hi;
-	size_t n = csit_vec_goals(gs, g, MAX_GOALS, &lo, &hi);
+	size_t n = csit_vec_input(gs, g, MAX_GOALS, in);
 
 	ck_assert_uint_gt(n, 0);
-	bm_mlr9971_input_default(in);
-	in->goals = g;
-	in->n_goals = n;
-	in->min_load_fps = lo;
-	in->max_load_fps = hi;
 	return n;
 }
 

@@ -18,6 +18,15 @@
 #include "bm_mlr_goal.h"
 #include "bm_trial.h"
 
+/* The load selection, which RFC 9971 leaves to the implementation
+ * (§4.9.2): bmgen's own (mlr9971.c), or one that chooses the same
+ * (duration, load) sequence as FD.io CSIT's MLRsearch (commit
+ * 78e52b9c8a) given the same Trial Results (mlr9971_csit.c). */
+enum bm_mlr9971_selection {
+	BM_MLR9971_SEL_BMGEN = 0,
+	BM_MLR9971_SEL_CSIT,
+};
+
 /* The Controller Input (§4.6.8). */
 struct bm_mlr9971_input {
 	const struct bm_mlr_goal *goals;	/* each with a Goal Width > 0 */
@@ -34,6 +43,13 @@ struct bm_mlr9971_input {
 	 * §4.9.1's "severe deviation ... into the increased Trial Loss
 	 * Ratio"), as time worth of traffic. */
 	double attempt_tolerance_s;
+	enum bm_mlr9971_selection selection;
+	/* CSIT selection only: the factor its external search widens its
+	 * step by (CSIT's expansion_coefficient, >= 2), and whether Min
+	 * Load an Upper Bound of a goal ends the search as an error
+	 * (-ERANGE, CSIT's fail_fast) rather than an irregular result. */
+	unsigned int expansion_coefficient;
+	bool fail_fast;
 };
 
 /* The Controller Output (§4.8.6). */
@@ -54,7 +70,8 @@ struct bm_mlr9971_result {
 };
 
 /* Fill *in with CSIT's production values but the goals and loads:
- * 2 preceding targets, 10 us attempt tolerance, no time limit. */
+ * 2 preceding targets, 10 us attempt tolerance, no time limit; bmgen's
+ * selection (expansion coefficient 2, no fail_fast for CSIT's). */
 void bm_mlr9971_input_default(struct bm_mlr9971_input *in);
 
 /* Check in; 0, or -EINVAL with err naming the goal and RFC term (no
@@ -64,7 +81,8 @@ int bm_mlr9971_input_check(const struct bm_mlr9971_input *in,
 
 /*
  * Run the search with m's trials.  0; -ECANCELED (progress asked to
- * stop), -ETIMEDOUT (max_search_s), -EINVAL (input), -ENOMEM or the
+ * stop), -ETIMEDOUT (max_search_s), -EINVAL (input), -ERANGE (fail_fast),
+ * -EPROTO (the CSIT selection's own consistency checks), -ENOMEM or the
  * measurer's error: in every case but -EINVAL *res has the Goal Results
  * of the trials so far; free it with bm_mlr9971_result_free().
  */

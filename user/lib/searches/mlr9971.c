@@ -2,7 +2,10 @@
 /*
  * The RFC 9971 Controller (§4.9.2): load selection for a list of Search
  * Goals.  The RFC fixes what a bound is (bm_mlr_goal.c) and leaves the
- * choice of loads and durations to the implementation; bmgen's:
+ * choice of loads and durations to the implementation.  Two selections
+ * share the measurement (mlr9971_measure.c) and the Goal Results: the
+ * CSIT-identical one (mlr9971_csit.c, input.selection csit) and bmgen's,
+ * here, the default:
  *
  * Targets.  Each goal is searched as a short chain of targets, the
  * coarsest first (preceding_targets of them, as CSIT does): target k
@@ -54,56 +57,50 @@
 #include <string.h>
 
 #include "bm_mlr9971.h"
-#include "mlrsearch_int.h"
+#include "mlr9971_int.h"
 
 #define MAX_TARGETS	5
-#define MAX_TRIALS	100000
-/* Attempts after one the generator could not offer in full (measure) */
-#define R9971_REPEATS	2
+/* Goals the csit selection's load scale fits at once */
+#define MAX_CSIT_GOALS	16
 /* Exploration trials a target may take before it converges: twice the
  * doublings from a 0.1 % width across nine decades of load */
 #define R9971_EXPLORE	64
-
-struct m_load {
-	double load;
-	struct bm_mlr_trial *t;
-	size_t n, cap;
-	double first_fr;	/* forwarding rate of its first trial */
-	double first_frame;	/* the loss ratio one frame made in it */
-};
-
-/* One attempt's outcome: its Trial Result, the forwarding rate (frames
- * received per second of the trial, per direction), the loss ratio one
- * frame makes, and whether the generator could not offer the load. */
-struct attempt {
-	struct bm_mlr_trial t;
-	double fwd_fps;
-	double frame;
-	bool short_gen;
-};
-
-struct ctl {
-	const struct bm_measurer *m;
-	const struct bm_mlr9971_input *in;
-	struct bm_mlr9971_result *res;
-	bm_progress_fn progress;
-	void *ctx;
-	struct bm_error *err;
-	struct m_load *v;
-	size_t n, cap;
-	double start_s;
-	char phase[32];
-	int dir;			/* the expansion going on: -1 down,
-					 * +1 up, 0 none */
-	double near;			/* the load the loss line predicted,
-					 * until a step is taken from it */
-};
 
 void bm_mlr9971_input_default(struct bm_mlr9971_input *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->preceding_targets = 2;
 	in->attempt_tolerance_s = 10e-6;
+	in->expansion_coefficient = 2;
+}
+
+/* What the CSIT selection needs beyond the common input, as FD.io CSIT's
+ * MLRsearch (commit 78e52b9c8a) checks its goals: a coefficient >= 2,
+ * and a preceding target when one initial trial cannot decide a load. */
+static int csit_input_check(const struct bm_mlr9971_input *in,
+			    struct bm_error *err)
+{
+	const struct bm_mlr_goal *g;
+	size_t i;
+
+	if (in->expansion_coefficient < 2 || in->expansion_coefficient > 1024)
+		return bm_errorf(err, "expansion_coefficient %u: 2 to 1024",
+				 in->expansion_coefficient);
+	if (in->n_goals > MAX_CSIT_GOALS)
+		return bm_errorf(err, "the csit selection takes at most %d "
+				 "goals", MAX_CSIT_GOALS);
+	for (i = 0; i < in->n_goals; i++) {
+		g = &in->goals[i];
+		if (!in->preceding_targets &&
+		    (g->initial_trial_s > 0 ? g->initial_trial_s :
+					      g->final_trial_s) <
+		    g->duration_sum_s)
+			return bm_errorf(err, "goal %zu: the csit selection "
+					 "needs preceding_targets >= 1 when "
+					 "the Goal Initial Trial Duration is "
+					 "below the Goal Duration Sum", i + 1);
+	}
+	return 0;
 }
 
 int bm_mlr9971_input_check(const struct bm_mlr9971_input *in,
@@ -135,6 +132,11 @@ int bm_mlr9971_input_check(const struct bm_mlr9971_input *in,
 	if (!(in->max_search_s >= 0) || !(in->attempt_tolerance_s >= 0))
 		return bm_errorf(err, "max_search_s and "
 				 "attempt_tolerance_s must be >= 0");
+	if (in->selection == BM_MLR9971_SEL_CSIT)
+		return csit_input_check(in, err);
+	if (in->selection != BM_MLR9971_SEL_BMGEN)
+		return bm_errorf(err, "selection %d: unknown",
+				 (int)in->selection);
 	return 0;
 }
 
@@ -156,139 +158,10 @@ static struct bm_mlr_goal target_of(const struct bm_mlr_goal *g,
 	return t;
 }
 
-static struct m_load *find_load(struct ctl *c, double load)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->v[i].load == load)
-			return &c->v[i];
-	return NULL;
-}
-
-/* Add attempt a's trial at load; 0 or -ENOMEM. */
-static int db_add(struct ctl *c, double load, const struct attempt *a)
-{
-	struct m_load *l = find_load(c, load);
-	void *p;
-
-	if (!l) {
-		if (c->n == c->cap) {
-			p = realloc(c->v, (c->cap ? 2 * c->cap : 32) *
-					  sizeof(*c->v));
-			if (!p)
-				return -ENOMEM;
-			c->v = p;
-			c->cap = c->cap ? 2 * c->cap : 32;
-		}
-		l = &c->v[c->n++];
-		memset(l, 0, sizeof(*l));
-		l->load = load;
-		l->first_fr = fmin(load, a->fwd_fps);
-		l->first_frame = a->frame;
-	}
-	if (l->n == l->cap) {
-		p = realloc(l->t, (l->cap ? 2 * l->cap : 4) * sizeof(*l->t));
-		if (!p)
-			return -ENOMEM;
-		l->t = p;
-		l->cap = l->cap ? 2 * l->cap : 4;
-	}
-	l->t[l->n++] = a->t;
-	return 0;
-}
-
-/* One trial at load for dur, logged with why and reported; its outcome
- * in *a.  0 or -errno. */
-static int one_trial(struct ctl *c, double load, double dur, const char *why,
-		     struct attempt *a)
-{
-	struct bm_mlr9971_result *res = c->res;
-	struct bm_trial_spec spec;
-	struct bm_trial_result tr;
-	uint64_t beyond;
-	char line[160];
-	int ret;
-
-	if (c->in->max_search_s > 0 &&
-	    c->m->be->elapsed_s - c->start_s >= c->in->max_search_s) {
-		res->timed_out = true;
-		return bm_errorf(c->err, "mlrsearch: %.1f s spent, the limit "
-				 "max_search_s", c->in->max_search_s),
-		       -ETIMEDOUT;
-	}
-	if (res->log.n >= MAX_TRIALS)
-		return bm_errorf(c->err, "mlrsearch: internal error: %d "
-				 "trials and not converging", MAX_TRIALS),
-		       -EPROTO;
-	ret = bm_measure(c->m, dur, load, &spec, &tr, c->err);
-	if (ret)
-		return ret;
-	/* §4.5.6 from the counts as MLR-MEAS accounts them: frames the
-	 * generator did not send count as lost (§4.9.1's recommendation) */
-	a->t.duration_s = a->t.effective_s = dur;
-	a->t.loss_ratio = mlr_trial_loss_ratio(load * c->m->directions, dur,
-					       &tr, c->in->attempt_tolerance_s,
-					       &beyond);
-	a->frame = mlr_trial_frame_ratio(load * c->m->directions, dur, &tr,
-					 c->in->attempt_tolerance_s);
-	/* counted, not load * (1 - loss ratio): that product's rounding
-	 * can put the next load a few ulps above what was forwarded */
-	a->fwd_fps = (double)tr.received / (dur * c->m->directions);
-	a->short_gen = beyond || tr.generator_limited;
-	res->trial_time_s += dur;
-	ret = bm_trial_log_add(&res->log, c->phase, why, &spec, &tr);
-	if (!ret)
-		ret = mlr_push_ratio(&res->loss_ratios, res->log.n,
-				     a->t.loss_ratio);
-	if (ret)
-		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
-	if (c->progress) {
-		snprintf(line, sizeof(line), "%s: %.0f fps for %g s: loss "
-			 "ratio %.4g", c->phase, load, dur, a->t.loss_ratio);
-		if (c->progress(c->ctx, &res->log.v[res->log.n - 1], line))
-			return bm_errorf(c->err, "mlrsearch: cancelled after "
-					 "%zu trials", res->log.n),
-			       -ECANCELED;
-	}
-	return 0;
-}
-
-/*
- * A measurement at load for dur: a trial the generator could not offer
- * in full (a stalled host, a load above what it can send) is repeated,
- * at most R9971_REPEATS times, every attempt logged, and only the last
- * counts at the load: its shortfall is the generator's, not the DUT's,
- * and one stall must not make a bound.  One that stays short counts with
- * its unsent frames lost (§4.9.1) and generator_limited_trials says so.
- * 0 or -errno.
- */
-static int measure(struct ctl *c, double load, double dur, const char *why)
-{
-	struct attempt a;
-	unsigned int n;
-	int ret;
-
-	for (n = 0;; n++) {
-		ret = one_trial(c, load, dur, n ? "repeat: the generator "
-				"could not offer the load" : why, &a);
-		if (ret)
-			return ret;
-		if (!a.short_gen || n == R9971_REPEATS)
-			break;
-		c->res->repeated_trials++;
-	}
-	if (a.short_gen)
-		c->res->generator_limited_trials++;
-	if (db_add(c, load, &a))
-		return bm_errorf(c->err, "mlrsearch: out of memory"), -ENOMEM;
-	return 0;
-}
-
 /* Load l's leaning for target g when Appendix A leaves it undecided:
  * upper when its high-loss durations exceed g's exceed ratio of all. */
 static enum bm_mlr_class lean(const struct bm_mlr_goal *g,
-			      const struct m_load *l)
+			      const struct r9971_load *l)
 {
 	struct bm_mlr_classification k;
 	double hi, all;
@@ -303,11 +176,11 @@ static enum bm_mlr_class lean(const struct bm_mlr_goal *g,
 
 /* The decided (cls) and leaning (PU, PL) bounds of target g. */
 struct picture {
-	const struct m_load *pu, *pl;
+	const struct r9971_load *pu, *pl;
 	enum bm_mlr_class pu_cls, pl_cls;
 };
 
-static void look(struct ctl *c, const struct bm_mlr_goal *g,
+static void look(struct r9971_ctl *c, const struct bm_mlr_goal *g,
 		 struct picture *p)
 {
 	struct bm_mlr_classification k;
@@ -333,31 +206,14 @@ static void look(struct ctl *c, const struct bm_mlr_goal *g,
 	}
 }
 
-/* The Goal Result of g over every load measured so far; 0 or -ENOMEM. */
-static int goal_result_of(const struct ctl *c, const struct bm_mlr_goal *g,
-			  struct bm_mlr_goal_result *r)
-{
-	struct bm_mlr_load *l = calloc(c->n ? c->n : 1, sizeof(*l));
-	size_t i;
-
-	if (!l)
-		return -ENOMEM;
-	for (i = 0; i < c->n; i++)
-		l[i] = (struct bm_mlr_load){ c->v[i].load, c->v[i].t,
-					     c->v[i].n };
-	bm_mlr_goal_result(g, l, c->n, c->in->max_load_fps, r);
-	free(l);
-	return 0;
-}
-
 /* Is target g done: its Goal Result regular, or Max Load a Lower
  * Bound with no Upper Bound, or Min Load an Upper Bound (then the
  * smallest one: no load is below Min Load). */
-static bool target_done(struct ctl *c, const struct bm_mlr_goal *g)
+static bool target_done(struct r9971_ctl *c, const struct bm_mlr_goal *g)
 {
 	struct bm_mlr_goal_result r;
 
-	if (goal_result_of(c, g, &r))
+	if (r9971_goal_result(c, g, &r))
 		return true;	/* the next trial's allocation reports it */
 	return r.regular || r.lower_is_max_load ||
 	       (r.has_upper && r.upper_fps <= c->in->min_load_fps);
@@ -377,15 +233,15 @@ static double inside(double w)
  * has its bound there.  0 when there is no such line or its point is
  * not at least the width w0 below the smaller load and above floor.
  */
-static double predict(const struct ctl *c, const struct bm_mlr_goal *g,
+static double predict(const struct r9971_ctl *c, const struct bm_mlr_goal *g,
 		      double w0, double floor)
 {
-	const struct m_load *a = NULL, *b = NULL;
+	const struct r9971_load *a = NULL, *b = NULL;
 	double ra, rb, x;
 	size_t i;
 
 	for (i = 0; i < c->n; i++) {
-		const struct m_load *l = &c->v[i];
+		const struct r9971_load *l = &c->v[i];
 
 		if (lean(g, l) != BM_MLR_UPPER)
 			continue;
@@ -413,7 +269,7 @@ static double predict(const struct ctl *c, const struct bm_mlr_goal *g,
  * the goal's width w0 first (the bound is often that close), then the
  * target's w doubled on every further step in one direction; back to w0
  * when the direction changes. */
-static double expand_width(struct ctl *c, int dir, double w0, double w,
+static double expand_width(struct r9971_ctl *c, int dir, double w0, double w,
 			   unsigned int *steps)
 {
 	if (c->dir != dir)
@@ -427,7 +283,7 @@ static double expand_width(struct ctl *c, int dir, double w0, double w,
 /* x, the load where the loss line meets goal g: the bound is most
  * likely within the goal's width of it, so the next step there, either
  * way, is one goal width (the expansion starts over). */
-static double predicted(struct ctl *c, double x, const char **why)
+static double predicted(struct r9971_ctl *c, double x, const char **why)
 {
 	c->dir = 0;
 	c->near = x;
@@ -436,7 +292,7 @@ static double predicted(struct ctl *c, double x, const char **why)
 }
 
 /* The next load for target g when only PU or only PL is known. */
-static double next_one_sided(struct ctl *c, const struct bm_mlr_goal *g,
+static double next_one_sided(struct r9971_ctl *c, const struct bm_mlr_goal *g,
 			     const struct picture *p, double w0,
 			     unsigned int *steps, const char **why)
 {
@@ -469,7 +325,7 @@ static double next_one_sided(struct ctl *c, const struct bm_mlr_goal *g,
 
 /* The next load for target g between PL and PU wider than its width;
  * not inside (PL, PU) when there is no room between them. */
-static double next_between(struct ctl *c, const struct bm_mlr_goal *g,
+static double next_between(struct r9971_ctl *c, const struct bm_mlr_goal *g,
 			   const struct picture *p, double w0,
 			   unsigned int *steps, const char **why)
 {
@@ -514,7 +370,7 @@ static double next_between(struct ctl *c, const struct bm_mlr_goal *g,
 
 /* The next load for target g (see the head of this file); 0 = none
  * left to try (the target is as done as it can be). */
-static double next_load(struct ctl *c, const struct bm_mlr_goal *g,
+static double next_load(struct r9971_ctl *c, const struct bm_mlr_goal *g,
 			double w0, unsigned int *steps, const char **why)
 {
 	struct picture p;
@@ -545,7 +401,7 @@ static double next_load(struct ctl *c, const struct bm_mlr_goal *g,
 }
 
 /* Search target k of goal gi until it is done; 0 or -errno. */
-static int run_target(struct ctl *c, size_t gi, unsigned int k)
+static int run_target(struct r9971_ctl *c, size_t gi, unsigned int k)
 {
 	struct bm_mlr_goal g = target_of(&c->in->goals[gi], k,
 					 c->in->preceding_targets);
@@ -567,7 +423,7 @@ static int run_target(struct ctl *c, size_t gi, unsigned int k)
 		x = next_load(c, &g, c->in->goals[gi].width, &steps, &why);
 		if (!(x > 0))
 			return 0;
-		ret = measure(c, x, g.final_trial_s, why);
+		ret = r9971_measure(c, x, g.final_trial_s, why, NULL);
 		if (ret)
 			return ret;
 	}
@@ -575,7 +431,7 @@ static int run_target(struct ctl *c, size_t gi, unsigned int k)
 }
 
 /* The Search Result of the trials so far; 0 or -ENOMEM. */
-static int fill_results(struct ctl *c)
+static int fill_results(struct r9971_ctl *c)
 {
 	struct bm_mlr9971_result *res = c->res;
 	size_t i;
@@ -585,7 +441,7 @@ static int fill_results(struct ctl *c)
 		return -ENOMEM;
 	res->n_goals = c->in->n_goals;
 	for (i = 0; i < c->in->n_goals; i++)
-		if (goal_result_of(c, &c->in->goals[i], &res->goals[i]))
+		if (r9971_goal_result(c, &c->in->goals[i], &res->goals[i]))
 			return -ENOMEM;
 	return 0;
 }
@@ -595,7 +451,7 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		      struct bm_mlr9971_result *res, bm_progress_fn progress,
 		      void *ctx, struct bm_error *err)
 {
-	struct ctl c = { m, in, res, progress, ctx, err, NULL, 0, 0, 0, "",
+	struct r9971_ctl c = { m, in, res, progress, ctx, err, NULL, 0, 0, 0, "",
 			 0, 0 };
 	unsigned int k;
 	size_t gi, i;
@@ -610,7 +466,10 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		return bm_errorf(err, "mlrsearch: %s", why);
 	}
 	c.start_s = m->be->elapsed_s;
-	for (gi = 0; !ret && gi < in->n_goals; gi++)
+	if (in->selection == BM_MLR9971_SEL_CSIT)
+		ret = r9971_csit_select(&c);
+	for (gi = 0; in->selection == BM_MLR9971_SEL_BMGEN && !ret &&
+	     gi < in->n_goals; gi++)
 		for (k = in->preceding_targets + 1; !ret && k-- > 0;)
 			ret = run_target(&c, gi, k);
 	res->search_time_s = m->be->elapsed_s - c.start_s;
