@@ -30,6 +30,7 @@ struct r9971_in {
 	double max_search_s;
 	unsigned int preceding_targets;
 	double attempt_tolerance_s;
+	enum bm_mlr9971_selection selection;
 };
 
 #define GO(f)	offsetof(struct bm_mlr_goal, f)
@@ -122,6 +123,7 @@ static json_object *goals_json(const struct bm_jwriter *w,
 }
 
 static const char *const topo_names[] = { "pair-uni", "pair-bidir", NULL };
+static const char *const selection_names[] = { "bmgen", "csit", NULL };
 
 #define IO(f)	offsetof(struct r9971_in, f)
 #define ID(k, f, lo, hi, fl, u, h) \
@@ -151,6 +153,10 @@ const struct bm_param r9971_keys[] = {
 	{ { "preceding_targets", BM_J_UINT, IO(preceding_targets), 0, 4, 0,
 	    0, NULL, NULL }, "",
 	  "coarser targets before each goal, each twice as wide", NULL },
+	{ { "selection", BM_J_ENUM, IO(selection), 0, 0, 0, 0,
+	    selection_names, NULL }, "",
+	  "the load selection (§4.9.2): bmgen's own, or csit: the same "
+	  "loads as FD.io CSIT's MLRsearch given the same trials", NULL },
 	ID("attempt_tolerance_s", attempt_tolerance_s, 0, 1, 0, "s",
 	   "frames the generator may lack, as time of traffic, before they "
 	   "count as lost (§4.9.1)"),
@@ -223,6 +229,7 @@ static int r9971_parse(const struct bm_procedure_info *pi,
 	ci->max_search_s = in->max_search_s;
 	ci->preceding_targets = in->preceding_targets;
 	ci->attempt_tolerance_s = in->attempt_tolerance_s;
+	ci->selection = in->selection;
 	ret = bm_mlr9971_input_check(ci, err);
 	if (ret) {
 		char why[sizeof(err->msg)];
@@ -361,7 +368,10 @@ static json_object *results_json(const struct r9971_in *in,
 			"offer in full is repeated (twice at most, the last "
 			"counts), and one still short counts its unsent "
 			"frames as lost (§4.9.1)");
-	bm_json_add_str(o, "load_selection",
+	bm_json_add_str(o, "load_selection", in->selection ==
+			BM_MLR9971_SEL_CSIT ? "csit: FD.io CSIT's MLRsearch "
+			"(commit 78e52b9c8a), the same loads given the same "
+			"trials (Documentation/procedures-mlrsearch.md)" :
 			"bmgen's (Documentation/procedures-mlrsearch.md, "
 			"RFC 9971)");
 	bm_json_add_u64(o, "trial_count", res->log.n);
