@@ -193,15 +193,16 @@ static void ndr(struct bm_mlr_goal *g, struct bm_mlr9971_input *in)
 	in->selection = BM_MLR9971_SEL_CSIT;
 }
 
-/* The CSIT selection's own input: its coefficient, and a preceding
- * target where one initial trial cannot decide a load. */
+/* The CSIT selection's own input: its coefficient, a preceding target
+ * where one initial trial cannot decide a load, no goal twice. */
 START_TEST(test_csit_input_refused)
 {
-	struct bm_mlr_goal g;
+	struct bm_mlr_goal g, two[2];
 	struct bm_mlr9971_input in;
 	struct bm_error err = { "" };
 
 	ndr(&g, &in);
+	two[0] = two[1] = g;
 	ck_assert_int_eq(bm_mlr9971_input_check(&in, &err), 0);
 	in.expansion_coefficient = 1;
 	ck_assert_int_eq(bm_mlr9971_input_check(&in, &err), -EINVAL);
@@ -211,6 +212,13 @@ START_TEST(test_csit_input_refused)
 	in.preceding_targets = 0;
 	ck_assert_int_eq(bm_mlr9971_input_check(&in, &err), -EINVAL);
 	ck_assert_msg(strstr(err.msg, "preceding_targets"), "%s", err.msg);
+	/* CSIT refuses a goal given twice (its goals are a set) */
+	in.preceding_targets = 2;
+	in.goals = two;
+	in.n_goals = 2;
+	ck_assert_int_eq(bm_mlr9971_input_check(&in, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "goal 2: the same as goal 1"), "%s",
+		      err.msg);
 }
 END_TEST
 

@@ -76,12 +76,13 @@ void bm_mlr9971_input_default(struct bm_mlr9971_input *in)
 
 /* What the CSIT selection needs beyond the common input, as FD.io CSIT's
  * MLRsearch (commit 78e52b9c8a) checks its goals: a coefficient >= 2,
- * and a preceding target when one initial trial cannot decide a load. */
+ * no goal twice, and a preceding target when one initial trial cannot
+ * decide a load. */
 static int csit_input_check(const struct bm_mlr9971_input *in,
 			    struct bm_error *err)
 {
 	const struct bm_mlr_goal *g;
-	size_t i;
+	size_t i, j;
 
 	if (in->expansion_coefficient < 2 || in->expansion_coefficient > 1024)
 		return bm_errorf(err, "expansion_coefficient %u: 2 to 1024",
@@ -91,6 +92,12 @@ static int csit_input_check(const struct bm_mlr9971_input *in,
 				 "goals", MAX_CSIT_GOALS);
 	for (i = 0; i < in->n_goals; i++) {
 		g = &in->goals[i];
+		for (j = 0; j < i; j++)
+			if (!memcmp(g, &in->goals[j], sizeof(*g)))
+				return bm_errorf(err, "goal %zu: the same as "
+						 "goal %zu (the csit selection "
+						 "refuses it as CSIT does)",
+						 i + 1, j + 1);
 		if (!in->preceding_targets &&
 		    (g->initial_trial_s > 0 ? g->initial_trial_s :
 					      g->final_trial_s) <
@@ -451,8 +458,8 @@ int bm_mlr9971_search(const struct bm_measurer *m,
 		      struct bm_mlr9971_result *res, bm_progress_fn progress,
 		      void *ctx, struct bm_error *err)
 {
-	struct r9971_ctl c = { m, in, res, progress, ctx, err, NULL, 0, 0, 0, "",
-			 0, 0 };
+	struct r9971_ctl c = { .m = m, .in = in, .res = res,
+			       .progress = progress, .ctx = ctx, .err = err };
 	unsigned int k;
 	size_t gi, i;
 	int ret = 0;

@@ -44,7 +44,7 @@ static inline bool csit_has(struct csit_load l)
 }
 
 /* The scale of [min, max] fitting every relative width w[0..n) (each in
- * (0, 1)); 0, or -EINVAL when no integer range up to 2^40 fits them. */
+ * (0, 1)); 0, or -EINVAL when no integer range up to 2^31 fits them. */
 int csit_scale_init(struct csit_scale *s, double min, double max,
 		    const double *w, size_t n);
 

@@ -15,7 +15,8 @@
  * number of steps. */
 #define Q_LOWER		0.99
 #define Q_UPPER		0.999999
-#define MAX_INT_LIMIT	((int64_t)1 << 40)
+/* Scales up to 2^31 steps: products of two widths stay in int64_t */
+#define MAX_INT_LIMIT	((int64_t)1 << 31)
 
 /* Sort and drop repeats of w[0..n) into u; their number. */
 static size_t unique_sorted(const double *w, size_t n, double *u)
