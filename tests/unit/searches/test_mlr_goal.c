@@ -132,6 +132,24 @@ START_TEST(test_appendix_c_conditional_throughput)
 }
 END_TEST
 
+/* Lossless Full-Length Trials whose durations, summed in measurement
+ * order and taken off one by one, leave a rounding residue above 0
+ * (found by FD.io CSIT's search on a cliff of 570734.7 fps): no trial is
+ * missing, the Conditional Throughput is the load, as CSIT's. */
+START_TEST(test_conditional_throughput_no_residue)
+{
+	const struct bm_mlr_goal g = { 1, 3.5, 0, 0, 0.005, 1 };
+	const double d[] = { 2.0, 4.183300132670378, 10.0, 10.0, 10.0 };
+	struct bm_mlr_trial t[5];
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		t[i] = (struct bm_mlr_trial){ d[i], d[i], 0.0 };
+	ck_assert_double_eq(bm_mlr_conditional_throughput(&g, 570723.5, t, 5),
+			    570723.5);
+}
+END_TEST
+
 /*
  * §4.8: over loads 1, 2, 3, 4 Mfps where 3 and 4 are Upper Bounds and 1,
  * 2 Lower Bounds, the relevant bounds are 3 (the smallest upper) and 2;
@@ -302,6 +320,7 @@ static Suite *goal_suite(void)
 
 	tcase_add_test(tc, test_appendix_c_classification);
 	tcase_add_test(tc, test_appendix_c_conditional_throughput);
+	tcase_add_test(tc, test_conditional_throughput_no_residue);
 	tcase_add_test(tc, test_goal_result);
 	tcase_add_test(tc, test_csit_goal_results);
 	suite_add_tcase(s, tc);

@@ -3,8 +3,9 @@
  * RFC 9971's goal logic over the Trial Results at a Load: Appendix A's
  * Load Classification Code and Appendix B's Conditional Throughput Code,
  * statement for statement (the RFC's pseudocode is normative in effect:
- * §4.7.2 defines the bounds as what that code classifies), and the Goal
- * Result of §4.8 over all measured Loads.
+ * §4.7.2 defines the bounds as what that code classifies) but for
+ * Appendix B's trials of equal loss ratio, taken together (see there),
+ * and the Goal Result of §4.8 over all measured Loads.
  */
 #include <errno.h>
 #include <math.h>
@@ -78,22 +79,35 @@ void bm_mlr_classify(const struct bm_mlr_goal *g, const struct bm_mlr_trial *t,
 		 !pess_lower && !opt_lower ? BM_MLR_UPPER : BM_MLR_UNDECIDED;
 }
 
-/* Order of the full-length trials for Appendix B: loss ratio up. */
+/* Order of the full-length trials for Appendix B: loss ratio up, equal
+ * ones in the order they were measured (their place in the array). */
 static int by_loss(const void *a, const void *b)
 {
-	double x = (*(const struct bm_mlr_trial *const *)a)->loss_ratio;
-	double y = (*(const struct bm_mlr_trial *const *)b)->loss_ratio;
+	const struct bm_mlr_trial *x = *(const struct bm_mlr_trial *const *)a;
+	const struct bm_mlr_trial *y = *(const struct bm_mlr_trial *const *)b;
 
+	if (x->loss_ratio != y->loss_ratio)
+		return (x->loss_ratio > y->loss_ratio) -
+		       (x->loss_ratio < y->loss_ratio);
 	return (x > y) - (x < y);
 }
 
+/*
+ * Appendix B's code, with the Full-Length Trials of one loss ratio taken
+ * together (their durations summed in measurement order), as FD.io
+ * CSIT's MLRsearch (commit 78e52b9c8a) does: the same quantile in exact
+ * arithmetic, but subtracting trial by trial the durations summed in
+ * another order can leave a rounding residue above 0 (2 + 4.18... + 10 +
+ * 10 + 10 s, all lossless: a Conditional Throughput of 0 instead of the
+ * load).
+ */
 double bm_mlr_conditional_throughput(const struct bm_mlr_goal *g,
 				     double load_fps,
 				     const struct bm_mlr_trial *t, size_t n)
 {
 	const struct bm_mlr_trial **full;
-	double full_s = 0, remaining, quantile = -1;
-	size_t i, k = 0;
+	double low_s = 0, high_s = 0, remaining, quantile = -1, same_s;
+	size_t i, j, k = 0;
 	bool broke = false;
 
 	full = calloc(n ? n : 1, sizeof(*full));
@@ -102,17 +116,23 @@ double bm_mlr_conditional_throughput(const struct bm_mlr_goal *g,
 	for (i = 0; i < n; i++)
 		if (t[i].duration_s >= g->final_trial_s) {
 			full[k++] = &t[i];
-			full_s += t[i].effective_s;
+			*(t[i].loss_ratio > g->loss_ratio ? &high_s : &low_s) +=
+				t[i].effective_s;
 		}
 	qsort(full, k, sizeof(*full), by_loss);
-	remaining = fmax(g->duration_sum_s, full_s) * (1.0 - g->exceed_ratio);
-	for (i = 0; i < k; i++) {
+	remaining = fmax(g->duration_sum_s, low_s + high_s) *
+		    (1.0 - g->exceed_ratio);
+	for (i = 0; i < k; i = j) {
 		if (quantile >= 0 && !(remaining > 0)) {
 			broke = true;
 			break;
 		}
+		same_s = 0;
+		for (j = i; j < k && full[j]->loss_ratio == full[i]->loss_ratio;
+		     j++)
+			same_s += full[j]->effective_s;
 		quantile = full[i]->loss_ratio;
-		remaining -= full[i]->effective_s;
+		remaining -= same_s;
 	}
 	/* the trials still missing from the Goal Duration Sum may all be
 	 * lost: the quantile is total loss */
