@@ -18,6 +18,10 @@
 #include "mlr_devices.h"
 
 #define CSIT_VECTORS "tests/unit/searches/vectors/csit-rfc9971.json"
+/* tools/csit-mlr-vectors --configs: searches of random configurations,
+ * each with its device, loads, goals, CSIT's trials and Goal Results */
+#define CSIT_CONFIGS \
+	"tests/unit/searches/vectors/csit-rfc9971-configs.json"
 
 /* The device kind the vectors call name ("cliff", "gradual", "buffer",
  * "bgloss"); MLR_CMP_N for any other. */

@@ -6,8 +6,12 @@
  * same trial count and trial time, and per goal the same relevant
  * bounds, Conditional Throughput (relative 1e-9) and regularity; on the
  * eight fixed devices, whose vectors keep CSIT's every trial, the same
- * (duration, load) sequence.  The numbers compared are CSIT's, read
- * from the vectors: nothing here is computed by the code under test.
+ * (duration, load) sequence; and the same on 400 searches of random
+ * configurations (vectors/csit-rfc9971-configs.json: widths of many load
+ * steps, other ratios and durations, 0-3 preceding targets, expansion
+ * coefficients 2-4, irregular results), every trial compared.  The
+ * numbers compared are CSIT's, read from the vectors: nothing here is
+ * computed by the code under test.
  */
 #include <check.h>
 #include <errno.h>
@@ -74,7 +78,8 @@ static long first_divergence(json_object *o, const struct bm_trial_log *log)
 	return n == log->n ? -1 : (long)i;
 }
 
-/* Our search on result o's device with goal set gs: how many of its
+/* Our search on the device dv (kind, capacity_fps) with goal set gs
+ * (goals, config), against CSIT's result o: how many of its
  * numbers differ from CSIT's (each printed); the trials compared one by
  * one added to *seq. */
 static unsigned int compare_one(json_object *o, json_object *dv,
@@ -193,6 +198,39 @@ static void ndr(struct bm_mlr_goal *g, struct bm_mlr9971_input *in)
 	in->selection = BM_MLR9971_SEL_CSIT;
 }
 
+/* Every search of the random configurations: identical to CSIT's, trial
+ * by trial. */
+START_TEST(test_csit_configs)
+{
+	json_object *doc = json_object_from_file(CSIT_CONFIGS);
+	json_object *res;
+	size_t i, n, same = 0, seq = 0;
+
+	ck_assert_msg(doc, "cannot read %s", CSIT_CONFIGS);
+	res = tj_get(doc, "results");
+	n = json_object_array_length(res);
+	ck_assert_uint_eq(n, 400);
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(res, i);
+		json_object *gs = json_object_new_object();
+
+		ck_assert(!json_object_get_string(tj_get(o, "error")));
+		json_object_object_add(gs, "goals", json_object_get(
+			tj_get(o, "search_goals")));
+		json_object_object_add(gs, "config", json_object_get(
+			tj_get(o, "config")));
+		if (!compare_one(o, o, gs, "configs", i, &seq))
+			same++;
+		json_object_put(gs);
+	}
+	printf("rfc9971 csit selection: %zu of %zu random configurations "
+	       "identical to CSIT's (%zu trials, the same one by one)\n",
+	       same, n, seq);
+	ck_assert_uint_eq(same, n);
+	json_object_put(doc);
+}
+END_TEST
+
 /* The CSIT selection's own input: its coefficient, a preceding target
  * where one initial trial cannot decide a load, no goal twice. */
 START_TEST(test_csit_input_refused)
@@ -262,6 +300,7 @@ static Suite *mlr9971_csit_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_csit_identical);
+	tcase_add_test(tc, test_csit_configs);
 	tcase_add_test(tc, test_csit_input_refused);
 	tcase_add_test(tc, test_csit_fail_fast);
 	suite_add_tcase(s, tc);

@@ -324,7 +324,7 @@ static int initial_trials(struct csit_search *cs, struct csit_load *l0,
 				  CSIT_NONE, mrr, &mrr2);
 	else
 		ret = csit_handle(s, csit_at(s, mrr.i + width), width, mrr,
-				  CSIT_NONE, &mrr2);
+				  top, &mrr2);
 	*l0 = *l1 = mrr;
 	if (ret || !csit_has(mrr2))
 		return ret;
