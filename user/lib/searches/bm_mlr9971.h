@@ -5,8 +5,8 @@
  * the Measurer (bm_measure.h) until every goal has its Goal Result, and
  * returns the Search Result (§4.8.5, §4.8.6).  The goal logic is
  * bm_mlr_goal.h's; the load selection, which the RFC leaves to the
- * implementation, is described in mlr9971.c and
- * Documentation/procedures-mlrsearch.md.
+ * implementation, is bmgen's (mlr9971.c) or FD.io CSIT's
+ * (mlr9971_csit.c), see Documentation/procedures-mlrsearch.md.
  */
 #ifndef BM_MLR9971_H
 #define BM_MLR9971_H
