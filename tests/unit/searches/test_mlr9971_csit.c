@@ -72,7 +72,7 @@ static long first_divergence(json_object *o, const struct bm_trial_log *log)
 			  log->v[i].spec.duration_s) ||
 		    !near(json_object_get_double(
 				  json_object_array_get_idx(e, 1)),
-			  log->v[i].spec.rate_fps))
+			  log->v[i].spec.pair.rate_fps))
 			return (long)i;
 	}
 	return n == log->n ? -1 : (long)i;
