@@ -72,7 +72,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 	if (!spec->traffic)
 		return bm_errorf(err, "sim: a trial without traffic");
 	if (!sim_pair_load_of(spec, &l))
-		ret = sim_pair_run_trial(be, spec, res, err);
+		ret = sim_pair_run_trial(be, spec, &l, res, err);
 	else
 		ret = sim_run_traffic(be, spec, res, err);
 

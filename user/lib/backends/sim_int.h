@@ -229,9 +229,11 @@ struct sim_pair_load {
 int sim_pair_load_of(const struct bm_trial_spec *spec,
 		     struct sim_pair_load *l);
 
-/* Run spec's pair traffic (sim_pair_load_of) on the fluid model. */
+/* Run spec's pair traffic, *l as sim_pair_load_of() read it, on the
+ * fluid model; as run_trial. */
 int sim_pair_run_trial(struct bm_backend *be,
 		       const struct bm_trial_spec *spec,
+		       const struct sim_pair_load *l,
 		       struct bm_trial_result *res, struct bm_error *err);
 
 /* --- the N-port model's state (sim_traffic.c) and its parts ------- */

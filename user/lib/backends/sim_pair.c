@@ -152,8 +152,6 @@ static double build_segs(const struct sim_priv *sp,
 	n = sent_of(l->frames, rate, cap);
 	if (rate > cap * (1.0 + 1e-12))
 		rate = cap;
-	if (n > r->intended)
-		n = r->intended;
 	if (n && rate > 0.0) {
 		segs[0] = (struct seg){
 			0.0, rate, n,
@@ -386,19 +384,18 @@ static void run_dir(struct sim_priv *sp, const struct bm_trial_spec *spec,
 
 int sim_pair_run_trial(struct bm_backend *be,
 		       const struct bm_trial_spec *spec,
+		       const struct sim_pair_load *pl,
 		       struct bm_trial_result *res, struct bm_error *err)
 {
 	struct sim_priv *sp = be->priv;
 	const struct bm_sim_params *p = &sp->p;
-	struct sim_pair_load l;
+	const struct sim_pair_load l = *pl;
 	struct win wins[SIM_MAX_WIN];
 	struct dir_res d[2];
 	size_t nwin;
 	double span;
 	int ndir, i;
 
-	if (sim_pair_load_of(spec, &l))
-		return bm_errorf(err, "sim: not a pair trial's traffic");
 	sp->rip_now_s = be->elapsed_s;	/* a route's age at the start */
 	if (!l.frame_size || l.frame_size > 65535)
 		return bm_errorf(err, "sim: bad frame size %u", l.frame_size);

@@ -53,7 +53,7 @@ int bm_traffic_of_pair(const struct bm_trial_spec *spec,
 		       const struct bm_backend *be, struct bm_traffic *t,
 		       struct bm_error *err)
 {
-	struct bm_stream_spec s;
+	struct bm_stream_spec fwd, second;
 	unsigned int i;
 
 	bm_traffic_init(t);
@@ -72,35 +72,33 @@ int bm_traffic_of_pair(const struct bm_trial_spec *spec,
 		return bm_errorf(err, "bad step rate %g fps or duration %g s",
 				 spec->pair.step_rate_fps, spec->pair.step_duration_s),
 		       -EINVAL;
+	if (!pair_forward(spec, &fwd))
+		return bm_errorf(err, "trial of 0 frames (rate %.3f fps, %.3f s)",
+				 spec->pair.rate_fps, spec->duration_s), -EINVAL;
+	second = fwd;
+	second.tag_seq = -1;
+	if (spec->pair.pattern == BM_PAT_STEP) {
+		/* R2544-RECOV: the post-step load from the step on */
+		second.load = spec->pair.step_rate_fps;
+		second.count = (uint64_t)llround(spec->pair.step_rate_fps *
+						 spec->pair.step_duration_s);
+		second.start_s = spec->duration_s;
+		if (!second.count)
+			return bm_errorf(err, "step of 0 frames"), -EINVAL;
+	} else if (spec->pair.topology == BM_TOPO_PAIR_BIDIR) {
+		second.tx_port = 1;
+		second.rx_port = 0;
+	}
 	t->n_ports = 2;
 	for (i = 0; i < 2; i++)
 		pair_port(be, i, &t->ports[i]);
 	/* a search may probe above the line: what the generator cannot
 	 * send is its shortfall to report (REQ-GEN-6), not a bad trial */
 	t->overload_ok = true;
-	if (!pair_forward(spec, &s))
-		return bm_errorf(err, "trial of 0 frames (rate %.3f fps, %.3f s)",
-				 spec->pair.rate_fps, spec->duration_s), -EINVAL;
-	if (bm_traffic_add_stream(t, &s, err) < 0)
-		return -ENOMEM;
-	if (spec->pair.pattern == BM_PAT_STEP) {
-		/* R2544-RECOV: the post-step load from the step on */
-		s.load = spec->pair.step_rate_fps;
-		s.count = (uint64_t)llround(spec->pair.step_rate_fps *
-					    spec->pair.step_duration_s);
-		s.start_s = spec->duration_s;
-		s.tag_seq = -1;
-		if (!s.count)
-			return bm_traffic_free(t), bm_errorf(err, "step of 0 frames"),
-			       -EINVAL;
-	} else if (spec->pair.topology == BM_TOPO_PAIR_BIDIR) {
-		s.tx_port = 1;
-		s.rx_port = 0;
-		s.tag_seq = -1;
-	} else {
-		return 0;
-	}
-	if (bm_traffic_add_stream(t, &s, err) < 0) {
+	if (bm_traffic_add_stream(t, &fwd, err) < 0 ||
+	    ((spec->pair.pattern == BM_PAT_STEP ||
+	      spec->pair.topology == BM_TOPO_PAIR_BIDIR) &&
+	     bm_traffic_add_stream(t, &second, err) < 0)) {
 		bm_traffic_free(t);
 		return -ENOMEM;
 	}
