@@ -77,21 +77,39 @@ $TC -n dut qdisc add dev d2 root tbf rate 10mbit burst $BK limit $LB \
 bmd_start
 
 # check_q FILE TRUTH_AWK_EXPR: each repetition's Buf_q frames against the
-# truth (an awk expression of F and the egress e), +-2
+# truth (an awk expression of F and the egress e), +-2.  A Buf_q read high
+# by no more than its trial's generator stall (tx_late_max_s) over the
+# line's frame time is the tester's, not the DUT's: the guest stalled
+# stamps the receptions late by as much as it held the generator, and a
+# departure stamped late reads as a frame still held.  When that explains
+# every miss of the run, /tmp/q.excuse says so and remeasure --excuse
+# measures it again (a miss low, or high beyond the stall, fails).
 check_q() {
 	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk '
 		function truth(F, e) { '"$2"' }
 		$1 == "frame_size:" && !fs { f = $2 }
 		$1 == "egress:" { e = $2 }
 		$1 == "buf_q_frames:" { bq = $2 }
+		$1 == "tx_late_max_s:" { tl = $2 }
 		$1 == "search_tx_late_max_s:" { late = $2 }
 		$1 == "lower_bound:" && bq != "" {
 			n++; w = truth(f, e)
-			printf "note: %d B egress %s: Buf_q %.2f frames, truth %d, late %.1f ms\n", f, e, bq, w, late * 1000
-			if ($2 != "false" || bq < w - 2 || bq > w + 2) { printf "FAILMSG %d B egress %s: Buf_q %.2f, want %d +- 2\n", f, e, bq, w; bad = 1 }
+			printf "note: %d B egress %s: Buf_q %.2f frames, truth %d, late %.1f ms (search), %.1f ms (its trial)\n", f, e, bq, w, late * 1000, tl * 1000
+			if ($2 != "false" || bq < w - 2 || bq > w + 2) {
+				printf "FAILMSG %d B egress %s: Buf_q %.2f, want %d +- 2\n", f, e, bq, w; bad = 1
+				tw = (f + 20) * 8 / 1e7
+				if ($2 == "false" && bq > w + 2 && tl >= (bq - w) * tw)
+					why = sprintf("%d B egress %s: Buf_q %.2f read %.2f frames high, within its trial s generator stall of %.1f ms (%.1f frame times)", f, e, bq, bq - w, tl * 1000, tl / tw)
+				else
+					hard = 1
+			}
 			bq = ""
 		}
-		END { if (!n) print "FAILMSG no measurement"; exit bad || !n }' > /tmp/q.check
+		END {
+			if (!n) print "FAILMSG no measurement"
+			if (bad && !hard) print why > "/tmp/q.excuse"
+			exit bad || !n
+		}' > /tmp/q.check
 	model_verdict /tmp/q.check $?
 }
 drops_all() {
@@ -125,7 +143,7 @@ eff_run() {
 	check_eq "BUF-1: frames lost = tbf + backlog drops" "$lost1" \
 		$(($(drops_all) - before))
 }
-remeasure 0.030 /tmp/eff.json eff_run
+remeasure --excuse /tmp/q.excuse 0.030 /tmp/eff.json eff_run
 
 # BUF-3 on six ports
 $TC -n dut qdisc del dev d2 root
@@ -172,4 +190,4 @@ pp_run() {
 	check_eq "BUF-3: frames lost less those counted late = tbf + backlog drops" \
 		$((lost3 - late3)) $(($(drops_all) - before))
 }
-remeasure 0.030 /tmp/pp.json pp_run
+remeasure --excuse /tmp/q.excuse 0.030 /tmp/pp.json pp_run
