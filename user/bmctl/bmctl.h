@@ -12,10 +12,13 @@
 
 #include "bm_proto.h"
 
+/* A profile (or --sim @FILE) is a page of parameters, not a data set. */
+#define PROFILE_MAX_BYTES	(1024 * 1024)
+
 /* Exit statuses (Documentation/bmctl.8.md). */
 #define EXIT_OK		0
-#define EXIT_FAIL	1	/* bmd refused, job failed, bmd unreachable */
-#define EXIT_USAGE	2	/* bad arguments */
+#define EXIT_FAIL	1	/* bmd refused (not the request), job failed */
+#define EXIT_USAGE	2	/* bad arguments, found by bmctl or bmd */
 #define EXIT_INTERRUPTED 3	/* batch: a job interrupted or cancelled */
 #define EXIT_DETACHED	130	/* Ctrl-C: the job goes on */
 
@@ -39,8 +42,8 @@ unsigned long parse_job(const char *s);
 /* Connect to bmd; 0, or EXIT_FAIL with the reason printed. */
 int connect_bmd(struct bm_client *c);
 
-/* One request/response; 0 and *resp, or EXIT_FAIL with the reason
- * printed (*resp is NULL then). */
+/* One request/response; 0 and *resp, or EXIT_USAGE (a request bmd found
+ * wrong) or EXIT_FAIL with the reason printed (*resp is NULL then). */
 int call_bmd(struct bm_client *c, json_object *req, json_object **resp);
 
 /* Connect, one request/response, close: as call_bmd (req is consumed). */
@@ -80,6 +83,12 @@ void procedure_print(json_object *proc);
  * one-line reason in why.
  */
 json_object *profile_read(const char *path, char *why, size_t size);
+
+/* text (len bytes) as one strict JSON value (RFC 8259: no trailing comma,
+ * no single quotes, nothing after it), or NULL with "name: line L, column
+ * C: reason" in why. */
+json_object *json_parse_strict(const char *name, const char *text,
+			       size_t len, char *why, size_t size);
 
 /* The value of --param KEY=VALUE: JSON when all of VALUE is JSON, else
  * the string (so "64KB" stays "64KB", never the number 64). */

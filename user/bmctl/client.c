@@ -16,14 +16,22 @@ int connect_bmd(struct bm_client *c)
 int call_bmd(struct bm_client *c, json_object *req, json_object **resp)
 {
 	struct bm_error err = { "" };
+
+	json_object *u = NULL;
+	bool usage;
 	int ret;
 
 	ret = bm_client_call(c, req, resp, &err);
 	json_object_put(req);
 	if (ret) {
+		/* bmd found the request wrong: a usage error, as if bmctl
+		 * had (Documentation/protocol.md, "usage") */
+		usage = *resp && json_object_object_get_ex(*resp, "usage", &u) &&
+			json_object_get_boolean(u);
 		json_object_put(*resp);
 		*resp = NULL;
-		return failure("%s", err.msg);
+		return usage ? usage_error("%s", err.msg) :
+			       failure("%s", err.msg);
 	}
 	return 0;
 }

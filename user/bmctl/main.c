@@ -87,24 +87,67 @@ static void usage(FILE *f)
 		"See bmctl(8).\n");
 }
 
+/* Each object's help: bmctl OBJECT --help, on stdout, exit 0; lines of at
+ * most 79 columns (tests: tools/test-install). */
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *help;
 } objects[] = {
 	/* Order decides abbreviations: "r" is run, "res" result. */
-	{ "status", cmd_status },
-	{ "run", cmd_run },
-	{ "result", cmd_result },
-	{ "report", cmd_report },
-	{ "compare", cmd_compare },
-	{ "batch", cmd_batch },
-	{ "port", cmd_port },
-	{ "procedures", cmd_procedures },
-	{ "jobs", cmd_jobs },
-	{ "wait", cmd_wait },
-	{ "cancel", cmd_cancel },
-	{ "nde-verify", cmd_nde_verify },
+	{ "status", cmd_status,
+	  "Usage: bmctl status\n"
+	  "bmd's version, module, ports, jobs and configuration.\n" },
+	{ "run", cmd_run,
+	  "Usage: bmctl run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS]\n"
+	  "       bmctl run PROCEDURE [TEST] --help   (its parameters)\n"
+	  "RUN-OPTIONS:\n"
+	  "  --frame-sizes 64,128,1518   --duration 60s | 1.5ms\n"
+	  "  --line-rate 10G | 100M      --search binary|mlr|rfc9971\n"
+	  "  --param KEY=VALUE | @FILE   --goal KEY=VALUE,... (RFC 9971)\n"
+	  "  --dry-run [--sim JSON|@FILE]  --detach  --force\n"
+	  "  --dut-name N --dut-version V --dut-config FILE\n"
+	  "Rates take k, M, G, T (bit/s), times ns, us, ms, s, bytes kB, KiB, MB.\n"
+	  "bmctl procedures lists the procedures; see bmctl(8).\n" },
+	{ "result", cmd_result,
+	  "Usage: bmctl result JOB [--trials] [--csv]\n"
+	  "The report of a finished job; -j prints the stored document.\n" },
+	{ "report", cmd_report,
+	  "Usage: bmctl report FILE [--trials] [--csv] [--html OUT]\n"
+	  "       bmctl report --check FILE|JOB...\n"
+	  "The report of a result file, without bmd; --check: are the\n"
+	  "standard's report items all there?\n" },
+	{ "compare", cmd_compare,
+	  "Usage: bmctl compare A B [--all]\n"
+	  "Two results (job ids or files) side by side, B - A and its %.\n" },
+	{ "batch", cmd_batch,
+	  "Usage: bmctl batch PLAN [--detach]\n"
+	  "Run a plan's steps (JSON or YAML) one after the other.\n" },
+	{ "port", cmd_port,
+	  "Usage: bmctl port list\n"
+	  "       bmctl port calibrate TX [RX] [RUN-OPTIONS]\n" },
+	{ "procedures", cmd_procedures,
+	  "Usage: bmctl procedures [PROCEDURE [TEST]]\n" },
+	{ "jobs", cmd_jobs,
+	  "Usage: bmctl jobs\n" },
+	{ "wait", cmd_wait,
+	  "Usage: bmctl wait JOB [JOB ...]\n"
+	  "Follow jobs to their ends; exit 0 when every one ended done.\n" },
+	{ "cancel", cmd_cancel,
+	  "Usage: bmctl cancel JOB\n" },
+	{ "nde-verify", cmd_nde_verify, NULL },
 };
+
+/* Does argv (argc) ask for help, before any "--" or option value? */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
 
 int main(int argc, char **argv)
 {
@@ -142,8 +185,17 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		if (matches(argv[a], objects[i].name))
-			return objects[i].fn(argc - a - 1, argv + a + 1);
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+		if (!matches(argv[a], objects[i].name))
+			continue;
+		/* run PROCEDURE --help is the procedure's own help */
+		if (objects[i].help && asks_help(argc - a - 1, argv + a + 1) &&
+		    (objects[i].fn != cmd_run || a + 1 == argc ||
+		     argv[a + 1][0] == '-')) {
+			fputs(objects[i].help, stdout);
+			return EXIT_OK;
+		}
+		return objects[i].fn(argc - a - 1, argv + a + 1);
+	}
 	return usage_error("unknown object '%s' (bmctl help)", argv[a]);
 }

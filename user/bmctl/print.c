@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,8 +278,121 @@ static int text_width(const char *s)
 	return n;
 }
 
+/* The columns a table may take: the terminal's, else $COLUMNS, else 80
+ * (a pipe or a file too: what a reader's terminal or mail shows). */
+static int table_width(void)
+{
+	const char *e = getenv("COLUMNS");
+	struct winsize ws;
+	long n;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= 40)
+		return ws.ws_col;
+	n = e ? strtol(e, NULL, 10) : 0;
+	return n >= 40 && n <= 1000 ? (int)n : 80;
+}
+
+/* The bytes of s's first line in width columns, at a space when one
+ * falls inside (the space dropped); *next is where the rest starts. */
+static size_t line_cut(const char *s, int width, const char **next)
+{
+	size_t i, sp = 0;
+	int cols = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (cols == width)
+			break;
+		if (s[i] == ' ')
+			sp = i;
+		cols++;
+	}
+	if (!s[i]) {
+		*next = s + i;
+		return i;
+	}
+	if (sp) {
+		*next = s + sp + 1;
+		return sp;
+	}
+	for (*next = s + i; **next == ' '; (*next)++)
+		;
+	return i;
+}
+
+/* Narrow the widest left-aligned columns (text, which wraps) until the
+ * table fits avail columns or none is wider than its floor. */
+static void fit_columns(const struct pr_table *t, int *w, int avail)
+{
+	int c, total, widest, floor[64];
+	size_t r;
+
+	/* a column keeps its longest word (a name, a number) whole, up to
+	 * 30 columns */
+	for (c = 0; c < t->ncols && c < 64; c++) {
+		floor[c] = text_width(t->cols[c].head);
+		for (r = 0; r < t->rows; r++) {
+			const char *s = t->cells[r * t->ncols + c];
+			int n = 0;
+
+			for (; s && *s; s++) {
+				n = *s == ' ' ? 0 : n +
+				    (((unsigned char)*s & 0xc0) != 0x80);
+				if (n > floor[c])
+					floor[c] = n;
+			}
+		}
+		if (floor[c] > 30)
+			floor[c] = 30;
+		if (floor[c] < 8)
+			floor[c] = 8;
+	}
+	if (t->ncols > 64)
+		return;
+
+	for (;;) {
+		total = 0;
+		for (c = 0; c < t->ncols; c++)
+			total += w[c] + (c ? 2 : 0);
+		if (total <= avail)
+			return;
+		widest = -1;
+		for (c = 0; c < t->ncols; c++) {
+			if (t->cols[c].left && w[c] > floor[c] &&
+			    (widest < 0 || w[c] >= w[widest]))
+				widest = c;
+		}
+		if (widest < 0)
+			return;
+		/* one column at a time, so the wide ones end up equal */
+		w[widest]--;
+	}
+}
+
+void pr_wrapped(int first, int rest, const char *text)
+{
+	int width = table_width();
+	const char *next;
+	size_t n;
+
+	if (json_mode)
+		return;
+	/* help reads best in lines of at most 79, whatever the terminal */
+	width = (width > 80 ? 80 : width) - 1;
+	do {
+		n = line_cut(text, width - first > 20 ? width - first : 20,
+			     &next);
+		printf("%*s%.*s\n", first, "", (int)n, text);
+		text = next;
+		first = rest;
+	} while (*text);
+}
+
 void pr_table_end(struct pr_table *t)
 {
+	const char **rest;
 	int c, *w;
 	size_t r;
 
@@ -287,7 +402,8 @@ void pr_table_end(struct pr_table *t)
 		return;
 	}
 	w = calloc(t->ncols, sizeof(*w));
-	if (!w)
+	rest = calloc(t->ncols, sizeof(*rest));
+	if (!w || !rest)
 		abort();
 	for (c = 0; c < t->ncols; c++)
 		w[c] = text_width(t->cols[c].head);
@@ -299,29 +415,56 @@ void pr_table_end(struct pr_table *t)
 			if (n > w[c])
 				w[c] = n;
 		}
+	/* tables fit the terminal: long text wraps inside its column; a
+	 * last column left narrower than 16 runs on instead, as ps(1)'s */
+	c = w[t->ncols - 1];
+	fit_columns(t, w, table_width() - indent * 2);
+	if (w[t->ncols - 1] < 16 && w[t->ncols - 1] < c)
+		w[t->ncols - 1] = c;
 	for (r = 0; r <= t->rows; r++) {
-		printf("%*s", indent * 2, "");
+		bool more = true, first = true;
+
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = r ? t->cells[(r - 1) * t->ncols + c]
-					  : t->cols[c].head;
-			bool last = c == t->ncols - 1;
+			rest[c] = r ? t->cells[(r - 1) * t->ncols + c]
+				    : t->cols[c].head;
+			if (!rest[c])
+				rest[c] = "-";
+		}
+		while (more) {
+			more = false;
+			printf("%*s", indent * 2, "");
+			for (c = 0; c < t->ncols; c++) {
+				bool last = c == t->ncols - 1;
+				const char *s = rest[c];
+				size_t n = t->cols[c].left ?
+					   line_cut(s, w[c], &rest[c]) :
+					   strlen(s);
+				char part[512];
+				int pad;
 
-			int pad;
-
-			if (!s)
-				s = "-";
-			/* pad by columns, not bytes */
-			pad = w[c] - text_width(s);
-			if (t->cols[c].left)
-				printf("%s%*s", s, last ? 0 : pad, "");
-			else
-				printf("%*s%s", pad, "", s);
-			printf(last ? "\n" : "  ");
+				if (!t->cols[c].left)
+					rest[c] = s + n;
+				if (!first && !t->cols[c].left)
+					n = 0, rest[c] = s;
+				snprintf(part, sizeof(part), "%.*s", (int)n, s);
+				/* pad by columns, not bytes */
+				pad = w[c] - text_width(part);
+				if (pad < 0)
+					pad = 0;
+				if (t->cols[c].left)
+					printf("%s%*s", part, last ? 0 : pad, "");
+				else
+					printf("%*s%s", pad, "", part);
+				printf(last ? "\n" : "  ");
+				more |= t->cols[c].left && *rest[c];
+			}
+			first = false;
 		}
 	}
 	for (r = 0; r < t->rows * t->ncols; r++)
 		free(t->cells[r]);
 	free(t->cells);
+	free(rest);
 	free(w);
 	free(t);
 }

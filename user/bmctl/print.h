@@ -44,6 +44,11 @@ struct pr_col {
 	bool left;		/* left-align (text) */
 };
 
+/* text (not in JSON mode) in lines of at most 79 columns (fewer on a
+ * narrower terminal), broken at spaces: the first indented by first
+ * spaces, the others by rest. */
+void pr_wrapped(int first, int rest, const char *text);
+
 struct pr_table;
 
 /* A table stored under key (JSON) with ncols columns. */

@@ -151,17 +151,11 @@ static void fmt_default(json_object *d, char *buf, size_t size)
 
 void procedure_print(json_object *proc)
 {
-	static const struct pr_col cols[] = {
-		{ "key", "PARAMETER", true }, { "type", "TYPE", true },
-		{ "unit", "UNIT", true }, { "range", "RANGE", true },
-		{ "default", "DEFAULT", true }, { "help", "HELP", true },
-	};
 	const char *dk = json_object_get_string(get(proc, "duration_key"));
 	const char *sk = json_object_get_string(get(proc, "sizes_key"));
 	json_object *a = get(proc, "params");
 	size_t i, n = a ? json_object_array_length(a) : 0;
-	struct pr_table *t;
-	char range[256], text[256];
+	char range[256], text[256], line[1024];
 
 	/* --json: bmd's description as it is, bounds and flags included. */
 	if (opts.json) {
@@ -171,31 +165,38 @@ void procedure_print(json_object *proc)
 		return;
 	}
 	pr_init(false);
-	pr_text("%s: %s\n", json_object_get_string(get(proc, "name")),
-		json_object_get_string(get(proc, "summary")));
-	pr_kv_json("ref", "SPEC", get(proc, "ref"));
+	snprintf(line, sizeof(line), "%s: %s",
+		 json_object_get_string(get(proc, "name")),
+		 json_object_get_string(get(proc, "summary")));
+	pr_wrapped(0, 2, line);
+	snprintf(line, sizeof(line), "%-18s %s", "SPEC",
+		 pr_fmt_json(get(proc, "ref")));
+	pr_wrapped(0, 19, line);
 	pr_kv_json("ports_needed", "ports needed", get(proc, "ports_needed"));
 	pr_kv_str("duration_key", "--duration sets", dk ? dk : "(nothing)");
 	pr_kv_str("sizes_key", "--frame-sizes sets", sk ? sk : "(nothing)");
-	pr_text("parameters (--param KEY=VALUE, --param @FILE; "
-		"\"unset\": derived, see the help):\n");
-	t = pr_table_new("params", cols, 6);
+	pr_wrapped(0, 2, "parameters (--param KEY=VALUE or --param @FILE; "
+		   "rates, times and sizes take units: 100M, 1.5ms, 64KB; "
+		   "\"unset\": derived, see its help):");
+	/* one parameter a paragraph, not a table: help is prose, and a
+	 * table of six columns fits no 80-column terminal */
 	for (i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(a, i);
-		json_object *d = get(p, "default");
 		const char *u = json_object_get_string(get(p, "unit"));
+		const char *help = json_object_get_string(get(p, "help"));
 
-		pr_table_row(t);
-		pr_cell_json(t, get(p, "key"));
-		pr_cell_json(t, get(p, "type"));
-		pr_cell_str(t, u && *u ? u : "-");
 		fmt_range(p, range, sizeof(range));
-		pr_cell_str(t, range);
-		fmt_default(d, text, sizeof(text));
-		pr_cell_str(t, text);
-		pr_cell_json(t, get(p, "help"));
+		fmt_default(get(p, "default"), text, sizeof(text));
+		snprintf(line, sizeof(line), "%s  %s%s%s%s%s, default %s",
+			 json_object_get_string(get(p, "key")),
+			 json_object_get_string(get(p, "type")),
+			 u && *u ? " in " : "", u && *u ? u : "",
+			 strcmp(range, "-") ? ", " : "",
+			 strcmp(range, "-") ? range : "", text);
+		pr_wrapped(2, 6, line);
+		if (help && *help)
+			pr_wrapped(6, 6, help);
 	}
-	pr_table_end(t);
 	pr_finish();
 }
 

@@ -16,8 +16,6 @@
 
 #include "bmctl.h"
 
-/* A profile is a page of parameters, not a data set. */
-#define PROFILE_MAX	(1024 * 1024)
 
 char *file_read(const char *path, size_t max, size_t *len, char *why,
 		size_t size)
@@ -50,32 +48,105 @@ char *file_read(const char *path, size_t max, size_t *len, char *why,
 	return buf;
 }
 
-static json_object *parse_json(const char *path, const char *text,
+/* What went wrong at text[at], the character the tokener refused, in a
+ * user's words rather than json-c's. */
+static const char *json_why(enum json_tokener_error e, const char *text,
+			    size_t at, size_t len)
+{
+	size_t j = at;
+
+	if (e == json_tokener_error_parse_eof)
+		return "it ends early (a bracket, brace or quote left open)";
+	if (e == json_tokener_error_depth)
+		return "nested too deep";
+	if (e == json_tokener_error_parse_utf8_string)
+		return "not UTF-8";
+	if (at < len && (text[at] == ']' || text[at] == '}')) {
+		while (j > 0 && strchr(" \t\r\n", text[j - 1]))
+			j--;
+		if (j > 0 && text[j - 1] == ',')
+			return "a comma before a closing bracket or brace";
+	}
+	if (at < len && text[at] == '\'')
+		return "strings take double quotes";
+	if (e == json_tokener_error_parse_object_key_name ||
+	    e == json_tokener_error_parse_object_key_sep)
+		return "a key must be a string in double quotes, then a colon";
+	if (e == json_tokener_error_parse_string)
+		return "a bad string (double quotes, \\ escapes)";
+	return "unexpected text";
+}
+
+/* The offset of the first single quote outside a string, or len: json-c's
+ * strict mode still takes 'single-quoted' strings, which RFC 8259 does
+ * not. */
+static size_t single_quote(const char *text, size_t len)
+{
+	bool in = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (in && text[i] == '\\')
+			i++;
+		else if (text[i] == '"')
+			in = !in;
+		else if (!in && text[i] == '\'')
+			return i;
+	}
+	return len;
+}
+
+json_object *json_parse_strict(const char *name, const char *text,
 			       size_t len, char *why, size_t size)
 {
 	struct json_tokener *tok = json_tokener_new();
 	enum json_tokener_error jerr;
 	json_object *o;
-	size_t end, line = 1, i;
+	size_t end, line = 1, col = 1, i;
 
 	if (!tok) {
-		snprintf(why, size, "%s: out of memory", path);
+		snprintf(why, size, "%s: out of memory", name);
 		return NULL;
 	}
-	o = json_tokener_parse_ex(tok, text, -1);
+	/* strict: no trailing commas, no bare words; what follows the value
+	 * is looked at below, to say so */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_ALLOW_TRAILING_CHARS |
+			       JSON_TOKENER_VALIDATE_UTF8);
+	o = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	if (!o && jerr == json_tokener_continue)
 		jerr = json_tokener_error_parse_eof;
-	for (i = end; o && jerr == json_tokener_success && i < len; i++)
-		if (!strchr(" \t\r\n", text[i]))
-			jerr = json_tokener_error_parse_unexpected;
+	i = single_quote(text, len);
+	if (i < len && (jerr != json_tokener_success || i < end)) {
+		json_object_put(o);
+		o = NULL;
+		end = i;
+		jerr = json_tokener_error_parse_unexpected;
+	}
+	if (o && jerr == json_tokener_success) {
+		for (i = end; i < len; i++) {
+			if (!strchr(" \t\r\n", text[i])) {
+				end = i;
+				jerr = json_tokener_error_parse_unexpected;
+				break;
+			}
+		}
+	}
 	if (jerr != json_tokener_success) {
-		for (i = 0; i < end && i < len; i++)
+		for (i = 0; i < end && i < len; i++) {
+			col = text[i] == '\n' ? 1 : col + 1;
 			line += text[i] == '\n';
-		snprintf(why, size, "%s: line %zu: not JSON (%s)", path, line,
-			 json_tokener_error_desc(jerr));
+		}
+		if (o)
+			snprintf(why, size, "%s: line %zu, column %zu: text after "
+				 "the JSON value", name, line, col);
+		else
+			snprintf(why, size, "%s: line %zu, column %zu: not JSON: "
+				 "%s", name, line, col,
+				 json_why(jerr, text, end, len));
 		json_object_put(o);
 		return NULL;
 	}
@@ -244,7 +315,7 @@ json_object *profile_read(const char *path, char *why, size_t size)
 		return NULL;
 	}
 #endif
-	text = file_read(path, PROFILE_MAX, &len, why, size);
+	text = file_read(path, PROFILE_MAX_BYTES, &len, why, size);
 	if (!text)
 		return NULL;
 	/* A parser fails with a reason; NULL without one is a document
@@ -255,7 +326,7 @@ json_object *profile_read(const char *path, char *why, size_t size)
 		o = parse_yaml(path, text, len, why, size);
 	else
 #endif
-		o = parse_json(path, text, len, why, size);
+		o = json_parse_strict(path, text, len, why, size);
 	free(text);
 	if (!o && why[0])
 		return NULL;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bm_units.h"
 #include "bmctl.h"
 #include "print.h"
 
@@ -377,30 +378,15 @@ int cmd_wait(int argc, char **argv)
 
 /* --- run ---------------------------------------------------------------- */
 
-/* "10G", "2.5G", "100M", "1e10", "25Gbps" -> bit/s; <= 0 when bad. */
-static double parse_rate(const char *s)
+/* "10G", "2.5G", "100M", "1e10", "25Gbps" -> bit/s (bm_units.h's one
+ * grammar); <= 0 with the reason in why when bad. */
+static double parse_rate(const char *s, struct bm_error *why)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	switch (*end) {
-	case 'k': case 'K':
-		v *= 1e3, end++;
-		break;
-	case 'm': case 'M':
-		v *= 1e6, end++;
-		break;
-	case 'g': case 'G':
-		v *= 1e9, end++;
-		break;
-	case 't': case 'T':
-		v *= 1e12, end++;
-		break;
-	}
-	if (*end && strcmp(end, "bps") && strcmp(end, "bit") &&
-	    strcmp(end, "b/s"))
+	if (bm_quantity_parse(s, "bit/s", &v, why))
 		return -1;
-	return end == s || !isfinite(v) ? -1 : v;
+	return v;
 }
 
 /* "64,128,1518" -> JSON array of integers; NULL when bad. */
@@ -447,15 +433,28 @@ static int opt_value(int argc, char **argv, int *i, const char *name,
 	return 1;
 }
 
-static json_object *read_sim(const char *arg)
+/* --sim JSON or @FILE: a JSON object of the simulated DUT's keys, strict
+ * (a trailing comma or text after it is refused, never half read); NULL
+ * with the reason in why. */
+static json_object *read_sim(const char *arg, char *why, size_t size)
 {
 	json_object *o;
+	size_t len;
+	char *text;
 
-	if (arg[0] == '@')
-		o = json_object_from_file(arg + 1);
-	else
-		o = json_tokener_parse(arg);
-	if (!o || !json_object_is_type(o, json_type_object)) {
+	if (arg[0] == '@') {
+		text = file_read(arg + 1, PROFILE_MAX_BYTES, &len, why, size);
+		if (!text)
+			return NULL;
+		o = json_parse_strict(arg + 1, text, len, why, size);
+		free(text);
+	} else {
+		o = json_parse_strict("--sim", arg, strlen(arg), why, size);
+	}
+	if (o && !json_object_is_type(o, json_type_object)) {
+		snprintf(why, size, "%s: expected a JSON object of the "
+			 "simulated DUT (bmctl run PROCEDURE --help lists "
+			 "its keys)", arg[0] == '@' ? arg + 1 : "--sim");
 		json_object_put(o);
 		return NULL;
 	}
@@ -616,14 +615,15 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			json_object_put(a->sizes);
 			a->sizes = s;
 		} else if ((r = opt_value(argc, argv, &i, "--duration", &v))) {
-			char *end;
+			struct bm_error why = { "" };
 			double d;
 
 			if (r < 0)
 				return EXIT_USAGE;
-			d = strtod(v, &end);
-			if (end == v || *end || !(d > 0))
-				return usage_error("bad --duration '%s' (seconds > 0)", v);
+			if (bm_quantity_parse(v, "s", &d, &why))
+				return usage_error("--duration: %s", why.msg);
+			if (!(d > 0))
+				return usage_error("--duration: must be more than 0 s, got '%s'", v);
 			a->duration_s = d;
 		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
 			if (r < 0)
@@ -646,11 +646,15 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 				a->goals = json_object_new_array();
 			json_object_array_add(a->goals, g);
 		} else if ((r = opt_value(argc, argv, &i, "--line-rate", &v))) {
+			struct bm_error why = { "" };
+
 			if (r < 0)
 				return EXIT_USAGE;
-			a->line_rate_bps = parse_rate(v);
+			a->line_rate_bps = parse_rate(v, &why);
+			if (why.msg[0])
+				return usage_error("--line-rate: %s", why.msg);
 			if (a->line_rate_bps <= 0)
-				return usage_error("bad --line-rate '%s' (e.g. 10G, 2.5G, 100M)", v);
+				return usage_error("--line-rate: must be more than 0 bit/s, got '%s'", v);
 		} else if ((r = opt_value(argc, argv, &i, "--param", &v))) {
 			const char *eq;
 			char key[128];
@@ -672,9 +676,11 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			if (r < 0)
 				return EXIT_USAGE;
 			json_object_put(a->sim);
-			a->sim = read_sim(v);
+			char why[256];
+
+			a->sim = read_sim(v, why, sizeof(why));
 			if (!a->sim)
-				return usage_error("bad --sim: expected a JSON object or @FILE");
+				return usage_error("%s", why);
 		} else if ((r = opt_value(argc, argv, &i, "--dut-name", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;

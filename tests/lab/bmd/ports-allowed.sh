@@ -103,7 +103,7 @@ check_eq "job $b trials" "$($BMCTL jobs | awk -v j="$b" '$1 == j { print $6 }')"
 $IP addr flush dev x3
 
 # 4.
-one_line 1 $BMCTL run $RUN --port x0 --port x3 --param management=true \
+one_line 2 $BMCTL run $RUN --port x0 --port x3 --param management=true \
 	--param mgmt_agent=10.0.2.2
 grep -qF "mgmt_agent: 10.0.2.2 is not a DUT address: the test network is 198.18.0.0/15" /tmp/one.err ||
 	fail "agent 10.0.2.2: '$(cat /tmp/one.err)'"

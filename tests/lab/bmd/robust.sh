@@ -165,12 +165,14 @@ one_line 2 $BMCTL run rfc2544 throughput --port t1
 one_line 2 $BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate fast
 one_line 2 $BMCTL wait abc
 one_line 2 $BMCTL --frobnicate status
-one_line 1 $BMCTL run rfc2544 nosuch --port t1 --port t2 --line-rate 10M
-one_line 1 $BMCTL run rfc2544 throughput --port nosuch0 --port t2 --line-rate 10M
-one_line 1 $BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+# what bmd finds wrong with the request is a usage error too (exit 2); a
+# job that is not there is no usage error (exit 1)
+one_line 2 $BMCTL run rfc2544 nosuch --port t1 --port t2 --line-rate 10M
+one_line 2 $BMCTL run rfc2544 throughput --port nosuch0 --port t2 --line-rate 10M
+one_line 2 $BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
 	--param trial_duration_s=-1
 grep -q trial_duration_s /tmp/one.err || fail "the refusal does not name the key"
-one_line 1 $BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
+one_line 2 $BMCTL run rfc2544 throughput --port t1 --port t2 --line-rate 10M \
 	--param bogus_key=1
 grep -q bogus_key /tmp/one.err || fail "the refusal does not name the key"
 one_line 1 $BMCTL result 99999

@@ -70,6 +70,47 @@ START_TEST(object_read)
 }
 END_TEST
 
+/* RFC 8259 JSON, no more: json-c alone took a trailing comma, single
+ * quotes and text after the value; the reason says where and what, in a
+ * user's words. */
+START_TEST(strict_json)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "{\"a\": 1,}", "p.json: line 1, column 9: not JSON: a comma "
+		  "before a closing bracket or brace" },
+		{ "{\"a\": [1, 2,]}", "p.json: line 1, column 13: not JSON: a "
+		  "comma before a closing bracket or brace" },
+		{ "{\"a\": 1}\njunk", "p.json: line 2, column 1: text after "
+		  "the JSON value" },
+		{ "{'a': 1}", "p.json: line 1, column 2: not JSON: strings "
+		  "take double quotes" },
+		{ "{\"a\": 1", "p.json: line 1, column 8: not JSON: it ends "
+		  "early" },
+		{ "{a: 1}", "p.json: line 1, column 2: not JSON: a key must be "
+		  "a string in double quotes" },
+	};
+	char why[256];
+	json_object *o;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		o = json_parse_strict("p.json", bad[i].text,
+				      strlen(bad[i].text), why, sizeof(why));
+		ck_assert_msg(!o, "%s accepted", bad[i].text);
+		ck_assert_msg(!strncmp(why, bad[i].why, strlen(bad[i].why)),
+			      "%s: '%s', want '%s'", bad[i].text, why,
+			      bad[i].why);
+	}
+	o = json_parse_strict("p.json", " {\"a\": \"it's\"} \n", 17, why,
+			      sizeof(why));
+	ck_assert_ptr_nonnull(o);
+	json_object_put(o);
+}
+END_TEST
+
 /*
  * A profile that is null (JSON "null", YAML "~" or an empty document)
  * was refused with no reason at all: "bmctl: --param @FILE" and nothing
@@ -161,6 +202,7 @@ static Suite *profile_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, object_read);
+	tcase_add_test(tc, strict_json);
 	tcase_add_test(tc, null_profile_says_why);
 	tcase_add_test(tc, param_values_whole);
 #ifdef BM_HAVE_YAML

@@ -121,6 +121,62 @@ START_TEST(bytes_key)
 }
 END_TEST
 
+static double qty(const char *s, const char *unit)
+{
+	struct bm_error err = { "" };
+	double v = -1;
+
+	ck_assert_msg(bm_quantity_parse(s, unit, &v, &err) == 0, "%s (%s): %s",
+		      s, unit, err.msg);
+	return v;
+}
+
+static void qty_bad(const char *s, const char *unit, const char *needle)
+{
+	struct bm_error err = { "" };
+	double v = 7;
+
+	ck_assert_msg(bm_quantity_parse(s, unit, &v, &err) == -EINVAL,
+		      "%s (%s) accepted", s, unit);
+	ck_assert_msg(strstr(err.msg, needle), "%s: '%s' lacks '%s'", s,
+		      err.msg, needle);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+	ck_assert_double_eq(v, 7);
+}
+
+/* One grammar for rates, frame rates and times (bm_units.h): SI
+ * prefixes, the unit's names, values in the table's unit; "0x10G" was
+ * 16 Gbit/s through strtod. */
+START_TEST(quantities)
+{
+	ck_assert_double_eq(qty("10G", "bit/s"), 1e10);
+	ck_assert_double_eq(qty("100M", "bit/s"), 1e8);
+	ck_assert_double_eq(qty("2.5Gbps", "bit/s"), 2.5e9);
+	ck_assert_double_eq(qty("25 Gbit/s", "bit/s"), 2.5e10);
+	ck_assert_double_eq(qty("1e10", "bit/s"), 1e10);
+	ck_assert_double_eq(qty("64k", "bit/s"), 64e3);
+	ck_assert_double_eq(qty("14.88M", "fps"), 14.88e6);
+	ck_assert_double_eq(qty("500kfps", "fps"), 5e5);
+	ck_assert_double_eq(qty("1.5ms", "s"), 1.5e-3);
+	ck_assert_double_eq(qty("60", "s"), 60);
+	ck_assert_double_eq(qty("2min", "s"), 120);
+	ck_assert_double_eq(qty("250us", "ms"), 0.25);
+	ck_assert_double_eq(qty("1.5us", "ns"), 1500);
+	ck_assert_double_eq(qty("1e-3s", "s"), 1e-3);
+	qty_bad("0x10G", "bit/s", "in decimal");
+	qty_bad("inf", "bit/s", "expected a rate");
+	qty_bad("-1G", "bit/s", "expected a rate");
+	qty_bad(" 10G", "bit/s", "expected a rate");
+	qty_bad("10g", "bit/s", "unknown unit \"g\"");
+	qty_bad("10Gb", "bit/s", "unknown unit");
+	qty_bad("10 ms", "bit/s", "unknown unit");
+	qty_bad("1.5 sec", "s", "unknown unit \"sec\"");
+	qty_bad("10M", "%", "expected a number");
+	ck_assert(bm_unit_known("bit/s") && bm_unit_known("ns"));
+	ck_assert(!bm_unit_known("%") && !bm_unit_known(NULL));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("units");
@@ -128,6 +184,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, units);
 	tcase_add_test(tc, bytes_key);
+	tcase_add_test(tc, quantities);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -502,7 +502,19 @@ START_TEST(test_validation)
 	rejects(thr, "{\"frame_sizes\": [64.5]}",
 		"rfc2544.throughput: frame_sizes[0]: expected an integer");
 	rejects(thr, "{\"trial_duration_s\": \"60\"}",
-		"rfc2544.throughput: trial_duration_s: expected a number");
+		"rfc2544.throughput: trial_duration_s: expected a number (s) "
+		"or a string with a unit");
+	/* one unit grammar (bm_units.h): a time, a rate with their units;
+	 * no hexadecimal */
+	rejects(thr, "{\"trial_duration_s\": \"0x10s\"}",
+		"rfc2544.throughput: trial_duration_s: expected a time (e.g. "
+		"1.5ms, 250us, 60s) in decimal, got \"0x10s\"");
+	rejects(thr, "{\"trial_duration_s\": \"60 sec\"}",
+		"rfc2544.throughput: trial_duration_s: unknown unit \"sec\" "
+		"for a time (e.g. 1.5ms, 250us, 60s)");
+	rejects(thr, "{\"trial_duration_s\": \"25h\"}",
+		"rfc2544.throughput: trial_duration_s: must be in (0, 86400], "
+		"got 90000");
 	rejects(thr, "{\"learning\": 1}",
 		"rfc2544.throughput: learning: expected true or false");
 	rejects(thr, "{\"search\": \"linear\"}",

@@ -8,6 +8,7 @@
 #ifndef BM_UNITS_H
 #define BM_UNITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bm_trial.h"
@@ -24,5 +25,21 @@
  * a one-line reason in err (the caller prefixes the key).
  */
 int bm_bytes_parse(const char *s, uint64_t *out, struct bm_error *err);
+
+/*
+ * One grammar for every rate, frame rate and time a user types (bmctl
+ * --line-rate, --duration, --param KEY=VALUE, profiles): a decimal number
+ * (no hexadecimal, no inf), an optional space and a unit of the quantity
+ * unit names, as a parameter table does: "bit/s" (k, M, G, T, with or
+ * without bps / bit/s: "100M", "10G", "2.5Gbps"), "fps" (k, M, G), and the
+ * times "s", "ms", "us", "ns" (each takes ns, us, ms, s, min, h: "1.5ms"
+ * is 1500 for a key in us).  No unit means the table's.  The value in
+ * unit's terms into *out: 0, or -EINVAL with a one-line reason in err.
+ */
+int bm_quantity_parse(const char *s, const char *unit, double *out,
+		      struct bm_error *err);
+
+/* Does bm_quantity_parse() know unit? */
+bool bm_unit_known(const char *unit);
 
 #endif /* BM_UNITS_H */

@@ -44,20 +44,52 @@ static int prefix(struct bm_error *err, const char *what, const char *key)
 	return bm_errorf(err, "%s: %s: %s", what, key, tmp);
 }
 
-static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
-		     const char *what, struct bm_error *err)
+/*
+ * A string with a unit for a key whose unit bm_quantity_parse() knows
+ * ("100M" for bit/s, "1.5ms" for s): 1 and *x in the key's unit, 0 when v
+ * is no such string, -EINVAL with "what: key: reason" in err.
+ */
+static int quantity(const struct bm_jkey *k, const char *unit,
+		    json_object *v, double *x, const char *what,
+		    struct bm_error *err)
+{
+	const char *str = json_object_get_string(v);
+	size_t n = str ? strlen(str) : 0;
+
+	/* a string must name its unit: "60" is a number in quotes, which
+	 * strict types refuse as everywhere else */
+	if (!json_object_is_type(v, json_type_string) ||
+	    !bm_unit_known(unit) || !n ||
+	    (str[n - 1] >= '0' && str[n - 1] <= '9') || str[n - 1] == '.')
+		return 0;
+	if (bm_quantity_parse(json_object_get_string(v), unit, x, err))
+		return prefix(err, what, k->key);
+	return 1;
+}
+
+static int parse_one(const struct bm_jkey *k, const char *unit,
+		     json_object *v, void *base, const char *what,
+		     struct bm_error *err)
 {
 	char *field = (char *)base + k->off;
 	enum json_type t = json_object_get_type(v);
 	double x;
 	int64_t i;
 	size_t n;
+	int q;
 
 	switch (k->type) {
 	case BM_J_DOUBLE:
-		if (!bm_json_number(v, &x))
-			return bm_errorf(err, "%s: %s: expected a number", what,
-					 k->key);
+		q = quantity(k, unit, v, &x, what, err);
+		if (q < 0)
+			return q;
+		if (!q && !bm_json_number(v, &x))
+			return bm_errorf(err, "%s: %s: expected a number%s%s%s",
+					 what, k->key,
+					 bm_unit_known(unit) ? " (" : "",
+					 bm_unit_known(unit) ? unit : "",
+					 bm_unit_known(unit) ?
+					 ") or a string with a unit" : "");
 		if (range_check(k, x, what, err))
 			return -EINVAL;
 		memcpy(field, &x, sizeof(x));
@@ -66,14 +98,29 @@ static int parse_one(const struct bm_jkey *k, json_object *v, void *base,
 	case BM_J_UINT:
 	case BM_J_U32:
 	case BM_J_INT:
-		if (t != json_type_int)
+		q = quantity(k, unit, v, &x, what, err);
+		if (q < 0)
+			return q;
+		if (q) {
+			/* "1.5us" is 1500 ns; "1.5ns" no whole number */
+			if (fabs(x - nearbyint(x)) > 1e-6 * fmax(1.0, fabs(x)) ||
+			    fabs(x) > 9e15)
+				return bm_errorf(err, "%s: %s: \"%s\" is not a "
+						 "whole number of %s", what,
+						 k->key,
+						 json_object_get_string(v),
+						 unit);
+			i = (int64_t)nearbyint(x);
+		} else if (t != json_type_int) {
 			return bm_errorf(err, "%s: %s: expected an integer",
 					 what, k->key);
-		errno = 0;
-		i = json_object_get_int64(v);
-		if (errno == ERANGE)
-			return bm_errorf(err, "%s: %s: integer out of range",
-					 what, k->key);
+		} else {
+			errno = 0;
+			i = json_object_get_int64(v);
+			if (errno == ERANGE)
+				return bm_errorf(err, "%s: %s: integer out of "
+						 "range", what, k->key);
+		}
 		if (range_check(k, (double)i, what, err))
 			return -EINVAL;
 		if (k->type == BM_J_U64) {
@@ -178,9 +225,10 @@ static const struct bm_jkey *find_key(const void *tab, size_t stride,
 	}
 }
 
+/* params: tab is of struct bm_param, whose units a value may carry */
 static int parse_table(json_object *obj, const void *tab, size_t stride,
-		       unsigned int mask, void *base, const char *what,
-		       struct bm_error *err)
+		       bool params, unsigned int mask, void *base,
+		       const char *what, struct bm_error *err)
 {
 	const struct bm_jkey *k;
 
@@ -194,7 +242,8 @@ static int parse_table(json_object *obj, const void *tab, size_t stride,
 		if (!k)
 			return bm_errorf(err, "%s: %s: unknown parameter", what,
 					 key);
-		if (parse_one(k, v, base, what, err))
+		if (parse_one(k, params ? ((const struct bm_param *)k)->unit :
+			      NULL, v, base, what, err))
 			return -EINVAL;
 	}
 	return 0;
@@ -204,14 +253,16 @@ int bm_json_parse_keys(json_object *obj, const struct bm_jkey *keys,
 		       unsigned int mask, void *base, const char *what,
 		       struct bm_error *err)
 {
-	return parse_table(obj, keys, sizeof(*keys), mask, base, what, err);
+	return parse_table(obj, keys, sizeof(*keys), false, mask, base, what,
+			   err);
 }
 
 int bm_json_parse_params(json_object *obj, const struct bm_param *keys,
 			 unsigned int mask, void *base, const char *what,
 			 struct bm_error *err)
 {
-	return parse_table(obj, keys, sizeof(*keys), mask, base, what, err);
+	return parse_table(obj, keys, sizeof(*keys), true, mask, base, what,
+			   err);
 }
 
 const struct bm_param *bm_json_find_param(const struct bm_param *keys,

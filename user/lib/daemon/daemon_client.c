@@ -172,7 +172,13 @@ void clients_broadcast(struct bmd *d, unsigned long job, json_object *msg,
 void reply_error(struct bmd_client *c, int64_t id, bool has_id,
 		 const char *msg)
 {
-	json_object *r = bm_response_error(id, has_id, msg);
+	reply_refusal(c, id, has_id, msg, false);
+}
+
+void reply_refusal(struct bmd_client *c, int64_t id, bool has_id,
+		   const char *msg, bool usage)
+{
+	json_object *r = bm_response_refusal(id, has_id, msg, usage);
 
 	client_queue(c, r);
 	json_object_put(r);

@@ -443,6 +443,7 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 	struct bm_request q;
 	struct bmd_job *j = NULL;
 	json_object *r, *out = NULL;
+	bool usage = false;
 
 	if (bm_request_parse(line, len, &q, &err)) {
 		if (d->verbose)
@@ -492,12 +493,13 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 		break;
 	case BM_CMD_PROCEDURE:
 		out = cmd_procedure(&q, r, &err);
+		usage = !out;
 		break;
 	case BM_CMD_PORTS:
 		out = cmd_ports(d, r, &err);
 		break;
 	case BM_CMD_SUBMIT:
-		out = cmd_submit(d, c, &q, r, &err);
+		out = cmd_submit(d, c, &q, r, &err, &usage);
 		break;
 	case BM_CMD_JOBS:
 		out = cmd_jobs(d, r);
@@ -516,7 +518,8 @@ static void handle_request(struct bmd *d, struct bmd_client *c,
 	if (out)
 		client_queue(c, out);
 	else
-		reply_error(c, q.id, true, err.msg[0] ? err.msg : "failed");
+		reply_refusal(c, q.id, true, err.msg[0] ? err.msg : "failed",
+			      usage);
 	json_object_put(r);
 	bm_request_free(&q);
 }

@@ -287,6 +287,9 @@ void client_flush(struct bmd_client *c);
 /* Queue the error reply msg to c, for request id when has_id. */
 void reply_error(struct bmd_client *c, int64_t id, bool has_id,
 		 const char *msg);
+/* reply_error, telling the request's own fault (usage) from a refusal. */
+void reply_refusal(struct bmd_client *c, int64_t id, bool has_id,
+		   const char *msg, bool usage);
 /* Does c hold the start of a request line whose end has not come? */
 bool client_partial(const struct bmd_client *c);
 /* Is c idle: no watch, nothing to send, nothing streaming? */
@@ -311,10 +314,12 @@ int set_group(struct bmd *d, const char *name, struct bm_error *err);
 /* daemon_submit.c: the procedure called name, or NULL with err set. */
 const struct bm_procedure_info *find_procedure(const char *name,
 					       struct bm_error *err);
-/* Answer submit request q of c: the job queued, or an error reply. */
+/* Answer submit request q of c: the job queued, or NULL with err set and
+ * *usage true when the request itself is wrong (a bad procedure, port
+ * count, line rate or parameter), not the host's refusal. */
 json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			const struct bm_request *q, json_object *r,
-			struct bm_error *err);
+			struct bm_error *err, bool *usage);
 
 /* daemon_handlers.c: answer the complete request lines buffered in c->in,
  * replies queued in c->out, while c takes its replies (none while a

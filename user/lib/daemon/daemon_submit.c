@@ -256,28 +256,39 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 
 json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			const struct bm_request *q, json_object *r,
-			struct bm_error *err)
+			struct bm_error *err, bool *usage)
 {
 	const struct bm_procedure_info *p = find_procedure(q->procedure, err);
 	struct bm_error e = { "" };
 	struct bmd_job *j;
 	double rate, worst;
 
+	*usage = !p;
 	if (!p || submit_no_command(d, q, err) || submit_room(d, c, err))
 		return NULL;
 	/* A dry run that names no ports gets a simulated device with every
 	 * port the procedure needs (bmd_backend_default); one that names
 	 * them runs on those. */
+	*usage = true;
 	if ((!q->dry_run || q->n_ports) &&
 	    bm_procedure_check_ports(p, q->n_ports, err))
 		return NULL;
-	if (submit_ports_ok(d, q, err) ||
-	    submit_line_rate(d, q, p, &rate, err))
+	*usage = false;
+	if (submit_ports_ok(d, q, err))
 		return NULL;
-	if (bm_procedure_validate(q->procedure, q->params, rate, err) ||
-	    submit_reset_ok(d, q, err) ||
-	    submit_trials_ok(d, q, rate, &worst, err) ||
-	    submit_memory_ok(d, q, worst, err) ||
+	/* what the request asks, whatever the host: its fault, exit 2 */
+	*usage = true;
+	if (submit_line_rate(d, q, p, &rate, err) ||
+	    bm_procedure_validate(q->procedure, q->params, rate, err))
+		return NULL;
+	*usage = false;
+	if (submit_reset_ok(d, q, err))
+		return NULL;
+	*usage = true;
+	if (submit_trials_ok(d, q, rate, &worst, err))
+		return NULL;
+	*usage = false;
+	if (submit_memory_ok(d, q, worst, err) ||
 	    submit_space_ok(d, q, worst, err))
 		return NULL;
 	j = calloc(1, sizeof(*j));

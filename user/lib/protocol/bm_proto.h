@@ -134,6 +134,13 @@ json_object *bm_response_ok(int64_t id, bool has_id);
 /* New {"id":id,"ok":false,"error":msg}; NULL on ENOMEM. */
 json_object *bm_response_error(int64_t id, bool has_id, const char *msg);
 
+/* As bm_response_error, with "usage": true when the request itself is
+ * wrong (an unknown procedure, a bad parameter, too few ports), so that a
+ * client tells a usage error from a refusal of the host's (busy, no
+ * permission, no memory) as bmctl's exit status does (2 or 1). */
+json_object *bm_response_refusal(int64_t id, bool has_id, const char *msg,
+				 bool usage);
+
 /* --- client ------------------------------------------------------------- */
 
 struct bm_client {

@@ -613,9 +613,19 @@ json_object *bm_response_ok(int64_t id, bool has_id)
 
 json_object *bm_response_error(int64_t id, bool has_id, const char *msg)
 {
+	return bm_response_refusal(id, has_id, msg, false);
+}
+
+json_object *bm_response_refusal(int64_t id, bool has_id, const char *msg,
+				 bool usage)
+{
 	json_object *o = response_new(id, has_id, false);
 
-	if (o)
+	if (o) {
 		json_object_object_add(o, "error", json_object_new_string(msg));
+		if (usage)
+			json_object_object_add(o, "usage",
+					       json_object_new_boolean(true));
+	}
 	return o;
 }
