@@ -175,10 +175,14 @@ $(SAN_O)/tests/unit/bmctl/test_goal: $(addprefix $(SAN_O)/user/bmctl/,goal.o pro
 $(VG_O)/tests/unit/bmctl/test_goal: $(addprefix $(VG_O)/user/bmctl/,goal.o profile.o)
 $(SAN_O)/tests/unit/bmctl/test_compliance: $(SAN_O)/user/bmctl/compliance.o
 $(VG_O)/tests/unit/bmctl/test_compliance: $(VG_O)/user/bmctl/compliance.o
-$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o rtable.o print.o \
+$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o front.o rtable.o print.o \
 	compliance.o schema.o schema_blob.o)
-$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o rtable.o print.o \
+$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o front.o rtable.o print.o \
 	compliance.o schema.o schema_blob.o)
+$(SAN_O)/tests/unit/bmctl/test_front: $(addprefix $(SAN_O)/user/bmctl/,front.o compliance.o \
+	schema.o schema_blob.o)
+$(VG_O)/tests/unit/bmctl/test_front: $(addprefix $(VG_O)/user/bmctl/,front.o compliance.o \
+	schema.o schema_blob.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 # test_bmd makes json-c's deep copy fail on demand (a secret must stay

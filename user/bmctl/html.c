@@ -24,6 +24,7 @@
 
 #include "bmctl.h"
 #include "compliance.h"
+#include "front.h"
 #include "print.h"
 #include "rtable.h"
 
@@ -567,14 +568,46 @@ static void procedure_charts(FILE *f, const char *id, json_object *res,
 	}
 }
 
+/* The front block (front.c): title, DRY RUN banner, DUT, ports, line
+ * rate, date, version, and the headline, before any chart. */
+static void front_html(FILE *f, json_object *doc)
+{
+	static struct front fr;	/* 25 KB: off the stack */
+	size_t i;
+
+	front_build(doc, &fr);
+	fputs("<h1>", f);
+	esc(f, fr.title);
+	fputs("</h1>\n", f);
+	if (fr.dry_run)
+		fputs("<p class=\"dry\">DRY RUN: the simulated DUT's numbers, "
+		      "not a measurement</p>\n", f);
+	fputs("<table class=\"front\">\n", f);
+	for (i = 0; i < fr.n_items; i++) {
+		fputs("<tr><th>", f);
+		esc(f, fr.items[i].key);
+		fputs("</th><td>", f);
+		esc(f, fr.items[i].value);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (!fr.n_headline)
+		return;
+	fputs("<h2>Headline</h2><ul class=\"headline\">\n", f);
+	for (i = 0; i < fr.n_headline; i++) {
+		fputs("<li>", f);
+		esc(f, fr.headline[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 int report_html(json_object *doc, FILE *f)
 {
 	static struct series s[MAX_SER];
 	json_object *res = jget(doc, "results"), *dev = jget(doc, "deviations");
 	const char *id = json_object_get_string(jget(jget(doc, "procedure"),
 						     "id"));
-	const char *ref = json_object_get_string(jget(jget(doc, "procedure"),
-						      "ref"));
 	size_t i;
 
 	id = id ? id : "?";
@@ -585,12 +618,10 @@ int report_html(json_object *doc, FILE *f)
 	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
 	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
 	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
-	      "#f4f4f4}figure{margin:1em 0}</style></head><body>\n", f);
-	fputs("<h1>", f);
-	esc(f, id);
-	fputs("</h1><p>", f);
-	esc(f, ref);
-	fputs("</p>\n", f);
+	      "#f4f4f4}figure{margin:1em 0}.dry{background:#fff3cd;border:1px "
+	      "solid #e0b000;padding:.4em .8em;font-weight:bold;max-width:"
+	      "60em}.headline li{font-size:15px}</style></head><body>\n", f);
+	front_html(f, doc);
 	procedure_charts(f, id, res, s);
 	trials_chart(f, doc, s);
 	html_value(f, "Results", res, 2);

@@ -351,6 +351,13 @@ static void fit_columns(const struct pr_table *t, int *w, int avail)
 	}
 	if (t->ncols > 64)
 		return;
+	/* a table that cannot fit anyway is better whole than torn */
+	total = 0;
+	for (c = 0; c < t->ncols; c++)
+		total += (t->cols[c].left && floor[c] < w[c] ? floor[c] : w[c]) +
+			 (c ? 2 : 0);
+	if (total > avail)
+		return;
 
 	for (;;) {
 		total = 0;

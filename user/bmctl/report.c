@@ -16,6 +16,7 @@
 #include "bm_store.h"
 #include "bm_trial.h"
 #include "bmctl.h"
+#include "front.h"
 #include "print.h"
 #include "rtable.h"
 
@@ -265,68 +266,6 @@ static void render(const char *name, json_object *v, double lr)
 	pr_obj_close();
 }
 
-static void print_header(json_object *result, json_object *meta)
-{
-	json_object *proc = get(result, "procedure"), *ports, *p;
-	char line[512];
-	size_t i, n;
-	int off = 0;
-
-	if (json_object_is_type(proc, json_type_object))
-		pr_text("%s (%s)\n", pr_fmt_json(get(proc, "id")),
-			pr_fmt_json(get(proc, "ref") ? get(proc, "ref")
-						     : get(proc, "section")));
-	else
-		pr_text("%s\n", pr_fmt_json(proc));
-	pr_obj_open(NULL, "");
-	if (get(meta, "job"))
-		pr_text("%-18s %s\n", "job", pr_fmt_json(get(meta, "job")));
-	ports = get(meta, "ports");
-	n = ports ? json_object_array_length(ports) : 0;
-	line[0] = '\0';
-	for (i = 0; i < n; i++) {
-		char one[160];
-		int len;
-
-		p = json_object_array_get_idx(ports, i);
-		len = snprintf(one, sizeof(one), "%s%s %s (%s)",
-			       i ? ", " : "", pr_fmt_json(get(p, "role")),
-			       pr_fmt_json(get(p, "name")),
-			       pr_fmt_json(get(p, "driver")));
-		if (len >= (int)sizeof(one))
-			len = sizeof(one) - 1;
-		/* up to 256 ports: whole entries, then how many are left
-		 * (the JSON result has them all) */
-		if (off + len + 16 >= (int)sizeof(line)) {
-			snprintf(line + off, sizeof(line) - off,
-				 ", +%zu more", n - i);
-			break;
-		}
-		memcpy(line + off, one, len + 1);
-		off += len;
-	}
-	if (n)
-		pr_text("%-18s %s\n", "ports", line);
-	if (get(meta, "line_rate_bps"))
-		pr_text("%-18s %.6g Gbit/s\n", "line rate",
-			json_object_get_double(get(meta, "line_rate_bps")) / 1e9);
-	if (get(meta, "backend"))
-		pr_text("%-18s %s%s, timestamps %s\n", "backend",
-			pr_fmt_json(get(meta, "backend")),
-			json_object_get_boolean(get(meta, "dry_run")) ?
-			" (dry run)" : "",
-			pr_fmt_json(get(meta, "timestamp_source")));
-	if (get(meta, "hostname"))
-		pr_text("%-18s %s, bmgen %s\n", "host",
-			pr_fmt_json(get(meta, "hostname")),
-			pr_fmt_json(get(meta, "bmgen_version")));
-	if (get(meta, "start"))
-		pr_text("%-18s %s .. %s\n", "time",
-			pr_fmt_json(get(meta, "start")),
-			pr_fmt_json(get(meta, "end")));
-	pr_obj_close();
-}
-
 void report_trials(json_object *result)
 {
 	/* Preferred columns, each with the names procedures use for it. */
@@ -476,21 +415,18 @@ static void report_counters(json_object *dc)
 
 void report_print(json_object *result, bool trials)
 {
+	static struct front front;	/* 25 KB: off the stack */
 	json_object *meta = get(result, "meta"), *v, *inst, *res = NULL;
 	double lr = json_object_get_double(get(meta, "line_rate_bps"));
 	size_t i, n;
 
 	pr_init(false);
-	print_header(result, meta);
+	front_build(result, &front);
+	front_text(&front);
 	v = get(result, "error");
 	if (v)
 		pr_text("\nINCOMPLETE: %s: the results below are partial\n",
 			pr_fmt_json(v));
-	v = get(result, "params");
-	if (v && json_object_object_length(v)) {
-		pr_text("\n");
-		render("parameters", v, 0);
-	}
 	pr_text("\n");
 	units = true;
 	/* TM-CONC: the combined table here, each instance's own document
@@ -521,6 +457,12 @@ void report_print(json_object *result, bool trials)
 				json_object_array_get_idx(v, i)));
 	}
 	report_counters(get(result, "dut_counters"));
+	/* what was asked comes after what was measured */
+	v = get(result, "params");
+	if (v && json_object_object_length(v)) {
+		pr_text("\n");
+		render("parameters", v, 0);
+	}
 	if (trials) {
 		pr_text("\n");
 		report_trials(result);

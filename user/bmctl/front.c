@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a report opens with, in text and HTML alike (SPEC REQ-REP-1): the
+ * procedure, a DRY RUN banner for the simulator's numbers, the DUT, the
+ * ports and line rate, the date, bmgen's version, and one headline line
+ * per frame size, iteration or run.  The headline's fields are the ones
+ * each procedure's entry of the result schema declares ("x-headline"), so
+ * bmctl names no procedure here either; units are chosen per value, never
+ * in scientific notation.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bmctl.h"
+#include "compliance.h"
+#include "front.h"
+
+static json_object *jget(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	return o && json_object_is_type(o, json_type_object) &&
+	       json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* The value at path in o: members by '.', array entries by [N]. */
+static json_object *at_path(json_object *o, const char *path)
+{
+	char name[64];
+	size_t n;
+
+	while (o && *path) {
+		n = strcspn(path, ".[");
+		if (n) {
+			if (n >= sizeof(name))
+				return NULL;
+			memcpy(name, path, n);
+			name[n] = '\0';
+			o = jget(o, name);
+			path += n;
+		}
+		if (*path == '[') {
+			char *end;
+			long i = strtol(path + 1, &end, 10);
+
+			if (*end != ']' || i < 0 ||
+			    !json_object_is_type(o, json_type_array) ||
+			    (size_t)i >= json_object_array_length(o))
+				return NULL;
+			o = json_object_array_get_idx(o, i);
+			path = end + 1;
+		}
+		if (*path == '.')
+			path++;
+	}
+	return o;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* A key's unit from its suffix (the result schema's naming). */
+static const char *unit_of(const char *key)
+{
+	static const char *const map[][2] = {
+		{ "_pct_line", "% of line" }, { "_pct", "%" },
+		{ "_fps", "fps" }, { "_bps", "bit/s" }, { "_ns", "ns" },
+		{ "_ms", "ms" }, { "_s", "s" }, { "_bytes", "bytes" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (ends_with(key, map[i][0]))
+			return map[i][1];
+	return "";
+}
+
+/* x with up to digits decimals, no trailing zeros, never 1e-05. */
+static void plain(char *buf, size_t size, double x, int digits)
+{
+	char *p;
+
+	snprintf(buf, size, "%.*f", digits, x);
+	if (strchr(buf, '.')) {
+		p = buf + strlen(buf) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+}
+
+/* x scaled by the largest of scales[] (descending) it reaches. */
+static void scaled(char *buf, size_t size, double x, const double *scales,
+		   const char *const *names, size_t n, int digits)
+{
+	char num[64];
+	size_t i;
+
+	for (i = 0; i + 1 < n && fabs(x) < scales[i]; i++)
+		;
+	plain(num, sizeof(num), x / scales[i], digits);
+	snprintf(buf, size, "%s %s", num, names[i]);
+}
+
+void front_value(json_object *v, const char *key, const char *unit,
+		 char *buf, size_t size)
+{
+	static const double rate_s[] = { 1e9, 1e6, 1e3, 1 };
+	static const char *const bps_n[] = { "Gbit/s", "Mbit/s", "kbit/s",
+					     "bit/s" };
+	static const char *const fps_n[] = { "Gfps", "Mfps", "kfps", "fps" };
+	static const double time_s[] = { 1, 1e-3, 1e-6, 1e-9 };
+	static const char *const time_n[] = { "s", "ms", "\u00b5s", "ns" };
+	static const double byte_s[] = { 1e6, 1 };
+	static const char *const byte_n[] = { "MB", "B" };
+	char num[64];
+	double x;
+
+	/* a repeated measurement is its mean */
+	if (json_object_is_type(v, json_type_object) && jget(v, "mean"))
+		v = jget(v, "mean");
+	if (!v || json_object_is_type(v, json_type_null)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (json_object_is_type(v, json_type_boolean)) {
+		snprintf(buf, size, "%s", json_object_get_boolean(v) ? "yes" :
+									"no");
+		return;
+	}
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)) {
+		snprintf(buf, size, "%s", json_object_get_string(v));
+		return;
+	}
+	x = json_object_get_double(v);
+	if (!isfinite(x)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (!unit || !*unit)
+		unit = unit_of(key);
+	if (!strcmp(unit, "bit/s")) {
+		scaled(buf, size, x, rate_s, bps_n, 4, 3);
+	} else if (!strcmp(unit, "fps")) {
+		scaled(buf, size, x, rate_s, fps_n, 4, 3);
+	} else if (!strcmp(unit, "%") || !strcmp(unit, "% of line")) {
+		plain(num, sizeof(num), x, 2);
+		snprintf(buf, size, "%s %s", num, unit);
+	} else if (!strcmp(unit, "s") || !strcmp(unit, "ms") ||
+		   !strcmp(unit, "ns")) {
+		x *= !strcmp(unit, "ms") ? 1e-3 : !strcmp(unit, "ns") ? 1e-9 : 1;
+		scaled(buf, size, x, time_s, time_n, 4, 3);
+		if (x == 0)
+			snprintf(buf, size, "0 s");
+	} else if (!strcmp(unit, "bytes")) {
+		/* a buffer is read to the byte below a megabyte */
+		scaled(buf, size, x, byte_s, byte_n, 2, x >= 1e6 ? 3 : 0);
+	} else {
+		plain(num, sizeof(num), x, fabs(x) >= 100 ? 1 :
+					   fabs(x) >= 1 ? 3 : 6);
+		snprintf(buf, size, "%s%s%s", num, *unit ? " " : "", unit);
+	}
+}
+
+/* Append "title value" of spec {key, title, unit} read in o to line. */
+static bool add_part(char *line, size_t size, json_object *o,
+		     json_object *spec, const char *sep)
+{
+	const char *key = json_object_get_string(jget(spec, "key"));
+	const char *title = json_object_get_string(jget(spec, "title"));
+	const char *unit = json_object_get_string(jget(spec, "unit"));
+	const char *flag = json_object_get_string(jget(spec, "flag"));
+	json_object *v = key ? at_path(o, key) : NULL;
+	char val[128];
+	size_t n = strlen(line);
+
+	if (!key || !v)
+		return false;
+	/* a flag says its words when true, nothing when false */
+	if (flag) {
+		if (json_object_get_boolean(v))
+			snprintf(line + n, size - n, "%s%s", n ? " " : "",
+				 flag);
+		return false;
+	}
+	front_value(v, key, unit, val, sizeof(val));
+	snprintf(line + n, size - n, "%s%s%s%s", n ? sep : "",
+		 title && *title ? title : "", title && *title ? " " : "",
+		 val);
+	return strcmp(val, "-") != 0;
+}
+
+/*
+ * A field whose key has a "*" ("statistics.*.throughput_bps"): one part
+ * for each member the star stands for, titled by the member's name (a
+ * stateful test's applications).
+ */
+static bool add_each(char *line, size_t size, json_object *row,
+		     json_object *spec)
+{
+	const char *key = json_object_get_string(jget(spec, "key"));
+	const char *star = strstr(key, ".*."), *title;
+	json_object *parent, *one;
+	char head[128], path[256];
+	bool any = false;
+
+	if ((size_t)(star - key) >= sizeof(head))
+		return false;
+	memcpy(head, key, star - key);
+	head[star - key] = '\0';
+	parent = at_path(row, head);
+	if (!json_object_is_type(parent, json_type_object))
+		return false;
+	title = json_object_get_string(jget(spec, "title"));
+	json_object_object_foreach(parent, name, v) {
+		char t[128];
+
+		(void)v;
+		snprintf(path, sizeof(path), "%s.%s.%s", head, name, star + 3);
+		snprintf(t, sizeof(t), "%s%s%s", name, title ? " " : "",
+			 title ? title : "");
+		one = json_object_new_object();
+		json_object_object_add(one, "key",
+				       json_object_new_string(path));
+		json_object_object_add(one, "title", json_object_new_string(t));
+		if (jget(spec, "unit"))
+			json_object_object_add(one, "unit", json_object_get(
+				jget(spec, "unit")));
+		any |= add_part(line, size, row, one, ", ");
+		json_object_put(one);
+	}
+	return any;
+}
+
+/* One headline line of row (or the results) under group g; true when a
+ * field had a value, or the row says why it has none (the group's
+ * "why": the first of its keys with a value other than "ok"). */
+static bool headline_line(json_object *g, json_object *row, char *line,
+			  size_t size)
+{
+	json_object *label = jget(g, "label"), *fields = jget(g, "fields");
+	json_object *why = jget(g, "why"), *spec, *w;
+	char lab[256] = "", val[768] = "";
+	bool any = false;
+	size_t i, n;
+
+	for (i = 0; label && i < json_object_array_length(label); i++)
+		add_part(lab, sizeof(lab), row,
+			 json_object_array_get_idx(label, i), ", ");
+	for (i = 0; fields && i < json_object_array_length(fields); i++) {
+		spec = json_object_array_get_idx(fields, i);
+		if (strstr(json_object_get_string(jget(spec, "key")) ?: "",
+			   ".*."))
+			any |= add_each(val, sizeof(val), row, spec);
+		else
+			any |= add_part(val, sizeof(val), row, spec, ", ");
+	}
+	for (i = 0; !any && why && i < json_object_array_length(why); i++) {
+		w = at_path(row, json_object_get_string(
+			json_object_array_get_idx(why, i)));
+		if (json_object_is_type(w, json_type_string) &&
+		    strcmp(json_object_get_string(w), "ok")) {
+			n = strlen(val);
+			snprintf(val + n, sizeof(val) - n, "%s%s",
+				 n ? "; " : "", json_object_get_string(w));
+			any = true;
+		}
+	}
+	snprintf(line, size, "%s%s%s", lab, *lab ? ": " : "", val);
+	return any;
+}
+
+static void add_item(struct front *f, const char *key, const char *value)
+{
+	if (f->n_items == FRONT_MAX_ITEMS)
+		return;
+	snprintf(f->items[f->n_items].key, sizeof(f->items[0].key), "%s", key);
+	snprintf(f->items[f->n_items].value, sizeof(f->items[0].value), "%s",
+		 value);
+	f->n_items++;
+}
+
+static void add_headline(struct front *f, const char *line)
+{
+	if (f->n_headline < FRONT_MAX_LINES)
+		snprintf(f->headline[f->n_headline++], FRONT_LINE, "%s", line);
+}
+
+static void front_dut(struct front *f, json_object *meta)
+{
+	json_object *dut = jget(meta, "dut");
+	const char *name = json_object_get_string(jget(dut, "name"));
+	const char *ver = json_object_get_string(jget(dut, "software_version"));
+	const char *conf = json_object_get_string(jget(dut, "configuration"));
+	char buf[FRONT_VALUE];
+	size_t lines = 0;
+	const char *p;
+	int n;
+
+	for (p = conf; p && *p; p++)
+		lines += *p == '\n' || !p[1];
+	if (!name && !ver && !conf) {
+		add_item(f, "DUT", "not named (bmctl run --dut-name, "
+			 "--dut-version, --dut-config)");
+		return;
+	}
+	n = snprintf(buf, sizeof(buf), "%s%s%s", name ? name : "(no name)",
+		     ver ? ", version " : "", ver ? ver : "");
+	if (conf && n > 0 && (size_t)n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ", configuration of %zu "
+			 "line%s in the result", lines, lines == 1 ? "" : "s");
+	add_item(f, "DUT", buf);
+}
+
+static void front_ports(struct front *f, json_object *meta)
+{
+	json_object *ports = jget(meta, "ports");
+	size_t i, n = ports ? json_object_array_length(ports) : 0;
+	char buf[FRONT_VALUE] = "", speed[64];
+	size_t off = 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(ports, i);
+		json_object *sp = jget(p, "speed_mbps");
+		int len;
+
+		if (sp && json_object_get_double(sp) > 0) {
+			json_object *bps = json_object_new_double(
+				json_object_get_double(sp) * 1e6);
+
+			front_value(bps, "speed_bps", NULL, speed,
+				    sizeof(speed));
+			json_object_put(bps);
+		} else {
+			snprintf(speed, sizeof(speed), "speed unknown");
+		}
+		len = snprintf(buf + off, sizeof(buf) - off, "%s%s (%s, %s, %s)",
+			       i ? ", " : "",
+			       json_object_get_string(jget(p, "name")),
+			       json_object_get_string(jget(p, "role")),
+			       json_object_get_string(jget(p, "driver")),
+			       speed);
+		if (len < 0 || off + len + 24 >= sizeof(buf)) {
+			snprintf(buf + off, sizeof(buf) - off, ", +%zu more",
+				 n - i);
+			break;
+		}
+		off += len;
+	}
+	if (n)
+		add_item(f, "ports", buf);
+}
+
+/* "2026-12-03 16:28:06 UTC, 2 h 14 min" from the ISO start and end. */
+static void front_date(struct front *f, json_object *meta)
+{
+	const char *start = json_object_get_string(jget(meta, "start"));
+	const char *end = json_object_get_string(jget(meta, "end"));
+	struct tm a = { 0 }, b = { 0 };
+	char buf[FRONT_VALUE], took[64] = "";
+	double d;
+
+	if (!start)
+		return;
+	if (strptime(start, "%Y-%m-%dT%H:%M:%S", &a) && end &&
+	    strptime(end, "%Y-%m-%dT%H:%M:%S", &b)) {
+		d = difftime(timegm(&b), timegm(&a));
+		if (d >= 3600)
+			snprintf(took, sizeof(took), ", took %.0f h %.0f min",
+				 floor(d / 3600), fmod(floor(d / 60), 60));
+		else if (d >= 60)
+			snprintf(took, sizeof(took), ", took %.0f min %.0f s",
+				 floor(d / 60), fmod(d, 60));
+		else
+			snprintf(took, sizeof(took), ", took %.0f s", d);
+	}
+	snprintf(buf, sizeof(buf), "%.10s %.8s UTC%s", start,
+		 strlen(start) > 11 ? start + 11 : "", took);
+	add_item(f, "date", buf);
+}
+
+void front_build(json_object *doc, struct front *f)
+{
+	json_object *meta = jget(doc, "meta"), *proc = jget(doc, "procedure");
+	json_object *res = jget(doc, "results"), *heads;
+	const char *id = json_object_get_string(jget(proc, "id"));
+	char buf[FRONT_VALUE];
+	size_t g, r;
+
+	memset(f, 0, sizeof(*f));
+	if (!id)
+		id = json_object_get_string(proc);
+	snprintf(f->title, sizeof(f->title), "%s%s%s%s", id ? id : "?",
+		 jget(proc, "ref") ? " (" : "",
+		 jget(proc, "ref") ?
+		 json_object_get_string(jget(proc, "ref")) : "",
+		 jget(proc, "ref") ? ")" : "");
+	f->dry_run = json_object_get_boolean(jget(meta, "dry_run"));
+	front_dut(f, meta);
+	front_ports(f, meta);
+	if (jget(meta, "line_rate_bps")) {
+		front_value(jget(meta, "line_rate_bps"), "line_rate_bps", NULL,
+			    buf, sizeof(buf));
+		add_item(f, "line rate", buf);
+	}
+	front_date(f, meta);
+	snprintf(buf, sizeof(buf), "%s on %s, backend %s, timestamps %s",
+		 json_object_get_string(jget(meta, "bmgen_version")),
+		 json_object_get_string(jget(meta, "hostname")),
+		 json_object_get_string(jget(meta, "backend")),
+		 json_object_get_string(jget(meta, "timestamp_source")));
+	add_item(f, "bmgen", buf);
+	if (jget(meta, "job"))
+		add_item(f, "job", json_object_get_string(jget(meta, "job")));
+	heads = jget(compliance_items(compliance_schema(), id), "x-headline");
+	for (g = 0; heads && g < json_object_array_length(heads); g++) {
+		json_object *grp = json_object_array_get_idx(heads, g);
+		const char *rows = json_object_get_string(jget(grp, "rows"));
+		json_object *a = rows ? at_path(res, rows) : res;
+		char line[FRONT_LINE];
+		size_t n;
+
+		if (rows && !json_object_is_type(a, json_type_array))
+			continue;
+		n = rows ? json_object_array_length(a) : 1;
+		for (r = 0; r < n; r++) {
+			if (f->n_headline + 1 == FRONT_MAX_LINES && r + 1 < n) {
+				snprintf(line, sizeof(line), "%zu more (the "
+					 "results below)", n - r);
+				add_headline(f, line);
+				break;
+			}
+			if (headline_line(grp, rows ?
+					  json_object_array_get_idx(a, r) : a,
+					  line, sizeof(line)))
+				f->headline_values++;
+			add_headline(f, line);
+		}
+	}
+}
+
+void front_text(const struct front *f)
+{
+	size_t i;
+
+	printf("%s\n", f->title);
+	if (f->dry_run)
+		printf("*** DRY RUN: the simulated DUT's numbers, not a "
+		       "measurement ***\n");
+	for (i = 0; i < f->n_items; i++)
+		printf("  %-10s %s\n", f->items[i].key, f->items[i].value);
+	if (f->n_headline)
+		printf("\nheadline\n");
+	for (i = 0; i < f->n_headline; i++)
+		printf("  %s\n", f->headline[i]);
+}
