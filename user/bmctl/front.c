@@ -360,6 +360,40 @@ static void front_ports(struct front *f, json_object *meta)
 		add_item(f, "ports", buf);
 }
 
+/* d seconds as a person says it: "2 h 14 min", "3 min 20 s", "45 s". */
+static void span(char *buf, size_t size, double d)
+{
+	d = round(d);
+	if (d >= 3600)
+		snprintf(buf, size, "%.0f h %.0f min", floor(d / 3600),
+			 fmod(floor(d / 60), 60));
+	else if (d >= 60)
+		snprintf(buf, size, "%.0f min %.0f s", floor(d / 60),
+			 fmod(d, 60));
+	else
+		snprintf(buf, size, "%.0f s", d);
+}
+
+/* A dry run's estimate of the real run (bmd: meta.real_run). */
+static void front_estimate(struct front *f, json_object *meta)
+{
+	json_object *e = jget(meta, "real_run");
+	char buf[FRONT_VALUE], d[64];
+
+	if (!f->dry_run || !e)
+		return;
+	span(d, sizeof(d), json_object_get_double(jget(e, "duration_s")));
+	/* a TCP procedure's runs are no trials */
+	if (json_object_get_int64(jget(e, "trials")) > 0)
+		snprintf(buf, sizeof(buf), "%lld trials, about %s on a DUT "
+			 "that behaves as the simulated one",
+			 (long long)json_object_get_int64(jget(e, "trials")), d);
+	else
+		snprintf(buf, sizeof(buf), "about %s on a DUT that behaves as "
+			 "the simulated one", d);
+	add_item(f, "real run", buf);
+}
+
 /* "2026-12-03 16:28:06 UTC, 2 h 14 min" from the ISO start and end. */
 static void front_date(struct front *f, json_object *meta)
 {
@@ -374,14 +408,8 @@ static void front_date(struct front *f, json_object *meta)
 	if (strptime(start, "%Y-%m-%dT%H:%M:%S", &a) && end &&
 	    strptime(end, "%Y-%m-%dT%H:%M:%S", &b)) {
 		d = difftime(timegm(&b), timegm(&a));
-		if (d >= 3600)
-			snprintf(took, sizeof(took), ", took %.0f h %.0f min",
-				 floor(d / 3600), fmod(floor(d / 60), 60));
-		else if (d >= 60)
-			snprintf(took, sizeof(took), ", took %.0f min %.0f s",
-				 floor(d / 60), fmod(d, 60));
-		else
-			snprintf(took, sizeof(took), ", took %.0f s", d);
+		memcpy(took, ", took ", 8);
+		span(took + 7, sizeof(took) - 7, d);
 	}
 	snprintf(buf, sizeof(buf), "%.10s %.8s UTC%s", start,
 		 strlen(start) > 11 ? start + 11 : "", took);
@@ -413,6 +441,7 @@ void front_build(json_object *doc, struct front *f)
 		add_item(f, "line rate", buf);
 	}
 	front_date(f, meta);
+	front_estimate(f, meta);
 	snprintf(buf, sizeof(buf), "%s on %s, backend %s, timestamps %s",
 		 json_object_get_string(jget(meta, "bmgen_version")),
 		 json_object_get_string(jget(meta, "hostname")),

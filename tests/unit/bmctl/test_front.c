@@ -63,6 +63,7 @@ static const char *doc_text =
 	" \"meta\": {\"bmgen_version\": \"0.1.0\", \"hostname\": \"lab1\","
 	"  \"job\": 7, \"backend\": \"sim\", \"dry_run\": true,"
 	"  \"timestamp_source\": \"sim\", \"line_rate_bps\": 1e10,"
+	"  \"real_run\": {\"trials\": 114, \"duration_s\": 7932.4},"
 	"  \"start\": \"2026-12-03T16:28:06.829Z\","
 	"  \"end\": \"2026-12-03T18:42:10.100Z\","
 	"  \"dut\": {\"name\": \"edge1\", \"software_version\": \"17.3\","
@@ -101,6 +102,9 @@ START_TEST(front_block)
 	ck_assert_str_eq(item(&f, "bmgen"),
 			 "0.1.0 on lab1, backend sim, timestamps sim");
 	ck_assert_str_eq(item(&f, "job"), "7");
+	/* a dry run says what the real run would take */
+	ck_assert_str_eq(item(&f, "real run"), "114 trials, about 2 h 12 min "
+			 "on a DUT that behaves as the simulated one");
 	/* the schema's x-headline for the procedure: one line a size; a
 	 * size without a value says why */
 	ck_assert_uint_eq(f.n_headline, 2);

@@ -204,11 +204,21 @@ static int plan(struct tsim *S, double *sched_end, struct bm_error *err)
 			    (double)P->gap) / TPS;
 		port_end[s->tx] = fmax(port_end[s->tx], e) + n * busy;
 	}
-	if (frames > (double)MAX_FRAMES)
+	if (frames > (double)MAX_FRAMES) {
+		/* the fix in the message: the frames scale with the trial's
+		 * duration and the line rate */
+		double k = (double)MAX_FRAMES / frames;
+
 		return bm_errorf(err, "sim: the traffic has %.0f frames, more "
 				 "than the %llu a trial may have to be "
-				 "simulated frame by frame", frames,
-				 (unsigned long long)MAX_FRAMES);
+				 "simulated frame by frame: dry-run it with "
+				 "trials of at most %.3g s (--duration or the "
+				 "procedure's duration parameter) or a line "
+				 "rate %.3g times lower", frames,
+				 (unsigned long long)MAX_FRAMES,
+				 floor(S->spec->duration_s * k * 1000) / 1000,
+				 ceil(1.0 / k * 10) / 10);
+	}
 	for (i = 0; i < S->np; i++) {
 		const struct tport *E = &S->port[i];
 

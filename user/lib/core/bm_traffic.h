@@ -324,6 +324,18 @@ int bm_traffic_check(const struct bm_traffic *t, uint32_t frame_size,
 double bm_stream_start_s(const struct bm_traffic *t,
 			 const struct bm_stream_spec *s, uint32_t frame_size);
 
+/* What t offers at trial frame size F: its busiest sending port's frames
+ * per second (every stream of the port, bursts at their load) into *fps,
+ * and the largest share of a port's line rate any port sends into
+ * *pct_line (L1, %; 0 when no port has a line rate). */
+void bm_traffic_offered(const struct bm_traffic *t, uint32_t frame_size,
+			double *fps, double *pct_line);
+
+/* Record in r what its N-port trial offered (bm_traffic_offered of
+ * r->spec.traffic), while that traffic still exists: a logged record
+ * keeps no traffic of its own.  Nothing for a pair trial. */
+void bm_trial_record_offered(struct bm_trial_record *r);
+
 /* Frames per second of stream s in t for trial frame size F (an imix
  * stream at its table's mean size); 0 when it has no port or size. */
 double bm_stream_fps(const struct bm_traffic *t, const struct bm_stream_spec *s,

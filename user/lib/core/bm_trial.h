@@ -278,6 +278,10 @@ struct bm_trial_record {
 	char reason[96];		/* why this load was chosen */
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
+	/* What an N-port trial (spec.traffic, gone once the trial is
+	 * logged) offered: its busiest port's frames per second and % of
+	 * that port's line; a pair trial's is spec.pair.rate_fps. */
+	double traffic_fps, traffic_pct_line;
 };
 
 /* Growable trial log owned by a procedure result. */

@@ -25,11 +25,20 @@ static const char *pattern_name(enum bm_pattern p)
 }
 
 /* What the trial offered: the burst, or the rate, its load and duration,
- * and a step's second rate. */
-static void offered_json(json_object *o, const struct bm_trial_spec *sp,
-			 const struct bm_trial_result *r, double line_rate_bps)
+ * and a step's second rate; an N-port trial's busiest port. */
+static void offered_json(json_object *o, const struct bm_trial_record *rec,
+			 double line_rate_bps)
 {
-	if (sp->pair.pattern == BM_PAT_BURST) {
+	const struct bm_trial_spec *sp = &rec->spec;
+	const struct bm_trial_result *r = &rec->res;
+
+	if (sp->traffic) {
+		bm_json_add_double(o, "rate_fps", rec->traffic_fps);
+		if (rec->traffic_pct_line > 0)
+			bm_json_add_double(o, "load_pct",
+					   rec->traffic_pct_line);
+		bm_json_add_double(o, "duration_s", sp->duration_s);
+	} else if (sp->pair.pattern == BM_PAT_BURST) {
 		bm_json_add_u64(o, "burst_frames", sp->pair.burst_frames);
 	} else {
 		bm_json_add_double(o, "rate_fps", sp->pair.rate_fps);
@@ -220,7 +229,7 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 	bm_json_add_u64(o, "frame_size", sp->frame_size);
 	bm_json_add_str(o, "pattern", pattern_name(sp->pair.pattern));
 	bm_json_add_str(o, "topology", bm_topology_name(sp->pair.topology));
-	offered_json(o, sp, r, line_rate_bps);
+	offered_json(o, rec, line_rate_bps);
 	stream_type_json(o, r);
 	counts_json(o, r, loss_ratio);
 	generator_json(o, r);

@@ -198,6 +198,39 @@ double bm_stream_start_s(const struct bm_traffic *t,
 	return fps > 0 ? s->start_s + s->phase / fps : s->start_s;
 }
 
+void bm_traffic_offered(const struct bm_traffic *t, uint32_t frame_size,
+			double *fps, double *pct_line)
+{
+	double f[BM_TRAFFIC_MAX_PORTS] = { 0 }, bps[BM_TRAFFIC_MAX_PORTS] = { 0 };
+	const struct bm_stream_spec *s;
+	unsigned int i;
+	double size;
+
+	*fps = *pct_line = 0.0;
+	for (i = 0; i < t->n_streams; i++) {
+		s = &t->streams[i];
+		if (s->tx_port >= t->n_ports)
+			continue;
+		size = traffic_stream_size(t, s, frame_size);
+		f[s->tx_port] += bm_stream_fps(t, s, frame_size);
+		bps[s->tx_port] += bm_stream_fps(t, s, frame_size) *
+				   (size + 20.0) * 8.0;
+	}
+	for (i = 0; i < t->n_ports; i++) {
+		*fps = fmax(*fps, f[i]);
+		if (t->ports[i].line_rate_bps > 0)
+			*pct_line = fmax(*pct_line, bps[i] /
+					 t->ports[i].line_rate_bps * 100.0);
+	}
+}
+
+void bm_trial_record_offered(struct bm_trial_record *r)
+{
+	if (r->spec.traffic)
+		bm_traffic_offered(r->spec.traffic, r->spec.frame_size,
+				   &r->traffic_fps, &r->traffic_pct_line);
+}
+
 double bm_stream_fps(const struct bm_traffic *t, const struct bm_stream_spec *s,
 		     uint32_t frame_size)
 {

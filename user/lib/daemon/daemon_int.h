@@ -67,7 +67,7 @@ struct bmd_job {
 	/* Who submitted it (SO_PEERCRED of the connection), for the log;
 	 * -1 for a job loaded from its file. */
 	long submit_uid, submit_pid;
-	char error[256];
+	char error[512];
 	bool has_result;
 	unsigned int trials;
 	char status_line[256];

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -146,8 +147,9 @@ static int submit_trials_ok(struct bmd *d, const struct bm_request *q,
 				    n, err))
 		return -EINVAL;
 	if (*n > d->max_trials)
-		return bm_errorf(err, "%s: these parameters may need up to %.0f trials; bmd runs at most %u a job (max-trials in %s)",
-				 q->procedure, *n, d->max_trials, conf_name(d));
+		return bm_errorf(err, "%s: these parameters may need up to %.0f trials; bmd runs at most %u a job: set max-trials = %.0f in %s, or take fewer sizes, repetitions or iterations (bmctl run %s --help)",
+				 q->procedure, *n, d->max_trials, ceil(*n),
+				 conf_name(d), q->procedure);
 	return 0;
 }
 

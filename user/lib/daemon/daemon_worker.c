@@ -161,7 +161,42 @@ static void job_events_append(struct bmd_job *j, json_object *ev)
 struct worker_ctx {
 	struct bmd_job *job;
 	char ts_source[16];
+	/* What a real run of a dry run's trials would add to the simulated
+	 * time: each trial's learning pause and drain wait, which the
+	 * simulator does not pass (bmd.8, "real_run") */
+	double waits_s;
+	unsigned long trials;
+	double sim_elapsed_s;		/* the simulator's clock at the end */
 };
+
+/* The waits a real trial of rec spends beside its traffic: the learning
+ * pause (RFC 2544 §23b, 2 s unless set) and the drain (§23d). */
+static double trial_waits_s(const struct bm_trial_record *rec)
+{
+	double pause = rec->spec.learning_pause_s < 0 ? 2.0 :
+		       rec->spec.learning_pause_s;
+
+	return (rec->spec.learning ? pause : 0.0) +
+	       (rec->spec.drain_s > 0 ? rec->spec.drain_s : 0.0);
+}
+
+/* A dry run's estimate of the real run: its trials and the time they
+ * would take on a DUT (the simulated trials, the waits between them the
+ * simulator counts, and the learning and drain waits it does not). */
+static json_object *real_run_estimate(const struct worker_ctx *w)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "trials", json_object_new_int64(
+		(int64_t)w->trials));
+	json_object_object_add(o, "duration_s", json_object_new_double(
+		w->sim_elapsed_s + w->waits_s));
+	json_object_object_add(o, "basis", json_object_new_string(
+		"the simulated trials' durations and the waits between them, "
+		"plus each trial's learning pause and drain wait; a DUT that "
+		"loses where the simulator did not takes other trials"));
+	return o;
+}
 
 static int on_progress(void *ctx, const struct bm_trial_record *rec,
 		       const char *status_line)
@@ -175,6 +210,10 @@ static int on_progress(void *ctx, const struct bm_trial_record *rec,
 	if (rec && rec->res.ts_source[0])
 		snprintf(w->ts_source, sizeof(w->ts_source), "%s",
 			 rec->res.ts_source);
+	if (rec) {
+		w->trials++;
+		w->waits_s += trial_waits_s(rec);
+	}
 	pthread_mutex_lock(&d->lock);
 	if (rec)
 		j->trials++;
@@ -296,6 +335,8 @@ static json_object *worker_result(struct bmd_job *j,
 			       d->sysfs_net);
 	if (nde)
 		json_object_object_add(meta, "nde", json_object_get(nde));
+	if (j->dry_run)
+		json_object_object_add(meta, "real_run", real_run_estimate(w));
 	json_object_object_add(result, "meta", meta);
 	add_deviations(result, nde_dev);
 	/* a failed or cancelled job's result says so in itself */
@@ -452,6 +493,7 @@ static void *worker(void *arg)
 						   &w, why, sizeof(why));
 		ret = bm_procedure_run(j->procedure, params, be, on_progress,
 				       &w, &result, &err);
+		w.sim_elapsed_s = be->elapsed_s;
 		bmd_backend_free(be);
 	}
 	/* ... and again once they counted all of it; the job keeps its

@@ -148,7 +148,7 @@ int tm_nde_check(const struct tm_nde_params *p, struct bm_error *err)
 	if (!isfinite(p->delay_ms))
 		return bm_errorf(err, "rfc7640.nde-verify: delay_ms: the delay "
 				 "the NDE is set to is required (REQ-TM-2 "
-				 "verifies it)"), -EINVAL;
+				 "verifies it): --param delay_ms=MS"), -EINVAL;
 	return 0;
 }
 

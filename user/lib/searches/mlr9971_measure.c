@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_traffic.h"
 #include "mlr9971_int.h"
 #include "mlrsearch_int.h"
 
@@ -109,6 +110,8 @@ static int one_trial(struct r9971_ctl *c, double load, double dur,
 	a->short_gen = beyond || tr.generator_limited;
 	res->trial_time_s += dur;
 	ret = bm_trial_log_add(&res->log, c->phase, why, &spec, &tr);
+	if (!ret)
+		bm_trial_record_offered(&res->log.v[res->log.n - 1]);
 	if (!ret)
 		ret = mlr_push_ratio(&res->loss_ratios, res->log.n,
 				     a->t.loss_ratio);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_traffic.h"
 #include "mlrsearch_int.h"
 
 void mlr_set_phase(struct mlr_search *s, unsigned int phase)
@@ -74,6 +75,8 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	fr = mlr_trial_frame_ratio(load_fps * s->m->directions,
 				   s->duration_s, &tr, p->attempt_tolerance_s);
 	ret = bm_trial_log_add(&res->log, s->phase_name, why, &spec, &tr);
+	if (!ret)
+		bm_trial_record_offered(&res->log.v[res->log.n - 1]);
 	if (!ret)
 		ret = mlr_push_ratio(&res->loss_ratios, res->log.n, lr);
 	if (!ret)

@@ -27,10 +27,15 @@ static int append_log(struct bm_trial_log *log,
 {
 	size_t i;
 
-	for (i = 0; i < from->n; i++)
+	for (i = 0; i < from->n; i++) {
 		if (bm_trial_log_add(log, from->v[i].phase, from->v[i].reason,
 				     &from->v[i].spec, &from->v[i].res))
 			return bm_errorf(err, "out of memory"), -ENOMEM;
+		/* what an N-port trial offered, its traffic long gone */
+		log->v[log->n - 1].traffic_fps = from->v[i].traffic_fps;
+		log->v[log->n - 1].traffic_pct_line =
+			from->v[i].traffic_pct_line;
+	}
 	return 0;
 }
 

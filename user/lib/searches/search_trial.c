@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bm_search.h"
+#include "bm_traffic.h"
 
 /* Log the trial just run and tell progress; as bm_search_trial. */
 static int search_logged(const struct bm_trial_spec *spec,
@@ -24,6 +25,7 @@ static int search_logged(const struct bm_trial_spec *spec,
 		bm_errorf(err, "out of memory");
 		return -ENOMEM;
 	}
+	bm_trial_record_offered(&log->v[log->n - 1]);
 	if (!progress)
 		return 0;
 	if (spec->pair.pattern == BM_PAT_BURST)
@@ -35,7 +37,8 @@ static int search_logged(const struct bm_trial_spec *spec,
 	else
 		snprintf(line, sizeof(line),
 			 "%s: %u B at %.2f fps for %g s: lost %llu of %llu",
-			 phase, spec->frame_size, spec->pair.rate_fps,
+			 phase, spec->frame_size, spec->traffic ?
+			 log->v[log->n - 1].traffic_fps : spec->pair.rate_fps,
 			 spec->duration_s, (unsigned long long)res->lost,
 			 (unsigned long long)res->attempted);
 	if (progress(ctx, &log->v[log->n - 1], line)) {
