@@ -103,6 +103,31 @@ START_TEST(goodput_one_flow)
 }
 END_TEST
 
+/* A DUT that forwards 5000 frames a second, below the shaper's 8127.4
+ * full segments: TCP gets 5000 segments of 1448 B, 57.92 Mbit/s (the
+ * simulator's capacity holds in its TCP model as in its frame model) */
+START_TEST(goodput_capacity)
+{
+	struct bm_sim_params sp;
+	struct bm_backend *be;
+	struct r8239_inc_params p;
+	json_object *doc;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = R;
+	sp.buffer_frames = 100;
+	sp.capacity_fps = 5000;
+	be = sim_ports_new(&sp, 2, "sim");
+	params(&p);
+	p.goodput = true;
+	doc = run(be, &p, "rfc8238.goodput");
+	ck_assert_double_eq_tol(tj_num(rep(iter(doc, 0), 0), "goodput_bps"),
+				5000 * 1448 * 8.0, 1.0);
+	json_object_put(doc);
+	bm_sim_free(be);
+}
+END_TEST
+
 /* three ports, two connections each: the egress's share, equally */
 START_TEST(goodput_shared)
 {
@@ -365,6 +390,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, goodput_one_flow);
+	tcase_add_test(tc, goodput_capacity);
 	tcase_add_test(tc, goodput_shared);
 	tcase_add_test(tc, inc1_udp_share);
 	tcase_add_test(tc, inc1_slow_bursts);

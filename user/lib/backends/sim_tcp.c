@@ -32,7 +32,9 @@ struct sim_tcp {
 };
 
 /* The egress service of port e in accounted bit/s and the bytes A it
- * accounts for one full segment. */
+ * accounts for one full segment: its shaper's or its line's, and never
+ * more segments a second than the DUT forwards frames (capacity_fps or
+ * capacity_bps, as the frame model's egress serves). */
 static void service(const struct bm_backend *be, unsigned int e,
 		    double *rate_bps, double *a_bytes)
 {
@@ -48,6 +50,9 @@ static void service(const struct bm_backend *be, unsigned int e,
 			    t->sim->line_rate_bps;
 		*a_bytes = SIM_TCP_F + 20;
 	}
+	*rate_bps = fmin(*rate_bps, bm_sim_capacity_fps(&sp->p,
+						     (uint32_t)SIM_TCP_F) *
+			 *a_bytes * 8.0);
 }
 
 /* What connection i asks of its egress in payload bit/s: a paced bulk
