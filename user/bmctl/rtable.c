@@ -216,6 +216,19 @@ bool rt_same(json_object *const *rows, size_t n, const char *key)
 	return same;
 }
 
+/* May column c go under the table, once: not a number, and the same in
+ * every row. */
+static bool foldable(json_object *const *rows, size_t n,
+		     const struct rt_col *c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (is_num(rt_get(rows[i], c->key)))
+			return false;
+	return rt_same(rows, n, c->key);
+}
+
 void rt_build(struct rt_table *t, json_object *const *rows, size_t n,
 	      const char *first, bool fold)
 {
@@ -273,15 +286,18 @@ void rt_build(struct rt_table *t, json_object *const *rows, size_t n,
 	t->nc = nc;
 	if (!fold)
 		return;
-	/* Fold the constant members out, unless nothing would be left. */
+	/* Fold the constant words out (a stream type, a verdict), unless
+	 * nothing would be left; a number stays in its column even when
+	 * every row has it: a measurement equal at every size (a
+	 * back-to-back burst the buffer never limits) is the result */
 	for (c = first ? 1 : 0; c < nc; c++)
-		if (!rt_same(rows, n, t->cols[c].key))
+		if (!foldable(rows, n, &t->cols[c]))
 			break;
 	if (c == nc)
 		return;
 	t->nc = 0;
 	for (c = 0; c < nc; c++) {
-		if ((!first || c) && rt_same(rows, n, t->cols[c].key))
+		if ((!first || c) && foldable(rows, n, &t->cols[c]))
 			t->same[t->ns++] = t->cols[c];
 		else
 			t->cols[t->nc++] = t->cols[c];
