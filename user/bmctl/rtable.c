@@ -216,6 +216,44 @@ bool rt_same(json_object *const *rows, size_t n, const char *key)
 	return same;
 }
 
+/* The unit suffix of column c ("_bps" of "throughput_l1_bps"), or "". */
+static const char *suffix_of(const struct rt_col *c)
+{
+	double div;
+	size_t stem;
+	int prec;
+
+	if (c->left || !rt_unit(c->key, 1, &div, &prec, &stem))
+		return "";
+	return c->key + stem;
+}
+
+/* Columns of one dimension (every _bps, every _ns ...) take one unit,
+ * the one their largest value needs: a row read across says 1.000
+ * Gbit/s and 0.762 Gbit/s, not 1.000 Gbit/s beside 761.905 Mbit/s. */
+static void same_units(struct rt_table *t, const double *mx,
+		       const double *mn)
+{
+	double m, lo;
+	int a, b;
+
+	for (a = 0; a < t->nc; a++) {
+		const char *sa = suffix_of(&t->cols[a]);
+
+		if (!*sa)
+			continue;
+		m = mx[a];
+		lo = mn[a];
+		for (b = 0; b < t->nc; b++) {
+			if (b == a || strcmp(sa, suffix_of(&t->cols[b])))
+				continue;
+			m = fmax(m, mx[b]);
+			lo = fmin(lo, mn[b]);
+		}
+		set_unit(&t->cols[a], m, lo);
+	}
+}
+
 /* May column c go under the table, once: not a number, and the same in
  * every row. */
 static bool foldable(json_object *const *rows, size_t n,
@@ -232,10 +270,13 @@ static bool foldable(json_object *const *rows, size_t n,
 void rt_build(struct rt_table *t, json_object *const *rows, size_t n,
 	      const char *first, bool fold)
 {
+	double t_max[RT_MAX_COLS] = { 0 }, t_min[RT_MAX_COLS];
 	size_t i;
 	int c, nc = 0;
 
 	memset(t, 0, sizeof(*t));
+	for (c = 0; c < RT_MAX_COLS; c++)
+		t_min[c] = INFINITY;
 	t->rows = rows;
 	t->n = n;
 	if (first) {
@@ -280,10 +321,13 @@ void rt_build(struct rt_table *t, json_object *const *rows, size_t n,
 
 			m = col_max(rows, n, t->cols[nc].key, &min);
 			set_unit(&t->cols[nc], m, min);
+			t_max[nc] = m;
+			t_min[nc] = min;
 			nc++;
 		}
 	}
 	t->nc = nc;
+	same_units(t, t_max, t_min);
 	if (!fold)
 		return;
 	/* Fold the constant words out (a stream type, a verdict), unless
