@@ -459,6 +459,12 @@ START_TEST(submit_watch_result_dry_run)
 	ck_assert_ptr_nonnull(strstr(gets_(get(meta, "dut"), "path"),
 				     "simulated device"));
 	real_run_closed_form(res);
+	/* what the submitter gave, by name, beside every parameter */
+	ck_assert_int_eq(json_object_array_length(get(meta, "params_given")),
+			 1);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(
+		get(meta, "params_given"), 0)), "frame_sizes");
+	ck_assert_ptr_nonnull(get(get(res, "params"), "trial_duration_s"));
 	json_object_put(r);
 
 	/* The files: JSON parses, CSV has a header and one row per trial. */

@@ -167,7 +167,33 @@ struct worker_ctx {
 	double waits_s;
 	unsigned long trials;
 	double sim_elapsed_s;		/* the simulator's clock at the end */
+	/* The parameters the submitter gave, by name: a report shows
+	 * these first, the procedure's defaults after them */
+	json_object *given;
 };
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(json_object_get_string(*(json_object *const *)a),
+		      json_object_get_string(*(json_object *const *)b));
+}
+
+/* The names of the parameters in params (the request's), sorted; NULL
+ * when there is none. */
+static json_object *given_keys(json_object *params)
+{
+	json_object *a;
+
+	if (!params || !json_object_is_type(params, json_type_object))
+		return NULL;
+	a = json_object_new_array();
+	json_object_object_foreach(params, k, v) {
+		(void)v;
+		json_object_array_add(a, json_object_new_string(k));
+	}
+	json_object_array_sort(a, cmp_names);
+	return a;
+}
 
 /* The waits a real trial of rec spends beside its traffic: the learning
  * pause (RFC 2544 §23b, 2 s unless set) and the drain (§23d). */
@@ -337,6 +363,9 @@ static json_object *worker_result(struct bmd_job *j,
 		json_object_object_add(meta, "nde", json_object_get(nde));
 	if (j->dry_run)
 		json_object_object_add(meta, "real_run", real_run_estimate(w));
+	if (w->given)
+		json_object_object_add(meta, "params_given",
+				       json_object_get(w->given));
 	json_object_object_add(result, "meta", meta);
 	add_deviations(result, nde_dev);
 	/* a failed or cancelled job's result says so in itself */
@@ -428,6 +457,7 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&d->lock);
 	params = NULL;
 	json_object_deep_copy(j->params, &params, NULL);
+	w.given = given_keys(j->params);
 	sim = NULL;
 	if (j->sim)
 		json_object_deep_copy(j->sim, &sim, NULL);
@@ -527,6 +557,7 @@ static void *worker(void *arg)
 	json_object_put(nde_dev);
 	free(cap);
 	json_object_put(params);
+	json_object_put(w.given);
 	json_object_put(sim);
 	json_object_put(dut);
 	return NULL;
