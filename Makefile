@@ -1,5 +1,6 @@
 # bmgen: one entry point.  See README.md.
 #   make            module + userspace
+#   make user       the programs alone: no kernel headers, no unit-test library
 #   make check      deps, unit tests (ASan/UBSan), fuzzers, lab tests in QEMU; "N passed, N failed"
 #   make demo       the main job: an RFC 2544 benchmark in the virtual lab
 #   make bench      benchmarks; results into Documentation/benchmarks.md
@@ -14,11 +15,27 @@ VG_O ?= build-vg
 FUZZ_O ?= build-fuzz
 
 CC ?= cc
-# libnl-route-3.0: router DUTs' addresses and neighbours (backends/router.c)
-PKGS := libmnl json-c libsystemd check libnl-route-3.0
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libmnl json-c libsystemd libnl-route-3.0 2>/dev/null)
-CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+# The programs' libraries (libnl-route-3.0: router DUTs' addresses and
+# neighbours, backends/router.c) and, apart, the unit tests' (check).
+# pkg-config asked for several at once prints nothing when one is
+# missing, so each is asked alone: a host without check still builds
+# the programs, and a missing library is named with its Debian package.
+PKGS := libmnl json-c libsystemd libnl-route-3.0
+DEB_libmnl := libmnl-dev
+DEB_json-c := libjson-c-dev
+DEB_libsystemd := libsystemd-dev
+DEB_libnl-route-3.0 := libnl-route-3-dev
+pkg_flags = $(strip $(foreach p,$(2),$(shell pkg-config $(1) $(p) 2>/dev/null)))
+pkg_missing = $(strip $(foreach p,$(1),$(if $(shell pkg-config --exists $(p) && echo y),,$(p))))
+PKG_CFLAGS := $(call pkg_flags,--cflags,$(PKGS))
+PKG_LIBS := $(call pkg_flags,--libs,$(PKGS))
+PKG_MISSING := $(call pkg_missing,$(PKGS))
+CHECK_CFLAGS := $(call pkg_flags,--cflags,check)
+CHECK_LIBS := $(call pkg_flags,--libs,check)
+CHECK_MISSING := $(call pkg_missing,check)
+# a target that needs a missing library stops first, naming its package
+PKG_GATE := $(if $(PKG_MISSING),no-libs)
+CHECK_GATE := $(if $(CHECK_MISSING),no-check)
 # bmctl --param @FILE.yaml: profiles in YAML too, with Debian's libyaml
 # (tools/install-deps) rather than a parser of our own; JSON always.
 ifeq ($(shell pkg-config --exists yaml-0.1 && echo y),y)
@@ -43,8 +60,9 @@ LAYER_protocol := core
 LAYER_daemon := core backends searches rfc2544 rfc8239 rfc7640 procedures protocol
 LIB_INC := $(LIB_LAYERS:%=-Iuser/lib/%)
 layer_inc = $(foreach l,$(1) $(LAYER_$(1)),-Iuser/lib/$(l))
+# -pthread: libbm runs threads (bmd's workers, the TCP engine's pump)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DBM_VERSION=\"$(BM_VERSION)\" \
-	-Iinclude/uapi $(INC) $(PKG_CFLAGS)
+	-Iinclude/uapi $(INC) -pthread $(PKG_CFLAGS)
 # Programs and tests above libbm: bmd sees the daemon's headers, bmctl the
 # protocol's only (port facts come from bmd, so that a bmd on another host
 # shows its own), the lab's raw instruments of libbm the backends', the
@@ -61,10 +79,10 @@ $(O)/user/bmctl/%.o $(SAN_O)/user/bmctl/%.o $(VG_O)/user/bmctl/%.o $(FUZZ_O)/use
 LAB_TOOLS_LIBBM := bmgen_trial bmgen_traffic bmgen_tcp
 $(O)/tests/tools/%.o: INC =
 $(LAB_TOOLS_LIBBM:%=$(O)/tests/tools/%.o): INC = $(call layer_inc,backends)
-$(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common
+$(SAN_O)/tests/unit/%.o $(VG_O)/tests/unit/%.o: INC = $(LIB_INC) -Itests/unit/common $(CHECK_CFLAGS)
 # bmctl's own unit tests (tests/unit/bmctl) see bmctl's files too
 $(SAN_O)/tests/unit/bmctl/%.o $(VG_O)/tests/unit/bmctl/%.o: \
-	INC = $(LIB_INC) -Itests/unit/common -Iuser/bmctl $(BMCTL_YAML_CFLAGS)
+	INC = $(LIB_INC) -Itests/unit/common -Iuser/bmctl $(BMCTL_YAML_CFLAGS) $(CHECK_CFLAGS)
 # the fuzzers see everything too, and bmctl's profile reader
 $(FUZZ_O)/tests/fuzz/%.o: INC = $(LIB_INC) -Iuser/bmctl -Itests/fuzz $(BMCTL_YAML_CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -78,13 +96,21 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 	tests/fuzz/*.h)
 
 .PHONY: all user module clean check check-quick check-debug unit unit-valgrind fuzz fuzz-check lab lab-rate deps \
-	demo bench install help
+	demo bench install help no-libs no-check
 all: user module
 
-user: $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-tcp $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
+user: $(PKG_GATE) $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-tcp $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
 	$(O)/holb-emu $(O)/xdp-attach $(O)/xdp-tg-probe.so
 
 Q := $(if $(V),,@)
+
+no-libs:
+	@echo "bmgen: pkg-config finds no $(PKG_MISSING): apt-get install" \
+		"$(strip $(if $(shell command -v pkg-config),,pkg-config) \
+		$(foreach p,$(PKG_MISSING),$(DEB_$(p))))" "(or make deps)" >&2; exit 1
+no-check:
+	@echo "bmgen: the unit tests need the check library: apt-get install check" \
+		"(or make deps)" >&2; exit 1
 
 # --- userspace ---------------------------------------------------------------
 $(O)/%.o: %.c $(HDRS) VERSION
@@ -248,11 +274,11 @@ SHELL := /bin/bash
 deps:
 	@tools/install-deps
 
-unit: $(UNIT_BINS)
+unit: $(CHECK_GATE) $(UNIT_BINS)
 	@tools/run-unit $(UNIT_BINS)
 
 # Every unit test binary once under Valgrind memcheck (slow: minutes)
-unit-valgrind: $(VG_BINS)
+unit-valgrind: $(CHECK_GATE) $(VG_BINS)
 	@tools/run-unit --valgrind $(VG_BINS)
 
 lab: all
