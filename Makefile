@@ -134,7 +134,8 @@ $(O)/user/bmctl/schema_blob.o $(SAN_O)/user/bmctl/schema_blob.o $(VG_O)/user/bmc
 $(O)/bmctl: $(BMCTL_SRC:%.c=$(O)/%.o) $(O)/user/bmctl/schema_blob.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(BMCTL_YAML_LIBS) -lm
 
-# the lab's and make bench's raw instruments (tests/tools, in no package):
+# the lab's and make bench's raw instruments (tests/tools); bmgen-trial and
+# bmgen-traffic are the host's too (make install, install.mk):
 # one raw pair trial on bmgen.ko
 $(O)/bmgen-trial: $(O)/tests/tools/bmgen_trial.o $(O)/libbm.a
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm

@@ -4,6 +4,10 @@
 # sysusers.d/bmgen.conf: `make install` runs systemd-sysusers on the live
 # system (no DESTDIR); a package runs it in its postinst (dh_installsysusers).
 # DESTDIR stages, PREFIX places the programs and the manual (default /usr);
+# the programs are bmd, bmctl and the two raw instruments over libbm that
+# bmd(8), bmctl(8) and README.md send an engineer to (bmgen-trial,
+# bmgen-traffic: root's, as the module's requests are CAP_NET_ADMIN's);
+# the lab's harnesses of tests/tools stay in build/;
 # the systemd units go where Debian keeps them (/lib/systemd/system), the
 # module under /lib/modules/KVER/updates (depmod run on the staging root),
 # and its source with dkms.conf under PREFIX/src/bmgen-VERSION for
@@ -31,6 +35,8 @@ man: $(MAN_PAGES)
 install: all man install-dkms
 	install -D -m 755 $(O)/bmd $(DESTDIR)$(SBINDIR)/bmd
 	install -D -m 755 $(O)/bmctl $(DESTDIR)$(SBINDIR)/bmctl
+	install -D -m 755 $(O)/bmgen-trial $(DESTDIR)$(SBINDIR)/bmgen-trial
+	install -D -m 755 $(O)/bmgen-traffic $(DESTDIR)$(SBINDIR)/bmgen-traffic
 	install -D -m 644 tools/bmd.service $(DESTDIR)$(UNITDIR)/bmd.service
 	install -D -m 644 tools/bmd.socket $(DESTDIR)$(UNITDIR)/bmd.socket
 	install -D -m 644 $(O)/man/bmctl.8.gz $(DESTDIR)$(MANDIR)/bmctl.8.gz
@@ -62,6 +68,7 @@ install-dkms:
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bmd $(DESTDIR)$(SBINDIR)/bmctl \
+		$(DESTDIR)$(SBINDIR)/bmgen-trial $(DESTDIR)$(SBINDIR)/bmgen-traffic \
 		$(DESTDIR)$(UNITDIR)/bmd.service $(DESTDIR)$(UNITDIR)/bmd.socket \
 		$(DESTDIR)$(MANDIR)/bmctl.8.gz $(DESTDIR)$(MANDIR)/bmd.8.gz \
 		$(DESTDIR)$(COMPDIR)/bmctl $(DESTDIR)$(MODDIR)/bmgen.ko \
