@@ -97,21 +97,23 @@ static void plain(char *buf, size_t size, double x, int digits)
 	}
 }
 
-/* x scaled by the largest of scales[] (descending) it reaches. */
-static void scaled(char *buf, size_t size, double x, const double *scales,
-		   const char *const *names, size_t n, int digits)
+/* The index of the largest of scales[] (descending) that x reaches. */
+static size_t scale_of(double x, const double *scales, size_t n)
 {
-	char num[64];
 	size_t i;
 
 	for (i = 0; i + 1 < n && fabs(x) < scales[i]; i++)
 		;
-	plain(num, sizeof(num), x / scales[i], digits);
-	snprintf(buf, size, "%s %s", num, names[i]);
+	return i;
 }
 
-void front_value(json_object *v, const char *key, const char *unit,
-		 char *buf, size_t size)
+const char *front_unit(const char *key, const char *unit)
+{
+	return unit && *unit ? unit : unit_of(key);
+}
+
+const char *front_number(double x, double ref, const char *key,
+			 const char *unit, char *buf, size_t size)
 {
 	static const double rate_s[] = { 1e9, 1e6, 1e3, 1 };
 	static const char *const bps_n[] = { "Gbit/s", "Mbit/s", "kbit/s",
@@ -121,12 +123,54 @@ void front_value(json_object *v, const char *key, const char *unit,
 	static const char *const time_n[] = { "s", "ms", "\u00b5s", "ns" };
 	static const double byte_s[] = { 1e6, 1 };
 	static const char *const byte_n[] = { "MB", "B" };
+	double to_s;
+	size_t i;
+
+	unit = front_unit(key, unit);
+	if (!strcmp(unit, "bit/s") || !strcmp(unit, "fps")) {
+		i = scale_of(ref, rate_s, 4);
+		plain(buf, size, x / rate_s[i], 3);
+		return unit[0] == 'b' ? bps_n[i] : fps_n[i];
+	}
+	if (!strcmp(unit, "%") || !strcmp(unit, "% of line")) {
+		plain(buf, size, x, 2);
+		return unit;
+	}
+	if (!strcmp(unit, "s") || !strcmp(unit, "ms") || !strcmp(unit, "ns")) {
+		to_s = !strcmp(unit, "ms") ? 1e-3 : !strcmp(unit, "ns") ? 1e-9 : 1;
+		/* no time at all is "0 s" */
+		i = ref * to_s == 0 ? 0 : scale_of(ref * to_s, time_s, 4);
+		plain(buf, size, x * to_s / time_s[i], 3);
+		if (x * to_s == 0)
+			snprintf(buf, size, "0");
+		return time_n[i];
+	}
+	if (!strcmp(unit, "bytes")) {
+		/* a buffer is read to the byte below a megabyte */
+		i = scale_of(ref, byte_s, 2);
+		plain(buf, size, x / byte_s[i], ref >= 1e6 ? 3 : 0);
+		return byte_n[i];
+	}
+	plain(buf, size, x, fabs(ref) >= 100 ? 1 : fabs(ref) >= 1 ? 3 : 6);
+	return unit;
+}
+
+/* A repeated measurement ({n, mean, stddev}) is its mean. */
+static json_object *mean_of(json_object *v)
+{
+	if (json_object_is_type(v, json_type_object) && jget(v, "mean"))
+		return jget(v, "mean");
+	return v;
+}
+
+void front_value(json_object *v, const char *key, const char *unit,
+		 char *buf, size_t size)
+{
+	const char *name;
 	char num[64];
 	double x;
 
-	/* a repeated measurement is its mean */
-	if (json_object_is_type(v, json_type_object) && jget(v, "mean"))
-		v = jget(v, "mean");
+	v = mean_of(v);
 	if (!v || json_object_is_type(v, json_type_null)) {
 		snprintf(buf, size, "-");
 		return;
@@ -146,136 +190,212 @@ void front_value(json_object *v, const char *key, const char *unit,
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (!unit || !*unit)
-		unit = unit_of(key);
-	if (!strcmp(unit, "bit/s")) {
-		scaled(buf, size, x, rate_s, bps_n, 4, 3);
-	} else if (!strcmp(unit, "fps")) {
-		scaled(buf, size, x, rate_s, fps_n, 4, 3);
-	} else if (!strcmp(unit, "%") || !strcmp(unit, "% of line")) {
-		plain(num, sizeof(num), x, 2);
-		snprintf(buf, size, "%s %s", num, unit);
-	} else if (!strcmp(unit, "s") || !strcmp(unit, "ms") ||
-		   !strcmp(unit, "ns")) {
-		x *= !strcmp(unit, "ms") ? 1e-3 : !strcmp(unit, "ns") ? 1e-9 : 1;
-		scaled(buf, size, x, time_s, time_n, 4, 3);
-		if (x == 0)
-			snprintf(buf, size, "0 s");
-	} else if (!strcmp(unit, "bytes")) {
-		/* a buffer is read to the byte below a megabyte */
-		scaled(buf, size, x, byte_s, byte_n, 2, x >= 1e6 ? 3 : 0);
-	} else {
-		plain(num, sizeof(num), x, fabs(x) >= 100 ? 1 :
-					   fabs(x) >= 1 ? 3 : 6);
-		snprintf(buf, size, "%s%s%s", num, *unit ? " " : "", unit);
-	}
+	name = front_number(x, x, key, unit, num, sizeof(num));
+	snprintf(buf, size, "%s%s%s", num, *name ? " " : "", name);
 }
 
-/* Append "title value" of spec {key, title, unit} read in o to line. */
-static bool add_part(char *line, size_t size, json_object *o,
-		     json_object *spec, const char *sep)
+/* Fill p with what spec {key, title, unit, flag} names in o, under the
+ * key and title given (star: a "*" member's, never a flag); false when
+ * there is no key. */
+static bool part_at(struct front_part *p, json_object *o, const char *key,
+		    const char *title, json_object *spec, bool star)
+{
+	json_object *v;
+
+	if (!key)
+		return false;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->key, sizeof(p->key), "%s", key);
+	snprintf(p->title, sizeof(p->title), "%s", title ? title : "");
+	p->unit = front_unit(key, json_object_get_string(jget(spec, "unit")));
+	p->flag = star ? NULL : json_object_get_string(jget(spec, "flag"));
+	v = at_path(o, p->key);
+	/* a flag is read as it is, a value's repetitions by their mean */
+	p->value = p->flag ? v : mean_of(v);
+	if (!p->flag && (json_object_is_type(p->value, json_type_int) ||
+			 json_object_is_type(p->value, json_type_double))) {
+		p->number = json_object_get_double(p->value);
+		p->numeric = isfinite(p->number);
+	}
+	return true;
+}
+
+/* Add what spec names in o to parts[*n] onward, at most max in all: one
+ * part, or with each (a field) one a member of a "*" key stands for. */
+static void add_parts(struct front_part *parts, size_t *n, size_t max,
+		      json_object *o, json_object *spec, bool each)
 {
 	const char *key = json_object_get_string(jget(spec, "key"));
 	const char *title = json_object_get_string(jget(spec, "title"));
-	const char *unit = json_object_get_string(jget(spec, "unit"));
-	const char *flag = json_object_get_string(jget(spec, "flag"));
-	json_object *v = key ? at_path(o, key) : NULL;
-	char val[128];
-	size_t n = strlen(line);
+	const char *star = key && each ? strstr(key, ".*.") : NULL;
+	char head[128], path[256], t[128];
+	json_object *parent;
 
-	if (!key || !v)
-		return false;
-	/* a flag says its words when true, nothing when false */
-	if (flag) {
-		if (json_object_get_boolean(v))
-			snprintf(line + n, size - n, "%s%s", n ? " " : "",
-				 flag);
-		return false;
+	if (!star) {
+		*n += *n < max && part_at(&parts[*n], o, key, title, spec,
+					  false);
+		return;
 	}
-	front_value(v, key, unit, val, sizeof(val));
-	snprintf(line + n, size - n, "%s%s%s%s", n ? sep : "",
-		 title && *title ? title : "", title && *title ? " " : "",
-		 val);
-	return strcmp(val, "-") != 0;
-}
-
-/*
- * A field whose key has a "*" ("statistics.*.throughput_bps"): one part
- * for each member the star stands for, titled by the member's name (a
- * stateful test's applications).
- */
-static bool add_each(char *line, size_t size, json_object *row,
-		     json_object *spec)
-{
-	const char *key = json_object_get_string(jget(spec, "key"));
-	const char *star = strstr(key, ".*."), *title;
-	json_object *parent, *one;
-	char head[128], path[256];
-	bool any = false;
-
+	/*
+	 * A field whose key has a "*" ("statistics.*.throughput_bps"): one
+	 * part for each member the star stands for, titled by the member's
+	 * name (a stateful test's applications).
+	 */
 	if ((size_t)(star - key) >= sizeof(head))
-		return false;
+		return;
 	memcpy(head, key, star - key);
 	head[star - key] = '\0';
-	parent = at_path(row, head);
+	parent = at_path(o, head);
 	if (!json_object_is_type(parent, json_type_object))
-		return false;
-	title = json_object_get_string(jget(spec, "title"));
+		return;
 	json_object_object_foreach(parent, name, v) {
-		char t[128];
-
 		(void)v;
 		snprintf(path, sizeof(path), "%s.%s.%s", head, name, star + 3);
 		snprintf(t, sizeof(t), "%s%s%s", name, title ? " " : "",
 			 title ? title : "");
-		one = json_object_new_object();
-		json_object_object_add(one, "key",
-				       json_object_new_string(path));
-		json_object_object_add(one, "title", json_object_new_string(t));
-		if (jget(spec, "unit"))
-			json_object_object_add(one, "unit", json_object_get(
-				jget(spec, "unit")));
-		any |= add_part(line, size, row, one, ", ");
-		json_object_put(one);
+		*n += *n < max && part_at(&parts[*n], o, path, t, spec, true);
 	}
-	return any;
 }
 
-/* One headline line of row (or the results) under group g; true when a
- * field had a value, or the row says why it has none (the group's
- * "why": the first of its keys with a value other than "ok"). */
-static bool headline_line(json_object *g, json_object *row, char *line,
-			  size_t size)
+bool front_part_text(char *line, size_t size, const struct front_part *p,
+		     const char *sep)
+{
+	size_t n = strlen(line);
+	char val[128];
+
+	if (!p->value)
+		return false;
+	/* a flag says its words when true, nothing when false */
+	if (p->flag) {
+		if (json_object_get_boolean(p->value))
+			snprintf(line + n, size - n, "%s%s", n ? " " : "",
+				 p->flag);
+		return false;
+	}
+	front_value(p->value, p->key, p->unit, val, sizeof(val));
+	snprintf(line + n, size - n, "%s%s%s%s", n ? sep : "", p->title,
+		 *p->title ? " " : "", val);
+	return strcmp(val, "-") != 0;
+}
+
+void front_part_name(const struct front_part *p, char *buf, size_t size)
+{
+	static const char *const map[][2] = {
+		{ "_pct_line", "% of line" }, { "_pct", "%" },
+		{ "_fps", "fps" }, { "_bps", "bit/s" }, { "_ns", "ns" },
+		{ "_ms", "ms" }, { "_s", "s" }, { "_bytes", "bytes" },
+	};
+	size_t n = strlen(p->key), u = strlen(p->unit), i;
+
+	/* the unit is said beside the name: not twice */
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (ends_with(p->key, map[i][0]) &&
+		    !strcmp(p->unit, map[i][1]))
+			break;
+	if (i < sizeof(map) / sizeof(map[0]))
+		n -= strlen(map[i][0]);
+	else if (u && n > u + 1 && p->key[n - u - 1] == '_' &&
+		 !strcmp(p->key + n - u, p->unit))
+		n -= u + 1;		/* "mean_frames" in frames */
+	snprintf(buf, size, "%.*s", (int)n, p->key);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '_')
+			buf[i] = ' ';
+}
+
+/* Row r of n of group gi (g; o the row, or the results themselves) into
+ * *row. */
+static void headline_row(json_object *g, size_t gi, json_object *o,
+			 size_t r, size_t n, struct front_row *row)
 {
 	json_object *label = jget(g, "label"), *fields = jget(g, "fields");
-	json_object *why = jget(g, "why"), *spec, *w;
-	char lab[256] = "", val[768] = "";
+	json_object *why = jget(g, "why"), *w;
+	size_t i;
+
+	row->group = gi;
+	row->row = r;
+	row->n_rows = n;
+	row->obj = o;
+	row->n_labels = 0;
+	row->n_fields = 0;
+	row->why = NULL;
+	row->label[0] = '\0';
+	for (i = 0; label && i < json_object_array_length(label); i++)
+		add_parts(row->labels, &row->n_labels, FRONT_MAX_LABELS, o,
+			  json_object_array_get_idx(label, i), false);
+	for (i = 0; i < row->n_labels; i++)
+		front_part_text(row->label, sizeof(row->label),
+				&row->labels[i], ", ");
+	for (i = 0; fields && i < json_object_array_length(fields); i++)
+		add_parts(row->fields, &row->n_fields, FRONT_MAX_FIELDS, o,
+			  json_object_array_get_idx(fields, i), true);
+	/* the first of the group's "why" keys that says other than ok */
+	for (i = 0; !row->why && why && i < json_object_array_length(why);
+	     i++) {
+		w = at_path(o, json_object_get_string(
+			json_object_array_get_idx(why, i)));
+		if (json_object_is_type(w, json_type_string) &&
+		    strcmp(json_object_get_string(w), "ok"))
+			row->why = json_object_get_string(w);
+	}
+}
+
+size_t front_headline(json_object *doc, front_row_fn fn, void *ctx)
+{
+	json_object *proc = jget(doc, "procedure"), *res = jget(doc, "results");
+	const char *id = json_object_get_string(jget(proc, "id"));
+	struct front_row *row;
+	json_object *heads;
+	size_t g, r, n, seen = 0;
+
+	if (!id)
+		id = json_object_get_string(proc);
+	heads = jget(compliance_items(compliance_schema(), id), "x-headline");
+	if (!json_object_is_type(heads, json_type_array))
+		return 0;
+	row = malloc(sizeof(*row));	/* 30 KB: off the stack */
+	if (!row)
+		return 0;
+	for (g = 0; g < json_object_array_length(heads); g++) {
+		json_object *grp = json_object_array_get_idx(heads, g);
+		const char *rows = json_object_get_string(jget(grp, "rows"));
+		json_object *a = rows ? at_path(res, rows) : res;
+
+		if (rows && !json_object_is_type(a, json_type_array))
+			continue;
+		n = rows ? json_object_array_length(a) : 1;
+		for (r = 0; r < n; r++) {
+			headline_row(grp, g, rows ?
+				     json_object_array_get_idx(a, r) : a, r, n,
+				     row);
+			seen++;
+			if (!fn(row, ctx))
+				break;
+		}
+	}
+	free(row);
+	return seen;
+}
+
+/* One headline line of row; true when a field had a value, or the row
+ * says why it has none. */
+static bool headline_line(const struct front_row *row, char *line,
+			  size_t size)
+{
+	char val[768] = "";
 	bool any = false;
 	size_t i, n;
 
-	for (i = 0; label && i < json_object_array_length(label); i++)
-		add_part(lab, sizeof(lab), row,
-			 json_object_array_get_idx(label, i), ", ");
-	for (i = 0; fields && i < json_object_array_length(fields); i++) {
-		spec = json_object_array_get_idx(fields, i);
-		if (strstr(json_object_get_string(jget(spec, "key")) ?: "",
-			   ".*."))
-			any |= add_each(val, sizeof(val), row, spec);
-		else
-			any |= add_part(val, sizeof(val), row, spec, ", ");
+	for (i = 0; i < row->n_fields; i++)
+		any |= front_part_text(val, sizeof(val), &row->fields[i], ", ");
+	if (!any && row->why) {
+		n = strlen(val);
+		snprintf(val + n, sizeof(val) - n, "%s%s", n ? "; " : "",
+			 row->why);
+		any = true;
 	}
-	for (i = 0; !any && why && i < json_object_array_length(why); i++) {
-		w = at_path(row, json_object_get_string(
-			json_object_array_get_idx(why, i)));
-		if (json_object_is_type(w, json_type_string) &&
-		    strcmp(json_object_get_string(w), "ok")) {
-			n = strlen(val);
-			snprintf(val + n, sizeof(val) - n, "%s%s",
-				 n ? "; " : "", json_object_get_string(w));
-			any = true;
-		}
-	}
-	snprintf(line, size, "%s%s%s", lab, *lab ? ": " : "", val);
+	snprintf(line, size, "%s%s%s", row->label, *row->label ? ": " : "",
+		 val);
 	return any;
 }
 
@@ -416,13 +536,31 @@ static void front_date(struct front *f, json_object *meta)
 	add_item(f, "date", buf);
 }
 
+/* front_headline's callback of front_build: row's line into the block;
+ * past its room, how many more rows the group has, and no more of it. */
+static bool headline_add(const struct front_row *row, void *ctx)
+{
+	struct front *f = ctx;
+	char line[FRONT_LINE];
+
+	if (f->n_headline + 1 == FRONT_MAX_LINES &&
+	    row->row + 1 < row->n_rows) {
+		snprintf(line, sizeof(line), "%zu more (the results below)",
+			 row->n_rows - row->row);
+		add_headline(f, line);
+		return false;
+	}
+	if (headline_line(row, line, sizeof(line)))
+		f->headline_values++;
+	add_headline(f, line);
+	return true;
+}
+
 void front_build(json_object *doc, struct front *f)
 {
 	json_object *meta = jget(doc, "meta"), *proc = jget(doc, "procedure");
-	json_object *res = jget(doc, "results"), *heads;
 	const char *id = json_object_get_string(jget(proc, "id"));
 	char buf[FRONT_VALUE];
-	size_t g, r;
 
 	memset(f, 0, sizeof(*f));
 	if (!id)
@@ -450,31 +588,7 @@ void front_build(json_object *doc, struct front *f)
 	add_item(f, "bmgen", buf);
 	if (jget(meta, "job"))
 		add_item(f, "job", json_object_get_string(jget(meta, "job")));
-	heads = jget(compliance_items(compliance_schema(), id), "x-headline");
-	for (g = 0; heads && g < json_object_array_length(heads); g++) {
-		json_object *grp = json_object_array_get_idx(heads, g);
-		const char *rows = json_object_get_string(jget(grp, "rows"));
-		json_object *a = rows ? at_path(res, rows) : res;
-		char line[FRONT_LINE];
-		size_t n;
-
-		if (rows && !json_object_is_type(a, json_type_array))
-			continue;
-		n = rows ? json_object_array_length(a) : 1;
-		for (r = 0; r < n; r++) {
-			if (f->n_headline + 1 == FRONT_MAX_LINES && r + 1 < n) {
-				snprintf(line, sizeof(line), "%zu more (the "
-					 "results below)", n - r);
-				add_headline(f, line);
-				break;
-			}
-			if (headline_line(grp, rows ?
-					  json_object_array_get_idx(a, r) : a,
-					  line, sizeof(line)))
-				f->headline_values++;
-			add_headline(f, line);
-		}
-	}
+	front_headline(doc, headline_add, f);
 }
 
 void front_text(const struct front *f)
