@@ -66,8 +66,7 @@ static bool num(json_object *o, const char *k, double *x)
 	return isfinite(*x);
 }
 
-/* Text for HTML, escaped. */
-static void esc(FILE *f, const char *s)
+void html_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -144,7 +143,7 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 		"fill=\"white\"/>\n", W, H, W, H, W, H);
 	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
 		"font-size=\"13\">", ML);
-	esc(f, title);
+	html_esc(f, title);
 	fputs("</text>\n", f);
 #define PX(x) (ML + ((x) - x0) / (x1 - x0) * pw)
 #define PY(y) (MT + ph - ((y) - y0) / (y1 - y0) * ph)
@@ -166,10 +165,10 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 		"fill=\"none\" stroke=\"#888\"/>\n", ML, MT, pw, ph);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
 		"font-size=\"12\">", ML + pw / 2, H - 6);
-	esc(f, xl);
+	html_esc(f, xl);
 	fprintf(f, "</text><text transform=\"translate(14,%d) rotate(-90)\" "
 		"text-anchor=\"middle\" font-size=\"12\">", MT + ph / 2);
-	esc(f, yl);
+	html_esc(f, yl);
 	fputs("</text>\n", f);
 	for (i = 0; i < ns; i++) {
 		const char *c = colour[i % 8];
@@ -193,7 +192,7 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 			fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"%s\" "
 				"font-size=\"12\">", ML + pw - 150,
 				MT + 14 + 14 * i, c);
-			esc(f, s[i].name);
+			html_esc(f, s[i].name);
 			fputs("</text>\n", f);
 		}
 	}
@@ -388,17 +387,17 @@ static void kv_table(FILE *f, const char *title, json_object *o, bool units)
 			continue;
 		if (!any) {
 			fputs(title ? "<h2>" : "", f);
-			esc(f, title);
+			html_esc(f, title);
 			fputs(title ? "</h2>" : "", f);
 			fputs("<table>\n", f);
 			any = true;
 		}
 		rt_scalar(&c, k, v);
 		fputs("<tr><th>", f);
-		esc(f, units ? c.head : k);
+		html_esc(f, units ? c.head : k);
 		fputs("</th><td>", f);
-		esc(f, units && v ? rt_cell(&c, v, buf, sizeof(buf))
-				  : pr_fmt_json(v));
+		html_esc(f, units && v ? rt_cell(&c, v, buf, sizeof(buf))
+				       : pr_fmt_json(v));
 		fputs("</td></tr>\n", f);
 	}
 	if (any)
@@ -419,11 +418,11 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 
 	rt_build(&rt, rows, n, keys ? "key" : NULL, true);
 	fprintf(f, "<h%d>", depth);
-	esc(f, name);
+	html_esc(f, name);
 	fprintf(f, "</h%d><table>\n<tr>", depth);
 	for (c = 0; c < rt.nc; c++) {
 		fputs("<th>", f);
-		esc(f, rt.cols[c].head);
+		html_esc(f, rt.cols[c].head);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -434,7 +433,7 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 
 			fputs(rt.cols[c].left ? "<td>" :
 			      "<td style=\"text-align:right\">", f);
-			esc(f, keys && !c ? keys[i] : v ?
+			html_esc(f, keys && !c ? keys[i] : v ?
 			    rt_cell(&rt.cols[c], v, buf, sizeof(buf)) : "-");
 			fputs("</td>", f);
 		}
@@ -445,9 +444,9 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 		fputs("<table>\n", f);
 		for (c = 0; c < rt.ns; c++) {
 			fputs("<tr><th>", f);
-			esc(f, rt.same[c].head);
+			html_esc(f, rt.same[c].head);
 			fputs("</th><td>", f);
-			esc(f, rt_cell(&rt.same[c], rt_get(rows[0],
+			html_esc(f, rt_cell(&rt.same[c], rt_get(rows[0],
 				rt.same[c].key), buf, sizeof(buf)));
 			fputs("</td></tr>\n", f);
 		}
@@ -458,7 +457,7 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 			if (json_object_is_type(v, json_type_string) &&
 			    rt_long_line(&rt, i, k)) {
 				fputs("<p>", f);
-				esc(f, json_object_get_string(v));
+				html_esc(f, json_object_get_string(v));
 				fputs("</p>\n", f);
 			}
 		}
@@ -498,11 +497,11 @@ static void html_value(FILE *f, const char *name, json_object *v, int depth)
 			return;
 		/* a list of scalars: one line */
 		fprintf(f, "<p><b>");
-		esc(f, name);
+		html_esc(f, name);
 		fputs("</b>: ", f);
 		for (i = 0; i < n; i++) {
 			fputs(i ? ", " : "", f);
-			esc(f, pr_fmt_json(json_object_array_get_idx(v, i)));
+			html_esc(f, pr_fmt_json(json_object_array_get_idx(v, i)));
 		}
 		fputs("</p>\n", f);
 		return;
@@ -523,7 +522,7 @@ static void html_value(FILE *f, const char *name, json_object *v, int depth)
 		return;
 	}
 	fprintf(f, "<h%d>", depth);
-	esc(f, name);
+	html_esc(f, name);
 	fprintf(f, "</h%d>\n", depth);
 	kv_table(f, NULL, v, true);
 	json_object_object_foreach(v, k, m) {
@@ -577,7 +576,7 @@ static void front_html(FILE *f, json_object *doc)
 
 	front_build(doc, &fr);
 	fputs("<h1>", f);
-	esc(f, fr.title);
+	html_esc(f, fr.title);
 	fputs("</h1>\n", f);
 	if (fr.dry_run)
 		fputs("<p class=\"dry\">DRY RUN: the simulated DUT's numbers, "
@@ -585,9 +584,9 @@ static void front_html(FILE *f, json_object *doc)
 	fputs("<table class=\"front\">\n", f);
 	for (i = 0; i < fr.n_items; i++) {
 		fputs("<tr><th>", f);
-		esc(f, fr.items[i].key);
+		html_esc(f, fr.items[i].key);
 		fputs("</th><td>", f);
-		esc(f, fr.items[i].value);
+		html_esc(f, fr.items[i].value);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -596,10 +595,26 @@ static void front_html(FILE *f, json_object *doc)
 	fputs("<h2>Headline</h2><ul class=\"headline\">\n", f);
 	for (i = 0; i < fr.n_headline; i++) {
 		fputs("<li>", f);
-		esc(f, fr.headline[i]);
+		html_esc(f, fr.headline[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
+}
+
+void html_head(FILE *f, const char *title, const char *css)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>", f);
+	html_esc(f, title);
+	/* prose stays narrow; a wide result table may run past it */
+	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
+	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
+	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
+	      "#f4f4f4}figure{margin:1em 0}.dry{background:#fff3cd;border:1px "
+	      "solid #e0b000;padding:.4em .8em;font-weight:bold;max-width:"
+	      "60em}.headline li{font-size:15px}", f);
+	fputs(css, f);
+	fputs("</style></head><body>\n", f);
 }
 
 int report_html(json_object *doc, FILE *f)
@@ -610,17 +625,7 @@ int report_html(json_object *doc, FILE *f)
 						     "id"));
 	size_t i;
 
-	id = id ? id : "?";
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	      "<title>", f);
-	esc(f, id);
-	/* prose stays narrow; a wide result table may run past it */
-	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
-	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
-	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
-	      "#f4f4f4}figure{margin:1em 0}.dry{background:#fff3cd;border:1px "
-	      "solid #e0b000;padding:.4em .8em;font-weight:bold;max-width:"
-	      "60em}.headline li{font-size:15px}</style></head><body>\n", f);
+	html_head(f, id ? id : "?", "");
 	front_html(f, doc);
 	procedure_charts(f, id, res, s);
 	trials_chart(f, doc, s);
@@ -633,7 +638,7 @@ int report_html(json_object *doc, FILE *f)
 		fputs("<h2>Deviations</h2><ul>\n", f);
 		for (i = 0; i < json_object_array_length(dev); i++) {
 			fputs("<li>", f);
-			esc(f, json_object_get_string(
+			html_esc(f, json_object_get_string(
 				json_object_array_get_idx(dev, i)));
 			fputs("</li>\n", f);
 		}
