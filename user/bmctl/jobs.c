@@ -11,6 +11,7 @@
 #include "compliance.h"
 #include "front.h"
 #include "print.h"
+#include "summary.h"
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -143,10 +144,13 @@ int cmd_cancel(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* Show a result document: CSV, JSON (the document, or its trials), or
- * the text report. */
-static void show_result(json_object *res, bool trials, bool csv)
+/* Show a result document: CSV (the headline's summary, or the trial
+ * log), JSON (the document, or its trials), or the text report; the exit
+ * status. */
+static int show_result(json_object *res, bool trials, bool csv)
 {
+	if (csv && !trials)
+		return summary_csv(res, stdout);
 	if (csv) {
 		char *s = bm_result_csv(res);
 
@@ -163,9 +167,11 @@ static void show_result(json_object *res, bool trials, bool csv)
 	} else {
 		report_print(res, trials);
 	}
+	return EXIT_OK;
 }
 
-/* The arguments of result and report: one operand, --trials, --csv. */
+/* The arguments of result and report: one operand, --trials, --csv
+ * (with --trials, the trial log's). */
 static int result_args(const char *cmd, int argc, char **argv,
 		       const char **what, bool *trials, bool *csv)
 {
@@ -204,9 +210,9 @@ int cmd_result(int argc, char **argv)
 	ret = job_request("result", job, &r);
 	if (ret)
 		return ret;
-	show_result(get(r, "result"), trials, csv);
+	ret = show_result(get(r, "result"), trials, csv);
 	json_object_put(r);
-	return EXIT_OK;
+	return ret;
 }
 
 /* A result document from a file (a path that exists) or from bmd (a job
@@ -433,7 +439,7 @@ int cmd_report(int argc, char **argv)
 		json_object_put(doc);
 		return ret;
 	}
-	show_result(doc, trials, csv);
+	ret = show_result(doc, trials, csv);
 	json_object_put(doc);
-	return EXIT_OK;
+	return ret;
 }

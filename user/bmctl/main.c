@@ -111,12 +111,14 @@ static const struct {
 	  "bmctl procedures lists the procedures; see bmctl(8).\n" },
 	{ "result", cmd_result,
 	  "Usage: bmctl result JOB [--trials] [--csv]\n"
-	  "The report of a finished job; -j prints the stored document.\n" },
+	  "The report of a finished job; -j prints the stored document.\n"
+	  "--csv: the headline, a line a frame size (or iteration, run), as\n"
+	  "CSV; --trials --csv: the trial log as CSV.\n" },
 	{ "report", cmd_report,
 	  "Usage: bmctl report FILE [--trials] [--csv] [--html OUT]\n"
 	  "       bmctl report --check FILE|JOB...\n"
-	  "The report of a result file, without bmd; --check: are the\n"
-	  "standard's report items all there?\n" },
+	  "The report of a result file, without bmd; --csv as result's;\n"
+	  "--check: are the standard's report items all there?\n" },
 	{ "compare", cmd_compare,
 	  "Usage: bmctl compare A B [--all]\n"
 	  "Two results (job ids or files) side by side, B - A and its %.\n" },
