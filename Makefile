@@ -214,6 +214,10 @@ $(SAN_O)/tests/unit/bmctl/test_summary: $(addprefix $(SAN_O)/user/bmctl/,summary
 	compliance.o schema.o schema_blob.o)
 $(VG_O)/tests/unit/bmctl/test_summary: $(addprefix $(VG_O)/user/bmctl/,summary.o front.o \
 	compliance.o schema.o schema_blob.o)
+$(SAN_O)/tests/unit/bmctl/test_compare: $(addprefix $(SAN_O)/user/bmctl/,compare.o compare_out.o \
+	html.o front.o rtable.o print.o compliance.o schema.o schema_blob.o)
+$(VG_O)/tests/unit/bmctl/test_compare: $(addprefix $(VG_O)/user/bmctl/,compare.o compare_out.o \
+	html.o front.o rtable.o print.o compliance.o schema.o schema_blob.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 
 # test_bmd makes json-c's deep copy fail on demand (a secret must stay

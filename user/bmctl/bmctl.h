@@ -54,9 +54,6 @@ json_object *request_new(const char *cmd);
 
 /* Render a result document as text; trials adds the trial log. */
 void report_print(json_object *result, bool trials);
-/* Print the numbers of a's and b's results side by side, those that
- * differ (every one with all), with B - A and its % of A; 0. */
-int report_compare(json_object *a, json_object *b, bool all);
 
 /* Print the trial log of result as a table (text or JSON). */
 void report_trials(json_object *result);
@@ -139,7 +136,9 @@ void html_esc(FILE *f, const char *s);
 /* A self-contained page's start to f: its title, the style every bmctl
  * page shares with css's rules after it, the body opened. */
 void html_head(FILE *f, const char *title, const char *css);
-/* bmctl compare A B: two results (job ids or files) side by side. */
+/* bmctl compare A B [C...]: results (job ids or files) of one procedure,
+ * value by value against A; exit 0 all the same, 1 one differs, 2 none
+ * compared. */
 int cmd_compare(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bmctl jobs, cancel, result. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bm_store.h"
 #include "bmctl.h"
+#include "compare.h"
 #include "compliance.h"
 #include "front.h"
 #include "print.h"
@@ -244,31 +246,97 @@ static int load_result(const char *what, json_object **doc)
 	return 0;
 }
 
+/* --threshold PCT: a percentage, "2", "0.5" or "2%", 0 or more. */
+static int threshold_arg(const char *s, double *pct)
+{
+	char *end;
+
+	*pct = s ? strtod(s, &end) : NAN;
+	if (s && end != s && *end == '%')
+		end++;
+	if (!s || end == s || *end || !isfinite(*pct) || *pct < 0)
+		return usage_error("compare: --threshold takes a percentage "
+				   "(0 or more, e.g. 2 or 0.5%%), not '%s'",
+				   s ? s : "");
+	return 0;
+}
+
+/* Write c's page to out ("-": stdout); 0, or EXIT_USAGE with the reason
+ * printed (compare's exit 1 is "they differ"). */
+static int compare_page(const struct cmp *c, json_object *const *d,
+			const char *const *w, const char *out)
+{
+	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	int ret;
+
+	if (!f) {
+		failure("compare: %s: %s", out, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = cmp_html(c, d, w, f);
+	if ((f != stdout && fclose(f)) || ret) {
+		failure("compare: %s: %s", out, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * bmctl compare A B [C...]: exit 0 when every value is the same within
+ * the threshold, 1 when one differs, 2 when nothing could be compared (a
+ * usage error, a result that cannot be had, results of different
+ * procedures), as diff(1), so that a script can tell the three apart.
+ */
 int cmd_compare(int argc, char **argv)
 {
-	const char *w[2] = { NULL, NULL };
-	json_object *d[2] = { NULL, NULL };
+	const char *w[CMP_MAX_IN], *html = NULL;
+	json_object *d[CMP_MAX_IN] = { NULL };
+	double threshold = CMP_THRESHOLD_PCT;
 	bool all = false;
+	struct cmp c = { 0 };
+	char why[512];
 	int i, n = 0, ret = 0;
 
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc && !ret; i++) {
 		if (!strcmp(argv[i], "--all"))
 			all = true;
-		else if (argv[i][0] != '-' && n < 2)
+		else if (!strcmp(argv[i], "--threshold"))
+			ret = threshold_arg(++i < argc ? argv[i] : NULL,
+					    &threshold);
+		else if (!strcmp(argv[i], "--html") && i + 1 == argc)
+			ret = usage_error("compare: --html needs a file name");
+		else if (!strcmp(argv[i], "--html"))
+			html = argv[++i];
+		else if (argv[i][0] != '-' && n < CMP_MAX_IN)
 			w[n++] = argv[i];
 		else
-			return usage_error("compare: unknown argument '%s'",
-					   argv[i]);
+			ret = usage_error("compare: %s '%s'", argv[i][0] == '-' ?
+					  "unknown argument" : "more than 26 "
+					  "results, from", argv[i]);
 	}
-	if (n != 2)
-		return usage_error("usage: bmctl compare A B [--all] (job ids "
-				   "or result files)");
-	for (i = 0; i < 2 && !ret; i++)
-		ret = load_result(w[i], &d[i]);
-	if (!ret)
-		ret = report_compare(d[0], d[1], all);
-	json_object_put(d[0]);
-	json_object_put(d[1]);
+	if (ret)
+		return ret;
+	if (n < 2)
+		return usage_error("usage: bmctl compare A B [C...] "
+				   "[--threshold PCT] [--all] [--html OUT] "
+				   "(job ids or result files)");
+	if (html && opts.json)
+		return usage_error("compare: --html excludes --json");
+	for (i = 0; i < n && !ret; i++)
+		ret = load_result(w[i], &d[i]) ? EXIT_USAGE : 0;
+	if (!ret && cmp_build(&c, d, n, threshold, all, why, sizeof(why)))
+		ret = usage_error("compare: %s", why);
+	if (!ret && html)
+		ret = compare_page(&c, d, w, html);
+	else if (!ret && opts.json)
+		cmp_json(&c);
+	else if (!ret)
+		cmp_text(&c, d, w);
+	if (!ret && c.differ)
+		ret = EXIT_FAIL;
+	cmp_free(&c);
+	for (i = 0; i < n; i++)
+		json_object_put(d[i]);
 	return ret;
 }
 

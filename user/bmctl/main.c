@@ -72,7 +72,8 @@ static void usage(FILE *f)
 		"OPTIONS: -j|--json  -s|--socket PATH  -V|--version  -h|--help\n"
 		"OBJECT := status | port list | procedures [PROCEDURE] | jobs |\n"
 		"          wait JOB | result JOB [--trials] [--csv] | cancel JOB |\n"
-		"          report FILE [--trials] [--csv] | compare A B [--all] |\n"
+		"          report FILE [--trials] [--csv] [--html OUT] |\n"
+		"          compare A B [C...] [--threshold PCT] [--all] [--html OUT] |\n"
 		"          batch PLAN [--detach] |\n"
 		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS] |\n"
@@ -120,8 +121,11 @@ static const struct {
 	  "The report of a result file, without bmd; --csv as result's;\n"
 	  "--check: are the standard's report items all there?\n" },
 	{ "compare", cmd_compare,
-	  "Usage: bmctl compare A B [--all]\n"
-	  "Two results (job ids or files) side by side, B - A and its %.\n" },
+	  "Usage: bmctl compare A B [C...] [--threshold PCT] [--all] [--html OUT]\n"
+	  "Results (job ids or files) of one procedure against A: each headline\n"
+	  "value, the mean, stdev, difference in % of A and a verdict (the same\n"
+	  "within 1 % unless --threshold); --all: every number, by its path.\n"
+	  "Exit 0: all the same; 1: a value differs; 2: nothing compared.\n" },
 	{ "batch", cmd_batch,
 	  "Usage: bmctl batch PLAN [--detach]\n"
 	  "Run a plan's steps (JSON or YAML) one after the other.\n" },

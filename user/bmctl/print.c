@@ -188,6 +188,7 @@ struct pr_table {
 	size_t rows, cap;
 	json_object *arr;	/* JSON: array of row objects */
 	json_object *row;
+	uint64_t whole;		/* text: the columns never wrapped */
 };
 
 struct pr_table *pr_table_new(const char *key, const struct pr_col *cols,
@@ -203,6 +204,12 @@ struct pr_table *pr_table_new(const char *key, const struct pr_col *cols,
 	if (json_mode)
 		t->arr = json_object_new_array();
 	return t;
+}
+
+void pr_table_whole(struct pr_table *t, int col)
+{
+	if (col >= 0 && col < 64)
+		t->whole |= 1ull << col;
 }
 
 void pr_table_row(struct pr_table *t)
@@ -322,8 +329,9 @@ static size_t line_cut(const char *s, int width, const char **next)
 	return i;
 }
 
-/* Narrow the widest left-aligned columns (text, which wraps) until the
- * table fits avail columns or none is wider than its floor. */
+/* Narrow the widest left-aligned columns (text, which wraps, unless it
+ * is whole) until the table fits avail columns or none is wider than its
+ * floor. */
 static void fit_columns(const struct pr_table *t, int *w, int avail)
 {
 	int c, total, widest, floor[64];
@@ -346,6 +354,8 @@ static void fit_columns(const struct pr_table *t, int *w, int avail)
 		}
 		if (floor[c] > 30)
 			floor[c] = 30;
+		if (t->whole >> c & 1)
+			floor[c] = w[c];
 		if (floor[c] < 8)
 			floor[c] = 8;
 	}

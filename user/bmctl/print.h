@@ -54,6 +54,9 @@ struct pr_table;
 /* A table stored under key (JSON) with ncols columns. */
 struct pr_table *pr_table_new(const char *key, const struct pr_col *cols,
 			      int ncols);
+/* Text: never wrap column col of t (a name read at a glance): a table
+ * that cannot fit without tearing it is printed wider instead. */
+void pr_table_whole(struct pr_table *t, int col);
 void pr_table_row(struct pr_table *t);
 void pr_cell_str(struct pr_table *t, const char *v);	/* NULL = null / - */
 void pr_cell_u64(struct pr_table *t, uint64_t v);
