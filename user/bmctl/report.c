@@ -413,6 +413,42 @@ static void report_counters(json_object *dc)
 		counter_cell(t, "lost", b[0], sizeof(b[0])));
 }
 
+/* The parameters: those the submitter gave (bmd's meta.params_given),
+ * then how many kept the procedure's defaults (the JSON and the HTML
+ * page list them); every one for a result that does not say. */
+static void report_params(json_object *params, json_object *given)
+{
+	json_object *mine, *v;
+	size_t i, n;
+
+	if (!params || !json_object_object_length(params))
+		return;
+	pr_text("\n");
+	if (!json_object_is_type(given, json_type_array)) {
+		render("parameters", params, 0);
+		return;
+	}
+	mine = json_object_new_object();
+	n = json_object_array_length(given);
+	for (i = 0; i < n; i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(given, i));
+
+		v = get(params, k);
+		if (k && v)
+			json_object_object_add(mine, k, json_object_get(v));
+	}
+	if (json_object_object_length(mine))
+		render("parameters given", mine, 0);
+	else
+		pr_text("parameters given: none\n");
+	pr_text("  (%d more at the procedure's defaults: bmctl report --json, "
+		"or the HTML page)\n",
+		json_object_object_length(params) -
+		json_object_object_length(mine));
+	json_object_put(mine);
+}
+
 void report_print(json_object *result, bool trials)
 {
 	static struct front front;	/* 25 KB: off the stack */
@@ -458,11 +494,7 @@ void report_print(json_object *result, bool trials)
 	}
 	report_counters(get(result, "dut_counters"));
 	/* what was asked comes after what was measured */
-	v = get(result, "params");
-	if (v && json_object_object_length(v)) {
-		pr_text("\n");
-		render("parameters", v, 0);
-	}
+	report_params(get(result, "params"), get(meta, "params_given"));
 	if (trials) {
 		pr_text("\n");
 		report_trials(result);
