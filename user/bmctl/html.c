@@ -100,7 +100,7 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 {
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
 	double st, v, px, py;
-	int i, pw = W - ML - MR, ph = H - MT - MB;
+	int i, pw = W - ML - MR, ph = H - MT - MB, legend = 0, li = 0;
 	size_t k, total = 0;
 	bool whole_x = true;	/* iterations, trials: no tick at 1.5 */
 
@@ -115,6 +115,10 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 		}
 	if (!total)
 		return;
+	/* the legend goes under the plot, a line a series: never on the
+	 * curves (RFC 2544 §26.3's graph has two at 100 % loss) */
+	for (i = 0; i < ns; i++)
+		legend += ns > 1 || s[i].name[0];
 	if (fixed) {
 		x0 = fixed->x0;
 		x1 = fixed->x1;
@@ -140,7 +144,8 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
-		"fill=\"white\"/>\n", W, H, W, H, W, H);
+		"fill=\"white\"/>\n", W, H + 16 * legend, W, H + 16 * legend, W,
+		H + 16 * legend);
 	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
 		"font-size=\"13\">", ML);
 	html_esc(f, title);
@@ -189,11 +194,13 @@ static void chart(FILE *f, const char *title, const char *xl, const char *yl,
 				s[i].mark[k] ? "white" : c);
 		}
 		if (ns > 1 || s[i].name[0]) {
-			fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"%s\" "
-				"font-size=\"12\">", ML + pw - 150,
-				MT + 14 + 14 * i, c);
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"8\" "
+				"height=\"8\" fill=\"%s\"/><text x=\"%d\" "
+				"y=\"%d\" font-size=\"12\">", ML,
+				H + 16 * li + 4, c, ML + 14, H + 16 * li + 12);
 			html_esc(f, s[i].name);
 			fputs("</text>\n", f);
+			li++;
 		}
 	}
 #undef PX
@@ -349,25 +356,30 @@ static void trials_chart(FILE *f, json_object *doc, struct series *s)
 
 /* RFC 8239: a value per repetition of every iteration (x: iteration). */
 static void iterations_chart(FILE *f, json_object *res, const char *key,
-			     const char *title, const char *yl,
-			     struct series *s)
+			     const char *xkey, const char *title,
+			     const char *yl, struct series *s)
 {
 	json_object *it = jget(res, "iterations"), *e, *reps, *r;
-	double y;
+	double x, y;
 	size_t i, k;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; it && i < json_object_array_length(it); i++) {
 		e = json_object_array_get_idx(it, i);
+		/* by what the iteration varies (its frame size, its ingress
+		 * ports) where the schema says, else by its number */
+		if (!xkey || !num(e, xkey, &x))
+			x = (double)i + 1;
 		reps = jget(e, "repetitions");
 		for (k = 0; reps && k < json_object_array_length(reps); k++) {
 			r = json_object_array_get_idx(reps, k);
 			if (num(r, key, &y))
-				add(s, (double)i + 1, y, false);
+				add(s, x, y, false);
 		}
 	}
 	snprintf(s->name, sizeof(s->name), "one point per repetition");
-	chart(f, title, "iteration", yl, s, 1, false, true, NULL);
+	chart(f, title, xkey ? xkey : "iteration", yl, s, 1, false, true,
+	      NULL);
 }
 
 /* An object's scalars as a two-column table; with units, the labels
@@ -466,7 +478,8 @@ static void html_rows(FILE *f, const char *name, json_object *const *rows,
 		json_object_object_foreach(rows[i], k2, v2) {
 			if (!rt_is_nested(v2))
 				continue;
-			rt_title(title, sizeof(title), name, keys, i, k2);
+			rt_title(title, sizeof(title), name, keys, rows[i], i,
+				 k2);
 			html_value(f, title, v2, depth < 4 ? depth + 1 : 4);
 		}
 	}
@@ -563,7 +576,9 @@ static void procedure_charts(FILE *f, const char *id, json_object *res,
 		else if (key && title && !strcmp(kind, "per-size"))
 			per_size_chart(f, res, key, title, unit, s);
 		else if (key && title && !strcmp(kind, "iterations"))
-			iterations_chart(f, res, key, title, unit, s);
+			iterations_chart(f, res, key,
+					 json_object_get_string(jget(c, "x")),
+					 title, unit, s);
 	}
 }
 
@@ -608,7 +623,8 @@ void html_head(FILE *f, const char *title, const char *css)
 	html_esc(f, title);
 	/* prose stays narrow; a wide result table may run past it */
 	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
-	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:"
+	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0;"
+	      "display:block;max-width:100%;overflow-x:auto}td,th{border:"
 	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
 	      "#f4f4f4}figure{margin:1em 0}.dry{background:#fff3cd;border:1px "
 	      "solid #e0b000;padding:.4em .8em;font-weight:bold;max-width:"

@@ -155,7 +155,8 @@ static void render_table(const char *name, json_object **rows,
 
 			if (!rt_is_nested(v2))
 				continue;
-			rt_title(title, sizeof(title), name, keys, i, k2);
+			rt_title(title, sizeof(title), name, keys, rows[i], i,
+				 k2);
 			render(title, v2, line_rate_bps);
 		}
 	}

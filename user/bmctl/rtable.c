@@ -38,10 +38,24 @@ bool rt_is_nested(json_object *v)
 }
 
 void rt_title(char *buf, size_t len, const char *name,
-	      const char *const *keys, size_t i, const char *k)
+	      const char *const *keys, json_object *row, size_t i,
+	      const char *k)
 {
+	json_object *fs = rt_get(row, "frame_size");
+	json_object *it = rt_get(row, "iteration");
+
 	if (keys)
 		snprintf(buf, len, "%s %s: %s", name, keys[i], k);
+	else if (is_num(fs) && is_num(it))
+		snprintf(buf, len, "%s, iteration %lld, %lld B: %s", name,
+			 (long long)json_object_get_int64(it),
+			 (long long)json_object_get_int64(fs), k);
+	else if (is_num(fs))
+		snprintf(buf, len, "%s, %lld B: %s", name,
+			 (long long)json_object_get_int64(fs), k);
+	else if (is_num(it))
+		snprintf(buf, len, "%s, iteration %lld: %s", name,
+			 (long long)json_object_get_int64(it), k);
 	else
 		snprintf(buf, len, "%s[%zu]: %s", name, i + 1, k);
 }

@@ -76,10 +76,12 @@ bool rt_long_text(json_object *const *rows, size_t n, const char *key);
  * (a long text, once when every row has the same)? */
 bool rt_long_line(const struct rt_table *t, size_t i, const char *key);
 
-/* The heading of what row i (keyed keys[i], or numbered when keys is
- * NULL) of table name nests under member k. */
+/* The heading of what row i (keyed keys[i]; else named by its frame size
+ * or iteration, as a reader knows it; else numbered) of table name nests
+ * under member k: "per_size, 256 B: table", not "per_size[3]: table". */
 void rt_title(char *buf, size_t len, const char *name,
-	      const char *const *keys, size_t i, const char *k);
+	      const char *const *keys, json_object *row, size_t i,
+	      const char *k);
 
 /* An object, or an array of objects: a table of its own, not a cell. */
 bool rt_is_nested(json_object *v);
