@@ -192,8 +192,9 @@ $(SAN_O)/%.o: %.c $(HDRS) VERSION
 $(SAN_O)/libbm.a: $(LIB_SRC:%.c=$(SAN_O)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
+# libbm.a last: the bmctl objects a test links (below) call into it
 $(SAN_O)/tests/unit/%: $(SAN_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(SAN_O)/%.o) $(SAN_O)/libbm.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
 
 # bmctl is no library: its tests link the file they test
 $(SAN_O)/tests/unit/bmctl/test_profile: $(SAN_O)/user/bmctl/profile.o
@@ -239,7 +240,7 @@ $(VG_O)/libbm.a: $(LIB_SRC:%.c=$(VG_O)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 $(VG_O)/tests/unit/%: $(VG_O)/tests/unit/%.o $(TEST_HELPERS:%.c=$(VG_O)/%.o) $(VG_O)/libbm.a
-	$(CC) $(CFLAGS) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@ $(filter-out %.a,$^) $(filter %.a,$^) $(CHECK_LIBS) $(UNIT_LIBS) $(PKG_LIBS) -lm
 
 VG_BINS := $(TEST_SRC:%.c=$(VG_O)/%)
 

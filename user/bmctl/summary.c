@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bm_store.h"
 #include "bmctl.h"
 #include "front.h"
 #include "summary.h"
@@ -26,24 +27,6 @@ struct sheet {
 	json_object *names;	/* the column names taken */
 	const char *procedure;
 };
-
-/* A field in RFC 4180's form (§2.6, §2.7): in double quotes, a quote
- * doubled, when quoted is asked or s holds a comma, a quote or a line
- * break. */
-static void csv_text(FILE *f, const char *s, bool quoted)
-{
-	if (!quoted && !strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* A value: numbers as stored, never rounded to a display unit. */
 static void csv_value(FILE *f, json_object *v)
@@ -63,12 +46,12 @@ static void csv_value(FILE *f, json_object *v)
 		fputs(json_object_get_boolean(v) ? "true" : "false", f);
 		break;
 	case json_type_string:
-		csv_text(f, json_object_get_string(v), true);
+		bm_csv_field(f, json_object_get_string(v), true);
 		break;
 	case json_type_null:
 		break;
 	default:	/* a repetition without a mean: its JSON, as text */
-		csv_text(f, json_object_to_json_string_ext(v,
+		bm_csv_field(f, json_object_to_json_string_ext(v,
 			 JSON_C_TO_STRING_PLAIN), true);
 	}
 }
@@ -150,14 +133,14 @@ int summary_csv(json_object *doc, FILE *f)
 	json_object_object_foreach(s.cols, cid, cname) {
 		(void)cid;
 		fputc(',', f);
-		csv_text(f, json_object_get_string(cname), false);
+		bm_csv_field(f, json_object_get_string(cname), false);
 	}
 	fputs("," WHY "\n", f);
 	n = json_object_array_length(s.rows);
 	for (i = 0; i < n; i++) {
 		json_object *row = json_object_array_get_idx(s.rows, i);
 
-		csv_text(f, s.procedure ? s.procedure : "", true);
+		bm_csv_field(f, s.procedure ? s.procedure : "", true);
 		json_object_object_foreach(s.cols, cid2, unused) {
 			(void)unused;
 			fputc(',', f);

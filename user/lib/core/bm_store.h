@@ -53,4 +53,9 @@ void bm_json_flatten(json_object *o, const char *prefix, json_object *flat);
  */
 char *bm_result_csv(json_object *result);
 
+/* s as one CSV field in RFC 4180's form (§2.6, §2.7): in double quotes,
+ * a quote doubled, when quoted is asked or s holds a comma, a quote or a
+ * line break; as it is otherwise. */
+void bm_csv_field(FILE *f, const char *s, bool quoted);
+
 #endif /* BM_STORE_H */

@@ -168,9 +168,9 @@ void bm_json_flatten(json_object *o, const char *prefix, json_object *flat)
 	}
 }
 
-static void csv_field(FILE *f, const char *s)
+void bm_csv_field(FILE *f, const char *s, bool quoted)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!quoted && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
 		return;
 	}
@@ -226,7 +226,7 @@ char *bm_result_csv(json_object *result)
 		(void)unused;
 		if (j++)
 			fputc(',', f);
-		csv_field(f, name);
+		bm_csv_field(f, name, false);
 	}
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
@@ -240,7 +240,7 @@ char *bm_result_csv(json_object *result)
 			json_object_object_get_ex(flat, name2, &v);
 			if (j++)
 				fputc(',', f);
-			csv_field(f, csv_value(v));
+			bm_csv_field(f, csv_value(v), false);
 		}
 		fputc('\n', f);
 	}
