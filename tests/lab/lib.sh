@@ -590,3 +590,160 @@ bm_job() {
 	job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/$name.out | head -n1)
 	[ -n "$job" ] || fail "bmctl run $1 $2: no job id"
 }
+
+# Open vSwitch as the DUT (tests/lab/ovs/): its daemons run in namespace
+# dut, where the kernel datapath then lives, with their database, sockets,
+# pid files and logs under /tmp/ovs (OVS_RUNDIR and friends).
+OVS_DIR=/tmp/ovs
+OVS_DB_PID= OVS_SW_PID=
+# ovs_start: the openvswitch datapath module (loaded here, not at boot,
+# with what it needs: lib/modules/ovs-order), a fresh database, ovsdb-server
+# and ovs-vswitchd in namespace dut, stopped when the test ends.
+ovs_start() {
+	[ -x /usr/sbin/ovs-vswitchd ] || fail "no Open vSwitch in the guest (tools/install-deps)"
+	for m in $(cat /lib/modules/ovs-order); do
+		grep -q "^${m%.ko} " /proc/modules ||
+			insmod /lib/modules/$m || fail "insmod $m"
+	done
+	export OVS_RUNDIR=$OVS_DIR OVS_DBDIR=$OVS_DIR OVS_LOGDIR=$OVS_DIR \
+		OVS_SYSCONFDIR=$OVS_DIR OVS_PKGDATADIR=/usr/share/openvswitch
+	rm -rf $OVS_DIR
+	mkdir -p $OVS_DIR
+	# OVS's resolver warns on every tool's start without one
+	[ -e /etc/resolv.conf ] || : > /etc/resolv.conf
+	ovsdb-tool create $OVS_DIR/conf.db /usr/share/openvswitch/vswitch.ovsschema ||
+		fail "ovsdb-tool create"
+	$IP netns exec dut ovsdb-server $OVS_DIR/conf.db \
+		--remote=punix:$OVS_DIR/db.sock --pidfile=$OVS_DIR/ovsdb-server.pid \
+		--log-file=$OVS_DIR/ovsdb-server.log > /dev/null 2>&1 &
+	OVS_DB_PID=$!
+	trap ovs_stop EXIT
+	i=0
+	until [ -S $OVS_DIR/db.sock ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat $OVS_DIR/ovsdb-server.log; fail "ovsdb-server did not come up"; }
+		sleep 0.1
+	done
+	ovs-vsctl --no-wait init || fail "ovs-vsctl init"
+	$IP netns exec dut ovs-vswitchd unix:$OVS_DIR/db.sock \
+		--pidfile=$OVS_DIR/ovs-vswitchd.pid \
+		--log-file=$OVS_DIR/ovs-vswitchd.log > /dev/null 2>&1 &
+	OVS_SW_PID=$!
+	i=0
+	until ovs-appctl -t ovs-vswitchd version > /dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || { cat $OVS_DIR/ovs-vswitchd.log; fail "ovs-vswitchd did not come up"; }
+		sleep 0.1
+	done
+	note "$(ovs-vswitchd --version | head -n1) up in namespace dut"
+}
+
+# ovs_stop: stop what ovs_start started (and bmd, if any), remove the
+# datapath and the module, so that the next test's guest has none.
+# bmd_start's trap replaces ovs_start's: start bmd with ovs_bmd_start.
+ovs_stop() {
+	bmd_stop
+	[ -n "$OVS_SW_PID" ] || [ -n "$OVS_DB_PID" ] || return 0
+	# exit --cleanup: ovs-vswitchd deletes its datapath and the ports'
+	# tc policers on its way out (a SIGTERM leaves them)
+	ovs-appctl -t ovs-vswitchd exit --cleanup > /dev/null 2>&1 ||
+		kill "$OVS_SW_PID" 2>/dev/null
+	wait "$OVS_SW_PID" 2>/dev/null
+	kill "$OVS_DB_PID" 2>/dev/null
+	wait "$OVS_DB_PID" 2>/dev/null
+	OVS_SW_PID= OVS_DB_PID=
+	grep -q "ERR\|EMER" $OVS_DIR/ovs-vswitchd.log &&
+		sed -n '/ERR\|EMER/p' $OVS_DIR/ovs-vswitchd.log | head -n5 | sed 's/^/note: ovs-vswitchd: /'
+	rmmod openvswitch 2>/dev/null || note "rmmod openvswitch failed"
+	return 0
+}
+
+# topo_ovs [NPORTS]: tester ports t1..tN, each cabled (veth) to dI in
+# namespace dut, where Open vSwitch's bridge br0 (fail mode secure: no
+# flow but the test's) holds d1..dN; the test adds its flows
+# (ovs_cross).  br0's own port stays down: it sends nothing.
+topo_ovs() {
+	$IP netns add dut || fail "netns add dut"
+	ovs_start
+	ovs-vsctl add-br br0 -- set bridge br0 fail-mode=secure \
+		other-config:disable-in-band=true || fail "add-br br0"
+	i=1
+	while [ $i -le "${1:-2}" ]; do
+		veth_port t$i d$i
+		ovs-vsctl add-port br0 d$i || fail "add-port d$i"
+		i=$((i + 1))
+	done
+	ovs-ofctl del-flows br0 || fail "del-flows"
+}
+
+# ovs_cross A B: OpenFlow flows on br0 that cross ports A and B both ways
+ovs_cross() {
+	ovs-ofctl add-flow br0 "in_port=$1,actions=output:$2" || fail "flow $1 -> $2"
+	ovs-ofctl add-flow br0 "in_port=$2,actions=output:$1" || fail "flow $2 -> $1"
+}
+
+# ovs_police DEV RATE_KBPS BURST_KB: Open vSwitch's ingress policing on
+# DEV.  OVS 3.1 (netdev-linux) puts a tc matchall filter with a police
+# action on DEV's ingress qdisc (a basic filter where matchall is missing):
+# rate RATE x 1000 bit/s, burst BURST x 1024 / 8 bytes (its source says
+# so: a kilobit of 1024 bits there; tc shows 300 kb as 38400b), less what
+# its conversion to clock ticks truncates (under one byte: 347 kb showed
+# 44415b), charged per frame skb->len at ingress, F - 18 bytes.  OVS's own
+# interface statistics do not count the policer's drops (rx_dropped stays
+# 0): d1's rx_packets counts every frame, d2's tx_packets what passed.
+ovs_police() {
+	ovs-vsctl set interface "$1" ingress_policing_rate="$2" \
+		ingress_policing_burst="$3" || fail "ingress policing $1"
+	i=0
+	until $TC -n dut filter show dev "$1" ingress | grep -q police; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || fail "no police filter on $1 after 5 s"
+		sleep 0.1
+	done
+}
+
+# ovs_police_drops DEV: what DEV's ingress policer dropped, by its
+# ingress qdisc's count (the police's TC_ACT_SHOT is counted there)
+ovs_police_drops() {
+	$TC -n dut -s qdisc show dev "$1" ingress |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n1
+}
+
+# ovs_dp_lost: the kernel datapath's "lost" lookups (packets whose upcall
+# to ovs-vswitchd found its queue full and were dropped)
+ovs_dp_lost() {
+	$IP netns exec dut ovs-dpctl show | sed -n 's/.*lost:\([0-9]*\).*/\1/p' | head -n1
+}
+
+# ovs_bmd_start [BMD ARGS]: bmd_start, and both bmd and Open vSwitch
+# stopped when the test ends
+ovs_bmd_start() {
+	bmd_start "$@"
+	trap ovs_stop EXIT
+}
+
+# ovs_job NAME ARGS...: bm_job with the Open vSwitch DUT described as RFC
+# 2544 §7 asks: its version, and its configuration now (the database,
+# br0's OpenFlow flows, the ports' tc ingress) in /tmp/ovs-dut.txt
+ovs_job() {
+	n=$1
+	shift
+	{
+		ovs-vsctl show
+		ovs-vsctl list interface
+		ovs-ofctl dump-flows br0
+		$TC -n dut filter show ingress dev d1
+	} > /tmp/ovs-dut.txt 2>&1
+	bm_job "$n" "$@" --dut-name "Open vSwitch bridge br0 (kernel datapath)" \
+		--dut-version "$(ovs-vswitchd --version | head -n1), Linux $(uname -r)" \
+		--dut-config /tmp/ovs-dut.txt --dut-pathway n/a \
+		--dut-path "the tester's veth ports, each paired with a port of Open vSwitch's br0 in network namespace dut; no other device"
+}
+
+# ovs_port_pkts PORT rx|tx: the packets OpenFlow's port statistics
+# (ovs-ofctl dump-ports) count on br0's PORT
+ovs_port_pkts() {
+	ovs-ofctl dump-ports br0 "$1" | tr -d ',' | awk -v d="$2" '
+		$1 == "port" { k = "rx" } $1 == "tx" { k = "tx" }
+		k == d { for (i = 1; i <= NF; i++) if ($i ~ /^pkts=/) { print substr($i, 6); exit } }'
+}
