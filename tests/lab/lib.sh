@@ -625,6 +625,20 @@ ovs_start() {
 		sleep 0.1
 	done
 	ovs-vsctl --no-wait init || fail "ovs-vsctl init"
+	# OVS 3.1 counts the CPUs (count_cpu_cores) only once 10 s of
+	# CLOCK_MONOTONIC have passed since 0, not since its start: in a
+	# guest up less than 10 s it sizes its upcall handlers to 0 and the
+	# datapath loses every flow miss (ovs_ready)
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt 11 ]; do
+		sleep 0.5
+	done
+	ovs_vswitchd_start
+	note "$(ovs-vswitchd --version | head -n1) up in namespace dut"
+}
+
+# ovs_vswitchd_start: ovs-vswitchd in namespace dut, its log afresh
+ovs_vswitchd_start() {
+	: > $OVS_DIR/ovs-vswitchd.log
 	$IP netns exec dut ovs-vswitchd unix:$OVS_DIR/db.sock \
 		--pidfile=$OVS_DIR/ovs-vswitchd.pid \
 		--log-file=$OVS_DIR/ovs-vswitchd.log > /dev/null 2>&1 &
@@ -635,7 +649,30 @@ ovs_start() {
 		[ $i -lt 300 ] || { cat $OVS_DIR/ovs-vswitchd.log; fail "ovs-vswitchd did not come up"; }
 		sleep 0.1
 	done
-	note "$(ovs-vswitchd --version | head -n1) up in namespace dut"
+}
+
+# ovs_ready: wait (20 s at most) until a flow miss from tester port t1
+# reaches ovs-vswitchd: one bmgen frame to t2 (bmgen.ko loaded) while
+# the datapath's "lost" count stays and its "missed" grows.  An
+# ovs-vswitchd that made its datapath with no upcall handler ("Overriding
+# n-handler-threads to 0": started in a guest up under 10 s, ovs_start)
+# leaves its per-CPU upcall dispatch without a socket, and the datapath
+# drops every flow miss as lost (ovs_dp_upcall's -ENOTCONN, seen with a
+# kretprobe).
+ovs_ready() {
+	i=0
+	while :; do
+		set -- 0 $($IP netns exec dut ovs-dpctl show |
+			sed -n 's/.*missed:\([0-9]*\) lost:\([0-9]*\).*/\1 \2/p')
+		$BMT --tx t1 --rx t2 --size 64 --rate 1000 --count 1 --drain 0.1 > /dev/null 2>&1
+		set -- "$1" "$2" "$3" $($IP netns exec dut ovs-dpctl show |
+			sed -n 's/.*missed:\([0-9]*\) lost:\([0-9]*\).*/\1 \2/p')
+		[ "$5" = "$3" ] && [ "$4" -gt "$2" ] && break
+		i=$((i + 1))
+		[ $i -lt 20 ] || fail "ovs-vswitchd took no flow miss in 20 s (missed $2 -> $4, lost $3 -> $5)"
+		sleep 0.8
+	done
+	note "a flow miss reaches ovs-vswitchd (after $i failed probes)"
 }
 
 # ovs_stop: stop what ovs_start started (and bmd, if any), remove the
@@ -674,6 +711,7 @@ topo_ovs() {
 		i=$((i + 1))
 	done
 	ovs-ofctl del-flows br0 || fail "del-flows"
+	ovs_ready
 }
 
 # ovs_cross A B: OpenFlow flows on br0 that cross ports A and B both ways
