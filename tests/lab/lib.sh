@@ -625,10 +625,10 @@ ovs_start() {
 		sleep 0.1
 	done
 	ovs-vsctl --no-wait init || fail "ovs-vsctl init"
-	# OVS 3.1 counts the CPUs (count_cpu_cores) only once 10 s of
-	# CLOCK_MONOTONIC have passed since 0, not since its start: in a
-	# guest up less than 10 s it sizes its upcall handlers to 0 and the
-	# datapath loses every flow miss (ovs_ready)
+	# started in a guest up less than about 10 s, ovs-vswitchd sized
+	# its upcall handlers to 0 and the datapath lost every flow miss
+	# (ovs_ready; lab.md, "Open vSwitch as the DUT"), as if its CPU
+	# count, refreshed every 10 s of its monotonic clock, were still 0
 	while [ "$(cut -d. -f1 /proc/uptime)" -lt 11 ]; do
 		sleep 0.5
 	done
