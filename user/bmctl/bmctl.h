@@ -87,6 +87,10 @@ json_object *profile_read(const char *path, char *why, size_t size);
 json_object *json_parse_strict(const char *name, const char *text,
 			       size_t len, char *why, size_t size);
 
+/* The file at path as one strict JSON value (json_parse_strict), or NULL
+ * with "path: reason" in why. */
+json_object *json_read_strict(const char *path, char *why, size_t size);
+
 /* The value of --param KEY=VALUE: JSON when all of VALUE is JSON, else
  * the string (so "64KB" stays "64KB", never the number 64). */
 json_object *profile_param_value(const char *s);

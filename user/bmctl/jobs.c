@@ -227,8 +227,14 @@ static int load_result(const char *what, json_object **doc)
 
 	*doc = NULL;
 	if (!access(what, R_OK)) {
-		*doc = json_object_from_file(what);
-		if (!*doc || !json_object_is_type(*doc, json_type_object) ||
+		char why[256];
+
+		*doc = json_read_strict(what, why, sizeof(why));
+		if (!*doc) {
+			fprintf(stderr, "bmctl: %s\n", why);
+			return EXIT_FAIL;
+		}
+		if (!json_object_is_type(*doc, json_type_object) ||
 		    !json_object_object_get_ex(*doc, "procedure", &p)) {
 			json_object_put(*doc);
 			*doc = NULL;
@@ -437,7 +443,7 @@ int cmd_report(int argc, char **argv)
 {
 	bool trials = false, csv = false;
 	const char *file, *html = NULL;
-	char *args[64];
+	char *args[64], why[256];
 	json_object *doc, *p;
 	FILE *out;
 	int ret, i, n = 0;
@@ -477,14 +483,9 @@ int cmd_report(int argc, char **argv)
 	if (html && (csv || opts.json))
 		return usage_error("report: --html excludes --csv and --json");
 	/* a stored or copied result, read without bmd */
-	doc = json_object_from_file(file);
+	doc = json_read_strict(file, why, sizeof(why));
 	if (!doc) {
-		const char *why = json_util_get_last_err();
-
-		/* json-c's reason ends with a newline of its own */
-		fprintf(stderr, "bmctl: report: %s: %.*s\n", file,
-			why ? (int)strcspn(why, "\n") : 11,
-			why ? why : "cannot read");
+		fprintf(stderr, "bmctl: report: %s\n", why);
 		return EXIT_FAIL;
 	}
 	if (!json_object_is_type(doc, json_type_object) ||

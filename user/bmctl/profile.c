@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifdef BM_HAVE_YAML
 #include <yaml.h>
@@ -149,6 +150,26 @@ json_object *json_parse_strict(const char *name, const char *text,
 				 json_why(jerr, text, end, len));
 		json_object_put(o);
 		return NULL;
+	}
+	return o;
+}
+
+json_object *json_read_strict(const char *path, char *why, size_t size)
+{
+	json_object *o = NULL;
+	struct stat st;
+	size_t len;
+	char *text;
+
+	/* a result holds every trial: as large as the file is */
+	if (stat(path, &st)) {
+		snprintf(why, size, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	text = file_read(path, (size_t)st.st_size + 1, &len, why, size);
+	if (text) {
+		o = json_parse_strict(path, text, len, why, size);
+		free(text);
 	}
 	return o;
 }
