@@ -505,9 +505,11 @@ static void front_estimate(struct front *f, json_object *meta)
 	span(d, sizeof(d), json_object_get_double(jget(e, "duration_s")));
 	/* a TCP procedure's runs are no trials */
 	if (json_object_get_int64(jget(e, "trials")) > 0)
-		snprintf(buf, sizeof(buf), "%lld trials, about %s on a DUT "
+		snprintf(buf, sizeof(buf), "%lld trial%s, about %s on a DUT "
 			 "that behaves as the simulated one",
-			 (long long)json_object_get_int64(jget(e, "trials")), d);
+			 (long long)json_object_get_int64(jget(e, "trials")),
+			 json_object_get_int64(jget(e, "trials")) == 1 ? "" :
+			 "s", d);
 	else
 		snprintf(buf, sizeof(buf), "about %s on a DUT that behaves as "
 			 "the simulated one", d);
