@@ -195,6 +195,24 @@ static json_object *given_keys(json_object *params)
 	return a;
 }
 
+/* Of the names in given, those the result's params show: a secret (an
+ * SNMP community) is never written, not even by name. */
+static json_object *given_shown(json_object *given, json_object *result)
+{
+	json_object *params = NULL, *a = json_object_new_array();
+	size_t i;
+
+	json_object_object_get_ex(result, "params", &params);
+	for (i = 0; i < json_object_array_length(given); i++) {
+		json_object *k = json_object_array_get_idx(given, i);
+
+		if (params && json_object_object_get_ex(params,
+				json_object_get_string(k), NULL))
+			json_object_array_add(a, json_object_get(k));
+	}
+	return a;
+}
+
 /* The waits a real trial of rec spends beside its traffic: the learning
  * pause (RFC 2544 §23b, 2 s unless set) and the drain (§23d). */
 static double trial_waits_s(const struct bm_trial_record *rec)
@@ -365,7 +383,7 @@ static json_object *worker_result(struct bmd_job *j,
 		json_object_object_add(meta, "real_run", real_run_estimate(w));
 	if (w->given)
 		json_object_object_add(meta, "params_given",
-				       json_object_get(w->given));
+				       given_shown(w->given, result));
 	json_object_object_add(result, "meta", meta);
 	add_deviations(result, nde_dev);
 	/* a failed or cancelled job's result says so in itself */
