@@ -28,13 +28,16 @@ static int append_log(struct bm_trial_log *log,
 	size_t i;
 
 	for (i = 0; i < from->n; i++) {
+		struct bm_trial_record *r;
+
 		if (bm_trial_log_add(log, from->v[i].phase, from->v[i].reason,
 				     &from->v[i].spec, &from->v[i].res))
 			return bm_errorf(err, "out of memory"), -ENOMEM;
-		/* what an N-port trial offered, its traffic long gone */
-		log->v[log->n - 1].traffic_fps = from->v[i].traffic_fps;
-		log->v[log->n - 1].traffic_pct_line =
-			from->v[i].traffic_pct_line;
+		/* the whole record (what an N-port trial offered too, its
+		 * traffic long gone), in this log's order */
+		r = &log->v[log->n - 1];
+		*r = from->v[i];
+		r->index = log->n - 1;
 	}
 	return 0;
 }
