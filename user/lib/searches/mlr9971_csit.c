@@ -14,7 +14,7 @@
  * target classifies every load on all trials so far (§4.7.2 with the
  * target's duration sum and trial duration as the goal's).
  *
- * Loads.  Discrete (mlr9971_csit.h): every load and width is an integer
+ * Loads.  Discrete (mlr9971_csit_load.h): every load and width is an integer
  * on a log scale between Min and Max Load.
  *
  * Initial trials.  Max Load, then its forwarding rate raised by the
@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlr9971_csit.h"
+#include "mlr9971_csit_strategy.h"
 #include "mlr9971_int.h"
 
 static const char *const strategy_why[CSIT_N] = {

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The discrete loads of the CSIT-identical selection (mlr9971_csit.h):
- * the scale, rounding, the interval split and the limit handling, as
- * FD.io CSIT's MLRsearch (commit 78e52b9c8a) does them.  RFC 9971 leaves
- * all of this to the implementation (§4.9.2); every expression keeps
- * CSIT's order of operations so that each load is the same double.
+ * The discrete loads of the CSIT-identical selection
+ * (mlr9971_csit_load.h): the scale, rounding, the interval split and the
+ * limit handling, as FD.io CSIT's MLRsearch (commit 78e52b9c8a) does
+ * them.  RFC 9971 leaves all of this to the implementation (§4.9.2);
+ * every expression keeps CSIT's order of operations so that each load is
+ * the same double.
  */
 #include <errno.h>
 #include <math.h>
 
-#include "mlr9971_csit.h"
+#include "mlr9971_csit_load.h"
 
 /* Each Goal Width must come out as between 0.99 and 0.999999 of a whole
  * number of steps. */

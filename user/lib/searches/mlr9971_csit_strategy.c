@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The strategies of the CSIT-identical selection (mlr9971_csit.h) and
- * the targeted expander whose width their extensions step by, as FD.io
- * CSIT's MLRsearch (commit 78e52b9c8a) has them; RFC 9971 leaves the
- * choice of loads to the implementation (§4.9.2).  Every comparison of
- * loads is of their values, of widths their relative ones (csit_wcmp),
- * as CSIT compares them.
+ * The strategies of the CSIT-identical selection
+ * (mlr9971_csit_strategy.h) and the targeted expander whose width their
+ * extensions step by, as FD.io CSIT's MLRsearch (commit 78e52b9c8a) has
+ * them; RFC 9971 leaves the choice of loads to the implementation
+ * (§4.9.2).  Every comparison of loads is of their values, of widths
+ * their relative ones (csit_wcmp), as CSIT compares them.
  */
 #include <errno.h>
 
-#include "mlr9971_csit.h"
+#include "mlr9971_csit_strategy.h"
 
 /* Widths saturate here: any width above max_int acts the same */
 #define W_CAP	((int64_t)1 << 60)

@@ -9,18 +9,15 @@
  * made by halving the integer range, each midpoint interpolated in log
  * between the two points of its half, so that it is the very double
  * CSIT's own bisection makes (load and width rounding in CSIT's
- * expression order: the same doubles, the same trials).  Below them the
- * selection's state, which its selectors (mlr9971_csit.c) and
- * strategies (mlr9971_csit_strategy.c) share.
+ * expression order: the same doubles, the same trials).  Implemented in
+ * mlr9971_csit_load.c.
  */
-#ifndef MLR9971_CSIT_H
-#define MLR9971_CSIT_H
+#ifndef MLR9971_CSIT_LOAD_H
+#define MLR9971_CSIT_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "mlr9971_int.h"
 
 /* The load scale of one search. */
 struct csit_scale {
@@ -77,65 +74,4 @@ int csit_handle(const struct csit_scale *s, struct csit_load load,
 		int64_t width, struct csit_load clo, struct csit_load chi,
 		struct csit_load *out);
 
-/* The strategies, in the order a selector asks them. */
-enum csit_strategy {
-	CSIT_HALVE, CSIT_REFINE_LO, CSIT_REFINE_HI, CSIT_EXTEND_LO,
-	CSIT_EXTEND_HI, CSIT_BISECT, CSIT_N
-};
-
-/* A target: a goal, or one of the coarser ones before it. */
-struct csit_target {
-	struct bm_mlr_goal g;	/* its trial duration as final_trial_s */
-	int64_t width;		/* in load steps */
-	bool fail_fast;
-};
-
-struct csit_bounds {
-	struct csit_load clo, chi;	/* CSIT_NONE: there is none */
-};
-
-/* One goal's selector. */
-struct csit_selector {
-	unsigned int goal;
-	unsigned int level;		/* its target: 0 the goal's own */
-	struct csit_load ilo, ihi;	/* its target's first interval */
-	int64_t next_width;		/* the targeted expander's */
-	enum csit_strategy won_by;	/* the last to nominate */
-	bool grow_lo, grow_hi;		/* bisect's extension in effect */
-	struct csit_bounds b;		/* its target's, when it nominated */
-};
-
-struct csit_search {
-	struct r9971_ctl *c;
-	struct csit_scale s;
-	struct csit_target *t;	/* goal g's level k at g * levels + k */
-	unsigned int levels;
-	unsigned int coef;	/* the expansion coefficient */
-	int64_t global_width;	/* the last winner's width */
-	struct csit_selector *sel;
-	size_t *order;		/* c->v by load, ascending */
-	int64_t *ints;		/* the integer of each c->v load */
-	size_t n_known;
-};
-
-static inline const struct csit_target *
-csit_target_of(const struct csit_search *cs, const struct csit_selector *sel)
-{
-	return &cs->t[sel->goal * cs->levels + sel->level];
-}
-
-/* Strategy k's nomination for sel's target with its bounds sel->b: the
- * load and width in *load, *width, *load CSIT_NONE when it has none.
- * 0, or -EPROTO where CSIT raises an internal error. */
-int csit_nominate_by(struct csit_search *cs, struct csit_selector *sel,
-		     enum csit_strategy k, struct csit_load *load,
-		     int64_t *width);
-
-/* Sel's targeted expander for a new target and its first interval. */
-void csit_expander_init(struct csit_search *cs, struct csit_selector *sel);
-
-/* Sel's extension came out the same way: its next step widens, and so
- * does the global width. */
-void csit_expander_grow(struct csit_search *cs, struct csit_selector *sel);
-
-#endif /* MLR9971_CSIT_H */
+#endif /* MLR9971_CSIT_LOAD_H */
