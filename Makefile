@@ -203,9 +203,9 @@ $(SAN_O)/tests/unit/bmctl/test_goal: $(addprefix $(SAN_O)/user/bmctl/,goal.o pro
 $(VG_O)/tests/unit/bmctl/test_goal: $(addprefix $(VG_O)/user/bmctl/,goal.o profile.o)
 $(SAN_O)/tests/unit/bmctl/test_compliance: $(SAN_O)/user/bmctl/compliance.o
 $(VG_O)/tests/unit/bmctl/test_compliance: $(VG_O)/user/bmctl/compliance.o
-$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o front.o rtable.o print.o \
+$(SAN_O)/tests/unit/bmctl/test_html: $(addprefix $(SAN_O)/user/bmctl/,html.o chart.o page.o family_charts.o front.o rtable.o print.o \
 	compliance.o schema.o schema_blob.o)
-$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o front.o rtable.o print.o \
+$(VG_O)/tests/unit/bmctl/test_html: $(addprefix $(VG_O)/user/bmctl/,html.o chart.o page.o family_charts.o front.o rtable.o print.o \
 	compliance.o schema.o schema_blob.o)
 $(SAN_O)/tests/unit/bmctl/test_front: $(addprefix $(SAN_O)/user/bmctl/,front.o compliance.o \
 	schema.o schema_blob.o)
@@ -215,9 +215,9 @@ $(SAN_O)/tests/unit/bmctl/test_summary: $(addprefix $(SAN_O)/user/bmctl/,summary
 	compliance.o schema.o schema_blob.o)
 $(VG_O)/tests/unit/bmctl/test_summary: $(addprefix $(VG_O)/user/bmctl/,summary.o front.o \
 	compliance.o schema.o schema_blob.o)
-$(SAN_O)/tests/unit/bmctl/test_compare: $(addprefix $(SAN_O)/user/bmctl/,compare.o compare_out.o \
+$(SAN_O)/tests/unit/bmctl/test_compare: $(addprefix $(SAN_O)/user/bmctl/,compare.o compare_out.o chart.o page.o family_charts.o \
 	html.o front.o rtable.o print.o compliance.o schema.o schema_blob.o)
-$(VG_O)/tests/unit/bmctl/test_compare: $(addprefix $(VG_O)/user/bmctl/,compare.o compare_out.o \
+$(VG_O)/tests/unit/bmctl/test_compare: $(addprefix $(VG_O)/user/bmctl/,compare.o compare_out.o chart.o page.o family_charts.o \
 	html.o front.o rtable.o print.o compliance.o schema.o schema_blob.o)
 $(SAN_O)/tests/unit/bmctl/% $(VG_O)/tests/unit/bmctl/%: UNIT_LIBS = $(BMCTL_YAML_LIBS)
 

@@ -135,11 +135,6 @@ int cmd_report(int argc, char **argv);
 /* Write doc as one self-contained HTML page with SVG charts to f; 0 or
  * EXIT_FAIL on a write error. */
 int report_html(json_object *doc, FILE *f);
-/* s escaped for HTML's text and attribute values, to f. */
-void html_esc(FILE *f, const char *s);
-/* A self-contained page's start to f: its title, the style every bmctl
- * page shares with css's rules after it, the body opened. */
-void html_head(FILE *f, const char *title, const char *css);
 /* bmctl compare A B [C...]: results (job ids or files) of one procedure,
  * value by value against A; exit 0 all the same, 1 one differs, 2 none
  * compared. */

@@ -202,6 +202,71 @@ static void row_stats(struct cmp_row *r, size_t n, double threshold)
 		     up ? CMP_HIGHER : down ? CMP_LOWER : CMP_SAME;
 }
 
+/* p's value in a result's "params" as text ("unset" without one). */
+static const char *param_text(json_object *doc, const char *p)
+{
+	json_object *v = member(member(doc, "params"), p);
+
+	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+						  JSON_C_TO_STRING_NOSLASHESCAPE)
+		 : "unset";
+}
+
+/*
+ * The parameters the results were run with that differ among them: what
+ * a sweep varied (RFC 2544 §12's random_macs of 1, 1000 and 10000 flows
+ * through a vswitch), so that each result is named by it, not only by
+ * its file.  The first CMP_MAX_VARIED in A's order, then any only the
+ * others have.
+ */
+static void find_varied(struct cmp *c, json_object *const *docs, size_t n)
+{
+	size_t i, d, k, len;
+	bool num;
+
+	for (d = 0; d < n && c->n_varied < CMP_MAX_VARIED; d++) {
+		json_object *params = member(docs[d], "params");
+
+		if (!json_object_is_type(params, json_type_object))
+			continue;
+		json_object_object_foreach(params, key, v) {
+			(void)v;
+			for (i = 0; i < n; i++)
+				if (strcmp(param_text(docs[i], key),
+					   param_text(docs[0], key)))
+					break;
+			for (k = 0; k < c->n_varied; k++)
+				if (!strcmp(c->varied[k], key))
+					break;
+			if (i == n || k < c->n_varied ||
+			    c->n_varied == CMP_MAX_VARIED)
+				continue;
+			snprintf(c->varied[c->n_varied++], sizeof(c->varied[0]),
+				 "%s", key);
+		}
+	}
+	num = c->n_varied == 1;
+	for (i = 0; i < n; i++) {
+		len = 0;
+		for (k = 0; k < c->n_varied && len < sizeof(c->varied_as[0]);
+		     k++)
+			len += snprintf(c->varied_as[i] + len,
+					sizeof(c->varied_as[0]) - len,
+					"%s%s %.60s", k ? ", " : "",
+					c->varied[k],
+					param_text(docs[i], c->varied[k]));
+		if (num) {
+			json_object *v = member(member(docs[i], "params"),
+						c->varied[0]);
+
+			num = json_object_is_type(v, json_type_int) ||
+			      json_object_is_type(v, json_type_double);
+			c->sweep_x[i] = num ? json_object_get_double(v) : 0;
+		}
+	}
+	c->sweep = num;
+}
+
 int cmp_build(struct cmp *c, json_object *const *docs, size_t n,
 	      double threshold, bool all, char *why, size_t size)
 {
@@ -221,6 +286,7 @@ int cmp_build(struct cmp *c, json_object *const *docs, size_t n,
 			return -1;
 		}
 	}
+	find_varied(c, docs, n);
 	c->index = json_object_new_object();
 	for (w.in = 0; w.in < n && !w.failed; w.in++) {
 		if (all)

@@ -46,8 +46,21 @@ struct cmp_row {
 	enum cmp_verdict verdict;
 };
 
+/* At most this many parameters name what the results differ in. */
+#define CMP_MAX_VARIED	4
+
 struct cmp {
 	size_t n_in;		/* results, A first */
+	/* The parameters ("params") whose values differ among the results,
+	 * in A's order, e.g. "random_macs"; each result's values of them
+	 * ("random_macs 1000") in varied_as[]. */
+	char varied[CMP_MAX_VARIED][64];
+	size_t n_varied;
+	char varied_as[CMP_MAX_IN][256];
+	/* x[i]: result i's value of the one varied parameter when there is
+	 * one and it is a number in every result (a sweep's axis) */
+	bool sweep;
+	double sweep_x[CMP_MAX_IN];
 	const char *procedure;
 	double threshold;	/* in % */
 	bool all;		/* every number, not the headline's */
@@ -61,7 +74,8 @@ struct cmp {
  * Compare docs[0..n-1] (2 <= n <= CMP_MAX_IN) into c: each numeric field
  * of each headline row (all: each number under "results" by its path),
  * its value in each, their mean and sample standard deviation, each one's
- * difference in % of docs[0]'s and a verdict against threshold (%).  0;
+ * difference in % of docs[0]'s and a verdict against threshold (%); and
+ * the parameters the results differ in (c->varied).  0;
  * -1 with a one-line reason in why when the results are of different
  * procedures or there is no number to compare.  cmp_free() c after.
  */

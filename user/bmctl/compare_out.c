@@ -8,11 +8,14 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bmctl.h"
 #include "compare.h"
+#include "chart.h"
 #include "front.h"
+#include "page.h"
 #include "print.h"
 
 /* Columns: field, a value a result, mean, stdev, a difference a result
@@ -35,9 +38,11 @@ static json_object *member(json_object *o, const char *k)
 }
 
 /* Which result a letter stands for: "job 7, 2026-12-03 16:28 UTC, DUT
- * edge1 17.3, dry run". */
-static void describe(json_object *doc, char *buf, size_t size)
+ * edge1 17.3, dry run; random_macs 1000" (what the results differ in). */
+static void describe(const struct cmp *c, json_object *const *docs,
+		     size_t i, char *buf, size_t size)
 {
+	json_object *doc = docs[i];
 	json_object *meta = member(doc, "meta"), *dut = member(meta, "dut");
 	const char *start = json_object_get_string(member(meta, "start"));
 	const char *name = json_object_get_string(member(dut, "name"));
@@ -57,7 +62,10 @@ static void describe(json_object *doc, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%sDUT %s%s%s", n ? ", " : "",
 			      name, ver ? " " : "", ver ? ver : "");
 	if (json_object_get_boolean(member(meta, "dry_run")) && n < size)
-		snprintf(buf + n, size - n, "%sdry run", n ? ", " : "");
+		n += snprintf(buf + n, size - n, "%sdry run", n ? ", " : "");
+	if (c->n_varied && n < size)
+		snprintf(buf + n, size - n, "%s%s", n ? "; " : "",
+			 c->varied_as[i]);
 }
 
 /* r's cells: each value, the mean and the standard deviation in the unit
@@ -137,7 +145,7 @@ void cmp_text(const struct cmp *c, json_object *const *docs,
 	printf("%s, %zu results, each against A; threshold %g %% "
 	       "(--threshold)\n", c->procedure, c->n_in, c->threshold);
 	for (i = 0; i < c->n_in; i++) {
-		describe(docs[i], line, sizeof(line));
+		describe(c, docs, i, line, sizeof(line));
 		printf("  %c  %s%s%s\n", (int)('A' + i), names[i],
 		       *line ? ": " : "", line);
 	}
@@ -240,6 +248,112 @@ static void td(FILE *f, const char *s, const char *cls)
 	fputs("</td>", f);
 }
 
+/* How the charts' x axis places the results. */
+enum cmp_axis {
+	AX_LETTER,	/* 1 = A, 2 = B, ... */
+	AX_LINEAR,	/* the swept parameter's value */
+	AX_LOG,		/* its log10: it spans two decades or more */
+};
+
+static double chart_x(const struct cmp *c, size_t i, enum cmp_axis ax)
+{
+	return ax == AX_LETTER ? (double)i + 1 :
+	       ax == AX_LOG ? log10(c->sweep_x[i]) : c->sweep_x[i];
+}
+
+/* The axis for c's results and its label into xl. */
+static enum cmp_axis chart_axis(const struct cmp *c, char *xl, size_t size)
+{
+	double lo = INFINITY, hi = -INFINITY, pos = INFINITY;
+	size_t i, n;
+
+	for (i = 0; i < c->n_in; i++) {
+		lo = fmin(lo, c->sweep_x[i]);
+		hi = fmax(hi, c->sweep_x[i]);
+		if (c->sweep_x[i] > 0)
+			pos = fmin(pos, c->sweep_x[i]);
+	}
+	if (c->sweep && lo > 0 && hi / lo >= 100) {
+		snprintf(xl, size, "log10 of %s (2 = 100, 3 = 1000)",
+			 c->varied[0]);
+		return AX_LOG;
+	}
+	if (c->sweep && !(lo <= 0 && hi / pos >= 100)) {
+		snprintf(xl, size, "%s", c->varied[0]);
+		return AX_LINEAR;
+	}
+	/* 0 beside thousands (random_macs unset, 1000, 10000): neither
+	 * axis shows them apart, the letters do */
+	n = (size_t)snprintf(xl, size, "result");
+	for (i = 0; i < c->n_in && n < size; i++)
+		n += (size_t)snprintf(xl + n, size - n, "%s%zu = %c",
+				      i ? ", " : " (", i + 1, (int)('A' + i));
+	if (n < size)
+		snprintf(xl + n, size - n, ")");
+	return AX_LETTER;
+}
+
+/*
+ * A chart a compared field (throughput, latency): its value in each
+ * result against what the results differ in, a line a headline row (a
+ * frame size); the swept parameter on a log axis when it spans two
+ * decades or more (1, 1000 and 10000 flows).  At most 12 charts.
+ */
+static void cmp_charts(const struct cmp *c, FILE *f)
+{
+	static struct series s[CHART_MAX_SER];
+	char title[400], xl[160], yl[64], digits[32];
+	enum cmp_axis ax = chart_axis(c, xl, sizeof(xl));
+	size_t i, j, k, drawn = 0;
+	const char *unit;
+	double m, div;
+	int ns;
+
+	for (j = 0; j < c->n_rows && drawn < 12 && !c->all; j++) {
+		const struct cmp_row *r = &c->rows[j];
+
+		for (k = 0; k < j; k++)	/* each field once */
+			if (c->rows[k].group == r->group &&
+			    !strcmp(c->rows[k].key, r->key))
+				break;
+		if (k < j)
+			continue;
+		m = 0;
+		for (k = j; k < c->n_rows; k++)
+			if (c->rows[k].group == r->group &&
+			    !strcmp(c->rows[k].key, r->key))
+				for (i = 0; i < c->n_in; i++)
+					if (c->rows[k].has[i])
+						m = fmax(m, fabs(c->rows[k].x[i]));
+		/* the axis in the unit the table shows the largest value in */
+		unit = front_number(m, m, r->key, r->unit, digits,
+				    sizeof(digits));
+		div = m > 0 && strtod(digits, NULL) > 0 ?
+		      m / strtod(digits, NULL) : 1;
+		ns = 0;
+		for (k = j; k < c->n_rows && ns < CHART_MAX_SER; k++) {
+			const struct cmp_row *q = &c->rows[k];
+
+			if (q->group != r->group || strcmp(q->key, r->key))
+				continue;
+			memset(&s[ns], 0, sizeof(s[ns]));
+			snprintf(s[ns].name, sizeof(s[ns].name), "%.60s",
+				 q->label);
+			for (i = 0; i < c->n_in; i++)
+				if (q->has[i])
+					chart_add(&s[ns], chart_x(c, i, ax),
+						  q->x[i] / div, false);
+			ns++;
+		}
+		snprintf(title, sizeof(title), "%s%s%s%s against %s", r->name,
+			 *unit ? " (" : "", unit, *unit ? ")" : "",
+			 ax == AX_LETTER ? "the results" : c->varied[0]);
+		snprintf(yl, sizeof(yl), "%.60s", *unit ? unit : r->name);
+		chart_draw(f, title, xl, yl, s, ns, true, true, NULL);
+		drawn++;
+	}
+}
+
 int cmp_html(const struct cmp *c, json_object *const *docs,
 	     const char *const *names, FILE *f)
 {
@@ -254,7 +368,7 @@ int cmp_html(const struct cmp *c, json_object *const *docs,
 	html_esc(f, title);
 	fputs("</h1>\n<table class=\"front\">\n", f);
 	for (i = 0; i < c->n_in; i++) {
-		describe(docs[i], line, sizeof(line));
+		describe(c, docs, i, line, sizeof(line));
 		fprintf(f, "<tr><th>%c</th><td>", (int)('A' + i));
 		html_esc(f, names[i]);
 		fputs("</td><td>", f);
@@ -291,6 +405,8 @@ int cmp_html(const struct cmp *c, json_object *const *docs,
 	summary(c, line, sizeof(line));
 	fputs("</table>\n<p>", f);
 	html_esc(f, line);
-	fputs("</p>\n</body></html>\n", f);
+	fputs("</p>\n", f);
+	cmp_charts(c, f);
+	fputs("</body></html>\n", f);
 	return ferror(f) ? EXIT_FAIL : EXIT_OK;
 }

@@ -14,7 +14,9 @@
  *     port and drops per size;
  *   - every procedure's trial sequence: offered load per trial, lossy
  *     trials marked (binary search, MLRsearch, RFC 8239 searches);
- *   - RFC 8239 buffer, microburst and HOLB per iteration and repetition.
+ *   - RFC 8239 buffer, microburst and HOLB per iteration and repetition;
+ *   - the families' own rows, timelines and search bounds
+ *     (family_charts.c).
  * Then the parameters, the deviations and the document's meta as tables.
  */
 #include <math.h>
@@ -24,29 +26,12 @@
 
 #include "bmctl.h"
 #include "compliance.h"
+#include "family_charts.h"
 #include "front.h"
+#include "chart.h"
+#include "page.h"
 #include "print.h"
 #include "rtable.h"
-
-#define W	640
-#define H	320
-#define ML	64	/* margins of the plot area */
-#define MR	16
-#define MT	28
-#define MB	44
-#define MAX_PTS	4096
-#define MAX_SER	16
-
-static const char *const colour[] = { "#1f77b4", "#d62728", "#2ca02c",
-				      "#9467bd", "#ff7f0e", "#8c564b",
-				      "#e377c2", "#17becf" };
-
-struct series {
-	char name[64];
-	size_t n;
-	double x[MAX_PTS], y[MAX_PTS];
-	bool mark[MAX_PTS];		/* drawn hollow (a lossy trial) */
-};
 
 static json_object *jget(json_object *o, const char *k)
 {
@@ -66,156 +51,6 @@ static bool num(json_object *o, const char *k, double *x)
 	return isfinite(*x);
 }
 
-void html_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* A "nice" step for about n ticks over span. */
-static double tick_step(double span, int n)
-{
-	double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
-
-	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-/* Axes a standard fixes: x from x0 to x1, y from y0 to y1, exactly. */
-struct axes {
-	double x0, x1, y0, y1;
-};
-
-/* One chart of the series s[0..ns-1]; lines join points when lines; the
- * axes fit the points unless fixed (not NULL) gives them. */
-static void chart(FILE *f, const char *title, const char *xl, const char *yl,
-		  struct series *s, int ns, bool lines, bool zero_y,
-		  const struct axes *fixed)
-{
-	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	double st, v, px, py;
-	int i, pw = W - ML - MR, ph = H - MT - MB, legend = 0, li = 0;
-	size_t k, total = 0;
-	bool whole_x = true;	/* iterations, trials: no tick at 1.5 */
-
-	for (i = 0; i < ns; i++)
-		for (k = 0; k < s[i].n; k++) {
-			whole_x = whole_x && s[i].x[k] == floor(s[i].x[k]);
-			x0 = fmin(x0, s[i].x[k]);
-			x1 = fmax(x1, s[i].x[k]);
-			y0 = fmin(y0, s[i].y[k]);
-			y1 = fmax(y1, s[i].y[k]);
-			total++;
-		}
-	if (!total)
-		return;
-	/* the legend goes under the plot, a line a series: never on the
-	 * curves (RFC 2544 §26.3's graph has two at 100 % loss) */
-	for (i = 0; i < ns; i++)
-		legend += ns > 1 || s[i].name[0];
-	if (fixed) {
-		x0 = fixed->x0;
-		x1 = fixed->x1;
-		y0 = fixed->y0;
-		y1 = fixed->y1;
-	} else {
-		if (zero_y && y0 > 0)
-			y0 = 0;
-		if (x1 - x0 < 1e-12) {
-			x0 -= 1;
-			x1 += 1;
-		}
-		/* room for the points at the edges */
-		st = (x1 - x0) * 0.03;
-		x0 -= st;
-		x1 += st;
-		if (y1 - y0 < 1e-12) {
-			if (!(zero_y && y0 == 0))
-				y0 -= fabs(y0) * 0.1 + 1;
-			y1 += fabs(y1) * 0.1 + 1;
-		}
-	}
-	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
-		"fill=\"white\"/>\n", W, H + 16 * legend, W, H + 16 * legend, W,
-		H + 16 * legend);
-	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
-		"font-size=\"13\">", ML);
-	html_esc(f, title);
-	fputs("</text>\n", f);
-#define PX(x) (ML + ((x) - x0) / (x1 - x0) * pw)
-#define PY(y) (MT + ph - ((y) - y0) / (y1 - y0) * ph)
-	st = tick_step(y1 - y0, 5);
-	for (v = ceil(y0 / st) * st; v <= y1 + st * 1e-9; v += st)
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" "
-			"text-anchor=\"end\" font-size=\"11\">%g</text>\n",
-			ML, ML + pw, PY(v), PY(v), ML - 4, PY(v) + 4,
-			fabs(v) < st * 1e-9 ? 0.0 : v);
-	st = tick_step(x1 - x0, 8);
-	if (whole_x && st < 1)
-		st = 1;
-	for (v = ceil(x0 / st) * st; v <= x1 + st * 1e-9; v += st)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
-			"font-size=\"11\">%g</text>\n", PX(v), MT + ph + 16,
-			fabs(v) < st * 1e-9 ? 0.0 : v);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		"fill=\"none\" stroke=\"#888\"/>\n", ML, MT, pw, ph);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-		"font-size=\"12\">", ML + pw / 2, H - 6);
-	html_esc(f, xl);
-	fprintf(f, "</text><text transform=\"translate(14,%d) rotate(-90)\" "
-		"text-anchor=\"middle\" font-size=\"12\">", MT + ph / 2);
-	html_esc(f, yl);
-	fputs("</text>\n", f);
-	for (i = 0; i < ns; i++) {
-		const char *c = colour[i % 8];
-
-		if (lines && s[i].n > 1) {
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" "
-				"stroke-width=\"1.5\" points=\"", c);
-			for (k = 0; k < s[i].n; k++)
-				fprintf(f, "%.1f,%.1f ", PX(s[i].x[k]),
-					PY(s[i].y[k]));
-			fputs("\"/>\n", f);
-		}
-		for (k = 0; k < s[i].n; k++) {
-			px = PX(s[i].x[k]);
-			py = PY(s[i].y[k]);
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-				"stroke=\"%s\" fill=\"%s\"/>\n", px, py, c,
-				s[i].mark[k] ? "white" : c);
-		}
-		if (ns > 1 || s[i].name[0]) {
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"8\" "
-				"height=\"8\" fill=\"%s\"/><text x=\"%d\" "
-				"y=\"%d\" font-size=\"12\">", ML,
-				H + 16 * li + 4, c, ML + 14, H + 16 * li + 12);
-			html_esc(f, s[i].name);
-			fputs("</text>\n", f);
-			li++;
-		}
-	}
-#undef PX
-#undef PY
-	fputs("</svg></figure>\n", f);
-}
-
-static void add(struct series *s, double x, double y, bool mark)
-{
-	if (s->n < MAX_PTS) {
-		s->x[s->n] = x;
-		s->y[s->n] = y;
-		s->mark[s->n++] = mark;
-	}
-}
 
 /* per_size[].key against frame size, one series, when present. */
 static void per_size_chart(FILE *f, json_object *res, const char *key,
@@ -234,7 +69,7 @@ static void per_size_chart(FILE *f, json_object *res, const char *key,
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		e = json_object_array_get_idx(a, i);
 		if (num(e, "frame_size", &x) && num(e, key, &y)) {
-			add(s, x, y, false);
+			chart_add(s, x, y, false);
 			m = fmax(m, fabs(y));
 		}
 	}
@@ -242,7 +77,7 @@ static void per_size_chart(FILE *f, json_object *res, const char *key,
 	unit = yl ? NULL : rt_unit(key, m, &div, &prec, &i);
 	for (i = 0; i < s->n; i++)
 		s->y[i] /= div;
-	chart(f, title, "frame size (bytes)", yl ? yl : unit ? unit : key, s,
+	chart_draw(f, title, "frame size (bytes)", yl ? yl : unit ? unit : key, s,
 	      1, true, true, NULL);
 }
 
@@ -260,7 +95,7 @@ static void flr_chart(FILE *f, json_object *res, struct series *s)
 	size_t i, k;
 	int n = 0;
 
-	for (i = 0; a && i < json_object_array_length(a) && n < MAX_SER; i++) {
+	for (i = 0; a && i < json_object_array_length(a) && n < CHART_MAX_SER; i++) {
 		e = json_object_array_get_idx(a, i);
 		t = jget(e, "table");
 		if (!t || !num(e, "frame_size", &fs))
@@ -273,11 +108,11 @@ static void flr_chart(FILE *f, json_object *res, struct series *s)
 			 * max_rate_pct may set below the line */
 			if (num(row, "rate_pct_line", &x) &&
 			    num(row, "loss_pct", &y))
-				add(&s[n], x, y, false);
+				chart_add(&s[n], x, y, false);
 		}
 		n++;
 	}
-	chart(f, "Frame loss rate (RFC 2544 §26.3)",
+	chart_draw(f, "Frame loss rate (RFC 2544 §26.3)",
 	      "input rate (% of the theoretical rate)", "frame loss (%)", s, n,
 	      true, true, &pct);
 }
@@ -303,9 +138,9 @@ static void throughput_chart(FILE *f, json_object *res, struct series *s)
 		if (!num(e, "frame_size", &x))
 			continue;
 		if (num(e, "throughput_fps", &y))
-			add(&s[0], x, y, false);
+			chart_add(&s[0], x, y, false);
 		if (num(e, "theoretical_max_fps", &y)) {
-			add(&s[1], x, y, false);
+			chart_add(&s[1], x, y, false);
 			m = fmax(m, y);
 		}
 	}
@@ -317,7 +152,7 @@ static void throughput_chart(FILE *f, json_object *res, struct series *s)
 		s[0].y[i] /= div;
 	for (i = 0; i < s[1].n; i++)
 		s[1].y[i] /= div;
-	chart(f, "Throughput (RFC 2544 §26.1)", "frame size (bytes)",
+	chart_draw(f, "Throughput (RFC 2544 §26.1)", "frame size (bytes)",
 	      unit ? unit : "frames/s", s, 2, true, true, NULL);
 }
 
@@ -347,10 +182,10 @@ static void trials_chart(FILE *f, json_object *doc, struct series *s)
 	for (i = 0; a && i < json_object_array_length(a); i++) {
 		t = json_object_array_get_idx(a, i);
 		if (num(t, "index", &x) && num(t, key, &y))
-			add(s, x + 1, y, num(t, "lost", &lost) && lost > 0);
+			chart_add(s, x + 1, y, num(t, "lost", &lost) && lost > 0);
 	}
 	snprintf(s->name, sizeof(s->name), "hollow: frames lost");
-	chart(f, "Trials in order (every trial, REQ-SRCH-1)", "trial", yl, s,
+	chart_draw(f, "Trials in order (every trial, REQ-SRCH-1)", "trial", yl, s,
 	      1, true, false, NULL);
 }
 
@@ -374,11 +209,11 @@ static void iterations_chart(FILE *f, json_object *res, const char *key,
 		for (k = 0; reps && k < json_object_array_length(reps); k++) {
 			r = json_object_array_get_idx(reps, k);
 			if (num(r, key, &y))
-				add(s, x, y, false);
+				chart_add(s, x, y, false);
 		}
 	}
 	snprintf(s->name, sizeof(s->name), "one point per repetition");
-	chart(f, title, xkey ? xkey : "iteration", yl, s, 1, false, true,
+	chart_draw(f, title, xkey ? xkey : "iteration", yl, s, 1, false, true,
 	      NULL);
 }
 
@@ -550,9 +385,10 @@ static void html_value(FILE *f, const char *name, json_object *v, int depth)
  * lists them ("x-charts"): bmctl names no procedure, so a new one gets its
  * charts from its schema entry alone.
  */
-static void procedure_charts(FILE *f, const char *id, json_object *res,
+static void procedure_charts(FILE *f, const char *id, json_object *doc,
 			     struct series *s)
 {
+	json_object *res = jget(doc, "results");
 	json_object *charts = jget(compliance_items(compliance_schema(), id),
 				   "x-charts");
 	size_t i, n;
@@ -567,7 +403,7 @@ static void procedure_charts(FILE *f, const char *id, json_object *res,
 		const char *title = json_object_get_string(jget(c, "title"));
 		const char *unit = json_object_get_string(jget(c, "unit"));
 
-		if (!kind)
+		if (!kind || family_chart(f, doc, c, s))
 			continue;
 		if (!strcmp(kind, "throughput"))
 			throughput_chart(f, res, s);
@@ -616,26 +452,10 @@ static void front_html(FILE *f, json_object *doc)
 	fputs("</ul>\n", f);
 }
 
-void html_head(FILE *f, const char *title, const char *css)
-{
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	      "<title>", f);
-	html_esc(f, title);
-	/* prose stays narrow; a wide result table may run past it */
-	fputs("</title><style>body{font:14px sans-serif;margin:2em}p,ul{"
-	      "max-width:60em}table{border-collapse:collapse;margin:.5em 0;"
-	      "display:block;max-width:100%;overflow-x:auto}td,th{border:"
-	      "1px solid #ccc;padding:2px 8px;text-align:left}th{background:"
-	      "#f4f4f4}figure{margin:1em 0}.dry{background:#fff3cd;border:1px "
-	      "solid #e0b000;padding:.4em .8em;font-weight:bold;max-width:"
-	      "60em}.headline li{font-size:15px}", f);
-	fputs(css, f);
-	fputs("</style></head><body>\n", f);
-}
 
 int report_html(json_object *doc, FILE *f)
 {
-	static struct series s[MAX_SER];
+	static struct series s[CHART_MAX_SER];
 	json_object *res = jget(doc, "results"), *dev = jget(doc, "deviations");
 	const char *id = json_object_get_string(jget(jget(doc, "procedure"),
 						     "id"));
@@ -643,7 +463,7 @@ int report_html(json_object *doc, FILE *f)
 
 	html_head(f, id ? id : "?", "");
 	front_html(f, doc);
-	procedure_charts(f, id, res, s);
+	procedure_charts(f, id, doc, s);
 	trials_chart(f, doc, s);
 	html_value(f, "Results", res, 2);
 	if (jget(doc, "repeatability"))

@@ -219,13 +219,97 @@ START_TEST(compare_page)
 	ck_assert_ptr_nonnull(strstr(buf, "&lt;a&gt;.json"));
 	ck_assert_ptr_null(strstr(buf, "<a>"));
 	ck_assert_ptr_null(strstr(buf, "<script"));
-	ck_assert_ptr_null(strstr(buf, "http"));
+	/* nothing fetched: the one address is the SVG namespace's name */
+	ck_assert_ptr_null(strstr(buf, "src="));
+	ck_assert_ptr_null(strstr(buf, "href"));
+	ck_assert_ptr_null(strstr(buf, "https:"));
 	ck_assert_ptr_nonnull(strstr(buf, "<td class=\"n\">+10.00</td>"
 				     "<td class=\"differs\">higher</td>"));
 	ck_assert_ptr_nonnull(strstr(buf, "</html>"));
 	free(buf);
 	cmp_free(&c);
 	put_all(d, 2);
+}
+END_TEST
+
+/* d's params: random_macs m (none when m < 0) and frame_sizes [sz]. */
+static json_object *with_params(json_object *d, int m, int sz)
+{
+	json_object *p = json_object_new_object(), *a;
+
+	if (m >= 0)
+		json_object_object_add(p, "random_macs",
+				       json_object_new_int(m));
+	a = json_object_new_array();
+	json_object_array_add(a, json_object_new_int(sz));
+	json_object_object_add(p, "frame_sizes", a);
+	json_object_object_add(p, "trial_duration_s",
+			       json_object_new_double(1.0));
+	json_object_object_add(d, "params", p);
+	return d;
+}
+
+/*
+ * A sweep (RFC 2544 §12's random destinations, 1 to 10000 flows through
+ * a vswitch): each result named by the one parameter that differs, its
+ * values the charts' x axis, on a log axis over two decades and more;
+ * one unset beside thousands puts the results by letter; two differing
+ * parameters name both and make no axis of either.
+ */
+START_TEST(compare_sweep)
+{
+	json_object *d[3] = {
+		with_params(throughput("64:100"), 10, 64),
+		with_params(throughput("64:90"), 1000, 64),
+		with_params(throughput("64:60"), 10000, 64),
+	};
+	const char *names[3] = { "a", "b", "c" };
+	char *buf = NULL;
+	size_t size = 0;
+	struct cmp c;
+	FILE *f;
+
+	build(&c, d, 3, 1.0, false);
+	ck_assert_uint_eq(c.n_varied, 1);
+	ck_assert_str_eq(c.varied[0], "random_macs");
+	ck_assert_str_eq(c.varied_as[1], "random_macs 1000");
+	ck_assert(c.sweep);
+	ck_assert_double_eq(c.sweep_x[2], 10000);
+	f = open_memstream(&buf, &size);
+	ck_assert_int_eq(cmp_html(&c, d, names, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "<td>random_macs 10000</td>"));
+	ck_assert_ptr_nonnull(strstr(buf, "throughput (fps) against "
+				     "random_macs"));
+	ck_assert_ptr_nonnull(strstr(buf, "log10 of random_macs"));
+	ck_assert_ptr_nonnull(strstr(buf, ">64 B</text>"));
+	free(buf);
+	cmp_free(&c);
+
+	/* 1 flow is random_macs unset (0): by letter */
+	json_object_object_del(json_object_object_get(d[0], "params"),
+			       "random_macs");
+	build(&c, d, 3, 1.0, false);
+	ck_assert_str_eq(c.varied_as[0], "random_macs unset");
+	ck_assert(!c.sweep);
+	f = open_memstream(&buf, &size);
+	ck_assert_int_eq(cmp_html(&c, d, names, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "result (1 = A, 2 = B, 3 = C)"));
+	free(buf);
+	cmp_free(&c);
+
+	/* two parameters differ: both named, A's first (A has no
+	 * random_macs now), no axis */
+	json_object_object_add(json_object_object_get(d[2], "params"),
+			       "trial_duration_s", json_object_new_double(2));
+	build(&c, d, 3, 1.0, false);
+	ck_assert_uint_eq(c.n_varied, 2);
+	ck_assert_str_eq(c.varied_as[2], "trial_duration_s 2.0, "
+			 "random_macs 10000");
+	ck_assert(!c.sweep);
+	cmp_free(&c);
+	put_all(d, 3);
 }
 END_TEST
 
@@ -239,6 +323,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, compare_zero_baseline);
 	tcase_add_test(tc, compare_refused);
 	tcase_add_test(tc, compare_page);
+	tcase_add_test(tc, compare_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

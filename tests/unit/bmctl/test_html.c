@@ -9,6 +9,7 @@
  * schema's to say.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,11 +150,140 @@ static bool chart_drawn(const char *id, const char *key, const char *title)
 	return drawn;
 }
 
+/* The results a "rows" chart's first path reaches: two rows, each with
+ * the x, series and every key the chart names, nested as the path says
+ * ("per_size.*.repetitions.*": an array of one object holding an array
+ * of the rows). */
+static json_object *rows_results(json_object *c)
+{
+	const char *path = json_object_get_string(json_object_array_get_idx(
+		json_object_object_get(c, "rows"), 0));
+	json_object *keys = json_object_object_get(c, "keys");
+	const char *x = json_object_get_string(json_object_object_get(c, "x"));
+	const char *split = json_object_get_string(
+		json_object_object_get(c, "series"));
+	json_object *rows = json_object_new_array(), *res, *o;
+	char segs[8][64];
+	int n = 0, i, k;
+
+	for (i = 0; i < 2; i++) {
+		o = json_object_new_object();
+		if (x)
+			json_object_object_add(o, x, json_object_new_int(i + 1));
+		if (split)
+			json_object_object_add(o, split,
+					       json_object_new_int(i % 2));
+		for (k = 0; k < (int)json_object_array_length(keys); k++)
+			json_object_object_add(o, json_object_get_string(
+				json_object_array_get_idx(keys, k)),
+				json_object_new_double(1000.0 * (i + 1)));
+		json_object_array_add(rows, o);
+	}
+	while (n < 8 && sscanf(path, "%63[^.]", segs[n]) == 1) {
+		path += strlen(segs[n++]);
+		path += *path == '.';
+	}
+	/* build from the innermost out: "*" is the array the rows are in */
+	res = rows;
+	for (i = n - 2; i >= 0; i--) {
+		if (!strcmp(segs[i], "*")) {
+			o = json_object_new_array();
+			json_object_array_add(o, res);
+		} else {
+			o = json_object_new_object();
+			json_object_object_add(o, segs[i], res);
+		}
+		res = o;
+	}
+	return res;
+}
+
+/* The doc a family chart c of procedure id draws from. */
+static json_object *family_doc(const char *id, json_object *c)
+{
+	const char *kind = json_object_get_string(
+		json_object_object_get(c, "kind"));
+	json_object *doc = json_tokener_parse("{\"schema_version\":1,"
+		"\"params\":{},\"deviations\":[],\"trials\":[]}");
+	json_object *p = json_object_new_object();
+
+	json_object_object_add(p, "id", json_object_new_string(id));
+	json_object_object_add(doc, "procedure", p);
+	if (!strcmp(kind, "rows"))
+		json_object_object_add(doc, "results", rows_results(c));
+	else if (!strcmp(kind, "lanes"))
+		json_object_object_add(doc, "results", json_tokener_parse(
+			"{\"instances\":[{\"instance\":1,\"procedure\":\"a\","
+			"\"tx_windows_s\":[[0,1],[2,3]]}]}"));
+	else
+		json_object_object_add(doc, "results",
+				       json_object_new_object());
+	if (!strcmp(kind, "search-bounds"))
+		json_object_object_add(doc, "trials", json_tokener_parse(
+			"[{\"rate_fps\":100,\"duration_s\":1,\"lost\":0,"
+			"\"intended\":100}]"));
+	return doc;
+}
+
+/* Family chart c of procedure id is drawn from results that have it. */
+static bool family_drawn(const char *id, json_object *c)
+{
+	json_object *doc = family_doc(id, c);
+	const char *title = json_object_get_string(
+		json_object_object_get(c, "title"));
+	char *html = page(doc), esc[512];
+	size_t i, n = 0;
+	bool ok;
+
+	/* the title as html_esc writes it */
+	for (i = 0; title[i] && n + 8 < sizeof(esc); i++)
+		n += (size_t)snprintf(esc + n, sizeof(esc) - n, "%s",
+				      title[i] == '&' ? "&amp;" :
+				      (char[2]){ title[i], 0 });
+	ok = strstr(html, esc) != NULL;
+	free(html);
+	json_object_put(doc);
+	return ok;
+}
+
+/*
+ * A search's bounds as its trials found them, by hand: 100 fps lost
+ * nothing, 200 lost 5 of 200, 150 nothing, 1 s each.  Loss ratio 0: the
+ * lower bound 100, 100, 150 at 1, 2, 3 s; the upper none, then 200,
+ * 200: five points, two lines.
+ */
+START_TEST(test_search_bounds)
+{
+	json_object *doc = json_tokener_parse(
+		"{\"schema_version\":1,"
+		"\"procedure\":{\"id\":\"mlrsearch\",\"ref\":\"x\"},"
+		"\"params\":{},\"deviations\":[],\"results\":{},"
+		"\"trials\":[{\"rate_fps\":100,\"duration_s\":1,\"lost\":0,"
+		"\"intended\":100,\"loss_ratio\":0},{\"rate_fps\":200,"
+		"\"duration_s\":1,\"lost\":5,\"intended\":200},"
+		"{\"rate_fps\":150,\"duration_s\":1,\"lost\":0,"
+		"\"intended\":150}]}");
+	char *html = page(doc), *fig, *end;
+
+	fig = strstr(html, "Bounds as the trials found them");
+	ck_assert_ptr_nonnull(fig);
+	end = strstr(fig, "</svg>");
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	/* loss ratios 0 and 0.005: 5 points each */
+	ck_assert_uint_eq(count(fig, "<circle"), 10);
+	ck_assert_uint_eq(count(fig, "<polyline"), 4);
+	ck_assert_ptr_nonnull(strstr(fig, ">upper bound, loss ratio 0<"));
+	free(html);
+	json_object_put(doc);
+}
+END_TEST
+
 /*
  * The charts come from the result schema ("x-charts"), not from names in
- * bmctl: every entry is of a kind html.c draws, with the results key and
- * title its kind needs, and a per-size or per-iteration chart is drawn
- * from results carrying its key.  13 charts in 12 procedures today.
+ * bmctl: every entry is of a kind html.c or family_charts.c draws, with
+ * the results key and title its kind needs, and drawn from results
+ * carrying its key.  33 charts in 22 procedures today.
  */
 START_TEST(test_schema_charts_drawn)
 {
@@ -186,6 +316,15 @@ START_TEST(test_schema_charts_drawn)
 			if (!strcmp(kind, "throughput") ||
 			    !strcmp(kind, "frame-loss"))
 				continue;	/* the tests above */
+			if (!strcmp(kind, "rows") || !strcmp(kind, "lanes") ||
+			    !strcmp(kind, "search-bounds")) {
+				ck_assert_msg(title, "%s: %s chart without "
+					      "a title", id, kind);
+				ck_assert_msg(family_drawn(id, c),
+					      "%s: chart \"%s\" not drawn", id,
+					      title);
+				continue;
+			}
 			ck_assert_msg(!strcmp(kind, "per-size") ||
 				      !strcmp(kind, "iterations"),
 				      "%s: chart kind %s is not drawn", id, kind);
@@ -196,7 +335,7 @@ START_TEST(test_schema_charts_drawn)
 				      "%s: chart \"%s\" not drawn", id, title);
 		}
 	}
-	ck_assert_uint_ge(n, 13);
+	ck_assert_uint_ge(n, 33);
 }
 END_TEST
 
@@ -208,6 +347,7 @@ int main(void)
 	tcase_add_test(tc, test_frame_loss_axes);
 	tcase_add_test(tc, test_throughput_two_lines);
 	tcase_add_test(tc, test_schema_charts_drawn);
+	tcase_add_test(tc, test_search_bounds);
 	suite_add_tcase(s, tc);
 	return tj_run_suite(s);
 }
