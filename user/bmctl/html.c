@@ -251,6 +251,45 @@ static void kv_table(FILE *f, const char *title, json_object *o, bool units)
 		fputs("</table>\n", f);
 }
 
+/* The parameters the submitter gave (bmd's meta.params_given), then
+ * those at the procedure's defaults apart, so that a default's 0 ("the
+ * tester's line rate", "derived") is not read as a value asked for;
+ * one table for a result that does not say. */
+static void params_tables(FILE *f, json_object *params, json_object *given)
+{
+	json_object *mine, *rest;
+	size_t i, n;
+
+	if (!json_object_is_type(given, json_type_array) ||
+	    !json_object_is_type(params, json_type_object)) {
+		kv_table(f, "Parameters", params, false);
+		return;
+	}
+	mine = json_object_new_object();
+	rest = json_object_new_object();
+	n = json_object_array_length(given);
+	for (i = 0; i < n; i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(given, i));
+
+		if (k && jget(params, k))
+			json_object_object_add(mine, k,
+					       json_object_get(jget(params, k)));
+	}
+	json_object_object_foreach(params, k, v)
+		if (!jget(mine, k))
+			json_object_object_add(rest, k, json_object_get(v));
+	if (json_object_object_length(mine))
+		kv_table(f, "Parameters given", mine, false);
+	else
+		fputs("<h2>Parameters given</h2><p>none</p>\n", f);
+	kv_table(f, "Parameters at the procedure's defaults (what a default "
+		 "of 0 or null means: bmctl run PROCEDURE --help)", rest,
+		 false);
+	json_object_put(mine);
+	json_object_put(rest);
+}
+
 static void html_value(FILE *f, const char *name, json_object *v, int depth);
 
 /* Rows of objects as a table, the shared members once under it, then
@@ -468,7 +507,8 @@ int report_html(json_object *doc, FILE *f)
 	html_value(f, "Results", res, 2);
 	if (jget(doc, "repeatability"))
 		html_value(f, "Repeatability", jget(doc, "repeatability"), 2);
-	kv_table(f, "Parameters", jget(doc, "params"), false);
+	params_tables(f, jget(doc, "params"),
+		      jget(jget(doc, "meta"), "params_given"));
 	kv_table(f, "Meta", jget(doc, "meta"), false);
 	if (dev && json_object_array_length(dev)) {
 		fputs("<h2>Deviations</h2><ul>\n", f);

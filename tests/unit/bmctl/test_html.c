@@ -279,6 +279,32 @@ START_TEST(test_search_bounds)
 }
 END_TEST
 
+/* The parameters given apart from those at their defaults, whose 0
+ * ("the tester's line rate") is not a value anyone asked for. */
+START_TEST(test_params_given_apart)
+{
+	json_object *doc = json_tokener_parse(
+		"{\"schema_version\":1,"
+		"\"procedure\":{\"id\":\"rfc2544.throughput\",\"ref\":\"x\"},"
+		"\"params\":{\"trial_duration_s\":2,\"slowest_link_bps\":0},"
+		"\"meta\":{\"params_given\":[\"trial_duration_s\"]},"
+		"\"deviations\":[],\"trials\":[],\"results\":{}}");
+	char *html = page(doc), *given, *dflt;
+
+	given = strstr(html, "<h2>Parameters given</h2>");
+	dflt = strstr(html, "<h2>Parameters at the procedure's defaults");
+	ck_assert_ptr_nonnull(given);
+	ck_assert_ptr_nonnull(dflt);
+	ck_assert(given < dflt);
+	ck_assert_ptr_nonnull(strstr(given, "<th>trial_duration_s</th>"));
+	ck_assert(strstr(given, "<th>trial_duration_s</th>") < dflt);
+	ck_assert_ptr_nonnull(strstr(dflt, "<th>slowest_link_bps</th>"));
+	ck_assert_ptr_null(strstr(dflt, "<th>trial_duration_s</th>"));
+	free(html);
+	json_object_put(doc);
+}
+END_TEST
+
 /*
  * The charts come from the result schema ("x-charts"), not from names in
  * bmctl: every entry is of a kind html.c or family_charts.c draws, with
@@ -348,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, test_throughput_two_lines);
 	tcase_add_test(tc, test_schema_charts_drawn);
 	tcase_add_test(tc, test_search_bounds);
+	tcase_add_test(tc, test_params_given_apart);
 	suite_add_tcase(s, tc);
 	return tj_run_suite(s);
 }
