@@ -35,7 +35,8 @@ static json_object *jget(json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
-/* k's number in the innermost of rows[0..depth] that has one. */
+/* k's number (or its mean) in the innermost of rows[0..depth] that has
+ * one. */
 static bool num_in(json_object *const *rows, int depth, const char *k,
 		   double *x)
 {
@@ -43,6 +44,9 @@ static bool num_in(json_object *const *rows, int depth, const char *k,
 
 	for (; depth >= 0; depth--) {
 		v = jget(rows[depth], k);
+		/* repetitions summed up ({n, mean, ...}): their mean */
+		if (json_object_is_type(v, json_type_object))
+			v = jget(v, "mean");
 		if (v && (json_object_is_type(v, json_type_double) ||
 			  json_object_is_type(v, json_type_int))) {
 			*x = json_object_get_double(v);
