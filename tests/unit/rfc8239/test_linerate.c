@@ -113,6 +113,18 @@ START_TEST(pair_lossless)
 		/* FL = FF (the sim's 10 us, no queue) + 512 x 8 / 1 G */
 		ck_assert_double_eq_tol(tj_num(r, "latency_min_ns"),
 					10000.0 + 4096.0 + 4256.0, 1.0);
+		/* §2.3 per port: each receiving port the same FL, no PDV */
+		for (i = 0; i < 4; i++) {
+			ck_assert_double_eq_tol(tj_num(port(r, i),
+						       "latency_mean_ns"),
+						10000.0 + 4096.0 + 4256.0, 1.0);
+			ck_assert_double_eq_tol(tj_num(port(r, i),
+						       "latency_max_ns"),
+						10000.0 + 4096.0 + 4256.0, 1.0);
+			ck_assert_double_eq_tol(tj_num(port(r, i),
+						       "jitter_pdv_max_ns"),
+						0.0, 1.0);
+		}
 		ck_assert(json_object_get_boolean(tj_get(r, "same_iteration")));
 		ck_assert_double_eq_tol(tj_num(r, "jitter_pdv_max_ns"), 0.0, 1.0);
 		/* every frame in the bucket of the sim's constant FF */

@@ -191,6 +191,42 @@ static int lr_traffic(struct lr *l, struct bm_traffic *t)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Port i's own latency (§2.3: per port), of the streams received on it:
+ * the mean over their frames and the largest maximum, as the event asked
+ * for less C (as the repetition's), and its PDV (RFC 5481 §4.2), the
+ * largest of its streams' max - min and p99 - min; nothing for a port
+ * that received no stamped frame.
+ */
+static void lr_port_latency(json_object *po, const struct bm_traffic_result *r,
+			    const struct bm_traffic *t, unsigned int i,
+			    enum bm_lat_event ev, double c, double s)
+{
+	double sum = 0, max = -INFINITY, pdv = 0, pdv99 = 0;
+	uint64_t n = 0;
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams; k++) {
+		const struct bm_latency *lat = &r->streams[k].latency;
+
+		if (t->streams[k].rx_port != i || !lat->count)
+			continue;
+		sum += lat->mean_ns * (double)lat->count;
+		n += lat->count;
+		max = fmax(max, lat->max_ns);
+		pdv = fmax(pdv, r->streams[k].pdv_ns);
+		pdv99 = fmax(pdv99, lat->p99_ns - lat->min_ns);
+	}
+	if (!n)
+		return;
+	bm_json_add_double(po, "latency_mean_ns",
+			   bm_lat_event_ns(ev, sum / (double)n - c, s, s));
+	bm_json_add_double(po, "latency_max_ns",
+			   bm_lat_event_ns(ev, max - c, s, s));
+	bm_json_add_double(po, "jitter_pdv_max_ns", pdv);
+	bm_json_add_double(po, "jitter_pdv_p99_ns", pdv99);
+}
+
 static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		    json_object *reps, struct lr_meas *m)
 {
@@ -245,6 +281,8 @@ static int lr_trial(struct lr *l, uint32_t f, unsigned int rep,
 		bm_json_add_u64(po, "lost", pr->lost);
 		bm_json_add_double(po, "tx_pct_line", pr->tx_load_pct);
 		bm_json_add_double(po, "rx_pct_line", pr->rx_load_pct);
+		if (p->topo != R8239_LR_SNAKE)
+			lr_port_latency(po, r, &t, i, ev, c, s);
 		json_object_array_add(ports, po);
 		if (pr->tx_frames)
 			n_tx++;
