@@ -25,6 +25,8 @@
 struct bmctl_opts {
 	bool json;
 	const char *socket;
+	bool socket_given;	/* -s: the remote bridge is told it too */
+	const char *host;	/* -H: the bmd of this host, over ssh */
 };
 
 extern struct bmctl_opts opts;
@@ -140,6 +142,16 @@ int report_html(json_object *doc, FILE *f);
  * compared. */
 int cmd_compare(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
+/* bmctl bridge: the local bmd's socket on standard input and output (what
+ * bmctl -H HOST runs over ssh). */
+int cmd_bridge(int argc, char **argv);
+/* bmctl pool HOST...: each host's bmd and module versions, one version
+ * required; exit 1 when a host is unreachable or differs. */
+int cmd_pool(int argc, char **argv);
+/* Connect c to the bmd of host (NULL, "" or "local": the local socket;
+ * else over ssh, remote.c).  0, or -errno with err set. */
+int bmctl_client_open(struct bm_client *c, const char *host,
+		      struct bm_error *err);
 
 /* Follow job until it ends (progress shown unless --json), then print
  * its result; the exit status for the job's final state. */

@@ -8,7 +8,7 @@ int connect_bmd(struct bm_client *c)
 {
 	struct bm_error err = { "" };
 
-	if (bm_client_open(c, opts.socket, &err))
+	if (bmctl_client_open(c, opts.host, &err))
 		return failure("%s", err.msg);
 	return 0;
 }

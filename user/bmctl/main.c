@@ -69,12 +69,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: bmctl [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
-		"OPTIONS: -j|--json  -s|--socket PATH  -V|--version  -h|--help\n"
+		"OPTIONS: -j|--json  -s|--socket PATH  -H|--host HOST (over ssh)\n"
+		"         -V|--version  -h|--help\n"
 		"OBJECT := status | port list | procedures [PROCEDURE] | jobs |\n"
 		"          wait JOB | result JOB [--trials] [--csv] | cancel JOB |\n"
 		"          report FILE [--trials] [--csv] [--html OUT] |\n"
 		"          compare A B [C...] [--threshold PCT] [--all] [--html OUT] |\n"
-		"          batch PLAN [--detach] |\n"
+		"          batch PLAN [--detach] | pool HOST... |\n"
 		"          run PROCEDURE [TEST] --help |\n"
 		"          run PROCEDURE [TEST] --port TX --port RX [RUN-OPTIONS] |\n"
 		"          nde-verify --port TX --port RX --param delay_ms=D [RUN-OPTIONS]\n"
@@ -142,6 +143,14 @@ static const struct {
 	{ "cancel", cmd_cancel,
 	  "Usage: bmctl cancel JOB\n" },
 	{ "nde-verify", cmd_nde_verify, NULL },
+	{ "pool", cmd_pool,
+	  "Usage: bmctl pool HOST [HOST ...]\n"
+	  "Each host's bmd and module versions, reached over ssh (\"local\": this\n"
+	  "host's); exit 1 when one cannot be reached or runs another version.\n" },
+	{ "bridge", cmd_bridge,
+	  "Usage: bmctl bridge\n"
+	  "The local bmd's socket on standard input and output: what\n"
+	  "bmctl -H HOST runs on HOST over ssh (ssh -T HOST bmctl bridge).\n" },
 };
 
 /* Does argv (argc) ask for help, before any "--" or option value? */
@@ -169,8 +178,17 @@ int main(int argc, char **argv)
 			if (++a == argc)
 				return usage_error("%s needs a PATH", o);
 			opts.socket = argv[a];
+			opts.socket_given = true;
 		} else if (!strncmp(o, "--socket=", 9)) {
 			opts.socket = o + 9;
+			opts.socket_given = true;
+		} else if (!strcmp(o, "-H") || !strcmp(o, "--host")) {
+			if (++a == argc)
+				return usage_error("%s needs a HOST (as ssh "
+						   "takes it)", o);
+			opts.host = argv[a];
+		} else if (!strncmp(o, "--host=", 7)) {
+			opts.host = o + 7;
 		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
 			printf("bmctl " BM_VERSION " (protocol %d)\n",
 			       BM_PROTO_VERSION);

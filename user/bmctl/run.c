@@ -901,7 +901,10 @@ int cmd_run(int argc, char **argv)
 		pr_kv_json("state", "state", get(r, "state"));
 		pr_finish();
 		if (!opts.json)
-			printf("follow it with: bmctl wait %lu\n", job);
+			printf("follow it with: bmctl %s%s%swait %lu\n",
+			       opts.host ? "-H " : "",
+			       opts.host ? opts.host : "",
+			       opts.host ? " " : "", job);
 	} else {
 		if (!opts.json && !isatty(STDOUT_FILENO))
 			printf("job %lu submitted\n", job);

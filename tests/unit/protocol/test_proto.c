@@ -412,6 +412,44 @@ END_TEST
 /* A bmd that refuses the peer answers before reading the request, with
  * a null id, and hangs up: the client reports that reason, not "bmd
  * closed the connection". */
+/*
+ * The protocol over a command's standard input and output (bmctl -H: ssh
+ * running bmctl bridge on another host): a request goes out on its stdin,
+ * the answer comes back on its stdout, and closing waits for the process;
+ * a command that ends without answering (ssh that cannot connect) is a
+ * closed connection, never a hang.
+ */
+START_TEST(client_over_a_command)
+{
+	char *answer[] = { "sh", "-c", "read -r l; case $l in "
+			   "*'\"status\"'*) echo '{\"id\": 1, "
+			   "\"ok\": true, \"version\": \"9\"}';; esac", NULL };
+	char *gone[] = { "sh", "-c", "exit 255", NULL };
+	struct bm_error err = { "" };
+	struct bm_client c;
+	json_object *q, *r = NULL, *v;
+
+	ck_assert_int_eq(bm_client_open_cmd(&c, answer, &err), 0);
+	ck_assert_int_gt(c.pid, 0);
+	q = json_object_new_object();
+	json_object_object_add(q, "cmd", json_object_new_string("status"));
+	ck_assert_int_eq(bm_client_call(&c, q, &r, &err), 0);
+	ck_assert(json_object_object_get_ex(r, "version", &v));
+	ck_assert_str_eq(json_object_get_string(v), "9");
+	json_object_put(r);
+	bm_client_close(&c);
+	ck_assert_int_eq(c.pid, 0);
+	ck_assert_int_eq(c.fd, -1);
+
+	ck_assert_int_eq(bm_client_open_cmd(&c, gone, &err), 0);
+	r = NULL;
+	ck_assert_int_lt(bm_client_call(&c, q, &r, &err), 0);
+	ck_assert_ptr_null(r);
+	bm_client_close(&c);
+	json_object_put(q);
+}
+END_TEST
+
 START_TEST(client_call_reports_refusal_without_id)
 {
 	static const char refusal[] = "{\"id\":null,\"ok\":false,\"error\":"
@@ -735,6 +773,7 @@ static Suite *proto_suite(void)
 			    sizeof(bad_utf8) / sizeof(bad_utf8[0]));
 	tcase_add_test(tc, utf8_check_offsets);
 	tcase_add_test(tc, client_call_reports_refusal_without_id);
+	tcase_add_test(tc, client_over_a_command);
 	tcase_add_test(tc, proto_line_replaces_invalid_utf8);
 	tcase_add_test(tc, long_name_clipped_at_a_character);
 	tcase_add_test(tc, control_chars_never_break_the_reason);

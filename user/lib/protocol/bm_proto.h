@@ -147,13 +147,26 @@ struct bm_client {
 	int fd;
 	int64_t next_id;
 	struct bm_linebuf lb;
+	int pid;		/* the transport's process (ssh), else 0 */
 };
 
 /* Connect to the bmd socket at path.  0, or -errno with err->msg set
  * (-ENOENT/-ECONNREFUSED: bmd not running). */
 int bm_client_open(struct bm_client *c, const char *path, struct bm_error *err);
 
-/* Close the connection and free the buffers. */
+/*
+ * Talk to a bmd through a command that carries the protocol on its
+ * standard input and output (argv[0] found on PATH): OpenSSH running
+ * `bmctl bridge` on another host, whose keys, known_hosts and
+ * authorisation are OpenSSH's and whose bmd sees the login user as its
+ * peer.  Its standard error stays the caller's.  0, or -errno with
+ * err->msg set.
+ */
+int bm_client_open_cmd(struct bm_client *c, char *const argv[],
+		       struct bm_error *err);
+
+/* Close the connection and free the buffers; a command's process is
+ * waited for (it ends at the closed connection, as ssh does). */
 void bm_client_close(struct bm_client *c);
 
 /* Give req (an object with "cmd") a fresh id, send it; the id or -errno. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bm_proto.h"
@@ -46,11 +47,53 @@ int bm_client_open(struct bm_client *c, const char *path, struct bm_error *err)
 	return 0;
 }
 
+int bm_client_open_cmd(struct bm_client *c, char *const argv[],
+		       struct bm_error *err)
+{
+	int sv[2], e;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->next_id = 1;
+	c->lb.max = BM_PROTO_MAX_REPLY;
+	/* one socket both ways: the client's send() and poll() as with
+	 * bmd's own socket */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		e = errno;
+		bm_errorf(err, "socketpair: %s", strerror(e));
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		bm_errorf(err, "fork: %s", strerror(e));
+		return -e;
+	}
+	if (!pid) {
+		if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(sv[1]);
+	c->fd = sv[0];
+	c->pid = pid;
+	return 0;
+}
+
 void bm_client_close(struct bm_client *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	if (c->pid > 0)
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	c->pid = 0;
 	bm_linebuf_free(&c->lb);
 }
 
