@@ -138,6 +138,52 @@ START_TEST(unset_is_null)
 }
 END_TEST
 
+/*
+ * A derived key whose range leaves 0 out (resolution_fps, from 1;
+ * mlr_timeout_s, above 0) reads 0 while unset: that 0 is written null,
+ * never as a value asked for, and null read back keeps the default; a 0
+ * the range allows (slowest_link_bps: the tester's line) stays 0.
+ */
+START_TEST(derived_zero_is_null)
+{
+	static const struct bm_param dk[] = {
+		{ { "from1", BM_J_DOUBLE, WO(d), 1, 1e9, BM_JK_DERIVED, 0,
+		    NULL, NULL }, "fps", "h", NULL },
+		{ { "above0", BM_J_U64, WO(u64), 0, 1e9,
+		    BM_JK_DERIVED | BM_JK_MIN_EXCL, 0, NULL, NULL }, "", "h",
+		  NULL },
+		{ { "zero_ok", BM_J_DOUBLE, WO(dz), 0, 1e9, BM_JK_DERIVED, 0,
+		    NULL, NULL }, "bit/s", "h", NULL },
+		{ { "plain", BM_J_DOUBLE, WO(dn), 1, 1e9, 0, 0, NULL, NULL },
+		  "", "h", NULL },
+		{ { NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }, NULL, NULL, NULL },
+	};
+	struct bm_jkey jk[5];
+	struct bm_error err = { "" };
+	struct wp p = { .d = 0, .u64 = 0, .dz = 0, .dn = 0 };
+	json_object *o = bm_json_params_to_json(dk, 0, &p, NULL);
+	size_t i;
+
+	ck_assert_str_eq(json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PLAIN), "{\"from1\":null,\"above0\":null,"
+		"\"zero_ok\":0.0,\"plain\":0.0}");
+	json_object_put(o);
+	for (i = 0; i < 5; i++)
+		jk[i] = dk[i].jk;
+	p.d = 7;
+	p.u64 = 9;
+	o = json_tokener_parse("{\"from1\": null, \"above0\": null}");
+	ck_assert_int_eq(bm_json_parse_keys(o, jk, 0, &p, "t", &err), 0);
+	ck_assert_double_eq(p.d, 7);
+	ck_assert_uint_eq(p.u64, 9);
+	json_object_put(o);
+	/* null for a key with no derived default is still refused */
+	o = json_tokener_parse("{\"plain\": null}");
+	ck_assert_int_ne(bm_json_parse_keys(o, jk, 0, &p, "t", &err), 0);
+	json_object_put(o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("params_json");
@@ -145,6 +191,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, every_type);
 	tcase_add_test(tc, unset_is_null);
+	tcase_add_test(tc, derived_zero_is_null);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -98,12 +98,18 @@ struct bm_jwriter {
  * The parameters in base as a new JSON object (a result's "params"):
  * every entry of keys that applies to mask, in the table's order, read by
  * offset and type: a double not finite, or one at its unset value
- * (BM_JK_ZERO_NULL, BM_JK_NEG_NULL), is null; an enum is its name; a
+ * (BM_JK_ZERO_NULL, BM_JK_NEG_NULL; or 0 for a BM_JK_DERIVED key whose
+ * range leaves 0 out), is null; an enum is its name; a
  * custom key is what its writer in writers gives (null without one).
  */
 json_object *bm_json_params_to_json(const struct bm_param *keys,
 				    unsigned int mask, const void *base,
 				    const struct bm_jwriter *writers);
+
+/* Row k's value in base as bm_json_params_to_json writes it (NULL for
+ * null; a custom key's from its writer in writers). */
+json_object *bm_json_key_value(const struct bm_jkey *k, const void *base,
+				const struct bm_jwriter *writers);
 
 /* Custom keys' writers of what is at base + k->off: a NUL-terminated
  * string; a list of w->n_off's count of uint32_t, unsigned int or double

@@ -78,6 +78,13 @@ static int parse_one(const struct bm_jkey *k, const char *unit,
 	size_t n;
 	int q;
 
+	/* null is what a result's params show for a key left to its
+	 * derived default (bm_json_params_to_json): the same key given back
+	 * keeps that default, so a result's params resubmit as they are */
+	if (t == json_type_null &&
+	    k->flags & (BM_JK_DERIVED | BM_JK_ZERO_NULL | BM_JK_NEG_NULL))
+		return 0;
+
 	switch (k->type) {
 	case BM_J_DOUBLE:
 		q = quantity(k, unit, v, &x, what, err);

@@ -29,9 +29,16 @@ static json_object *enum_json(const struct bm_jkey *k, int v)
 	return NULL;
 }
 
-/* Row k's value in base, NULL for null. */
-static json_object *value_json(const struct bm_jkey *k, const void *base,
-			       const struct bm_jwriter *writers)
+/* 0 is no value k takes (its range starts above it) while k's default
+ * is derived: a 0 in k's field is k unset, shown as null. */
+static bool zero_is_unset(const struct bm_jkey *k)
+{
+	return k->flags & BM_JK_DERIVED &&
+	       (k->min > 0 || (k->min == 0 && k->flags & BM_JK_MIN_EXCL));
+}
+
+json_object *bm_json_key_value(const struct bm_jkey *k, const void *base,
+				const struct bm_jwriter *writers)
 {
 	const char *field = (const char *)base + k->off;
 	const struct bm_jwriter *w;
@@ -43,7 +50,8 @@ static json_object *value_json(const struct bm_jkey *k, const void *base,
 	case BM_J_DOUBLE:
 		memcpy(&x, field, sizeof(x));
 		if (!isfinite(x) || (k->flags & BM_JK_ZERO_NULL && x == 0) ||
-		    (k->flags & BM_JK_NEG_NULL && x < 0))
+		    (k->flags & BM_JK_NEG_NULL && x < 0) ||
+		    (x == 0 && zero_is_unset(k)))
 			return NULL;
 		return json_object_new_double(x);
 	case BM_J_U64:
@@ -76,7 +84,7 @@ static json_object *value_json(const struct bm_jkey *k, const void *base,
 		w = writer_of(k, writers);
 		return w ? w->to_json(w, k, base) : NULL;
 	}
-	if (k->flags & BM_JK_ZERO_NULL && !u)
+	if ((k->flags & BM_JK_ZERO_NULL || zero_is_unset(k)) && !u)
 		return NULL;
 	return json_object_new_uint64(u);
 }
@@ -92,7 +100,8 @@ json_object *bm_json_params_to_json(const struct bm_param *keys,
 		k = &keys->jk;
 		if (k->mask && !(k->mask & mask))
 			continue;
-		json_object_object_add(o, k->key, value_json(k, base, writers));
+		json_object_object_add(o, k->key,
+				       bm_json_key_value(k, base, writers));
 	}
 	return o;
 }

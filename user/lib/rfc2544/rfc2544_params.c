@@ -306,7 +306,6 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 {
 	json_object *o = json_object_new_object(), *a;
 	const struct bm_param *k;
-	const char *base = (const char *)p;
 	size_t i;
 
 	for (k = rfc2544_keys; k->jk.key; k++) {
@@ -314,29 +313,10 @@ json_object *rfc2544_params_to_json(const struct rfc2544_params *p,
 
 		if (!(j->mask & M(t)))
 			continue;
-		switch (j->type) {
-		case BM_J_DOUBLE:
-			bm_json_add_double(o, j->key,
-					   *(const double *)(base + j->off));
-			break;
-		case BM_J_U64:
-			bm_json_add_u64(o, j->key,
-					*(const uint64_t *)(base + j->off));
-			break;
-		case BM_J_UINT:
-			bm_json_add_u64(o, j->key,
-					*(const unsigned int *)(base + j->off));
-			break;
-		case BM_J_BOOL:
-			bm_json_add_bool(o, j->key, *(const bool *)(base + j->off));
-			break;
-		case BM_J_ENUM:
-			bm_json_add_str(o, j->key,
-					j->names[*(const int *)(base + j->off)]);
-			break;
-		default:
-			break;
-		}
+		/* the custom keys follow, in the order results have had */
+		if (j->type != BM_J_CUSTOM)
+			json_object_object_add(o, j->key,
+					       bm_json_key_value(j, p, NULL));
 	}
 	bm_json_add_u32_array(o, "frame_sizes", p->frame_sizes, p->n_sizes);
 	if (M(t) & (M_THR | M_FLR)) {
