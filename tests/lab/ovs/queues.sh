@@ -11,7 +11,7 @@
 # bits, 10 frames, set on each queue (OVS's own default, about one frame,
 # loses service for good each time the TCG guest fires htb's timer late:
 # rfc7640/queue-shaper-capacity read 4.86 of 5 Mbit/s so), each with the
-# default pfifo of d3's txqueuelen, 50 frames (set before).  htb charges
+# default pfifo of d3's txqueuelen, 20 frames (set before).  htb charges
 # skb->len = F - 4 = 1514 B a frame, no overhead; the procedure counts
 # F = 1518 B (its accounting l2), so a queue shaped to Y reads Y x
 # 1518/1514 (+0.26 %), the truth below.
@@ -27,14 +27,18 @@
 # min-rate R - M, both max-rate R (each alone would get R); each offered
 # 0.8 R (half from each ingress), together 1.6 R: the root has nothing
 # to lend beyond the min-rates, which add up to R, so each queue gets its
-# min-rate, M and R - M, within 2 % (R - M offered at least 1.14 times).
+# min-rate, M and R - M, within 2 % (R - M offered at least 1.14 times),
+# the upper bound raised by a queue's 20 frames over Td (60,720 bit/s):
+# the procedure times a flow to its own last frame, and the queue that
+# drains last after Td borrows all of R to do it (a queue of 50 frames
+# read 3.079 Mbit/s for a min-rate of 3, +2.35 %).
 # In both parts bmgen's LP over the queues = htb's drops (d3's root qdisc
 # counts its classes') + the receive backlog's drops, exactly.  Each run
 # is measured again only as lib.sh remeasure allows: its generator later
 # than 30 ms (rfc7640/queue-shaper-capacity's).
 bm_load
 topo_ovs 3
-$IP -n dut link set d3 txqueuelen 50 || fail "txqueuelen d3"
+$IP -n dut link set d3 txqueuelen 20 || fail "txqueuelen d3"
 R=$(( $(lab_draw ovsq_root_kbps 8000 10000 500) * 1000 ))
 E=$(( $(lab_draw ovsq_ef_pmil 200 300 25) * R / 1000 ))
 B=$(( $(lab_draw ovsq_be_pmil 400 500 25) * R / 1000 ))
@@ -74,14 +78,15 @@ ovs_bmd_start
 q() {
 	awk -v k="t3:$2" -v n="$3" '$1 == k { print $n }' "$1"
 }
-# within NAME GOT WANT_BPS: GOT within 2 % of WANT x 1518/1514
+# within NAME GOT WANT_BPS [MORE_BPS]: GOT within 2 % of WANT x
+# 1518/1514, MORE above that
 within() {
 	w=$(awk -v w="$3" 'BEGIN { printf "%.0f", w * 1518 / 1514 }')
 	note "$1: $2 bit/s, truth $w ($(awk -v g="$2" -v w=$w 'BEGIN { printf "%+.2f", (g / w - 1) * 100 }') %)"
-	check_range "$1 (bit/s), $w +- 2 %" "$2" \
-		$(awk -v w=$w 'BEGIN { printf "%.0f %.0f", w * 0.98, w * 1.02 }')
+	check_range "$1 (bit/s), $w - 2 % .. + 2 % + ${4:-0}" "$2" \
+		$(awk -v w=$w -v m=${4:-0} 'BEGIN { printf "%.0f %.0f", w * 0.98, w * 1.02 + m }')
 }
-# scap PART EF_OFFERED BE_OFFERED EF_SR BE_SR EF_WANT BE_WANT
+# scap PART EF_OFFERED BE_OFFERED EF_SR BE_SR EF_WANT BE_WANT [MORE_BPS]
 scap() {
 	d0=$(qdisc_drops d3)
 	k0=$(backlog_drops)
@@ -96,8 +101,8 @@ scap() {
 	check_eq "part $1: LP over the queues = htb drops + backlog drops" \
 		"$(awk '{ s += $3 } END { print s + 0 }' /tmp/scap.rows)" \
 		$(($(qdisc_drops d3) - d0 + $(backlog_drops) - k0))
-	within "part $1: queue 1 (EF)" "$(q /tmp/scap.rows 1 2)" "$6"
-	within "part $1: queue 2 (BE)" "$(q /tmp/scap.rows 2 2)" "$7"
+	within "part $1: queue 1 (EF)" "$(q /tmp/scap.rows 1 2)" "$6" "${8:-0}"
+	within "part $1: queue 2 (BE)" "$(q /tmp/scap.rows 2 2)" "$7" "${8:-0}"
 }
 remeasure 0.030 /tmp/scap.json scap 1 $EFO $BEO $E $B $E $B
 
@@ -113,4 +118,5 @@ while [ "$(htb_classes)" = "$c0" ]; do
 done
 sleep 0.5
 $TC -n dut -d class show dev d3 | sed 's/^/note: d3: /'
-remeasure 0.030 /tmp/scap.json scap 2 $CO $CO $M $((R - M)) $M $((R - M))
+remeasure 0.030 /tmp/scap.json scap 2 $CO $CO $M $((R - M)) $M $((R - M)) \
+	$((20 * 1518 * 8 / 4))
