@@ -33,12 +33,12 @@
 # Before the searches at N > 1, learning rounds (learn below): one-trial
 # jobs at 23 fps whose learning frames teach br0 the N MACs, until its MAC
 # table holds them all.  Under TCG ovs-vswitchd takes a burst of learning
-# upcalls more slowly than they come, and the upcall queue (one handler
-# socket: the frames arrive on one CPU) overflows: the datapath loses the
-# rest as "lost" upcalls, always the same MACs (bmgen sends them in
-# order).  At 10,000 flows (20,000 learning frames in 2 s) a round got
-# 5,400 MACs learnt, and 8 rounds no more than 7,857: every trial's
-# learning frames then flood ovs-vswitchd again, its late test frames
+# upcalls more slowly than they come, and the upcall queue (probably one
+# handler's socket: the frames arrive on one CPU) overflows: the
+# datapath loses the rest as "lost" upcalls, always the same MACs (bmgen
+# sends them in order).  At 10,000 flows (20,000 learning frames in 2
+# s) a round got 5,400 MACs learnt, 8 rounds no more than 7,857: each
+# trial's learning frames then flood ovs-vswitchd again, its late test frames
 # (latency up to 0.6 s) arrive after the trial's wait and the search
 # measures ovs-vswitchd, not the queue (360 fps of C = 504 in one run).
 # So the sweep stops at 3000, which one round learns.  Two revalidator
@@ -80,7 +80,7 @@ ovs-vsctl set Open_vSwitch . other_config:min-revalidate-pps=0 \
 	other_config:max-revalidator=4000 || fail "revalidator settings"
 $IP -n dut link set d2 txqueuelen 12 || fail "txqueuelen d2"
 Y=$(lab_draw ovs_flows_kbit 2000 2600 50)
-# the MAC sets of 1000 and of 10,000 flows from different seeds: no MAC
+# the MAC sets of 1000 and of 3000 flows from different seeds: no MAC
 # of the first is learnt or cached when the second comes
 SEED1000=$(lab_draw ovs_flows_mac_seed 1 30000)
 SEED3000=$(lab_draw ovs_flows_mac_seed2 30001 60000)
