@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bmctl.h"
@@ -302,12 +301,12 @@ static enum cmp_axis chart_axis(const struct cmp *c, char *xl, size_t size)
 static void cmp_charts(const struct cmp *c, FILE *f)
 {
 	static struct series s[CHART_MAX_SER];
-	char title[400], xl[160], yl[64], digits[32];
+	char title[400], xl[160], yl[64];
 	enum cmp_axis ax = chart_axis(c, xl, sizeof(xl));
 	size_t i, j, k, drawn = 0;
 	const char *unit;
-	double m, div;
-	int ns;
+	double m, mul, div;
+	int ns, prec;
 
 	for (j = 0; j < c->n_rows && drawn < 12 && !c->all; j++) {
 		const struct cmp_row *r = &c->rows[j];
@@ -326,10 +325,7 @@ static void cmp_charts(const struct cmp *c, FILE *f)
 					if (c->rows[k].has[i])
 						m = fmax(m, fabs(c->rows[k].x[i]));
 		/* the axis in the unit the table shows the largest value in */
-		unit = front_number(m, m, r->key, r->unit, digits,
-				    sizeof(digits));
-		div = m > 0 && strtod(digits, NULL) > 0 ?
-		      m / strtod(digits, NULL) : 1;
+		unit = front_scale(m, r->key, r->unit, &mul, &div, &prec);
 		ns = 0;
 		for (k = j; k < c->n_rows && ns < CHART_MAX_SER; k++) {
 			const struct cmp_row *q = &c->rows[k];
@@ -342,7 +338,7 @@ static void cmp_charts(const struct cmp *c, FILE *f)
 			for (i = 0; i < c->n_in; i++)
 				if (q->has[i])
 					chart_add(&s[ns], chart_x(c, i, ax),
-						  q->x[i] / div, false);
+						  q->x[i] * mul / div, false);
 			ns++;
 		}
 		snprintf(title, sizeof(title), "%s%s%s%s against %s", r->name,

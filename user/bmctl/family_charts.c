@@ -16,7 +16,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "chart.h"
@@ -164,16 +163,15 @@ static void rows_visit(struct rows_walk *w, json_object **rows, int depth,
 static const char *scale(struct series *s, int ns, const char *key,
 			 const char *unit, double m, char *buf, size_t size)
 {
-	char digits[32];
-	const char *u = front_number(m, m, key, unit, digits, sizeof(digits));
-	double shown = strtod(digits, NULL), div;
+	double mul, div;
+	const char *u;
 	size_t k;
-	int i;
+	int i, prec;
 
-	div = m > 0 && shown > 0 ? m / shown : 1;
+	u = front_scale(m, key, unit, &mul, &div, &prec);
 	for (i = 0; i < ns; i++)
 		for (k = 0; k < s[i].n; k++)
-			s[i].y[k] /= div;
+			s[i].y[k] = s[i].y[k] * mul / div;
 	snprintf(buf, size, "%s", *u ? u : key);
 	return buf;
 }

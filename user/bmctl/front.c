@@ -112,8 +112,14 @@ const char *front_unit(const char *key, const char *unit)
 	return unit && *unit ? unit : unit_of(key);
 }
 
-const char *front_number(double x, double ref, const char *key,
-			 const char *unit, char *buf, size_t size)
+/* A time's unit, as front_unit names them. */
+static bool is_time(const char *unit)
+{
+	return !strcmp(unit, "s") || !strcmp(unit, "ms") || !strcmp(unit, "ns");
+}
+
+const char *front_scale(double ref, const char *key, const char *unit,
+			double *mul, double *div, int *prec)
 {
 	static const double rate_s[] = { 1e9, 1e6, 1e3, 1 };
 	static const char *const bps_n[] = { "Gbit/s", "Mbit/s", "kbit/s",
@@ -123,36 +129,52 @@ const char *front_number(double x, double ref, const char *key,
 	static const char *const time_n[] = { "s", "ms", "\u00b5s", "ns" };
 	static const double byte_s[] = { 1e6, 1 };
 	static const char *const byte_n[] = { "MB", "B" };
-	double to_s;
 	size_t i;
 
+	*mul = 1;
+	*div = 1;
 	unit = front_unit(key, unit);
 	if (!strcmp(unit, "bit/s") || !strcmp(unit, "fps")) {
 		i = scale_of(ref, rate_s, 4);
-		plain(buf, size, x / rate_s[i], 3);
+		*div = rate_s[i];
+		*prec = 3;
 		return unit[0] == 'b' ? bps_n[i] : fps_n[i];
 	}
 	if (!strcmp(unit, "%") || !strcmp(unit, "% of line")) {
-		plain(buf, size, x, 2);
+		*prec = 2;
 		return unit;
 	}
-	if (!strcmp(unit, "s") || !strcmp(unit, "ms") || !strcmp(unit, "ns")) {
-		to_s = !strcmp(unit, "ms") ? 1e-3 : !strcmp(unit, "ns") ? 1e-9 : 1;
+	if (is_time(unit)) {
+		*mul = !strcmp(unit, "ms") ? 1e-3 : !strcmp(unit, "ns") ? 1e-9 : 1;
 		/* no time at all is "0 s" */
-		i = ref * to_s == 0 ? 0 : scale_of(ref * to_s, time_s, 4);
-		plain(buf, size, x * to_s / time_s[i], 3);
-		if (x * to_s == 0)
-			snprintf(buf, size, "0");
+		i = ref * *mul == 0 ? 0 : scale_of(ref * *mul, time_s, 4);
+		*div = time_s[i];
+		*prec = 3;
 		return time_n[i];
 	}
 	if (!strcmp(unit, "bytes")) {
 		/* a buffer is read to the byte below a megabyte */
 		i = scale_of(ref, byte_s, 2);
-		plain(buf, size, x / byte_s[i], ref >= 1e6 ? 3 : 0);
+		*div = byte_s[i];
+		*prec = ref >= 1e6 ? 3 : 0;
 		return byte_n[i];
 	}
-	plain(buf, size, x, fabs(ref) >= 100 ? 1 : fabs(ref) >= 1 ? 3 : 6);
+	*prec = fabs(ref) >= 100 ? 1 : fabs(ref) >= 1 ? 3 : 6;
 	return unit;
+}
+
+const char *front_number(double x, double ref, const char *key,
+			 const char *unit, char *buf, size_t size)
+{
+	double mul, div;
+	int prec;
+	const char *u = front_scale(ref, key, unit, &mul, &div, &prec);
+
+	plain(buf, size, x * mul / div, prec);
+	/* no time at all is "0", whatever the unit shown */
+	if (is_time(front_unit(key, unit)) && x * mul == 0)
+		snprintf(buf, size, "0");
+	return u;
 }
 
 /* A repeated measurement ({n, mean, stddev}) is its mean. */

@@ -77,6 +77,12 @@ void front_part_name(const struct front_part *p, char *buf, size_t size);
  * for "*_fps", "% of line" for "*_pct_line"; "" for none. */
 const char *front_unit(const char *key, const char *unit);
 
+/* The unit front_value shows ref (of key, in unit or key's suffix's) in:
+ * its name ("Mfps", "µs"; ""), a value x of key reads x * *mul / *div
+ * there, with *prec decimals at most (a chart's axis: the same unit). */
+const char *front_scale(double ref, const char *key, const char *unit,
+			double *mul, double *div, int *prec);
+
 /* x (of key, in unit or key's suffix's) in the unit front_value shows
  * ref in, as digits into buf; that unit's name ("Mfps", "µs"; ""). */
 const char *front_number(double x, double ref, const char *key,
