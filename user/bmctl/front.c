@@ -580,6 +580,26 @@ static bool headline_add(const struct front_row *row, void *ctx)
 	return true;
 }
 
+json_object *front_params_given(json_object *params, json_object *given)
+{
+	json_object *mine, *v;
+	size_t i, n;
+
+	if (!json_object_is_type(given, json_type_array))
+		return NULL;
+	mine = json_object_new_object();
+	n = json_object_array_length(given);
+	for (i = 0; i < n; i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(given, i));
+
+		v = jget(params, k);
+		if (k && v)
+			json_object_object_add(mine, k, json_object_get(v));
+	}
+	return mine;
+}
+
 void front_build(json_object *doc, struct front *f)
 {
 	json_object *meta = jget(doc, "meta"), *proc = jget(doc, "procedure");

@@ -88,6 +88,11 @@ const char *front_scale(double ref, const char *key, const char *unit,
 const char *front_number(double x, double ref, const char *key,
 			 const char *unit, char *buf, size_t size);
 
+/* The parameters of params whose names given (bmd's meta.params_given)
+ * lists, as a new object; NULL when given is not a list (a result that
+ * does not say). */
+json_object *front_params_given(json_object *params, json_object *given);
+
 /* Build doc's front block: the header items and the headline lines its
  * procedure's "x-headline" (the result schema) declares. */
 void front_build(json_object *doc, struct front *f);

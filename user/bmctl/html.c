@@ -257,25 +257,15 @@ static void kv_table(FILE *f, const char *title, json_object *o, bool units)
  * one table for a result that does not say. */
 static void params_tables(FILE *f, json_object *params, json_object *given)
 {
-	json_object *mine, *rest;
-	size_t i, n;
+	json_object *mine = NULL, *rest;
 
-	if (!json_object_is_type(given, json_type_array) ||
-	    !json_object_is_type(params, json_type_object)) {
+	if (json_object_is_type(params, json_type_object))
+		mine = front_params_given(params, given);
+	if (!mine) {
 		kv_table(f, "Parameters", params, false);
 		return;
 	}
-	mine = json_object_new_object();
 	rest = json_object_new_object();
-	n = json_object_array_length(given);
-	for (i = 0; i < n; i++) {
-		const char *k = json_object_get_string(
-			json_object_array_get_idx(given, i));
-
-		if (k && jget(params, k))
-			json_object_object_add(mine, k,
-					       json_object_get(jget(params, k)));
-	}
 	json_object_object_foreach(params, k, v)
 		if (!jget(mine, k))
 			json_object_object_add(rest, k, json_object_get(v));

@@ -419,25 +419,15 @@ static void report_counters(json_object *dc)
  * page list them); every one for a result that does not say. */
 static void report_params(json_object *params, json_object *given)
 {
-	json_object *mine, *v;
-	size_t i, n;
+	json_object *mine;
 
 	if (!params || !json_object_object_length(params))
 		return;
 	pr_text("\n");
-	if (!json_object_is_type(given, json_type_array)) {
+	mine = front_params_given(params, given);
+	if (!mine) {
 		render("parameters", params, 0);
 		return;
-	}
-	mine = json_object_new_object();
-	n = json_object_array_length(given);
-	for (i = 0; i < n; i++) {
-		const char *k = json_object_get_string(
-			json_object_array_get_idx(given, i));
-
-		v = get(params, k);
-		if (k && v)
-			json_object_object_add(mine, k, json_object_get(v));
 	}
 	if (json_object_object_length(mine))
 		render("parameters given", mine, 0);
