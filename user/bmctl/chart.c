@@ -20,6 +20,19 @@ static const char *const colour[] = { "#1f77b4", "#d62728", "#2ca02c",
 				      "#9467bd", "#ff7f0e", "#8c564b",
 				      "#e377c2", "#17becf" };
 
+/* A figure's SVG opened, h pixels high, on white, with its title. */
+static void svg_open(FILE *f, int h, const char *title)
+{
+	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
+		"fill=\"white\"/>\n", W, h, W, h, W, h);
+	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
+		"font-size=\"13\">", ML);
+	html_esc(f, title);
+	fputs("</text>\n", f);
+}
+
 /* A "nice" step for about n ticks over span. */
 static double tick_step(double span, int n)
 {
@@ -75,15 +88,7 @@ void chart_draw(FILE *f, const char *title, const char *xl,
 			y1 += fabs(y1) * 0.1 + 1;
 		}
 	}
-	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
-		"fill=\"white\"/>\n", W, H + 16 * legend, W, H + 16 * legend, W,
-		H + 16 * legend);
-	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
-		"font-size=\"13\">", ML);
-	html_esc(f, title);
-	fputs("</text>\n", f);
+	svg_open(f, H + 16 * legend, title);
 #define PX(x) (ML + ((x) - x0) / (x1 - x0) * pw)
 #define PY(y) (MT + ph - ((y) - y0) / (y1 - y0) * ph)
 	st = tick_step(y1 - y0, 5);
@@ -151,7 +156,6 @@ void chart_add(struct series *s, double x, double y, bool mark)
 	}
 }
 
-
 void chart_lanes(FILE *f, const char *title, const char *xl,
 		 const struct lane *l, size_t n)
 {
@@ -172,14 +176,7 @@ void chart_lanes(FILE *f, const char *title, const char *xl,
 		return;
 	if (x1 - x0 < 1e-12)
 		x1 = x0 + 1;
-	fprintf(f, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		"font-family=\"sans-serif\"><rect width=\"%d\" height=\"%d\" "
-		"fill=\"white\"/>\n", W, h, W, h, W, h);
-	fprintf(f, "<text x=\"%d\" y=\"18\" font-weight=\"bold\" "
-		"font-size=\"13\">", ML);
-	html_esc(f, title);
-	fputs("</text>\n", f);
+	svg_open(f, h, title);
 #define PX(x) (ml + ((x) - x0) / (x1 - x0) * pw)
 	st = tick_step(x1 - x0, 6);
 	for (v = ceil(x0 / st) * st; v <= x1 + st * 1e-9; v += st)

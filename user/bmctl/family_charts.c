@@ -66,7 +66,7 @@ static const char *text_in(json_object *const *rows, int depth,
 }
 
 struct rows_walk {
-	json_object *spec, *keys;
+	json_object *keys;
 	const char *x, *split, *name;	/* name: the array's, with several */
 	struct series *s;
 	int ns;
@@ -180,7 +180,7 @@ static void rows_chart(FILE *f, json_object *res, json_object *spec,
 		       struct series *s)
 {
 	json_object *paths = jget(spec, "rows"), *rows[MAX_DEPTH];
-	struct rows_walk w = { spec, jget(spec, "keys"),
+	struct rows_walk w = { jget(spec, "keys"),
 			       json_object_get_string(jget(spec, "x")),
 			       json_object_get_string(jget(spec, "series")),
 			       NULL, s, 0, 0 };
