@@ -12,15 +12,21 @@
 
 #include "bm_proto.h"
 
+/* c unconnected, with its first id and the reply size bound. */
+static void client_init(struct bm_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->next_id = 1;
+	c->lb.max = BM_PROTO_MAX_REPLY;
+}
+
 int bm_client_open(struct bm_client *c, const char *path, struct bm_error *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, e;
 
-	memset(c, 0, sizeof(*c));
-	c->fd = -1;
-	c->next_id = 1;
-	c->lb.max = BM_PROTO_MAX_REPLY;
+	client_init(c);
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		bm_errorf(err, "socket path too long: %s", path);
 		return -ENAMETOOLONG;
@@ -53,10 +59,7 @@ int bm_client_open_cmd(struct bm_client *c, char *const argv[],
 	int sv[2], e;
 	pid_t pid;
 
-	memset(c, 0, sizeof(*c));
-	c->fd = -1;
-	c->next_id = 1;
-	c->lb.max = BM_PROTO_MAX_REPLY;
+	client_init(c);
 	/* one socket both ways: the client's send() and poll() as with
 	 * bmd's own socket */
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
