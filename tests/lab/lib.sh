@@ -740,6 +740,25 @@ ovs_police() {
 	done
 }
 
+# ovs_htb_queue DEV KBIT: Open vSwitch QoS linux-htb on DEV (the QoS's
+# max-rate 10 Mbit/s) with queue 1 of min-rate = max-rate KBIT kbit/s, the
+# one a flow's set_queue:1 reaches; returns once tc shows the queue's
+# class 1:2 (5 s at most), printed.  htb charges skb->len = F - 4 at
+# egress.
+ovs_htb_queue() {
+	ovs-vsctl set port "$1" qos=@q -- --id=@q create qos type=linux-htb \
+		other-config:max-rate=10000000 queues:1=@q1 -- --id=@q1 create queue \
+		other-config:min-rate=${2}000 other-config:max-rate=${2}000 > /dev/null ||
+		fail "QoS on $1"
+	i=0
+	until $TC -n dut class show dev "$1" | grep -q 'htb 1:2 '; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { $TC -n dut class show dev "$1"; fail "no htb class 1:2 on $1 after 5 s"; }
+		sleep 0.1
+	done
+	$TC -n dut -d class show dev "$1" | sed "s/^/note: $1: /"
+}
+
 # ovs_police_drops DEV: what DEV's ingress policer dropped, by its
 # ingress qdisc's count (the police's TC_ACT_SHOT is counted there)
 ovs_police_drops() {

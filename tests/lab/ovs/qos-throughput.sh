@@ -19,19 +19,9 @@ bm_load
 topo_ovs 2
 $IP -n dut link set d2 txqueuelen 16 || fail "txqueuelen d2"
 Y=$(lab_draw ovs_queue_kbit 2000 3600 50)
-ovs-vsctl set port d2 qos=@q -- --id=@q create qos type=linux-htb \
-	other-config:max-rate=10000000 queues:1=@q1 -- --id=@q1 create queue \
-	other-config:min-rate=${Y}000 other-config:max-rate=${Y}000 > /dev/null ||
-	fail "QoS on d2"
+ovs_htb_queue d2 $Y
 ovs-ofctl add-flow br0 "in_port=d1,actions=set_queue:1,output:d2" || fail "flow d1"
 ovs-ofctl add-flow br0 "in_port=d2,actions=output:d1" || fail "flow d2"
-i=0
-until $TC -n dut class show dev d2 | grep -q 'htb 1:2 '; do
-	i=$((i + 1))
-	[ $i -lt 50 ] || { $TC -n dut class show dev d2; fail "no htb class 1:2 on d2 after 5 s"; }
-	sleep 0.1
-done
-$TC -n dut -d class show dev d2 | sed 's/^/note: d2: /'
 $TC -n dut qdisc show dev d2 | sed 's/^/note: d2: /'
 note "seed $LAB_SEED: queue 1 min-rate = max-rate $Y kbit/s: C = $(awk -v y=$Y 'BEGIN { printf "%.2f", y * 1000 / 8 / 508 }') fps at 512 B"
 ovs_bmd_start
