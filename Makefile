@@ -100,7 +100,7 @@ HDRS := $(wildcard include/uapi/linux/*.h user/lib/*/*.h user/bmd/*.h user/bmctl
 all: user module
 
 user: $(PKG_GATE) $(O)/bmd $(O)/bmctl $(O)/bmgen-trial $(O)/bmgen-traffic $(O)/bmgen-tcp $(O)/bmgen-nlcheck $(O)/bmgen-nlfuzz \
-	$(O)/holb-emu $(O)/xdp-attach $(O)/xdp-tg-probe.so
+	$(O)/bmgen-peer $(O)/holb-emu $(O)/xdp-attach $(O)/xdp-tg-probe.so
 
 Q := $(if $(V),,@)
 
@@ -152,6 +152,10 @@ $(O)/bmgen-tcp: $(O)/tests/tools/bmgen_tcp.o $(O)/libbm.a
 # privileges (libmnl only)
 $(O)/bmgen-nlcheck: $(O)/tests/tools/bmgen_nlcheck.o
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libmnl 2>/dev/null)
+
+# lab dataplane/rx-only: another host's sender, a raw socket (uapi only)
+$(O)/bmgen-peer: $(O)/tests/tools/bmgen_peer.o
+	$(CC) $(CFLAGS) -o $@ $^
 
 # lab dataplane/netlink-fuzz: the netlink sequence fuzzer (libmnl, threads)
 $(O)/bmgen-nlfuzz: $(O)/tests/tools/bmgen_nlfuzz.o

@@ -114,7 +114,10 @@ struct bm_stream {
 	u32 id;
 	struct net *net;		/* where it was added; see above */
 	bool in_trial;			/* sent by the current or last trial */
-	struct bm_port *tx_port;
+	bool rx_only;			/* added without a tx port: another
+					 * host sends it
+					 */
+	struct bm_port *tx_port;	/* NULL for rx_only, or once detached */
 	struct bm_port *rx_port;	/* may be NULL */
 	/* configuration */
 	u32 frame_size;
@@ -198,6 +201,7 @@ struct bm_trial {
 	int error;
 	u32 id;
 	u64 epoch_ns;			/* CLOCK_MONOTONIC */
+	u64 epoch_tai_ns;		/* the same instant on CLOCK_TAI */
 	atomic_t active;		/* kthreads still sending */
 	bool stop;			/* ask the kthreads to stop */
 	struct net *net;		/* where the trial was started, or NULL
@@ -362,7 +366,8 @@ void bm_tx_go(void);
 void bm_tx_wait_idle(void);
 
 /* trial.c: the trial's lifecycle */
-int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, struct netlink_ext_ack *extack);
+int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
+		   struct netlink_ext_ack *extack);
 void bm_trial_stop(int error);
 /* End the counting of net's last trial's streams (REQ-RX-3); bm_cfg_lock. */
 int bm_trial_rx_close(struct net *net, struct netlink_ext_ack *extack);

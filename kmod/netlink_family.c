@@ -136,7 +136,9 @@ int bm_status_fill(struct sk_buff *skb, const struct net *net)
 	    nla_put_s32(skb, BMGEN_A_TRIAL_ERROR, bm_trial.error) ||
 	    nla_put_u32(skb, BMGEN_A_TRIAL_ID, bm_trial.id) ||
 	    nla_put_u64_64bit(skb, BMGEN_A_TRIAL_EPOCH_NS, bm_trial.epoch_ns,
-			      BMGEN_A_PAD))
+			      BMGEN_A_PAD) ||
+	    nla_put_u64_64bit(skb, BMGEN_A_TRIAL_EPOCH_TAI_NS,
+			      bm_trial.epoch_tai_ns, BMGEN_A_PAD))
 		return -EMSGSIZE;
 	/* another namespace's trial: not its ports' ifindex */
 	if (bm_trial.net && net_eq(bm_trial.net, net) &&

@@ -77,21 +77,53 @@ static u64 bm_get_u64(struct nlattr **a, int type, u64 def)
 	return a[type] ? nla_get_u64(a[type]) : def;
 }
 
-/* STREAM_ADD: its id and its ports, resolved in net. */
+/*
+ * What only a sender uses: an rx-only stream (another host sends it)
+ * refuses them rather than keep a rate or a count that means nothing here.
+ */
+static const int bm_stream_tx_attrs[] = {
+	BMGEN_A_STREAM_PATTERN, BMGEN_A_STREAM_RATE_UFPS,
+	BMGEN_A_STREAM_COUNT, BMGEN_A_STREAM_BURST_LEN,
+	BMGEN_A_STREAM_BURST_GAP_NS, BMGEN_A_STREAM_BURST_COUNT,
+	BMGEN_A_STREAM_BURST_PERIOD_NS, BMGEN_A_STREAM_BURST_DUE_UFPS,
+	BMGEN_A_STREAM_BURST_LAST_SIZE, BMGEN_A_STREAM_START_NS,
+	BMGEN_A_STREAM_LEARN, BMGEN_A_STREAM_CPU, BMGEN_A_STREAM_TX_MODE,
+	BMGEN_A_STREAM_TX_PATH, BMGEN_A_STREAM_LATENCY_TAG_SEQ,
+	BMGEN_A_STREAM_TAG_DST_IP4, BMGEN_A_STREAM_SRC_MAC,
+	BMGEN_A_STREAM_DST_MAC,
+};
+
+/* STREAM_ADD: its id and its ports, resolved in net; no tx port makes
+ * it rx-only.
+ */
 static int bm_nl_stream_ports(struct bm_stream *s, struct net *net,
 			      struct nlattr **a, struct netlink_ext_ack *extack)
 {
-	if (!a[BMGEN_A_STREAM_ID] || !a[BMGEN_A_STREAM_TX_IFINDEX]) {
-		NL_SET_ERR_MSG_MOD(extack, "a stream needs an id and a tx port");
+	unsigned int i;
+
+	if (!a[BMGEN_A_STREAM_ID] ||
+	    (!a[BMGEN_A_STREAM_TX_IFINDEX] && !a[BMGEN_A_STREAM_RX_IFINDEX])) {
+		NL_SET_ERR_MSG_MOD(extack, "a stream needs an id and a tx port (or, received only, an rx port)");
 		return -EINVAL;
 	}
 	s->id = nla_get_u32(a[BMGEN_A_STREAM_ID]);
 	s->net = net;
-	s->tx_port = bm_port_find(net, nla_get_u32(a[BMGEN_A_STREAM_TX_IFINDEX]));
-	if (!s->tx_port) {
-		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_TX_IFINDEX],
-				    "tx device is not an attached port");
-		return -ENOENT;
+	s->rx_only = !a[BMGEN_A_STREAM_TX_IFINDEX];
+	for (i = 0; s->rx_only && i < ARRAY_SIZE(bm_stream_tx_attrs); i++) {
+		if (a[bm_stream_tx_attrs[i]]) {
+			NL_SET_ERR_MSG_ATTR(extack, a[bm_stream_tx_attrs[i]],
+					    "an rx-only stream (no tx port) does not send: a sending attribute");
+			return -EINVAL;
+		}
+	}
+	if (!s->rx_only) {
+		s->tx_port = bm_port_find(net,
+				nla_get_u32(a[BMGEN_A_STREAM_TX_IFINDEX]));
+		if (!s->tx_port) {
+			NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_TX_IFINDEX],
+					    "tx device is not an attached port");
+			return -ENOENT;
+		}
 	}
 	if (a[BMGEN_A_STREAM_RX_IFINDEX]) {
 		s->rx_port = bm_port_find(net,
@@ -143,6 +175,8 @@ static int bm_nl_stream_sizes(struct bm_stream *s, struct nlattr **a,
 static int bm_nl_stream_macs(struct bm_stream *s, struct nlattr **a,
 			     struct netlink_ext_ack *extack)
 {
+	if (s->rx_only)
+		return 0;	/* the sender's, on another host */
 	if (a[BMGEN_A_STREAM_DST_MAC])
 		memcpy(s->dst_mac, nla_data(a[BMGEN_A_STREAM_DST_MAC]), ETH_ALEN);
 	else if (s->rx_port)
@@ -571,6 +605,7 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 				       s->tx_port->ifindex)) ||
 	    (s->rx_port && nla_put_u32(skb, BMGEN_A_STREAM_RX_IFINDEX,
 				       s->rx_port->ifindex)) ||
+	    (s->rx_only && nla_put_flag(skb, BMGEN_A_STREAM_RX_ONLY)) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_FRAME_SIZE, s->frame_size) ||
 	    nla_put(skb, BMGEN_A_STREAM_DST_MAC, ETH_ALEN, s->dst_mac) ||
 	    nla_put(skb, BMGEN_A_STREAM_SRC_MAC, ETH_ALEN, s->src_mac) ||

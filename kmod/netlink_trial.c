@@ -6,6 +6,7 @@
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -17,6 +18,7 @@ const struct nla_policy bm_trial_policy[BMGEN_A_MAX + 1] = {
 	BM_POLICY_VERSION,
 	[BMGEN_A_TRIAL_START_DELAY_NS] = { .type = NLA_U64 },
 	[BMGEN_A_TRIAL_OWNED] = { .type = NLA_FLAG },
+	[BMGEN_A_TRIAL_START_TAI_NS] = NLA_POLICY_MIN(NLA_U64, 1),
 };
 
 int bm_nl_status_get(struct sk_buff *skb, struct genl_info *info)
@@ -45,9 +47,23 @@ nospace:
 
 int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 {
-	u64 delay = 0;
+	struct nlattr *at = info->attrs[BMGEN_A_TRIAL_START_TAI_NS];
+	u64 delay = 0, tai = 0;
 	int ret;
 
+	if (at) {
+		if (info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, at,
+					    "a start time or a start delay, not both");
+			return -EINVAL;
+		}
+		tai = nla_get_u64(at);
+		if (tai > ktime_get_clocktai_ns() + BM_MAX_DELAY_NS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, at,
+					    "start time more than an hour ahead");
+			return -ERANGE;
+		}
+	}
 	if (info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]) {
 		delay = nla_get_u64(info->attrs[BMGEN_A_TRIAL_START_DELAY_NS]);
 		if (delay > BM_MAX_DELAY_NS) {
@@ -58,7 +74,7 @@ int bm_nl_trial_start(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	mutex_lock(&bm_cfg_lock);
-	ret = bm_trial_start(genl_info_net(info), info->snd_portid, delay,
+	ret = bm_trial_start(genl_info_net(info), info->snd_portid, delay, tai,
 			     info->extack);
 	if (!ret)
 		bm_trial.owned = nla_get_flag(info->attrs[BMGEN_A_TRIAL_OWNED]);

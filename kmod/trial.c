@@ -8,6 +8,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
+#include <linux/timekeeping.h>
 #include <net/net_namespace.h>
 
 #include "bmgen.h"
@@ -28,6 +29,13 @@ static int bm_trial_check_streams(const struct net *net,
 					      lockdep_is_held(&bm_cfg_lock));
 		if (!s || !net_eq(s->net, net))
 			continue;
+		if (s->rx_only) {
+			if (!s->rx_port) {
+				NL_SET_ERR_MSG(extack, "an rx-only stream's rx port is gone");
+				return -ENODEV;
+			}
+			continue;
+		}
 		if (!s->tx_port) {
 			NL_SET_ERR_MSG(extack, "a stream's tx port is gone");
 			return -ENODEV;
@@ -49,16 +57,39 @@ static int bm_trial_check_streams(const struct net *net,
 }
 
 /*
- * Arm a trial with every stream of net; the kthreads start them all at one
- * epoch, now + delay_ns (REQ-GEN-5).  Streams of other namespaces keep
- * their statistics.  One trial at a time, of whichever namespace.  Needs
- * bm_cfg_lock.
+ * The epoch of a trial: at_tai_ns (CLOCK_TAI) on CLOCK_MONOTONIC, when
+ * given, else now + delay_ns; with its CLOCK_TAI value in *tai.  0 when
+ * at_tai_ns has passed.
  */
-int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
+static u64 bm_trial_epoch(u64 delay_ns, u64 at_tai_ns, u64 *tai)
+{
+	u64 now = ktime_get_ns();
+	/* TAI - MONOTONIC: the realtime offset (a step of the clock moves
+	 * it) plus the TAI-UTC offset
+	 */
+	u64 offs = ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI));
+
+	if (!at_tai_ns) {
+		*tai = now + (delay_ns ?: start_delay_ns) + offs;
+		return now + (delay_ns ?: start_delay_ns);
+	}
+	*tai = at_tai_ns;
+	return at_tai_ns > now + offs ? at_tai_ns - offs : 0;
+}
+
+/*
+ * Arm a trial with every stream of net; the kthreads start them all at one
+ * epoch (REQ-GEN-5): now + delay_ns, or at_tai_ns on CLOCK_TAI when not 0,
+ * the instant every host of a trial across hosts starts at.  Streams of
+ * other namespaces keep their statistics.  One trial at a time, of
+ * whichever namespace.  Needs bm_cfg_lock.
+ */
+int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
 		   struct netlink_ext_ack *extack)
 {
 	unsigned int next_cpu = 0, users = 0, i;
 	struct bm_stream *s;
+	u64 epoch = 0, tai = 0;
 	int ret;
 
 	if (bm_trial_busy()) {
@@ -72,6 +103,16 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	ret = bm_trial_check_streams(net, extack);
 	if (ret)
 		return ret;
+	/* refused before the last trial's counts are reset: a start that
+	 * has passed would send the first frames late, all at once
+	 */
+	if (at_tai_ns) {
+		epoch = bm_trial_epoch(0, at_tai_ns, &tai);
+		if (!epoch) {
+			NL_SET_ERR_MSG(extack, "the start time has passed (are the hosts' clocks in sync?)");
+			return -ERANGE;
+		}
+	}
 	bm_tx_prepare();
 	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
 		s = rcu_dereference_protected(bm_streams[i],
@@ -82,9 +123,13 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 		if (!s->in_trial)
 			continue;
 		bm_stream_rx_reset(s);
-		if (bm_tx_assign(s, &next_cpu))
+		/* sent by another host: nothing for a kthread */
+		if (!s->rx_only && bm_tx_assign(s, &next_cpu))
 			users++;
 	}
+	/* a delay counts from the last moment before the kthreads are told */
+	if (!at_tai_ns)
+		epoch = bm_trial_epoch(delay_ns, 0, &tai);
 	bm_trial.id++;
 	bm_trial.error = 0;
 	bm_trial.link_downs = 0;
@@ -93,7 +138,8 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns,
 	bm_trial.stop = false;
 	bm_trial.net = net;
 	bm_trial.portid = portid;
-	bm_trial.epoch_ns = ktime_get_ns() + (delay_ns ?: start_delay_ns);
+	bm_trial.epoch_ns = epoch;
+	bm_trial.epoch_tai_ns = tai;
 	atomic_set(&bm_trial.active, users);
 	bm_trial.state = BMGEN_TRIAL_ARMED;
 	bm_cfg_changed();

@@ -1011,6 +1011,50 @@ BUILD(b_del_id_max) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, BMGEN_MAX_STREAMS
 BUILD(b_delay_hour) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, HOUR_NS + 1); }
 BUILD(b_delay_u32) { mnl_attr_put_u32(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 1000); }
 
+/* a trial across hosts: the start on CLOCK_TAI, the receiving half */
+static uint64_t tai_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_TAI, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+BUILD(b_tai_delay)
+{
+	mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_TAI_NS, tai_ns() + 100000000);
+	mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, 1000000);
+}
+BUILD(b_tai_passed) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_TAI_NS, tai_ns() - 1000000000); }
+BUILD(b_tai_hour) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_TAI_NS, tai_ns() + HOUR_NS + 1000000000); }
+BUILD(b_tai_0) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_TAI_NS, 0); }
+BUILD(b_tai_u32) { mnl_attr_put_u32(nlh, BMGEN_A_TRIAL_START_TAI_NS, 1); }
+BUILD(b_epoch_tai_in) { mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_EPOCH_TAI_NS, tai_ns()); }
+/* the base's receiving half: no tx port, none of what only a sender says */
+#define RX_ONLY_OMIT (M(BMGEN_A_STREAM_TX_IFINDEX) | M(BMGEN_A_STREAM_PATTERN) | \
+		      M(BMGEN_A_STREAM_COUNT) | M(BMGEN_A_STREAM_RATE_UFPS))
+BUILD(b_rx_only_ok) { stream_base(nlh, c, RX_ONLY_OMIT); }
+BUILD(b_rx_only_rate)
+{
+	stream_base(nlh, c, RX_ONLY_OMIT);
+	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, 1000ULL * 1000000);
+}
+BUILD(b_rx_only_mac)
+{
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+
+	stream_base(nlh, c, RX_ONLY_OMIT);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_MAC, sizeof(mac), mac);
+}
+BUILD(b_rx_only_flag)
+{
+	stream_base(nlh, c, RX_ONLY_OMIT);
+	mnl_attr_put(nlh, BMGEN_A_STREAM_RX_ONLY, 0, NULL);
+}
+BUILD(b_no_port)
+{
+	stream_base(nlh, c, RX_ONLY_OMIT | M(BMGEN_A_STREAM_RX_IFINDEX));
+}
+
 /* The control streams of the checker itself. */
 BUILD(b_run_stream)
 {
@@ -1132,7 +1176,8 @@ static const struct ncase cases[] = {
 	{ "port_set_no_device", P_IDLE, PSET, 0, b_nothing, EINVAL, "give a port ifindex or ifname", NOATTR },
 	/* stream ids and ports */
 	{ "stream_no_id", P_IDLE, ADD, 0, b_stream_no_id, EINVAL, "needs an id and a tx port", NOATTR },
-	{ "stream_no_tx_port", P_IDLE, ADD, 0, b_stream_no_tx, EINVAL, "needs an id and a tx port", NOATTR },
+	/* without a tx port the stream is rx-only, and the base sends */
+	{ "stream_no_tx_port", P_IDLE, ADD, 0, b_stream_no_tx, EINVAL, "an rx-only stream (no tx port) does not send", A(STREAM_PATTERN) },
 	{ "stream_id_0", P_IDLE, ADD, 0, b_stream_id_0, ERANGE, RANGE, A(STREAM_ID) },
 	{ "stream_id_max", P_IDLE, ADD, 0, b_stream_id_max, ERANGE, RANGE, A(STREAM_ID) },
 	{ "stream_id_u16", P_IDLE, ADD, 0, b_stream_id_u16, EINVAL, BADLEN, A(STREAM_ID) },
@@ -1231,6 +1276,16 @@ static const struct ncase cases[] = {
 	{ "stream_del_id_max", P_IDLE, DEL, 0, b_del_id_max, ERANGE, RANGE, A(STREAM_ID) },
 	{ "trial_start_delay_over_1h", P_IDLE, START, 0, b_delay_hour, ERANGE, "start delay longer than an hour", A(TRIAL_START_DELAY_NS) },
 	{ "trial_start_delay_u32", P_IDLE, START, 0, b_delay_u32, EINVAL, BADLEN, A(TRIAL_START_DELAY_NS) },
+	{ "trial_start_tai_and_delay", P_IDLE, START, 0, b_tai_delay, EINVAL, "a start time or a start delay, not both", A(TRIAL_START_TAI_NS) },
+	{ "trial_start_tai_passed", P_IDLE, START, 0, b_tai_passed, ERANGE, "the start time has passed", NOATTR },
+	{ "trial_start_tai_over_1h", P_IDLE, START, 0, b_tai_hour, ERANGE, "start time more than an hour ahead", A(TRIAL_START_TAI_NS) },
+	{ "trial_start_tai_0", P_IDLE, START, 0, b_tai_0, ERANGE, RANGE, A(TRIAL_START_TAI_NS) },
+	{ "trial_start_tai_u32", P_IDLE, START, 0, b_tai_u32, EINVAL, BADLEN, A(TRIAL_START_TAI_NS) },
+	{ "trial_start_epoch_tai_given", P_IDLE, START, 0, b_epoch_tai_in, EINVAL, UNSUPP, A(TRIAL_EPOCH_TAI_NS) },
+	{ "rx_only_with_rate", P_IDLE, ADD, 0, b_rx_only_rate, EINVAL, "an rx-only stream (no tx port) does not send", A(STREAM_RATE_UFPS) },
+	{ "rx_only_with_src_mac", P_IDLE, ADD, 0, b_rx_only_mac, EINVAL, "an rx-only stream (no tx port) does not send", A(STREAM_SRC_MAC) },
+	{ "rx_only_flag_given", P_IDLE, ADD, 0, b_rx_only_flag, EINVAL, UNSUPP, A(STREAM_RX_ONLY) },
+	{ "stream_add_no_port", P_IDLE, ADD, 0, b_no_port, EINVAL, "a stream needs an id and a tx port", NOATTR },
 	/* while a trial runs */
 	{ "trial_start_while_running", P_RUNNING, START, 0, b_nothing, EBUSY, "a trial is already running", NOATTR },
 	{ "stream_add_while_running", P_RUNNING, ADD, 0, b_stream_ok, EBUSY, FROZEN, NOATTR },
@@ -2561,6 +2616,8 @@ int main(int argc, char **argv)
 	if (!mode) {
 		/* the base requests are valid: each case differs in one thing */
 		if (control_seen(&n, ADD, b_stream_ok, &c, "the base STREAM_ADD is accepted") ||
+		    control_seen(&n, DEL, b_del_free, &c, "and deleted again") ||
+		    control_seen(&n, ADD, b_rx_only_ok, &c, "an rx-only STREAM_ADD (rx port, no tx port) is accepted") ||
 		    control_seen(&n, DEL, b_del_free, &c, "and deleted again") ||
 		    control_seen(&n, ATT, b_port_spare_name, &c, "PORT_ATTACH of the spare device is accepted") ||
 		    control_seen(&n, DET, b_port_spare, &c, "and detached again"))

@@ -33,7 +33,9 @@ static void usage(FILE *f)
 		"                   [--qdisc] [--cpu N] [--streams N] [--drain S] [--late-watch S]\n"
 		"                   [--stop-after S]\n"
 		"                   [--hwts] [--ptp] [--sum] [--log N]\n"
-		"                   [--tx-path auto|alloc|recycle|xdp]\n"
+		"                   [--tx-path auto|alloc|recycle|xdp] [--start-tai NS]\n"
+		"       bmgen-trial --rx-only --rx DEV --stop-after S [--size F | --imix ...]\n"
+		"                   [--streams N] [--start-tai NS] [--drain S]\n"
 		"--streams N adds N identical streams (ids 1..N, each at --rate);\n"
 		"--sum prints their totals, not N blocks; --log N prints the\n"
 		"departure times of stream 1's first N frames (tx_log=, ns).\n"
@@ -44,7 +46,11 @@ static void usage(FILE *f)
 		"(RX_CLOSE); --late-watch S waits S more and rx_late= says how many\n"
 		"frames came after the drain (REQ-RX-3).\n"
 		"--tx-path asks for a transmit path (default auto: the cheapest the\n"
-		"port allows); tx_path= says which the trial used.\n");
+		"port allows); tx_path= says which the trial used.\n"
+		"--start-tai NS starts the trial at that CLOCK_TAI instant (every host of a\n"
+		"trial across hosts at one); epoch_tai_ns= says when it started.\n"
+		"--rx-only adds the streams' receiving halves alone (another host, or\n"
+		"bmgen-peer, sends them) and runs until --stop-after.\n");
 }
 
 /* Slab + vmalloc of the whole guest in kB (/proc/meminfo), -1 unknown. */
@@ -393,7 +399,8 @@ struct trial_opts {
 	double rate, drain, stop_after, watch;
 	uint64_t nstreams;
 	uint32_t log_n;		/* --log: stream 1's departures to print */
-	int hwts, sum;
+	uint64_t start_tai;	/* --start-tai: the epoch on CLOCK_TAI */
+	int hwts, sum, rx_only;
 };
 
 static const struct option trial_options[] = {
@@ -422,6 +429,8 @@ static const struct option trial_options[] = {
 	{ "sum", no_argument, NULL, 'u' },
 	{ "log", required_argument, NULL, 'L' },
 	{ "tx-path", required_argument, NULL, 'T' },
+	{ "start-tai", required_argument, NULL, 'A' },
+	{ "rx-only", no_argument, NULL, 'O' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -505,6 +514,8 @@ static int parse_opt(int c, uint64_t v, struct trial_opts *o)
 			return 2;
 		}
 		break;
+	case 'A': o->start_tai = v; break;
+	case 'O': o->rx_only = 1; break;
 	case 'h': usage(stdout); return 0;
 	default: usage(stderr); return 2;
 	}
@@ -533,7 +544,7 @@ static int parse_opts(int argc, char **argv, struct trial_opts *o)
 		/* the options whose argument is no unsigned number */
 		if (optarg && c != 't' && c != 'r' && c != 'i' && c != 'R' && c != 'D' &&
 		    c != 'W' && c != 'S' && c != '6' && c != 'q' && c != 'h' && c != 'H' &&
-		    c != 'P' && c != 'u' && c != 'T' &&
+		    c != 'P' && c != 'u' && c != 'T' && c != 'O' &&
 		    parse_u64(optarg, &v)) {
 			fprintf(stderr, "bmgen-trial: bad number '%s'\n", optarg);
 			return 2;
@@ -542,16 +553,21 @@ static int parse_opts(int argc, char **argv, struct trial_opts *o)
 		if (ret >= 0)
 			return ret;
 	}
-	if (!o->tx || !o->rx || optind != argc || !o->nstreams ||
+	if (!o->tx == !o->rx_only || !o->rx || optind != argc || !o->nstreams ||
 	    o->nstreams >= BMGEN_MAX_STREAMS) {
 		usage(stderr);
 		return 2;
 	}
-	o->log_n = o->s.log_frames;
+	/* a receiving half ends when told: its sender is elsewhere */
+	if (o->rx_only && (!(o->stop_after > 0) || o->hwts)) {
+		fprintf(stderr, "bmgen-trial: --rx-only needs --stop-after, and no --hwts\n");
+		return 2;
+	}
+	o->log_n = o->rx_only ? 0 : o->s.log_frames;
 	o->s.rate_ufps = (uint64_t)llround(o->rate * 1e6);
-	o->s.tx_ifindex = if_nametoindex(o->tx);
+	o->s.tx_ifindex = o->rx_only ? 0 : if_nametoindex(o->tx);
 	o->s.rx_ifindex = if_nametoindex(o->rx);
-	if (!o->s.tx_ifindex || !o->s.rx_ifindex) {
+	if ((!o->rx_only && !o->s.tx_ifindex) || !o->s.rx_ifindex) {
 		fprintf(stderr, "bmgen-trial: no such device\n");
 		return 2;
 	}
@@ -565,7 +581,7 @@ static int prepare(struct bm_genl *g, const struct trial_opts *o,
 {
 	int i, ret;
 
-	for (i = 0; i < 2; i++) {
+	for (i = o->rx_only; i < 2; i++) {
 		ret = bm_genl_port_attach(g, i ? o->rx : o->tx, err);
 		if (ret && ret != -EEXIST)
 			return die(1, "attach", err);
@@ -588,6 +604,7 @@ static int prepare(struct bm_genl *g, const struct trial_opts *o,
 static int start_streams(struct bm_genl *g, struct trial_opts *o,
 			 struct bm_error *err)
 {
+	struct bm_module_status st;
 	uint64_t t0, t1, i;
 	long long m0, m1;
 
@@ -600,10 +617,13 @@ static int start_streams(struct bm_genl *g, struct trial_opts *o,
 		if (i > 1)
 			o->s.log_frames = 0;
 	}
-	if (bm_genl_trial_start(g, 0, BM_GENL_TRIAL_OWNED, err))
+	if (bm_genl_trial_start_at(g, 0, o->start_tai, BM_GENL_TRIAL_OWNED, err))
 		return die(1, "trial start", err);
 	t1 = mono_ns();
 	m1 = mem_kb();
+	if (bm_genl_status_get(g, &st, err))
+		return die(1, "status", err);
+	printf("epoch_tai_ns=%llu\n", (unsigned long long)st.epoch_tai_ns);
 	printf("setup_ns=%llu\n", (unsigned long long)(t1 - t0));
 	if (m0 >= 0 && m1 >= 0)
 		printf("setup_mem_kb=%lld\n", m1 - m0);

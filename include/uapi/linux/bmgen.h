@@ -406,6 +406,25 @@ enum bmgen_attr {
 	 * after the burst's first departure.
 	 */
 	BMGEN_A_STREAM_BURST_DUE_UFPS,
+	/*
+	 * A trial across hosts: each host's module starts its part at one
+	 * absolute instant, so that a frame's TPLD transmit time (ns since
+	 * the sender's epoch) and its receive time (ns since the
+	 * receiver's) share an origin, off by the hosts' sync error.
+	 * TRIAL_START: u64 CLOCK_TAI ns, the epoch; not with
+	 * TRIAL_START_DELAY_NS; from now to an hour ahead (ERANGE "the start
+	 * time has passed" otherwise).  STATUS_GET: the last trial's epoch
+	 * on CLOCK_TAI, as the module converted it at TRIAL_START.
+	 */
+	BMGEN_A_TRIAL_START_TAI_NS,
+	BMGEN_A_TRIAL_EPOCH_TAI_NS,
+	/*
+	 * flag (STREAM_GET): the stream was added with an rx port and no tx
+	 * port: another host sends it, this module only receives it (its
+	 * sending attributes are refused).  A trial of rx-only streams
+	 * alone runs until TRIAL_STOP.
+	 */
+	BMGEN_A_STREAM_RX_ONLY,
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)

@@ -24,6 +24,9 @@ struct bm_module_status {
 	/* this namespace's last trial: link losses of its ports, the first
 	 * such port */
 	uint32_t link_downs, link_down_ifindex;
+	uint64_t epoch_ns;	/* the last trial's, CLOCK_MONOTONIC */
+	uint64_t epoch_tai_ns;	/* the same on CLOCK_TAI; 0 from a module
+				 * before it */
 };
 
 /* Query the module.  0, -ENOENT when bmgen.ko is not loaded (err says so),
@@ -86,7 +89,9 @@ int bm_genl_port_attach(struct bm_genl *g, const char *ifname,
 int bm_genl_port_detach(struct bm_genl *g, const char *ifname,
 			struct bm_error *err);
 
-/* One stream as STREAM_ADD takes it; zero fields take the module default. */
+/* One stream as STREAM_ADD takes it; zero fields take the module default.
+ * tx_ifindex 0 is the receiving half alone (another host sends it): the
+ * sending fields are then not sent. */
 struct bm_genl_stream {
 	uint32_t id;
 	uint32_t tx_ifindex, rx_ifindex;
@@ -156,6 +161,12 @@ int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err);
 #define BM_GENL_TRIAL_OWNED 1u
 int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
 			unsigned int flags, struct bm_error *err);
+/* The same, at at_tai_ns on CLOCK_TAI when not 0 (a trial across hosts:
+ * each host's module starts its part at that instant); -ERANGE when it
+ * has passed or is more than an hour ahead. */
+int bm_genl_trial_start_at(struct bm_genl *g, uint64_t delay_ns,
+			   uint64_t at_tai_ns, unsigned int flags,
+			   struct bm_error *err);
 int bm_genl_trial_stop(struct bm_genl *g, struct bm_error *err);
 /* The loss wait of the last trial is over (REQ-RX-3): the module stops
  * counting its streams, later test frames count as rx_late.  0, or -errno

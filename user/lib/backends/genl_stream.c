@@ -20,21 +20,9 @@ void bm_genl_stream_init(struct bm_genl_stream *s)
 	s->pattern = BMGEN_PAT_CONTINUOUS;
 }
 
-int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
-		       struct bm_error *err)
+/* What only the sending half of s says: when, how fast, how many, how. */
+static void put_sending(struct nlmsghdr *nlh, const struct bm_genl_stream *s)
 {
-	struct bm_genl_req req = { NULL, NULL, err };
-	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_STREAM_ADD);
-
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, s->id);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, s->tx_ifindex);
-	if (s->rx_ifindex)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, s->rx_ifindex);
-	if (s->frame_size)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, s->frame_size);
-	if (s->n_imix)
-		mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX,
-			     s->n_imix * sizeof(uint32_t), s->imix);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_PATTERN, s->pattern);
 	if (s->rate_ufps)
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_RATE_UFPS, s->rate_ufps);
@@ -56,10 +44,45 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 			mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE,
 					 s->burst_last_size);
 	}
-	if (s->log_frames)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LOG_FRAMES, s->log_frames);
 	if (s->start_ns)
 		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_START_NS, s->start_ns);
+	if (s->tx_mode)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
+	if (s->tx_path)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_PATH, s->tx_path);
+	if (s->cpu >= 0)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_CPU, s->cpu);
+	if (s->learn)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
+	if (s->tag)
+		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, s->tag_seq);
+	if (s->tag && memcmp(s->tag_dst_ip4, "\0\0\0\0", 4))
+		mnl_attr_put(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 4, s->tag_dst_ip4);
+	if (s->have_dst_mac)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_MAC, 6, s->dst_mac);
+}
+
+/* tx_ifindex 0 adds the receiving half alone: another host sends it. */
+int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
+		       struct bm_error *err)
+{
+	struct bm_genl_req req = { NULL, NULL, err };
+	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_STREAM_ADD);
+
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, s->id);
+	if (s->tx_ifindex)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_IFINDEX, s->tx_ifindex);
+	if (s->rx_ifindex)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_RX_IFINDEX, s->rx_ifindex);
+	if (s->frame_size)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FRAME_SIZE, s->frame_size);
+	if (s->n_imix)
+		mnl_attr_put(nlh, BMGEN_A_STREAM_IMIX,
+			     s->n_imix * sizeof(uint32_t), s->imix);
+	if (s->tx_ifindex)
+		put_sending(nlh, s);
+	if (s->log_frames)
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LOG_FRAMES, s->log_frames);
 	if (s->flows > 1)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, s->flows);
 	if (s->ip_dst_flows)
@@ -93,22 +116,8 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 	if (s->n_mpls)
 		mnl_attr_put(nlh, BMGEN_A_STREAM_MPLS,
 			     s->n_mpls * sizeof(uint32_t), s->mpls);
-	if (s->tx_mode)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_MODE, s->tx_mode);
-	if (s->tx_path)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_TX_PATH, s->tx_path);
-	if (s->cpu >= 0)
-		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_CPU, s->cpu);
 	if (s->ptp_shape)
 		mnl_attr_put(nlh, BMGEN_A_STREAM_PTP_SHAPE, 0, NULL);
-	if (s->learn)
-		mnl_attr_put(nlh, BMGEN_A_STREAM_LEARN, 0, NULL);
-	if (s->tag)
-		mnl_attr_put_u64(nlh, BMGEN_A_STREAM_LATENCY_TAG_SEQ, s->tag_seq);
-	if (s->tag && memcmp(s->tag_dst_ip4, "\0\0\0\0", 4))
-		mnl_attr_put(nlh, BMGEN_A_STREAM_TAG_DST_IP4, 4, s->tag_dst_ip4);
-	if (s->have_dst_mac)
-		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_MAC, 6, s->dst_mac);
 	if (s->have_ip4) {
 		mnl_attr_put(nlh, BMGEN_A_STREAM_SRC_IP4, 4, s->src_ip4);
 		mnl_attr_put(nlh, BMGEN_A_STREAM_DST_IP4, 4, s->dst_ip4);
@@ -137,11 +146,20 @@ int bm_genl_stream_del(struct bm_genl *g, uint32_t id, struct bm_error *err)
 int bm_genl_trial_start(struct bm_genl *g, uint64_t delay_ns,
 			unsigned int flags, struct bm_error *err)
 {
+	return bm_genl_trial_start_at(g, delay_ns, 0, flags, err);
+}
+
+int bm_genl_trial_start_at(struct bm_genl *g, uint64_t delay_ns,
+			   uint64_t at_tai_ns, unsigned int flags,
+			   struct bm_error *err)
+{
 	struct bm_genl_req req = { NULL, NULL, err };
 	struct nlmsghdr *nlh = bm_genl_msg(g, g->family, 0, BMGEN_CMD_TRIAL_START);
 
 	if (delay_ns)
 		mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_DELAY_NS, delay_ns);
+	if (at_tai_ns)
+		mnl_attr_put_u64(nlh, BMGEN_A_TRIAL_START_TAI_NS, at_tai_ns);
 	if (flags & BM_GENL_TRIAL_OWNED)
 		mnl_attr_put(nlh, BMGEN_A_TRIAL_OWNED, 0, NULL);
 	return bm_genl_talk(g, nlh, &req);
