@@ -57,24 +57,12 @@ static int bm_trial_check_streams(const struct net *net,
 }
 
 /*
- * The epoch of a trial: at_tai_ns (CLOCK_TAI) on CLOCK_MONOTONIC, when
- * given, else now + delay_ns; with its CLOCK_TAI value in *tai.  0 when
- * at_tai_ns has passed.
+ * CLOCK_TAI - CLOCK_MONOTONIC now: the realtime offset (a step of the
+ * clock moves it) plus the TAI-UTC offset.
  */
-static u64 bm_trial_epoch(u64 delay_ns, u64 at_tai_ns, u64 *tai)
+static u64 bm_tai_offset_ns(void)
 {
-	u64 now = ktime_get_ns();
-	/* TAI - MONOTONIC: the realtime offset (a step of the clock moves
-	 * it) plus the TAI-UTC offset
-	 */
-	u64 offs = ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI));
-
-	if (!at_tai_ns) {
-		*tai = now + (delay_ns ?: start_delay_ns) + offs;
-		return now + (delay_ns ?: start_delay_ns);
-	}
-	*tai = at_tai_ns;
-	return at_tai_ns > now + offs ? at_tai_ns - offs : 0;
+	return ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI));
 }
 
 /*
@@ -89,7 +77,7 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
 {
 	unsigned int next_cpu = 0, users = 0, i;
 	struct bm_stream *s;
-	u64 epoch = 0, tai = 0;
+	u64 epoch = 0;
 	int ret;
 
 	if (bm_trial_busy()) {
@@ -107,11 +95,13 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
 	 * has passed would send the first frames late, all at once
 	 */
 	if (at_tai_ns) {
-		epoch = bm_trial_epoch(0, at_tai_ns, &tai);
-		if (!epoch) {
+		u64 offs = bm_tai_offset_ns();
+
+		if (at_tai_ns <= ktime_get_ns() + offs) {
 			NL_SET_ERR_MSG(extack, "the start time has passed (are the hosts' clocks in sync?)");
 			return -ERANGE;
 		}
+		epoch = at_tai_ns - offs;
 	}
 	bm_tx_prepare();
 	for (i = 1; i < BMGEN_MAX_STREAMS; i++) {
@@ -129,7 +119,7 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
 	}
 	/* a delay counts from the last moment before the kthreads are told */
 	if (!at_tai_ns)
-		epoch = bm_trial_epoch(delay_ns, 0, &tai);
+		epoch = ktime_get_ns() + (delay_ns ?: start_delay_ns);
 	bm_trial.id++;
 	bm_trial.error = 0;
 	bm_trial.link_downs = 0;
@@ -139,7 +129,8 @@ int bm_trial_start(struct net *net, u32 portid, u64 delay_ns, u64 at_tai_ns,
 	bm_trial.net = net;
 	bm_trial.portid = portid;
 	bm_trial.epoch_ns = epoch;
-	bm_trial.epoch_tai_ns = tai;
+	/* the instant given exactly, not read back through the offset */
+	bm_trial.epoch_tai_ns = at_tai_ns ?: epoch + bm_tai_offset_ns();
 	atomic_set(&bm_trial.active, users);
 	bm_trial.state = BMGEN_TRIAL_ARMED;
 	bm_cfg_changed();

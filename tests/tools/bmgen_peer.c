@@ -80,9 +80,10 @@ static uint16_t ip_csum(const void *hdr, size_t len)
 	return (uint16_t)~sum;
 }
 
-/* Frame seq of stream id, len bytes without FCS, into f. */
-static void build(uint8_t *f, size_t len, const uint8_t dst[6],
-		  const uint8_t src[6], uint32_t id)
+/* Stream id's frame, len bytes without FCS, into f; its test header,
+ * whose sequence number and stamp each departure sets. */
+static struct bmgen_tpld *build(uint8_t *f, size_t len, const uint8_t dst[6],
+				const uint8_t src[6], uint32_t id)
 {
 	struct ether_header *eth = (struct ether_header *)f;
 	struct iphdr *ip = (struct iphdr *)(eth + 1);
@@ -114,6 +115,7 @@ static void build(uint8_t *f, size_t len, const uint8_t dst[6],
 	tp->stream_id[0] = id >> 16;
 	tp->stream_id[1] = id >> 8;
 	tp->stream_id[2] = id;
+	return tp;
 }
 
 static int parse_mac(const char *s, uint8_t m[6])
@@ -149,6 +151,7 @@ int main(int argc, char **argv)
 	uint64_t id = 1, size = 128, count = 1000, k;
 	double rate = 1000;
 	struct sockaddr_ll sll = { 0 };
+	struct bmgen_tpld *tp;
 	char *e;
 	int c, fd;
 
@@ -217,7 +220,7 @@ int main(int argc, char **argv)
 		fclose(a);
 	}
 	memcpy(sll.sll_addr, dst, 6);
-	build(f, size - 4, dst, src, id);
+	tp = build(f, size - 4, dst, src, id);
 	/* one CPU, as a kthread sends: frames a migrated sender queued on
 	 * two CPUs' backlogs reach the DUT out of their order (lab.md, "A
 	 * quiet DUT")
@@ -235,9 +238,6 @@ int main(int argc, char **argv)
 	for (k = 0; k < count; k++) {
 		int64_t due = epoch + (int64_t)(k * (double)NS / rate), now;
 		struct timespec ts = { due / NS, due % NS };
-		struct bmgen_tpld *tp = (struct bmgen_tpld *)
-			(f + sizeof(struct ether_header) + sizeof(struct iphdr) +
-			 sizeof(struct udphdr));
 
 		while (clock_nanosleep(CLOCK_TAI, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;

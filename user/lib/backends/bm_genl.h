@@ -24,9 +24,8 @@ struct bm_module_status {
 	/* this namespace's last trial: link losses of its ports, the first
 	 * such port */
 	uint32_t link_downs, link_down_ifindex;
-	uint64_t epoch_ns;	/* the last trial's, CLOCK_MONOTONIC */
-	uint64_t epoch_tai_ns;	/* the same on CLOCK_TAI; 0 from a module
-				 * before it */
+	uint64_t epoch_tai_ns;	/* the last trial's epoch on CLOCK_TAI; 0
+				 * from a module before it */
 };
 
 /* Query the module.  0, -ENOENT when bmgen.ko is not loaded (err says so),

@@ -307,9 +307,6 @@ static int bm_genl_status_cb(const struct nlmsghdr *nlh, void *data)
 		case BMGEN_A_TRIAL_LINK_DOWN_IFINDEX:
 			st->link_down_ifindex = mnl_attr_get_u32(a);
 			break;
-		case BMGEN_A_TRIAL_EPOCH_NS:
-			st->epoch_ns = mnl_attr_get_u64(a);
-			break;
 		case BMGEN_A_TRIAL_EPOCH_TAI_NS:
 			st->epoch_tai_ns = mnl_attr_get_u64(a);
 			break;
