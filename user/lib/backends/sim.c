@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bm_hosts.h"
 #include "bm_sim.h"
 #include "sim_int.h"
 
@@ -71,6 +72,9 @@ static int sim_run_trial_link(struct bm_backend *be,
 
 	if (!spec->traffic)
 		return bm_errorf(err, "sim: a trial without traffic");
+	if (spec->host && !spec->traffic_res)
+		return bm_errorf(err, "sim: a host's part of a trial without "
+				 "its streams' results");
 	if (!sim_pair_load_of(spec, &l))
 		ret = sim_pair_run_trial(be, spec, &l, res, err);
 	else
@@ -91,6 +95,11 @@ static int sim_run_trial_link(struct bm_backend *be,
 		res->tx_late_max_s = fmax(res->tx_late_max_s, 0.010);
 		bm_trial_stall_add(res->tx_stalls_s, 0.010);
 	}
+	/* one DUT behind every host of a pool: the whole trial modelled,
+	 * and this host's halves of it reported */
+	if (!ret && spec->host)
+		bm_traffic_keep_host(spec->traffic, spec->host,
+				     spec->traffic_res, res);
 	return ret;
 }
 

@@ -110,6 +110,14 @@ struct bm_trial_spec {
 	 * them, and the record says what the trial got. */
 	const char *tx_path;
 	unsigned int tx_kthreads;
+	/* A trial over the ports of several tester hosts (bm_hosts.h):
+	 * run host's halves of traffic's streams only, the ports of other
+	 * hosts untouched, and report them in traffic_res (which must be
+	 * set); NULL = every port is this host's.  start_tai_ns > 0 starts
+	 * the trial at that CLOCK_TAI instant, the one instant of every
+	 * host's part (0 = now). */
+	const char *host;
+	int64_t start_tai_ns;
 };
 
 /*
@@ -400,6 +408,10 @@ int bm_trial_log_add(struct bm_trial_log *log, const char *phase,
 
 /* Free the records of log and zero it. */
 void bm_trial_log_free(struct bm_trial_log *log);
+
+/* Make r a result with nothing in it yet: zeros, and no event, step
+ * loss or tagged frame (-1). */
+void bm_trial_result_empty(struct bm_trial_result *r);
 
 /* Keep stall (s) among top[], the BM_TX_STALLS largest, largest first. */
 void bm_trial_stall_add(double *top, double stall);

@@ -40,10 +40,7 @@ int bm_run_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 	struct bm_traffic t;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	res->event_fired_s = -1.0;
-	res->last_loss_after_step_s = -1.0;
-	res->tag_tx_s = -1.0;
+	bm_trial_result_empty(res);
 	/* a procedure that goes on to its next step after a cancelled
 	 * trial (another frame size) starts nothing more */
 	if (be->abort && *be->abort)

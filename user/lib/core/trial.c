@@ -52,6 +52,14 @@ int bm_backend_dut_reset(void *ctx)
 	return be->ops->dut_reset(be);
 }
 
+void bm_trial_result_empty(struct bm_trial_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->event_fired_s = -1.0;
+	r->last_loss_after_step_s = -1.0;
+	r->tag_tx_s = -1.0;
+}
+
 void bm_trial_stall_add(double *top, double stall)
 {
 	int i = BM_TX_STALLS - 1;

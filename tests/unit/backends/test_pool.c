@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A pool of tester hosts (bm_pool.h, bm_hosts.h) against the simulated
+ * DUT: each host a simulator of the one DUT that reports its halves of
+ * every stream (the sender's counts on the tx port's host, the
+ * receiver's on the rx port's), the pool's merge put back together.
+ * Truth: the same job on one simulated host, and so its closed forms:
+ * RFC 2544 throughput of DUT-TBF (C = R / (8 (F + 20)) within the
+ * search's resolution), the RFC 8239 mesh's drops into a shaped port.
+ * Then the halves' bookkeeping by hand, and what must fail, and how.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bm_hosts.h"
+#include "bm_pool.h"
+#include "bm_sim.h"
+#include "check_util.h"
+#include "keep_result.h"
+#include "rfc2544.h"
+#include "rfc8239.h"
+
+/* Two simulated hosts of one DUT: "" (the job's own) and "b". */
+struct two_hosts {
+	struct bm_backend *a, *b, *pool;
+};
+
+static void two_hosts_new(struct two_hosts *h, const struct bm_sim_params *p,
+			  unsigned int n, const char *const *labels)
+{
+	struct bm_error err = { "" };
+	struct bm_pool_host hosts[2] = {
+		{ .name = "" }, { .name = "b" },
+	};
+
+	h->a = sim_ports_new(p, n, "p");
+	h->b = sim_ports_new(p, n, "p");
+	hosts[0].be = h->a;
+	hosts[1].be = h->b;
+	h->pool = bm_pool_new(hosts, 2, labels, n, p->line_rate_bps, &err);
+	ck_assert_msg(h->pool, "bm_pool_new: %s", err.msg);
+}
+
+static void two_hosts_free(struct two_hosts *h)
+{
+	h->pool->ops->destroy(h->pool);
+	bm_sim_free(h->a);
+	bm_sim_free(h->b);
+}
+
+/* DUT-TBF(R 30 Mbit/s, b 3200 B, Q 1000 frames) on a 100 Mbit/s line. */
+static void tbf(struct bm_sim_params *p)
+{
+	bm_sim_params_default(p);
+	p->line_rate_bps = 100e6;
+	p->capacity_bps = 30e6;
+	p->bucket_bytes = 3200;
+	p->buffer_frames = 1000;
+}
+
+/*
+ * R2544-THRPT with its tx port on this host and its rx port on host b:
+ * the throughput within the search's resolution of C = 30e6 / (532 * 8)
+ * = 7048.87 fps, above it by at most what the bucket and the queue pass
+ * in a trial ((Q + b / A) / T); every trial's loss the sender's count
+ * less the receiver's.
+ */
+START_TEST(throughput_across_hosts)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	const double c = 30e6 / (532 * 8.0), t_s = 5.0;
+	struct rfc2544_params rp;
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct two_hosts h;
+	json_object *doc = NULL, *e, *trials;
+	size_t i;
+
+	tbf(&sp);
+	two_hosts_new(&h, &sp, 2, labels);
+	rfc2544_params_default(&rp, RFC2544_THROUGHPUT);
+	rp.frame_sizes[0] = 512;
+	rp.n_sizes = 1;
+	rp.thr_search_trial_s = rp.thr_final_trial_s = t_s;
+	ck_assert_msg(rfc2544_run(RFC2544_THROUGHPUT, h.pool, &rp, NULL, NULL,
+				  &doc, &err) == 0, "%s", err.msg);
+	bm_test_keep_result(doc, "pool.rfc2544.throughput");
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_msg(tj_num(e, "throughput_fps") >= c * 0.999 - c * 0.001 &&
+		      tj_num(e, "throughput_fps") <=
+		      c + (1000 + 3200 / 532.0) / t_s,
+		      "throughput %.2f fps, truth %.2f", tj_num(e,
+		      "throughput_fps"), c);
+	trials = tj_get(doc, "trials");
+	ck_assert_uint_gt(json_object_array_length(trials), 5);
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		json_object *r = json_object_array_get_idx(trials, i);
+
+		ck_assert_double_eq(tj_num(r, "attempted"),
+				    tj_num(r, "received") + tj_num(r, "lost"));
+		ck_assert_double_gt(tj_num(r, "attempted"), 0);
+	}
+	ck_assert(tj_has_deviation(doc, "backend sim"));
+	json_object_put(doc);
+	two_hosts_free(&h);
+}
+END_TEST
+
+/* The mesh of RFC 8239 §3 over four ports, two a host, p2 shaped to
+ * 99.9 % of its line: the same per-port counts as on one host, and so
+ * the closed form of the drops into p2. */
+START_TEST(mesh_as_on_one_host)
+{
+	static const char *const labels[] = { "p1", "b:p2", "p3", "b:p4" };
+	struct r8239_lr_params p;
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct bm_backend *one;
+	struct two_hosts h;
+	json_object *pooled = NULL, *alone = NULL, *ra, *rb;
+	size_t i;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 100;
+	sp.ports[1].egress_bps = 0.999e9;
+	two_hosts_new(&h, &sp, 4, labels);
+	one = sim_ports_new(&sp, 4, "p");
+	r8239_lr_defaults(&p, R8239_LR_MESH);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.trial_duration_s = 2.0;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	ck_assert_msg(r8239_line_rate_run(h.pool, &p, NULL, NULL, &pooled,
+					  &err) == 0, "pool: %s", err.msg);
+	ck_assert_msg(r8239_line_rate_run(one, &p, NULL, NULL, &alone,
+					  &err) == 0, "one: %s", err.msg);
+	bm_test_keep_result(pooled, "pool.line-rate-mesh");
+	ra = json_object_array_get_idx(tj_get(json_object_array_get_idx(
+		tj_get(tj_get(pooled, "results"), "per_size"), 0),
+		"repetitions"), 0);
+	rb = json_object_array_get_idx(tj_get(json_object_array_get_idx(
+		tj_get(tj_get(alone, "results"), "per_size"), 0),
+		"repetitions"), 0);
+	for (i = 0; i < 4; i++) {
+		json_object *pa = json_object_array_get_idx(tj_get(ra, "ports"),
+							   i);
+		json_object *pb = json_object_array_get_idx(tj_get(rb, "ports"),
+							   i);
+		static const char *const keys[] = {
+			"tx_frames", "rx_frames", "lost", "rx_pct_line",
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			ck_assert_msg(tj_num(pa, keys[k]) == tj_num(pb, keys[k]),
+				      "port %zu %s: pool %.6f, one host %.6f",
+				      i, keys[k], tj_num(pa, keys[k]),
+				      tj_num(pb, keys[k]));
+	}
+	/* p2's drops: 3 streams at 99.98 % of its line into 99.9 % */
+	ck_assert_double_gt(tj_num(json_object_array_get_idx(tj_get(ra,
+		"ports"), 1), "lost"), 0);
+	json_object_put(pooled);
+	json_object_put(alone);
+	bm_sim_free(one);
+	two_hosts_free(&h);
+}
+END_TEST
+
+/* Traffic of ports p1 (""), p2 ("b"), p3 (""), streams 0: p1 -> p2,
+ * 1: p2 -> p1, 2: p1 -> p3. */
+static void three_ports(struct bm_traffic *t)
+{
+	struct bm_error err = { "" };
+	struct bm_stream_spec s;
+	unsigned int k;
+
+	bm_traffic_init(t);
+	ck_assert_int_eq(bm_traffic_add_port(t, "p1", 1e9, &err), 0);
+	ck_assert_int_eq(bm_traffic_add_port(t, "p2", 1e9, &err), 1);
+	ck_assert_int_eq(bm_traffic_add_port(t, "p3", 1e9, &err), 2);
+	strcpy(t->ports[1].host, "b");
+	for (k = 0; k < 3; k++) {
+		bm_stream_init(&s, k == 1 ? 1 : 0, k == 0 ? 1 : k == 1 ? 0 : 2,
+			       10.0);
+		ck_assert_int_eq(bm_traffic_add_stream(t, &s, &err), (int)k);
+	}
+}
+
+/* One host's report of stream k: the sender's or receiver's counts. */
+static void report(struct bm_traffic_result *r, unsigned int k,
+		   uint64_t sent, uint64_t received, double first_tx)
+{
+	struct bm_stream_result *x = &r->streams[k];
+
+	x->intended = x->sent = sent;
+	x->received = received;
+	x->lost = 999;		/* a receiving half alone cannot know it */
+	x->first_tx_s = first_tx;
+	x->last_tx_s = first_tx + 1;
+	x->latency.count = received;
+	x->latency.min_ns = x->latency.mean_ns = x->latency.max_ns = 1000;
+	x->latency.p50_ns = 1000;
+}
+
+START_TEST(halves_by_hand)
+{
+	struct bm_traffic t;
+	struct bm_traffic_result *a, *b, *whole;
+	struct bm_trial_result ra, rb, res;
+	struct bm_pool_merge m;
+	const char *hosts[4];
+
+	three_ports(&t);
+	ck_assert_int_eq(bm_stream_half(&t, &t.streams[0], ""), BM_HALF_TX);
+	ck_assert_int_eq(bm_stream_half(&t, &t.streams[0], "b"), BM_HALF_RX);
+	ck_assert_int_eq(bm_stream_half(&t, &t.streams[1], ""), BM_HALF_RX);
+	ck_assert_int_eq(bm_stream_half(&t, &t.streams[2], ""), BM_HALF_BOTH);
+	ck_assert_int_eq(bm_stream_half(&t, &t.streams[2], "b"), BM_HALF_NONE);
+	ck_assert_uint_eq(bm_traffic_hosts(&t, hosts, 4), 2);
+	ck_assert_str_eq(hosts[0], "");
+	ck_assert_str_eq(hosts[1], "b");
+
+	/* what each host counted of the whole: 1000 sent on each stream,
+	 * 990, 980 and 970 received */
+	a = bm_traffic_result_new(&t);
+	b = bm_traffic_result_new(&t);
+	whole = bm_traffic_result_new(&t);
+	ck_assert(a && b && whole);
+	report(a, 0, 1000, 990, 0.1);
+	report(a, 1, 1000, 980, 0.2);
+	report(a, 2, 1000, 970, 0.3);
+	a->streams[2].lost = 30;
+	report(b, 0, 1000, 990, 0.1);
+	report(b, 1, 1000, 980, 0.2);
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	ra.shortfall = 5;
+	ra.late = 2;
+	rb.shortfall = 7;
+	rb.tx_late_max_s = 0.5;
+	snprintf(ra.ts_source, sizeof(ra.ts_source), "sw");
+	snprintf(rb.ts_source, sizeof(rb.ts_source), "sw");
+	bm_traffic_keep_host(&t, "", a, &ra);
+	bm_traffic_keep_host(&t, "b", b, &rb);
+	/* keeping: host b reports nothing of stream 1's receiving */
+	ck_assert_uint_eq(b->streams[1].received, 0);
+	ck_assert_double_eq(b->streams[1].first_rx_s, -1);
+	ck_assert_uint_eq(b->streams[1].sent, 1000);
+	ck_assert_uint_eq(b->streams[0].sent, 0);
+	ck_assert_uint_eq(b->streams[0].received, 990);
+
+	bm_pool_merge_init(&m, &t, whole, &res);
+	bm_pool_merge_add(&m, "", a, &ra);
+	bm_pool_merge_add(&m, "b", b, &rb);
+	bm_pool_merge_end(&m, 64);
+	/* the sender's 1000 less the receiver's, not a half's own guess */
+	ck_assert_uint_eq(whole->streams[0].lost, 10);
+	ck_assert_uint_eq(whole->streams[1].lost, 20);
+	ck_assert_uint_eq(whole->streams[2].lost, 30);
+	ck_assert_uint_eq(res.attempted, 3000);
+	ck_assert_uint_eq(res.received, 990 + 980 + 970);
+	ck_assert_uint_eq(res.lost, 60);
+	ck_assert_uint_eq(whole->ports[1].rx_frames, 990);
+	ck_assert_uint_eq(whole->ports[1].tx_frames, 1000);
+	ck_assert_uint_eq(whole->ports[0].rx_frames, 980);
+	/* the first stream's host keeps the trial's sender and receiver
+	 * sides as the simulator reports them: the sender's from "",
+	 * the receiver's from b */
+	ck_assert_uint_eq(res.shortfall, 5);
+	ck_assert_uint_eq(res.late, 0);
+	ck_assert_double_eq(res.tx_late_max_s, 0);
+	/* three streams timed: percentiles do not pool */
+	ck_assert_uint_eq(res.latency.count, 990 + 980 + 970);
+	ck_assert_double_eq(res.latency.p50_ns, 0);
+	ck_assert_double_eq(res.latency.mean_ns, 1000);
+	ck_assert_double_eq_tol(res.actual_duration_s, 1.2, 1e-12);
+	bm_traffic_result_free(a);
+	bm_traffic_result_free(b);
+	bm_traffic_result_free(whole);
+	bm_traffic_free(&t);
+}
+END_TEST
+
+/* A host of the pool whose part fails: "lost" mid-trial. */
+static int host_lost(void *ctx, const struct bm_trial_spec *spec,
+		     struct bm_trial_result *res, struct bm_error *err)
+{
+	(void)ctx;
+	(void)res;
+	ck_assert_str_eq(spec->host, "c");
+	ck_assert_ptr_nonnull(spec->traffic_res);
+	ck_assert(spec->start_tai_ns > 0);
+	return bm_errorf(err, "connection lost (ssh exited 255)"), -ECONNRESET;
+}
+
+START_TEST(host_lost_and_refusals)
+{
+	static const char *const labels[] = { "p1", "c:p2" };
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct bm_pool_host hosts[2] = {
+		{ .name = "" }, { .name = "c", .run = host_lost },
+	};
+	struct bm_trial_spec spec;
+	struct bm_trial_result res;
+	struct bm_backend *a, *pool;
+	static const char *const bad[][2] = {
+		{ "x:p2", "host x is not in the pool" },
+		{ ":p2", "no host before" },
+		{ "c:", "no interface name" },
+		{ "c:p:2", "one ':' between" },
+		{ "c:averyverylongname", "longer than 15" },
+	};
+	size_t i;
+
+	tbf(&sp);
+	a = sim_ports_new(&sp, 2, "p");
+	hosts[0].be = a;
+	pool = bm_pool_new(hosts, 2, labels, 2, 1e8, &err);
+	ck_assert_msg(pool, "%s", err.msg);
+	bm_trial_spec_rate(&spec, 512, 1000, 1.0);
+	ck_assert_int_eq(bm_run_trial(pool, &spec, &res, &err), -ECONNRESET);
+	ck_assert_msg(strstr(err.msg, "host c: connection lost"), "%s",
+		      err.msg);
+	pool->ops->destroy(pool);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *l[2] = { "p1", bad[i][0] };
+
+		err.msg[0] = 0;
+		ck_assert_ptr_null(bm_pool_new(hosts, 2, l, 2, 1e8, &err));
+		ck_assert_msg(strstr(err.msg, bad[i][1]), "%s: %s", bad[i][0],
+			      err.msg);
+	}
+	/* a host named twice, or one that cannot run */
+	hosts[1].name = "";
+	ck_assert_ptr_null(bm_pool_new(hosts, 2, labels, 2, 1e8, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "repeated"));
+	bm_sim_free(a);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pool");
+	TCase *tc = tcase_create("pool");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, halves_by_hand);
+	tcase_add_test(tc, host_lost_and_refusals);
+	tcase_add_test(tc, throughput_across_hosts);
+	tcase_add_test(tc, mesh_as_on_one_host);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tj_run_suite(suite());
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One trial over the ports of several tester hosts (a pool): which half
+ * of each stream a host runs, and the halves' results put back together.
+ *
+ * A stream whose ports are on two hosts is run as two halves: the sending
+ * half on its tx port's host (it sends, stamps and counts what it sent),
+ * the receiving half on its rx port's host (it counts, orders and times
+ * what arrived).  Every host is given the whole traffic and its own name
+ * (spec.host) and runs the halves on its ports; the stream keeps its index
+ * and so its id on every host.  The sent counts come from the sender, the
+ * received ones from the receiver, and the loss is their difference
+ * (RFC 2544 §26.3: frames the tester transmitted that did not arrive).
+ */
+#ifndef BM_HOSTS_H
+#define BM_HOSTS_H
+
+#include <stdbool.h>
+
+#include "bm_traffic.h"
+
+/* The halves of a stream one host runs: bit 0 sends, bit 1 receives. */
+enum bm_half {
+	BM_HALF_NONE = 0,
+	BM_HALF_TX = 1,
+	BM_HALF_RX = 2,
+	BM_HALF_BOTH = 3,
+};
+
+/* The separator of a pool port's label: "lab2:ens1f0" is port ens1f0 of
+ * host lab2; a label without it is a port of the host that runs the job. */
+#define BM_HOST_SEP	':'
+
+/*
+ * Split a job's port label into its host ("" for this host) and the
+ * interface name.  0, or -EINVAL with err set: an empty host or name, a
+ * host longer than sizeof(bm_port_spec.host) - 1, a name longer than
+ * IFNAMSIZ - 1, a second separator.
+ */
+int bm_port_label_parse(const char *label, char *host, size_t host_len,
+			char *name, size_t name_len, struct bm_error *err);
+
+/* Is port p of a trial on host (the same name; "" is the job's own)? */
+bool bm_port_on_host(const struct bm_port_spec *p, const char *host);
+
+/* The halves of stream s of t that host runs. */
+enum bm_half bm_stream_half(const struct bm_traffic *t,
+			    const struct bm_stream_spec *s, const char *host);
+
+/* The hosts t's ports are on, each once, in the order of their first
+ * port: up to max names (pointers into t); how many there are. */
+unsigned int bm_traffic_hosts(const struct bm_traffic *t, const char **names,
+			      unsigned int max);
+
+/*
+ * Make r and res what host reports of a trial of t (what a backend that
+ * ran the whole trial, the simulator, hands a host): each stream's half
+ * of host's (the other half zeroed, its times -1), and the trial's
+ * results of one side (bm_trial_result_side) kept only when host runs
+ * that side of the first stream that has one (so that the pool's merge
+ * counts each once).  r has t's streams.
+ */
+void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
+			  struct bm_traffic_result *r,
+			  struct bm_trial_result *res);
+
+/* A merge of the hosts' parts of one trial into the pool's result. */
+struct bm_pool_merge {
+	const struct bm_traffic *t;
+	struct bm_traffic_result *r;	/* t's streams, bm_traffic_result_new */
+	struct bm_trial_result *res;
+	unsigned int lat_hosts;		/* parts that timed frames */
+	struct bm_latency lat;		/* the last such part's summary */
+	unsigned int hw_hosts;		/* parts with hardware stamps */
+};
+
+/* Start merging into r and res (res emptied: no event, step loss, tag or
+ * stall; the timestamp source the first part's). */
+void bm_pool_merge_init(struct bm_pool_merge *m, const struct bm_traffic *t,
+			struct bm_traffic_result *r,
+			struct bm_trial_result *res);
+
+/*
+ * Add host's part (its traffic result pr and trial result pres, as
+ * bm_traffic_keep_host leaves them): each stream's half it ran moved
+ * into the merge (its frame logs move too), its trial-wide results of
+ * each side it ran added (counts summed, lateness and gaps the largest).
+ */
+void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
+		       struct bm_traffic_result *pr,
+		       const struct bm_trial_result *pres);
+
+/*
+ * End the merge of a trial of frame_size: a stream on two hosts loses
+ * what its sender sent less what its receiver took; the per-port and
+ * total counts and the latency summary are summed from the streams; the
+ * latency percentiles are the one timing part's, else 0 (percentiles do
+ * not pool, as over a host's several streams).
+ */
+void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size);
+
+#endif /* BM_HOSTS_H */

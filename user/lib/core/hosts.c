@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A trial over the ports of several hosts: which half of a stream each
+ * host runs, and their results put back together (bm_hosts.h).  One file
+ * holds both the keeping and the merging, because both read the one list
+ * of which result belongs to which side: the sender's or the receiver's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_hosts.h"
+
+/* IFNAMSIZ of <net/if.h>, without dragging the kernel's names in. */
+#define BM_IFNAMSIZ	16
+
+int bm_port_label_parse(const char *label, char *host, size_t host_len,
+			char *name, size_t name_len, struct bm_error *err)
+{
+	const char *sep = strchr(label, BM_HOST_SEP);
+	const char *ifname = sep ? sep + 1 : label;
+	size_t hl = sep ? (size_t)(sep - label) : 0;
+
+	if (sep && !hl)
+		return bm_errorf(err, "port %s: no host before '%c'", label,
+				 BM_HOST_SEP);
+	if (!*ifname)
+		return bm_errorf(err, "port %s: no interface name", label);
+	if (strchr(ifname, BM_HOST_SEP))
+		return bm_errorf(err, "port %s: one '%c' between host and "
+				 "interface", label, BM_HOST_SEP);
+	if (hl >= host_len || hl >= sizeof(((struct bm_port_spec *)0)->host))
+		return bm_errorf(err, "port %s: host name longer than %zu "
+				 "characters", label,
+				 sizeof(((struct bm_port_spec *)0)->host) - 1);
+	if (strlen(ifname) >= name_len || strlen(ifname) >= BM_IFNAMSIZ)
+		return bm_errorf(err, "port %s: interface name longer than %d "
+				 "characters", label, BM_IFNAMSIZ - 1);
+	memcpy(host, label, hl);
+	host[hl] = 0;
+	strcpy(name, ifname);
+	return 0;
+}
+
+bool bm_port_on_host(const struct bm_port_spec *p, const char *host)
+{
+	return !strcmp(p->host, host);
+}
+
+enum bm_half bm_stream_half(const struct bm_traffic *t,
+			    const struct bm_stream_spec *s, const char *host)
+{
+	unsigned int h = BM_HALF_NONE;
+
+	if (s->tx_port < t->n_ports &&
+	    bm_port_on_host(&t->ports[s->tx_port], host))
+		h |= BM_HALF_TX;
+	if (s->rx_port < t->n_ports &&
+	    bm_port_on_host(&t->ports[s->rx_port], host))
+		h |= BM_HALF_RX;
+	return (enum bm_half)h;
+}
+
+unsigned int bm_traffic_hosts(const struct bm_traffic *t, const char **names,
+			      unsigned int max)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < t->n_ports; i++) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(t->ports[j].host, t->ports[i].host))
+				break;
+		if (j < i)
+			continue;
+		if (n < max)
+			names[n] = t->ports[i].host;
+		n++;
+	}
+	return n;
+}
+
+/* Move the results of half h of stream s into d (the sender's or the
+ * receiver's; d's other half untouched). */
+static void stream_take(struct bm_stream_result *d,
+			struct bm_stream_result *s, enum bm_half h)
+{
+	if (h & BM_HALF_TX) {
+		d->intended = s->intended;
+		d->sent = s->sent;
+		d->tx_bytes = s->tx_bytes;
+		d->tx_late_max_s = s->tx_late_max_s;
+		d->tx_burst_late_max_s = s->tx_burst_late_max_s;
+		memcpy(d->tx_stalls_s, s->tx_stalls_s, sizeof(d->tx_stalls_s));
+		free(d->tx_log_s);
+		d->tx_log_s = s->tx_log_s;
+		d->n_tx_log = s->n_tx_log;
+		s->tx_log_s = NULL;
+		s->n_tx_log = 0;
+		d->first_tx_s = s->first_tx_s;
+		d->last_tx_s = s->last_tx_s;
+	}
+	if (h & BM_HALF_RX) {
+		d->received = s->received;
+		d->lost = s->lost;
+		d->reordered = s->reordered;
+		d->duplicated = s->duplicated;
+		d->rx_bytes = s->rx_bytes;
+		memcpy(d->rx_dscp, s->rx_dscp, sizeof(d->rx_dscp));
+		memcpy(d->rx_pcp, s->rx_pcp, sizeof(d->rx_pcp));
+		d->rx_untagged = s->rx_untagged;
+		free(d->rx_log);
+		d->rx_log = s->rx_log;
+		d->n_rx_log = s->n_rx_log;
+		s->rx_log = NULL;
+		s->n_rx_log = 0;
+		d->first_rx_s = s->first_rx_s;
+		d->last_rx_s = s->last_rx_s;
+		d->latency = s->latency;
+		d->ipdv_count = s->ipdv_count;
+		d->ipdv_min_ns = s->ipdv_min_ns;
+		d->ipdv_mean_ns = s->ipdv_mean_ns;
+		d->ipdv_max_ns = s->ipdv_max_ns;
+		d->pdv_ns = s->pdv_ns;
+	}
+}
+
+/* An empty stream result: nothing sent or received, times -1. */
+static void stream_empty(struct bm_stream_result *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->first_tx_s = s->last_tx_s = -1;
+	s->first_rx_s = s->last_rx_s = -1;
+	bm_ipdv_set(s, 0, 0, 0, 0);
+}
+
+/* Add the sender's trial-wide results of s into d. */
+static void trial_add_tx(struct bm_trial_result *d,
+			 const struct bm_trial_result *s)
+{
+	unsigned int i;
+
+	d->generator_limited |= s->generator_limited;
+	d->shortfall += s->shortfall;
+	d->tx_late_frames += s->tx_late_frames;
+	d->tx_late_max_s = fmax(d->tx_late_max_s, s->tx_late_max_s);
+	if (s->burst_gaps_measured)
+		bm_trial_burst_late_add(d, s->tx_burst_late_max_s);
+	for (i = 0; i < BM_TX_STALLS; i++)
+		bm_trial_stall_add(d->tx_stalls_s, s->tx_stalls_s[i]);
+	if (s->event_fired_s >= 0) {
+		d->event_fired_s = s->event_fired_s;
+		d->event_ret = s->event_ret;
+	}
+	if (s->tx_path[0])
+		bm_trial_tx_path_add(d, s->tx_path);
+	if (s->tx_lanes > d->tx_lanes)
+		d->tx_lanes = s->tx_lanes;
+	if (s->tag_tx_s >= 0)
+		d->tag_tx_s = s->tag_tx_s;
+	if (s->stream_type[0])
+		memcpy(d->stream_type, s->stream_type, sizeof(d->stream_type));
+	if (s->mean_frame_size > 0)
+		d->mean_frame_size = s->mean_frame_size;
+	d->bcast_sent += s->bcast_sent;
+	d->probe_sent += s->probe_sent;
+	d->proto_sent[0] += s->proto_sent[0];
+	d->proto_sent[1] += s->proto_sent[1];
+}
+
+/* Add the receiver's trial-wide results of s into d. */
+static void trial_add_rx(struct bm_trial_result *d,
+			 const struct bm_trial_result *s)
+{
+	unsigned int i;
+
+	d->late += s->late;
+	/* < 0: every late frame known (the simulator) */
+	if (d->late_watch_s >= 0 && s->late_watch_s != 0)
+		d->late_watch_s = s->late_watch_s < 0 ? s->late_watch_s :
+				  fmax(d->late_watch_s, s->late_watch_s);
+	d->last_loss_after_step_s = fmax(d->last_loss_after_step_s,
+					 s->last_loss_after_step_s);
+	if (s->max_gap_s > d->max_gap_s) {
+		d->max_gap_s = s->max_gap_s;
+		d->max_gap_start_s = s->max_gap_start_s;
+	}
+	if (s->tag_received) {
+		d->tag_received = true;
+		d->tag_latency_ns = s->tag_latency_ns;
+	}
+	for (i = 0; i < BM_LAT_HIST_BUCKETS; i++)
+		d->lat_hist[i] += s->lat_hist[i];
+	d->bcast_received += s->bcast_received;
+	d->probe_received += s->probe_received;
+	d->proto_received[0] += s->proto_received[0];
+	d->proto_received[1] += s->proto_received[1];
+	d->link_downs += s->link_downs;
+	if (s->link_downs && !d->link_down_port[0])
+		memcpy(d->link_down_port, s->link_down_port,
+		       sizeof(d->link_down_port));
+}
+
+void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
+			  struct bm_traffic_result *r,
+			  struct bm_trial_result *res)
+{
+	struct bm_trial_result kept;
+	enum bm_half first = BM_HALF_NONE;
+	unsigned int k;
+
+	for (k = 0; k < r->n_streams && k < t->n_streams; k++) {
+		enum bm_half h = bm_stream_half(t, &t->streams[k], host);
+		struct bm_stream_result x;
+
+		if (!k)
+			first = h;
+		if (h == BM_HALF_BOTH)
+			continue;
+		stream_empty(&x);
+		stream_take(&x, &r->streams[k], h);
+		free(r->streams[k].tx_log_s);
+		free(r->streams[k].rx_log);
+		r->streams[k] = x;
+	}
+	bm_trial_result_empty(&kept);
+	memcpy(kept.ts_source, res->ts_source, sizeof(kept.ts_source));
+	if (first & BM_HALF_TX)
+		trial_add_tx(&kept, res);
+	if (first & BM_HALF_RX) {
+		trial_add_rx(&kept, res);
+		kept.latency = res->latency;
+		kept.hw = res->hw;
+	}
+	*res = kept;
+}
+
+void bm_pool_merge_init(struct bm_pool_merge *m, const struct bm_traffic *t,
+			struct bm_traffic_result *r,
+			struct bm_trial_result *res)
+{
+	memset(m, 0, sizeof(*m));
+	m->t = t;
+	m->r = r;
+	m->res = res;
+	bm_trial_result_empty(res);
+}
+
+void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
+		       struct bm_traffic_result *pr,
+		       const struct bm_trial_result *pres)
+{
+	const struct bm_traffic *t = m->t;
+	unsigned int k, sides = 0;
+
+	for (k = 0; k < t->n_streams && k < pr->n_streams &&
+		    k < m->r->n_streams; k++) {
+		enum bm_half h = bm_stream_half(t, &t->streams[k], host);
+
+		stream_take(&m->r->streams[k], &pr->streams[k], h);
+		sides |= h;
+	}
+	if (!m->res->ts_source[0])
+		memcpy(m->res->ts_source, pres->ts_source,
+		       sizeof(m->res->ts_source));
+	else if (strcmp(m->res->ts_source, pres->ts_source))
+		/* a pool whose hosts stamp differently states the weaker */
+		snprintf(m->res->ts_source, sizeof(m->res->ts_source), "sw");
+	if (sides & BM_HALF_TX)
+		trial_add_tx(m->res, pres);
+	if (sides & BM_HALF_RX) {
+		trial_add_rx(m->res, pres);
+		if (pres->latency.count) {
+			m->lat_hosts++;
+			m->lat = pres->latency;
+		}
+		/* hardware stamps pair on one host's clocks only: kept
+		 * when one host has them, and said off when several do */
+		if (pres->hw.on && !m->hw_hosts++)
+			m->res->hw = pres->hw;
+		else if (pres->hw.on)
+			memset(&m->res->hw, 0, sizeof(m->res->hw));
+	}
+}
+
+void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size)
+{
+	const struct bm_traffic *t = m->t;
+	struct bm_traffic_result *r = m->r;
+	double first = -1, last = -1;
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams && k < r->n_streams; k++) {
+		const struct bm_stream_spec *s = &t->streams[k];
+		struct bm_stream_result *x = &r->streams[k];
+
+		/* RFC 2544 §26.3: what the sender transmitted and the
+		 * receiver did not take; one host counted it itself */
+		if (s->tx_port < t->n_ports && s->rx_port < t->n_ports &&
+		    strcmp(t->ports[s->tx_port].host,
+			   t->ports[s->rx_port].host))
+			x->lost = x->sent > x->received ?
+				  x->sent - x->received : 0;
+		if (x->first_tx_s >= 0 && (first < 0 || x->first_tx_s < first))
+			first = x->first_tx_s;
+		last = fmax(last, x->last_tx_s);
+	}
+	bm_traffic_result_sum(t, frame_size, r,
+			      first >= 0 ? last - first : 0, m->res);
+	if (m->lat_hosts == 1 && m->res->latency.count == m->lat.count) {
+		m->res->latency.p50_ns = m->lat.p50_ns;
+		m->res->latency.p90_ns = m->lat.p90_ns;
+		m->res->latency.p99_ns = m->lat.p99_ns;
+		m->res->latency.p999_ns = m->lat.p999_ns;
+	}
+}
