@@ -23,6 +23,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_daemon.h"
+#include "bm_pool.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_proto.h"
@@ -653,7 +654,16 @@ START_TEST(bad_requests_answered_daemon_survives)
 	ck_assert_ptr_nonnull(strstr(gets_(m, "error"), "too long"));
 	json_object_put(m);
 
-	/* Refusals with reasons: unknown procedure, bad params, no port. */
+	/* Refusals with reasons: another host's port in a real run,
+	 * unknown procedure, bad params, no port. */
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"a\",\"rx\":\"lab2:b\",\"line_rate_bps\":1e9}"));
+	call_err(&c, o, msg);
+	ck_assert_msg(strstr(msg, "port lab2:b is on host lab2: a job over "
+			     "several hosts' ports runs only as a dry run"),
+		      "%s", msg);
 	o = req("submit");
 	json_object_object_add(o, "procedure", json_object_new_string("nope"));
 	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
@@ -1214,6 +1224,32 @@ START_TEST(default_backend_names_ports)
 	ck_assert_str_eq(be->port_names[0], "a");
 	ck_assert_str_eq(be->port_names[2], "c");
 	be->ops->destroy(be);
+
+	/* a dry run over two hosts' ports: a pool of simulators, its
+	 * ports as the job named them, every trial run as both hosts'
+	 * halves (test_pool's truth) */
+	jd.n_ports = 2;
+	jd.ports[1] = jd.rx_port = "lab2:b";
+	be = bmd_backend_default(NULL, &jd, &err);
+	ck_assert_msg(be, "%s", err.msg);
+	ck_assert(bm_backend_is_pool(be));
+	ck_assert_str_eq(be->port_names[1], "lab2:b");
+	{
+		json_object *p = json_tokener_parse("{\"frame_sizes\":[512],"
+			"\"search_trial_duration_s\":1,"
+			"\"trial_duration_s\":1}");
+		json_object *doc = NULL;
+
+		ck_assert_msg(bm_procedure_run(PROC, p, be, NULL, NULL, &doc,
+					       &err) == 0, "%s", err.msg);
+		bm_test_keep_result(doc, "bmd-dry-run-pool");
+		ck_assert_double_gt(json_object_get_double(get(
+			json_object_array_get_idx(get(get(doc, "results"),
+					"per_size"), 0), "throughput_fps")), 0);
+		json_object_put(doc);
+		json_object_put(p);
+	}
+	bmd_backend_free(be);
 }
 END_TEST
 

@@ -287,6 +287,25 @@ static const struct {
 	  true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
 	  "{\"list\":[\"a\",\"\"]}}", "list[1]: bad interface name", true },
+	/* a port of another host: HOST:IFNAME, a host name that is no
+	 * ssh option, the whole within a port name's 15 characters */
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"-oProxy:b\"]}}", "list[1]: bad interface name",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\":b\"]}}", "list[1]: bad interface name", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"h:b:c\"]}}", "list[1]: bad interface name",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"h2 x:b\"]}}", "list[1]: bad interface name",
+	  true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"list\":[\"a\",\"lab2:ens1f0np0x1\"]}}",
+	  "list[1]: bad interface name (IFNAME or HOST:IFNAME, at most 15 "
+	  "characters)", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"h:\"}}", "bad interface name", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
 	  "{\"list\":[\"a\",\"b\",\"c\",\"b\"]}}",
 	  "submit: ports: 'b' is in 'list' twice (list[1] and list[3])", true },

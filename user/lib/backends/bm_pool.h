@@ -22,6 +22,7 @@ struct bm_pool_host {
 	 * traffic_res set; 0 and *res when the part ran to its end, or
 	 * -errno with err set. */
 	struct bm_backend *be;
+	bool owned;		/* the pool destroys be with itself */
 	int (*run)(void *ctx, const struct bm_trial_spec *spec,
 		   struct bm_trial_result *res, struct bm_error *err);
 	void *ctx;
@@ -32,7 +33,8 @@ struct bm_pool_host {
 #define BM_POOL_START_LEAD_S	0.5
 
 /*
- * A pool of the n hosts (copied; the names and backends must outlive it)
+ * A pool of the n hosts (copied with their names; the backends it does
+ * not own must outlive it, the owned ones are destroyed even on failure)
  * over the job's ports labels[0..n_ports) of line rate line_rate_bps
  * each.  Every label's host must be one of hosts.  The timestamps' worth
  * and the deviation are the first host's with a backend.  NULL with err

@@ -24,6 +24,7 @@ struct pool_port {
 struct pool_priv {
 	unsigned int n_hosts;
 	struct bm_pool_host *hosts;
+	char (*names)[sizeof(((struct bm_port_spec *)0)->host)];
 	struct pool_port ports[BM_BACKEND_MAX_PORTS];
 };
 
@@ -232,9 +233,15 @@ static int pool_run_trial(struct bm_backend *be,
 static void pool_destroy(struct bm_backend *be)
 {
 	struct pool_priv *pp = be->priv;
+	unsigned int i;
 
-	if (pp)
+	for (i = 0; pp && i < pp->n_hosts; i++)
+		if (pp->hosts[i].owned && pp->hosts[i].be)
+			pp->hosts[i].be->ops->destroy(pp->hosts[i].be);
+	if (pp) {
 		free(pp->hosts);
+		free(pp->names);
+	}
 	free(pp);
 	free(be);
 }
@@ -270,7 +277,8 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	struct pool_priv *pp = calloc(1, sizeof(*pp));
 	unsigned int i;
 
-	if (!be || !pp || !(pp->hosts = calloc(n ? n : 1, sizeof(*hosts)))) {
+	if (!be || !pp || !(pp->hosts = calloc(n ? n : 1, sizeof(*hosts))) ||
+	    !(pp->names = calloc(n ? n : 1, sizeof(*pp->names)))) {
 		bm_errorf(err, "out of memory");
 		goto fail;
 	}
@@ -278,12 +286,15 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	be->ops = &pool_ops;
 	for (i = 0; i < n; i++) {
 		if (!hosts[i].name || (!hosts[i].be && !hosts[i].run) ||
+		    strlen(hosts[i].name) >= sizeof(pp->names[i]) ||
 		    pool_host_index(hosts, i, hosts[i].name) >= 0) {
-			bm_errorf(err, "pool: host %u is unnamed, repeated or "
-				  "cannot run", i + 1);
+			bm_errorf(err, "pool: host %u is unnamed, repeated, "
+				  "too long or cannot run", i + 1);
 			goto fail;
 		}
 		pp->hosts[i] = hosts[i];
+		strcpy(pp->names[i], hosts[i].name);
+		pp->hosts[i].name = pp->names[i];
 		if (hosts[i].be && !be->ts_accuracy) {
 			be->deviation = hosts[i].be->deviation;
 			be->ts_accuracy = hosts[i].be->ts_accuracy;
@@ -314,8 +325,13 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	be->line_rate_bps = line_rate_bps;
 	return be;
 fail:
-	if (pp)
+	for (i = 0; i < n; i++)
+		if (hosts[i].owned && hosts[i].be)
+			hosts[i].be->ops->destroy(hosts[i].be);
+	if (pp) {
 		free(pp->hosts);
+		free(pp->names);
+	}
 	free(pp);
 	free(be);
 	return NULL;

@@ -11,6 +11,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_pool.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
@@ -257,6 +258,59 @@ static struct bm_backend *sim_backend(const struct bmd_job_desc *d,
 	return be;
 }
 
+/*
+ * A dry run over ports of several hosts ("host:ifname"): a pool of
+ * simulators of the one DUT, one a host, each reporting its host's halves
+ * (Documentation/multi-host.md), so that the job runs as it will over
+ * the hosts' bmd.  NULL with err set, or *pooled false when every port
+ * is this host's.
+ */
+static struct bm_backend *sim_pool(const struct bmd_job_desc *d,
+				   bool *pooled, struct bm_error *err)
+{
+	struct bm_pool_host hosts[BM_BACKEND_MAX_PORTS + 1];
+	char names[BM_BACKEND_MAX_PORTS + 1][BM_BACKEND_PORT_NAME];
+	unsigned int n = 1, i, k;
+	struct bm_backend *pool;
+
+	*pooled = false;
+	memset(hosts, 0, sizeof(hosts));
+	names[0][0] = 0;
+	for (i = 0; i < d->n_ports; i++) {
+		const char *sep = strchr(d->ports[i], ':');
+		size_t len = sep ? (size_t)(sep - d->ports[i]) : 0;
+
+		if (!sep || len >= sizeof(names[0]))
+			continue;
+		*pooled = true;
+		for (k = 1; k < n; k++)
+			if (strlen(names[k]) == len &&
+			    !strncmp(names[k], d->ports[i], len))
+				break;
+		if (k == n) {
+			memcpy(names[n], d->ports[i], len);
+			names[n++][len] = 0;
+		}
+	}
+	if (!*pooled)
+		return NULL;
+	for (k = 0; k < n; k++) {
+		hosts[k].name = names[k];
+		hosts[k].owned = true;
+		hosts[k].be = sim_backend(d, err);
+		if (!hosts[k].be)
+			break;
+	}
+	if (k < n) {
+		while (k--)
+			hosts[k].be->ops->destroy(hosts[k].be);
+		return NULL;
+	}
+	pool = bm_pool_new(hosts, n, d->ports, d->n_ports,
+			   hosts[0].be->line_rate_bps, err);
+	return pool;
+}
+
 struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 				       struct bm_error *err)
 {
@@ -264,9 +318,13 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 	struct bm_backend *be;
 	char why[160];
 
+	bool pooled;
+
 	(void)ctx;
-	if (d->dry_run)
-		return sim_backend(d, err);
+	if (d->dry_run) {
+		be = sim_pool(d, &pooled, err);
+		return pooled ? be : sim_backend(d, err);
+	}
 	o.tx_port = d->tx_port;
 	o.rx_port = d->rx_port;
 	o.n_ports = d->n_ports;

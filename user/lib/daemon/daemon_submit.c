@@ -250,9 +250,20 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 {
 	unsigned int i;
 
-	for (i = 0; !q->dry_run && i < q->n_ports; i++)
+	for (i = 0; !q->dry_run && i < q->n_ports; i++) {
+		const char *sep = strchr(q->ports[i], ':');
+
+		if (sep)
+			return bm_errorf(err, "port %s is on host %.*s: a job "
+					 "over several hosts' ports runs only "
+					 "as a dry run for now (bmd does not "
+					 "yet send a part to another host's "
+					 "bmd)",
+					 q->ports[i], (int)(sep - q->ports[i]),
+					 q->ports[i]);
 		if (bmd_port_check(d, q->ports[i], err))
 			return -EINVAL;
+	}
 	return 0;
 }
 

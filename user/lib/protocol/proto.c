@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Protocol framing, request validation and response builders (bm_proto.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <net/if.h>
@@ -363,6 +364,29 @@ static bool ifname_ok(const char *s)
 	return true;
 }
 
+/* A job's port: an interface name, or "host:ifname" (a port of another
+ * tester host of a pool, Documentation/multi-host.md) whose host is a
+ * host name, never one ssh would read as an option, the whole as short
+ * as any port name of a job (BM_BACKEND_PORT_NAME). */
+static bool port_label_ok(const char *s)
+{
+	const char *sep = strchr(s, ':'), *h;
+	char ifname[IFNAMSIZ];
+
+	if (!sep)
+		return ifname_ok(s);
+	if (sep == s || *s == '-' || *s == '.' ||
+	    strlen(s) >= BM_BACKEND_PORT_NAME ||
+	    strlen(sep + 1) >= sizeof(ifname))
+		return false;
+	for (h = s; h < sep; h++)
+		if (!isalnum((unsigned char)*h) && *h != '-' && *h != '.' &&
+		    *h != '_')
+			return false;
+	strcpy(ifname, sep + 1);
+	return ifname_ok(ifname);
+}
+
 static bool procname_ok(const char *s)
 {
 	size_t n = strlen(s);
@@ -397,9 +421,9 @@ static int parse_port_list(struct bm_request *req, json_object *list,
 			return bm_errorf(err, "submit: ports: list[%zu] must be a string",
 					 i);
 		req->ports[i] = json_object_get_string(v);
-		if (!ifname_ok(req->ports[i]))
-			return bm_errorf(err, "submit: ports: list[%zu]: bad interface name",
-					 i);
+		if (!port_label_ok(req->ports[i]))
+			return bm_errorf(err, "submit: ports: list[%zu]: bad interface name (IFNAME or HOST:IFNAME, at most %d characters)",
+					 i, BM_BACKEND_PORT_NAME - 1);
 		for (k = 0; k < i; k++)
 			if (!strcmp(req->ports[k], req->ports[i]))
 				return bm_errorf(err, "submit: ports: '%s' is in 'list' twice (list[%zu] and list[%zu])",
@@ -486,8 +510,10 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 		    (!req->tx_port && !req->dry_run))
 			return bm_errorf(err, "submit: ports: need both 'tx' and 'rx', or 'list'");
 		if (req->tx_port &&
-		    (!ifname_ok(req->tx_port) || !ifname_ok(req->rx_port)))
-			return bm_errorf(err, "submit: ports: bad interface name");
+		    (!port_label_ok(req->tx_port) ||
+		     !port_label_ok(req->rx_port)))
+			return bm_errorf(err, "submit: ports: bad interface name (IFNAME or HOST:IFNAME, at most %d characters)",
+					 BM_BACKEND_PORT_NAME - 1);
 		if (req->tx_port) {
 			req->ports[0] = req->tx_port;
 			req->ports[1] = req->rx_port;
