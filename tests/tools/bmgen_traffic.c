@@ -19,6 +19,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_hosts.h"
 #include "bm_sim.h"
 #include "bm_tm_model.h"
 #include "bm_traffic.h"
@@ -38,13 +39,18 @@ static void usage(FILE *f)
 		"                     [--model-tbf RATE_BPS,BURST,LIMIT_BYTES,OVERHEAD]\n"
 		"                     [--sim[=JSON]] [--tx-kthreads K]\n"
 		"                     [--tx-path auto|alloc|recycle|xdp]\n"
+		"                     [--part HOST|.] [--start-tai NS]\n"
 		"       bmgen-traffic --plan N [--vlan-base V]\n"
 		"T: pair, mesh, multiport, many-to-one (the last port receives),\n"
 		"   one-to-many (the first port sends), n-minus-j, holb, snake\n"
 		"--tx-kthreads K: each rate stream goes out on up to K transmit\n"
 		"   kthreads (lanes), merged back into the one stream\n"
 		"--tx-path P: the transmit path the streams ask bmgen.ko for\n"
-		"   (auto: recycle where the port allows it, else alloc)\n");
+		"   (auto: recycle where the port allows it, else alloc)\n"
+		"--ports: IFNAME or HOST:IFNAME each (another tester host's)\n"
+		"--part HOST: run HOST's halves of the streams only (. = the\n"
+		"   ports without a host), as one host of a pool does\n"
+		"--start-tai NS: start at that CLOCK_TAI instant\n");
 }
 
 static int bad(const char *what, const char *v)
@@ -62,14 +68,49 @@ static int parse_double(const char *s, double *v)
 	return errno || !*s || *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* The MAC of interface name from sysfs into mac; false when it has none
+ * here. */
+static bool sysfs_mac(const char *name, uint8_t *mac)
+{
+	char path[64];
+	unsigned int m[6], i;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
+		   &m[4], &m[5]);
+	fclose(f);
+	for (i = 0; n == 6 && i < 6; i++)
+		mac[i] = (uint8_t)m[i];
+	return n == 6;
+}
+
+/* The ports of list, each IFNAME or HOST:IFNAME (bm_hosts.h); a port of
+ * another host gets the MAC of the interface of its name here, when
+ * there is one (the lab's one guest plays both hosts). */
 static int add_ports(struct bm_traffic *t, char *list, double rate,
 		     struct bm_error *err)
 {
-	char *save = NULL, *p;
+	char *save = NULL, *p, host[64], name[32];
+	int k;
 
-	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		if (bm_traffic_add_port(t, p, rate, err) < 0)
+	for (p = strtok_r(list, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save)) {
+		if (bm_port_label_parse(p, host, sizeof(host), name,
+					sizeof(name), err))
 			return -1;
+		k = bm_traffic_add_port(t, name, rate, err);
+		if (k < 0)
+			return -1;
+		strcpy(t->ports[k].host, host);
+		if (host[0])
+			t->ports[k].have_mac = sysfs_mac(name,
+							 t->ports[k].mac);
+	}
 	return 0;
 }
 
@@ -452,6 +493,8 @@ struct traffic_opts {
 	unsigned int j, shift, dut_ports, plan, vbase;
 	unsigned int kthreads, tx_path;
 	bool bidir, learning, sim;
+	const char *part;		/* --part: this host's halves only */
+	int64_t start_tai;		/* --start-tai: the parts' instant */
 	struct stream_opts so;
 	struct model_tb mtb;
 	struct model_tbf mtbf;
@@ -459,6 +502,8 @@ struct traffic_opts {
 
 static const struct option traffic_options[] = {
 	{ "ports", required_argument, NULL, 'p' },
+	{ "part", required_argument, NULL, 'H' },
+	{ "start-tai", required_argument, NULL, 'Z' },
 	{ "topology", required_argument, NULL, 't' },
 	{ "size", required_argument, NULL, 's' },
 	{ "load", required_argument, NULL, 'l' },
@@ -620,6 +665,12 @@ static int parse_opt(int c, char *arg, struct traffic_opts *o)
 
 	switch (c) {
 	case 'p': o->ports = arg; break;
+	case 'H': o->part = strcmp(arg, ".") ? arg : ""; break;
+	case 'Z':
+		if (parse_double(arg, &v) || !(v > 0) || v > 9.2e18)
+			return bad("CLOCK_TAI instant (ns)", arg);
+		o->start_tai = (int64_t)v;
+		break;
 	case 't': o->topo = arg; break;
 	case 's':
 		if (parse_double(arg, &v) || v < 64 || v > 9216 || v != floor(v))
@@ -784,9 +835,19 @@ static int make_backend(const struct traffic_opts *o, struct traffic_run *r,
 		if (ret)
 			return ret;
 	} else {
-		/* the backend's own pair; the traffic names every port */
-		g.tx_port = r->t->ports[0].name;
-		g.rx_port = r->t->ports[1 % r->t->n_ports].name;
+		/* the backend's own pair; the traffic names every port.  A
+		 * part's pair is of its host's ports (one twice when it has
+		 * one): the module never attaches another host's */
+		const struct bm_traffic *t = r->t;
+		unsigned int i, n = 0, pick[2] = { 0, 1 % t->n_ports };
+
+		for (i = 0; o->part && i < t->n_ports && n < 2; i++)
+			if (bm_port_on_host(&t->ports[i], o->part))
+				pick[n++] = i;
+		if (o->part && n == 1)
+			pick[1] = pick[0];
+		g.tx_port = t->ports[pick[0]].name;
+		g.rx_port = t->ports[pick[1]].name;
 		g.line_rate_bps = o->rate;
 		g.tx_kthreads = o->kthreads;
 		g.tx_path = o->tx_path;
@@ -817,6 +878,8 @@ static int run_trial(const struct traffic_opts *o, struct traffic_run *r,
 	spec.drain_s = o->drain;
 	spec.traffic = r->t;
 	spec.traffic_res = r->tr;
+	spec.host = o->part;
+	spec.start_tai_ns = o->start_tai;
 	t0 = now_s();
 	if (bm_run_trial(r->be, &spec, &r->res, err)) {
 		fprintf(stderr, "bmgen-traffic: %s\n", err->msg);

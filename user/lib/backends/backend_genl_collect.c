@@ -10,13 +10,45 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_hosts.h"
 #include "bm_traffic.h"
+
+bool bm_genl_stream_here(const struct bm_genl_backend *b, unsigned int k)
+{
+	return k >= b->n_logical || b->lane_n[k];
+}
+
+/* Is stream k of spec's trial only sent here (a pool's part)? */
+static bool bm_sender_only(const struct bm_trial_spec *spec, unsigned int k)
+{
+	return spec->host && bm_stream_half(spec->traffic,
+					    &spec->traffic->streams[k],
+					    spec->host) == BM_HALF_TX;
+}
+
+/*
+ * The sending half of a stream whose receiver is another host counts
+ * what reaches this host's ports of it all the same (a DUT that floods):
+ * not the stream's, whose receiving counts are the other host's.
+ */
+static void bm_stats_sender_only(struct bm_genl_stats *st)
+{
+	memset(&st->rx_frames, 0, offsetof(struct bm_genl_stats, log_tx) -
+	       offsetof(struct bm_genl_stats, rx_frames));
+	st->log_rx = 0;
+	st->hw_rx_stamps = st->hw_lat_count = 0;
+	st->hw_lat_min_ns = st->hw_lat_max_ns = 0;
+	st->hw_lat_sum_ns = st->hw_lat_sw_sum_ns = 0;
+	if (st->hist)
+		memset(st->hist, 0, BMGEN_HIST_BUCKETS * sizeof(*st->hist));
+}
 
 int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
 			  struct bm_genl_stats *st, struct bm_error *err)
@@ -52,7 +84,8 @@ int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err)
 	return ret ? ret : 1;
 }
 
-int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
+int bm_genl_watch_late(struct bm_genl_backend *b,
+		       const struct bm_trial_spec *spec, int closed,
 		       struct bm_trial_result *res, struct bm_error *err)
 {
 	struct bm_genl_stats st;
@@ -66,6 +99,8 @@ int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
 	t0 = bm_mono_s();
 	bm_sleep_s(BM_LATE_WATCH_S);
 	for (k = 0; !ret && k < b->n_logical; k++) {
+		if (!bm_genl_stream_here(b, k) || bm_sender_only(spec, k))
+			continue;
 		ret = bm_genl_logical_stats(b, k, &st, err);
 		if (!ret) {
 			late += st.rx_late;
@@ -226,9 +261,13 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 	if (!sum.hist)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
 	for (k = 0; k < t->n_streams; k++) {
+		if (!bm_genl_stream_here(b, k))
+			continue;	/* another host's stream */
 		ret = bm_genl_logical_stats(b, k, &st, err);
 		if (ret)
 			break;
+		if (bm_sender_only(spec, k))
+			bm_stats_sender_only(&st);
 		if (k < b->n_logical && b->lane_n[k] > res->tx_lanes)
 			res->tx_lanes = b->lane_n[k];
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
@@ -239,6 +278,11 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 			if (ret) {
 				bm_genl_stats_free(&st);
 				break;
+			}
+			if (bm_sender_only(spec, k)) {
+				free(tr->streams[k].rx_log);
+				tr->streams[k].rx_log = NULL;
+				tr->streams[k].n_rx_log = 0;
 			}
 		}
 		bm_genl_stats_merge(&sum, &st);

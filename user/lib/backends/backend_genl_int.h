@@ -83,11 +83,14 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		     bool ports, struct bm_error *err);
 /* Does a stream of t go to a random set of MACs (§12, bridges)? */
 bool bm_traffic_has_macs(const struct bm_traffic *t);
-/* backend_genl_setup.c: attach every port of t (this host's only) and
- * its ifindex into ifindex[]; 0 or -errno. */
+/* backend_genl_setup.c: attach every port of t on host (bm_hosts.h; NULL:
+ * every port, which must be this host's) and its ifindex into ifindex[],
+ * 0 for another host's; 0 or -errno. */
 int bm_genl_resolve_ports(struct bm_genl_backend *b,
-			  const struct bm_traffic *t, unsigned int *ifindex,
-			  struct bm_error *err);
+			  const struct bm_traffic *t, const char *host,
+			  unsigned int *ifindex, struct bm_error *err);
+/* Is logical stream k in the module this trial (not another host's)? */
+bool bm_genl_stream_here(const struct bm_genl_backend *b, unsigned int k);
 /* Router DUT: every port of t its address, every sending port the DUT's
  * MAC on its subnet into gw_mac[], resolved afresh; 0 or -errno. */
 int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
@@ -116,8 +119,10 @@ int bm_genl_logical_stats(struct bm_genl_backend *b, unsigned int k,
 int bm_genl_close_counting(struct bm_genl_backend *b, struct bm_error *err);
 /* After the trial's counts were read (closed > 0): when it lost frames,
  * count those that arrive in BM_LATE_WATCH_S into res->late, and
- * res->late_watch_s.  0 or -errno. */
-int bm_genl_watch_late(struct bm_genl_backend *b, int closed,
+ * res->late_watch_s (of the streams received here, a pool's part).  0 or
+ * -errno. */
+int bm_genl_watch_late(struct bm_genl_backend *b,
+		       const struct bm_trial_spec *spec, int closed,
 		       struct bm_trial_result *res, struct bm_error *err);
 struct bm_traffic_result;
 /* backend_genl_collect.c: every stream's statistics into tr (intended[]

@@ -15,6 +15,7 @@
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_hosts.h"
 #include "bm_traffic.h"
 
 #define BM_LEARN_FRAMES 4
@@ -22,8 +23,7 @@
 #define BM_LEARN_MAC_FPS 10000.0	/* 2 x 4096 MACs in 0.8 s */
 #define BM_LEARNING_PAUSE_S 2.0	/* RFC 2544 §23b */
 
-/* Only the local host's ports work today; a port names its host so that
- * several bmd hosts can later be one port pool. */
+/* A trial of one host: a port names this host, or none. */
 static int bm_port_is_local(const struct bm_port_spec *p)
 {
 	char host[256];
@@ -37,16 +37,20 @@ static int bm_port_is_local(const struct bm_port_spec *p)
 }
 
 int bm_genl_resolve_ports(struct bm_genl_backend *b,
-			  const struct bm_traffic *t, unsigned int *ifindex,
-			  struct bm_error *err)
+			  const struct bm_traffic *t, const char *host,
+			  unsigned int *ifindex, struct bm_error *err)
 {
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < t->n_ports; i++) {
-		if (!bm_port_is_local(&t->ports[i]))
-			return bm_errorf(err, "port %s is on host %s: only this "
-					 "host's ports can run trials yet",
+		ifindex[i] = 0;
+		if (host && !bm_port_on_host(&t->ports[i], host))
+			continue;	/* another host's part */
+		if (!host && !bm_port_is_local(&t->ports[i]))
+			return bm_errorf(err, "port %s is on host %s: a trial "
+					 "over several hosts' ports runs as "
+					 "a pool's parts",
 					 t->ports[i].name, t->ports[i].host),
 			       -EOPNOTSUPP;
 		ret = bm_genl_attach(b->g, t->ports[i].name, &ifindex[i], err);
@@ -67,6 +71,12 @@ static void learn_stream(struct bm_genl_stream *s, uint32_t id,
 	s->id = id;
 	s->tx_ifindex = ifindex[ss->rx_port];
 	s->rx_ifindex = ifindex[ss->tx_port];
+	if (!s->rx_ifindex) {
+		/* the tx port is another host's: the DUT learns the source
+		 * from any frame, and a broadcast one reaches it */
+		s->have_dst_mac = 1;
+		memset(s->dst_mac, 0xff, sizeof(s->dst_mac));
+	}
 	s->frame_size = f;
 	s->pattern = BMGEN_PAT_COUNT;
 	s->count = count;
@@ -105,7 +115,7 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 	for (k = 0; !ret && k < t->n_streams; k++) {
 		const struct bm_stream_spec *ss = &t->streams[k];
 
-		if (!ports || rx[ss->rx_port])
+		if (!ports || rx[ss->rx_port] || !ifindex[ss->rx_port])
 			continue;
 		rx[ss->rx_port] = 1;
 		learn_stream(&s, id++, ifindex, ss, f, BM_LEARN_FRAMES,
@@ -117,7 +127,7 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 	for (k = 0; !ret && k < t->n_streams; k++) {
 		const struct bm_stream_spec *ss = &t->streams[k];
 
-		if (ss->frame.dst_macs < 2)
+		if (ss->frame.dst_macs < 2 || !ifindex[ss->rx_port])
 			continue;
 		learn_stream(&s, id++, ifindex, ss, f,
 			     2ULL * ss->frame.dst_macs, BM_LEARN_MAC_FPS);
@@ -127,6 +137,9 @@ int bm_traffic_learn(struct bm_genl_backend *b, const struct bm_traffic *t,
 		ret = bm_genl_stream_add(b->g, &s, err);
 	}
 	free(rx);
+	/* a pool's part that receives nothing here learns nothing */
+	if (id == 1)
+		return ret;
 	if (!ret)
 		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
 	if (!ret)

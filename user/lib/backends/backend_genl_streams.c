@@ -15,6 +15,7 @@
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_hosts.h"
 #include "bm_lanes.h"
 #include "bm_traffic.h"
 
@@ -72,9 +73,11 @@ static unsigned int bm_stream_lanes(const struct bm_genl_backend *b,
 	if (spec->tx_kthreads)
 		l = b->ncpus && spec->tx_kthreads > b->ncpus ?
 		    b->ncpus : spec->tx_kthreads;
+	/* a stream's halves on two hosts share one id: no lanes */
 	if (l <= 1 || ss->pattern == BM_STREAM_BURSTS || ss->tag_seq >= 0 ||
 	    ss->log_frames || spec->event_fn || ss->start_s > 0 ||
-	    b->hw_on)
+	    b->hw_on || (spec->host &&
+			 bm_stream_half(t, ss, spec->host) != BM_HALF_BOTH))
 		return 1;
 	if (l > intended)
 		l = (unsigned int)intended;
@@ -112,6 +115,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	s.tx_path = spec->tx_path ?
 		    (uint32_t)bm_genl_tx_path_of_name(spec->tx_path) :
 		    b->tx_path;
+	/* 0 for another host's port: the half on this one alone */
 	s.tx_ifindex = ifindex[ss->tx_port];
 	s.rx_ifindex = ifindex[ss->rx_port];
 	size = ss->frame_size ? ss->frame_size : f;
@@ -167,6 +171,16 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	if (gw_mac && !fr->have_dst_mac) {
 		s.have_dst_mac = 1;
 		memcpy(s.dst_mac, gw_mac[ss->tx_port], 6);
+	}
+	if (s.tx_ifindex && !s.rx_ifindex && !s.have_dst_mac) {
+		/* the sending half to another host's port, across a bridge */
+		if (!rx->have_mac)
+			return bm_errorf(err, "port %s of host %s: its MAC "
+					 "address is not known, and stream %u "
+					 "sends to it", rx->name, rx->host,
+					 id), -EINVAL;
+		s.have_dst_mac = 1;
+		memcpy(s.dst_mac, rx->mac, 6);
 	}
 	s.vlan_id = fr->vlan_id;
 	s.vlan_pcp = fr->pcp;
@@ -229,7 +243,7 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 			s.have_dst_ip6 = 1;
 		}
 	}
-	s.ptp_shape = s.frame_size &&
+	s.ptp_shape = s.frame_size && s.tx_ifindex && s.rx_ifindex &&
 		      bm_genl_hw_ptp_shape(b, spec, tx->name, rx->name, size);
 	return bm_genl_stream_add(b->g, &s, err);
 }
@@ -256,6 +270,12 @@ int bm_traffic_add_all(struct bm_genl_backend *b, const struct bm_traffic *t,
 		unsigned int i;
 		double end;
 
+		/* another host's stream: its ids stay free here */
+		if (spec->host && !bm_stream_half(t, ss, spec->host)) {
+			intended[k] = 0;
+			lane_n[k] = 0;
+			continue;
+		}
 		intended[k] = bm_intended(t, ss, spec->frame_size,
 					  spec->duration_s);
 		if (!intended[k])

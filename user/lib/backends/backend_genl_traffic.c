@@ -13,13 +13,48 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <linux/bmgen.h>
 
 #include "backend_genl_int.h"
+#include "bm_hosts.h"
 #include "bm_mgmt.h"
 #include "bm_rip_send.h"
 #include "bm_traffic.h"
+
+/* Does this trial send stream k here (a pool's part: its sending half)? */
+static bool bm_genl_part_sends_stream(const struct bm_traffic *t,
+				      const struct bm_trial_spec *spec,
+				      unsigned int k)
+{
+	return !spec->host ||
+	       (bm_stream_half(t, &t->streams[k], spec->host) & BM_HALF_TX);
+}
+
+/* Does this trial send anything here? */
+static bool bm_part_sends(const struct bm_traffic *t,
+			  const struct bm_trial_spec *spec)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->n_streams; k++)
+		if (bm_genl_part_sends_stream(t, spec, k))
+			return true;
+	return false;
+}
+
+/* Seconds from now to CLOCK_TAI instant at_ns (0: now). */
+static double bm_tai_until_s(int64_t at_ns)
+{
+	struct timespec ts;
+
+	if (at_ns <= 0)
+		return 0;
+	clock_gettime(CLOCK_TAI, &ts);
+	return (double)(at_ns - ((int64_t)ts.tv_sec * 1000000000 +
+				 ts.tv_nsec)) / 1e9;
+}
 
 int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			       const struct bm_trial_spec *spec,
@@ -55,7 +90,12 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = bm_genl_resolve_ports(b, t, ifindex, err);
+	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
+	if (!ret && spec->host && (b->router || t->have_mgmt || t->n_rip ||
+				   spec->event_fn))
+		ret = (bm_errorf(err, "a router DUT, management queries, "
+				 "routing updates or an event: not in a pool's "
+				 "part yet"), -EOPNOTSUPP);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
 	/* §23a: the routing update first, then 2 s for the DUT to settle
@@ -84,10 +124,21 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	if (!ret && rip)
 		bm_sleep_s(t_pre + lead - bm_mono_s());
 	if (!ret)
-		ret = bm_genl_trial_start(b->g, 0, BM_GENL_TRIAL_OWNED, err);
+		ret = bm_genl_trial_start_at(b->g, 0,
+					     (uint64_t)spec->start_tai_ns,
+					     BM_GENL_TRIAL_OWNED, err);
 	if (ret)
 		goto out;
-	t0 = bm_mono_s();
+	t0 = bm_mono_s() + bm_tai_until_s(spec->start_tai_ns);
+	if (!bm_part_sends(t, spec)) {
+		/* a part that only receives runs until stopped: stopped when
+		 * the other hosts' senders are done (the drain follows) */
+		bm_sleep_s(t0 + want - bm_mono_s());
+		ret = bm_genl_trial_stop(b->g, err);
+		if (ret)
+			goto out;
+		goto counted;
+	}
 	ret = bm_rip_start(rip, t0, spec->duration_s, err);
 	if (ret) {
 		bm_genl_trial_stop(b->g, NULL);
@@ -122,6 +173,11 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		ret = -ECANCELED;
 		goto out;
 	}
+	/* other hosts' frames to this part's receiving halves may still
+	 * come: their senders end at the trial's end, not this one's */
+	if (spec->host)
+		bm_sleep_s(t0 + want - bm_mono_s());
+counted:
 	drain = spec->drain_s >= 0 ? spec->drain_s : BM_DEFAULT_DRAIN_S;
 	/*
 	 * R2544-B2B, RFC 2544 §26.4: a trial MUST last duration_s (>= 2 s)
@@ -145,12 +201,14 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	ret = bm_traffic_collect(b, spec, intended, tr, res, err);
 	if (ret)
 		goto out;
-	ret = bm_genl_watch_late(b, closed, res, err);
+	ret = bm_genl_watch_late(b, spec, closed, res, err);
 	if (ret)
 		goto out;
-	/* REQ-GEN-6: what the generator did not send is its shortfall */
+	/* REQ-GEN-6: what the generator did not send is its shortfall
+	 * (of the streams this host sends) */
 	for (k = 0; k < t->n_streams; k++)
-		if (tr->streams[k].sent < intended[k]) {
+		if (bm_genl_part_sends_stream(t, spec, k) &&
+		    tr->streams[k].sent < intended[k]) {
 			res->shortfall += intended[k] - tr->streams[k].sent;
 			res->generator_limited = true;
 		}

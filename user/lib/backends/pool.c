@@ -114,8 +114,11 @@ static int pool_run_parts(struct bm_backend *be,
 	struct bm_pool_merge m;
 	double t0 = pool_mono_s(), virt = 0;
 	bool all_virtual = true;
-	int64_t start = pool_tai_now_ns() +
-			(int64_t)llround(BM_POOL_START_LEAD_S * 1e9);
+	/* every host learns its receiving ports first (RFC 2544 §23b) */
+	double lead = BM_POOL_START_LEAD_S +
+		      (spec->learning ? (spec->learning_pause_s < 0 ? 2.0 :
+					 spec->learning_pause_s) + 1.0 : 0);
+	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
 	unsigned int i, k;
 	int ret = 0;
 

@@ -34,7 +34,8 @@
 /*
  * One tester port.  host names the tester host whose bmd owns the port
  * (several bmd hosts as one port pool, start times aligned by PTP); ""
- * is the local host, the only one that works today.
+ * is the host that runs the trial (bm_hosts.h: a pool gives each host
+ * the trial and its name).
  */
 struct bm_port_spec {
 	char host[64];
@@ -43,6 +44,11 @@ struct bm_port_spec {
 	uint8_t ip4[4];			/* the port's address (router DUTs) */
 	uint8_t ip6[16];
 	bool have_ip6;
+	/* Its MAC address, when known: where another host's sending half
+	 * addresses this port's frames through a bridge DUT (a pool learns
+	 * it from the port's bmd). */
+	uint8_t mac[6];
+	bool have_mac;
 };
 
 enum bm_load_unit {
