@@ -286,6 +286,21 @@ tm_queue_rows() {
 		sort
 }
 
+# dut_tbf_drawn: DUT-TBF on d2 as rfc2544/throughput draws it on every
+# run (seed noted): rate R 2 to 3.8 Mbit/s (20 to 38 % of a 10 Mbit/s
+# line), bucket B 2400 to 3600 bytes, bfifo LIMIT 6000 to 9000 bytes,
+# overhead 24 (A = F + 20); ABSORB the seconds of traffic at R that
+# bucket and queue absorb (lib.sh remeasure's threshold).
+dut_tbf_drawn() {
+	R=$(lab_draw tbf_rate_kbit 2000 3800 50)
+	B=$(lab_draw tbf_bucket_bytes 2400 3600 100)
+	LIMIT=$(lab_draw bfifo_bytes 6000 9000 500)
+	ABSORB=$(awk -v r=$R -v b=$B -v q=$LIMIT 'BEGIN { printf "%.4f", (b + q) * 8 / (r * 1000) }')
+	note "seed $LAB_SEED: tbf rate ${R} kbit/s, bucket $B bytes, bfifo $LIMIT bytes; bucket and queue absorb $ABSORB s"
+	$TC -n dut qdisc add dev d2 root tbf rate ${R}kbit burst $B limit $LIMIT overhead 24 ||
+		fail "tbf"
+}
+
 # check_tbf_throughput FILE RATE_BPS TOL_PCT SIZE...: the throughput_fps
 # values of result FILE, one per SIZE, each within TOL_PCT of what a tbf
 # of RATE_BPS with overhead 24 forwards: C = R / 8 / (F + 20) fps.

@@ -53,13 +53,7 @@ topo_bridge 2
 # Mbit/s (20 to 38 % of the line, under max_rate_pct 40), a bucket of 2400
 # to 3600 bytes and a bfifo of 6000 to 9000: the model window above stays
 # inside [-1 %, +1.9 %] of C for every draw.
-R=$(lab_draw tbf_rate_kbit 2000 3800 50)
-B=$(lab_draw tbf_bucket_bytes 2400 3600 100)
-LIMIT=$(lab_draw bfifo_bytes 6000 9000 500)
-ABSORB=$(awk -v r=$R -v b=$B -v q=$LIMIT 'BEGIN { printf "%.4f", (b + q) * 8 / (r * 1000) }')
-note "seed $LAB_SEED: tbf rate ${R} kbit/s, bucket $B bytes, bfifo $LIMIT bytes; bucket and queue absorb $ABSORB s"
-$TC -n dut qdisc add dev d2 root tbf rate ${R}kbit burst $B limit $LIMIT overhead 24 ||
-	fail "tbf"
+dut_tbf_drawn
 bmd_start
 
 # measure: one job and its checks; remeasure runs it again if it fails

@@ -26,6 +26,9 @@ struct bm_pool_host {
 	int (*run)(void *ctx, const struct bm_trial_spec *spec,
 		   struct bm_trial_result *res, struct bm_error *err);
 	void *ctx;
+	/* Called with ctx when the pool is destroyed (or not made); NULL =
+	 * nothing to release. */
+	void (*release)(void *ctx);
 };
 
 /* How long before a trial's start its parts are sent, at the least, so
@@ -44,6 +47,15 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 			       unsigned int n, const char *const *labels,
 			       unsigned int n_ports, double line_rate_bps,
 			       struct bm_error *err);
+
+/* Port i of pool be (a job's port, in order) has MAC mac: where another
+ * host's sending half addresses its frames (bm_port_spec.mac). */
+void bm_pool_set_mac(struct bm_backend *be, unsigned int i,
+		     const uint8_t mac[6]);
+
+/* Release hosts[0..n) as a pool would: destroy the backends it owns,
+ * call release; for a creator whose pool was never made. */
+void bm_pool_hosts_release(const struct bm_pool_host *hosts, unsigned int n);
 
 /* Is be a pool? */
 bool bm_backend_is_pool(const struct bm_backend *be);

@@ -19,6 +19,8 @@
 struct pool_port {
 	char host[64];
 	char name[32];
+	uint8_t mac[6];
+	bool have_mac;
 };
 
 struct pool_priv {
@@ -76,6 +78,10 @@ static int pool_place_ports(const struct pool_priv *pp, struct bm_traffic *t,
 					 "", p->name), -EINVAL;
 		memcpy(p->host, pp->ports[j].host, sizeof(p->host));
 		memcpy(p->name, pp->ports[j].name, sizeof(p->name));
+		if (pp->ports[j].have_mac) {
+			memcpy(p->mac, pp->ports[j].mac, sizeof(p->mac));
+			p->have_mac = true;
+		}
 	}
 	return 0;
 }
@@ -233,14 +239,24 @@ static int pool_run_trial(struct bm_backend *be,
 	return ret;
 }
 
+void bm_pool_hosts_release(const struct bm_pool_host *hosts, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (hosts[i].owned && hosts[i].be)
+			hosts[i].be->ops->destroy(hosts[i].be);
+		if (hosts[i].release)
+			hosts[i].release(hosts[i].ctx);
+	}
+}
+
 static void pool_destroy(struct bm_backend *be)
 {
 	struct pool_priv *pp = be->priv;
-	unsigned int i;
 
-	for (i = 0; pp && i < pp->n_hosts; i++)
-		if (pp->hosts[i].owned && pp->hosts[i].be)
-			pp->hosts[i].be->ops->destroy(pp->hosts[i].be);
+	if (pp)
+		bm_pool_hosts_release(pp->hosts, pp->n_hosts);
 	if (pp) {
 		free(pp->hosts);
 		free(pp->names);
@@ -253,6 +269,17 @@ static const struct bm_backend_ops pool_ops = {
 	.run_trial = pool_run_trial,
 	.destroy = pool_destroy,
 };
+
+void bm_pool_set_mac(struct bm_backend *be, unsigned int i,
+		     const uint8_t mac[6])
+{
+	struct pool_priv *pp = be->priv;
+
+	if (!bm_backend_is_pool(be) || i >= be->n_ports)
+		return;
+	memcpy(pp->ports[i].mac, mac, 6);
+	pp->ports[i].have_mac = true;
+}
 
 bool bm_backend_is_pool(const struct bm_backend *be)
 {
@@ -328,9 +355,7 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	be->line_rate_bps = line_rate_bps;
 	return be;
 fail:
-	for (i = 0; i < n; i++)
-		if (hosts[i].owned && hosts[i].be)
-			hosts[i].be->ops->destroy(hosts[i].be);
+	bm_pool_hosts_release(hosts, n);
 	if (pp) {
 		free(pp->hosts);
 		free(pp->names);

@@ -443,4 +443,14 @@ bool bmd_counters_wait(const struct bmd_job *j, double wait_s,
 void bmd_counters_add(json_object *result, json_object *before,
 		      json_object *after, const char *why, double wait_s);
 
+/* daemon_pool.c: a job over several hosts' ports (Documentation/
+ * multi-host.md) */
+/* The pool of d's hosts: local (owned from here on; NULL when the job
+ * has no port here) for this host's ports, another host's bmd over
+ * OpenSSH for each of the others, checked for its version and its
+ * ports' MACs.  NULL with err set (local then destroyed). */
+struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
+				    struct bm_backend *local,
+				    struct bm_error *err);
+
 #endif /* BM_DAEMON_INT_H */

@@ -311,24 +311,21 @@ static struct bm_backend *sim_pool(const struct bmd_job_desc *d,
 	return pool;
 }
 
-struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
+/* The module's backend over ports[0..n) of d (tx the first, rx the second
+ * or the first again). */
+static struct bm_backend *genl_backend(const struct bmd_job_desc *d,
+				       unsigned int n,
+				       const char *const *ports,
 				       struct bm_error *err)
 {
 	struct bm_genl_port_opts o = { 0 };
 	struct bm_backend *be;
 	char why[160];
 
-	bool pooled;
-
-	(void)ctx;
-	if (d->dry_run) {
-		be = sim_pool(d, &pooled, err);
-		return pooled ? be : sim_backend(d, err);
-	}
-	o.tx_port = d->tx_port;
-	o.rx_port = d->rx_port;
-	o.n_ports = d->n_ports;
-	o.ports = d->ports;
+	o.tx_port = ports[0];
+	o.rx_port = ports[n > 1 ? 1 : 0];
+	o.n_ports = n > 1 ? n : 0;
+	o.ports = ports;
 	o.line_rate_bps = d->line_rate_bps;
 	o.router = d->router;
 	o.no_hw_timestamps = d->no_hw_timestamps;
@@ -346,6 +343,52 @@ struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
 		return NULL;
 	}
 	return be;
+}
+
+/* A real run over several hosts' ports: the module for this host's,
+ * the other hosts' bmd for theirs. */
+static struct bm_backend *real_pool(const struct bmd_job_desc *d,
+				    bool *pooled, struct bm_error *err)
+{
+	const char *local[BM_BACKEND_MAX_PORTS];
+	struct bm_backend *be = NULL;
+	unsigned int i, n = 0;
+
+	*pooled = false;
+	for (i = 0; i < d->n_ports; i++)
+		if (strchr(d->ports[i], ':'))
+			*pooled = true;
+		else
+			local[n++] = d->ports[i];
+	if (!*pooled)
+		return NULL;
+	if (n) {
+		be = genl_backend(d, n, local, err);
+		if (!be)
+			return NULL;
+		/* a pool's stateful procedures would need every host's */
+		bm_tcp_engine_detach(be);
+	}
+	return bmd_pool_backend(d, be, err);
+}
+
+struct bm_backend *bmd_backend_default(void *ctx, const struct bmd_job_desc *d,
+				       struct bm_error *err)
+{
+	const char *pair[2] = { d->tx_port, d->rx_port };
+	struct bm_backend *be;
+	bool pooled;
+
+	(void)ctx;
+	if (d->dry_run) {
+		be = sim_pool(d, &pooled, err);
+		return pooled ? be : sim_backend(d, err);
+	}
+	be = real_pool(d, &pooled, err);
+	if (pooled)
+		return be;
+	return genl_backend(d, d->n_ports ? d->n_ports : 2,
+			    d->n_ports ? d->ports : pair, err);
 }
 
 void bmd_backend_free(struct bm_backend *be)

@@ -72,6 +72,16 @@ static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
 		return 0;
 	}
 	for (i = 0; i < q->n_ports; i++) {
+		const char *sep = strchr(q->ports[i], ':');
+
+		/* another host's port: no speed to read here */
+		if (sep && *rate > 0)
+			continue;
+		if (sep)
+			return bm_errorf(err, "port %s is on host %.*s: give "
+					 "ports.line_rate_bps (a pool's ports "
+					 "share one line rate)", q->ports[i],
+					 (int)(sep - q->ports[i]), q->ports[i]);
 		ret = bm_port_info(d->sysfs_net, q->ports[i], &pi);
 		if (ret)
 			return bm_errorf(err, "port %s: %s", q->ports[i],
@@ -251,16 +261,10 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 	unsigned int i;
 
 	for (i = 0; !q->dry_run && i < q->n_ports; i++) {
-		const char *sep = strchr(q->ports[i], ':');
-
-		if (sep)
-			return bm_errorf(err, "port %s is on host %.*s: a job "
-					 "over several hosts' ports runs only "
-					 "as a dry run for now (bmd does not "
-					 "yet send a part to another host's "
-					 "bmd)",
-					 q->ports[i], (int)(sep - q->ports[i]),
-					 q->ports[i]);
+		/* another host's port: its bmd decides, when the part
+		 * comes (Documentation/multi-host.md) */
+		if (strchr(q->ports[i], ':'))
+			continue;
 		if (bmd_port_check(d, q->ports[i], err))
 			return -EINVAL;
 	}

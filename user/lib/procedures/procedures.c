@@ -17,6 +17,7 @@
 #include "bm_procedure.h"
 #include "capacity.h"
 #include "concurrent.h"
+#include "part.h"
 #include "rfc2544.h"
 #include "rfc7640.h"
 #include "rfc8239.h"
@@ -34,6 +35,15 @@ static const struct bm_procedure_info bmgen_procedures[] = {
 	  .duration_key = "duration_s", .sizes_key = "frame_sizes",
 	  .validate = cap_validate, .defaults = cap_defaults_json,
 	  .max_trials = cap_max_trials, .run = cap_run, .own_rates = true },
+	{ .name = "bmgen.part",
+	  .summary = "one host's part of a trial over several hosts' ports: "
+		     "what the bmd of a pool's job runs on each other host "
+		     "(Documentation/multi-host.md)",
+	  .refs = "PLAT-TRIAL, REQ-TRIAL-3",
+	  .ports_needed = 2, .keys = part_keys, .writers = part_writers,
+	  .duration_key = NULL, .sizes_key = NULL,
+	  .validate = part_validate, .defaults = part_defaults_json,
+	  .max_trials = part_max_trials, .run = part_run },
 	{ .name = "rfc7640.concurrent",
 	  .summary = "RFC 7640 §6.4 concurrent capacity load: several "
 		     "rfc7640 procedures at once on disjoint ports, one "

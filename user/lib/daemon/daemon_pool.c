@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A job over several hosts' ports (Documentation/multi-host.md): its
+ * backend is a pool (bm_pool.h) whose parts on this host run on the
+ * module, and whose parts on another host run there as bmgen.part jobs of
+ * that host's bmd, reached over OpenSSH as bmctl -H reaches it ($BMGEN_SSH
+ * -T HOST $BMGEN_REMOTE_BMCTL bridge): that bmd admits bmd's user by its
+ * own rules and runs the part on its own ports.  Before the job, each
+ * other host must run this bmd's version and protocol, and names the
+ * MACs of its ports (the sending halves address them).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_genl.h"
+#include "bm_part.h"
+#include "bm_pool.h"
+#include "bm_proto.h"
+#include "daemon_int.h"
+
+#ifndef BM_VERSION
+#define BM_VERSION "unknown"
+#endif
+
+/* Another host of the job's pool: its connection and its ports. */
+struct bmd_remote {
+	char host[BM_PART_HOST_LEN];
+	struct bm_client c;
+	bool open;
+	unsigned int n_ports;
+	char ports[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
+	double line_rate_bps;
+	const struct bm_backend *pool;	/* its abort: the job's cancel */
+};
+
+static int remote_open(struct bmd_remote *r, struct bm_error *err)
+{
+	const char *ssh = getenv("BMGEN_SSH"), *rb = getenv("BMGEN_REMOTE_BMCTL");
+	char *argv[] = {
+		(char *)(ssh && *ssh ? ssh : "ssh"), "-T", r->host,
+		(char *)(rb && *rb ? rb : "bmctl"), "bridge", NULL,
+	};
+	int ret;
+
+	if (r->open)
+		return 0;
+	ret = bm_client_open_cmd(&r->c, argv, err);
+	r->open = !ret;
+	return ret;
+}
+
+static void remote_release(void *ctx)
+{
+	struct bmd_remote *r = ctx;
+
+	if (r->open)
+		bm_client_close(&r->c);
+	free(r);
+}
+
+static json_object *request(const char *cmd)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cmd", json_object_new_string(cmd));
+	return o;
+}
+
+/* o.key as a string, or "" */
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ?
+	       json_object_get_string(v) : "";
+}
+
+/* The host's bmd and module versions against this one's, and the MACs of
+ * its ports into the pool (ports i of the job are this host's). */
+static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
+			const struct bmd_job_desc *d, struct bm_error *err)
+{
+	struct bm_module_status st;
+	struct bm_error e = { "" };
+	json_object *resp = NULL, *m, *a, *p;
+	unsigned int i, k;
+	size_t j;
+	int ret;
+
+	ret = remote_open(r, err);
+	if (!ret)
+		ret = bm_client_call(&r->c, request("status"), &resp, err);
+	if (ret)
+		goto out;
+	if (strcmp(str_of(resp, "version"), BM_VERSION) ||
+	    json_object_get_int(json_object_object_get(resp, "protocol")) !=
+	    BM_PROTO_VERSION) {
+		ret = bm_errorf(err, "bmd %s, protocol %d there, bmd %s, "
+				"protocol %d here: a pool runs one version",
+				str_of(resp, "version"), json_object_get_int(
+				json_object_object_get(resp, "protocol")),
+				BM_VERSION, BM_PROTO_VERSION);
+		goto out;
+	}
+	m = json_object_object_get(resp, "module");
+	if (m && !bm_genl_status(&st, &e) &&
+	    strcmp(str_of(m, "version"), st.version)) {
+		ret = bm_errorf(err, "module %s there, %s here: a pool runs "
+				"one version", str_of(m, "version"),
+				st.version);
+		goto out;
+	}
+	json_object_put(resp);
+	resp = NULL;
+	ret = bm_client_call(&r->c, request("ports"), &resp, err);
+	if (ret)
+		goto out;
+	a = json_object_object_get(resp, "ports");
+	for (i = 0; i < d->n_ports; i++) {
+		const char *sep = strchr(d->ports[i], ':');
+
+		if (!sep || strncmp(d->ports[i], r->host,
+				    (size_t)(sep - d->ports[i])) ||
+		    r->host[sep - d->ports[i]])
+			continue;
+		for (j = 0; j < json_object_array_length(a); j++) {
+			uint8_t mac[6];
+			unsigned int x[6];
+
+			p = json_object_array_get_idx(a, j);
+			if (strcmp(str_of(p, "name"), sep + 1) ||
+			    sscanf(str_of(p, "address"), "%x:%x:%x:%x:%x:%x",
+				   &x[0], &x[1], &x[2], &x[3], &x[4],
+				   &x[5]) != 6)
+				continue;
+			for (k = 0; k < 6; k++)
+				mac[k] = (uint8_t)x[k];
+			bm_pool_set_mac(pool, i, mac);
+			break;
+		}
+		if (j == json_object_array_length(a)) {
+			ret = bm_errorf(err, "no port %s there", sep + 1);
+			goto out;
+		}
+	}
+out:
+	json_object_put(resp);
+	return ret;
+}
+
+/* The job's ports as a submit names them: this host's interfaces. */
+static json_object *remote_ports(const struct bmd_remote *r)
+{
+	json_object *o = json_object_new_object(), *a;
+	unsigned int i;
+
+	if (r->n_ports <= 2) {
+		json_object_object_add(o, "tx",
+				       json_object_new_string(r->ports[0]));
+		json_object_object_add(o, "rx", json_object_new_string(
+			r->ports[r->n_ports - 1]));
+	} else {
+		a = json_object_new_array();
+		for (i = 0; i < r->n_ports; i++)
+			json_object_array_add(a,
+				json_object_new_string(r->ports[i]));
+		json_object_object_add(o, "list", a);
+	}
+	if (r->line_rate_bps > 0)
+		json_object_object_add(o, "line_rate_bps",
+			json_object_new_double(r->line_rate_bps));
+	return o;
+}
+
+/* Wait for job's end there; 0, or -errno with err set. */
+static int remote_wait(struct bmd_remote *r, int64_t job, double limit_s,
+		       struct bm_error *err)
+{
+	json_object *o = request("watch"), *resp = NULL, *msg;
+	double waited = 0;
+	int ret;
+
+	json_object_object_add(o, "job", json_object_new_int64(job));
+	ret = bm_client_call(&r->c, o, &resp, err);
+	if (!ret && !strcmp(str_of(resp, "event"), "end"))
+		goto out;
+	while (!ret) {
+		ret = bm_client_recv(&r->c, &msg, 1000, err);
+		if (ret == -ETIMEDOUT) {
+			waited += 1;
+			ret = 0;
+			if (r->pool && r->pool->abort && *r->pool->abort) {
+				o = request("cancel");
+				json_object_object_add(o, "job",
+						       json_object_new_int64(job));
+				bm_client_send(&r->c, o, err);
+				json_object_put(o);
+				return bm_errorf(err, "cancelled"), -ECANCELED;
+			}
+			if (waited > limit_s)
+				return bm_errorf(err, "job %lld did not end in "
+						 "%.0f s", (long long)job,
+						 limit_s), -ETIMEDOUT;
+			continue;
+		}
+		if (ret)
+			break;
+		if (!strcmp(str_of(msg, "event"), "end")) {
+			json_object_put(msg);
+			break;
+		}
+		json_object_put(msg);
+	}
+out:
+	json_object_put(resp);
+	return ret;
+}
+
+static int remote_run(void *ctx, const struct bm_trial_spec *spec,
+		      struct bm_trial_result *res, struct bm_error *err)
+{
+	struct bmd_remote *r = ctx;
+	json_object *o, *params, *resp = NULL, *doc, *results, *part, *v;
+	int64_t job;
+	int ret;
+
+	ret = remote_open(r, err);
+	if (ret)
+		return ret;
+	part = bm_part_spec_to_json(spec);
+	if (!part)
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	o = request("submit");
+	json_object_object_add(o, "procedure",
+			       json_object_new_string("bmgen.part"));
+	params = json_object_new_object();
+	json_object_object_add(params, "part", part);
+	json_object_object_add(o, "params", params);
+	json_object_object_add(o, "ports", remote_ports(r));
+	ret = bm_client_call(&r->c, o, &resp, err);
+	if (ret)
+		goto out;
+	job = json_object_get_int64(json_object_object_get(resp, "job"));
+	json_object_put(resp);
+	resp = NULL;
+	/* its learning, the lead and its drain, and a margin */
+	ret = remote_wait(r, job, spec->duration_s + 60, err);
+	if (ret)
+		goto out;
+	o = request("result");
+	json_object_object_add(o, "job", json_object_new_int64(job));
+	ret = bm_client_call(&r->c, o, &resp, err);
+	if (ret)
+		goto out;
+	doc = json_object_object_get(resp, "result");
+	if (json_object_object_get_ex(doc, "error", &v))
+		ret = bm_errorf(err, "job %lld: %s", (long long)job,
+				json_object_get_string(v));
+	else if (!json_object_object_get_ex(doc, "results", &results) ||
+		 !json_object_object_get_ex(results, "part", &part))
+		ret = bm_errorf(err, "job %lld: no part in its result",
+				(long long)job);
+	else
+		ret = bm_part_result_from_json(part, res, spec->traffic_res,
+					       err);
+out:
+	json_object_put(resp);
+	if (ret == -ECONNRESET || ret == -EPIPE) {
+		/* the next trial opens a new connection */
+		bm_client_close(&r->c);
+		r->open = false;
+	}
+	return ret;
+}
+
+/* The remote host of label (up to its ':') among r[0..n); NULL if none. */
+static struct bmd_remote *remote_of(struct bmd_remote **r, unsigned int n,
+				    const char *label, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(r[i]->host) == len && !strncmp(r[i]->host, label, len))
+			return r[i];
+	return NULL;
+}
+
+struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
+				    struct bm_backend *local,
+				    struct bm_error *err)
+{
+	struct bm_pool_host hosts[BM_BACKEND_MAX_PORTS + 1];
+	struct bmd_remote *rem[BM_BACKEND_MAX_PORTS];
+	unsigned int n = 0, nr = 0, i;
+	struct bm_backend *pool;
+
+	memset(hosts, 0, sizeof(hosts));
+	if (local) {
+		hosts[n].name = "";
+		hosts[n].be = local;
+		hosts[n++].owned = true;
+	}
+	for (i = 0; i < d->n_ports; i++) {
+		const char *sep = strchr(d->ports[i], ':');
+		size_t len = sep ? (size_t)(sep - d->ports[i]) : 0;
+		struct bmd_remote *r;
+
+		if (!sep)
+			continue;
+		r = remote_of(rem, nr, d->ports[i], len);
+		if (!r) {
+			r = calloc(1, sizeof(*r));
+			if (!r || len >= sizeof(r->host)) {
+				free(r);
+				bm_errorf(err, "out of memory");
+				goto fail;
+			}
+			memcpy(r->host, d->ports[i], len);
+			r->line_rate_bps = d->line_rate_bps;
+			rem[nr++] = r;
+			hosts[n].name = r->host;
+			hosts[n].run = remote_run;
+			hosts[n].ctx = r;
+			hosts[n++].release = remote_release;
+		}
+		snprintf(r->ports[r->n_ports++], sizeof(r->ports[0]), "%s",
+			 sep + 1);
+	}
+	pool = bm_pool_new(hosts, n, d->ports, d->n_ports, d->line_rate_bps,
+			   err);
+	if (!pool)
+		return NULL;	/* it released every host */
+	for (i = 0; i < nr; i++) {
+		struct bm_error e = { "" };
+
+		rem[i]->pool = pool;
+		if (remote_check(rem[i], pool, d, &e)) {
+			bm_errorf(err, "host %s: %s", rem[i]->host, e.msg);
+			pool->ops->destroy(pool);
+			return NULL;
+		}
+	}
+	if (local) {
+		pool->deviation = local->deviation;
+		pool->ts_accuracy = local->ts_accuracy;
+		pool->ts_resolution_ns = local->ts_resolution_ns;
+		pool->ts_accuracy_ns = local->ts_accuracy_ns;
+	} else {
+		pool->ts_accuracy = "software timestamps of the pool's hosts' "
+				    "modules, not calibrated";
+		pool->ts_resolution_ns = 1.0;
+		pool->ts_accuracy_ns = NAN;
+	}
+	return pool;
+fail:
+	bm_pool_hosts_release(hosts, n);
+	return NULL;
+}
