@@ -298,6 +298,7 @@ unit-valgrind: $(CHECK_GATE) $(VG_BINS)
 lab: all
 	@tools/lab-run --name lab
 	@tools/lab-run --hw --name lab-hw
+	@tools/lab-run --pair --name lab-pair
 
 # Each fuzzer for FUZZ_RUNS inputs, its seeds first (tools/run-fuzz):
 # make check runs this too, so that the harnesses stay honest.

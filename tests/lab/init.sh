@@ -18,6 +18,13 @@ for m in $(cat /lib/modules/load-order); do
 	insmod /lib/modules/$m || echo "LABWARN insmod $m failed"
 done
 /usr/sbin/ip link set lo up
+# labrole=peer: the second guest of tools/lab-run --pair, another tester
+# host for the first one's tests (tests/lab/pair/); it runs until killed
+if [ "${labrole:-}" = peer ]; then
+	. /tests/lib.sh
+	. /tests/pair-peer.sh
+	poweroff -f
+fi
 
 # labrepeat=N runs the whole list N times, in order, so that the runner
 # can report each test's pass rate; every report names its run.

@@ -89,6 +89,18 @@ quiet_bridge() {
 	ns_quiet "$1" "$2"
 }
 
+# pair_nic MAC NAME: the NIC of MAC (tools/lab-run --pair's cables
+# between the two guests) renamed NAME and quiet
+pair_nic() {
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address")" = "$1" ] || continue
+		$IP link set "${d##*/}" name "$2" || fail "rename ${d##*/}"
+		ns_quiet "$2"
+		return 0
+	done
+	fail "no NIC $1"
+}
+
 # topo_bridge [NPORTS]: tester ports t1..tN in this namespace, each cabled
 # (veth) to dI in namespace "dut", where br0 bridges d1..dN.
 topo_bridge() {
