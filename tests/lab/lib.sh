@@ -94,11 +94,83 @@ quiet_bridge() {
 pair_nic() {
 	for d in /sys/class/net/*; do
 		[ "$(cat "$d/address")" = "$1" ] || continue
-		$IP link set "${d##*/}" name "$2" || fail "rename ${d##*/}"
+		[ "${d##*/}" = "$2" ] ||
+			$IP link set "${d##*/}" name "$2" || fail "rename ${d##*/}"
 		ns_quiet "$2"
 		return 0
 	done
 	fail "no NIC $1"
+}
+
+# pair_setup: the first guest of tools/lab-run --pair (tests/lab/pair/)
+# as one tester host of two: ctl0 10.99.0.1 on the hosts' network, its
+# clock their grandmaster (ptp4l, software stamps; started once a boot),
+# a DUT bridge of t1's cable d1 and d2, the cable to lab2's t2, and
+# BMGEN_SSH the stand-in for ssh that reaches lab2's `bmctl bridge` (its
+# busybox nc on port 7000, tests/lab/pair-peer.sh); returns when lab2's
+# bmd answers.
+pair_setup() {
+	pair_nic 52:54:00:aa:00:01 d2
+	pair_nic 52:54:00:aa:00:02 ctl0
+	$IP link set ctl0 up
+	$IP addr replace 10.99.0.1/24 dev ctl0
+	$IP netns add dut || fail "netns add dut"
+	quiet_bridge br0 dut
+	veth_port t1 d1
+	$IP -n dut link set d1 master br0 || fail "d1 into br0"
+	$IP link set d2 netns dut || fail "d2 into dut"
+	$IP -n dut link set d2 master br0 || fail "d2 into br0"
+	$IP -n dut link set d2 up
+	$IP -n dut link set br0 up
+	if ! pidof ptp4l > /dev/null; then
+		cat > /etc/ptp4l.conf <<-'PTP'
+		[global]
+		priority1 10
+		logSyncInterval -2
+		sanity_freq_limit 0
+		PTP
+		ptp4l -S -4 -i ctl0 -f /etc/ptp4l.conf > /tmp/ptp4l.log 2>&1 &
+	fi
+	printf '#!/bin/sh\nexec busybox nc 10.99.0.2 7000\n' > /tmp/nc-ssh
+	chmod +x /tmp/nc-ssh
+	export BMGEN_SSH=/tmp/nc-ssh
+	i=0
+	until bmctl -H lab2 status > /tmp/lab2.status 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 120 ] || { cat /tmp/lab2.status; fail "lab2's bmd not reachable"; }
+		sleep 0.5
+	done
+}
+
+# lab2_offset: ptp4l's own account of lab2's offset from this clock (ns):
+# the TIME_STATUS_NP of lab2's port (its clock identity from its MAC
+# 52:54:00:bb:00:02) among the answers of every clock a hop away, when
+# it follows this clock (gmIdentity ...aa0002); "" when it does not
+lab2_offset() {
+	pmc -u -b 1 -i ctl0 'GET TIME_STATUS_NP' 2>/dev/null |
+		awk '/RESPONSE MANAGEMENT/ { mine = /525400\.fffe\.bb0002/ }
+		     mine && /master_offset/ { o = $2 }
+		     mine && /gmIdentity/ { gm = ($2 == "525400.fffe.aa0002") }
+		     END { if (gm) print o }'
+}
+
+# pair_sync [NS]: wait (60 s at most) until lab2 follows this clock with
+# an offset within NS (default 5 ms) three answers in a row; the last
+# one (ns)
+pair_sync() {
+	i=0 good=0
+	while [ $good -lt 3 ]; do
+		off=$(lab2_offset)
+		if [ -n "$off" ] && [ "${off#-}" -lt "${1:-5000000}" ] 2>/dev/null; then
+			good=$((good + 1))
+		else
+			good=0
+		fi
+		i=$((i + 1))
+		[ $i -lt 60 ] || { tail -n 20 /tmp/ptp4l.log >&2; fail "lab2 not in sync after 60 s (offset '$off' ns)"; }
+		sleep 1
+	done
+	echo "$off"
 }
 
 # topo_bridge [NPORTS]: tester ports t1..tN in this namespace, each cabled
