@@ -18,6 +18,7 @@
 #include "bm_genl.h"
 #include "bm_part.h"
 #include "bm_pool.h"
+#include "bm_portinfo.h"
 #include "bm_proto.h"
 #include "daemon_int.h"
 
@@ -78,6 +79,19 @@ static const char *str_of(json_object *o, const char *key)
 	       json_object_get_string(v) : "";
 }
 
+/* "aa:bb:cc:dd:ee:ff" into mac; false when s is none. */
+static bool mac_parse(const char *s, uint8_t *mac)
+{
+	unsigned int x[6], k;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &x[0], &x[1], &x[2], &x[3], &x[4],
+		   &x[5]) != 6)
+		return false;
+	for (k = 0; k < 6; k++)
+		mac[k] = (uint8_t)x[k];
+	return true;
+}
+
 /* The host's bmd and module versions against this one's, and the MACs of
  * its ports into the pool (ports i of the job are this host's). */
 static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
@@ -86,7 +100,7 @@ static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
 	struct bm_module_status st;
 	struct bm_error e = { "" };
 	json_object *resp = NULL, *m, *a, *p;
-	unsigned int i, k;
+	unsigned int i;
 	size_t j;
 	int ret;
 
@@ -128,16 +142,11 @@ static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
 			continue;
 		for (j = 0; j < json_object_array_length(a); j++) {
 			uint8_t mac[6];
-			unsigned int x[6];
 
 			p = json_object_array_get_idx(a, j);
 			if (strcmp(str_of(p, "name"), sep + 1) ||
-			    sscanf(str_of(p, "address"), "%x:%x:%x:%x:%x:%x",
-				   &x[0], &x[1], &x[2], &x[3], &x[4],
-				   &x[5]) != 6)
+			    !mac_parse(str_of(p, "address"), mac))
 				continue;
-			for (k = 0; k < 6; k++)
-				mac[k] = (uint8_t)x[k];
 			bm_pool_set_mac(pool, i, mac);
 			break;
 		}
@@ -333,6 +342,17 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 			   err);
 	if (!pool)
 		return NULL;	/* it released every host */
+	/* this host's ports too: the other hosts' sending halves address
+	 * them */
+	for (i = 0; i < d->n_ports; i++) {
+		struct bm_port_info pi;
+		uint8_t mac[6];
+
+		if (!strchr(d->ports[i], ':') &&
+		    !bm_port_info(NULL, d->ports[i], &pi) &&
+		    mac_parse(pi.address, mac))
+			bm_pool_set_mac(pool, i, mac);
+	}
 	for (i = 0; i < nr; i++) {
 		struct bm_error e = { "" };
 
