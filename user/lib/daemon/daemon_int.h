@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "bm_daemon.h"
+#include "bm_part.h"
 #include "bm_proto.h"
 
 enum job_state {
@@ -445,6 +446,11 @@ void bmd_counters_add(json_object *result, json_object *before,
 
 /* daemon_pool.c: a job over several hosts' ports (Documentation/
  * multi-host.md) */
+/* The other hosts d's ports name (HOST:IFNAME), each once in the order of
+ * its first port, into names[0..); how many (0: every port is this
+ * host's). */
+unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
+			   char (*names)[BM_PART_HOST_LEN]);
 /* The pool of d's hosts: local (owned from here on; NULL when the job
  * has no port here) for this host's ports, another host's bmd over
  * OpenSSH for each of the others, checked for its version and its

@@ -269,29 +269,14 @@ static struct bm_backend *sim_pool(const struct bmd_job_desc *d,
 				   bool *pooled, struct bm_error *err)
 {
 	struct bm_pool_host hosts[BM_BACKEND_MAX_PORTS + 1];
-	char names[BM_BACKEND_MAX_PORTS + 1][BM_BACKEND_PORT_NAME];
-	unsigned int n = 1, i, k;
+	char names[BM_BACKEND_MAX_PORTS + 1][BM_PART_HOST_LEN];
+	unsigned int n, k;
 	struct bm_backend *pool;
 
-	*pooled = false;
 	memset(hosts, 0, sizeof(hosts));
-	names[0][0] = 0;
-	for (i = 0; i < d->n_ports; i++) {
-		const char *sep = strchr(d->ports[i], ':');
-		size_t len = sep ? (size_t)(sep - d->ports[i]) : 0;
-
-		if (!sep || len >= sizeof(names[0]))
-			continue;
-		*pooled = true;
-		for (k = 1; k < n; k++)
-			if (strlen(names[k]) == len &&
-			    !strncmp(names[k], d->ports[i], len))
-				break;
-		if (k == n) {
-			memcpy(names[n], d->ports[i], len);
-			names[n++][len] = 0;
-		}
-	}
+	names[0][0] = 0;	/* this host's simulator, and one each other */
+	n = 1 + bmd_job_hosts(d, names + 1);
+	*pooled = n > 1;
 	if (!*pooled)
 		return NULL;
 	for (k = 0; k < n; k++) {

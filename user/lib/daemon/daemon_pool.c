@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bm_genl.h"
+#include "bm_hosts.h"
 #include "bm_part.h"
 #include "bm_pool.h"
 #include "bm_portinfo.h"
@@ -33,6 +34,7 @@ struct bmd_remote {
 	bool open;
 	unsigned int n_ports;
 	char ports[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
+	unsigned int job_port[BM_BACKEND_MAX_PORTS];	/* its index */
 	double line_rate_bps;
 	const struct bm_backend *pool;	/* its abort: the job's cancel */
 };
@@ -93,9 +95,9 @@ static bool mac_parse(const char *s, uint8_t *mac)
 }
 
 /* The host's bmd and module versions against this one's, and the MACs of
- * its ports into the pool (ports i of the job are this host's). */
+ * its ports into the pool. */
 static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
-			const struct bmd_job_desc *d, struct bm_error *err)
+			struct bm_error *err)
 {
 	struct bm_module_status st;
 	struct bm_error e = { "" };
@@ -133,25 +135,19 @@ static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
 	if (ret)
 		goto out;
 	a = json_object_object_get(resp, "ports");
-	for (i = 0; i < d->n_ports; i++) {
-		const char *sep = strchr(d->ports[i], ':');
-
-		if (!sep || strncmp(d->ports[i], r->host,
-				    (size_t)(sep - d->ports[i])) ||
-		    r->host[sep - d->ports[i]])
-			continue;
+	for (i = 0; i < r->n_ports; i++) {
 		for (j = 0; j < json_object_array_length(a); j++) {
 			uint8_t mac[6];
 
 			p = json_object_array_get_idx(a, j);
-			if (strcmp(str_of(p, "name"), sep + 1) ||
+			if (strcmp(str_of(p, "name"), r->ports[i]) ||
 			    !mac_parse(str_of(p, "address"), mac))
 				continue;
-			bm_pool_set_mac(pool, i, mac);
+			bm_pool_set_mac(pool, r->job_port[i], mac);
 			break;
 		}
 		if (j == json_object_array_length(a)) {
-			ret = bm_errorf(err, "no port %s there", sep + 1);
+			ret = bm_errorf(err, "no port %s there", r->ports[i]);
 			goto out;
 		}
 	}
@@ -285,16 +281,41 @@ out:
 	return ret;
 }
 
-/* The remote host of label (up to its ':') among r[0..n); NULL if none. */
-static struct bmd_remote *remote_of(struct bmd_remote **r, unsigned int n,
-				    const char *label, size_t len)
+unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
+			   char (*names)[BM_PART_HOST_LEN])
 {
+	char host[BM_PART_HOST_LEN], name[BM_BACKEND_PORT_NAME];
+	unsigned int i, k, n = 0;
+	struct bm_error e;
+
+	for (i = 0; i < d->n_ports; i++) {
+		if (bm_port_label_parse(d->ports[i], host, sizeof(host), name,
+					sizeof(name), &e) || !host[0])
+			continue;
+		for (k = 0; k < n && strcmp(names[k], host); k++)
+			;
+		if (k == n)
+			strcpy(names[n++], host);
+	}
+	return n;
+}
+
+/* Remote host r's ports among d's: their interface names, in the job's
+ * order, and their places in it. */
+static void remote_ports_of(struct bmd_remote *r,
+			    const struct bmd_job_desc *d)
+{
+	char host[BM_PART_HOST_LEN], name[BM_BACKEND_PORT_NAME];
+	struct bm_error e;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (strlen(r[i]->host) == len && !strncmp(r[i]->host, label, len))
-			return r[i];
-	return NULL;
+	for (i = 0; i < d->n_ports; i++) {
+		if (bm_port_label_parse(d->ports[i], host, sizeof(host), name,
+					sizeof(name), &e) || strcmp(host, r->host))
+			continue;
+		strcpy(r->ports[r->n_ports], name);
+		r->job_port[r->n_ports++] = i;
+	}
 }
 
 struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
@@ -302,8 +323,9 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 				    struct bm_error *err)
 {
 	struct bm_pool_host hosts[BM_BACKEND_MAX_PORTS + 1];
+	char names[BM_BACKEND_MAX_PORTS][BM_PART_HOST_LEN];
 	struct bmd_remote *rem[BM_BACKEND_MAX_PORTS];
-	unsigned int n = 0, nr = 0, i;
+	unsigned int n = 0, nr, i;
 	struct bm_backend *pool;
 
 	memset(hosts, 0, sizeof(hosts));
@@ -312,31 +334,22 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 		hosts[n].be = local;
 		hosts[n++].owned = true;
 	}
-	for (i = 0; i < d->n_ports; i++) {
-		const char *sep = strchr(d->ports[i], ':');
-		size_t len = sep ? (size_t)(sep - d->ports[i]) : 0;
-		struct bmd_remote *r;
+	nr = bmd_job_hosts(d, names);
+	for (i = 0; i < nr; i++) {
+		struct bmd_remote *r = calloc(1, sizeof(*r));
 
-		if (!sep)
-			continue;
-		r = remote_of(rem, nr, d->ports[i], len);
 		if (!r) {
-			r = calloc(1, sizeof(*r));
-			if (!r || len >= sizeof(r->host)) {
-				free(r);
-				bm_errorf(err, "out of memory");
-				goto fail;
-			}
-			memcpy(r->host, d->ports[i], len);
-			r->line_rate_bps = d->line_rate_bps;
-			rem[nr++] = r;
-			hosts[n].name = r->host;
-			hosts[n].run = remote_run;
-			hosts[n].ctx = r;
-			hosts[n++].release = remote_release;
+			bm_errorf(err, "out of memory");
+			goto fail;
 		}
-		snprintf(r->ports[r->n_ports++], sizeof(r->ports[0]), "%s",
-			 sep + 1);
+		strcpy(r->host, names[i]);
+		r->line_rate_bps = d->line_rate_bps;
+		remote_ports_of(r, d);
+		rem[i] = r;
+		hosts[n].name = r->host;
+		hosts[n].run = remote_run;
+		hosts[n].ctx = r;
+		hosts[n++].release = remote_release;
 	}
 	pool = bm_pool_new(hosts, n, d->ports, d->n_ports, d->line_rate_bps,
 			   err);
@@ -357,18 +370,15 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 		struct bm_error e = { "" };
 
 		rem[i]->pool = pool;
-		if (remote_check(rem[i], pool, d, &e)) {
+		if (remote_check(rem[i], pool, &e)) {
 			bm_errorf(err, "host %s: %s", rem[i]->host, e.msg);
 			pool->ops->destroy(pool);
 			return NULL;
 		}
 	}
-	if (local) {
-		pool->deviation = local->deviation;
-		pool->ts_accuracy = local->ts_accuracy;
-		pool->ts_resolution_ns = local->ts_resolution_ns;
-		pool->ts_accuracy_ns = local->ts_accuracy_ns;
-	} else {
+	/* with a part here the pool states this module's stamps
+	 * (bm_pool_new); without one, the other hosts' modules' */
+	if (!local) {
 		pool->ts_accuracy = "software timestamps of the pool's hosts' "
 				    "modules, not calibrated";
 		pool->ts_resolution_ns = 1.0;
