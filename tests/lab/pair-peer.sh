@@ -2,11 +2,11 @@
 # first guest's pool (tests/lab/pair/).  Its two NICs are QEMU dgram
 # cables to the first guest: the data port t2 (MAC ...:bb:00:01) to that
 # guest's DUT, and ctl0 (...:bb:00:02) the hosts' own network, 10.99.0.2,
-# where ptp4l follows the first guest's clock (software stamps, -S: the
-# e1000e of QEMU 7.2 has no PHC) and busybox nc hands each connection on
-# port 7000 to `bmctl bridge`: the stand-in for sshd, which would run
-# the same command for a key restricted to it.  Runs until the first
-# guest's runner stops this one.
+# where ptp4l follows the first guest's clock (software stamps, -S, on an
+# e1000, which has no PHC: tools/lab-run says why) and busybox nc hands
+# each connection on port 7000 to `bmctl bridge`: the stand-in for sshd,
+# which would run the same command for a key restricted to it.  Runs
+# until the first guest's runner stops this one.
 pair_nic 52:54:00:bb:00:01 t2
 pair_nic 52:54:00:bb:00:02 ctl0
 $IP link set t2 up
@@ -23,11 +23,8 @@ summary_interval 2
 # a TCG guest's clock against its monotonic one is no frequency ptp4l's
 # sanity check expects of a real oscillator
 sanity_freq_limit 0
-# a TCG guest's clock may stray by more than its servo slews back (once
-# 26 ms with the servo at its limit): step it whenever off by 1 ms; the
-# PI servo stayed UNCALIBRATED for minutes in 3 of 5 boots, at a
-# constant offset of tens of ms: the linear regression one
-step_threshold 0.001
+# the PI servo waits 16 s (0.016 / its software-stamp ki) for its first
+# frequency estimate; linear regression locks within a second or two
 clock_servo linreg
 PTP
 echo "LABPEER up: t2 $(cat /sys/class/net/t2/address), bmd, ptp4l slave"

@@ -10,20 +10,16 @@
 # every frame lost one the tbf dropped: the merge takes each stream's sent
 # count from this host and its received count from lab2); lab2's part of
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
-# account (pmc), not behind this one's by 5 ms or more before the job.
+# account (pmc), within 1 ms of this one's before the job.
 bm_load
 pair_setup
 dut_tbf_drawn
 # lab2's parts start at the trial's instant on lab2's clock: behind this
-# one by more than a few ms, its receiving halves would start after the
-# first frames arrived (counted lost); ahead, they wait for them.
-# ptp4l did not pull lab2's clock in in most boots (Documentation/lab.md
-# "Two tester hosts"), so the test asks only that it not be behind
-off=$(pair_sync 60000000000)
+# one, its receiving halves would start after the first frames arrived
+# (counted lost).  ptp4l holds the two within 1 ms (lab.md "Two tester
+# hosts": 0.1 to 0.7 ms a summary here)
+off=$(pair_sync 1000000)
 note "lab2's clock offset by ptp4l before the job: $off ns"
-[ "$off" -gt -5000000 ] ||
-	fail "lab2's clock is $off ns behind this one's (ptp4l did not pull it in): its parts would start late"
-check_range "lab2's clock offset (ns, not behind by 5 ms or more) before the job" "$off" -5000000 60000000000
 bmd_start
 
 measure() {
