@@ -13,7 +13,8 @@
 # search): the result in [C - 5 %, C + (Q + b/A) / 1 s], within 6 % of C =
 # R / 8 / (F + 20) for every draw; every frame lost one the tbf dropped;
 # lab2 ran one bmgen.part job a trial, each done; the coordinating bmd
-# ran no trial on the module itself.  pair/throughput (tools/lab-run
+# ran no trial on the module itself; every trial's sync flagged: lab2
+# has no ptp4l.  pair/throughput (tools/lab-run
 # --pair) runs the same across two guests, a stream's halves on two
 # modules.
 bm_load
@@ -70,6 +71,11 @@ check_eq "the result's ports, as given" \
 	"$(grep -o '"name": *"lab2:t[12]"' /tmp/thr.json | tr -d ' ' | tr '\n' ' ')" \
 	'"name":"lab2:t1" "name":"lab2:t2" '
 check_eq "the result's backend" "$(jvals backend /tmp/thr.json)" '"pool"'
+# no ptp4l in this guest: every trial's record says its host had no PTP
+# time, and so that its sync is not within (flagged, not refused)
+check_eq "trials whose sync is flagged: lab2 without PTP time" \
+	"$(grep -c '"why": "lab2: no PTP time (ptp4l at /var/run/ptp4l: No such file' /tmp/thr.json)" "$trials"
+check_eq "trials whose sync is within" "$(jvals within /tmp/thr.json | grep -c true)" 0
 
 # a host whose bmd cannot be reached: the job fails, naming it
 $BMCTL run rfc2544 throughput --port lab3:t1 --port lab3:t2 --line-rate 10M \

@@ -10,7 +10,9 @@
 # every frame lost one the tbf dropped: the merge takes each stream's sent
 # count from this host and its received count from lab2); lab2's part of
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
-# account (pmc), within 1 ms of this one's before the job.
+# account (pmc), within 1 ms of this one's before the job; every trial's
+# record states both hosts' clocks, on this guest's grandmaster, within
+# the pool's tolerance; a pool that allows 1 us refuses lab2's part.
 bm_load
 pair_setup
 dut_tbf_drawn
@@ -42,4 +44,30 @@ parts=$(grep -c 'bmgen.part' /tmp/lab2.jobs)
 check_eq "lab2's bmgen.part jobs all done" \
 	"$(grep 'bmgen.part' /tmp/lab2.jobs | grep -c done)" "$parts"
 note "lab2's clock offset by ptp4l after the job: $(lab2_offset) ns"
+# every trial's record: both hosts' clocks read before and after their
+# parts on this guest's grandmaster, within the pool's tolerance
+# (pair_setup: 10 ms); this guest the grandmaster (offset 0), lab2 off it
+# by what ptp4l says (1.93 ms the largest seen)
+trials=$(jvals rate_fps /tmp/thr.json | wc -l)
+check_eq "trials whose sync is within the pool's tolerance" \
+	"$(jvals within /tmp/thr.json | grep -c true)" "$trials"
+check_eq "clock readings on grandmaster 525400.fffe.aa0002" \
+	"$(jvals grandmaster /tmp/thr.json | grep -c '"525400.fffe.aa0002"')" $((4 * trials))
+err=$(jvals error_ns /tmp/thr.json | sort -n | tail -n 1)
+skew=$(jvals start_skew_ns /tmp/thr.json | sort -n | tail -n 1)
+note "largest sync error $err ns, start skew $skew ns (one sending host)"
+check_range "start skew (ns; one sending host)" "${skew%.*}" 0 0
 sed 's/^/note: ptp4l here: /' /tmp/ptp4l.log | tail -n 5
+# a pool that allows 1 us: lab2's part is refused before it runs (its
+# offset was 70 us or more in every reading here), the job fails naming
+# the host, its offset and the tolerance, and bmd goes on
+bmd_stop
+export BMGEN_SYNC_TOLERANCE_US=1
+bmd_start
+$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
+	--frame-sizes 512 --param trial_duration_s=1 > /tmp/tol.out 2>&1 &&
+	fail "a job over a host off the grandmaster by more than 1 us ran"
+cat /tmp/tol.out
+grep -q "host lab2: its clock is .* ms off the PTP grandmaster 525400.fffe.aa0002 by ptp4l (the pool allows 0.001 ms)" /tmp/tol.out ||
+	fail "the refusal does not name lab2, its offset and the tolerance"
+$BMCTL status > /dev/null || fail "bmd did not survive"

@@ -104,8 +104,126 @@ START_TEST(throughput_across_hosts)
 		ck_assert_double_gt(tj_num(r, "attempted"), 0);
 	}
 	ck_assert(tj_has_deviation(doc, "backend sim"));
+	/* both simulated clocks on the grandmaster: no sync error, one
+	 * sending host, so no start skew */
+	for (i = 0; i < json_object_array_length(trials); i++) {
+		json_object *sy = tj_get(json_object_array_get_idx(trials, i),
+					 "sync");
+
+		ck_assert_uint_eq(json_object_array_length(tj_get(sy,
+								  "hosts")), 2);
+		ck_assert_double_eq(tj_num(sy, "error_ns"), 0);
+		ck_assert_double_eq(tj_num(sy, "start_skew_ns"), 0);
+		ck_assert_double_eq(tj_num(sy, "tolerance_ns"), 1e6);
+		ck_assert(json_object_get_boolean(tj_get(sy, "within")));
+	}
 	json_object_put(doc);
 	two_hosts_free(&h);
+}
+END_TEST
+
+/* One pair trial on two simulated hosts, b's clock off_ns off the
+ * grandmaster (this host); its return, the result in *res. */
+static int sync_trial(double off_ns, double tol_ns, bool set_tol,
+		      struct bm_trial_result *res, struct bm_error *err)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	struct bm_sim_params sp;
+	struct bm_trial_spec spec = { 0 };
+	struct two_hosts h;
+	int ret;
+
+	tbf(&sp);
+	h.a = sim_ports_new(&sp, 2, "p");
+	sp.ptp_offset_ns = off_ns;
+	h.b = sim_ports_new(&sp, 2, "p");
+	{
+		struct bm_pool_host hosts[2] = {
+			{ .name = "", .be = h.a }, { .name = "b", .be = h.b },
+		};
+
+		h.pool = bm_pool_new(hosts, 2, labels, 2, sp.line_rate_bps,
+				     err);
+		ck_assert_msg(h.pool, "bm_pool_new: %s", err->msg);
+	}
+	if (set_tol)
+		bm_pool_set_sync_tolerance(h.pool, tol_ns);
+	spec.pair.rate_fps = 1000;
+	spec.frame_size = 512;
+	spec.duration_s = 1;
+	spec.learning_pause_s = -1;
+	spec.drain_s = -1;
+	ret = bm_run_trial(h.pool, &spec, res, err);
+	two_hosts_free(&h);
+	return ret;
+}
+
+/*
+ * The sync error is what linuxptp says of the hosts' clocks: b's offset
+ * from the grandmaster exactly (this host is the grandmaster, offset 0);
+ * a part whose host is off by more than the tolerance is refused before
+ * it runs, by the host's name and offset; without a tolerance it runs
+ * and says the error.  Then the judgement by hand: a host not read,
+ * another grandmaster, an offset grown past the tolerance by the end.
+ */
+START_TEST(sync_error_and_tolerance)
+{
+	struct bm_trial_result res;
+	struct bm_error err = { "" };
+	struct bm_pool_sync sy;
+
+	ck_assert_int_eq(sync_trial(-400e3, 0, false, &res, &err), 0);
+	ck_assert_uint_eq(res.sync.n_hosts, 2);
+	ck_assert_str_eq(res.sync.hosts[1].host, "b");
+	ck_assert(res.sync.hosts[1].before.gm_present);
+	ck_assert(!res.sync.hosts[0].before.gm_present);
+	ck_assert_int_eq(res.sync.hosts[1].after.offset_ns, -400000);
+	ck_assert_double_eq(res.sync.error_ns, 400e3);
+	ck_assert_double_eq(res.sync.tolerance_ns, 1e6);
+	ck_assert(res.sync.within);
+	ck_assert(isnan(res.sync.hosts[1].first_tx_s));	/* b only receives */
+	ck_assert(res.sync.hosts[0].first_tx_s >= 0);
+	ck_assert_uint_eq(res.attempted, res.received + res.lost);
+
+	ck_assert_int_eq(sync_trial(1.5e6, 0, false, &res, &err), -ERANGE);
+	ck_assert_msg(strstr(err.msg, "host b:") &&
+		      strstr(err.msg, "1.500 ms off") &&
+		      strstr(err.msg, "allows 1.000 ms"), "%s", err.msg);
+
+	ck_assert_int_eq(sync_trial(1.5e6, 0, true, &res, &err), 0);
+	ck_assert_double_eq(res.sync.error_ns, 1.5e6);
+	ck_assert(res.sync.within);
+
+	memset(&sy, 0, sizeof(sy));
+	sy.n_hosts = 2;
+	strcpy(sy.hosts[1].host, "lab2");
+	sy.hosts[0].before = (struct bm_clock_reading){ .valid = true,
+							.gm = "aa" };
+	sy.hosts[0].after = sy.hosts[0].before;
+	sy.hosts[1].before = (struct bm_clock_reading){ .valid = true,
+		.gm_present = true, .offset_ns = 200000, .gm = "aa" };
+	sy.hosts[1].after = sy.hosts[1].before;
+	sy.hosts[1].after.offset_ns = -1200000;
+	sy.hosts[0].first_tx_s = 0.000100;
+	sy.hosts[1].first_tx_s = 0.000350;
+	bm_pool_sync_judge(&sy, 1e6);
+	ck_assert_double_eq(sy.error_ns, 1.2e6);
+	ck_assert_double_eq_tol(sy.start_skew_ns, 250e3, 1e-3);
+	ck_assert(!sy.within);
+	ck_assert_msg(strstr(sy.why, "lab2: 1.200 ms off"), "%s", sy.why);
+	bm_pool_sync_judge(&sy, 0);
+	ck_assert(sy.within);
+	strcpy(sy.hosts[1].after.gm, "bb");
+	bm_pool_sync_judge(&sy, 0);
+	ck_assert(isnan(sy.error_ns) && !sy.within);
+	ck_assert_msg(strstr(sy.why, "lab2 follows grandmaster bb, not aa"),
+		      "%s", sy.why);
+	sy.hosts[1].after = (struct bm_clock_reading){ .error =
+		"ptp4l at /var/run/ptp4l: No such file or directory" };
+	bm_pool_sync_judge(&sy, 1e6);
+	ck_assert(isnan(sy.error_ns) && !sy.within);
+	ck_assert_msg(strstr(sy.why, "lab2: no PTP time (ptp4l at"), "%s",
+		      sy.why);
 }
 END_TEST
 
@@ -353,6 +471,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, halves_by_hand);
+	tcase_add_test(tc, sync_error_and_tolerance);
 	tcase_add_test(tc, host_lost_and_refusals);
 	tcase_add_test(tc, throughput_across_hosts);
 	tcase_add_test(tc, mesh_as_on_one_host);

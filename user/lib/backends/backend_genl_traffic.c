@@ -20,6 +20,7 @@
 #include "backend_genl_int.h"
 #include "bm_hosts.h"
 #include "bm_mgmt.h"
+#include "bm_ptp.h"
 #include "bm_rip_send.h"
 #include "bm_traffic.h"
 
@@ -68,6 +69,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	uint64_t *intended = NULL;
 	struct bm_mgmt_run *mgmt = NULL;
 	struct bm_rip_run *rip = NULL;
+	struct bm_clock_reading clock0 = { 0 };
 	double t0, want = spec->duration_s, drain, lead = 0, t_pre = 0;
 	int ret, terr = 0, closed;
 
@@ -89,6 +91,14 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		bm_errorf(err, "out of memory");
 		ret = -ENOMEM;
 		goto out;
+	}
+	/* a pool's part: this host's clock by linuxptp first, refused
+	 * when off the grandmaster by more than the pool allows */
+	if (spec->host) {
+		bm_ptp_read(NULL, BM_PTP_TIMEOUT_MS, &clock0);
+		ret = bm_part_clock_check(spec, &clock0, err);
+		if (ret)
+			goto out;
 	}
 	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
 	if (!ret && spec->host && (b->router || t->have_mgmt || t->n_rip ||
@@ -215,6 +225,10 @@ counted:
 	bm_traffic_stretch(t, spec->frame_size, tr, res);
 	snprintf(res->ts_source, sizeof(res->ts_source), "sw");
 	bm_traffic_note_frames(b, t);
+	if (spec->host) {
+		res->clock_before = clock0;
+		bm_ptp_read(NULL, BM_PTP_TIMEOUT_MS, &res->clock_after);
+	}
 	b->be.elapsed_s += bm_mono_s() - t0;
 	ret = 0;
 out:

@@ -53,6 +53,21 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 void bm_pool_set_mac(struct bm_backend *be, unsigned int i,
 		     const uint8_t mac[6]);
 
+/* How far off the grandmaster a host's clock may be (ns) unless the
+ * creator says otherwise: what ptp4l with software stamps holds on a
+ * quiet network (Documentation/multi-host.md); hardware stamps hold
+ * well under a microsecond. */
+#define BM_POOL_SYNC_TOLERANCE_NS	1e6
+
+/* A part whose host's clock is more than ns off the pool's grandmaster
+ * by linuxptp is refused before it starts, and a trial whose hosts were
+ * flagged after it (bm_pool_sync.within); 0 = no tolerance. */
+void bm_pool_set_sync_tolerance(struct bm_backend *be, double ns);
+
+/* The pool's timestamps' worth: the hosts' own (text, copied), and
+ * between hosts their clocks' sync error as each trial states it. */
+void bm_pool_set_ts_accuracy(struct bm_backend *be, const char *hosts);
+
 /* Release hosts[0..n) as a pool would: destroy the backends it owns,
  * call release; for a creator whose pool was never made. */
 void bm_pool_hosts_release(const struct bm_pool_host *hosts, unsigned int n);

@@ -213,6 +213,10 @@ struct bm_sim_params {
 	 * the DUT carried loses 3 frames in the generator's catch-up burst
 	 * after a 10 ms stall, attempt after attempt. */
 	double host_stall_above_fps;
+	/* A pool host's clock: this many ns off the pool's grandmaster by
+	 * its linuxptp before and after each part (a host that is the
+	 * grandmaster, "", is never off it). */
+	double ptp_offset_ns;
 	/* Ports that stamp every frame in hardware (> 0), whose software
 	 * stamps come this many ns later on the receive side: N-port trials
 	 * then report hw latency = the model's latency and software latency

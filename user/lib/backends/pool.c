@@ -28,6 +28,8 @@ struct pool_priv {
 	struct bm_pool_host *hosts;
 	char (*names)[sizeof(((struct bm_port_spec *)0)->host)];
 	struct pool_port ports[BM_BACKEND_MAX_PORTS];
+	double sync_tolerance_ns;
+	char ts_accuracy[256];		/* be->ts_accuracy */
 };
 
 /* One host's part of one trial, run in its own thread. */
@@ -144,6 +146,7 @@ static int pool_run_parts(struct bm_backend *be,
 		p->spec.traffic_res = bm_traffic_result_new(t);
 		p->spec.host = p->host->name;
 		p->spec.start_tai_ns = start;
+		p->spec.sync_tolerance_ns = pp->sync_tolerance_ns;
 		/* the pool decides on its links, with every host's counts */
 		p->spec.link_down_ok = true;
 		if (!p->spec.traffic_res) {
@@ -182,6 +185,7 @@ static int pool_run_parts(struct bm_backend *be,
 			all_virtual &= p->host->be && p->host->be->virtual_clock;
 		}
 		bm_pool_merge_end(&m, spec->frame_size);
+		bm_pool_sync_judge(&res->sync, pp->sync_tolerance_ns);
 		be->elapsed_s += all_virtual ? virt : pool_mono_s() - t0;
 	}
 	for (i = 0; i < pp->n_hosts; i++)
@@ -281,6 +285,25 @@ void bm_pool_set_mac(struct bm_backend *be, unsigned int i,
 	pp->ports[i].have_mac = true;
 }
 
+void bm_pool_set_ts_accuracy(struct bm_backend *be, const char *hosts)
+{
+	struct pool_priv *pp = be->priv;
+
+	if (!bm_backend_is_pool(be))
+		return;
+	snprintf(pp->ts_accuracy, sizeof(pp->ts_accuracy), "%s; between "
+		 "hosts, plus their clocks' sync error (each trial's "
+		 "sync.error_ns)", hosts ? hosts : "unstated");
+	be->ts_accuracy = pp->ts_accuracy;
+}
+
+void bm_pool_set_sync_tolerance(struct bm_backend *be, double ns)
+{
+	if (bm_backend_is_pool(be))
+		((struct pool_priv *)be->priv)->sync_tolerance_ns =
+			ns > 0 ? ns : 0;
+}
+
 bool bm_backend_is_pool(const struct bm_backend *be)
 {
 	return be && be->ops == &pool_ops;
@@ -327,7 +350,7 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 		pp->hosts[i].name = pp->names[i];
 		if (hosts[i].be && !be->ts_accuracy) {
 			be->deviation = hosts[i].be->deviation;
-			be->ts_accuracy = hosts[i].be->ts_accuracy;
+			bm_pool_set_ts_accuracy(be, hosts[i].be->ts_accuracy);
 			be->ts_resolution_ns = hosts[i].be->ts_resolution_ns;
 			be->ts_accuracy_ns = hosts[i].be->ts_accuracy_ns;
 		}
@@ -336,7 +359,13 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	be->virtual_clock = n > 0;
 	for (i = 0; i < n; i++)
 		be->virtual_clock &= hosts[i].be && hosts[i].be->virtual_clock;
+	if (n > BM_POOL_MAX_HOSTS) {
+		bm_errorf(err, "pool: %u hosts, at most %d", n,
+			  BM_POOL_MAX_HOSTS);
+		goto fail;
+	}
 	pp->n_hosts = n;
+	pp->sync_tolerance_ns = BM_POOL_SYNC_TOLERANCE_NS;
 	for (i = 0; i < n_ports && i < BM_BACKEND_MAX_PORTS; i++) {
 		struct pool_port *p = &pp->ports[i];
 

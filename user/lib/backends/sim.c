@@ -70,11 +70,21 @@ static int sim_run_trial_link(struct bm_backend *be,
 	struct sim_pair_load l;
 	int ret;
 
+	struct bm_clock_reading clock = {
+		.valid = true, .gm_present = spec->host && spec->host[0],
+		.offset_ns = spec->host && spec->host[0] ?
+			     (int64_t)sp->p.ptp_offset_ns : 0,
+		.gm = "000000.fffe.000000",
+	};
+
 	if (!spec->traffic)
 		return bm_errorf(err, "sim: a trial without traffic");
 	if (spec->host && !spec->traffic_res)
 		return bm_errorf(err, "sim: a host's part of a trial without "
 				 "its streams' results");
+	/* a pool host's part: its clock as a module's host reads it */
+	if (spec->host && bm_part_clock_check(spec, &clock, err))
+		return -ERANGE;
 	if (!sim_pair_load_of(spec, &l))
 		ret = sim_pair_run_trial(be, spec, &l, res, err);
 	else
@@ -97,9 +107,12 @@ static int sim_run_trial_link(struct bm_backend *be,
 	}
 	/* one DUT behind every host of a pool: the whole trial modelled,
 	 * and this host's halves of it reported */
-	if (!ret && spec->host)
+	if (!ret && spec->host) {
 		bm_traffic_keep_host(spec->traffic, spec->host,
 				     spec->traffic_res, res);
+		res->clock_before = clock;
+		res->clock_after = clock;
+	}
 	return ret;
 }
 

@@ -99,4 +99,23 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
  */
 void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size);
 
+/*
+ * A host's part of a pool's trial may start when its clock c (linuxptp,
+ * read just before) is within spec's sync_tolerance_ns of the
+ * grandmaster, or either is unknown (the record says so: bm_pool_sync);
+ * else -ERANGE with err saying by how much.
+ */
+int bm_part_clock_check(const struct bm_trial_spec *spec,
+			const struct bm_clock_reading *c,
+			struct bm_error *err);
+
+/*
+ * What the hosts' clocks of sy come to: the sync error (the largest
+ * spread of their offsets from one grandmaster, before or after), the
+ * start skew (their first departures' spread), and within: every host
+ * read, all on one grandmaster, none off it by more than tolerance_ns
+ * (0 = no tolerance), else why not.
+ */
+void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns);
+
 #endif /* BM_HOSTS_H */

@@ -118,6 +118,9 @@ struct bm_trial_spec {
 	 * host's part (0 = now). */
 	const char *host;
 	int64_t start_tai_ns;
+	/* A host's part: refuse to start when its clock is more than this
+	 * off the pool's grandmaster by linuxptp (ns; 0 = no limit). */
+	double sync_tolerance_ns;
 };
 
 /*
@@ -153,6 +156,52 @@ struct bm_latency {
  * fetch of the burst's first frame.
  */
 #define BM_BURST_GAP_TOL_S	10e-6
+
+/*
+ * A tester host's clock against its pool's time base, as linuxptp's ptp4l
+ * reports it (its management message TIME_STATUS_NP): the offset of this
+ * clock from the master it follows and the grandmaster's identity.  A
+ * host that is the grandmaster has offset 0 and names itself.
+ */
+struct bm_clock_reading {
+	bool valid;		/* ptp4l answered */
+	bool gm_present;	/* it follows another clock */
+	int64_t offset_ns;	/* this clock less its master's */
+	char gm[24];		/* "525400.fffe.aa0002" */
+	char error[64];		/* why not valid, "" when valid */
+};
+
+/* The most hosts of one pool. */
+#define BM_POOL_MAX_HOSTS	16
+
+/* One host's clock in a pool's trial. */
+struct bm_host_clock {
+	char host[64];			/* "" = the host that ran the job */
+	struct bm_clock_reading before, after;
+	/* Its first departure after the trial's instant by its own clock
+	 * (s); NAN when it sent nothing. */
+	double first_tx_s;
+};
+
+/* A pool's trial: its hosts' clocks and what they come to. */
+struct bm_pool_sync {
+	unsigned int n_hosts;
+	struct bm_host_clock hosts[BM_POOL_MAX_HOSTS];
+	/* The largest difference of two hosts' offsets from the common
+	 * grandmaster read at one time (before, or after): how far apart
+	 * two hosts' stamps may be by linuxptp's own account; NAN when a
+	 * host had no reading or the hosts named different grandmasters. */
+	double error_ns;
+	/* The first departures' spread over the hosts that sent (ns; 0
+	 * with one such host, NAN with none). */
+	double start_skew_ns;
+	/* Every host within tolerance_ns of the grandmaster before and
+	 * after (0 = no tolerance given: within whenever error_ns is
+	 * known); why not, "" when within. */
+	double tolerance_ns;
+	bool within;
+	char why[96];
+};
 
 /* Counts of one trial, summed over directions (REQ-TRIAL-3). */
 struct bm_trial_result {
@@ -271,6 +320,12 @@ struct bm_trial_result {
 		double accuracy_ns;	/* the PHC offsets' uncertainty plus
 					 * their drift over the trial */
 	} hw;
+	/* A host's part of a pool's trial (spec.host): its clock by
+	 * linuxptp just before and just after its part. */
+	struct bm_clock_reading clock_before, clock_after;
+	/* A pool's trial: every host's clock and what they come to
+	 * (bm_hosts.h); n_hosts 0 for a trial on one host. */
+	struct bm_pool_sync sync;
 };
 
 struct bm_error {

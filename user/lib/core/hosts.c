@@ -252,12 +252,24 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		       const struct bm_trial_result *pres)
 {
 	const struct bm_traffic *t = m->t;
+	struct bm_pool_sync *sy = &m->res->sync;
+	struct bm_host_clock *c = NULL;
 	unsigned int k, sides = 0;
 
+	if (sy->n_hosts < BM_POOL_MAX_HOSTS) {
+		c = &sy->hosts[sy->n_hosts++];
+		snprintf(c->host, sizeof(c->host), "%s", host);
+		c->before = pres->clock_before;
+		c->after = pres->clock_after;
+		c->first_tx_s = NAN;
+	}
 	for (k = 0; k < t->n_streams && k < pr->n_streams &&
 		    k < m->r->n_streams; k++) {
 		enum bm_half h = bm_stream_half(t, &t->streams[k], host);
 
+		if (c && (h & BM_HALF_TX) && pr->streams[k].first_tx_s >= 0 &&
+		    !(pr->streams[k].first_tx_s >= c->first_tx_s))
+			c->first_tx_s = pr->streams[k].first_tx_s;
 		stream_take(&m->r->streams[k], &pr->streams[k], h);
 		sides |= h;
 	}
@@ -282,6 +294,85 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		else if (pres->hw.on)
 			memset(&m->res->hw, 0, sizeof(m->res->hw));
 	}
+}
+
+int bm_part_clock_check(const struct bm_trial_spec *spec,
+			const struct bm_clock_reading *c, struct bm_error *err)
+{
+	double tol = spec->sync_tolerance_ns;
+
+	if (!(tol > 0) || !c->valid || llabs(c->offset_ns) <= tol)
+		return 0;
+	bm_errorf(err, "its clock is %.3f ms off the PTP grandmaster %s by "
+		  "ptp4l (the pool allows %.3f ms): not run",
+		  c->offset_ns / 1e6, c->gm, tol / 1e6);
+	return -ERANGE;
+}
+
+/* The spread of the hosts' offsets at one reading (after: the second);
+ * NAN when one is missing or they follow different grandmasters. */
+static double sync_spread(const struct bm_pool_sync *sy, bool after,
+			  char *why, size_t why_len)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	unsigned int i;
+
+	for (i = 0; i < sy->n_hosts; i++) {
+		const struct bm_host_clock *h = &sy->hosts[i];
+		const struct bm_clock_reading *c = after ? &h->after :
+							   &h->before;
+
+		if (!c->valid) {
+			snprintf(why, why_len, "%s: no PTP time (%s)",
+				 h->host[0] ? h->host : "this host", c->error);
+			return NAN;
+		}
+		if (strcmp(c->gm, sy->hosts[0].before.gm)) {
+			snprintf(why, why_len, "%s follows grandmaster %s, "
+				 "not %s", h->host[0] ? h->host : "this host",
+				 c->gm, sy->hosts[0].before.gm);
+			return NAN;
+		}
+		lo = fmin(lo, (double)c->offset_ns);
+		hi = fmax(hi, (double)c->offset_ns);
+	}
+	return sy->n_hosts ? hi - lo : NAN;
+}
+
+void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
+{
+	double lo = INFINITY, hi = -INFINITY, worst = 0;
+	const char *who = "";
+	unsigned int i;
+
+	sy->tolerance_ns = tolerance_ns > 0 ? tolerance_ns : 0;
+	sy->why[0] = '\0';
+	sy->error_ns = fmax(sync_spread(sy, false, sy->why, sizeof(sy->why)),
+			    sync_spread(sy, true, sy->why, sizeof(sy->why)));
+	if (!sy->why[0] && isnan(sy->error_ns))
+		snprintf(sy->why, sizeof(sy->why), "no host's clock was read");
+	if (sy->why[0])
+		sy->error_ns = NAN;	/* fmax drops one NAN */
+	for (i = 0; i < sy->n_hosts; i++) {
+		const struct bm_host_clock *h = &sy->hosts[i];
+		double o = fmax(fabs((double)h->before.offset_ns),
+				fabs((double)h->after.offset_ns));
+
+		if (!isnan(h->first_tx_s)) {
+			lo = fmin(lo, h->first_tx_s);
+			hi = fmax(hi, h->first_tx_s);
+		}
+		if (o > worst) {
+			worst = o;
+			who = h->host[0] ? h->host : "this host";
+		}
+	}
+	sy->start_skew_ns = lo <= hi ? (hi - lo) * 1e9 : NAN;
+	if (!sy->why[0] && sy->tolerance_ns > 0 && worst > sy->tolerance_ns)
+		snprintf(sy->why, sizeof(sy->why), "%s: %.3f ms off the "
+			 "grandmaster (tolerance %.3f ms)", who, worst / 1e6,
+			 sy->tolerance_ns / 1e6);
+	sy->within = !sy->why[0];
 }
 
 void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size)

@@ -84,7 +84,7 @@ static const struct pf trial_spec[] = {
 	F(TS, latency, PF_BOOL), F(TS, ptp_shape_ok, PF_BOOL),
 	F(TS, learning, PF_BOOL), F(TS, learning_pause_s, PF_DBL),
 	F(TS, drain_s, PF_DBL), F(TS, link_down_ok, PF_BOOL),
-	F(TS, tx_kthreads, PF_UINT), FEND,
+	F(TS, tx_kthreads, PF_UINT), F(TS, sync_tolerance_ns, PF_DBL), FEND,
 };
 
 #define LA struct bm_latency
@@ -104,6 +104,13 @@ static const struct pf hw_latency[] = {
 	F(HW, count, PF_U64), F(HW, min_ns, PF_DBL),
 	F(HW, mean_ns, PF_DBL), F(HW, max_ns, PF_DBL),
 	F(HW, sw_mean_ns, PF_DBL), F(HW, accuracy_ns, PF_DBL), FEND,
+};
+
+#define CR struct bm_clock_reading
+static const struct pf clock_reading[] = {
+	F(CR, valid, PF_BOOL), F(CR, gm_present, PF_BOOL),
+	F(CR, offset_ns, PF_I64), FN(CR, gm, PF_STR), FN(CR, error, PF_STR),
+	FEND,
 };
 
 #define TR struct bm_trial_result
@@ -135,7 +142,9 @@ static const struct pf trial_result[] = {
 	FN(TR, rip_error, PF_STR), F(TR, route_setup_sent, PF_U32),
 	FN(TR, routing_ab, PF_STR), FN(TR, proto_sent, PF_U64A),
 	FN(TR, proto_received, PF_U64A), F(TR, link_downs, PF_U32),
-	FN(TR, link_down_port, PF_STR), FS(TR, hw, hw_latency), FEND,
+	FN(TR, link_down_port, PF_STR), FS(TR, hw, hw_latency),
+	FS(TR, clock_before, clock_reading), FS(TR, clock_after, clock_reading),
+	FEND,
 };
 
 #define SR struct bm_stream_result

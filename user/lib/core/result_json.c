@@ -5,6 +5,7 @@
  * reason / why); now results, the MLR sub-result and progress events all
  * come from here.
  */
+#include <math.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -214,6 +215,49 @@ static json_object *hw_latency_json(const struct bm_trial_result *r)
 	return l;
 }
 
+/* A pool's trial: each host's clock by linuxptp and what they come to
+ * (bm_pool_sync). */
+static json_object *clock_json(const struct bm_clock_reading *c)
+{
+	json_object *o = json_object_new_object();
+
+	if (!c->valid) {
+		bm_json_add_str(o, "error", c->error);
+		return o;
+	}
+	bm_json_add_double(o, "offset_ns", (double)c->offset_ns);
+	bm_json_add_str(o, "grandmaster", c->gm);
+	bm_json_add_bool(o, "follows", c->gm_present);
+	return o;
+}
+
+static json_object *sync_json(const struct bm_pool_sync *sy)
+{
+	json_object *o = json_object_new_object(), *a, *h;
+	unsigned int i;
+
+	a = json_object_new_array();
+	for (i = 0; i < sy->n_hosts; i++) {
+		const struct bm_host_clock *c = &sy->hosts[i];
+
+		h = json_object_new_object();
+		bm_json_add_str(h, "host", c->host[0] ? c->host : "local");
+		json_object_object_add(h, "before", clock_json(&c->before));
+		json_object_object_add(h, "after", clock_json(&c->after));
+		bm_json_add_double(h, "first_tx_s", c->first_tx_s);
+		json_object_array_add(a, h);
+	}
+	json_object_object_add(o, "hosts", a);
+	bm_json_add_double(o, "error_ns", sy->error_ns);
+	bm_json_add_double(o, "start_skew_ns", sy->start_skew_ns);
+	bm_json_add_double(o, "tolerance_ns", sy->tolerance_ns > 0 ?
+			   sy->tolerance_ns : NAN);
+	bm_json_add_bool(o, "within", sy->within);
+	if (!sy->within)
+		bm_json_add_str(o, "why", sy->why);
+	return o;
+}
+
 json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 				     double line_rate_bps, double loss_ratio)
 {
@@ -249,6 +293,8 @@ json_object *bm_trial_record_to_json(const struct bm_trial_record *rec,
 		bm_json_add_str(o, "ts_clock", "simulated");
 	if (r->hw.on)
 		json_object_object_add(o, "hw_latency", hw_latency_json(r));
+	if (r->sync.n_hosts)
+		json_object_object_add(o, "sync", sync_json(&r->sync));
 	return o;
 }
 

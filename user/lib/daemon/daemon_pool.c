@@ -181,6 +181,20 @@ static json_object *remote_ports(const struct bmd_remote *r)
 }
 
 /* Wait for job's end there; 0, or -errno with err set. */
+/* The part job's end event ev: 0 when it is done, else -EIO with err
+ * its own reason (a part that refused to start says why, not that it
+ * has no result). */
+static int remote_ended(json_object *ev, int64_t job, struct bm_error *err)
+{
+	json_object *j = json_object_object_get(ev, "job");
+	const char *state = str_of(j, "state"), *why = str_of(j, "error");
+
+	if (!strcmp(state, "done"))
+		return 0;
+	return bm_errorf(err, "%s (its part, job %lld, %s)", why[0] ? why :
+			 "no reason given", (long long)job, state), -EIO;
+}
+
 static int remote_wait(struct bmd_remote *r, int64_t job, double limit_s,
 		       struct bm_error *err)
 {
@@ -190,8 +204,10 @@ static int remote_wait(struct bmd_remote *r, int64_t job, double limit_s,
 
 	json_object_object_add(o, "job", json_object_new_int64(job));
 	ret = bm_client_call(&r->c, o, &resp, err);
-	if (!ret && !strcmp(str_of(resp, "event"), "end"))
+	if (!ret && !strcmp(str_of(resp, "event"), "end")) {
+		ret = remote_ended(resp, job, err);
 		goto out;
+	}
 	while (!ret) {
 		ret = bm_client_recv(&r->c, &msg, 1000, err);
 		if (ret == -ETIMEDOUT) {
@@ -214,6 +230,7 @@ static int remote_wait(struct bmd_remote *r, int64_t job, double limit_s,
 		if (ret)
 			break;
 		if (!strcmp(str_of(msg, "event"), "end")) {
+			ret = remote_ended(msg, job, err);
 			json_object_put(msg);
 			break;
 		}
@@ -300,6 +317,26 @@ unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
 	return n;
 }
 
+/* $BMGEN_SYNC_TOLERANCE_US: how far off the grandmaster a host's clock
+ * may be (microseconds, 0 = no limit); unset, the pool's default. */
+static int pool_sync_tolerance(struct bm_backend *pool, struct bm_error *err)
+{
+	const char *v = getenv("BMGEN_SYNC_TOLERANCE_US");
+	char *end;
+	double us;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	us = strtod(v, &end);
+	if (errno || end == v || *end || !(us >= 0) || us > 1e9)
+		return bm_errorf(err, "BMGEN_SYNC_TOLERANCE_US '%.20s': not "
+				 "a number of microseconds from 0 to 1e9", v),
+		       -EINVAL;
+	bm_pool_set_sync_tolerance(pool, us * 1e3);
+	return 0;
+}
+
 /* Remote host r's ports among d's: their interface names, in the job's
  * order, and their places in it. */
 static void remote_ports_of(struct bmd_remote *r,
@@ -355,6 +392,10 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 			   err);
 	if (!pool)
 		return NULL;	/* it released every host */
+	if (pool_sync_tolerance(pool, err)) {
+		pool->ops->destroy(pool);
+		return NULL;
+	}
 	/* this host's ports too: the other hosts' sending halves address
 	 * them */
 	for (i = 0; i < d->n_ports; i++) {
@@ -379,8 +420,9 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 	/* with a part here the pool states this module's stamps
 	 * (bm_pool_new); without one, the other hosts' modules' */
 	if (!local) {
-		pool->ts_accuracy = "software timestamps of the pool's hosts' "
-				    "modules, not calibrated";
+		bm_pool_set_ts_accuracy(pool, "software timestamps of the "
+					"pool's hosts' modules, not "
+					"calibrated");
 		pool->ts_resolution_ns = 1.0;
 		pool->ts_accuracy_ns = NAN;
 	}
