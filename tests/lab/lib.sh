@@ -582,6 +582,14 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
+# port_lost FILE PORT: the lost frames of port PORT in the last repetition
+# of an RFC 8239 result (its per-port rows; rfc8239/line-rate, pair/mesh)
+port_lost() {
+	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk -v p="$2" '
+		$1 == "port:" { cur = $2 } $1 == "lost:" && cur == p { v = $2 }
+		END { print v + 0 }'
+}
+
 # net_counters TABLE FIRST LAST [RULE]: an nftables file (on stdout) of a
 # forward chain in table ip TABLE with one counter per destination
 # network 198.19.k.0/24, k = FIRST..LAST, commented "nk", then RULE if

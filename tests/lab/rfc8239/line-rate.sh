@@ -70,12 +70,6 @@ tbf() {	# tbf NETNS DEV RATE
 	$TC -n $1 qdisc add dev $2 parent 1:1 handle 10: pfifo limit $Q ||
 		fail "pfifo $2"
 }
-# port_lost FILE PORT: the lost frames of port PORT in the last repetition
-port_lost() {
-	sed -n '/^  "results"/,$p' "$1" | tr -d '",' | awk -v p="$2" '
-		$1 == "port:" { cur = $2 } $1 == "lost:" && cur == p { v = $2 }
-		END { print v + 0 }'
-}
 
 topo_bridge 4
 for i in 1 2 3 4; do tbf dut d$i 10mbit; done
