@@ -11,6 +11,7 @@
 
 #include <net/if.h>
 
+#include "bm_clock.h"
 #include "bm_genl.h"
 #include "bm_hwts.h"
 #include "bm_router.h"
@@ -62,7 +63,6 @@ struct bm_genl_backend {
  * signals. */
 void bm_sleep_s(double s);
 /* CLOCK_MONOTONIC now, in s. */
-double bm_mono_s(void);
 /* Wait for a trial this process did not start to end; 0, -EBUSY after
  * BM_FOREIGN_TRIAL_WAIT_S, or -errno. */
 int bm_genl_wait_foreign(struct bm_genl_backend *b, struct bm_error *err);

@@ -21,7 +21,6 @@
 #define BM_LEARN_FRAMES 4
 #define BM_LEARN_FPS 1000.0
 #define BM_LEARN_MAC_FPS 10000.0	/* 2 x 4096 MACs in 0.8 s */
-#define BM_LEARNING_PAUSE_S 2.0	/* RFC 2544 §23b */
 
 /* A trial of one host: a port names this host, or none. */
 static int bm_port_is_local(const struct bm_port_spec *p)

@@ -40,14 +40,6 @@ void bm_sleep_s(double s)
 		;
 }
 
-double bm_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int bm_genl_trial_failed(int terr, struct bm_error *err)
 {
 	/* the two the module fails a trial for by itself */

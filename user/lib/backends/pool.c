@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bm_clock.h"
 #include "bm_hosts.h"
 #include "bm_pool.h"
 
@@ -96,14 +97,6 @@ static int64_t pool_tai_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static double pool_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static const char *pool_host_shown(const char *name)
 {
 	return name[0] ? name : "this host";
@@ -120,11 +113,12 @@ static int pool_run_parts(struct bm_backend *be,
 	struct pool_priv *pp = be->priv;
 	struct pool_part *parts = calloc(pp->n_hosts, sizeof(*parts));
 	struct bm_pool_merge m;
-	double t0 = pool_mono_s(), virt = 0;
+	double t0 = bm_mono_s(), virt = 0;
 	bool all_virtual = true;
 	/* every host learns its receiving ports first (RFC 2544 §23b) */
 	double lead = BM_POOL_START_LEAD_S +
-		      (spec->learning ? (spec->learning_pause_s < 0 ? 2.0 :
+		      (spec->learning ? (spec->learning_pause_s < 0 ?
+					 BM_LEARNING_PAUSE_S :
 					 spec->learning_pause_s) + 1.0 : 0);
 	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
 	unsigned int i, k;
@@ -186,7 +180,7 @@ static int pool_run_parts(struct bm_backend *be,
 		}
 		bm_pool_merge_end(&m, spec->frame_size);
 		bm_pool_sync_judge(&res->sync, pp->sync_tolerance_ns);
-		be->elapsed_s += all_virtual ? virt : pool_mono_s() - t0;
+		be->elapsed_s += all_virtual ? virt : bm_mono_s() - t0;
 	}
 	for (i = 0; i < pp->n_hosts; i++)
 		bm_traffic_result_free(parts[i].spec.traffic_res);

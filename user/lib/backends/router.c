@@ -19,6 +19,7 @@
 #include <netlink/route/addr.h>
 #include <netlink/route/neighbour.h>
 
+#include "bm_clock.h"
 #include "bm_router.h"
 #include "bm_traffic.h"
 #include "rtnl_int.h"
@@ -155,19 +156,11 @@ static int lookup(struct nl_sock *sk, const struct bm_router_port *p,
 	return ret;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int bm_router_resolve(struct bm_router_port *p, double timeout_s,
 		      struct bm_error *err)
 {
 	int ifindex = (int)if_nametoindex(p->ifname), ret = -EAGAIN;
-	double t0 = mono_s(), last_poke = -1;
+	double t0 = bm_mono_s(), last_poke = -1;
 	struct nl_sock *sk;
 
 	if (!ifindex)
@@ -177,7 +170,7 @@ int bm_router_resolve(struct bm_router_port *p, double timeout_s,
 		return -ENOMEM;
 	/* refresh first: a stale entry may name a DUT that changed */
 	for (;;) {
-		double now = mono_s();
+		double now = bm_mono_s();
 
 		if (last_poke < 0 || now - last_poke >= 0.5) {
 			poke(p);
@@ -185,7 +178,7 @@ int bm_router_resolve(struct bm_router_port *p, double timeout_s,
 			usleep(20000);
 		}
 		ret = lookup(sk, p, ifindex, p->gw_mac);
-		if (ret != -EAGAIN || mono_s() - t0 > timeout_s)
+		if (ret != -EAGAIN || bm_mono_s() - t0 > timeout_s)
 			break;
 		usleep(20000);
 	}

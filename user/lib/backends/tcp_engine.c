@@ -95,7 +95,7 @@ static int e_start(struct bm_backend *be, const struct bm_tcp_spec *spec,
 	ret = tcp_setup_session(s, err);
 	if (!ret) {
 		/* the window is open from the start until a mark moves it */
-		s->t_start = s->t_mark = tcp_mono_s();
+		s->t_start = s->t_mark = bm_mono_s();
 		for (i = 0; i < spec->n_conn; i++)
 			s->conn[i].exec_t0 = s->t_start;
 		ret = -pthread_create(&s->thread, NULL, tcp_pump_thread, s);
@@ -142,9 +142,9 @@ static int e_mark(struct bm_backend *be, struct bm_error *err)
 static void e_run_for(struct bm_backend *be, double sec, bool done_early)
 {
 	struct engine *e = be->tcp_priv;
-	double end = tcp_mono_s() + sec;
+	double end = bm_mono_s() + sec;
 
-	while (tcp_mono_s() < end) {
+	while (bm_mono_s() < end) {
 		if (done_early && e->s) {
 			bool done;
 
@@ -173,7 +173,7 @@ static int e_stop(struct bm_backend *be, struct bm_tcp_result *res,
 	wake(s);
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
-	s->t_stop = tcp_mono_s();
+	s->t_stop = bm_mono_s();
 	if (s->t_mark == 0)
 		s->t_mark = s->t_start;
 	/* the last reads, and a last RTT sample (REQ-TCP-2: "and at the

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bm_clock.h"
 #include "bm_tcp.h"
 #include "bm_trial.h"
 
@@ -118,8 +119,6 @@ struct sess {
 
 struct tcp_info;
 
-/* tcp_pump.c: CLOCK_MONOTONIC now, in s. */
-double tcp_mono_s(void);
 /* TCP_INFO of fd into *ti (zeroed first); getsockopt's 0 or -1. */
 int tcp_info_read(int fd, struct tcp_info *ti);
 /* sd's script for its next execution (a new draw each, the same on both

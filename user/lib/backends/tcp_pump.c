@@ -25,14 +25,6 @@
 #define BURST_POLL_S	0.001	/* TCP_INFO polling while a burst is
 				 * unacknowledged (AMB-49 completion) */
 
-double tcp_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int tcp_info_read(int fd, struct tcp_info *ti)
 {
 	socklen_t len = sizeof(*ti);
@@ -351,11 +343,11 @@ static bool all_done(struct sess *s)
 void *tcp_pump_thread(void *arg)
 {
 	struct sess *s = arg;
-	double next_sample = tcp_mono_s() + 1.0;
+	double next_sample = bm_mono_s() + 1.0;
 	struct epoll_event ev[64];
 
 	for (;;) {
-		double now = tcp_mono_s(), due;
+		double now = bm_mono_s(), due;
 		int ms, i;
 		bool stop, mark;
 
@@ -386,7 +378,7 @@ void *tcp_pump_thread(void *arg)
 		pthread_mutex_lock(&s->lock);
 		s->done = all_done(s);
 		pthread_mutex_unlock(&s->lock);
-		ms = (int)ceil((due - tcp_mono_s()) * 1000);
+		ms = (int)ceil((due - bm_mono_s()) * 1000);
 		if (ms < 0)
 			ms = 0;
 		epoll_wait(s->epfd, ev, 64, ms);

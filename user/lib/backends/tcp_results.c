@@ -44,14 +44,14 @@ static int tcp_state(int fd)
  */
 void tcp_results_quiesce(struct sess *s)
 {
-	double end = tcp_mono_s() + QUIESCE_S;
+	double end = bm_mono_s() + QUIESCE_S;
 	unsigned int i, open = s->spec.n_conn;
 
 	for (i = 0; i < s->spec.n_conn; i++) {
 		shutdown(s->conn[i].c.fd, SHUT_WR);
 		s->conn[i].s.eof = s->conn[i].c.eof = false;
 	}
-	while (open && tcp_mono_s() < end) {
+	while (open && bm_mono_s() < end) {
 		struct pollfd pfd[2 * BM_TCP_MAX_CONN];
 
 		open = 0;
@@ -59,8 +59,8 @@ void tcp_results_quiesce(struct sess *s)
 			struct conn *c = &s->conn[i];
 			int cs, ss;
 
-			tcp_pump_drain(s, c, &c->s, tcp_mono_s());
-			tcp_pump_drain(s, c, &c->c, tcp_mono_s());
+			tcp_pump_drain(s, c, &c->s, bm_mono_s());
+			tcp_pump_drain(s, c, &c->c, bm_mono_s());
 			if (c->s.eof && !c->quiesced) {
 				/* once: the server's FIN after the client's */
 				shutdown(c->s.fd, SHUT_WR);

@@ -206,7 +206,7 @@ static int connect_one(struct sess *s, struct conn *c, struct bm_error *err)
  * 0, or -ETIMEDOUT naming the first connection that did not come up. */
 static int establish(struct sess *s, struct bm_error *err)
 {
-	double t0 = tcp_mono_s();
+	double t0 = bm_mono_s();
 	unsigned int i, up = 0;
 
 	while (up < s->spec.n_conn) {
@@ -216,7 +216,7 @@ static int establish(struct sess *s, struct bm_error *err)
 		for (p = 0; p < BM_BACKEND_MAX_PORTS; p++)
 			if (s->lfd[p] >= 0)
 				pfd[n++] = (struct pollfd){ s->lfd[p], POLLIN, 0 };
-		if (tcp_mono_s() - t0 > CONNECT_S)
+		if (bm_mono_s() - t0 > CONNECT_S)
 			break;
 		poll(pfd, n, 50);
 		for (p = 0; p < BM_BACKEND_MAX_PORTS; p++) {

@@ -70,6 +70,10 @@ struct bm_pair_load {
 	uint8_t tag_dst_ip4[4];
 };
 
+/* RFC 2544 §23b: the wait after the learning frames when a spec's
+ * learning_pause_s is < 0 (s). */
+#define BM_LEARNING_PAUSE_S	2.0
+
 /* What the caller asks of one trial: its load (traffic when set, else
  * the pair load) and how it is run. */
 struct bm_trial_spec {

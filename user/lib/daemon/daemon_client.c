@@ -146,7 +146,7 @@ void client_flush(struct bmd_client *c)
 			return;
 		}
 		c->out_off += n;
-		c->last_active = bmd_mono();
+		c->last_active = bm_mono_s();
 	}
 }
 

@@ -83,7 +83,7 @@ static json_object *cmd_status(struct bmd *d, json_object *r)
 			       json_object_new_int(BM_PROTO_VERSION));
 	json_object_object_add(r, "pid", json_object_new_int(getpid()));
 	json_object_object_add(r, "uptime_s", json_object_new_double(
-		bmd_mono() - d->start_mono));
+		bm_mono_s() - d->start_mono));
 	json_object_object_add(r, "results_dir",
 			       json_object_new_string(d->results_dir));
 	json_object_object_add(r, "config", d->config_path ?

@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "bm_clock.h"
 #include "bm_daemon.h"
 #include "bm_part.h"
 #include "bm_proto.h"
@@ -114,8 +115,8 @@ struct bmd_client {
 	char *held;
 	size_t held_len, held_cap;
 	bool reserved;			/* the status-only slot */
-	double last_active;		/* bmd_mono() of the last byte */
-	double line_start;		/* bmd_mono() when the request line
+	double last_active;		/* bm_mono_s() of the last byte */
+	double line_start;		/* bm_mono_s() when the request line
 					 * now arriving began; 0: none */
 	uid_t uid;			/* the peer at connect (SO_PEERCRED) */
 	pid_t pid;
@@ -360,7 +361,6 @@ void job_log_cancel(struct bmd_job *j, uid_t uid, pid_t pid);
 
 /* daemon_meta.c */
 double bmd_now(void);
-double bmd_mono(void);
 /* ISO 8601 UTC with ms into buf (at least 32 bytes); "" for t == 0. */
 void bmd_time_iso(double t, char *buf, size_t size);
 /* Inverse of bmd_time_iso; 0 when s is not such a time. */

@@ -30,14 +30,6 @@ double bmd_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-double bmd_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void bmd_time_iso(double t, char *buf, size_t size)
 {
 	/* rounded, not cut: a time read back from a job file (x.100 is

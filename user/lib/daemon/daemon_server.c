@@ -42,7 +42,7 @@ static void client_read(struct bmd *d, struct bmd_client *c)
 		c->dead = true;
 		return;
 	}
-	c->last_active = bmd_mono();
+	c->last_active = bm_mono_s();
 	bmd_client_lines(d, c);
 	if (!client_partial(c))
 		c->line_start = 0;
@@ -116,7 +116,7 @@ static void accept_client(struct bmd *d)
 	c->replay_fd = -1;
 	c->stream_fd = -1;
 	c->reserved = n >= d->max_clients;
-	c->last_active = bmd_mono();
+	c->last_active = bm_mono_s();
 	c->uid = cr.uid;
 	c->pid = cr.pid;
 	c->admin = cr.uid == 0 || cr.uid == geteuid() ||
@@ -129,7 +129,7 @@ static void accept_client(struct bmd *d)
  * the next may be (-1: none). */
 static int clients_expire(struct bmd *d)
 {
-	double now = bmd_mono(), left, next = -1.0;
+	double now = bm_mono_s(), left, next = -1.0;
 	struct bmd_client *c;
 	char msg[160];
 
@@ -180,7 +180,7 @@ int bmd_run(struct bmd *d)
 		timeout = clients_expire(d);
 		/* what a full disk left in memory, every 2 s until written */
 		if (d->store_pending) {
-			double now = bmd_mono();
+			double now = bm_mono_s();
 			int ms;
 
 			if (now >= next_store) {
@@ -438,7 +438,7 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	d->wake_fd = -1;
 	d->lock_fd = -1;
 	d->next_id = 1;
-	d->start_mono = bmd_mono();
+	d->start_mono = bm_mono_s();
 	d->backend_new = cfg->backend_new ? cfg->backend_new
 					  : bmd_backend_default;
 	d->backend_ctx = cfg->backend_ctx;

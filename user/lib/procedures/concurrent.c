@@ -144,7 +144,7 @@ int conc_run(const struct bm_procedure_info *pi, json_object *params,
 		/* not started: no trial waits for it */
 		in->state = INST_FINISHED;
 	}
-	c->t0 = conc_mono_s();
+	c->t0 = bm_mono_s();
 	pthread_mutex_lock(&c->lock);
 	for (i = 0; i < c->n; i++) {
 		int e;

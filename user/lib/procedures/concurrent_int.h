@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "bm_clock.h"
 #include "bm_tcp.h"
 #include "concurrent.h"
 
@@ -101,8 +102,6 @@ int conc_parse(const struct bm_procedure_info *pi, json_object *params,
 /* Release what conc_parse kept in p. */
 void conc_params_free(struct conc_params *p);
 
-/* concurrent_trial.c: CLOCK_MONOTONIC now, in s. */
-double conc_mono_s(void);
 /* Now on the run's time base. */
 double conc_now(const struct conc *c);
 /* Note window [a, b] of a trial of in (in->oom when out of memory). */

@@ -19,18 +19,10 @@
 #include "bm_traffic_merge.h"
 #include "concurrent_int.h"
 
-double conc_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Now on the run's time base. */
 double conc_now(const struct conc *c)
 {
-	return c->be->virtual_clock ? c->be->elapsed_s : conc_mono_s() - c->t0;
+	return c->be->virtual_clock ? c->be->elapsed_s : bm_mono_s() - c->t0;
 }
 
 /* Note window [a, b] of a trial of in. */
