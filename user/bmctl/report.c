@@ -285,6 +285,10 @@ void report_trials(json_object *result)
 		{ "hw_latency.count" },
 		{ "hw_latency.mean_ns" },
 		{ "hw_latency.accuracy_ns" },
+		/* a pool's trial: its hosts' clocks (linuxptp) */
+		{ "sync.error_ns" },
+		{ "sync.start_skew_ns" },
+		{ "sync.within" },
 		{ "reason", "why" },
 	};
 	const size_t npref = sizeof(pref) / sizeof(pref[0]);
