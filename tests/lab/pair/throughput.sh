@@ -12,7 +12,9 @@
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
 # account (pmc), within 1 ms of this one's before the job; every trial's
 # record states both hosts' clocks, on this guest's grandmaster, within
-# the pool's tolerance; a pool that allows 1 us refuses lab2's part.
+# the pool's tolerance; a pool that allows 1 us refuses lab2's part; the
+# connection to lab2 lost mid-trial fails the job naming lab2, this
+# host's half of that trial kept.
 bm_load
 pair_setup
 dut_tbf_drawn
@@ -23,6 +25,8 @@ dut_tbf_drawn
 off=$(pair_sync 1000000)
 note "lab2's clock offset by ptp4l before the job: $off ns"
 bmd_start
+# lab2's last job before this run's
+first=$(bmctl -H lab2 jobs | awk '$3 == "bmgen.part" { n = $1 } END { print n + 0 }')
 
 measure() {
 	drops0=$(qdisc_drops d2)
@@ -38,7 +42,11 @@ measure() {
 	check_tbf_throughput /tmp/thr.json ${R}000 2 512
 }
 remeasure $ABSORB /tmp/thr.json measure
+# this run's parts: lab2's bmd outlives a run (a repeat's, or the
+# refused and cancelled parts below)
 bmctl -H lab2 jobs > /tmp/lab2.jobs || fail "lab2: bmctl jobs"
+awk -v f="$first" '$1 > f' /tmp/lab2.jobs > /tmp/lab2.new
+mv /tmp/lab2.new /tmp/lab2.jobs
 cat /tmp/lab2.jobs
 parts=$(grep -c 'bmgen.part' /tmp/lab2.jobs)
 check_eq "lab2's bmgen.part jobs all done" \
@@ -70,4 +78,48 @@ $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
 cat /tmp/tol.out
 grep -q "host lab2: its clock is .* ms off the PTP grandmaster 525400.fffe.aa0002 by ptp4l (the pool allows 0.001 ms)" /tmp/tol.out ||
 	fail "the refusal does not name lab2, its offset and the tolerance"
+$BMCTL status > /dev/null || fail "bmd did not survive"
+
+# a host lost mid-trial: the connection to lab2's bmd (the stand-in for
+# ssh, busybox nc) killed while lab2 runs its part, as when the ssh
+# between goes away: the job fails naming lab2 and why, and its last
+# trial's record keeps this host's half, what t1 sent, with the failure
+# (sync.failed) and lab2 marked failed
+bmd_stop
+export BMGEN_SYNC_TOLERANCE_US=10000
+bmd_start
+$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
+	$R2544_FAST --frame-sizes 512 --param trial_duration_s=4 \
+	--param search_trial_duration_s=4 --param max_rate_pct=20 \
+	> /tmp/lost.out 2>&1 &
+runpid=$!
+i=0 part=
+while [ -z "$part" ]; do
+	part=$(bmctl -H lab2 jobs 2>/dev/null |
+		awk '$3 == "bmgen.part" && $2 == "running" { print $1; exit }')
+	i=$((i + 1))
+	[ $i -lt 150 ] || fail "lab2 ran no part of the job"
+	[ -n "$part" ] || sleep 0.2
+done
+note "lab2 runs its part job $part: the connection to it killed"
+killed=0
+for d in /proc/[0-9]*; do
+	case "$(tr '\0' ' ' < "$d/cmdline" 2>/dev/null)" in
+	*"nc 10.99.0.2 7000"*) kill "${d#/proc/}" && killed=$((killed + 1)) ;;
+	esac
+done
+[ $killed -gt 0 ] || fail "no connection to lab2 to kill"
+wait $runpid && fail "a job whose host was lost mid-trial succeeded"
+cat /tmp/lost.out
+grep -q "host lab2: " /tmp/lost.out || fail "the failure does not name lab2"
+lost_job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/lost.out | head -n1)
+$BMCTL -j result "$lost_job" > /tmp/lost.json || fail "bmctl result $lost_job"
+check_eq "trials kept as failed, naming lab2" \
+	"$(grep -c '"failed": "host lab2: ' /tmp/lost.json)" 1
+check_eq "hosts marked failed" "$(jvals failed /tmp/lost.json | grep -c '^true$')" 1
+# this host's "sent", the one before lab2's (failed) in that trial
+sent=$(sed -n '/"failed": true/q; /"sent":/p' /tmp/lost.json | tail -n 2 |
+	head -n 1 | sed 's/[^0-9]//g')
+note "the failed trial keeps this host's half: t1 sent $sent frames"
+check_range "frames t1 sent in the failed trial" "${sent:-0}" 1 100000
 $BMCTL status > /dev/null || fail "bmd did not survive"

@@ -16,6 +16,8 @@
 
 #include "bm_hosts.h"
 #include "bm_pool.h"
+#include "bm_result.h"
+#include "bm_search.h"
 #include "bm_sim.h"
 #include "check_util.h"
 #include "keep_result.h"
@@ -446,6 +448,34 @@ START_TEST(host_lost_and_refusals)
 	ck_assert_int_eq(bm_run_trial(pool, &spec, &res, &err), -ECONNRESET);
 	ck_assert_msg(strstr(err.msg, "host c: connection lost"), "%s",
 		      err.msg);
+	/* what this host measured is kept: its 1000 frames sent (1 s at
+	 * 1000 fps), none known received (the receiver's host failed), and
+	 * the failure said in the record's sync */
+	ck_assert_str_eq(res.sync.failed, err.msg);
+	ck_assert_uint_eq(res.sync.n_hosts, 2);
+	ck_assert_uint_eq(res.sync.hosts[0].sent, 1000);
+	ck_assert(!res.sync.hosts[0].failed && res.sync.hosts[1].failed);
+	ck_assert_str_eq(res.sync.hosts[1].host, "c");
+	ck_assert_uint_eq(res.attempted, 1000);
+	ck_assert_uint_eq(res.received, 0);
+	ck_assert_uint_eq(res.lost, 1000);
+	ck_assert(!res.sync.within);
+	{
+		struct bm_trial_log log = { 0 };
+		json_object *rec;
+
+		ck_assert_int_eq(bm_search_trial(pool, &spec, &res, &log,
+						 "search", "a lost host", NULL,
+						 NULL, &err), -ECONNRESET);
+		ck_assert_uint_eq(log.n, 1);
+		ck_assert_str_eq(log.v[0].phase, "failed");
+		rec = bm_trial_record_to_json(&log.v[0], 1e8, -1);
+		ck_assert_msg(strstr(json_object_to_json_string(rec),
+				     "\"failed\": \"host c: connection lost"),
+			      "%s", json_object_to_json_string(rec));
+		json_object_put(rec);
+		bm_trial_log_free(&log);
+	}
 	pool->ops->destroy(pool);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -122,7 +122,7 @@ static int pool_run_parts(struct bm_backend *be,
 					 spec->learning_pause_s) + 1.0 : 0);
 	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
 	unsigned int i, k;
-	int ret = 0;
+	int ret = 0, failed = -1;
 
 	if (!parts)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
@@ -158,21 +158,33 @@ static int pool_run_parts(struct bm_backend *be,
 	for (i = 0; i < pp->n_hosts; i++)
 		if (parts[i].started)
 			pthread_join(parts[i].thread, NULL);
-	/* the first host that failed ends the trial, with its name */
-	for (i = 0; !ret && i < pp->n_hosts; i++)
-		if (parts[i].started && parts[i].ret) {
-			ret = parts[i].ret;
-			bm_errorf(err, "host %s: %s",
-				  pool_host_shown(parts[i].host->name),
-				  parts[i].err.msg);
-		}
-	if (!ret) {
+	/* the first host that failed ends the trial, with its name; what
+	 * the others measured is merged all the same, and said to be a
+	 * failed trial's (bm_pool_sync.failed) */
+	for (i = 0; failed < 0 && i < pp->n_hosts; i++)
+		if (parts[i].started && parts[i].ret)
+			failed = (int)i;
+	if (!ret && failed >= 0) {
+		ret = parts[failed].ret;
+		bm_errorf(err, "host %s: %s",
+			  pool_host_shown(parts[failed].host->name),
+			  parts[failed].err.msg);
+	}
+	if (!ret || failed >= 0) {
 		bm_pool_merge_init(&m, t, r, res);
 		for (i = 0; i < pp->n_hosts; i++) {
 			struct pool_part *p = &parts[i];
+			char why[sizeof(err->msg) + 80];
 
 			if (!p->started)
 				continue;
+			if (p->ret) {
+				snprintf(why, sizeof(why), "host %s: %s",
+					 pool_host_shown(p->host->name),
+					 p->err.msg);
+				bm_pool_merge_failed(&m, p->host->name, why);
+				continue;
+			}
 			bm_pool_merge_add(&m, p->host->name,
 					  p->spec.traffic_res, &p->res);
 			virt = fmax(virt, p->elapsed_s);

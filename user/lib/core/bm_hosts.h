@@ -90,6 +90,11 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		       struct bm_traffic_result *pr,
 		       const struct bm_trial_result *pres);
 
+/* Host's part failed (why, the trial's error): the merge goes on with
+ * the other hosts' parts, and says so (bm_pool_sync.failed). */
+void bm_pool_merge_failed(struct bm_pool_merge *m, const char *host,
+			  const char *why);
+
 /*
  * End the merge of a trial of frame_size: a stream on two hosts loses
  * what its sender sent less what its receiver took; the per-port and

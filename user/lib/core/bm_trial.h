@@ -178,19 +178,23 @@ struct bm_clock_reading {
 /* The most hosts of one pool. */
 #define BM_POOL_MAX_HOSTS	16
 
-/* One host's clock in a pool's trial. */
-struct bm_host_clock {
+/* One host's part of a pool's trial: its clock, its halves' counts. */
+struct bm_host_part {
 	char host[64];			/* "" = the host that ran the job */
 	struct bm_clock_reading before, after;
 	/* Its first departure after the trial's instant by its own clock
 	 * (s); NAN when it sent nothing. */
 	double first_tx_s;
+	/* What its sending halves sent and its receiving halves took;
+	 * failed: its part ended in error (no counts, no readings). */
+	uint64_t sent, received;
+	bool failed;
 };
 
 /* A pool's trial: its hosts' clocks and what they come to. */
 struct bm_pool_sync {
 	unsigned int n_hosts;
-	struct bm_host_clock hosts[BM_POOL_MAX_HOSTS];
+	struct bm_host_part hosts[BM_POOL_MAX_HOSTS];
 	/* The largest difference of two hosts' offsets from the common
 	 * grandmaster read at one time (before, or after): how far apart
 	 * two hosts' stamps may be by linuxptp's own account; NAN when a
@@ -205,6 +209,10 @@ struct bm_pool_sync {
 	double tolerance_ns;
 	bool within;
 	char why[96];
+	/* A host's part failed and ended the trial: the error, the other
+	 * hosts' halves kept (their counts merged; a frame whose receiver
+	 * failed counts lost); "" for a trial that ran to its end. */
+	char failed[160];
 };
 
 /* Counts of one trial, summed over directions (REQ-TRIAL-3). */

@@ -253,7 +253,7 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 {
 	const struct bm_traffic *t = m->t;
 	struct bm_pool_sync *sy = &m->res->sync;
-	struct bm_host_clock *c = NULL;
+	struct bm_host_part *c = NULL;
 	unsigned int k, sides = 0;
 
 	if (sy->n_hosts < BM_POOL_MAX_HOSTS) {
@@ -270,6 +270,10 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		if (c && (h & BM_HALF_TX) && pr->streams[k].first_tx_s >= 0 &&
 		    !(pr->streams[k].first_tx_s >= c->first_tx_s))
 			c->first_tx_s = pr->streams[k].first_tx_s;
+		if (c && (h & BM_HALF_TX))
+			c->sent += pr->streams[k].sent;
+		if (c && (h & BM_HALF_RX))
+			c->received += pr->streams[k].received;
 		stream_take(&m->r->streams[k], &pr->streams[k], h);
 		sides |= h;
 	}
@@ -296,6 +300,25 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 	}
 }
 
+void bm_pool_merge_failed(struct bm_pool_merge *m, const char *host,
+			  const char *why)
+{
+	struct bm_pool_sync *sy = &m->res->sync;
+	struct bm_host_part *c;
+
+	if (!sy->failed[0])
+		snprintf(sy->failed, sizeof(sy->failed), "%s", why);
+	if (sy->n_hosts >= BM_POOL_MAX_HOSTS)
+		return;
+	c = &sy->hosts[sy->n_hosts++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->host, sizeof(c->host), "%s", host);
+	c->failed = true;
+	c->first_tx_s = NAN;
+	snprintf(c->before.error, sizeof(c->before.error), "its part failed");
+	c->after = c->before;
+}
+
 int bm_part_clock_check(const struct bm_trial_spec *spec,
 			const struct bm_clock_reading *c, struct bm_error *err)
 {
@@ -315,28 +338,33 @@ static double sync_spread(const struct bm_pool_sync *sy, bool after,
 			  char *why, size_t why_len)
 {
 	double lo = INFINITY, hi = -INFINITY;
+	const char *gm = NULL;
 	unsigned int i;
 
 	for (i = 0; i < sy->n_hosts; i++) {
-		const struct bm_host_clock *h = &sy->hosts[i];
+		const struct bm_host_part *h = &sy->hosts[i];
 		const struct bm_clock_reading *c = after ? &h->after :
 							   &h->before;
 
+		if (h->failed)
+			continue;	/* its part's error says why */
 		if (!c->valid) {
 			snprintf(why, why_len, "%s: no PTP time (%s)",
 				 h->host[0] ? h->host : "this host", c->error);
 			return NAN;
 		}
-		if (strcmp(c->gm, sy->hosts[0].before.gm)) {
+		if (!gm)
+			gm = c->gm;
+		if (strcmp(c->gm, gm)) {
 			snprintf(why, why_len, "%s follows grandmaster %s, "
 				 "not %s", h->host[0] ? h->host : "this host",
-				 c->gm, sy->hosts[0].before.gm);
+				 c->gm, gm);
 			return NAN;
 		}
 		lo = fmin(lo, (double)c->offset_ns);
 		hi = fmax(hi, (double)c->offset_ns);
 	}
-	return sy->n_hosts ? hi - lo : NAN;
+	return gm ? hi - lo : NAN;
 }
 
 void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
@@ -354,7 +382,7 @@ void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
 	if (sy->why[0])
 		sy->error_ns = NAN;	/* fmax drops one NAN */
 	for (i = 0; i < sy->n_hosts; i++) {
-		const struct bm_host_clock *h = &sy->hosts[i];
+		const struct bm_host_part *h = &sy->hosts[i];
 		double o = fmax(fabs((double)h->before.offset_ns),
 				fabs((double)h->after.offset_ns));
 
@@ -372,6 +400,8 @@ void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
 		snprintf(sy->why, sizeof(sy->why), "%s: %.3f ms off the "
 			 "grandmaster (tolerance %.3f ms)", who, worst / 1e6,
 			 sy->tolerance_ns / 1e6);
+	if (!sy->why[0] && sy->failed[0])
+		snprintf(sy->why, sizeof(sy->why), "a host's part failed");
 	sy->within = !sy->why[0];
 }
 

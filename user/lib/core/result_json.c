@@ -238,13 +238,17 @@ static json_object *sync_json(const struct bm_pool_sync *sy)
 
 	a = json_object_new_array();
 	for (i = 0; i < sy->n_hosts; i++) {
-		const struct bm_host_clock *c = &sy->hosts[i];
+		const struct bm_host_part *c = &sy->hosts[i];
 
 		h = json_object_new_object();
 		bm_json_add_str(h, "host", c->host[0] ? c->host : "local");
 		json_object_object_add(h, "before", clock_json(&c->before));
 		json_object_object_add(h, "after", clock_json(&c->after));
 		bm_json_add_double(h, "first_tx_s", c->first_tx_s);
+		bm_json_add_u64(h, "sent", c->sent);
+		bm_json_add_u64(h, "received", c->received);
+		if (c->failed)
+			bm_json_add_bool(h, "failed", true);
 		json_object_array_add(a, h);
 	}
 	json_object_object_add(o, "hosts", a);
@@ -255,6 +259,8 @@ static json_object *sync_json(const struct bm_pool_sync *sy)
 	bm_json_add_bool(o, "within", sy->within);
 	if (!sy->within)
 		bm_json_add_str(o, "why", sy->why);
+	if (sy->failed[0])
+		bm_json_add_str(o, "failed", sy->failed);
 	return o;
 }
 

@@ -48,6 +48,19 @@ static int search_logged(const struct bm_trial_spec *spec,
 	return 0;
 }
 
+/* A trial that failed on one host of a pool keeps what the others
+ * measured: logged as such (its record's sync.failed), not reported to
+ * progress, and ret returned all the same. */
+static int search_failed(int ret, const struct bm_trial_spec *spec,
+			 const struct bm_trial_result *res,
+			 struct bm_trial_log *log, const char *reason)
+{
+	if (res->sync.failed[0] && !bm_trial_log_add(log, "failed", reason,
+						     spec, res))
+		bm_trial_record_offered(&log->v[log->n - 1]);
+	return ret;
+}
+
 int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    struct bm_trial_result *res, struct bm_trial_log *log,
 		    const char *phase, const char *reason,
@@ -55,8 +68,9 @@ int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 {
 	int ret = bm_run_trial(be, spec, res, err);
 
-	return ret ? ret : search_logged(spec, res, log, phase, reason,
-					 progress, ctx, err);
+	return ret ? search_failed(ret, spec, res, log, reason) :
+		     search_logged(spec, res, log, phase, reason, progress,
+				   ctx, err);
 }
 
 int bm_search_measure(const struct bm_measurer *m, double duration_s,
@@ -67,6 +81,7 @@ int bm_search_measure(const struct bm_measurer *m, double duration_s,
 {
 	int ret = bm_measure(m, duration_s, load_fps, spec, res, err);
 
-	return ret ? ret : search_logged(spec, res, log, phase, reason,
-					 progress, ctx, err);
+	return ret ? search_failed(ret, spec, res, log, reason) :
+		     search_logged(spec, res, log, phase, reason, progress,
+				   ctx, err);
 }
