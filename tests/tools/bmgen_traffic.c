@@ -19,6 +19,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_portinfo.h"
 #include "bm_hosts.h"
 #include "bm_sim.h"
 #include "bm_tm_model.h"
@@ -68,25 +69,12 @@ static int parse_double(const char *s, double *v)
 	return errno || !*s || *end || !isfinite(*v) ? -1 : 0;
 }
 
-/* The MAC of interface name from sysfs into mac; false when it has none
- * here. */
-static bool sysfs_mac(const char *name, uint8_t *mac)
+/* The MAC of interface name here into mac; false when there is none. */
+static bool local_mac(const char *name, uint8_t *mac)
 {
-	char path[64];
-	unsigned int m[6], i;
-	FILE *f;
-	int n;
+	struct bm_port_info pi;
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", name);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fscanf(f, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
-		   &m[4], &m[5]);
-	fclose(f);
-	for (i = 0; n == 6 && i < 6; i++)
-		mac[i] = (uint8_t)m[i];
-	return n == 6;
+	return !bm_port_info(NULL, name, &pi) && bm_mac_parse(pi.address, mac);
 }
 
 /* The ports of list, each IFNAME or HOST:IFNAME (bm_hosts.h); a port of
@@ -108,7 +96,7 @@ static int add_ports(struct bm_traffic *t, char *list, double rate,
 			return -1;
 		strcpy(t->ports[k].host, host);
 		if (host[0])
-			t->ports[k].have_mac = sysfs_mac(name,
+			t->ports[k].have_mac = local_mac(name,
 							 t->ports[k].mac);
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct bm_port_info {
 	char name[IFNAMSIZ];
@@ -34,6 +35,10 @@ struct bm_port_info {
 /* Fill *pi for ifname from root (NULL = /sys/class/net); 0 or -errno. */
 int bm_port_info(const char *root, const char *ifname,
 		 struct bm_port_info *pi);
+
+/* A port's address as sysfs and bmd write it, "aa:bb:cc:dd:ee:ff", into
+ * mac; false when s is none. */
+bool bm_mac_parse(const char *s, uint8_t mac[6]);
 
 /* Every port under root (NULL = /sys/class/net), sorted by name; 0 and a
  * malloc'd array in *v, or -errno. */

@@ -103,6 +103,18 @@ static void port_tx_paths(struct bm_port_info *pi)
 	bm_genl_close(g);
 }
 
+bool bm_mac_parse(const char *s, uint8_t mac[6])
+{
+	unsigned int x[6], k;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &x[0], &x[1], &x[2], &x[3], &x[4],
+		   &x[5]) != 6)
+		return false;
+	for (k = 0; k < 6; k++)
+		mac[k] = (uint8_t)x[k];
+	return true;
+}
+
 int bm_port_info(const char *root, const char *ifname,
 		 struct bm_port_info *pi)
 {

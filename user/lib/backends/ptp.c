@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bm_clock.h"
 #include "bm_ptp.h"
 
 #define PTP_MSG_MANAGEMENT	0x0d
@@ -128,7 +129,7 @@ int bm_ptp_read(const char *path, int timeout_ms,
 	struct sockaddr_un to = { .sun_family = AF_UNIX };
 	uint8_t req[BM_PTP_REQ_LEN], ans[512];
 	uint16_t seq = (uint16_t)(time(NULL) ^ getpid());
-	struct timespec t0, t;
+	double t0;
 	int fd, ret, left;
 	ssize_t n;
 
@@ -155,13 +156,11 @@ int bm_ptp_read(const char *path, int timeout_ms,
 		ret = ptp_fail(out, path, errno);
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = bm_mono_s();
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = timeout_ms - (int)((t.tv_sec - t0.tv_sec) * 1000 +
-					  (t.tv_nsec - t0.tv_nsec) / 1000000);
+		left = timeout_ms - (int)((bm_mono_s() - t0) * 1000);
 		if (left <= 0 || poll(&pfd, 1, left) <= 0) {
 			ret = ptp_fail(out, path, ETIMEDOUT);
 			break;

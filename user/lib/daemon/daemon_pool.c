@@ -81,19 +81,6 @@ static const char *str_of(json_object *o, const char *key)
 	       json_object_get_string(v) : "";
 }
 
-/* "aa:bb:cc:dd:ee:ff" into mac; false when s is none. */
-static bool mac_parse(const char *s, uint8_t *mac)
-{
-	unsigned int x[6], k;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &x[0], &x[1], &x[2], &x[3], &x[4],
-		   &x[5]) != 6)
-		return false;
-	for (k = 0; k < 6; k++)
-		mac[k] = (uint8_t)x[k];
-	return true;
-}
-
 /* The host's bmd and module versions against this one's, and the MACs of
  * its ports into the pool. */
 static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
@@ -141,7 +128,7 @@ static int remote_check(struct bmd_remote *r, struct bm_backend *pool,
 
 			p = json_object_array_get_idx(a, j);
 			if (strcmp(str_of(p, "name"), r->ports[i]) ||
-			    !mac_parse(str_of(p, "address"), mac))
+			    !bm_mac_parse(str_of(p, "address"), mac))
 				continue;
 			bm_pool_set_mac(pool, r->job_port[i], mac);
 			break;
@@ -180,7 +167,6 @@ static json_object *remote_ports(const struct bmd_remote *r)
 	return o;
 }
 
-/* Wait for job's end there; 0, or -errno with err set. */
 /* The part job's end event ev: 0 when it is done, else -EIO with err
  * its own reason (a part that refused to start says why, not that it
  * has no result). */
@@ -195,6 +181,7 @@ static int remote_ended(json_object *ev, int64_t job, struct bm_error *err)
 			 "no reason given", (long long)job, state), -EIO;
 }
 
+/* Wait for job's end there; 0, or -errno with err set. */
 static int remote_wait(struct bmd_remote *r, int64_t job, double limit_s,
 		       struct bm_error *err)
 {
@@ -404,7 +391,7 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 
 		if (!strchr(d->ports[i], ':') &&
 		    !bm_port_info(NULL, d->ports[i], &pi) &&
-		    mac_parse(pi.address, mac))
+		    bm_mac_parse(pi.address, mac))
 			bm_pool_set_mac(pool, i, mac);
 	}
 	for (i = 0; i < nr; i++) {
