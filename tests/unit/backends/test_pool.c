@@ -125,9 +125,11 @@ START_TEST(throughput_across_hosts)
 END_TEST
 
 /* One pair trial on two simulated hosts, b's clock off_ns off the
- * grandmaster (this host); its return, the result in *res. */
-static int sync_trial(double off_ns, double tol_ns, bool set_tol,
-		      struct bm_trial_result *res, struct bm_error *err)
+ * grandmaster (this host) before and after its part and wander_ns more
+ * during it; its return, the result in *res. */
+static int sync_trial_wander(double off_ns, double wander_ns, double tol_ns,
+			     bool set_tol, struct bm_trial_result *res,
+			     struct bm_error *err)
 {
 	static const char *const labels[] = { "p1", "b:p2" };
 	struct bm_sim_params sp;
@@ -138,6 +140,7 @@ static int sync_trial(double off_ns, double tol_ns, bool set_tol,
 	tbf(&sp);
 	h.a = sim_ports_new(&sp, 2, "p");
 	sp.ptp_offset_ns = off_ns;
+	sp.ptp_wander_ns = wander_ns;
 	h.b = sim_ports_new(&sp, 2, "p");
 	{
 		struct bm_pool_host hosts[2] = {
@@ -158,6 +161,12 @@ static int sync_trial(double off_ns, double tol_ns, bool set_tol,
 	ret = bm_run_trial(h.pool, &spec, res, err);
 	two_hosts_free(&h);
 	return ret;
+}
+
+static int sync_trial(double off_ns, double tol_ns, bool set_tol,
+		      struct bm_trial_result *res, struct bm_error *err)
+{
+	return sync_trial_wander(off_ns, 0, tol_ns, set_tol, res, err);
 }
 
 /*
@@ -196,6 +205,19 @@ START_TEST(sync_error_and_tolerance)
 	ck_assert_double_eq(res.sync.error_ns, 1.5e6);
 	ck_assert(res.sync.within);
 
+	/* b -0.3 ms off before and after, -2.8 ms at its farthest during
+	 * the part: the error is the excursion, past the tolerance */
+	ck_assert_int_eq(sync_trial_wander(-300e3, -2.5e6, 0, false, &res,
+					   &err), 0);
+	ck_assert_int_eq(res.sync.hosts[1].during.min_ns, -2800000);
+	ck_assert_int_eq(res.sync.hosts[1].during.max_ns, -300000);
+	ck_assert_uint_ge(res.sync.hosts[1].during.samples, 2);
+	ck_assert_uint_eq(res.sync.hosts[0].during.samples, 0);
+	ck_assert_double_eq(res.sync.error_ns, 2.8e6);
+	ck_assert(!res.sync.within);
+	ck_assert_msg(strstr(res.sync.why, "b: 2.800 ms off"), "%s",
+		      res.sync.why);
+
 	memset(&sy, 0, sizeof(sy));
 	sy.n_hosts = 2;
 	strcpy(sy.hosts[1].host, "lab2");
@@ -219,6 +241,21 @@ START_TEST(sync_error_and_tolerance)
 	bm_pool_sync_judge(&sy, 0);
 	ck_assert(isnan(sy.error_ns) && !sy.within);
 	ck_assert_msg(strstr(sy.why, "lab2 follows grandmaster bb, not aa"),
+		      "%s", sy.why);
+	/* two hosts that follow: one's highest less the other's lowest,
+	 * whenever during the trial each fell */
+	strcpy(sy.hosts[1].after.gm, "aa");
+	sy.hosts[0].before.offset_ns = 100000;
+	sy.hosts[0].during = (struct bm_clock_span){ .samples = 9,
+		.min_ns = -50000, .max_ns = 900000 };
+	sy.hosts[1].during = (struct bm_clock_span){ .samples = 9,
+		.min_ns = -1500000, .max_ns = 300000 };
+	bm_pool_sync_judge(&sy, 0);
+	ck_assert_double_eq(sy.error_ns, 900000 + 1500000);
+	strcpy(sy.hosts[1].during.other_gm, "cc");
+	bm_pool_sync_judge(&sy, 0);
+	ck_assert(isnan(sy.error_ns) && !sy.within);
+	ck_assert_msg(strstr(sy.why, "lab2 followed grandmaster cc during"),
 		      "%s", sy.why);
 	sy.hosts[1].after = (struct bm_clock_reading){ .error =
 		"ptp4l at /var/run/ptp4l: No such file or directory" };

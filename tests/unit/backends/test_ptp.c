@@ -6,6 +6,8 @@
  * network byte order), with an offset and grandmaster of its own.  Truth:
  * the reading is that offset and identity; no ptp4l, a silent one, a
  * management error and a short answer each say so and are not valid.
+ * While a part runs: the span of a series of answers is its exact range
+ * and count, an answer from another grandmaster named.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +32,12 @@ struct fake_ptp4l {
 	uint8_t gm[8];
 	uint8_t req[64];	/* what it was asked */
 	ssize_t req_len;
+	/* a series of answers (n_series of them, offsets series[k]; the
+	 * one at other_gm_at from another grandmaster), then silence;
+	 * answered counts them */
+	const int64_t *series;
+	unsigned int n_series, answered;
+	int other_gm_at;
 	pthread_t thread;
 };
 
@@ -47,40 +55,62 @@ static void be_n(uint8_t *p, uint64_t v, int n)
 		p[i] = v & 0xff;
 }
 
-static void *fake_run(void *arg)
+/* Answer one request as ptp4l does, with offset off and grandmaster gm. */
+static void fake_answer(struct fake_ptp4l *f, const struct sockaddr_un *from,
+			socklen_t fl, int64_t off, const uint8_t *gm)
 {
-	struct fake_ptp4l *f = arg;
-	struct sockaddr_un from;
-	socklen_t fl = sizeof(from);
 	uint8_t ans[128] = { 0 };
 	size_t n;
 
-	f->req_len = recvfrom(f->fd, f->req, sizeof(f->req), 0,
-			      (struct sockaddr *)&from, &fl);
-	if (f->req_len < 54 || f->mode == FAKE_SILENT)
-		return NULL;
 	/* the header and target of the request, its action a response */
 	memcpy(ans, f->req, 48);
 	ans[46] = 2;
 	be16(ans + 48, f->mode == FAKE_ERROR ? 0x0002 : 0x0001);
 	be16(ans + 50, 2 + 50);
 	be16(ans + 52, 0xc000);
-	be_n(ans + 54, (uint64_t)f->offset_ns, 8);
+	be_n(ans + 54, (uint64_t)off, 8);
 	be_n(ans + 62, 123456789, 8);		/* ingress_time */
 	be_n(ans + 92, (uint32_t)f->gm_present, 4);
-	memcpy(ans + 96, f->gm, 8);
+	memcpy(ans + 96, gm, 8);
 	n = f->mode == FAKE_SHORT ? 80 : 104;
 	be16(ans + 2, (uint16_t)n);
-	sendto(f->fd, ans, n, 0, (struct sockaddr *)&from, fl);
+	sendto(f->fd, ans, n, 0, (const struct sockaddr *)from, fl);
+}
+
+static void *fake_run(void *arg)
+{
+	struct fake_ptp4l *f = arg;
+	struct sockaddr_un from;
+	socklen_t fl;
+	unsigned int k, n = f->series ? f->n_series : 1;
+
+	for (k = 0; k < n; k++) {
+		uint8_t gm[8];
+
+		fl = sizeof(from);
+		f->req_len = recvfrom(f->fd, f->req, sizeof(f->req), 0,
+				      (struct sockaddr *)&from, &fl);
+		if (f->req_len < 54 || f->mode == FAKE_SILENT)
+			return NULL;
+		memcpy(gm, f->gm, sizeof(gm));
+		if ((int)k == f->other_gm_at)
+			gm[7] ^= 0xff;
+		fake_answer(f, &from, fl, f->series ? f->series[k] :
+			    f->offset_ns, gm);
+		__atomic_store_n(&f->answered, k + 1, __ATOMIC_RELEASE);
+	}
 	return NULL;
 }
 
-static void fake_start(struct fake_ptp4l *f, enum fake_mode mode)
+/* Bind f's socket, ready to answer as mode says (not answering yet). */
+static void fake_init(struct fake_ptp4l *f, enum fake_mode mode)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	static const uint8_t gm[8] = { 0x52, 0x54, 0x00, 0xff, 0xfe,
 				       0xaa, 0x00, 0x02 };
 
+	memset(f, 0, sizeof(*f));
+	f->other_gm_at = -1;
 	f->mode = mode;
 	f->offset_ns = -1234567;
 	f->gm_present = 1;
@@ -92,6 +122,11 @@ static void fake_start(struct fake_ptp4l *f, enum fake_mode mode)
 	f->fd = socket(AF_UNIX, SOCK_DGRAM, 0);
 	ck_assert_int_ge(f->fd, 0);
 	ck_assert_int_eq(bind(f->fd, (struct sockaddr *)&a, sizeof(a)), 0);
+}
+
+static void fake_start(struct fake_ptp4l *f, enum fake_mode mode)
+{
+	fake_init(f, mode);
 	ck_assert_int_eq(pthread_create(&f->thread, NULL, fake_run, f), 0);
 }
 
@@ -172,6 +207,80 @@ START_TEST(no_answer_is_no_reading)
 }
 END_TEST
 
+/* Start f's thread on a series of n answers (offsets off). */
+static void fake_series(struct fake_ptp4l *f, const int64_t *off,
+			unsigned int n, int other_gm_at)
+{
+	fake_init(f, FAKE_ANSWER);
+	f->series = off;
+	f->n_series = n;
+	f->other_gm_at = other_gm_at;
+	ck_assert_int_eq(pthread_create(&f->thread, NULL, fake_run, f), 0);
+}
+
+/* Wait (10 s at most) until f answered all of its series. */
+static void fake_wait_series(struct fake_ptp4l *f)
+{
+	int i;
+
+	for (i = 0; i < 1000 && __atomic_load_n(&f->answered,
+						__ATOMIC_ACQUIRE) <
+	     f->n_series; i++)
+		usleep(10000);
+	ck_assert_uint_eq(__atomic_load_n(&f->answered, __ATOMIC_ACQUIRE),
+			  f->n_series);
+}
+
+/*
+ * A part's clock while it runs: every answer ptp4l gave counted once,
+ * the span their exact range (the excursion to -3 ms that a reading
+ * before and after would miss); an answer naming another grandmaster is
+ * kept by name; a silent ptp4l's reads count missed.
+ */
+START_TEST(watch_spans_the_part)
+{
+	static const int64_t off[] = { -100000, 250000, -3000000, 40000 };
+	struct bm_clock_reading c = { .valid = true, .offset_ns = 7 };
+	struct bm_clock_span d;
+	struct bm_ptp_watch *w;
+	struct fake_ptp4l f;
+
+	fake_series(&f, off, 4, -1);
+	w = bm_ptp_watch_start(f.path, "525400.fffe.aa0002");
+	ck_assert_ptr_nonnull(w);
+	fake_wait_series(&f);
+	/* a read after the last answer is pending: the end drops it */
+	bm_ptp_watch_end(w, &d);
+	fake_stop(&f);
+	ck_assert_uint_eq(d.samples, 4);
+	ck_assert_uint_eq(d.missed, 0);
+	ck_assert_int_eq(d.min_ns, -3000000);
+	ck_assert_int_eq(d.max_ns, 250000);
+	ck_assert_str_eq(d.other_gm, "");
+
+	fake_series(&f, off, 3, 1);
+	w = bm_ptp_watch_start(f.path, "525400.fffe.aa0002");
+	fake_wait_series(&f);
+	bm_ptp_watch_end(w, &d);
+	fake_stop(&f);
+	ck_assert_uint_eq(d.samples, 3);
+	ck_assert_str_eq(d.other_gm, "525400.fffe.aa00fd");
+
+	/* no ptp4l: every read missed, no range */
+	w = bm_ptp_watch_start("/nonexistent/ptp4l", "aa");
+	usleep(350000);
+	bm_ptp_watch_end(w, &d);
+	ck_assert_uint_ge(d.missed, 1);
+	ck_assert_uint_eq(d.samples, 0);
+	bm_ptp_watch_end(NULL, &d);
+	ck_assert_uint_eq(d.samples + d.missed, 0);
+
+	/* by hand: one answer is its own range */
+	bm_clock_span_add(&d, &c, "");
+	ck_assert(d.samples == 1 && d.min_ns == 7 && d.max_ns == 7);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptp");
@@ -179,6 +288,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, reads_offset_and_grandmaster);
 	tcase_add_test(tc, no_answer_is_no_reading);
+	tcase_add_test(tc, watch_spans_the_part);
 	suite_add_tcase(s, tc);
 	return s;
 }

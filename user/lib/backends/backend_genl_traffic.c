@@ -70,6 +70,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	struct bm_mgmt_run *mgmt = NULL;
 	struct bm_rip_run *rip = NULL;
 	struct bm_clock_reading clock0 = { 0 };
+	struct bm_ptp_watch *watch = NULL;
 	double t0, want = spec->duration_s, drain, lead = 0, t_pre = 0;
 	int ret, terr = 0, closed;
 
@@ -99,6 +100,8 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		ret = bm_part_clock_check(spec, &clock0, err);
 		if (ret)
 			goto out;
+		if (clock0.valid)
+			watch = bm_ptp_watch_start(NULL, clock0.gm);
 	}
 	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
 	if (!ret && spec->host && (b->router || t->have_mgmt || t->n_rip ||
@@ -227,11 +230,18 @@ counted:
 	bm_traffic_note_frames(b, t);
 	if (spec->host) {
 		res->clock_before = clock0;
+		bm_ptp_watch_end(watch, &res->clock_during);
+		watch = NULL;
 		bm_ptp_read(NULL, BM_PTP_TIMEOUT_MS, &res->clock_after);
 	}
 	b->be.elapsed_s += bm_mono_s() - t0;
 	ret = 0;
 out:
+	if (watch) {
+		struct bm_clock_span unused;
+
+		bm_ptp_watch_end(watch, &unused);
+	}
 	bm_mgmt_finish(mgmt, true, res);
 	bm_rip_finish(rip, true, res);
 	bm_traffic_result_free(own);

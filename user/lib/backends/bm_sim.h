@@ -217,6 +217,9 @@ struct bm_sim_params {
 	 * its linuxptp before and after each part (a host that is the
 	 * grandmaster, "", is never off it). */
 	double ptp_offset_ns;
+	/* ... and during each part this many ns further off at its
+	 * farthest (an excursion the readings before and after miss). */
+	double ptp_wander_ns;
 	/* Ports that stamp every frame in hardware (> 0), whose software
 	 * stamps come this many ns later on the receive side: N-port trials
 	 * then report hw latency = the model's latency and software latency

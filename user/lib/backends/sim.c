@@ -11,8 +11,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bm_hosts.h"
+#include "bm_ptp.h"
 #include "bm_sim.h"
 #include "sim_int.h"
 
@@ -55,6 +57,24 @@ static double sim_fastest_fps(const struct bm_trial_spec *spec)
 		fps = fmax(fps, bm_stream_fps(t, &t->streams[k],
 					      spec->frame_size));
 	return fps;
+}
+
+/* A pool host's clock while its part ran: read every BM_PTP_SAMPLE_S of
+ * the trial, from its offset before to that plus ptp_wander_ns. */
+static void sim_clock_during(const struct sim_priv *sp,
+			     const struct bm_trial_spec *spec,
+			     const struct bm_clock_reading *before,
+			     struct bm_clock_span *d)
+{
+	struct bm_clock_reading far = *before;
+
+	memset(d, 0, sizeof(*d));
+	if (!spec->host[0])
+		return;		/* the grandmaster's own: always 0 */
+	far.offset_ns += (int64_t)sp->p.ptp_wander_ns;
+	bm_clock_span_add(d, before, before->gm);
+	bm_clock_span_add(d, &far, before->gm);
+	d->samples = (unsigned int)fmax(2, spec->duration_s / BM_PTP_SAMPLE_S);
 }
 
 /*
@@ -112,6 +132,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 				     spec->traffic_res, res);
 		res->clock_before = clock;
 		res->clock_after = clock;
+		sim_clock_during(sp, spec, &clock, &res->clock_during);
 	}
 	return ret;
 }

@@ -175,6 +175,20 @@ struct bm_clock_reading {
 	char error[64];		/* why not valid, "" when valid */
 };
 
+/*
+ * A tester host's clock while its part ran, read from ptp4l every
+ * BM_PTP_SAMPLE_S between the readings before and after: the readings
+ * before and after alone miss an excursion inside the trial, and the
+ * stated sync error must cover the whole of it.
+ */
+struct bm_clock_span {
+	unsigned int samples;	/* ptp4l's answers during the part */
+	unsigned int missed;	/* asked and not answered */
+	int64_t min_ns, max_ns;	/* the offsets' range over the answers */
+	char other_gm[24];	/* an answer's grandmaster other than the
+				 * one read before, "" none */
+};
+
 /* The most hosts of one pool. */
 #define BM_POOL_MAX_HOSTS	16
 
@@ -182,6 +196,7 @@ struct bm_clock_reading {
 struct bm_host_part {
 	char host[64];			/* "" = the host that ran the job */
 	struct bm_clock_reading before, after;
+	struct bm_clock_span during;
 	/* Its first departure after the trial's instant by its own clock
 	 * (s); NAN when it sent nothing. */
 	double first_tx_s;
@@ -195,16 +210,17 @@ struct bm_host_part {
 struct bm_pool_sync {
 	unsigned int n_hosts;
 	struct bm_host_part hosts[BM_POOL_MAX_HOSTS];
-	/* The largest difference of two hosts' offsets from the common
-	 * grandmaster read at one time (before, or after): how far apart
-	 * two hosts' stamps may be by linuxptp's own account; NAN when a
-	 * host had no reading or the hosts named different grandmasters. */
+	/* The most two hosts' clocks can have differed during the trial by
+	 * linuxptp's own account: over every ordered pair of hosts, one's
+	 * largest offset from the common grandmaster (before, during or
+	 * after its part) less the other's smallest; NAN when a host had no
+	 * reading or the hosts named different grandmasters. */
 	double error_ns;
 	/* The first departures' spread over the hosts that sent (ns; 0
 	 * with one such host, NAN with none). */
 	double start_skew_ns;
-	/* Every host within tolerance_ns of the grandmaster before and
-	 * after (0 = no tolerance given: within whenever error_ns is
+	/* Every host within tolerance_ns of the grandmaster before, during
+	 * and after (0 = no tolerance given: within whenever error_ns is
 	 * known); why not, "" when within. */
 	double tolerance_ns;
 	bool within;
@@ -333,8 +349,9 @@ struct bm_trial_result {
 					 * their drift over the trial */
 	} hw;
 	/* A host's part of a pool's trial (spec.host): its clock by
-	 * linuxptp just before and just after its part. */
+	 * linuxptp just before, during and just after its part. */
 	struct bm_clock_reading clock_before, clock_after;
+	struct bm_clock_span clock_during;
 	/* A pool's trial: every host's clock and what they come to
 	 * (bm_hosts.h); n_hosts 0 for a trial on one host. */
 	struct bm_pool_sync sync;

@@ -261,6 +261,7 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		snprintf(c->host, sizeof(c->host), "%s", host);
 		c->before = pres->clock_before;
 		c->after = pres->clock_after;
+		c->during = pres->clock_during;
 		c->first_tx_s = NAN;
 	}
 	for (k = 0; k < t->n_streams && k < pr->n_streams &&
@@ -332,39 +333,82 @@ int bm_part_clock_check(const struct bm_trial_spec *spec,
 	return -ERANGE;
 }
 
-/* The spread of the hosts' offsets at one reading (after: the second);
- * NAN when one is missing or they follow different grandmasters. */
-static double sync_spread(const struct bm_pool_sync *sy, bool after,
+/* Host h's readings valid and on grandmaster gm (the first host's when
+ * *gm is NULL); else why not, in why. */
+static bool host_readable(const struct bm_host_part *h, const char **gm,
 			  char *why, size_t why_len)
 {
-	double lo = INFINITY, hi = -INFINITY;
-	const char *gm = NULL;
+	const char *name = h->host[0] ? h->host : "this host";
+	const struct bm_clock_reading *c[2] = { &h->before, &h->after };
 	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!c[i]->valid) {
+			snprintf(why, why_len, "%s: no PTP time (%s)", name,
+				 c[i]->error);
+			return false;
+		}
+		if (!*gm)
+			*gm = c[i]->gm;
+		if (strcmp(c[i]->gm, *gm)) {
+			snprintf(why, why_len, "%s follows grandmaster %s, "
+				 "not %s", name, c[i]->gm, *gm);
+			return false;
+		}
+	}
+	if (h->during.other_gm[0]) {
+		snprintf(why, why_len, "%s followed grandmaster %s during "
+			 "its part", name, h->during.other_gm);
+		return false;
+	}
+	return true;
+}
+
+/* The smallest and largest offset host h had before, during and after
+ * its part. */
+static void host_range(const struct bm_host_part *h, double *lo, double *hi)
+{
+	*lo = fmin(h->before.offset_ns, h->after.offset_ns);
+	*hi = fmax(h->before.offset_ns, h->after.offset_ns);
+	if (h->during.samples) {
+		*lo = fmin(*lo, (double)h->during.min_ns);
+		*hi = fmax(*hi, (double)h->during.max_ns);
+	}
+}
+
+/*
+ * The most two hosts' clocks can have differed during the trial: one's
+ * highest offset less another's lowest.  The readings are not taken at
+ * one instant on every host, so the two extremes are paired whenever
+ * they fell; a bound, not a simultaneous spread.  NAN with why set when a
+ * host is unread or on another grandmaster.
+ */
+static double sync_error(const struct bm_pool_sync *sy, char *why,
+			 size_t why_len)
+{
+	double lo[BM_POOL_MAX_HOSTS], hi[BM_POOL_MAX_HOSTS], e = 0;
+	const char *gm = NULL;
+	unsigned int i, j, n = 0;
 
 	for (i = 0; i < sy->n_hosts; i++) {
 		const struct bm_host_part *h = &sy->hosts[i];
-		const struct bm_clock_reading *c = after ? &h->after :
-							   &h->before;
 
 		if (h->failed)
 			continue;	/* its part's error says why */
-		if (!c->valid) {
-			snprintf(why, why_len, "%s: no PTP time (%s)",
-				 h->host[0] ? h->host : "this host", c->error);
+		if (!host_readable(h, &gm, why, why_len))
 			return NAN;
-		}
-		if (!gm)
-			gm = c->gm;
-		if (strcmp(c->gm, gm)) {
-			snprintf(why, why_len, "%s follows grandmaster %s, "
-				 "not %s", h->host[0] ? h->host : "this host",
-				 c->gm, gm);
-			return NAN;
-		}
-		lo = fmin(lo, (double)c->offset_ns);
-		hi = fmax(hi, (double)c->offset_ns);
+		host_range(h, &lo[n], &hi[n]);
+		n++;
 	}
-	return gm ? hi - lo : NAN;
+	if (!n) {
+		snprintf(why, why_len, "no host's clock was read");
+		return NAN;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j)
+				e = fmax(e, hi[i] - lo[j]);
+	return e;
 }
 
 void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
@@ -375,21 +419,17 @@ void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns)
 
 	sy->tolerance_ns = tolerance_ns > 0 ? tolerance_ns : 0;
 	sy->why[0] = '\0';
-	sy->error_ns = fmax(sync_spread(sy, false, sy->why, sizeof(sy->why)),
-			    sync_spread(sy, true, sy->why, sizeof(sy->why)));
-	if (!sy->why[0] && isnan(sy->error_ns))
-		snprintf(sy->why, sizeof(sy->why), "no host's clock was read");
-	if (sy->why[0])
-		sy->error_ns = NAN;	/* fmax drops one NAN */
+	sy->error_ns = sync_error(sy, sy->why, sizeof(sy->why));
 	for (i = 0; i < sy->n_hosts; i++) {
 		const struct bm_host_part *h = &sy->hosts[i];
-		double o = fmax(fabs((double)h->before.offset_ns),
-				fabs((double)h->after.offset_ns));
+		double olo, ohi, o;
 
 		if (!isnan(h->first_tx_s)) {
 			lo = fmin(lo, h->first_tx_s);
 			hi = fmax(hi, h->first_tx_s);
 		}
+		host_range(h, &olo, &ohi);
+		o = fmax(fabs(olo), fabs(ohi));
 		if (o > worst) {
 			worst = o;
 			who = h->host[0] ? h->host : "this host";

@@ -113,6 +113,13 @@ static const struct pf clock_reading[] = {
 	FEND,
 };
 
+#define CS struct bm_clock_span
+static const struct pf clock_span[] = {
+	F(CS, samples, PF_UINT), F(CS, missed, PF_UINT),
+	F(CS, min_ns, PF_I64), F(CS, max_ns, PF_I64),
+	FN(CS, other_gm, PF_STR), FEND,
+};
+
 #define TR struct bm_trial_result
 static const struct pf trial_result[] = {
 	F(TR, intended, PF_U64), F(TR, attempted, PF_U64),
@@ -144,6 +151,7 @@ static const struct pf trial_result[] = {
 	FN(TR, proto_received, PF_U64A), F(TR, link_downs, PF_U32),
 	FN(TR, link_down_port, PF_STR), FS(TR, hw, hw_latency),
 	FS(TR, clock_before, clock_reading), FS(TR, clock_after, clock_reading),
+	FS(TR, clock_during, clock_span),
 	FEND,
 };
 

@@ -231,6 +231,22 @@ static json_object *clock_json(const struct bm_clock_reading *c)
 	return o;
 }
 
+/* ptp4l's answers while a host's part ran: how many, their range. */
+static json_object *span_json(const struct bm_clock_span *d)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_u64(o, "samples", d->samples);
+	bm_json_add_u64(o, "missed", d->missed);
+	bm_json_add_double(o, "min_offset_ns",
+			   d->samples ? (double)d->min_ns : NAN);
+	bm_json_add_double(o, "max_offset_ns",
+			   d->samples ? (double)d->max_ns : NAN);
+	if (d->other_gm[0])
+		bm_json_add_str(o, "other_grandmaster", d->other_gm);
+	return o;
+}
+
 static json_object *sync_json(const struct bm_pool_sync *sy)
 {
 	json_object *o = json_object_new_object(), *a, *h;
@@ -244,6 +260,7 @@ static json_object *sync_json(const struct bm_pool_sync *sy)
 		bm_json_add_str(h, "host", c->host[0] ? c->host : "local");
 		json_object_object_add(h, "before", clock_json(&c->before));
 		json_object_object_add(h, "after", clock_json(&c->after));
+		json_object_object_add(h, "during", span_json(&c->during));
 		bm_json_add_double(h, "first_tx_s", c->first_tx_s);
 		bm_json_add_u64(h, "sent", c->sent);
 		bm_json_add_u64(h, "received", c->received);
