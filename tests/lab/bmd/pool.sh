@@ -27,9 +27,12 @@ bmd -f -s /run/bmd/lab2.sock -r /tmp/results-lab2 >> /tmp/bmd-lab2.log 2>&1 &
 LAB2_PID=$!
 cat > /tmp/fake-ssh <<'EOF'
 #!/bin/sh
-# ssh -T HOST PROGRAM ARGS...: PROGRAM -s /run/bmd/HOST.sock ARGS... here
+# ssh -T [USER@]HOST[.DOMAIN] PROGRAM ARGS...: PROGRAM -s
+# /run/bmd/HOST.sock ARGS... here; what it was asked in /tmp/fake-ssh.args
+echo "$*" >> /tmp/fake-ssh.args
 [ "$1" = -T ] && shift
-host=$1 prog=$2
+host=${1#*@} prog=$2
+host=${host%%.*}
 shift 2
 exec "$prog" -s "/run/bmd/$host.sock" "$@"
 EOF
@@ -41,6 +44,10 @@ until bmctl -s /run/bmd/lab2.sock status > /dev/null 2>&1; do
 	sleep 0.1
 done
 export BMGEN_SSH=/tmp/fake-ssh
+# the hosts this bmd may reach (bmd(8), hosts): lab2 as user bmgen at
+# its address (a name the stand-in maps to its socket), lab3 by name
+printf 'hosts = lab2=bmgen@lab2.example lab3\n' > /tmp/bmd-pool.conf
+BMD_CONF=/tmp/bmd-pool.conf
 bmd_start
 trap 'bmd_stop; kill $LAB2_PID 2>/dev/null' EXIT
 
@@ -84,3 +91,15 @@ $BMCTL run rfc2544 throughput --port lab3:t1 --port lab3:t2 --line-rate 10M \
 cat /tmp/lab3.out
 grep -q "host lab3" /tmp/lab3.out || fail "the failure does not name host lab3"
 $BMCTL status > /dev/null || fail "bmd did not survive"
+# bmd reached lab2 at the destination its bmd.conf gives
+check_eq "bmd's ssh to lab2 by another destination than bmgen@lab2.example" \
+	"$(grep -v -c -e '^-T bmgen@lab2.example ' -e '^-T lab3 ' /tmp/fake-ssh.args)" 0
+check_range "bmd's ssh to bmgen@lab2.example" \
+	"$(grep -c '^-T bmgen@lab2.example bmctl bridge$' /tmp/fake-ssh.args)" 1 100000
+# a host bmd.conf does not name: refused before it is queued, one line
+# naming it and the list, and no ssh run for it
+one_line 1 $BMCTL run rfc2544 throughput --port lab9:t1 --port lab9:t2 \
+	--line-rate 10M --frame-sizes 512
+grep -q "port lab9:t1: host lab9 is not one of bmd's tester hosts (hosts = lab2=bmgen@lab2.example lab3 in " /tmp/one.err ||
+	fail "the refusal does not name lab9 and bmd's hosts"
+check_eq "ssh runs for lab9" "$(grep -c lab9 /tmp/fake-ssh.args)" 0

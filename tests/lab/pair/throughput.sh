@@ -70,7 +70,7 @@ sed 's/^/note: ptp4l here: /' /tmp/ptp4l.log | tail -n 5
 # offset was 70 us or more in every reading here), the job fails naming
 # the host, its offset and the tolerance, and bmd goes on
 bmd_stop
-export BMGEN_SYNC_TOLERANCE_US=1
+pool_conf 1
 bmd_start
 $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
 	--frame-sizes 512 --param trial_duration_s=1 > /tmp/tol.out 2>&1 &&
@@ -86,7 +86,7 @@ $BMCTL status > /dev/null || fail "bmd did not survive"
 # trial's record keeps this host's half, what t1 sent, with the failure
 # (sync.failed) and lab2 marked failed
 bmd_stop
-export BMGEN_SYNC_TOLERANCE_US=10000
+pool_conf 10000
 bmd_start
 $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
 	$R2544_FAST --frame-sizes 512 --param trial_duration_s=4 \

@@ -153,6 +153,8 @@ static struct bmd_config base_cfg(void)
 		.backend_new = slow_new, .sysfs_net = sysfs_root,
 		/* the slow backend touches no port: "lo" stands for one */
 		.ports = "unaddressed lo",
+		/* the other tester hosts a job may reach */
+		.hosts = "lab2 lab3=bmgen@10.0.0.3",
 	};
 }
 
@@ -663,6 +665,23 @@ START_TEST(bad_requests_answered_daemon_survives)
 	call_err(&c, o, msg);
 	ck_assert_msg(strstr(msg, "port lab2:b is on host lab2: give "
 			     "ports.line_rate_bps"), "%s", msg);
+	/* a host bmd.conf's hosts does not list: bmd's ssh key reaches
+	 * only those; a name ssh would take for an option: none */
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"lab9:b\",\"rx\":\"a\"}"));
+	call_err(&c, o, msg);
+	ck_assert_msg(strstr(msg, "port lab9:b: host lab9 is not one of bmd's "
+			     "tester hosts (hosts = lab2 lab3=bmgen@10.0.0.3 "
+			     "in "), "%s", msg);
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"-F/tmp/x:b\",\"rx\":\"a\"}"));
+	call_err(&c, o, msg);
+	ck_assert_msg(strstr(msg, "bad interface name (IFNAME or HOST:IFNAME"),
+		      "%s", msg);
 	o = req("submit");
 	json_object_object_add(o, "procedure", json_object_new_string("nope"));
 	json_object_object_add(o, "dry_run", json_object_new_boolean(true));

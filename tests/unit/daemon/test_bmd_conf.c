@@ -216,6 +216,18 @@ START_TEST(limits)
 	ck_assert(cfg.idle_timeout_s < 0);
 	ck_assert_uint_eq(cfg.max_output, 512 << 10);
 	bmd_conf_free(&c);
+	/* the other tester hosts; sync-tolerance-us 0 is no limit */
+	put("hosts = lab2  lab3=bmgen@10.0.0.3\nsync-tolerance-us = 0\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	cfg = (struct bmd_config){ 0 };
+	bmd_conf_apply(&c, &cfg);
+	ck_assert_str_eq(cfg.hosts, "lab2  lab3=bmgen@10.0.0.3");
+	ck_assert(cfg.sync_tolerance_us < 0);
+	bmd_conf_free(&c);
+	put("sync-tolerance-us = 250\n");
+	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
+	ck_assert(c.sync_tolerance_us == 250.0);
+	bmd_conf_free(&c);
 	put("idle-timeout = 60\n");
 	ck_assert_int_eq(bmd_conf_read(path, true, &c, &err), 0);
 	ck_assert(c.idle_timeout_s == 60.0);
@@ -242,7 +254,7 @@ START_TEST(bad_lines)
 	char longline[5000];
 
 	bad("socket = /a\nfoo = 1\n",
-	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, reset.NAME)");
+	    "2: unknown key 'foo' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, hosts, sync-tolerance-us, reset.NAME)");
 	bad("\n\nsocket /a\n", "3: expected KEY = VALUE, got 'socket /a'");
 	bad("results =\n", "1: results: no value after '='");
 	bad(" = x\n", "1: no key before '='");
@@ -281,6 +293,17 @@ START_TEST(bad_lines)
 	    "1: ports: 'eth0:1' is neither unaddressed nor a port name or pattern");
 	bad("ports = eth1\nports = eth2\n",
 	    "2: ports: given twice (first on line 1)");
+	bad("hosts = lab2 -oProxyCommand=x\n",
+	    "1: hosts: '-oProxyCommand' is not a host name (letters, digits, '.', '_', '-', starting with a letter or digit)");
+	bad("hosts = lab2=-oProxyCommand=x\n",
+	    "1: hosts: lab2=-oProxyCommand=x: not an ssh destination (user@host or a name of ssh_config, not starting with '-')");
+	bad("hosts = lab2=a;b\n",
+	    "1: hosts: lab2=a;b: not an ssh destination (user@host or a name of ssh_config, not starting with '-')");
+	bad("hosts = lab2 lab2=b\n", "1: hosts: lab2 named twice");
+	bad("hosts = lab2 lab3:x\n",
+	    "1: hosts: 'lab3:x' is not a host name (letters, digits, '.', '_', '-', starting with a letter or digit)");
+	bad("sync-tolerance-us = 1.5\n",
+	    "1: sync-tolerance-us: '1.5' must be a whole number from 0 to 1000000000");
 	bad("reset.a = true\nreset.a = false\n", "2: reset.a: given twice");
 	bad("reset. = true\n",
 	    "1: reset.: a reset's name is 1 to 32 of A-Z a-z 0-9 . _ - (not '-' first)");

@@ -32,10 +32,18 @@ enum bm_half {
 #define BM_HOST_SEP	':'
 
 /*
+ * Is s a tester host's name a port label may carry: 1 to
+ * sizeof(bm_port_spec.host) - 1 of A-Z a-z 0-9 . _ -, starting with a
+ * letter or digit?  bmd hands it to ssh as an argument: a name starting
+ * with '-' would be taken as one of ssh's options.
+ */
+bool bm_host_name_ok(const char *s);
+
+/*
  * Split a job's port label into its host ("" for this host) and the
  * interface name.  0, or -EINVAL with err set: an empty host or name, a
- * host longer than sizeof(bm_port_spec.host) - 1, a name longer than
- * IFNAMSIZ - 1, a second separator.
+ * host that is not bm_host_name_ok, a name longer than IFNAMSIZ - 1, a
+ * second separator.
  */
 int bm_port_label_parse(const char *label, char *host, size_t host_len,
 			char *name, size_t name_len, struct bm_error *err);

@@ -5,6 +5,7 @@
  * holds both the keeping and the merging, because both read the one list
  * of which result belongs to which side: the sender's or the receiver's.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,15 @@
 
 /* IFNAMSIZ of <net/if.h>, without dragging the kernel's names in. */
 #define BM_IFNAMSIZ	16
+
+bool bm_host_name_ok(const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789._-");
+
+	return n && !s[n] && n < sizeof(((struct bm_port_spec *)0)->host) &&
+	       isalnum((unsigned char)s[0]);
+}
 
 int bm_port_label_parse(const char *label, char *host, size_t host_len,
 			char *name, size_t name_len, struct bm_error *err)
@@ -35,11 +45,15 @@ int bm_port_label_parse(const char *label, char *host, size_t host_len,
 		return bm_errorf(err, "port %s: host name longer than %zu "
 				 "characters", label,
 				 sizeof(((struct bm_port_spec *)0)->host) - 1);
+	memcpy(host, label, hl);
+	host[hl] = 0;
+	if (hl && !bm_host_name_ok(host))
+		return bm_errorf(err, "port %s: '%s' is not a host name "
+				 "(letters, digits, '.', '_', '-', starting "
+				 "with a letter or digit)", label, host);
 	if (strlen(ifname) >= name_len || strlen(ifname) >= BM_IFNAMSIZ)
 		return bm_errorf(err, "port %s: interface name longer than %d "
 				 "characters", label, BM_IFNAMSIZ - 1);
-	memcpy(host, label, hl);
-	host[hl] = 0;
 	strcpy(name, ifname);
 	return 0;
 }

@@ -18,6 +18,8 @@
 #include "bm_trial.h"
 
 /* What a job runs on; handed to the backend factory. */
+struct bmd_hosts;
+
 struct bmd_job_desc {
 	unsigned long id;
 	const char *procedure;
@@ -40,6 +42,11 @@ struct bmd_job_desc {
 	 * for tx-kthreads = auto; n_capacity 0 when none was measured */
 	const struct bm_tx_capacity *capacity;
 	size_t n_capacity;
+	/* bmd.conf hosts: the other tester hosts and their ssh
+	 * destinations (never NULL in a job bmd runs); sync-tolerance-us
+	 * (bmd_config.sync_tolerance_us) */
+	const struct bmd_hosts *hosts;
+	double sync_tolerance_us;
 };
 
 /* bmd.conf tx-kthreads = auto: a stream takes the kthreads its rate needs
@@ -198,6 +205,13 @@ struct bmd_config {
 	/* bmd.conf admin-group: its members (besides root and bmd's user)
 	 * may cancel any user's job; NULL = none */
 	const char *admin_group;
+	/* bmd.conf hosts: the other tester hosts a job's ports may name,
+	 * "NAME" or "NAME=SSH-DESTINATION" words; NULL = none */
+	const char *hosts;
+	/* bmd.conf sync-tolerance-us: how far off the PTP grandmaster a
+	 * pool host's clock may be (µs); 0 = the pool's default
+	 * (BM_POOL_SYNC_TOLERANCE_NS), < 0 = no limit */
+	double sync_tolerance_us;
 };
 
 /* What bmd.conf sets; strings owned, NULL (0, verbose -1) = not set. */
@@ -224,6 +238,8 @@ struct bmd_conf {
 	size_t n_resets;
 	char *dut_counters;
 	double dut_counters_wait_s;	/* 0: not set, < 0: no wait */
+	char *hosts;
+	double sync_tolerance_us;	/* 0: not set, < 0: no limit */
 };
 
 /*

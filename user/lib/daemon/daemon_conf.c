@@ -41,7 +41,7 @@ static const char *const plain_keys[] = {
 	"max-connections", "idle-timeout", "max-output-kib", "hw-timestamps",
 	"tcp-engine", "tx-kthreads", "tx-path", "ports", "admin-group",
 	"max-connections-per-user", "request-timeout", "max-memory-mib",
-	"dut-counters", "dut-counters-wait",
+	"dut-counters", "dut-counters-wait", "hosts", "sync-tolerance-us",
 };
 
 
@@ -155,6 +155,19 @@ static int conf_ports(struct conf_reader *r, struct bmd_conf *c,
 	return set_str(r, &c->ports, "ports", v, false);
 }
 
+/* hosts: checked here too */
+static int conf_hosts(struct conf_reader *r, struct bmd_conf *c,
+		      const char *v)
+{
+	struct bmd_hosts h;
+	struct bm_error e = { "" };
+
+	if (bmd_hosts_parse(v, &h, &e))
+		return conf_err(r, "%s", e.msg);
+	bmd_hosts_free(&h);
+	return set_str(r, &c->hosts, "hosts", v, false);
+}
+
 static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 {
 	char *eq, *key, *v;
@@ -181,7 +194,7 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (!strcmp(key, plain_keys[k]))
 			break;
 	if (k == sizeof(plain_keys) / sizeof(plain_keys[0]))
-		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, reset.NAME)",
+		return conf_err(r, "unknown key '%.60s' (socket, results, group, results-mode, verbose, max-trials, max-jobs, max-jobs-per-user, max-connections, idle-timeout, max-output-kib, hw-timestamps, tcp-engine, tx-kthreads, tx-path, ports, admin-group, max-connections-per-user, request-timeout, max-memory-mib, dut-counters, dut-counters-wait, hosts, sync-tolerance-us, reset.NAME)",
 				key);
 	if (r->seen[k])
 		return conf_err(r, "%s: given twice (first on line %u)", key,
@@ -281,6 +294,14 @@ static int conf_line(struct conf_reader *r, struct bmd_conf *c, char *line)
 		if (set_uint(r, &k32, key, v, 0, 3600))
 			return -EINVAL;
 		c->dut_counters_wait_s = k32 ? (double)k32 : -1.0;
+		return 0;
+	case 22:
+		return conf_hosts(r, c, v);
+	case 23:
+		/* µs; 0 = no limit ("not set" is 0 in c, hence -1) */
+		if (set_uint(r, &k32, key, v, 0, 1000000000))
+			return -EINVAL;
+		c->sync_tolerance_us = k32 ? (double)k32 : -1.0;
 		return 0;
 	default:	/* verbose */
 		if (!strcmp(v, "yes") || !strcmp(v, "true"))
@@ -424,6 +445,10 @@ void bmd_conf_apply(const struct bmd_conf *c, struct bmd_config *cfg)
 		cfg->dut_counters = c->dut_counters;
 	if (!cfg->dut_counters_wait_s)
 		cfg->dut_counters_wait_s = c->dut_counters_wait_s;
+	if (!cfg->hosts)
+		cfg->hosts = c->hosts;
+	if (!cfg->sync_tolerance_us)
+		cfg->sync_tolerance_us = c->sync_tolerance_us;
 }
 
 void bmd_conf_free(struct bmd_conf *c)
@@ -437,6 +462,7 @@ void bmd_conf_free(struct bmd_conf *c)
 	free(c->ports);
 	free(c->admin_group);
 	free(c->dut_counters);
+	free(c->hosts);
 	for (i = 0; i < c->n_resets; i++) {
 		free(c->resets[i].name);
 		free(c->resets[i].command);

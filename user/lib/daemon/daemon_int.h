@@ -133,6 +133,20 @@ struct bmd_port_policy {
 	bool unaddressed;		/* and every port the host does not use */
 };
 
+/* bmd.conf hosts, parsed (daemon_hosts.c): the other tester hosts a
+ * job's ports may name, and the ssh destination of each. */
+#define BMD_HOSTS_MAX		64
+#define BMD_HOST_DEST_LEN	128
+struct bmd_host {
+	char name[BM_PART_HOST_LEN];	/* as a port label names it */
+	char dest[BMD_HOST_DEST_LEN];	/* what bmd gives ssh */
+};
+struct bmd_hosts {
+	char *text;			/* as given, for messages */
+	struct bmd_host *v;
+	size_t n;
+};
+
 /* What decides whether the host uses a port itself. */
 struct bmd_port_use {
 	bool up;
@@ -161,6 +175,8 @@ struct bmd {
 	gid_t admin_group;
 	struct bmd_port_policy port_policy;	/* never changed: workers
 						 * read it unlocked */
+	struct bmd_hosts hosts;		/* bmd.conf hosts; as port_policy */
+	double sync_tolerance_us;	/* bmd_config.sync_tolerance_us */
 	char *results_dir;
 	char *jobs_dir;
 	int lock_fd;			/* flock'ed DIR/.lock, or -1 */
@@ -374,6 +390,20 @@ json_object *bmd_port_json(const struct bm_port_info *pi, const char *role);
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
 			     const char *ts_source, const char *sysfs_net);
+
+/* daemon_hosts.c: the other tester hosts a job may reach (bmd(8),
+ * CONFIGURATION "hosts") */
+/* Parse bmd.conf's hosts value text (NAME or NAME=DEST words; NULL or ""
+ * = none) into *h; 0, or -EINVAL with one line in err ("hosts: ..."). */
+int bmd_hosts_parse(const char *text, struct bmd_hosts *h,
+		    struct bm_error *err);
+void bmd_hosts_free(struct bmd_hosts *h);
+/* The ssh destination of host name, NULL when h does not list it. */
+const char *bmd_host_dest(const struct bmd_hosts *h, const char *name);
+/* 0 when port label is this host's or on a host h lists; -EINVAL with
+ * one line in err naming the host and conf (the file) otherwise. */
+int bmd_host_check(const struct bmd_hosts *h, const char *label,
+		   const char *conf, struct bm_error *err);
 
 /* daemon_access.c: the ports a job may use (bmd(8), ACCESS) */
 /* Parse bmd.conf's ports value spec (NULL = BMD_DEFAULT_PORTS) into *p;

@@ -30,6 +30,7 @@
 /* Another host of the job's pool: its connection and its ports. */
 struct bmd_remote {
 	char host[BM_PART_HOST_LEN];
+	char dest[BMD_HOST_DEST_LEN];	/* its ssh destination */
 	struct bm_client c;
 	bool open;
 	unsigned int n_ports;
@@ -43,7 +44,7 @@ static int remote_open(struct bmd_remote *r, struct bm_error *err)
 {
 	const char *ssh = getenv("BMGEN_SSH"), *rb = getenv("BMGEN_REMOTE_BMCTL");
 	char *argv[] = {
-		(char *)(ssh && *ssh ? ssh : "ssh"), "-T", r->host,
+		(char *)(ssh && *ssh ? ssh : "ssh"), "-T", r->dest,
 		(char *)(rb && *rb ? rb : "bmctl"), "bridge", NULL,
 	};
 	int ret;
@@ -304,26 +305,6 @@ unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
 	return n;
 }
 
-/* $BMGEN_SYNC_TOLERANCE_US: how far off the grandmaster a host's clock
- * may be (microseconds, 0 = no limit); unset, the pool's default. */
-static int pool_sync_tolerance(struct bm_backend *pool, struct bm_error *err)
-{
-	const char *v = getenv("BMGEN_SYNC_TOLERANCE_US");
-	char *end;
-	double us;
-
-	if (!v)
-		return 0;
-	errno = 0;
-	us = strtod(v, &end);
-	if (errno || end == v || *end || !(us >= 0) || us > 1e9)
-		return bm_errorf(err, "BMGEN_SYNC_TOLERANCE_US '%.20s': not "
-				 "a number of microseconds from 0 to 1e9", v),
-		       -EINVAL;
-	bm_pool_set_sync_tolerance(pool, us * 1e3);
-	return 0;
-}
-
 /* Remote host r's ports among d's: their interface names, in the job's
  * order, and their places in it. */
 static void remote_ports_of(struct bmd_remote *r,
@@ -351,6 +332,7 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 	struct bmd_remote *rem[BM_BACKEND_MAX_PORTS];
 	unsigned int n = 0, nr, i;
 	struct bm_backend *pool;
+	const char *dest;
 
 	memset(hosts, 0, sizeof(hosts));
 	if (local) {
@@ -367,6 +349,16 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 			goto fail;
 		}
 		strcpy(r->host, names[i]);
+		dest = d->hosts ? bmd_host_dest(d->hosts, r->host) : NULL;
+		if (!dest) {
+			/* submit checked it; a job from before the list
+			 * changed */
+			bm_errorf(err, "host %s: not one of bmd's tester "
+				  "hosts (bmd.conf hosts)", r->host);
+			free(r);
+			goto fail;
+		}
+		snprintf(r->dest, sizeof(r->dest), "%s", dest);
 		r->line_rate_bps = d->line_rate_bps;
 		remote_ports_of(r, d);
 		rem[i] = r;
@@ -379,10 +371,10 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 			   err);
 	if (!pool)
 		return NULL;	/* it released every host */
-	if (pool_sync_tolerance(pool, err)) {
-		pool->ops->destroy(pool);
-		return NULL;
-	}
+	/* bmd.conf sync-tolerance-us: < 0 none, 0 the pool's default */
+	if (d->sync_tolerance_us)
+		bm_pool_set_sync_tolerance(pool, d->sync_tolerance_us > 0 ?
+					   d->sync_tolerance_us * 1e3 : 0);
 	/* this host's ports too: the other hosts' sending halves address
 	 * them */
 	for (i = 0; i < d->n_ports; i++) {

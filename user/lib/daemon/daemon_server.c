@@ -495,6 +495,9 @@ struct bmd *bmd_new(const struct bmd_config *cfg, struct bm_error *err)
 	}
 	if (bmd_port_policy_parse(cfg->ports, &d->port_policy, err))
 		goto fail;
+	if (bmd_hosts_parse(cfg->hosts, &d->hosts, err))
+		goto fail;
+	d->sync_tolerance_us = cfg->sync_tolerance_us;
 	if (cfg->dut_counters) {
 		d->dut_counters = strdup(cfg->dut_counters);
 		if (!d->dut_counters) {
@@ -597,5 +600,6 @@ void bmd_free(struct bmd *d)
 	free(d->config_path);
 	free(d->dut_counters);
 	bmd_port_policy_free(&d->port_policy);
+	bmd_hosts_free(&d->hosts);
 	free(d);
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bm_genl.h"
+#include "bm_hosts.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
@@ -253,19 +254,27 @@ static int submit_room(struct bmd *d, const struct bmd_client *c,
 	return 0;
 }
 
-/* A job runs only on ports bmd.conf's ports allows; a dry run touches
- * none of its ports. */
+/* A job runs only on ports bmd.conf's ports allows, and reaches only
+ * the other hosts its hosts lists; a dry run touches none of its ports
+ * and reaches no host. */
 static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 			   struct bm_error *err)
 {
+	char host[BM_PART_HOST_LEN], name[BM_BACKEND_PORT_NAME];
 	unsigned int i;
 
-	for (i = 0; !q->dry_run && i < q->n_ports; i++) {
-		/* another host's port: its bmd decides, when the part
-		 * comes (Documentation/multi-host.md) */
-		if (strchr(q->ports[i], ':'))
+	for (i = 0; i < q->n_ports; i++) {
+		if (bm_port_label_parse(q->ports[i], host, sizeof(host), name,
+					sizeof(name), err))
+			return -EINVAL;
+		if (q->dry_run)
 			continue;
-		if (bmd_port_check(d, q->ports[i], err))
+		/* another host's port: its bmd decides on the port when
+		 * the part comes (Documentation/multi-host.md); this one
+		 * on the host */
+		if (host[0] ? bmd_host_check(&d->hosts, q->ports[i],
+					     conf_name(d), err) :
+			      bmd_port_check(d, q->ports[i], err))
 			return -EINVAL;
 	}
 	return 0;

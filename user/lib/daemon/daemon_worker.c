@@ -493,6 +493,8 @@ static void *worker(void *arg)
 	desc.no_tcp_engine = d->no_tcp_engine;
 	desc.tx_kthreads = d->tx_kthreads;
 	desc.tx_path = d->tx_path;
+	desc.hosts = &d->hosts;
+	desc.sync_tolerance_us = d->sync_tolerance_us;
 	cap = j->dry_run ? NULL : calloc(BM_CAPACITY_MAX, sizeof(*cap));
 	if (cap)
 		desc.n_capacity = bmd_capacity_list(d, desc.ports, desc.n_ports,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bm_hosts.h"
 #include "bm_json.h"
 #include "bm_proto.h"
 
@@ -370,21 +371,16 @@ static bool ifname_ok(const char *s)
  * as any port name of a job (BM_BACKEND_PORT_NAME). */
 static bool port_label_ok(const char *s)
 {
-	const char *sep = strchr(s, ':'), *h;
-	char ifname[IFNAMSIZ];
+	const char *sep = strchr(s, ':');
+	char host[BM_BACKEND_PORT_NAME];
 
 	if (!sep)
 		return ifname_ok(s);
-	if (sep == s || *s == '-' || *s == '.' ||
-	    strlen(s) >= BM_BACKEND_PORT_NAME ||
-	    strlen(sep + 1) >= sizeof(ifname))
+	if (strlen(s) >= BM_BACKEND_PORT_NAME)
 		return false;
-	for (h = s; h < sep; h++)
-		if (!isalnum((unsigned char)*h) && *h != '-' && *h != '.' &&
-		    *h != '_')
-			return false;
-	strcpy(ifname, sep + 1);
-	return ifname_ok(ifname);
+	memcpy(host, s, (size_t)(sep - s));
+	host[sep - s] = '\0';
+	return bm_host_name_ok(host) && ifname_ok(sep + 1);
 }
 
 static bool procname_ok(const char *s)
