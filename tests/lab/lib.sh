@@ -147,6 +147,31 @@ pair_setup() {
 	done
 }
 
+# pair_router_tbf: pair_setup's DUT made a router (RFC 2544 App C, as
+# dut_router_tbf): d1 198.18.1.1/24 towards t1, d2 198.19.1.1/24 the cable
+# to lab2's t2, ip_forward on; on d2 ARP in an unshaped band and the test
+# frames through tbf 20: of dut_tbf_drawn's drawn rate R, bucket B, limit
+# LIMIT (ABSORB as there)
+pair_router_tbf() {
+	$IP -n dut link set d1 nomaster || fail "d1 out of br0"
+	$IP -n dut link set d2 nomaster || fail "d2 out of br0"
+	$IP -n dut link del br0 || fail "br0 gone"
+	$IP -n dut addr add 198.18.1.1/24 dev d1 || fail "d1 address"
+	$IP -n dut addr add 198.19.1.1/24 dev d2 || fail "d2 address"
+	$IP netns exec dut sysctl -qw net.ipv4.ip_forward=1 || fail "ip_forward"
+	R=$(lab_draw tbf_rate_kbit 2000 3800 50)
+	B=$(lab_draw tbf_bucket_bytes 2400 3600 100)
+	LIMIT=$(lab_draw bfifo_bytes 6000 9000 500)
+	ABSORB=$(awk -v r=$R -v b=$B -v q=$LIMIT 'BEGIN { printf "%.4f", (b + q) * 8 / (r * 1000) }')
+	note "seed $LAB_SEED: router, tbf rate ${R} kbit/s, bucket $B bytes, bfifo $LIMIT bytes; bucket and queue absorb $ABSORB s"
+	$TC -n dut qdisc add dev d2 root handle 1: prio bands 2 \
+		priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 || fail "prio"
+	$TC -n dut filter add dev d2 parent 1: protocol arp prio 1 matchall \
+		classid 1:1 || fail "arp filter"
+	$TC -n dut qdisc add dev d2 parent 1:2 handle 20: tbf rate ${R}kbit \
+		burst $B limit $LIMIT overhead 24 || fail "tbf"
+}
+
 # pool_conf US: bmd_start's configuration for the two-guest lab: host lab2,
 # a sync tolerance of US microseconds
 pool_conf() {
@@ -290,6 +315,14 @@ backlog_drops() {
 qdisc_drops() {
 	$TC -n dut -s qdisc show dev "$1" |
 		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n1
+}
+
+# tbf20 dropped|Sent: the counter of tbf 20: on the DUT's d2 so far (a
+# router DUT's shaper behind its unshaped ARP band: dut_router_tbf)
+tbf20() {
+	$TC -n dut -s qdisc show dev d2 | awk -v w=$1 '/^qdisc tbf 20:/ { on = 1 }
+		on && w == "dropped" && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }
+		on && w == "Sent" && /Sent/ { print $4; exit }'
 }
 
 # police_drops DEV...: drops of the police actions of the DUT's DEVs'

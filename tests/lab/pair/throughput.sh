@@ -1,14 +1,19 @@
 # RFC 2544 throughput across two tester hosts (Documentation/multi-host.md):
 # this guest's t1 sends, the second guest's t2 (host "lab2", its own module
-# and bmd; tools/lab-run --pair) receives, through this guest's DUT-TBF,
-# whose egress d2 is the QEMU cable to lab2.  Every trial's sending half
+# and bmd; tools/lab-run --pair) receives, through this guest's DUT, a
+# router (RFC 2544 App C, as rfc2544/router) whose egress d2, shaped by a
+# drawn tbf, is the QEMU cable to lab2.  Each host's part gives its own
+# port its address and the sending host resolves its gateway: t1
+# 198.18.1.2 here, lab2's t2 198.19.1.2 there, which the DUT reaches by
+# ARP over the cable.  Every trial's sending half
 # runs on this module, its receiving half on lab2's as a bmgen.part job,
 # both from one CLOCK_TAI instant, the hosts' clocks joined by ptp4l
 # (software stamps) over the hosts' own network ctl0.
 #
-# Truth: as rfc2544/throughput (DUT-TBF drawn, 2 % of C = R / 8 / (F + 20),
+# Truth: as rfc2544/throughput (tbf drawn, 2 % of C = R / 8 / (F + 20),
 # every frame lost one the tbf dropped: the merge takes each stream's sent
-# count from this host and its received count from lab2); lab2's part of
+# count from this host and its received count from lab2); the DUT's
+# neighbour 198.19.1.2 on d2 is lab2's t2; lab2's part of
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
 # account (pmc), within 1 ms of this one's before the job; every trial's
 # record states both hosts' clocks, on this guest's grandmaster, within
@@ -17,7 +22,7 @@
 # host's half of that trial kept.
 bm_load
 pair_setup
-dut_tbf_drawn
+pair_router_tbf
 # lab2's parts start at the trial's instant on lab2's clock: behind this
 # one, its receiving halves would start after the first frames arrived
 # (counted lost).  ptp4l holds the two within 1 ms (lab.md "Two tester
@@ -29,17 +34,21 @@ bmd_start
 first=$(bmctl -H lab2 jobs | awk '$3 == "bmgen.part" { n = $1 } END { print n + 0 }')
 
 measure() {
-	drops0=$(qdisc_drops d2)
-	bm_job thr rfc2544 throughput --port t1 --port lab2:t2 \
+	drops0=$(tbf20 dropped)
+	bm_job thr rfc2544 throughput --port t1 --port lab2:t2 --router \
 		--line-rate 10M $R2544_FAST --frame-sizes 512 \
 		--param trial_duration_s=3 --param search_trial_duration_s=3 \
 		--param drain_s=0.3 --param max_rate_pct=40 \
 		--param resolution_pct=1 --param r_min_pct=5
 	$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
 	lost=$(jvals lost /tmp/thr.json | awk '{ s += $1 } END { print s }')
-	drops=$(($(qdisc_drops d2) - drops0))
+	drops=$(($(tbf20 dropped) - drops0))
 	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 	check_tbf_throughput /tmp/thr.json ${R}000 2 512
+	# App C across the hosts: the DUT reached lab2's t2 by ARP
+	check_eq "the DUT's neighbour 198.19.1.2 on d2" \
+		"$($IP -n dut neigh show 198.19.1.2 dev d2 | awk '{ print $3 }')" \
+		52:54:00:bb:00:01
 }
 remeasure $ABSORB /tmp/thr.json measure
 # this run's parts: lab2's bmd outlives a run (a repeat's, or the
@@ -72,7 +81,7 @@ sed 's/^/note: ptp4l here: /' /tmp/ptp4l.log | tail -n 5
 bmd_stop
 pool_conf 1
 bmd_start
-$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
+$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --router --line-rate 10M \
 	--frame-sizes 512 --param trial_duration_s=1 > /tmp/tol.out 2>&1 &&
 	fail "a job over a host off the grandmaster by more than 1 us ran"
 cat /tmp/tol.out
@@ -88,7 +97,7 @@ $BMCTL status > /dev/null || fail "bmd did not survive"
 bmd_stop
 pool_conf 10000
 bmd_start
-$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --line-rate 10M \
+$BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --router --line-rate 10M \
 	$R2544_FAST --frame-sizes 512 --param trial_duration_s=4 \
 	--param search_trial_duration_s=4 --param max_rate_pct=20 \
 	> /tmp/lost.out 2>&1 &

@@ -33,13 +33,6 @@ bm_load
 dut_router_tbf
 bmd_start
 
-# tbf20 dropped|Sent: tbf 20:'s counter so far
-tbf20() {
-	$TC -n dut -s qdisc show dev d2 | awk -v w=$1 '/^qdisc tbf 20:/ { on = 1 }
-		on && w == "dropped" && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }
-		on && w == "Sent" && /Sent/ { print $4; exit }'
-}
-
 # measure: one job and its checks (remeasure runs it again if it fails
 # with the generator held up longer than the DUT's bucket and queue
 # absorb: (3200 + 8000) B at 3 Mbit/s = 29.9 ms, as in rfc2544/throughput)

@@ -91,10 +91,11 @@ int bm_genl_resolve_ports(struct bm_genl_backend *b,
 			  unsigned int *ifindex, struct bm_error *err);
 /* Is logical stream k in the module this trial (not another host's)? */
 bool bm_genl_stream_here(const struct bm_genl_backend *b, unsigned int k);
-/* Router DUT: every port of t its address, every sending port the DUT's
- * MAC on its subnet into gw_mac[], resolved afresh; 0 or -errno. */
-int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
-		      struct bm_error *err);
+/* Router DUT: every port of t on host (NULL: every port; a pool's part:
+ * this host's) its address, every one it sends from the DUT's MAC on its
+ * subnet into gw_mac[], resolved afresh; 0 or -errno. */
+int bm_traffic_routes(const struct bm_traffic *t, const char *host,
+		      uint8_t (*gw_mac)[6], struct bm_error *err);
 /* §11.2: the management queries' port gets its address (a router DUT's
  * ports have theirs); 0 or -errno. */
 int bm_traffic_mgmt_port(const struct bm_traffic *t, bool router,

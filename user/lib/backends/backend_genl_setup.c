@@ -161,16 +161,20 @@ static void bm_traffic_router_port(const struct bm_traffic *t, unsigned int i,
 
 /*
  * Router DUT: every port gets its address (the DUT must reach each by ARP)
- * and every sending port the DUT's MAC on its subnet, resolved afresh.
+ * and every sending port the DUT's MAC on its subnet, resolved afresh.  A
+ * pool's part does this host's ports: the other hosts' parts theirs, each
+ * sending host resolving its own gateway (RFC 2544 App C holds per port).
  */
-int bm_traffic_routes(const struct bm_traffic *t, uint8_t (*gw_mac)[6],
-		      struct bm_error *err)
+int bm_traffic_routes(const struct bm_traffic *t, const char *host,
+		      uint8_t (*gw_mac)[6], struct bm_error *err)
 {
 	struct bm_router_port rp;
 	unsigned int i, k;
 	int ret;
 
 	for (i = 0; i < t->n_ports; i++) {
+		if (host && !bm_port_on_host(&t->ports[i], host))
+			continue;
 		bm_traffic_router_port(t, i, &rp);
 		ret = bm_router_port_setup(&rp, err);
 		if (ret)

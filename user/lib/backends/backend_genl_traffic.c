@@ -104,11 +104,11 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			watch = bm_ptp_watch_start(NULL, clock0.gm);
 	}
 	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
-	if (!ret && spec->host && (b->router || t->have_mgmt || t->n_rip ||
+	if (!ret && spec->host && (t->have_mgmt || t->n_rip ||
 				   spec->event_fn))
-		ret = (bm_errorf(err, "a router DUT, management queries, "
-				 "routing updates or an event: not in a pool's "
-				 "part yet"), -EOPNOTSUPP);
+		ret = (bm_errorf(err, "management queries, routing updates or "
+				 "an event: not in a pool's part yet"),
+		       -EOPNOTSUPP);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
 	/* §23a: the routing update first, then 2 s for the DUT to settle
@@ -120,7 +120,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			bm_sleep_s(fmin(lead, BM_RIP_SETTLE_S));
 	}
 	if (!ret && b->router)
-		ret = bm_traffic_routes(t, gw_mac, err);
+		ret = bm_traffic_routes(t, spec->host, gw_mac, err);
 	else if (!ret && (spec->learning || bm_traffic_has_macs(t)))
 		ret = bm_traffic_learn(b, t, ifindex, spec->frame_size ?
 				       spec->frame_size : 64,

@@ -37,6 +37,7 @@ struct bmd_remote {
 	char ports[BM_BACKEND_MAX_PORTS][BM_BACKEND_PORT_NAME];
 	unsigned int job_port[BM_BACKEND_MAX_PORTS];	/* its index */
 	double line_rate_bps;
+	bool router;			/* the job's DUT a router (App C) */
 	const struct bm_backend *pool;	/* its abort: the job's cancel */
 };
 
@@ -250,6 +251,15 @@ static int remote_run(void *ctx, const struct bm_trial_spec *spec,
 	json_object_object_add(params, "part", part);
 	json_object_object_add(o, "params", params);
 	json_object_object_add(o, "ports", remote_ports(r));
+	/* a router DUT: that host's part gives its ports their addresses
+	 * and resolves its own gateways (RFC 2544 App C) */
+	if (r->router) {
+		json_object *dut = json_object_new_object();
+
+		json_object_object_add(dut, "mode",
+				       json_object_new_string("router"));
+		json_object_object_add(o, "dut", dut);
+	}
 	ret = bm_client_call(&r->c, o, &resp, err);
 	if (ret)
 		goto out;
@@ -360,6 +370,7 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 		}
 		snprintf(r->dest, sizeof(r->dest), "%s", dest);
 		r->line_rate_bps = d->line_rate_bps;
+		r->router = d->router;
 		remote_ports_of(r, d);
 		rem[i] = r;
 		hosts[n].name = r->host;
