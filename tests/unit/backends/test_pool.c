@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "bm_hosts.h"
+#include "bm_measure.h"
+#include "bm_mlr9971.h"
+#include "bm_mlrsearch.h"
 #include "bm_pool.h"
 #include "bm_result.h"
 #include "bm_search.h"
@@ -512,6 +515,46 @@ START_TEST(host_lost_and_refusals)
 			      "%s", json_object_to_json_string(rec));
 		json_object_put(rec);
 		bm_trial_log_free(&log);
+	}
+	/* MLRsearch, as the draft and as RFC 9971, keep that trial too:
+	 * logged "failed", its loss ratio from what this host sent (all
+	 * lost: the receiving host failed), the search's error returned */
+	{
+		struct bm_mlr_params mp;
+		struct bm_mlr_result mr;
+		struct bm_mlr9971_input in;
+		struct bm_mlr9971_result r9;
+		struct bm_mlr_goal g = { .final_trial_s = 1,
+					 .duration_sum_s = 1, .width = 0.1 };
+		struct bm_pair_trial pt = { .frame_size = 512, .drain_s = -1,
+					    .learning_pause_s = -1 };
+		struct bm_measurer m;
+
+		bm_mlr_params_default(&mp);
+		mp.frame_size = 512;
+		mp.max_rate_fps = 10000;
+		memset(&mr, 0, sizeof(mr));
+		ck_assert_int_eq(bm_mlrsearch_run(pool, &mp, &mr, NULL, NULL,
+						  &err), -ECONNRESET);
+		ck_assert_uint_eq(mr.log.n, 1);
+		ck_assert_str_eq(mr.log.v[0].phase, "failed");
+		ck_assert_str_eq(mr.log.v[0].res.sync.failed, err.msg);
+		ck_assert_double_eq(mr.loss_ratios[0], 1.0);
+		bm_mlr_result_free(&mr);
+
+		bm_mlr9971_input_default(&in);
+		in.goals = &g;
+		in.n_goals = 1;
+		in.max_load_fps = 10000;
+		in.min_load_fps = 100;
+		bm_measurer_pair(&m, pool, &pt);
+		memset(&r9, 0, sizeof(r9));
+		ck_assert_int_eq(bm_mlr9971_search(&m, &in, &r9, NULL, NULL,
+						   &err), -ECONNRESET);
+		ck_assert_uint_eq(r9.log.n, 1);
+		ck_assert_str_eq(r9.log.v[0].phase, "failed");
+		ck_assert_double_eq(r9.loss_ratios[0], 1.0);
+		bm_mlr9971_result_free(&r9);
 	}
 	pool->ops->destroy(pool);
 

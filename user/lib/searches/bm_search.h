@@ -167,6 +167,16 @@ int bm_search_trial(struct bm_backend *be, const struct bm_trial_spec *spec,
 		    const char *phase, const char *reason,
 		    bm_progress_fn progress, void *ctx, struct bm_error *err);
 
+/*
+ * A trial that failed on one host of a pool (res->sync.failed) keeps what
+ * the other hosts measured: log it under phase "failed" with reason.
+ * true when it was logged (a trial that failed otherwise, or no memory:
+ * false).  Every search's trial path calls it on a failed trial.
+ */
+bool bm_search_keep_failed(const struct bm_trial_spec *spec,
+			   const struct bm_trial_result *res,
+			   struct bm_trial_log *log, const char *reason);
+
 /* m's trial of duration_s at load_fps, logged and reported as
  * bm_search_trial's; *spec, *res: the trial. */
 int bm_search_measure(const struct bm_measurer *m, double duration_s,

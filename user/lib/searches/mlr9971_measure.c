@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_search.h"
 #include "bm_traffic.h"
 #include "mlr9971_int.h"
 #include "mlrsearch_int.h"
@@ -94,6 +95,13 @@ static int one_trial(struct r9971_ctl *c, double load, double dur,
 				 "trials and not converging", MAX_TRIALS),
 		       -EPROTO;
 	ret = bm_measure(c->m, dur, load, &spec, &tr, c->err);
+	/* a pool's host failed it: kept as bm_search_trial keeps one */
+	if (ret && bm_search_keep_failed(&spec, &tr, &res->log, why))
+		mlr_push_ratio(&res->loss_ratios, res->log.n,
+			       mlr_trial_loss_ratio(load * c->m->directions,
+						    dur, &tr,
+						    c->in->attempt_tolerance_s,
+						    &beyond));
 	if (ret)
 		return ret;
 	/* §4.5.6 from the counts as MLR-MEAS accounts them: frames the

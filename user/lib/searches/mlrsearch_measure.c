@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_search.h"
 #include "bm_traffic.h"
 #include "mlrsearch_int.h"
 
@@ -60,6 +61,14 @@ int mlr_measure(struct mlr_search *s, double load_fps, const char *why,
 	}
 
 	ret = bm_measure(s->m, s->duration_s, load_fps, &spec, &tr, s->err);
+	/* a pool's host failed it: the others' halves kept, its loss
+	 * ratio from their counts (the frames whose receiver failed lost) */
+	if (ret && bm_search_keep_failed(&spec, &tr, &res->log, why))
+		mlr_push_ratio(&res->loss_ratios, res->log.n,
+			       mlr_trial_loss_ratio(load_fps * s->m->directions,
+						    s->duration_s, &tr,
+						    p->attempt_tolerance_s,
+						    &beyond));
 	if (ret)
 		return ret;
 

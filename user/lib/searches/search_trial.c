@@ -48,16 +48,24 @@ static int search_logged(const struct bm_trial_spec *spec,
 	return 0;
 }
 
-/* A trial that failed on one host of a pool keeps what the others
- * measured: logged as such (its record's sync.failed), not reported to
- * progress, and ret returned all the same. */
+bool bm_search_keep_failed(const struct bm_trial_spec *spec,
+			   const struct bm_trial_result *res,
+			   struct bm_trial_log *log, const char *reason)
+{
+	if (!res->sync.failed[0] ||
+	    bm_trial_log_add(log, "failed", reason, spec, res))
+		return false;
+	bm_trial_record_offered(&log->v[log->n - 1]);
+	return true;
+}
+
+/* A failed trial logged when a pool's host failed it (not reported to
+ * progress), and ret returned all the same. */
 static int search_failed(int ret, const struct bm_trial_spec *spec,
 			 const struct bm_trial_result *res,
 			 struct bm_trial_log *log, const char *reason)
 {
-	if (res->sync.failed[0] && !bm_trial_log_add(log, "failed", reason,
-						     spec, res))
-		bm_trial_record_offered(&log->v[log->n - 1]);
+	bm_search_keep_failed(spec, res, log, reason);
 	return ret;
 }
 
