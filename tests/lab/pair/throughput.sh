@@ -5,7 +5,9 @@
 # drawn tbf, is the QEMU cable to lab2.  Each host's part gives its own
 # port its address and the sending host resolves its gateway: t1
 # 198.18.1.2 here, lab2's t2 198.19.1.2 there, which the DUT reaches by
-# ARP over the cable.  Every trial's sending half
+# ARP over the cable.  With RFC 2544 §11.2's management queries (as
+# rfc2544/management: net-snmp's snmpd in the DUT on d1's 198.18.1.1):
+# they go from t1's host, this one, while lab2 receives the test frames.  Every trial's sending half
 # runs on this module, its receiving half on lab2's as a bmgen.part job,
 # both from one CLOCK_TAI instant, the hosts' clocks joined by ptp4l
 # (software stamps) over the hosts' own network ctl0.
@@ -13,7 +15,8 @@
 # Truth: as rfc2544/throughput (tbf drawn, 2 % of C = R / 8 / (F + 20),
 # every frame lost one the tbf dropped: the merge takes each stream's sent
 # count from this host and its received count from lab2); the DUT's
-# neighbour 198.19.1.2 on d2 is lab2's t2; lab2's part of
+# neighbour 198.19.1.2 on d2 is lab2's t2; one query each second of every
+# trial (3 s trials: 3), each one snmpd logged, answered and verified; lab2's part of
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
 # account (pmc), within 1 ms of this one's before the job; every trial's
 # record states both hosts' clocks, on this guest's grandmaster, within
@@ -23,6 +26,20 @@
 bm_load
 pair_setup
 pair_router_tbf
+mkdir -p /tmp/snmp /var/lib/snmp
+printf 'rocommunity s3cr3t-lab 198.18.1.0/24\nagentaddress udp:198.18.1.1:161\n' > /tmp/snmp/snmpd.conf
+: > /tmp/snmpd.log
+SNMP_PERSISTENT_DIR=/tmp/snmp MIBS= MIBDIRS=/tmp/snmp \
+	$IP netns exec dut /usr/sbin/snmpd -f -Lo -C -c /tmp/snmp/snmpd.conf \
+	> /tmp/snmpd.log 2>&1 &
+SNMPD=$!
+i=0
+until grep -q "NET-SNMP version" /tmp/snmpd.log; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat /tmp/snmpd.log; fail "snmpd did not start"; }
+	sleep 0.1
+done
+ifx=$($IP netns exec dut cat /sys/class/net/d1/ifindex)
 # lab2's parts start at the trial's instant on lab2's clock: behind this
 # one, its receiving halves would start after the first frames arrived
 # (counted lost).  ptp4l holds the two within 1 ms (lab.md "Two tester
@@ -35,8 +52,10 @@ first=$(bmctl -H lab2 jobs | awk '$3 == "bmgen.part" { n = $1 } END { print n + 
 
 measure() {
 	drops0=$(tbf20 dropped)
+	seen0=$(grep -c 'Connection from UDP: \[198.18.1.2\]' /tmp/snmpd.log)
 	bm_job thr rfc2544 throughput --port t1 --port lab2:t2 --router \
-		--line-rate 10M $R2544_FAST --frame-sizes 512 \
+		--param management=true --param mgmt_community=s3cr3t-lab \
+		--param mgmt_ifindex=$ifx --line-rate 10M $R2544_FAST --frame-sizes 512 \
 		--param trial_duration_s=3 --param search_trial_duration_s=3 \
 		--param drain_s=0.3 --param max_rate_pct=40 \
 		--param resolution_pct=1 --param r_min_pct=5
@@ -45,6 +64,14 @@ measure() {
 	drops=$(($(tbf20 dropped) - drops0))
 	check_eq "frames lost over all trials = tbf drops" "$lost" "$drops"
 	check_tbf_throughput /tmp/thr.json ${R}000 2 512
+	# §11.2 from t1's host, lab2 receiving
+	trials=$(jvals mgmt_sent /tmp/thr.json | wc -l)
+	sent=$(jvals mgmt_sent /tmp/thr.json | awk '{ s += $1 } END { print s }')
+	seen=$(($(grep -c 'Connection from UDP: \[198.18.1.2\]' /tmp/snmpd.log) - seen0))
+	check_eq "management queries = 3 per 3 s trial" "$sent" $((3 * trials))
+	check_eq "requests snmpd received = queries sent" "$seen" "$sent"
+	check_eq "queries answered" "$(jvals answered /tmp/thr.json)" "$sent"
+	check_eq "queries verified" "$(jvals verified /tmp/thr.json)" "$sent"
 	# App C across the hosts: the DUT reached lab2's t2 by ARP
 	check_eq "the DUT's neighbour 198.19.1.2 on d2" \
 		"$($IP -n dut neigh show 198.19.1.2 dev d2 | awk '{ print $3 }')" \
@@ -132,3 +159,4 @@ sent=$(sed -n '/"failed": true/q; /"sent":/p' /tmp/lost.json | tail -n 2 |
 note "the failed trial keeps this host's half: t1 sent $sent frames"
 check_range "frames t1 sent in the failed trial" "${sent:-0}" 1 100000
 $BMCTL status > /dev/null || fail "bmd did not survive"
+kill $SNMPD 2>/dev/null

@@ -127,6 +127,71 @@ START_TEST(throughput_across_hosts)
 }
 END_TEST
 
+/*
+ * RFC 2544 §11.2's management queries over a pool: they go from their
+ * port's host only (the tx port's: here, then on host b), and the merged
+ * trial states that host's count: one query each second of every trial
+ * (2 s trials: 2 each), every one answered and verified by the simulated
+ * DUT's agent; the throughput is the test frames' as without them,
+ * within the search's resolution below C and what DUT-TBF's bucket and
+ * queue absorb in a 2 s trial above it.
+ */
+START_TEST(management_from_its_host)
+{
+	static const char *const labels[2][2] = {
+		{ "p1", "b:p2" }, { "b:p1", "p2" },
+	};
+	const double c = 30e6 / (532 * 8.0);
+	struct rfc2544_params rp;
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct two_hosts h;
+	json_object *doc, *e, *m, *trials;
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; k < 2; k++) {
+		tbf(&sp);
+		sp.mgmt_agent[0] = 198;
+		sp.mgmt_agent[1] = 18;
+		sp.mgmt_agent[2] = 1;
+		sp.mgmt_agent[3] = 1;
+		sp.have_mgmt_agent = true;
+		two_hosts_new(&h, &sp, 2, labels[k]);
+		rfc2544_params_default(&rp, RFC2544_THROUGHPUT);
+		rp.frame_sizes[0] = 512;
+		rp.n_sizes = 1;
+		rp.thr_search_trial_s = rp.thr_final_trial_s = 2;
+		rp.management = true;
+		doc = NULL;
+		ck_assert_msg(rfc2544_run(RFC2544_THROUGHPUT, h.pool, &rp, NULL,
+					  NULL, &doc, &err) == 0, "%s", err.msg);
+		trials = tj_get(doc, "trials");
+		for (i = 0; i < json_object_array_length(trials); i++) {
+			json_object *r = json_object_array_get_idx(trials, i);
+
+			ck_assert_double_eq(tj_num(r, "mgmt_sent"), 2);
+		}
+		e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+						     "per_size"), 0);
+		m = tj_get(e, "management");
+		ck_assert_double_eq(tj_num(m, "queries"),
+				    2.0 * json_object_array_length(trials));
+		ck_assert_double_eq(tj_num(m, "answered"), tj_num(m, "queries"));
+		ck_assert_double_eq(tj_num(m, "verified"), tj_num(m, "queries"));
+		/* as throughput_across_hosts: the bucket and queue absorb
+		 * (Q + b/A) frames over a trial above C */
+		ck_assert_msg(tj_num(e, "throughput_fps") >= c * 0.998 &&
+			      tj_num(e, "throughput_fps") <=
+			      c + (1000 + 3200 / 532.0) / 2,
+			      "throughput %.2f fps, truth %.2f",
+			      tj_num(e, "throughput_fps"), c);
+		json_object_put(doc);
+		two_hosts_free(&h);
+	}
+}
+END_TEST
+
 /* One pair trial on two simulated hosts, b's clock off_ns off the
  * grandmaster (this host) before and after its part and wander_ns more
  * during it; its return, the result in *res. */
@@ -585,6 +650,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, host_lost_and_refusals);
 	tcase_add_test(tc, throughput_across_hosts);
 	tcase_add_test(tc, mesh_as_on_one_host);
+	tcase_add_test(tc, management_from_its_host);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -104,11 +104,9 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			watch = bm_ptp_watch_start(NULL, clock0.gm);
 	}
 	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
-	if (!ret && spec->host && (t->have_mgmt || t->n_rip ||
-				   spec->event_fn))
-		ret = (bm_errorf(err, "management queries, routing updates or "
-				 "an event: not in a pool's part yet"),
-		       -EOPNOTSUPP);
+	if (!ret && spec->host && (t->n_rip || spec->event_fn))
+		ret = (bm_errorf(err, "routing updates or an event: not in a "
+				 "pool's part yet"), -EOPNOTSUPP);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
 	/* §23a: the routing update first, then 2 s for the DUT to settle
@@ -126,7 +124,7 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 				       spec->frame_size : 64,
 				       spec->learning_pause_s, spec->learning,
 				       err);
-	if (!ret && t->have_mgmt)
+	if (!ret && bm_part_has_mgmt(t, spec->host))
 		ret = bm_traffic_mgmt_port(t, b->router, err);
 	if (!ret)
 		ret = bm_traffic_add_all(b, t, spec, ifindex, gw_mac, intended,
@@ -143,6 +141,18 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	if (ret)
 		goto out;
 	t0 = bm_mono_s() + bm_tai_until_s(spec->start_tai_ns);
+	/* §11.2: from their port's host, whether it sends test frames or
+	 * only receives them */
+	if (bm_part_has_mgmt(t, spec->host)) {
+		ret = bm_mgmt_start(&mgmt, &t->mgmt,
+				    t->ports[t->mgmt.port].name,
+				    t->ports[t->mgmt.port].ip4, t0,
+				    spec->duration_s, err);
+		if (ret) {
+			bm_genl_trial_stop(b->g, NULL);
+			goto out;
+		}
+	}
 	if (!bm_part_sends(t, spec)) {
 		/* a part that only receives runs until stopped: stopped when
 		 * the other hosts' senders are done (the drain follows) */
@@ -156,16 +166,6 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	if (ret) {
 		bm_genl_trial_stop(b->g, NULL);
 		goto out;
-	}
-	if (t->have_mgmt) {
-		ret = bm_mgmt_start(&mgmt, &t->mgmt,
-				    t->ports[t->mgmt.port].name,
-				    t->ports[t->mgmt.port].ip4, t0,
-				    spec->duration_s, err);
-		if (ret) {
-			bm_genl_trial_stop(b->g, NULL);
-			goto out;
-		}
 	}
 	if (spec->event_fn) {
 		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));

@@ -213,10 +213,10 @@ static int pool_run_trial(struct bm_backend *be,
 		return bm_errorf(err, "pool: a trial without traffic");
 	if (spec->host)
 		return bm_errorf(err, "pool: a pool is no host of another");
-	if (st->have_mgmt || st->n_rip)
-		return bm_errorf(err, "management queries and routing updates "
-				 "go from one host: not over a pool of hosts "
-				 "yet"), -EOPNOTSUPP;
+	if (st->n_rip)
+		return bm_errorf(err, "routing updates go from one host before "
+				 "the trial: not over a pool of hosts yet"),
+		       -EOPNOTSUPP;
 	if (spec->event_fn)
 		return bm_errorf(err, "an event during the trial (a DUT reset) "
 				 "is not run over a pool of hosts yet"),

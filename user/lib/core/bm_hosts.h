@@ -48,6 +48,11 @@ bool bm_host_name_ok(const char *s);
 int bm_port_label_parse(const char *label, char *host, size_t host_len,
 			char *name, size_t name_len, struct bm_error *err);
 
+/* Does host's part of a trial of t send its RFC 2544 §11.2 management
+ * queries (t has them and their port is on host; host NULL: one host
+ * runs the whole trial)?  Only that part sends and counts them. */
+bool bm_part_has_mgmt(const struct bm_traffic *t, const char *host);
+
 /* Is port p of a trial on host (the same name; "" is the job's own)? */
 bool bm_port_on_host(const struct bm_port_spec *p, const char *host);
 

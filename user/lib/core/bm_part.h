@@ -20,10 +20,10 @@
 #define BM_PART_HOST_LEN	64
 
 /*
- * spec (its traffic set, no management queries or routing updates; its
- * host and start instant) as JSON: {"host", "start_tai_ns", "trial":
- * {...}, "traffic": {...}}.  NULL when out of memory or spec has none
- * of that.
+ * spec (its traffic set, no routing updates, no management queries
+ * from a port of its host: they are never carried; its host and start
+ * instant) as JSON: {"host", "start_tai_ns", "trial": {...}, "traffic":
+ * {...}}.  NULL when out of memory or spec has none of that.
  */
 json_object *bm_part_spec_to_json(const struct bm_trial_spec *spec);
 

@@ -63,6 +63,13 @@ bool bm_port_on_host(const struct bm_port_spec *p, const char *host)
 	return !strcmp(p->host, host);
 }
 
+bool bm_part_has_mgmt(const struct bm_traffic *t, const char *host)
+{
+	return t->have_mgmt && (!host || (t->mgmt.port < t->n_ports &&
+					   bm_port_on_host(&t->ports[t->mgmt.port],
+							   host)));
+}
+
 enum bm_half bm_stream_half(const struct bm_traffic *t,
 			    const struct bm_stream_spec *s, const char *host)
 {
@@ -247,6 +254,13 @@ void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 		kept.latency = res->latency;
 		kept.hw = res->hw;
 	}
+	if (bm_part_has_mgmt(t, host)) {
+		kept.mgmt_sent = res->mgmt_sent;
+		kept.mgmt_answered = res->mgmt_answered;
+		kept.mgmt_verified = res->mgmt_verified;
+		memcpy(kept.mgmt_error, res->mgmt_error,
+		       sizeof(kept.mgmt_error));
+	}
 	*res = kept;
 }
 
@@ -291,6 +305,14 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 			c->received += pr->streams[k].received;
 		stream_take(&m->r->streams[k], &pr->streams[k], h);
 		sides |= h;
+	}
+	/* §11.2's queries: what the part on their port's host counted */
+	if (bm_part_has_mgmt(t, host)) {
+		m->res->mgmt_sent = pres->mgmt_sent;
+		m->res->mgmt_answered = pres->mgmt_answered;
+		m->res->mgmt_verified = pres->mgmt_verified;
+		memcpy(m->res->mgmt_error, pres->mgmt_error,
+		       sizeof(m->res->mgmt_error));
 	}
 	if (!m->res->ts_source[0])
 		memcpy(m->res->ts_source, pres->ts_source,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_hosts.h"
 #include "bm_part.h"
 
 enum pf_type {
@@ -447,7 +448,10 @@ json_object *bm_part_spec_to_json(const struct bm_trial_spec *spec)
 	json_object *o, *tr, *a;
 	unsigned int i;
 
-	if (!t || t->have_mgmt || t->n_rip || !spec->host)
+	/* §11.2's queries are not carried: they go from the coordinating
+	 * host's port only (its SNMP community stays there) */
+	if (!t || t->n_rip || !spec->host ||
+	    (t->have_mgmt && bm_part_has_mgmt(t, spec->host)))
 		return NULL;
 	o = json_object_new_object();
 	if (!o)

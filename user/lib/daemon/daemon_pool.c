@@ -238,6 +238,13 @@ static int remote_run(void *ctx, const struct bm_trial_spec *spec,
 	int64_t job;
 	int ret;
 
+	if (bm_part_has_mgmt(spec->traffic, r->host))
+		return bm_errorf(err, "management queries (RFC 2544 §11.2) "
+				 "from port %s: over a pool they go from this "
+				 "host's ports only (the SNMP community stays "
+				 "here)", spec->traffic->ports[
+					 spec->traffic->mgmt.port].name),
+		       -EOPNOTSUPP;
 	ret = remote_open(r, err);
 	if (ret)
 		return ret;
