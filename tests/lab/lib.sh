@@ -172,6 +172,29 @@ pair_router_tbf() {
 		burst $B limit $LIMIT overhead 24 || fail "tbf"
 }
 
+# dut_snmpd: net-snmp's snmpd in the DUT on 198.18.1.1 (its address
+# there is the caller's), community s3cr3t-lab for 198.18.1.0/24, logging
+# each request to /tmp/snmpd.log; SNMPD its pid, ifx d1's ifIndex in the
+# DUT (rfc2544/management, pair/throughput)
+dut_snmpd() {
+	mkdir -p /tmp/snmp /var/lib/snmp
+	printf 'rocommunity s3cr3t-lab 198.18.1.0/24\nagentaddress udp:198.18.1.1:161\n' > /tmp/snmp/snmpd.conf
+	# emptied first: a repeated run's grep must not find the last run's
+	# start line before the background shell truncates the log
+	: > /tmp/snmpd.log
+	SNMP_PERSISTENT_DIR=/tmp/snmp MIBS= MIBDIRS=/tmp/snmp \
+		$IP netns exec dut /usr/sbin/snmpd -f -Lo -C -c /tmp/snmp/snmpd.conf \
+		> /tmp/snmpd.log 2>&1 &
+	SNMPD=$!
+	i=0
+	until grep -q "NET-SNMP version" /tmp/snmpd.log; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat /tmp/snmpd.log; fail "snmpd did not start"; }
+		sleep 0.1
+	done
+	ifx=$($IP netns exec dut cat /sys/class/net/d1/ifindex)
+}
+
 # pool_conf US: bmd_start's configuration for the two-guest lab: host lab2,
 # a sync tolerance of US microseconds
 pool_conf() {

@@ -26,20 +26,7 @@
 bm_load
 pair_setup
 pair_router_tbf
-mkdir -p /tmp/snmp /var/lib/snmp
-printf 'rocommunity s3cr3t-lab 198.18.1.0/24\nagentaddress udp:198.18.1.1:161\n' > /tmp/snmp/snmpd.conf
-: > /tmp/snmpd.log
-SNMP_PERSISTENT_DIR=/tmp/snmp MIBS= MIBDIRS=/tmp/snmp \
-	$IP netns exec dut /usr/sbin/snmpd -f -Lo -C -c /tmp/snmp/snmpd.conf \
-	> /tmp/snmpd.log 2>&1 &
-SNMPD=$!
-i=0
-until grep -q "NET-SNMP version" /tmp/snmpd.log; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat /tmp/snmpd.log; fail "snmpd did not start"; }
-	sleep 0.1
-done
-ifx=$($IP netns exec dut cat /sys/class/net/d1/ifindex)
+dut_snmpd
 # lab2's parts start at the trial's instant on lab2's clock: behind this
 # one, its receiving halves would start after the first frames arrived
 # (counted lost).  ptp4l holds the two within 1 ms (lab.md "Two tester

@@ -24,22 +24,7 @@ topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
 	fail "tbf"
 $IP -n dut addr add 198.18.1.1/24 dev br0 || fail "br0 address"
-mkdir -p /tmp/snmp /var/lib/snmp
-printf 'rocommunity s3cr3t-lab 198.18.1.0/24\nagentaddress udp:198.18.1.1:161\n' > /tmp/snmp/snmpd.conf
-# emptied first: a repeated run's grep below must not find the last run's
-# start line before the background shell truncates the log
-: > /tmp/snmpd.log
-SNMP_PERSISTENT_DIR=/tmp/snmp MIBS= MIBDIRS=/tmp/snmp \
-	$IP netns exec dut /usr/sbin/snmpd -f -Lo -C -c /tmp/snmp/snmpd.conf \
-	> /tmp/snmpd.log 2>&1 &
-SNMPD=$!
-i=0
-until grep -q "NET-SNMP version" /tmp/snmpd.log; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { cat /tmp/snmpd.log; fail "snmpd did not start"; }
-	sleep 0.1
-done
-ifx=$($IP netns exec dut cat /sys/class/net/d1/ifindex)
+dut_snmpd
 note "snmpd on 198.18.1.1, d1 is ifIndex $ifx"
 bmd_start
 
