@@ -130,11 +130,10 @@ int bm_part_clock_check(const struct bm_trial_spec *spec,
 /*
  * What the hosts' clocks of sy come to: the sync error (the most two
  * hosts' offsets from one grandmaster can have differed, before, during
- * or after their parts: bm_pool_sync.error_ns), the
- * start skew (their first departures' spread), and within: every host
- * read, all on one grandmaster, none off it by more than tolerance_ns
- * at any reading
- * (0 = no tolerance), else why not.
+ * or after their parts: bm_pool_sync.error_ns), the start skew (their
+ * first departures' spread), and within: every host read, all on one
+ * grandmaster, none off it by more than tolerance_ns at any reading (0 =
+ * no tolerance), else why not.
  */
 void bm_pool_sync_judge(struct bm_pool_sync *sy, double tolerance_ns);
 

@@ -223,6 +223,16 @@ static void trial_add_rx(struct bm_trial_result *d,
 		       sizeof(d->link_down_port));
 }
 
+/* §11.2's query counts of s into d: one host sends and counts them. */
+static void mgmt_take(struct bm_trial_result *d,
+		      const struct bm_trial_result *s)
+{
+	d->mgmt_sent = s->mgmt_sent;
+	d->mgmt_answered = s->mgmt_answered;
+	d->mgmt_verified = s->mgmt_verified;
+	memcpy(d->mgmt_error, s->mgmt_error, sizeof(d->mgmt_error));
+}
+
 void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 			  struct bm_traffic_result *r,
 			  struct bm_trial_result *res)
@@ -254,13 +264,8 @@ void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 		kept.latency = res->latency;
 		kept.hw = res->hw;
 	}
-	if (bm_part_has_mgmt(t, host)) {
-		kept.mgmt_sent = res->mgmt_sent;
-		kept.mgmt_answered = res->mgmt_answered;
-		kept.mgmt_verified = res->mgmt_verified;
-		memcpy(kept.mgmt_error, res->mgmt_error,
-		       sizeof(kept.mgmt_error));
-	}
+	if (bm_part_has_mgmt(t, host))
+		mgmt_take(&kept, res);
 	*res = kept;
 }
 
@@ -307,13 +312,8 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		sides |= h;
 	}
 	/* §11.2's queries: what the part on their port's host counted */
-	if (bm_part_has_mgmt(t, host)) {
-		m->res->mgmt_sent = pres->mgmt_sent;
-		m->res->mgmt_answered = pres->mgmt_answered;
-		m->res->mgmt_verified = pres->mgmt_verified;
-		memcpy(m->res->mgmt_error, pres->mgmt_error,
-		       sizeof(m->res->mgmt_error));
-	}
+	if (bm_part_has_mgmt(t, host))
+		mgmt_take(m->res, pres);
 	if (!m->res->ts_source[0])
 		memcpy(m->res->ts_source, pres->ts_source,
 		       sizeof(m->res->ts_source));

@@ -104,13 +104,8 @@ const char *bmd_host_dest(const struct bmd_hosts *h, const char *name)
 }
 
 int bmd_host_check(const struct bmd_hosts *h, const char *label,
-		   const char *conf, struct bm_error *err)
+		   const char *host, const char *conf, struct bm_error *err)
 {
-	char host[BM_PART_HOST_LEN], name[BM_BACKEND_PORT_NAME];
-
-	if (bm_port_label_parse(label, host, sizeof(host), name, sizeof(name),
-				err))
-		return -EINVAL;
 	if (!host[0] || bmd_host_dest(h, host))
 		return 0;
 	if (!h->n)

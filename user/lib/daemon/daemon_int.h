@@ -400,10 +400,11 @@ int bmd_hosts_parse(const char *text, struct bmd_hosts *h,
 void bmd_hosts_free(struct bmd_hosts *h);
 /* The ssh destination of host name, NULL when h does not list it. */
 const char *bmd_host_dest(const struct bmd_hosts *h, const char *name);
-/* 0 when port label is this host's or on a host h lists; -EINVAL with
- * one line in err naming the host and conf (the file) otherwise. */
+/* 0 when port label, whose host bm_port_label_parse gave as host, is
+ * this host's or on a host h lists; -EINVAL with one line in err naming
+ * the host and conf (the file) otherwise. */
 int bmd_host_check(const struct bmd_hosts *h, const char *label,
-		   const char *conf, struct bm_error *err);
+		   const char *host, const char *conf, struct bm_error *err);
 
 /* daemon_access.c: the ports a job may use (bmd(8), ACCESS) */
 /* Parse bmd.conf's ports value spec (NULL = BMD_DEFAULT_PORTS) into *p;

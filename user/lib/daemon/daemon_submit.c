@@ -272,7 +272,7 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 		/* another host's port: its bmd decides on the port when
 		 * the part comes (Documentation/multi-host.md); this one
 		 * on the host */
-		if (host[0] ? bmd_host_check(&d->hosts, q->ports[i],
+		if (host[0] ? bmd_host_check(&d->hosts, q->ports[i], host,
 					     conf_name(d), err) :
 			      bmd_port_check(d, q->ports[i], err))
 			return -EINVAL;
