@@ -64,9 +64,13 @@ static void *watch_run(void *arg)
 		bm_ptp_read(w->path[0] ? w->path : NULL,
 			    BM_PTP_SAMPLE_TIMEOUT_MS, &c);
 		pthread_mutex_lock(&w->lock);
+		/* an answer to a read asked during the part counts, also
+		 * when the end came while it was on its way; a read that
+		 * failed once the end had come is no miss of the part's */
+		if (c.valid || !w->stop)
+			bm_clock_span_add(&w->span, &c, w->gm);
 		if (w->stop)
-			break;	/* read after the part: not during it */
-		bm_clock_span_add(&w->span, &c, w->gm);
+			break;
 		/* one period from the last start: a slow answer does not
 		 * push the following ones back */
 		next += BM_PTP_SAMPLE_S;
