@@ -326,12 +326,16 @@ struct tport {
 	int64_t gap;			/* generator_max_fps spacing */
 	int64_t free;			/* can send again from then */
 	unsigned int *sh, nsh;		/* streams with frames left */
+	uint32_t busy_size;		/* the last frame size sent, and */
+	int64_t busy_ticks;		/* its line time: one size is usual */
 	/* DUT egress */
 	double etpb;			/* the same at egress_bps */
 	uint64_t qf, qb;		/* queue limits (qb 0: none) */
 	struct ring q;			/* frames waiting for the line */
 	uint64_t df, db;		/* dedicated frames, bytes used */
 	int64_t efree;			/* the line is busy until then */
+	uint32_t svc_size;		/* the last frame size served, and */
+	int64_t svc_ticks;		/* its service time (service_ticks) */
 	unsigned int rr;		/* round robin over ingress ports */
 	struct sim_tm *tm;		/* policer, shaper, scheduler: NULL */
 	uint32_t uncounted;		/* 4 with a shaper: byte limits count

@@ -58,9 +58,17 @@ struct sim_frame sim_tester_emit(struct tsim *S, unsigned int i, int64_t t)
 	const struct bm_stream_spec *ss = s->ss;
 	uint32_t size = frame_size(S, s, s->k);
 	struct sim_frame f = { t, x, (uint32_t)s->k, size, ss->frame.dscp };
-	int64_t late = t - s->next, busy = sim_l1_ticks(size, P->tpb);
+	int64_t late = t - s->next, busy;
 	bool bursts = ss->pattern == BM_STREAM_BURSTS;
-	double nominal = bursts ? (double)busy : s->iv;
+	double nominal;
+
+	/* one frame size is usual: its line time computed once */
+	if (P->busy_size != size) {
+		P->busy_size = size;
+		P->busy_ticks = sim_l1_ticks(size, P->tpb);
+	}
+	busy = P->busy_ticks;
+	nominal = bursts ? (double)busy : s->iv;
 
 	if (late > S->late_max)
 		S->late_max = late;
