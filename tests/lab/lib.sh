@@ -647,6 +647,23 @@ jvals() {
 	sed -n "s/^ *\"$1\": *\(.*[^,]\),\{0,1\}\$/\1/p" "$2"
 }
 
+# jall KEY FILE: every scalar value of "KEY" in a pretty-printed JSON
+# file, its quotes dropped
+jall() {
+	sed -n "s/^ *\"$1\": \([^,]*\),\{0,1\}$/\1/p" "$2" | tr -d '"'
+}
+
+# br0_outages: each outage of namespace dut's br0 of two ports since the
+# kernel log was last cleared (dmesg -c), by the bridge's own record (s,
+# one a line): its first port "entered disabled state" to the second of
+# d1's and d2's "entered forwarding state" (printk times, one clock)
+br0_outages() {
+	dmesg | grep -E 'br0: port [0-9]+\(d[12]\) entered (disabled|forwarding) state' |
+		tr -d '[]' | awk '
+		/disabled/ { if (!in_out) { t = $1; in_out = 1; fwd = 0 } }
+		/forwarding/ { if (in_out && ++fwd == 2) { printf "%.6f\n", $1 - t; in_out = 0 } }'
+}
+
 # port_lost FILE PORT: the lost frames of port PORT in the last repetition
 # of an RFC 8239 result (its per-port rows; rfc8239/line-rate, pair/mesh)
 port_lost() {

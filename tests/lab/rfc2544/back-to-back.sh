@@ -38,9 +38,6 @@
 # times, stays the generator's failing, and bounds the answer: the result
 # must be "not measured ... (generator-limited)" with generator_limit_frames
 # in 2..4, never "ok" (it was "ok" at 4 before the module measured gaps).
-jall() {
-	sed -n "s/^ *\"$1\": \([^,]*\),\{0,1\}$/\1/p" "$2" | tr -d '"'
-}
 
 bm_load
 topo_bridge 2

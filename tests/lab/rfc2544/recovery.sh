@@ -54,9 +54,6 @@
 # then written as 1.83, and 5.5 = 550/100 is what J says.)
 # Measured (DUT until 2026-12-03) over 15 repetitions in 5 runs: (b)
 # 0.433 .. 0.444 s, (a) 0.
-jall() {
-	sed -n "s/^ *\"$1\": \([^,]*\),\{0,1\}$/\1/p" "$2" | tr -d '"'
-}
 elapsed() {
 	awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print b - a }'
 }

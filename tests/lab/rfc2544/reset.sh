@@ -42,9 +42,6 @@
 # fired at 1 s and sleep P never returns early; the stream ran on while
 # bmd sat in the hook.  Its upper bound 1 + P + 1 s only says the hook was
 # not lost (a scheduling delay of a second would be a bmd fault).
-jall() {
-	sed -n "s/^ *\"$1\": \([^,]*\),\{0,1\}$/\1/p" "$2" | tr -d '"'
-}
 
 bm_load
 topo_bridge 2
@@ -74,11 +71,7 @@ $BMCTL run rfc2544 reset --port t1 --port t2 --line-rate 10M $R2544_FAST \
 t1=$(cut -d' ' -f1 /proc/uptime)
 note "reset took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
 # the DUT's outages: first "disabled" to last of the two "forwarding"
-dmesg | grep -E 'br0: port [0-9]+\(d[12]\) entered (disabled|forwarding) state' |
-	tr -d '[]' | awk '
-	/disabled/ { if (!in_out) { t = $1; in_out = 1; fwd = 0 } }
-	/forwarding/ { if (in_out && ++fwd == 2) { printf "%.6f\n", $1 - t; in_out = 0 } }' \
-	> /tmp/outage.vals
+br0_outages > /tmp/outage.vals
 note "DUT outages (s): $(tr '\n' ' ' < /tmp/outage.vals)"
 check_eq "DUT outages recorded" "$(wc -l < /tmp/outage.vals)" 2
 job=$(sed -n 's/^job \([0-9]*\) submitted$/\1/p' /tmp/reset.out)

@@ -524,6 +524,73 @@ static int host_lost(void *ctx, const struct bm_trial_spec *spec,
 	return bm_errorf(err, "connection lost (ssh exited 255)"), -ECONNRESET;
 }
 
+/* A reset hook of bmd's (a command) stand-in: counts its calls. */
+static int count_hook(void *ctx)
+{
+	++*(unsigned int *)ctx;
+	return 0;
+}
+
+/*
+ * R2544-RESET (RFC 2544 §26.6) with its stream from this host to host
+ * b: the simulated DUT's reset (bm_backend_dut_reset of the pool) is
+ * each host's model's, at reset_at_s of its trial, so the receiving
+ * host sees the outage: the reset value is its reset_outage_s, 3 s, to
+ * 0.1 s as on one host (test_rfc2544 test_reset).  Any other hook, as
+ * bmd's reset command, runs once a repetition, from the pool, not once
+ * a host; it resets no model here, so no outage is seen.
+ */
+START_TEST(reset_across_hosts)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	struct rfc2544_params rp;
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct two_hosts h;
+	unsigned int calls = 0;
+	json_object *doc = NULL, *e, *reps;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 100e6;
+	sp.reset_outage_s = 3.0;
+	two_hosts_new(&h, &sp, 2, labels);
+	ck_assert_ptr_nonnull(h.pool->ops->dut_reset);
+	rfc2544_params_default(&rp, RFC2544_RESET);
+	rp.reset_trial_s = 6.0;
+	rp.reset_at_s = 1.0;
+	rp.reset_repetitions = 2;
+	rp.reset_hook = bm_backend_dut_reset;
+	rp.reset_ctx = h.pool;
+	ck_assert_msg(rfc2544_run(RFC2544_RESET, h.pool, &rp, NULL, NULL,
+				  &doc, &err) == 0, "%s", err.msg);
+	bm_test_keep_result(doc, "pool.rfc2544.reset");
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_str_eq(json_object_get_string(tj_get(e, "result")), "ok");
+	ck_assert_double_eq_tol(tj_num(e, "reset_s"), 3.0, 0.1);
+	reps = tj_get(e, "repetitions");
+	ck_assert_uint_eq(json_object_array_length(reps), 2);
+	ck_assert_double_eq(tj_num(json_object_array_get_idx(reps, 0),
+				   "reset_fired_s"), 1.0);
+	json_object_put(doc);
+
+	rp.reset_hook = count_hook;
+	rp.reset_ctx = &calls;
+	doc = NULL;
+	ck_assert_msg(rfc2544_run(RFC2544_RESET, h.pool, &rp, NULL, NULL,
+				  &doc, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(calls, 2);
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	reps = tj_get(e, "repetitions");
+	ck_assert_str_eq(json_object_get_string(tj_get(
+		json_object_array_get_idx(reps, 1), "result")),
+		"no outage above the gap threshold");
+	json_object_put(doc);
+	two_hosts_free(&h);
+}
+END_TEST
+
 START_TEST(host_lost_and_refusals)
 {
 	static const char *const labels[] = { "p1", "c:p2" };
@@ -549,6 +616,9 @@ START_TEST(host_lost_and_refusals)
 	hosts[0].be = a;
 	pool = bm_pool_new(hosts, 2, labels, 2, 1e8, &err);
 	ck_assert_msg(pool, "%s", err.msg);
+	/* a host that is no model: the pool has no DUT reset of its own
+	 * (R2544-RESET takes bmd's reset command) */
+	ck_assert_ptr_null(pool->ops->dut_reset);
 	bm_trial_spec_rate(&spec, 512, 1000, 1.0);
 	ck_assert_int_eq(bm_run_trial(pool, &spec, &res, &err), -ECONNRESET);
 	ck_assert_msg(strstr(err.msg, "host c: connection lost"), "%s",
@@ -651,6 +721,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, throughput_across_hosts);
 	tcase_add_test(tc, mesh_as_on_one_host);
 	tcase_add_test(tc, management_from_its_host);
+	tcase_add_test(tc, reset_across_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }

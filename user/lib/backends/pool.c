@@ -102,6 +102,29 @@ static const char *pool_host_shown(const char *name)
 	return name[0] ? name : "this host";
 }
 
+/*
+ * spec's event (a DUT reset command of bmd's) from this host, once,
+ * event_at_s after the start instant while the parts run: the DUT's
+ * reset is no host's part.  Its time from the start into *fired_s; the
+ * event's return.  On simulated hosts (virtual_clock) the trial has no
+ * real time: at once, said to be at event_at_s.
+ */
+static int pool_fire_event(const struct bm_trial_spec *spec, int64_t start,
+			   bool virtual_clock, double *fired_s)
+{
+	int64_t at = start + (int64_t)llround(spec->event_at_s * 1e9);
+	struct timespec ts = { at / 1000000000, at % 1000000000 };
+
+	if (virtual_clock) {
+		*fired_s = spec->event_at_s;
+		return spec->event_fn(spec->event_ctx);
+	}
+	while (clock_nanosleep(CLOCK_TAI, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	*fired_s = (double)(pool_tai_now_ns() - start) / 1e9;
+	return spec->event_fn(spec->event_ctx);
+}
+
 /* Run the parts of t's trial on their hosts together, merge them into
  * r and res. */
 static int pool_run_parts(struct bm_backend *be,
@@ -121,8 +144,13 @@ static int pool_run_parts(struct bm_backend *be,
 					 BM_LEARNING_PAUSE_S :
 					 spec->learning_pause_s) + 1.0 : 0);
 	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
+	/* R2544-RESET's event: the models' own reset each host's model
+	 * makes at event_at_s of its trial; any other this host fires */
+	bool model_event = spec->event_fn == bm_backend_dut_reset &&
+			   spec->event_ctx == be;
+	double fired_s = -1.0;
 	unsigned int i, k;
-	int ret = 0, failed = -1;
+	int ret = 0, failed = -1, event_ret = 0;
 
 	if (!parts)
 		return bm_errorf(err, "out of memory"), -ENOMEM;
@@ -143,6 +171,8 @@ static int pool_run_parts(struct bm_backend *be,
 		p->spec.sync_tolerance_ns = pp->sync_tolerance_ns;
 		/* the pool decides on its links, with every host's counts */
 		p->spec.link_down_ok = true;
+		p->spec.event_fn = model_event ? bm_backend_dut_reset : NULL;
+		p->spec.event_ctx = p->host->be;
 		if (!p->spec.traffic_res) {
 			ret = (bm_errorf(err, "out of memory"), -ENOMEM);
 			break;
@@ -155,6 +185,9 @@ static int pool_run_parts(struct bm_backend *be,
 		}
 		p->started = true;
 	}
+	if (!ret && spec->event_fn && !model_event)
+		event_ret = pool_fire_event(spec, start, be->virtual_clock,
+					    &fired_s);
 	for (i = 0; i < pp->n_hosts; i++)
 		if (parts[i].started)
 			pthread_join(parts[i].thread, NULL);
@@ -191,6 +224,10 @@ static int pool_run_parts(struct bm_backend *be,
 			all_virtual &= p->host->be && p->host->be->virtual_clock;
 		}
 		bm_pool_merge_end(&m, spec->frame_size);
+		if (fired_s >= 0) {
+			res->event_fired_s = fired_s;
+			res->event_ret = event_ret;
+		}
 		bm_pool_sync_judge(&res->sync, pp->sync_tolerance_ns);
 		be->elapsed_s += all_virtual ? virt : bm_mono_s() - t0;
 	}
@@ -216,10 +253,6 @@ static int pool_run_trial(struct bm_backend *be,
 	if (st->n_rip)
 		return bm_errorf(err, "routing updates go from one host before "
 				 "the trial: not over a pool of hosts yet"),
-		       -EOPNOTSUPP;
-	if (spec->event_fn)
-		return bm_errorf(err, "an event during the trial (a DUT reset) "
-				 "is not run over a pool of hosts yet"),
 		       -EOPNOTSUPP;
 	t = *st;
 	t.streams = malloc((st->n_streams ? st->n_streams : 1) *
@@ -275,9 +308,25 @@ static void pool_destroy(struct bm_backend *be)
 	free(be);
 }
 
+/* Called directly it has nothing to reset: pool_run_parts gives each
+ * host's model the event instead (its part's spec.event_fn). */
+static int pool_dut_reset(struct bm_backend *be)
+{
+	(void)be;
+	return -EOPNOTSUPP;
+}
+
 static const struct bm_backend_ops pool_ops = {
 	.run_trial = pool_run_trial,
 	.destroy = pool_destroy,
+};
+
+/* A pool whose every host is a model of the one DUT that can reset it
+ * (the simulator): the DUT reset of R2544-RESET is the models'. */
+static const struct bm_backend_ops pool_model_ops = {
+	.run_trial = pool_run_trial,
+	.destroy = pool_destroy,
+	.dut_reset = pool_dut_reset,
 };
 
 void bm_pool_set_mac(struct bm_backend *be, unsigned int i,
@@ -312,7 +361,7 @@ void bm_pool_set_sync_tolerance(struct bm_backend *be, double ns)
 
 bool bm_backend_is_pool(const struct bm_backend *be)
 {
-	return be && be->ops == &pool_ops;
+	return be && (be->ops == &pool_ops || be->ops == &pool_model_ops);
 }
 
 /* Is host one of the n (ones before i for a repeat)? */
@@ -365,6 +414,12 @@ struct bm_backend *bm_pool_new(const struct bm_pool_host *hosts,
 	be->virtual_clock = n > 0;
 	for (i = 0; i < n; i++)
 		be->virtual_clock &= hosts[i].be && hosts[i].be->virtual_clock;
+	if (be->virtual_clock) {
+		be->ops = &pool_model_ops;
+		for (i = 0; i < n; i++)
+			if (!hosts[i].be->ops->dut_reset)
+				be->ops = &pool_ops;
+	}
 	if (n > BM_POOL_MAX_HOSTS) {
 		bm_errorf(err, "pool: %u hosts, at most %d", n,
 			  BM_POOL_MAX_HOSTS);
