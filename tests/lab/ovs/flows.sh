@@ -10,7 +10,9 @@
 # N, random_seed drawn, another set for each N; 1 flow: no random_macs,
 # every frame to t2's MAC), each learnt behind d2 before every trial
 # (§23b: t2 sends two frames from each MAC, 10,000 a second; br0's MAC
-# table holds 40,000).  N = 1, 1000 and 3000, not 10,000: see below.
+# table holds 40,000).  N = 1 and 3000, not 10,000: see below (1000
+# as well until session 44: it tested nothing 3000 does not, for 35 s
+# of make check).
 #
 # The truth the flows must not change: d2's QoS is linux-htb (max-rate 10
 # Mbit/s) with queue 1 of min-rate = max-rate Y bit/s, drawn on every run
@@ -70,7 +72,7 @@
 #   send is one the datapath or htb says it dropped);
 # - missed (after - before) over the learning rounds >= N: each new
 #   flow's first frame is a miss.
-# Then bmctl compare of the three throughput results, text and --html:
+# Then bmctl compare of the two throughput results, text and --html:
 # each throughput in both, and in its --json values exactly.
 bm_load
 topo_ovs 2
@@ -81,9 +83,8 @@ ovs-vsctl set Open_vSwitch . other_config:min-revalidate-pps=0 \
 	other_config:max-revalidator=4000 || fail "revalidator settings"
 $IP -n dut link set d2 txqueuelen 12 || fail "txqueuelen d2"
 Y=$(lab_draw ovs_flows_kbit 2000 2600 50)
-# the MAC sets of 1000 and of 3000 flows from different seeds: no MAC
-# of the first is learnt or cached when the second comes
-SEED1000=$(lab_draw ovs_flows_mac_seed 1 30000)
+# the MAC set of 3000 flows (its draw's name and range as when a set of
+# 1000 came first, so that recorded seeds still name their sets)
 SEED3000=$(lab_draw ovs_flows_mac_seed2 30001 60000)
 ovs_htb_queue d2 $Y
 ovs-ofctl add-flow br0 "in_port=d1,actions=set_queue:1,NORMAL" || fail "flow d1"
@@ -93,7 +94,7 @@ C=$(awk -v y=$Y 'BEGIN { printf "%.2f", y * 1000 / 8 / 508 }')
 # narrower search's second trial, at 0.92 C, met a thousand test flows
 # not yet in the datapath and lost frames to them)
 RMAX=$(awk -v c=$C 'BEGIN { printf "%.4f", 108 * c / (10e6 / 8 / 532) }')
-note "seed $LAB_SEED: queue 1 min-rate = max-rate $Y kbit/s: C = $C fps at 512 B; MAC seeds $SEED1000, $SEED3000; r_max $RMAX % of line"
+note "seed $LAB_SEED: queue 1 min-rate = max-rate $Y kbit/s: C = $C fps at 512 B; MAC seed $SEED3000; r_max $RMAX % of line"
 
 # bmd's DUT-counters hook: KEY VALUE lines of the DUT's own counters
 # (ip and tc by their paths: busybox sh runs its own applets first)
@@ -227,7 +228,7 @@ mlr() {
 	check_range "$1 flows, MLRsearch: relative width" "$(jvals relative_width $f | head -n1)" 0 0.0100000001
 }
 # (loop variables of their own: ovs_job sets n)
-for nf in 1 1000 3000; do
+for nf in 1 3000; do
 	[ $nf -eq 1 ] || learn $nf
 	remeasure $T /tmp/thr$nf.json thr $nf
 	eval "job$nf=\$(jvals job /tmp/thr$nf.json | tail -n1)"
@@ -235,21 +236,21 @@ done
 remeasure $T /tmp/mlr3000.json mlr 3000
 ovs-appctl upcall/show | sed 's/^/note: upcall\/show: /'
 
-# bmctl compare of the three: exit 0 (the same) or 1 (one differs), never 2
-$BMCTL compare $job1 $job1000 $job3000 > /tmp/cmp.txt 2>&1
+# bmctl compare of the two: exit 0 (the same) or 1 (one differs), never 2
+$BMCTL compare $job1 $job3000 > /tmp/cmp.txt 2>&1
 rc=$?
 sed 's/^/note: compare: /' /tmp/cmp.txt
 [ $rc -le 1 ] || fail "bmctl compare exited $rc"
-$BMCTL -j compare $job1 $job1000 $job3000 > /tmp/cmp.json 2>&1
+$BMCTL -j compare $job1 $job3000 > /tmp/cmp.json 2>&1
 [ $? -le 1 ] || { cat /tmp/cmp.json; fail "bmctl -j compare"; }
-$BMCTL compare $job1 $job1000 $job3000 --html /tmp/cmp.html > /dev/null 2>&1
+$BMCTL compare $job1 $job3000 --html /tmp/cmp.html > /dev/null 2>&1
 rc=$?
 [ $rc -le 1 ] || fail "bmctl compare --html exited $rc"
 grep -q '<table' /tmp/cmp.html || fail "bmctl compare --html wrote no table"
 awk '/"key": "throughput_fps"/ { on = 1 } on && /"values"/ { v = 1; next }
 	on && v && /\]/ { exit } on && v { gsub(/[ ,]/, ""); print }' /tmp/cmp.json > /tmp/cmp.vals
 ck=0
-for nf in 1 1000 3000; do
+for nf in 1 3000; do
 	ck=$((ck + 1))
 	g=$(jvals throughput_fps /tmp/thr$nf.json | head -n1)
 	check_eq "compare --json: the $nf-flow throughput" "$(sed -n ${ck}p /tmp/cmp.vals)" "$g"
