@@ -172,6 +172,134 @@ pair_router_tbf() {
 		burst $B limit $LIMIT overhead 24 || fail "tbf"
 }
 
+# dut_bird: BIRD 2 (Debian's bird2) in the router DUT of dut_router_tbf or
+# pair_router_tbf (d1 198.18.1.1/24, d2 198.19.1.1/24), RIP v1 on d1 and
+# d2, broadcast, what it learns exported to the kernel; returns when its
+# RIP is up; birdc runs its client (rfc2544/routing, pair/routing).
+# "check zero no": BIRD 2.0.12 reads the all-zero next hop of a v1 entry
+# as non-zero and ignores every v1 route otherwise.
+dut_bird() {
+	# a RIP v1 listener takes updates to its network's directed
+	# broadcast, which an address without "brd" does not have (BIRD will
+	# not even open the interface in broadcast mode)
+	for a in d1:198.18.1.1 d2:198.19.1.1; do
+		$IP -n dut addr del ${a#*:}/24 dev ${a%%:*} &&
+			$IP -n dut addr add ${a#*:}/24 brd + dev ${a%%:*} ||
+			fail "${a%%:*}: no broadcast address"
+	done
+	cat > /tmp/bird.conf <<-'EOF'
+	router id 198.19.1.1;
+	log "/tmp/bird.log" all;
+	protocol device { }
+	protocol kernel { ipv4 { export all; }; }
+	protocol rip {
+		ipv4 { import all; export none; };
+		interface "d1", "d2" { version 1; mode broadcast; check zero no; };
+	}
+	EOF
+	$IP netns exec dut /usr/sbin/bird -c /tmp/bird.conf -s /tmp/bird.ctl \
+		-P /tmp/bird.pid || fail "bird did not start"
+	i=0
+	until birdc show protocols 2>/dev/null | grep -q '^rip1 .* up'; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { cat /tmp/bird.log; fail "BIRD's RIP is not up"; }
+		sleep 0.1
+	done
+}
+birdc() {
+	$IP netns exec dut /usr/sbin/birdc -s /tmp/bird.ctl "$@"
+}
+
+# rip_setup_job RX DROPS: RFC 2544 §13's route set-up (rfc2544/routing
+# (1), pair/routing (1)) from t1 to port RX through dut_bird's router:
+# frame-loss at 20 % of 10 Mbit/s, 1.5 s trials, random_networks=190
+# (198.19.65-254), route_setup=rip, route_lead_s=2.2, the update from
+# RX's network's phantom router 198.19.1.10; DROPS a command printing the
+# DUT's tbf drops.  Checked: no route before; each trial 8 messages
+# (ceil(190 / 25)); lost = the tbf's drops; after, BIRD's RIP table and
+# the kernel's each of the 190 via 198.19.1.10 on d2 at metric 8.
+rip_setup_job() {
+	rs_rx=$1 rs_drops=$2
+	check_eq "(1) routes to 198.19.65-254 before the job" "$(bird_routes 198.19.)" 0
+	rs_d0=$($rs_drops)
+	bm_job rip rfc2544 frame-loss --port t1 --port "$rs_rx" --router \
+		--line-rate 10M --frame-sizes 512 --param random_networks=190 \
+		--param random_seed=5 --param route_setup=rip \
+		--param route_lead_s=2.2 --param trial_duration_s=1.5 \
+		--param drain_s=0.3 --param max_rate_pct=20 $R2544_FAST
+	$BMCTL -j result "$job" > /tmp/rip.json || fail "bmctl result --json"
+	grep -q '"route_setup": "rip"' /tmp/rip.json || fail "(1) no routing object"
+	sed -n '/^  "trials"/,/^  "results"/p' /tmp/rip.json > /tmp/rip.trials
+	check_range "(1) trials" "$(jvals attempted /tmp/rip.trials | wc -l)" 2 20
+	check_eq "(1) RIP messages of each trial" \
+		"$(jvals route_setup_sent /tmp/rip.trials | sort -u)" 8
+	check_eq "(1) frames lost over all trials = tbf drops" \
+		"$(jvals lost /tmp/rip.trials | awk '{ s += $1 } END { print s }')" \
+		"$(($($rs_drops) - rs_d0))"
+	check_eq "(1) the DUT's kernel routes to 198.19.65-254 from BIRD" \
+		"$(bird_routes 198.19.)" 190
+	birdc show route protocol rip1 > /tmp/rip.bird
+	$IP -n dut -4 route show > /tmp/rip.kernel
+	# every network k = 65..254: in BIRD's RIP table at preference 120,
+	# metric 8, next line "via 198.19.1.10 on d2"; in the kernel from BIRD
+	awk '/^198\.19\.[0-9]+\.0\/24 .*\(120\/8\)/ { split($1, a, "."); k = a[3]; next }
+		k && /via 198\.19\.1\.10 on d2/ { ok[k] = 1 } { k = 0 }
+		END { for (k = 65; k <= 254; k++) if (!ok[k]) { print "FAILMSG (1) BIRD has no 198.19." k ".0/24 via 198.19.1.10 on d2, metric 8"; exit 1 } }' \
+		/tmp/rip.bird > /tmp/rip.v
+	model_verdict /tmp/rip.v $?
+	awk '/^198\.19\.[0-9]+\.0\/24 via 198\.19\.1\.10 dev d2 proto bird/ { split($1, a, "."); ok[a[3]] = 1 }
+		END { for (k = 65; k <= 254; k++) if (!ok[k]) { print "FAILMSG (1) the DUT kernel has no 198.19." k ".0/24 via 198.19.1.10"; exit 1 } }' \
+		/tmp/rip.kernel > /tmp/rip.k
+	model_verdict /tmp/rip.k $?
+	echo "ok: (1) all 190 networks learnt from the update: BIRD metric 8 via 198.19.1.10 on d2, in the kernel"
+}
+
+# bird_routes NET: the DUT kernel's routes from BIRD within NET (198.19.)
+bird_routes() {
+	$IP -n dut -4 route show | grep "^$1" | grep -c "proto bird"
+}
+
+# rip_ab_job RX DROPS: RFC 2544 §11.3's routing updates (rfc2544/routing
+# (2), pair/routing (2)) from t1's network's phantom router 198.18.1.10,
+# frame-loss t1 -> RX as rip_setup_job's, every 0.5 s of 1.5 s trials:
+# A advertises 198.18.65-76.0 and withdraws 198.18.77-88.0, B the
+# reverse.  Checked: 3 a trial, alternating from A over the job; `ip
+# monitor route` in the DUT saw 198.18.65.0/24 added once per A and
+# 198.18.77.0/24 once per B; lost = the tbf's drops.  Leaves seq (the
+# updates in order), na, nb and /tmp/ab.json.
+rip_ab_job() {
+	ra_rx=$1 ra_drops=$2
+	$IP -n dut monitor route > /tmp/mon.log 2>&1 &
+	ra_mon=$!
+	sleep 0.5
+	ra_d0=$($ra_drops)
+	bm_job ab rfc2544 frame-loss --port t1 --port "$ra_rx" --router \
+		--line-rate 10M --frame-sizes 512 --param routing_updates=true \
+		--param routing_interval_s=0.5 --param trial_duration_s=1.5 \
+		--param drain_s=0.3 --param max_rate_pct=20 $R2544_FAST
+	sleep 0.5
+	kill $ra_mon
+	$BMCTL -j result "$job" > /tmp/ab.json || fail "bmctl result --json"
+	sed -n '/^  "trials"/,/^  "results"/p' /tmp/ab.json > /tmp/ab.trials
+	seq=$(jvals routing_ab /tmp/ab.trials | tr -d '"\n')
+	note "(2) updates in order: $seq"
+	na=$(printf %s "$seq" | tr -cd A | wc -c)
+	nb=$(printf %s "$seq" | tr -cd B | wc -c)
+	check_eq "(2) 3 updates a trial" "${#seq}" \
+		$((3 * $(jvals attempted /tmp/ab.trials | wc -l)))
+	case "$seq" in
+	ABABAB*) ;;
+	*) fail "(2) the updates do not alternate from A: $seq" ;;
+	esac
+	check_eq "(2) A updates = the DUT's additions of 198.18.65.0/24" \
+		"$(grep -c '^198\.18\.65\.0/24 via 198\.18\.1\.10 dev d1 proto bird' /tmp/mon.log)" "$na"
+	check_eq "(2) B updates = the DUT's additions of 198.18.77.0/24" \
+		"$(grep -c '^198\.18\.77\.0/24 via 198\.18\.1\.10 dev d1 proto bird' /tmp/mon.log)" "$nb"
+	check_eq "(2) frames lost = tbf drops" \
+		"$(jvals lost /tmp/ab.trials | awk '{ s += $1 } END { print s }')" \
+		"$(($($ra_drops) - ra_d0))"
+}
+
 # dut_snmpd: net-snmp's snmpd in the DUT on 198.18.1.1 (its address
 # there is the caller's), community s3cr3t-lab for 198.18.1.0/24, logging
 # each request to /tmp/snmpd.log; SNMPD its pid, ifx d1's ifIndex in the

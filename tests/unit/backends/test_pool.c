@@ -591,6 +591,100 @@ START_TEST(reset_across_hosts)
 }
 END_TEST
 
+/*
+ * RFC 2544 §13's route set-up and §11.3's routing updates over a pool:
+ * each part sends the updates of its own ports (bm_rip_msg.port), §13's
+ * from the rx port's host (b here), §11.3's from the tx port's (this
+ * one), and the merged trial counts each message once.  The DUT is a
+ * router that knows no network beyond its own but from RIP (bm_sim.h
+ * rip_routes), DUT-TBF's bottleneck, random destinations over 190
+ * networks (§12).  Truth: the same job on one simulated host: the same
+ * throughput, 8 set-up messages a trial (ceil(190 / 25)), the same
+ * A/B updates; without the set-up no frame is forwarded, so the routes
+ * the pool's frames took were the updates'.
+ */
+static json_object *routed_run(struct bm_backend *be, bool setup)
+{
+	struct rfc2544_params rp;
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+
+	rfc2544_params_default(&rp, RFC2544_THROUGHPUT);
+	rp.frame_sizes[0] = 512;
+	rp.n_sizes = 1;
+	rp.thr_search_trial_s = rp.thr_final_trial_s = 1.0;
+	rp.random_networks = 190;
+	if (setup) {
+		rp.route_setup = RFC2544_ROUTES_RIP;
+		rp.route_lead_s = 2;
+		rp.routing_updates = true;
+		rp.routing_interval_s = 0.4;
+	}
+	ck_assert_msg(rfc2544_run(RFC2544_THROUGHPUT, be, &rp, NULL, NULL,
+				  &doc, &err) == 0, "%s", err.msg);
+	return doc;
+}
+
+START_TEST(routing_across_hosts)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	struct bm_sim_params sp;
+	struct bm_backend *one;
+	struct two_hosts h;
+	json_object *d1, *dp, *e1, *ep, *t1, *tp;
+	size_t i, n;
+
+	tbf(&sp);
+	sp.rip_routes = true;
+	one = sim_ports_new(&sp, 2, "p");
+	d1 = routed_run(one, true);
+	two_hosts_new(&h, &sp, 2, labels);
+	dp = routed_run(h.pool, true);
+	bm_test_keep_result(dp, "pool.rfc2544.routing");
+	e1 = json_object_array_get_idx(tj_get(tj_get(d1, "results"),
+					      "per_size"), 0);
+	ep = json_object_array_get_idx(tj_get(tj_get(dp, "results"),
+					      "per_size"), 0);
+	ck_assert_double_eq(tj_num(ep, "throughput_fps"),
+			    tj_num(e1, "throughput_fps"));
+	ck_assert_double_gt(tj_num(ep, "throughput_fps"), 0);
+	t1 = tj_get(d1, "trials");
+	tp = tj_get(dp, "trials");
+	n = json_object_array_length(tp);
+	ck_assert_uint_eq(n, json_object_array_length(t1));
+	for (i = 0; i < n; i++) {
+		json_object *a = json_object_array_get_idx(t1, i);
+		json_object *b = json_object_array_get_idx(tp, i);
+
+		ck_assert_double_eq(tj_num(b, "route_setup_sent"), 8);
+		ck_assert_str_eq(json_object_get_string(tj_get(b,
+					"routing_ab")),
+				 json_object_get_string(tj_get(a,
+					"routing_ab")));
+		ck_assert_double_eq(tj_num(b, "received"),
+				    tj_num(a, "received"));
+	}
+	ck_assert_double_eq(tj_num(tj_get(ep, "routing"),
+				   "routing_updates_sent"),
+			    tj_num(tj_get(e1, "routing"),
+				   "routing_updates_sent"));
+	json_object_put(d1);
+	json_object_put(dp);
+	two_hosts_free(&h);
+	bm_sim_free(one);
+
+	/* no set-up: the router has no route to any of the networks */
+	two_hosts_new(&h, &sp, 2, labels);
+	dp = routed_run(h.pool, false);
+	tp = tj_get(dp, "trials");
+	for (i = 0; i < json_object_array_length(tp); i++)
+		ck_assert_double_eq(tj_num(json_object_array_get_idx(tp, i),
+					   "received"), 0);
+	json_object_put(dp);
+	two_hosts_free(&h);
+}
+END_TEST
+
 START_TEST(host_lost_and_refusals)
 {
 	static const char *const labels[] = { "p1", "c:p2" };
@@ -722,6 +816,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mesh_as_on_one_host);
 	tcase_add_test(tc, management_from_its_host);
 	tcase_add_test(tc, reset_across_hosts);
+	tcase_add_test(tc, routing_across_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -73,6 +73,22 @@ static void traffic(struct bm_traffic *t)
 	s->burst_last_size = 244;
 	s->start_s = 1.0 / 3.0;
 	t->overload_ok = true;
+	/* §13's set-up before the trial and §11.3's updates in it */
+	t->n_rip = 2;
+	t->rip[0].port = 1;
+	t->rip[0].at_s = -7.0;
+	t->rip[0].every_s = 30.0;
+	t->rip[0].n = 2;
+	memcpy(t->rip[0].routes[0].net, "\xc6\x13\x41\x00", 4);
+	t->rip[0].routes[0].metric = 7;
+	memcpy(t->rip[0].routes[1].net, "\xc6\x13\x42\x00", 4);
+	t->rip[0].routes[1].metric = 16;
+	t->rip[1].port = 2;
+	t->rip[1].at_s = 0.25;
+	t->rip[1].every_s = 0.5;
+	t->rip[1].n = 1;
+	memcpy(t->rip[1].routes[0].net, "\xc6\x12\x41\x00", 4);
+	t->rip[1].routes[0].metric = 7;
 }
 
 /* o through JSON text and back, as the protocol carries it. */
@@ -132,6 +148,10 @@ START_TEST(spec_round_trip)
 	ck_assert_uint_eq(t2.n_imix, 3);
 	ck_assert_uint_eq(t2.imix[2], 1518);
 	ck_assert(t2.overload_ok);
+	ck_assert_uint_eq(t2.n_rip, 2);
+	for (i = 0; i < t.n_rip; i++)
+		ck_assert_msg(!memcmp(&t.rip[i], &t2.rip[i],
+				      sizeof(t.rip[i])), "rip %u", i);
 	json_object_put(o);
 	json_object_put(p);
 	bm_traffic_free(&t2);
@@ -251,6 +271,11 @@ START_TEST(refusals)
 		{ "trial.latency", "1", "trial.latency: not a boolean" },
 		{ "start_tai_ns", "-1", "start_tai_ns" },
 		{ "traffic.imix", "[1]", "imix[0]: not a frame size" },
+		{ "traffic.rip.0.port", "3", "traffic.rip[0]: no port" },
+		{ "traffic.rip.1.every_s", "-1", "traffic.rip[1]: no port" },
+		{ "traffic.rip.0.routes.1.metric", "17", "metric: 17 out" },
+		{ "traffic.rip.0.routes.0.net", "\"c613\"", "route.net: not 4" },
+		{ "traffic.rip.1.routes", "{}", "traffic.routes: not an array" },
 	};
 	struct bm_traffic t, t2;
 	struct bm_trial_spec spec, back;

@@ -104,16 +104,22 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			watch = bm_ptp_watch_start(NULL, clock0.gm);
 	}
 	ret = bm_genl_resolve_ports(b, t, spec->host, ifindex, err);
-	if (!ret && spec->host && (t->n_rip || spec->event_fn))
-		ret = (bm_errorf(err, "routing updates or an event: not in a "
-				 "pool's part yet"), -EOPNOTSUPP);
+	/* a pool fires its event itself (pool.c); no part has one */
+	if (!ret && spec->host && spec->event_fn)
+		ret = (bm_errorf(err, "an event in a pool's part"),
+		       -EOPNOTSUPP);
 	if (!ret)
 		ret = bm_genl_wait_foreign(b, err);
 	/* §23a: the routing update first, then 2 s for the DUT to settle
 	 * before its ARP (or a bridge's learning) starts */
 	if (!ret && t->n_rip) {
+		/* a pool's part: its ports' updates as long before the
+		 * parts' one instant as every part's lead (bm_hosts.h) */
+		if (spec->host && spec->start_tai_ns > 0)
+			bm_sleep_s(bm_tai_until_s(spec->start_tai_ns) -
+				   bm_part_lead_s(t, spec));
 		t_pre = bm_mono_s();
-		ret = bm_rip_pre(&rip, t, &lead, err);
+		ret = bm_rip_pre(&rip, t, spec->host, &lead, err);
 		if (!ret)
 			bm_sleep_s(fmin(lead, BM_RIP_SETTLE_S));
 	}
@@ -153,6 +159,13 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 			goto out;
 		}
 	}
+	/* §11.3's updates in the trial, from their ports' host whether
+	 * it sends test frames or only receives them */
+	ret = bm_rip_start(rip, t0, spec->duration_s, err);
+	if (ret) {
+		bm_genl_trial_stop(b->g, NULL);
+		goto out;
+	}
 	if (!bm_part_sends(t, spec)) {
 		/* a part that only receives runs until stopped: stopped when
 		 * the other hosts' senders are done (the drain follows) */
@@ -161,11 +174,6 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 		if (ret)
 			goto out;
 		goto counted;
-	}
-	ret = bm_rip_start(rip, t0, spec->duration_s, err);
-	if (ret) {
-		bm_genl_trial_stop(b->g, NULL);
-		goto out;
 	}
 	if (spec->event_fn) {
 		bm_sleep_s(spec->event_at_s - (bm_mono_s() - t0));

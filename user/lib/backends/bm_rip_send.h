@@ -16,10 +16,11 @@
 struct bm_rip_run;
 
 /* Send t's pre-trial messages now (0 with *out set, also when t has
- * none; -errno with err set); *lead_s is how long before the trial's
+ * none; -errno with err set), of host's ports only when host is set (a
+ * pool's part: bm_hosts.h); *lead_s is how long before the trial's
  * start they must go (0 when none). */
 int bm_rip_pre(struct bm_rip_run **out, const struct bm_traffic *t,
-	       double *lead_s, struct bm_error *err);
+	       const char *host, double *lead_s, struct bm_error *err);
 
 /* Send the in-trial messages of a trial of duration_s started at t0
  * (bm_mono_s()) from a thread; 0 or -errno with err set. */

@@ -138,11 +138,9 @@ static int pool_run_parts(struct bm_backend *be,
 	struct bm_pool_merge m;
 	double t0 = bm_mono_s(), virt = 0;
 	bool all_virtual = true;
-	/* every host learns its receiving ports first (RFC 2544 §23b) */
-	double lead = BM_POOL_START_LEAD_S +
-		      (spec->learning ? (spec->learning_pause_s < 0 ?
-					 BM_LEARNING_PAUSE_S :
-					 spec->learning_pause_s) + 1.0 : 0);
+	/* every host learns its receiving ports first (RFC 2544 §23b), after
+	 * the routing updates and the DUT's settling (§23a) */
+	double lead = BM_POOL_START_LEAD_S + bm_part_lead_s(t, spec);
 	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
 	/* R2544-RESET's event: the models' own reset each host's model
 	 * makes at event_at_s of its trial; any other this host fires */
@@ -250,10 +248,6 @@ static int pool_run_trial(struct bm_backend *be,
 		return bm_errorf(err, "pool: a trial without traffic");
 	if (spec->host)
 		return bm_errorf(err, "pool: a pool is no host of another");
-	if (st->n_rip)
-		return bm_errorf(err, "routing updates go from one host before "
-				 "the trial: not over a pool of hosts yet"),
-		       -EOPNOTSUPP;
 	t = *st;
 	t.streams = malloc((st->n_streams ? st->n_streams : 1) *
 			   sizeof(*t.streams));

@@ -23,6 +23,7 @@
 #include <linux/if_ether.h>
 
 #include "backend_genl_int.h"
+#include "bm_hosts.h"
 #include "bm_rip_send.h"
 
 struct bm_rip_run {
@@ -96,7 +97,7 @@ static void rip_free(struct bm_rip_run *q)
 }
 
 int bm_rip_pre(struct bm_rip_run **out, const struct bm_traffic *t,
-	       double *lead_s, struct bm_error *err)
+	       const char *host, double *lead_s, struct bm_error *err)
 {
 	struct bm_rip_run *q = calloc(1, sizeof(*q));
 	unsigned int k;
@@ -110,6 +111,9 @@ int bm_rip_pre(struct bm_rip_run **out, const struct bm_traffic *t,
 		q->msg[k].m = t->rip[k];
 		q->msg[k].fd = -1;
 		q->n = k + 1;
+		/* another host's port: its part sends this one */
+		if (host && !bm_port_on_host(&t->ports[t->rip[k].port], host))
+			continue;
 		ret = msg_open(q, k, t, err);
 		if (ret) {
 			rip_free(q);
@@ -118,7 +122,7 @@ int bm_rip_pre(struct bm_rip_run **out, const struct bm_traffic *t,
 	}
 	q->t_pre = bm_mono_s();
 	for (k = 0; k < q->n; k++)
-		if (q->msg[k].m.at_s < 0) {
+		if (q->msg[k].fd >= 0 && q->msg[k].m.at_s < 0) {
 			msg_send(q, k);
 			*lead_s = fmax(*lead_s, -q->msg[k].m.at_s);
 		}
@@ -170,7 +174,9 @@ int bm_rip_start(struct bm_rip_run *q, double t0, double duration_s,
 	q->end = t0 + duration_s - 1e-9;
 	for (k = 0; k < q->n; k++) {
 		m = &q->msg[k].m;
-		if (m->at_s >= 0)
+		if (q->msg[k].fd < 0)
+			q->msg[k].next = INFINITY;	/* another host's */
+		else if (m->at_s >= 0)
 			q->msg[k].next = t0 + m->at_s;
 		else if (m->every_s > 0)
 			/* the first repeat at or after the start */

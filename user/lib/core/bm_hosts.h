@@ -53,6 +53,17 @@ int bm_port_label_parse(const char *label, char *host, size_t host_len,
  * runs the whole trial)?  Only that part sends and counts them. */
 bool bm_part_has_mgmt(const struct bm_traffic *t, const char *host);
 
+/*
+ * How long before a pool's trial starts its parts must have it (s): a
+ * part's learning frames and pause (RFC 2544 §23b) and its router's ARP,
+ * and, when t has routing updates before the trial (§23a, bm_rip_msg
+ * at_s < 0), their lead, and at least the DUT's settling after them
+ * (BM_RIP_SETTLE_S) and the learning.  A part sends those updates that
+ * long before the start.
+ */
+double bm_part_lead_s(const struct bm_traffic *t,
+		      const struct bm_trial_spec *spec);
+
 /* Is port p of a trial on host (the same name; "" is the job's own)? */
 bool bm_port_on_host(const struct bm_port_spec *p, const char *host);
 

@@ -233,6 +233,38 @@ static void mgmt_take(struct bm_trial_result *d,
 	memcpy(d->mgmt_error, s->mgmt_error, sizeof(d->mgmt_error));
 }
 
+/* The routing updates of s that host's part sends (those from its
+ * ports: bm_rip_msg.port) added into d: each is one host's. */
+static void rip_take(const struct bm_traffic *t, const char *host,
+		     struct bm_trial_result *d,
+		     const struct bm_trial_result *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->n_rip && k < BM_TRIAL_MAX_RIP; k++)
+		if (bm_port_on_host(&t->ports[t->rip[k].port], host))
+			d->rip_sent[k] += s->rip_sent[k];
+	if (s->rip_error[0] && !d->rip_error[0])
+		memcpy(d->rip_error, s->rip_error, sizeof(d->rip_error));
+}
+
+double bm_part_lead_s(const struct bm_traffic *t,
+		      const struct bm_trial_spec *spec)
+{
+	double learn = 0, rip = 0;
+	unsigned int k;
+
+	if (spec->learning)
+		learn = (spec->learning_pause_s < 0 ? BM_LEARNING_PAUSE_S :
+			 spec->learning_pause_s) + 1.0;
+	for (k = 0; k < t->n_rip; k++)
+		rip = fmax(rip, -t->rip[k].at_s);
+	/* §23a: the update, the DUT's settling, then the learning (or the
+	 * router's ARP) before the start */
+	return rip > 0 ? fmax(rip, fmin(rip, BM_RIP_SETTLE_S) + learn) :
+	       learn;
+}
+
 void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 			  struct bm_traffic_result *r,
 			  struct bm_trial_result *res)
@@ -266,6 +298,7 @@ void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 	}
 	if (bm_part_has_mgmt(t, host))
 		mgmt_take(&kept, res);
+	rip_take(t, host, &kept, res);
 	*res = kept;
 }
 
@@ -314,6 +347,7 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 	/* §11.2's queries: what the part on their port's host counted */
 	if (bm_part_has_mgmt(t, host))
 		mgmt_take(m->res, pres);
+	rip_take(t, host, m->res, pres);
 	if (!m->res->ts_source[0])
 		memcpy(m->res->ts_source, pres->ts_source,
 		       sizeof(m->res->ts_source));

@@ -79,6 +79,17 @@ static const struct pf stream_spec[] = {
 	FR(SS, log_frames, PF_U32, 0, BM_TRAFFIC_MAX_LOG), FEND,
 };
 
+#define RR struct bm_rip_route
+static const struct pf rip_route[] = {
+	FN(RR, net, PF_HEX), FR(RR, metric, PF_U8, 1, 16), FEND,
+};
+
+#define RM struct bm_rip_msg
+static const struct pf rip_msg[] = {
+	FR(RM, port, PF_UINT, 0, BM_TRAFFIC_MAX_PORTS - 1),
+	F(RM, at_s, PF_DBL), F(RM, every_s, PF_DBL), FEND,
+};
+
 #define TS struct bm_trial_spec
 static const struct pf trial_spec[] = {
 	F(TS, frame_size, PF_U32), F(TS, duration_s, PF_DBL),
@@ -450,7 +461,7 @@ json_object *bm_part_spec_to_json(const struct bm_trial_spec *spec)
 
 	/* §11.2's queries are not carried: they go from the coordinating
 	 * host's port only (its SNMP community stays there) */
-	if (!t || t->n_rip || !spec->host ||
+	if (!t || !spec->host ||
 	    (t->have_mgmt && bm_part_has_mgmt(t, spec->host)))
 		return NULL;
 	o = json_object_new_object();
@@ -480,6 +491,21 @@ json_object *bm_part_spec_to_json(const struct bm_trial_spec *spec)
 	json_object_object_add(tr, "imix", a);
 	json_object_object_add(tr, "overload_ok",
 			       json_object_new_boolean(t->overload_ok));
+	/* §11.3/§13's updates: every host's, each part sends its own
+	 * ports' (bm_hosts.h), the indices kept for the merge */
+	a = json_object_new_array();
+	for (i = 0; i < t->n_rip; i++) {
+		json_object *m = pf_encode(rip_msg, &t->rip[i]), *r;
+		unsigned int j;
+
+		r = json_object_new_array();
+		for (j = 0; j < t->rip[i].n; j++)
+			json_object_array_add(r, pf_encode(rip_route,
+						&t->rip[i].routes[j]));
+		json_object_object_add(m, "routes", r);
+		json_object_array_add(a, m);
+	}
+	json_object_object_add(tr, "rip", a);
 	return o;
 }
 
@@ -501,22 +527,55 @@ static json_object *pf_list(json_object *o, const char *key, size_t max,
 	return a;
 }
 
+/* The routing updates of a part's traffic from array a into t. */
+static int part_rip(json_object *a, struct bm_traffic *t,
+		    struct bm_error *err)
+{
+	json_object *m, *r;
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		struct bm_rip_msg *x = &t->rip[i];
+
+		m = json_object_array_get_idx(a, i);
+		if (pf_decode(m, rip_msg, x, "rip", 1, err))
+			return -EINVAL;
+		r = pf_list(m, "routes", BM_RIP_MAX_ENTRIES, err);
+		if (!r)
+			return -EINVAL;
+		if (x->port >= t->n_ports || !isfinite(x->at_s) ||
+		    !isfinite(x->every_s) || x->every_s < 0)
+			return bm_errorf(err, "part: traffic.rip[%zu]: no "
+					 "port of the traffic, or not a time",
+					 i);
+		for (j = 0; j < json_object_array_length(r); j++)
+			if (pf_decode(json_object_array_get_idx(r, j),
+				      rip_route, &x->routes[j], "route", 0,
+				      err))
+				return -EINVAL;
+		x->n = (unsigned int)j;
+	}
+	t->n_rip = (unsigned int)i;
+	return 0;
+}
+
 static int part_traffic(json_object *o, struct bm_traffic *t,
 			struct bm_error *err)
 {
-	json_object *ports, *streams, *imix, *v;
+	json_object *ports, *streams, *imix, *rip, *v;
 	struct bm_stream_spec s;
 	size_t i;
 
 	if (!json_object_is_type(o, json_type_object) ||
-	    json_object_object_length(o) != 4)
+	    json_object_object_length(o) != 5)
 		return bm_errorf(err, "part: traffic: not an object of ports, "
-				 "streams, imix, overload_ok");
+				 "streams, imix, overload_ok, rip");
 	ports = pf_list(o, "ports", BM_TRAFFIC_MAX_PORTS, err);
 	streams = ports ? pf_list(o, "streams", BM_TRAFFIC_MAX_STREAMS,
 				  err) : NULL;
 	imix = streams ? pf_list(o, "imix", BM_TRAFFIC_MAX_IMIX, err) : NULL;
-	if (!imix)
+	rip = imix ? pf_list(o, "rip", BM_TRAFFIC_MAX_RIP, err) : NULL;
+	if (!rip)
 		return -EINVAL;
 	for (i = 0; i < json_object_array_length(ports); i++)
 		if (pf_decode(json_object_array_get_idx(ports, i), port_spec,
@@ -545,7 +604,7 @@ static int part_traffic(json_object *o, struct bm_traffic *t,
 		return bm_errorf(err, "part: traffic.overload_ok: not a "
 				 "boolean");
 	t->overload_ok = json_object_get_boolean(v);
-	return 0;
+	return part_rip(rip, t, err);
 }
 
 int bm_part_spec_from_json(json_object *o, struct bm_trial_spec *spec,
