@@ -11,6 +11,7 @@
 #include <linux/bmgen.h>
 
 #include "bm_genl.h"
+#include "bm_hosts.h"
 #include "bm_pool.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
@@ -333,7 +334,7 @@ static struct bm_backend *real_pool(const struct bmd_job_desc *d,
 
 	*pooled = false;
 	for (i = 0; i < d->n_ports; i++)
-		if (strchr(d->ports[i], ':'))
+		if (strchr(d->ports[i], BM_HOST_SEP))
 			*pooled = true;
 		else
 			local[n++] = d->ports[i];

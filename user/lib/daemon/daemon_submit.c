@@ -73,7 +73,7 @@ static int submit_line_rate(const struct bmd *d, const struct bm_request *q,
 		return 0;
 	}
 	for (i = 0; i < q->n_ports; i++) {
-		const char *sep = strchr(q->ports[i], ':');
+		const char *sep = strchr(q->ports[i], BM_HOST_SEP);
 
 		/* another host's port: no speed to read here */
 		if (sep && *rate > 0)

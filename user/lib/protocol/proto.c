@@ -371,7 +371,7 @@ static bool ifname_ok(const char *s)
  * as any port name of a job (BM_BACKEND_PORT_NAME). */
 static bool port_label_ok(const char *s)
 {
-	const char *sep = strchr(s, ':');
+	const char *sep = strchr(s, BM_HOST_SEP);
 	char host[BM_BACKEND_PORT_NAME];
 
 	if (!sep)
