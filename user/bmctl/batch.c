@@ -8,12 +8,14 @@
  *
  * Plan:
  *   { "ports": ["p1", "p2"], "line_rate": "10G", "dry_run": false,
+ *     "sync_tolerance": "50us",
  *     "sim": {...}, "dut": {"name": .., "version": .., "config": FILE,
  *             "pathway": .., "path": ..},
  *     "before": "sh command", "after": "sh command", "keep_going": false,
  *     "steps": [ { "procedure": "rfc2544.throughput",
  *                  "params": {...}, "frame_sizes": [..], "ports": [..],
- *                  "line_rate": .., "dry_run": .., "sim": {..},
+ *                  "line_rate": .., "sync_tolerance": ..,
+ *                  "dry_run": .., "sim": {..},
  *                  "before": .., "after": .. }, ... ] }
  * A step's keys override the plan's.  Hooks run with /bin/sh -c on this
  * host, with BMGEN_STEP, BMGEN_PROCEDURE and (after) BMGEN_JOB and
@@ -37,11 +39,11 @@
 #define MAX_ARGS	1024
 
 static const char *const plan_keys[] = {
-	"ports", "line_rate", "dry_run", "sim", "dut", "before", "after",
-	"keep_going", "steps", NULL };
+	"ports", "line_rate", "sync_tolerance", "dry_run", "sim", "dut",
+	"before", "after", "keep_going", "steps", NULL };
 static const char *const step_keys[] = {
-	"procedure", "params", "frame_sizes", "ports", "line_rate", "dry_run",
-	"sim", "before", "after", NULL };
+	"procedure", "params", "frame_sizes", "ports", "line_rate",
+	"sync_tolerance", "dry_run", "sim", "before", "after", NULL };
 
 static bool known(const char *key, const char *const *keys)
 {
@@ -132,6 +134,8 @@ static int step_args(json_object *plan, json_object *step, size_t i,
 		      arg(a, text(json_object_array_get_idx(v, k)));
 	if ((v = pick(step, plan, "line_rate")))
 		ok &= arg(a, "--line-rate") && arg(a, text(v));
+	if ((v = pick(step, plan, "sync_tolerance")))
+		ok &= arg(a, "--sync-tolerance") && arg(a, text(v));
 	if ((v = pick(step, NULL, "frame_sizes"))) {
 		if (!json_object_is_type(v, json_type_array))
 			return usage_error("batch: steps[%zu]: frame_sizes: a "

@@ -109,6 +109,7 @@ static const struct {
 	  "  --param KEY=VALUE | @FILE   --goal KEY=VALUE,... (RFC 9971)\n"
 	  "  --dry-run [--sim JSON|@FILE]  --detach  --force\n"
 	  "  --dut-name N --dut-version V --dut-config FILE\n"
+	  "  --sync-tolerance 100us      (a pool's hosts' clocks)\n"
 	  "Rates take k, M, G, T (bit/s), times ns, us, ms, s, bytes kB, KiB, MB.\n"
 	  "bmctl procedures lists the procedures; see bmctl(8).\n" },
 	{ "result", cmd_result,

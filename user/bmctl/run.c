@@ -466,6 +466,7 @@ struct run_args {
 	const char *ports[BM_PROTO_MAX_PORTS];	/* --port, in order */
 	int nports;
 	double line_rate_bps;
+	double sync_tolerance_us;	/* --sync-tolerance, 0 = bmd's */
 	bool dry_run, detach, force;
 	json_object *params;	/* --param KEY=VALUE, --search */
 	json_object *profile;	/* --param @FILE, merged in order */
@@ -625,6 +626,20 @@ static int parse_run(int argc, char **argv, struct run_args *a)
 			if (!(d > 0))
 				return usage_error("--duration: must be more than 0 s, got '%s'", v);
 			a->duration_s = d;
+		} else if ((r = opt_value(argc, argv, &i, "--sync-tolerance",
+					  &v))) {
+			struct bm_error why = { "" };
+			double t;
+
+			if (r < 0)
+				return EXIT_USAGE;
+			if (bm_quantity_parse(v, "s", &t, &why))
+				return usage_error("--sync-tolerance: %s",
+						   why.msg);
+			if (!(t > 0) || t > 1.0)
+				return usage_error("--sync-tolerance: must be more than 0 and at most 1 s, got '%s'", v);
+			/* whole ns: "50us" is 50 us, not 49.99999... */
+			a->sync_tolerance_us = round(t * 1e9) / 1e3;
 		} else if ((r = opt_value(argc, argv, &i, "--search", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;
@@ -860,7 +875,7 @@ int cmd_run(int argc, char **argv)
 	json_object_object_add(req, "procedure",
 			       json_object_new_string(a.procedure));
 	json_object_object_add(req, "params", merged_params(&a));
-	if (a.nports || a.line_rate_bps > 0) {
+	if (a.nports || a.line_rate_bps > 0 || a.sync_tolerance_us > 0) {
 		ports = json_object_new_object();
 		/* A pair as tx/rx, which every bmd takes; only more ports
 		 * need ports.list, which an older bmd refuses by name. */
@@ -881,6 +896,9 @@ int cmd_run(int argc, char **argv)
 		if (a.line_rate_bps > 0)
 			json_object_object_add(ports, "line_rate_bps",
 				json_object_new_double(a.line_rate_bps));
+		if (a.sync_tolerance_us > 0)
+			json_object_object_add(ports, "sync_tolerance_us",
+				json_object_new_double(a.sync_tolerance_us));
 		json_object_object_add(req, "ports", ports);
 	}
 	if (a.dry_run)

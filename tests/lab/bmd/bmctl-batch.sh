@@ -106,3 +106,22 @@ tail -n 5 /tmp/bad.out
 check_eq "batch with a failing step: exit" "$rc" 1
 check_eq "results stored by the failing batch (step 1 only)" \
 	"$(($(ls /tmp/results/*.json | wc -l) - n0))" 1
+
+# plan 3: a pool's tolerance of its hosts' clocks from the plan
+# (sync_tolerance, as bmctl run --sync-tolerance), a dry run over this
+# host's t1 and host lab2's t2 (a dry run reaches no host: a simulator
+# each): every trial's record states the plan's 50 us
+cat > /tmp/tol.json <<'EOF2'
+{ "ports": ["t1", "lab2:t2"], "line_rate": "10M", "dry_run": true,
+  "sync_tolerance": "50us",
+  "steps": [
+    { "procedure": "rfc2544.throughput", "frame_sizes": [512],
+      "params": { "trial_duration_s": 1, "search_trial_duration_s": 1 } } ] }
+EOF2
+$BMCTL batch /tmp/tol.json > /tmp/tol.out 2>&1 ||
+	{ cat /tmp/tol.out; fail "batch with sync_tolerance"; }
+job=$(sed -n 's/^job \([0-9]*\) submitted.*/\1/p' /tmp/tol.out | tail -n1)
+[ -n "$job" ] || { cat /tmp/tol.out; fail "batch with sync_tolerance: no job id"; }
+$BMCTL -j result "$job" > /tmp/tol.res || fail "bmctl result (tolerance)"
+check_eq "the plan's tolerance in every trial's record (ns)" \
+	"$(jvals tolerance_ns /tmp/tol.res | sort -u)" 50000.0

@@ -20,7 +20,8 @@
 # every trial a done bmgen.part job there; lab2's clock, by ptp4l's own
 # account (pmc), within 1 ms of this one's before the job; every trial's
 # record states both hosts' clocks, on this guest's grandmaster, within
-# the pool's tolerance; a pool that allows 1 us refuses lab2's part; the
+# the pool's tolerance; a job that allows 1 us has lab2's part refused,
+# one looser than bmd's is refused at submit; the
 # connection to lab2 lost mid-trial fails the job naming lab2, this
 # host's half of that trial kept.
 bm_load
@@ -89,28 +90,29 @@ skew=$(jvals start_skew_ns /tmp/thr.json | sort -n | tail -n 1)
 note "largest sync error $err ns, start skew $skew ns (one sending host)"
 check_range "start skew (ns; one sending host)" "${skew%.*}" 0 0
 sed 's/^/note: ptp4l here: /' /tmp/ptp4l.log | tail -n 5
-# a pool that allows 1 us: lab2's part is refused before it runs (its
-# offset was 70 us or more in every reading here), the job fails naming
-# the host, its offset and the tolerance, and bmd goes on
-bmd_stop
-pool_conf 1
-bmd_start
+# a job that allows 1 us (bmctl run --sync-tolerance, tighter than this
+# bmd's 10 ms): lab2's part is refused before it runs (its offset was 70
+# us or more in every reading here), the job fails naming the host, its
+# offset and the tolerance, and bmd goes on; one looser than bmd's is
+# refused at submit, naming bmd's
 $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --router --line-rate 10M \
-	--frame-sizes 512 --param trial_duration_s=1 > /tmp/tol.out 2>&1 &&
+	--frame-sizes 512 --param trial_duration_s=1 --sync-tolerance 1us \
+	> /tmp/tol.out 2>&1 &&
 	fail "a job over a host off the grandmaster by more than 1 us ran"
 cat /tmp/tol.out
 grep -q "host lab2: its clock is .* ms off the PTP grandmaster 525400.fffe.aa0002 by ptp4l (the pool allows 0.001 ms)" /tmp/tol.out ||
 	fail "the refusal does not name lab2, its offset and the tolerance"
 $BMCTL status > /dev/null || fail "bmd did not survive"
+one_line 1 $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --router \
+	--line-rate 10M --frame-sizes 512 --sync-tolerance 20ms
+grep -q "ports.sync_tolerance_us: 20000 us is looser than this bmd's 10000 us" /tmp/one.err ||
+	fail "the looser tolerance's refusal does not name bmd's"
 
 # a host lost mid-trial: the connection to lab2's bmd (the stand-in for
 # ssh, busybox nc) killed while lab2 runs its part, as when the ssh
 # between goes away: the job fails naming lab2 and why, and its last
 # trial's record keeps this host's half, what t1 sent, with the failure
 # (sync.failed) and lab2 marked failed
-bmd_stop
-pool_conf 10000
-bmd_start
 $BMCTL run rfc2544 throughput --port t1 --port lab2:t2 --router --line-rate 10M \
 	$R2544_FAST --frame-sizes 512 --param trial_duration_s=4 \
 	--param search_trial_duration_s=4 --param max_rate_pct=20 \

@@ -675,6 +675,25 @@ START_TEST(bad_requests_answered_daemon_survives)
 	ck_assert_msg(strstr(msg, "port lab9:b: host lab9 is not one of bmd's "
 			     "tester hosts (hosts = lab2 lab3=bmgen@10.0.0.3 "
 			     "in "), "%s", msg);
+	/* a job's own tolerance of the hosts' clocks: a pool's, and only
+	 * tighter than this bmd's (its default, 1 ms) */
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"lab2:b\",\"rx\":\"lo\",\"line_rate_bps\":1e9,"
+		"\"sync_tolerance_us\":5000}"));
+	call_err(&c, o, msg);
+	ck_assert_msg(strstr(msg, "ports.sync_tolerance_us: 5000 us is looser "
+			     "than this bmd's 1000 us (sync-tolerance-us in "),
+		      "%s", msg);
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"a\",\"rx\":\"b\",\"sync_tolerance_us\":50}"));
+	call_err(&c, o, msg);
+	ck_assert_msg(strstr(msg, "every port of the job is this host's"),
+		      "%s", msg);
 	o = req("submit");
 	json_object_object_add(o, "procedure", json_object_new_string(PROC));
 	json_object_object_add(o, "ports", json_tokener_parse(
@@ -1248,6 +1267,7 @@ START_TEST(default_backend_names_ports)
 	 * halves (test_pool's truth) */
 	jd.n_ports = 2;
 	jd.ports[1] = jd.rx_port = "lab2:b";
+	jd.sync_tolerance_us = 50;	/* a job's own, as the worker gives it */
 	be = bmd_backend_default(NULL, &jd, &err);
 	ck_assert_msg(be, "%s", err.msg);
 	ck_assert(bm_backend_is_pool(be));
@@ -1264,10 +1284,41 @@ START_TEST(default_backend_names_ports)
 		ck_assert_double_gt(json_object_get_double(get(
 			json_object_array_get_idx(get(get(doc, "results"),
 					"per_size"), 0), "throughput_fps")), 0);
+		ck_assert_double_eq(json_object_get_double(get(get(
+			json_object_array_get_idx(get(doc, "trials"), 0),
+			"sync"), "tolerance_ns")), 50e3);
 		json_object_put(doc);
 		json_object_put(p);
 	}
 	bmd_backend_free(be);
+}
+END_TEST
+
+/* A job's own tolerance of its hosts' clocks, tighter than bmd's: the
+ * job keeps it (the worker gives it to the pool: dry_run_backends). */
+START_TEST(job_sync_tolerance_kept)
+{
+	struct bm_client c;
+	json_object *o, *r;
+	long job;
+
+	client(&c);
+	o = req("submit");
+	json_object_object_add(o, "procedure", json_object_new_string(PROC));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(true));
+	json_object_object_add(o, "params", json_tokener_parse(
+		"{\"frame_sizes\":[512],\"trial_duration_s\":1,"
+		"\"search_trial_duration_s\":1}"));
+	json_object_object_add(o, "ports", json_tokener_parse(
+		"{\"tx\":\"a\",\"rx\":\"lab2:b\",\"sync_tolerance_us\":50}"));
+	r = call_ok(&c, o);
+	job = json_object_get_int64(get(r, "job"));
+	json_object_put(r);
+	r = call_ok(&c, req_job("job", job));
+	ck_assert(json_object_get_double(get(get(get(r, "job"), "ports"),
+					     "sync_tolerance_us")) == 50);
+	json_object_put(r);
+	bm_client_close(&c);
 }
 END_TEST
 
@@ -3341,6 +3392,7 @@ static Suite *bmd_suite(void)
 	tcase_add_test(tc, port_json_tx_paths);
 	tcase_add_test(tc, client_disconnect_does_not_affect_job);
 	tcase_add_test(tc, same_ports_wait_dry_runs_do_not);
+	tcase_add_test(tc, job_sync_tolerance_kept);
 	tcase_add_test(tc, cancel_queued_and_running);
 	tcase_add_test(tc, restart_keeps_results_and_marks_interrupted);
 	tcase_add_test(tc, n_port_job_desc_meta_and_restart);

@@ -149,6 +149,7 @@ START_TEST(valid_requests)
 	ck_assert_str_eq(q.tx_port, "eth0");
 	ck_assert_str_eq(q.rx_port, "eth1");
 	ck_assert(q.line_rate_bps == 1e10);
+	ck_assert(q.sync_tolerance_us == 0);
 	ck_assert_ptr_nonnull(q.params);
 	ck_assert(!q.dry_run);
 	/* a pair is a list of two: what bmd's jobs keep */
@@ -176,6 +177,13 @@ START_TEST(valid_requests)
 	ck_assert_uint_eq(q.n_ports, 4);
 	ck_assert_str_eq(q.ports[3], "d");
 	ck_assert(q.line_rate_bps == 1e9);
+	bm_request_free(&q);
+	/* a pool's tolerance of its hosts' clocks, in us */
+	ck_assert_int_eq(parse("{\"id\":9,\"cmd\":\"submit\",\"procedure\":"
+			       "\"x\",\"ports\":{\"tx\":\"a\",\"rx\":\"h:b\","
+			       "\"line_rate_bps\":1e9,\"sync_tolerance_us\":50}}",
+			       &q, msg), 0);
+	ck_assert(q.sync_tolerance_us == 50);
 	bm_request_free(&q);
 
 	/* A dry run needs no ports; sim is allowed with it. */
@@ -264,6 +272,12 @@ static const struct {
 	  "line_rate_bps must be > 0", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
 	  "{\"tx\":\"a\",\"rx\":\"b\",\"speed\":1}}", "unknown field 'speed'", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"h:b\",\"sync_tolerance_us\":0}}",
+	  "sync_tolerance_us must be > 0 and <= 1e6", true },
+	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"ports\":"
+	  "{\"tx\":\"a\",\"rx\":\"h:b\",\"sync_tolerance_us\":2e6}}",
+	  "sync_tolerance_us must be > 0 and <= 1e6", true },
 	{ "{\"id\":1,\"cmd\":\"submit\",\"procedure\":\"x\",\"sim\":{},"
 	  "\"ports\":{\"tx\":\"a\",\"rx\":\"b\"}}", "'sim' needs", true },
 	/* ports.list: 2..256 distinct good names, agreeing with tx/rx */

@@ -64,6 +64,8 @@ struct bmd_job {
 	unsigned int n_ports;
 	char (*ports)[IFNAMSIZ];
 	double line_rate_bps;
+	/* ports.sync_tolerance_us of its submit (us), 0 = bmd.conf's */
+	double sync_tolerance_us;
 	bool dry_run;
 	double submitted, started, ended;	/* Unix time, 0 = not yet */
 	/* Who submitted it (SO_PEERCRED of the connection), for the log;
@@ -482,6 +484,10 @@ void bmd_counters_add(json_object *result, json_object *before,
  * host's). */
 unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
 			   char (*names)[BM_PART_HOST_LEN]);
+/* Give pool d's tolerance of its hosts' clocks (the job's, else
+ * bmd.conf's; none when < 0, the pool's default when 0). */
+void bmd_pool_set_tolerance(struct bm_backend *pool,
+			    const struct bmd_job_desc *d);
 /* The pool of d's hosts: local (owned from here on; NULL when the job
  * has no port here) for this host's ports, another host's bmd over
  * OpenSSH for each of the others, checked for its version and its

@@ -156,6 +156,9 @@ json_object *job_to_json(const struct bmd_job *j, bool full)
 	json_object_object_add(ports, "list", list);
 	json_object_object_add(ports, "line_rate_bps",
 			       json_object_new_double(j->line_rate_bps));
+	if (j->sync_tolerance_us > 0)
+		json_object_object_add(ports, "sync_tolerance_us",
+				json_object_new_double(j->sync_tolerance_us));
 	json_object_object_add(o, "ports", ports);
 	json_object_object_add(o, "dry_run", json_object_new_boolean(j->dry_run));
 	/* whose job it is: only they (or an admin) may cancel it, also

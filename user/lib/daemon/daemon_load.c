@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,10 @@ static struct bmd_job *job_from_json(json_object *o, unsigned long id)
 		}
 		if (json_object_object_get_ex(ports, "line_rate_bps", &v))
 			j->line_rate_bps = json_object_get_double(v);
+		if (json_object_object_get_ex(ports, "sync_tolerance_us", &v) &&
+		    json_object_get_double(v) > 0 &&
+		    isfinite(json_object_get_double(v)))
+			j->sync_tolerance_us = json_object_get_double(v);
 	}
 	if (json_object_object_get_ex(o, "dry_run", &v))
 		j->dry_run = json_object_get_boolean(v);

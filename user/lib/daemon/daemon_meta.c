@@ -286,6 +286,8 @@ static struct bm_backend *sim_pool(const struct bmd_job_desc *d,
 	}
 	pool = bm_pool_new(hosts, n, d->ports, d->n_ports,
 			   hosts[0].be->line_rate_bps, err);
+	if (pool)
+		bmd_pool_set_tolerance(pool, d);
 	return pool;
 }
 

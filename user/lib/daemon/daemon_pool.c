@@ -303,6 +303,15 @@ out:
 	return ret;
 }
 
+void bmd_pool_set_tolerance(struct bm_backend *pool,
+			    const struct bmd_job_desc *d)
+{
+	/* < 0 none, 0 the pool's default */
+	if (d->sync_tolerance_us)
+		bm_pool_set_sync_tolerance(pool, d->sync_tolerance_us > 0 ?
+					   d->sync_tolerance_us * 1e3 : 0);
+}
+
 unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
 			   char (*names)[BM_PART_HOST_LEN])
 {
@@ -389,10 +398,7 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 			   err);
 	if (!pool)
 		return NULL;	/* it released every host */
-	/* bmd.conf sync-tolerance-us: < 0 none, 0 the pool's default */
-	if (d->sync_tolerance_us)
-		bm_pool_set_sync_tolerance(pool, d->sync_tolerance_us > 0 ?
-					   d->sync_tolerance_us * 1e3 : 0);
+	bmd_pool_set_tolerance(pool, d);
 	/* this host's ports too: the other hosts' sending halves address
 	 * them */
 	for (i = 0; i < d->n_ports; i++) {

@@ -26,6 +26,7 @@
 
 #include "bm_genl.h"
 #include "bm_hosts.h"
+#include "bm_pool.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
@@ -280,6 +281,38 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 	return 0;
 }
 
+/* A job's own tolerance of its hosts' clocks (ports.sync_tolerance_us)
+ * is a pool's, and may only be tighter than bmd.conf's sync-tolerance-us
+ * (its default when not set, none when 0): an operator's limit is no
+ * job's to loosen. */
+static int submit_tolerance_ok(const struct bmd *d, const struct bm_request *q,
+			       bool *usage, struct bm_error *err)
+{
+	double limit = d->sync_tolerance_us < 0 ? INFINITY :
+		       d->sync_tolerance_us > 0 ? d->sync_tolerance_us :
+		       BM_POOL_SYNC_TOLERANCE_NS / 1e3;
+	unsigned int i;
+
+	if (!q->sync_tolerance_us)
+		return 0;
+	for (i = 0; i < q->n_ports && !strchr(q->ports[i], BM_HOST_SEP); i++)
+		;
+	*usage = true;
+	if (i == q->n_ports)
+		return bm_errorf(err, "ports.sync_tolerance_us: every port of "
+				 "the job is this host's: a tolerance of the "
+				 "hosts' clocks is a pool's (ports HOST:IFNAME "
+				 "of other hosts)"), -EINVAL;
+	*usage = false;
+	if (q->sync_tolerance_us > limit)
+		return bm_errorf(err, "ports.sync_tolerance_us: %g us is looser "
+				 "than this bmd's %g us (sync-tolerance-us in "
+				 "%s): a job may only tighten it",
+				 q->sync_tolerance_us, limit, conf_name(d)),
+		       -EPERM;
+	return 0;
+}
+
 json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 			const struct bm_request *q, json_object *r,
 			struct bm_error *err, bool *usage)
@@ -308,7 +341,8 @@ json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	    bm_procedure_validate(q->procedure, q->params, rate, err))
 		return NULL;
 	*usage = false;
-	if (submit_reset_ok(d, q, err))
+	if (submit_reset_ok(d, q, err) ||
+	    submit_tolerance_ok(d, q, usage, err))
 		return NULL;
 	*usage = true;
 	if (submit_trials_ok(d, q, rate, &worst, err))
@@ -334,6 +368,7 @@ json_object *cmd_submit(struct bmd *d, const struct bmd_client *c,
 	if (q->dut)
 		json_object_deep_copy(q->dut, &j->dut, NULL);
 	j->line_rate_bps = rate;
+	j->sync_tolerance_us = q->sync_tolerance_us;
 	j->worst_trials = worst;
 	j->dry_run = q->dry_run;
 	j->cancel_to = JOB_CANCELLED;

@@ -494,7 +494,9 @@ static void *worker(void *arg)
 	desc.tx_kthreads = d->tx_kthreads;
 	desc.tx_path = d->tx_path;
 	desc.hosts = &d->hosts;
-	desc.sync_tolerance_us = d->sync_tolerance_us;
+	/* the job's own, tighter than bmd's (submit_tolerance_ok) */
+	desc.sync_tolerance_us = j->sync_tolerance_us > 0 ?
+				 j->sync_tolerance_us : d->sync_tolerance_us;
 	cap = j->dry_run ? NULL : calloc(BM_CAPACITY_MAX, sizeof(*cap));
 	if (cap)
 		desc.n_capacity = bmd_capacity_list(d, desc.ports, desc.n_ports,

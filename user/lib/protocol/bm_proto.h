@@ -102,6 +102,9 @@ struct bm_request {
 	unsigned int n_ports;
 	const char *ports[BM_PROTO_MAX_PORTS];
 	double line_rate_bps;	/* 0 = not given */
+	/* ports.sync_tolerance_us: a pool's tolerance of its hosts' clocks
+	 * for this job (us; 0 = not given: bmd's) */
+	double sync_tolerance_us;
 	bool dry_run;
 	json_object *sim;	/* object or NULL */
 	json_object *dut;	/* descriptor (mode, name, software_version,

@@ -274,7 +274,7 @@ static const struct field f_procedure[] = {
 static const struct field f_ports[] = {
 	{ "tx", F_STRING, false }, { "rx", F_STRING, false },
 	{ "list", F_ARRAY, false }, { "line_rate_bps", F_NUMBER, false },
-	{ NULL, 0, false } };
+	{ "sync_tolerance_us", F_NUMBER, false }, { NULL, 0, false } };
 
 static const struct field *const cmd_fields[BM_CMD__COUNT] = {
 	[BM_CMD_STATUS] = f_none,
@@ -521,6 +521,13 @@ static int parse_submit(struct bm_request *req, struct bm_error *err)
 		if (!isfinite(req->line_rate_bps) || req->line_rate_bps <= 0 ||
 		    req->line_rate_bps > 1e13)
 			return bm_errorf(err, "submit: ports: line_rate_bps must be > 0 and <= 1e13");
+	}
+	if (json_object_object_get_ex(ports, "sync_tolerance_us", &v)) {
+		req->sync_tolerance_us = json_object_get_double(v);
+		if (!isfinite(req->sync_tolerance_us) ||
+		    req->sync_tolerance_us <= 0 ||
+		    req->sync_tolerance_us > 1e6)
+			return bm_errorf(err, "submit: ports: sync_tolerance_us must be > 0 and <= 1e6 (us)");
 	}
 	return 0;
 }
