@@ -484,8 +484,12 @@ void bmd_counters_add(json_object *result, json_object *before,
  * host's). */
 unsigned int bmd_job_hosts(const struct bmd_job_desc *d,
 			   char (*names)[BM_PART_HOST_LEN]);
+/* The tolerance of a pool's hosts' clocks (us) a sync_tolerance_us
+ * setting (bmd.conf's, a job's) means: its value, the pool's default
+ * when 0 (not set), none (INFINITY) when < 0. */
+double bmd_sync_tolerance_us(double setting);
 /* Give pool d's tolerance of its hosts' clocks (the job's, else
- * bmd.conf's; none when < 0, the pool's default when 0). */
+ * bmd.conf's: bmd_sync_tolerance_us). */
 void bmd_pool_set_tolerance(struct bm_backend *pool,
 			    const struct bmd_job_desc *d);
 /* The pool of d's hosts: local (owned from here on; NULL when the job

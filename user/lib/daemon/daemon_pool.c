@@ -303,13 +303,19 @@ out:
 	return ret;
 }
 
+double bmd_sync_tolerance_us(double setting)
+{
+	if (setting < 0)
+		return INFINITY;
+	return setting > 0 ? setting : BM_POOL_SYNC_TOLERANCE_NS / 1e3;
+}
+
 void bmd_pool_set_tolerance(struct bm_backend *pool,
 			    const struct bmd_job_desc *d)
 {
-	/* < 0 none, 0 the pool's default */
-	if (d->sync_tolerance_us)
-		bm_pool_set_sync_tolerance(pool, d->sync_tolerance_us > 0 ?
-					   d->sync_tolerance_us * 1e3 : 0);
+	double us = bmd_sync_tolerance_us(d->sync_tolerance_us);
+
+	bm_pool_set_sync_tolerance(pool, isfinite(us) ? us * 1e3 : 0);
 }
 
 unsigned int bmd_job_hosts(const struct bmd_job_desc *d,

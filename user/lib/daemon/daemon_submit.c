@@ -26,7 +26,6 @@
 
 #include "bm_genl.h"
 #include "bm_hosts.h"
-#include "bm_pool.h"
 #include "bm_portinfo.h"
 #include "bm_procedure.h"
 #include "bm_sim.h"
@@ -288,9 +287,7 @@ static int submit_ports_ok(const struct bmd *d, const struct bm_request *q,
 static int submit_tolerance_ok(const struct bmd *d, const struct bm_request *q,
 			       bool *usage, struct bm_error *err)
 {
-	double limit = d->sync_tolerance_us < 0 ? INFINITY :
-		       d->sync_tolerance_us > 0 ? d->sync_tolerance_us :
-		       BM_POOL_SYNC_TOLERANCE_NS / 1e3;
+	double limit = bmd_sync_tolerance_us(d->sync_tolerance_us);
 	unsigned int i;
 
 	if (!q->sync_tolerance_us)
