@@ -100,6 +100,7 @@ struct bm_rx_state {
 	u64 untagged;			/* frames without a VLAN tag */
 	u64 log_n;			/* records in the stream's rx_log */
 	u64 hw_tx_stamps, hw_rx_stamps, hw_lat_count;
+	u32 hw_log_n;			/* records in the stream's hw_log */
 	s64 hw_lat_min, hw_lat_max, hw_lat_sum, hw_lat_sw_sum;
 	bool closed;			/* the loss wait is over (RX_CLOSE) */
 	u64 late;			/* test frames that came after it */
@@ -171,6 +172,11 @@ struct bm_stream {
 	u32 log_frames;
 	u64 *tx_log;
 	struct bmgen_log_rx *rx_log;
+	/* its half's hardware stamps (BMGEN_A_STREAM_HW_LOG), rx.hw_log_n
+	 * records, written under rx.lock
+	 */
+	u32 hw_log_max, hw_log_every;
+	struct bmgen_log_hw *hw_log;
 	/* frame template: headers + fill for max_frame (without FCS) */
 	u8 *tmpl;
 	u32 hdr_len;			/* offset of the TPLD in the frame */

@@ -16,6 +16,10 @@
  * converted to CLOCK_MONOTONIC with its port's offset and waits in the
  * stream's slots (by seq) for the other; a pair gives one hardware
  * latency, kept beside the software latency of the same frame.
+ *
+ * A stream whose other half is another host's (a pool's trial) never
+ * pairs here: its stamps go to its hardware log (STREAM_HW_LOG), read
+ * with LOG_GET, and the pool pairs the sender's with the receiver's.
  */
 #include <linux/errqueue.h>
 #include <linux/net.h>
@@ -93,12 +97,48 @@ int bm_hwts_port_set(struct bm_port *p, u32 hwts, const s64 *phc_offset_ns,
 	return 0;
 }
 
+/*
+ * A frame whose stamps a stream's log keeps: every frame, or with
+ * STREAM_HW_LOG_EVERY only every k-th, on both hosts alike.
+ */
+static bool bm_hwts_sampled(const struct bm_stream *s, u64 seq)
+{
+	u32 rem;
+
+	if (!s->hw_log || s->hw_log_every <= 1)
+		return true;
+	div_u64_rem(seq, s->hw_log_every, &rem);
+	return !rem;
+}
+
+/*
+ * Keep a stamp of a stream's half for the host of its other half (the
+ * pool pairs them): monotonic ns, here rel. to the epoch.  Under
+ * s->rx.lock.
+ */
+static void bm_hwts_log(struct bm_stream *s, u64 seq, s64 ns, s64 sw_lat,
+			u32 flags)
+{
+	struct bmgen_log_hw *r;
+
+	if (!s->hw_log || s->rx.hw_log_n >= s->hw_log_max ||
+	    !bm_hwts_sampled(s, seq))
+		return;
+	r = &s->hw_log[s->rx.hw_log_n++];
+	r->seq = seq;
+	r->ns = ns - (s64)READ_ONCE(bm_trial.epoch_ns);
+	r->sw_lat_ns = sw_lat;
+	r->flags = flags;
+	r->reserved = 0;
+}
+
 void bm_hwts_mark(struct bm_port *p, struct bm_stream *s, struct sk_buff *skb,
 		  u64 seq)
 {
 	struct sock *sk;
 
-	if (!(READ_ONCE(p->hwts) & BMGEN_HWTS_TX) || !p->ts_sock)
+	if (!(READ_ONCE(p->hwts) & BMGEN_HWTS_TX) || !p->ts_sock ||
+	    !bm_hwts_sampled(s, seq))
 		return;
 	sk = p->ts_sock->sk;
 	spin_lock_bh(&p->ts_lock);
@@ -153,6 +193,8 @@ void bm_hwts_rx(struct bm_stream *s, const struct bm_port *p,
 	s->rx.hw_rx_stamps++;
 	h->rx_ns = hw_ns - READ_ONCE(p->phc_offset_ns);
 	h->sw_lat = sw_lat;
+	if (s->rx_only)
+		bm_hwts_log(s, seq, h->rx_ns, sw_lat, BMGEN_LOG_HW_F_RX);
 	h->have |= BM_HW_HAVE_RX;
 	if (h->have & BM_HW_HAVE_TX)
 		bm_hwts_pair(&s->rx, h);
@@ -172,6 +214,8 @@ static void bm_hwts_tx(struct bm_port *p, u32 id, u64 seq, u64 hw_ns)
 		h = bm_hwts_slot(s, seq);
 		h->tx_ns = (s64)hw_ns - READ_ONCE(p->phc_offset_ns);
 		h->have |= BM_HW_HAVE_TX;
+		if (!s->rx_port)
+			bm_hwts_log(s, seq, h->tx_ns, 0, 0);
 		if (h->have & BM_HW_HAVE_RX)
 			bm_hwts_pair(&s->rx, h);
 		spin_unlock(&s->rx.lock);

@@ -237,16 +237,17 @@ static struct bm_stream *bm_log_stream(struct netlink_callback *cb,
 		NL_SET_ERR_MSG_MOD(cb->extack, "no such stream");
 		return ERR_PTR(-ENOENT);
 	}
-	if (!s->log_frames) {
-		NL_SET_ERR_MSG_MOD(cb->extack, "the stream keeps no log (STREAM_LOG_FRAMES)");
+	if (!s->log_frames && !s->hw_log) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the stream keeps no log (STREAM_LOG_FRAMES, STREAM_HW_LOG)");
 		return ERR_PTR(-ENODATA);
 	}
 	return s;
 }
 
 /*
- * The frame log of one stream of the caller's namespace: its tx records
- * (seq order), then its rx records (arrival order), in chunks.  args[0] =
+ * The logs of one stream of the caller's namespace: its frame log's tx
+ * records (seq order), its rx records (arrival order), then its hardware
+ * stamps (arrival order), in chunks.  args[0] =
  * direction, args[1] = next record.  The log is read as the last trial
  * left it.  Errors, with their extack, come in the NLMSG_DONE of the
  * first part; a change between two parts ends the dump with that error
@@ -254,8 +255,10 @@ static struct bm_stream *bm_log_stream(struct netlink_callback *cb,
  */
 int bm_nl_log_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	const void *base[BMGEN_LOG_HW + 1];
+	u32 size[BMGEN_LOG_HW + 1];
+	u64 n[BMGEN_LOG_HW + 1], i;
 	struct bm_stream *s;
-	u64 n[2], i;
 	void *hdr;
 	int ret;
 
@@ -270,14 +273,16 @@ int bm_nl_log_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	n[BMGEN_LOG_TX] = min_t(u64, s->tx_frames, s->log_frames);
 	n[BMGEN_LOG_RX] = min_t(u64, s->rx.log_n, s->log_frames);
-	for (; cb->args[0] <= BMGEN_LOG_RX; cb->args[0]++, cb->args[1] = 0) {
-		u32 dir = cb->args[0], size;
-		const void *base;
+	n[BMGEN_LOG_HW] = min_t(u64, s->rx.hw_log_n, s->hw_log_max);
+	size[BMGEN_LOG_TX] = sizeof(*s->tx_log);
+	size[BMGEN_LOG_RX] = sizeof(*s->rx_log);
+	size[BMGEN_LOG_HW] = sizeof(*s->hw_log);
+	base[BMGEN_LOG_TX] = s->tx_log;
+	base[BMGEN_LOG_RX] = s->rx_log;
+	base[BMGEN_LOG_HW] = s->hw_log;
+	for (; cb->args[0] <= BMGEN_LOG_HW; cb->args[0]++, cb->args[1] = 0) {
+		u32 dir = cb->args[0];
 
-		size = dir == BMGEN_LOG_TX ? sizeof(*s->tx_log) :
-					     sizeof(*s->rx_log);
-		base = dir == BMGEN_LOG_TX ? (const void *)s->tx_log :
-					     (const void *)s->rx_log;
 		for (i = cb->args[1]; i < n[dir]; i += BM_LOG_CHUNK) {
 			u64 k = min_t(u64, BM_LOG_CHUNK, n[dir] - i);
 
@@ -288,8 +293,8 @@ int bm_nl_log_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			    nla_put_u32(skb, BMGEN_A_LOG_DIR, dir) ||
 			    nla_put_u64_64bit(skb, BMGEN_A_LOG_OFFSET, i,
 					      BMGEN_A_PAD) ||
-			    nla_put(skb, BMGEN_A_LOG_RECORDS, k * size,
-				    base + i * size)) {
+			    nla_put(skb, BMGEN_A_LOG_RECORDS, k * size[dir],
+				    base[dir] + i * size[dir])) {
 				genlmsg_cancel(skb, hdr);
 				goto full;
 			}

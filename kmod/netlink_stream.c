@@ -65,6 +65,8 @@ const struct nla_policy bm_stream_policy[BMGEN_A_MAX + 1] = {
 	[BMGEN_A_STREAM_MPLS] = { .type = NLA_BINARY,
 				  .len = BMGEN_MAX_MPLS * sizeof(u32) },
 	[BMGEN_A_STREAM_PTP_SHAPE] = { .type = NLA_FLAG },
+	[BMGEN_A_STREAM_HW_LOG] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BMGEN_A_STREAM_HW_LOG_EVERY] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 const struct nla_policy bm_stream_del_policy[BMGEN_A_MAX + 1] = {
@@ -443,7 +445,7 @@ static int bm_nl_stream_burst(struct bm_stream *s, struct nlattr **a,
 	return 0;
 }
 
-/* STREAM_ADD: when and how the stream sends, and its frame log. */
+/* STREAM_ADD: when and how the stream sends, and its frame and stamp logs. */
 static int bm_nl_stream_tx(struct bm_stream *s, struct nlattr **a,
 			   struct netlink_ext_ack *extack)
 {
@@ -478,6 +480,20 @@ static int bm_nl_stream_tx(struct bm_stream *s, struct nlattr **a,
 			return -ERANGE;
 		}
 	}
+	if (a[BMGEN_A_STREAM_HW_LOG_EVERY] && !a[BMGEN_A_STREAM_HW_LOG]) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_HW_LOG_EVERY],
+				    "HW_LOG_EVERY needs HW_LOG");
+		return -EINVAL;
+	}
+	s->hw_log_max = a[BMGEN_A_STREAM_HW_LOG] ?
+			nla_get_u32(a[BMGEN_A_STREAM_HW_LOG]) : 0;
+	if (s->hw_log_max > BMGEN_MAX_HW_LOG) {
+		NL_SET_ERR_MSG_ATTR(extack, a[BMGEN_A_STREAM_HW_LOG],
+				    "a hardware stamp log of more than 2^16 records");
+		return -ERANGE;
+	}
+	s->hw_log_every = a[BMGEN_A_STREAM_HW_LOG_EVERY] ?
+			  nla_get_u32(a[BMGEN_A_STREAM_HW_LOG_EVERY]) : 1;
 	return 0;
 }
 
@@ -627,6 +643,10 @@ static int bm_stream_fill(struct sk_buff *skb, const struct bm_stream *s)
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_MODE, s->tx_mode) ||
 	    nla_put_u32(skb, BMGEN_A_STREAM_TX_PATH, s->tx_path_req) ||
 	    (s->ptp_shape && nla_put_flag(skb, BMGEN_A_STREAM_PTP_SHAPE)) ||
+	    (s->hw_log && (nla_put_u32(skb, BMGEN_A_STREAM_HW_LOG,
+				       s->hw_log_max) ||
+			   nla_put_u32(skb, BMGEN_A_STREAM_HW_LOG_EVERY,
+				       s->hw_log_every))) ||
 	    (s->tag_dst_ip4 &&
 	     nla_put_in_addr(skb, BMGEN_A_STREAM_TAG_DST_IP4, s->tag_dst_ip4)) ||
 	    bm_stream_put_frame_head(skb, s))

@@ -48,7 +48,8 @@ static size_t bm_stream_mem_of(const struct bm_stream *s)
 {
 	return sizeof(*s) + BITS_TO_LONGS(BM_DUP_WINDOW) * sizeof(long) +
 	       BMGEN_HIST_BUCKETS * sizeof(u64) + s->max_frame +
-	       (size_t)s->log_frames * (sizeof(u64) + sizeof(struct bmgen_log_rx));
+	       (size_t)s->log_frames * (sizeof(u64) + sizeof(struct bmgen_log_rx)) +
+	       (size_t)s->hw_log_max * sizeof(struct bmgen_log_hw);
 }
 
 /* Zero the receive analysis of s for a new trial. */
@@ -95,6 +96,7 @@ void bm_stream_free(struct bm_stream *s)
 	kvfree(s->rx.hist);
 	kvfree(s->tx_log);
 	kvfree(s->rx_log);
+	kvfree(s->hw_log);
 	kfree(s);
 }
 
@@ -173,6 +175,12 @@ int bm_stream_add(struct bm_stream *s, struct netlink_ext_ack *extack)
 		s->rx_log = kvcalloc(s->log_frames, sizeof(*s->rx_log),
 				     GFP_KERNEL);
 		if (!s->tx_log || !s->rx_log)
+			return -ENOMEM;	/* caller frees s */
+	}
+	if (s->hw_log_max) {
+		s->hw_log = kvcalloc(s->hw_log_max, sizeof(*s->hw_log),
+				     GFP_KERNEL);
+		if (!s->hw_log)
 			return -ENOMEM;	/* caller frees s */
 	}
 	bm_stream_rx_reset(s);

@@ -994,6 +994,31 @@ BUILD(b_mpls_reserved)
 }
 STREAM_PUT(b_log_0, 32, BMGEN_A_STREAM_LOG_FRAMES, 0)
 STREAM_PUT(b_log_big, 32, BMGEN_A_STREAM_LOG_FRAMES, BMGEN_MAX_LOG_FRAMES + 1)
+/* attributes past 63, beyond STREAM_PUT's mask of the base's */
+BUILD(b_hw_log_0)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, 0);
+}
+
+BUILD(b_hw_log_big)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, BMGEN_MAX_HW_LOG + 1);
+}
+
+BUILD(b_hw_every_alone)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG_EVERY, 4);
+}
+
+BUILD(b_hw_every_0)
+{
+	stream_base(nlh, c, 0);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, 16);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG_EVERY, 0);
+}
 STREAM_PUT(b_start_hour, 64, BMGEN_A_STREAM_START_NS, HOUR_NS + 1)
 STREAM_PUT(b_cpu_offline, 32, BMGEN_A_STREAM_CPU, 100000)
 STREAM_PUT(b_tx_mode_2, 32, BMGEN_A_STREAM_TX_MODE, BMGEN_TX_QDISC + 1)
@@ -1261,6 +1286,10 @@ static const struct ncase cases[] = {
 	{ "mpls_label_3_reserved", P_IDLE, ADD, 0, b_mpls_reserved, EINVAL, "MPLS labels 0..15 are reserved", A(STREAM_MPLS) },
 	{ "log_frames_0", P_IDLE, ADD, 0, b_log_0, ERANGE, RANGE, A(STREAM_LOG_FRAMES) },
 	{ "log_frames_2p20_plus_1", P_IDLE, ADD, 0, b_log_big, ERANGE, "more than 2^20 frames", A(STREAM_LOG_FRAMES) },
+	{ "hw_log_0", P_IDLE, ADD, 0, b_hw_log_0, ERANGE, RANGE, A(STREAM_HW_LOG) },
+	{ "hw_log_2p16_plus_1", P_IDLE, ADD, 0, b_hw_log_big, ERANGE, "more than 2^16 records", A(STREAM_HW_LOG) },
+	{ "hw_log_every_without_hw_log", P_IDLE, ADD, 0, b_hw_every_alone, EINVAL, "HW_LOG_EVERY needs HW_LOG", A(STREAM_HW_LOG_EVERY) },
+	{ "hw_log_every_0", P_IDLE, ADD, 0, b_hw_every_0, ERANGE, RANGE, A(STREAM_HW_LOG_EVERY) },
 	{ "log_get_do", P_IDLE, LGET, 0, b_nothing, EOPNOTSUPP, NULL, NOATTR },
 	{ "log_get_without_stream_id", P_IDLE, LGET, F_DUMP, b_nothing, EINVAL, "a log dump needs a stream id", NOATTR },
 	{ "log_get_no_such_stream", P_IDLE, LGET, F_DUMP, b_del_free, ENOENT, "no such stream", NOATTR },

@@ -38,6 +38,7 @@
 #define BMGEN_MAX_FLOWS		65536
 #define BMGEN_FRAME_HEAD_MAX	128
 #define BMGEN_MAX_LOG_FRAMES	(1U << 20)
+#define BMGEN_MAX_HW_LOG	(1U << 16)
 #define BMGEN_TX_STALLS		8	/* BMGEN_STATS_TX_STALLS_NS */
 #define BMGEN_UDP_SRC_DEFAULT	49184	/* STREAM_UDP_SRC when not given */
 #define BMGEN_MAX_MPLS		2
@@ -81,7 +82,8 @@ enum bmgen_cmd {
 	BMGEN_CMD_TRIAL_EVENT,	/* notification on BMGEN_MCGRP_EVENTS */
 	/* ABI v1, appended */
 	BMGEN_CMD_LOG_GET,	/* dump: STREAM_ID; the stream's frame log
-				 * (STREAM_LOG_FRAMES) of the last trial in
+				 * (STREAM_LOG_FRAMES) and hardware stamp
+				 * log (STREAM_HW_LOG) of the last trial in
 				 * chunks: LOG_DIR, LOG_OFFSET, LOG_RECORDS
 				 */
 	BMGEN_CMD_PORT_SET,	/* do: IFINDEX or IFNAME; [PORT_HWTS]
@@ -327,7 +329,8 @@ enum bmgen_attr {
 	BMGEN_A_LOG_RECORDS,		/* binary: __u64 tx ns (BMGEN_LOG_TX,
 					 * record i = seq i) or struct
 					 * bmgen_log_rx[] (BMGEN_LOG_RX, in
-					 * arrival order)
+					 * arrival order) or struct
+					 * bmgen_log_hw[] (BMGEN_LOG_HW)
 					 */
 	/* encapsulations of RFC 7640 (SPEC TM-CAP-SL REQ-TM-5) */
 	BMGEN_A_STREAM_VLAN_TPID,	/* u16: the outer tag's TPID, 0x8100
@@ -425,6 +428,19 @@ enum bmgen_attr {
 	 * alone runs until TRIAL_STOP.
 	 */
 	BMGEN_A_STREAM_RX_ONLY,
+	/*
+	 * A stream whose halves are on two hosts cannot pair its hardware
+	 * stamps in one module: each module logs its half's (LOG_GET,
+	 * BMGEN_LOG_HW) and the pool pairs them by seq.  STREAM_HW_LOG: u32,
+	 * at most this many records, 1 .. BMGEN_MAX_HW_LOG: the tx stamps of
+	 * a stream with no rx port here, the rx stamps of an rx-only one.
+	 * STREAM_HW_LOG_EVERY: u32, only frames whose seq is a multiple of
+	 * it (default 1; needs HW_LOG): the sender asks stamps of those
+	 * frames only and the receiver logs those only, so the two logs
+	 * hold the same frames, spread over the whole trial.
+	 */
+	BMGEN_A_STREAM_HW_LOG,
+	BMGEN_A_STREAM_HW_LOG_EVERY,
 	__BMGEN_A_MAX
 };
 #define BMGEN_A_MAX (__BMGEN_A_MAX - 1)
@@ -544,6 +560,7 @@ enum bmgen_stats_attr {
 enum bmgen_log_dir {
 	BMGEN_LOG_TX,
 	BMGEN_LOG_RX,
+	BMGEN_LOG_HW,		/* struct bmgen_log_hw[] (STREAM_HW_LOG) */
 };
 
 /* One received frame of a stream's log (BMGEN_LOG_RX), host byte order. */
@@ -559,6 +576,22 @@ struct bmgen_log_rx {
 };
 #define BMGEN_LOG_F_TAGGED	0x1	/* arrived with a VLAN tag */
 #define BMGEN_LOG_F_TS		0x2	/* tx_ns valid */
+
+/*
+ * One hardware stamp of a stream's half (BMGEN_LOG_HW), in the order they
+ * came, host byte order: the NIC's stamp less the port's PHC offset
+ * (PORT_PHC_OFFSET_NS), rel. to the trial epoch, so a tx record of one
+ * host and the rx record of the same seq on another give the frame's
+ * one-way latency, off by the two hosts' sync error.
+ */
+struct bmgen_log_hw {
+	__u64 seq;
+	__s64 ns;
+	__s64 sw_lat_ns;	/* rx: the frame's software latency; tx: 0 */
+	__u32 flags;		/* BMGEN_LOG_HW_F_* */
+	__u32 reserved;
+};
+#define BMGEN_LOG_HW_F_RX	0x1	/* an rx stamp; a tx stamp if clear */
 
 /*
  * The latency histogram is log-linear: 2^BMGEN_HIST_SUB_BITS buckets per
