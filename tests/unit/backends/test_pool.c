@@ -592,6 +592,81 @@ START_TEST(reset_across_hosts)
 END_TEST
 
 /*
+ * R8238-CAL back to back across two hosts whose ports stamp every frame
+ * in hardware (sim sw_stamp_delay_ns): no host sees both stamps of a
+ * frame, so each logs its half's (the sender's tx stamps, the
+ * receiver's rx stamps) and the pool pairs them by seq.  Truth, as on
+ * one host (test_linerate's hw_calibration): C_hw = 14,256 ns for 512 B
+ * at 1 Gbit/s and the software stamps 3 us later; every one of 1,000
+ * frames paired across hosts (a log holds 4,096); host b 2 us off the
+ * grandmaster, so the pairs' stated accuracy is that sync error.  Then
+ * 10,000 frames: the logs keep every 3rd (ceil(10000 / 4096)) on both
+ * hosts alike, 3,334 pairs, each C_hw.
+ */
+static json_object *cal_hw_across(struct bm_backend *pool, uint64_t frames)
+{
+	struct r8238_cal_params cp;
+	struct bm_error err = { "" };
+	json_object *doc = NULL;
+
+	r8238_cal_defaults(&cp);
+	cp.frame_sizes[0] = 512;
+	cp.n_sizes = 1;
+	cp.frames = frames;
+	cp.drain_s = 0.01;
+	ck_assert_msg(r8238_calibrate_run(pool, &cp, NULL, NULL, &doc,
+					  &err) == 0, "%s", err.msg);
+	return doc;
+}
+
+START_TEST(hw_stamps_across_hosts)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	struct bm_sim_params sp;
+	struct two_hosts h;
+	json_object *doc, *s, *hw, *tr;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 100;
+	sp.sw_stamp_delay_ns = 3000;
+	sp.ptp_offset_ns = 2000;
+	two_hosts_new(&h, &sp, 2, labels);
+	doc = cal_hw_across(h.pool, 1000);
+	bm_test_keep_result(doc, "pool.rfc8238.calibrate.hw");
+	s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	hw = tj_get(s, "hw");
+	ck_assert_ptr_nonnull(hw);
+	ck_assert_int_eq(json_object_get_int64(tj_get(hw, "frames")), 1000);
+	ck_assert_double_eq_tol(tj_num(hw, "cal_constant_ns"), 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(hw, "min_ns"), 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(hw, "max_ns"), 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(hw, "sw_cal_constant_ns"), 17256, 0.5);
+	ck_assert_double_eq_tol(tj_num(hw, "accuracy_ns"), 2000, 0.5);
+	tr = tj_get(json_object_array_get_idx(tj_get(doc, "trials"), 0),
+		    "hw_latency");
+	ck_assert_ptr_nonnull(tr);
+	ck_assert_int_eq(json_object_get_int64(tj_get(tr, "across_hosts")),
+			 1000);
+	ck_assert_int_eq(json_object_get_int64(tj_get(tr, "tx_stamps")), 1000);
+	ck_assert_int_eq(json_object_get_int64(tj_get(tr, "rx_stamps")), 1000);
+	ck_assert_double_eq(tj_num(tr, "sync_error_ns"), 2000);
+	json_object_put(doc);
+
+	doc = cal_hw_across(h.pool, 10000);
+	s = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	hw = tj_get(s, "hw");
+	ck_assert_int_eq(json_object_get_int64(tj_get(hw, "frames")), 3334);
+	ck_assert_double_eq_tol(tj_num(hw, "min_ns"), 14256, 0.5);
+	ck_assert_double_eq_tol(tj_num(hw, "max_ns"), 14256, 0.5);
+	json_object_put(doc);
+	two_hosts_free(&h);
+}
+END_TEST
+
+/*
  * RFC 2544 §13's route set-up and §11.3's routing updates over a pool:
  * each part sends the updates of its own ports (bm_rip_msg.port), §13's
  * from the rx port's host (b here), §11.3's from the tx port's (this
@@ -817,6 +892,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, management_from_its_host);
 	tcase_add_test(tc, reset_across_hosts);
 	tcase_add_test(tc, routing_across_hosts);
+	tcase_add_test(tc, hw_stamps_across_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -203,6 +203,7 @@ START_TEST(result_round_trip)
 	t.streams[2].log_frames = 50;
 	bm_sim_params_default(&sp);
 	sp.line_rate_bps = 1e8;
+	sp.sw_stamp_delay_ns = 1000;	/* ports that stamp every frame */
 	be = sim_ports_new(&sp, 3, "p");
 	tr = bm_traffic_result_new(&t);
 	tr2 = bm_traffic_result_new(&t);
@@ -215,6 +216,11 @@ START_TEST(result_round_trip)
 	ck_assert_uint_gt(tr->streams[0].n_rx_log, 0);
 	ck_assert_uint_gt(tr->streams[2].n_tx_log, 0);
 	ck_assert_uint_eq(tr->streams[0].n_tx_log, 0);	/* p1's half */
+	/* the halves' hardware stamps: stream 0's rx, stream 2's tx */
+	ck_assert_uint_gt(tr->streams[0].n_hw_log, 0);
+	ck_assert_uint_gt(tr->streams[2].n_hw_log, 0);
+	ck_assert_int_gt(tr->streams[0].hw_log[0].sw_lat_ns, 1000);
+	ck_assert_int_eq(tr->streams[2].hw_log[0].sw_lat_ns, 0);
 	o = bm_part_result_to_json(&res, tr);
 	p = through_text(o);
 	memset(&res2, 0, sizeof(res2));
@@ -231,11 +237,42 @@ START_TEST(result_round_trip)
 				  tr->streams[i].received);
 		ck_assert_uint_eq(tr2->streams[i].n_rx_log,
 				  tr->streams[i].n_rx_log);
+		ck_assert_uint_eq(tr2->streams[i].n_hw_log,
+				  tr->streams[i].n_hw_log);
 		ck_assert(isnan(tr2->streams[i].ipdv_mean_ns) ==
 			  isnan(tr->streams[i].ipdv_mean_ns));
 	}
 	json_object_put(o);
 	json_object_put(o2);
+
+	/* hardware stamps that are not [seq, ns, sw_lat_ns] */
+	{
+		static const struct {
+			const char *log, *msg;
+		} bad[] = {
+			{ "{}", "hw_log must be an array" },
+			{ "[[1, 2]]", "hw_log[0]: not [seq, ns, sw_lat_ns]" },
+			{ "[[-1, 2, 3]]", "hw_log[0]: not [seq, ns" },
+			{ "[[1, 2, 3], [4, 5.5, 6]]", "hw_log[1]: not [seq" },
+		};
+		json_object *s0 = json_object_array_get_idx(
+			json_object_object_get(p, "streams"), 0);
+		json_object *keep = json_object_get(
+			json_object_object_get(s0, "hw_log"));
+		size_t b;
+
+		for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			json_object_object_add(s0, "hw_log",
+					       json_tokener_parse(bad[b].log));
+			err.msg[0] = 0;
+			ck_assert_int_eq(bm_part_result_from_json(p, &res2,
+								  tr2, &err),
+					 -EINVAL);
+			ck_assert_msg(strstr(err.msg, bad[b].msg), "%s: %s",
+				      bad[b].log, err.msg);
+		}
+		json_object_object_add(s0, "hw_log", keep);
+	}
 
 	/* the streams must be the traffic's */
 	bm_traffic_result_free(tr2);

@@ -189,6 +189,34 @@ out:
 	return ret;
 }
 
+/* Read the hardware stamps stream id's half here logged (at most cap)
+ * into r, for the pool to pair with the other host's. */
+static int bm_stream_hw_log(struct bm_genl_backend *b, uint32_t id,
+			    uint32_t cap, struct bm_stream_result *r,
+			    struct bm_error *err)
+{
+	struct bmgen_log_hw *rec = calloc(cap, sizeof(*rec));
+	size_t n = 0, i;
+	int ret;
+
+	free(r->hw_log);
+	r->n_hw_log = 0;
+	r->hw_log = calloc(cap, sizeof(*r->hw_log));
+	if (!rec || !r->hw_log) {
+		free(rec);
+		return bm_errorf(err, "out of memory for %u stamps", cap),
+		       -ENOMEM;
+	}
+	ret = bm_genl_hw_log_get(b->g, id, cap, rec, &n, err);
+	for (i = 0; !ret && i < n; i++)
+		r->hw_log[i] = (struct bm_hw_stamp){ rec[i].seq, rec[i].ns,
+						     rec[i].sw_lat_ns };
+	if (!ret)
+		r->n_hw_log = n;
+	free(rec);
+	return ret;
+}
+
 /*
  * What a stream's own counters say of the trial's marks: the RFC 2544
  * §26.2 tagged frame (its tx time by the schedule, its latency when it
@@ -254,6 +282,7 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 	const struct bm_traffic *t = spec->traffic;
 	struct bm_genl_stats st, sum = { 0 };
 	double first = -1, last = -1;
+	uint32_t hw_cap, every;
 	unsigned int j, k;
 	int ret = 0;
 
@@ -272,6 +301,15 @@ int bm_traffic_collect(struct bm_genl_backend *b,
 			res->tx_lanes = b->lane_n[k];
 		bm_stream_from_stats(&st, intended[k], &tr->streams[k]);
 		bm_stream_marks(t, spec->frame_size, k, &st, res);
+		hw_cap = bm_genl_hw_log(b, spec, k, intended[k], &every);
+		if (hw_cap) {
+			ret = bm_stream_hw_log(b, k + 1, hw_cap,
+					       &tr->streams[k], err);
+			if (ret) {
+				bm_genl_stats_free(&st);
+				break;
+			}
+		}
 		if (t->streams[k].log_frames) {
 			ret = bm_stream_log(b, k + 1, t->streams[k].log_frames,
 					    &tr->streams[k], err);

@@ -91,6 +91,12 @@ int bm_genl_resolve_ports(struct bm_genl_backend *b,
 			  unsigned int *ifindex, struct bm_error *err);
 /* Is logical stream k in the module this trial (not another host's)? */
 bool bm_genl_stream_here(const struct bm_genl_backend *b, unsigned int k);
+/* The hardware stamp log of stream k's half here, of intended frames
+ * (bm_hw_log_plan): its records, 0 when the stream is whole here or the
+ * ports do not stamp; every how many frames in *every. */
+uint32_t bm_genl_hw_log(const struct bm_genl_backend *b,
+			const struct bm_trial_spec *spec, unsigned int k,
+			uint64_t intended, uint32_t *every);
 /* Router DUT: every port of t on host (NULL: every port; a pool's part:
  * this host's) its address, every one it sends from the DUT's MAC on its
  * subnet into gw_mac[], resolved afresh; 0 or -errno. */
@@ -156,6 +162,9 @@ void bm_genl_note_frame(struct bm_genl_backend *b, uint32_t id,
 void bm_genl_hw_result(struct bm_genl_backend *b,
 		       const struct bm_genl_stats *sum,
 		       struct bm_trial_result *res);
+/* The least frame that carries a Sync message and the TPLD (the
+ * module's minimum for a PTP-shaped stream). */
+#define BM_GENL_PTP_SHAPE_MIN	80
 /* Should a stream from port tx to port rx (ifnames) be PTP-shaped:
  * hardware stamping on, rx's filter PTP-only, spec->ptp_shape_ok. */
 bool bm_genl_hw_ptp_shape(const struct bm_genl_backend *b,

@@ -93,6 +93,19 @@ uint32_t bm_genl_lane_id(unsigned int k, unsigned int i, unsigned int n)
 	return i * n + k + 1;
 }
 
+uint32_t bm_genl_hw_log(const struct bm_genl_backend *b,
+			const struct bm_trial_spec *spec, unsigned int k,
+			uint64_t intended, uint32_t *every)
+{
+	const struct bm_traffic *t = spec->traffic;
+
+	*every = 1;
+	if (!b->hw_on || !spec->host || !t || k >= t->n_streams ||
+	    bm_stream_half(t, &t->streams[k], spec->host) == BM_HALF_BOTH)
+		return 0;
+	return bm_hw_log_plan(t, k, intended, every);
+}
+
 static int bm_traffic_stream_add(struct bm_genl_backend *b,
 				 const struct bm_trial_spec *spec,
 				 const struct bm_traffic *t,
@@ -245,6 +258,14 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 	}
 	s.ptp_shape = s.frame_size && s.tx_ifindex && s.rx_ifindex &&
 		      bm_genl_hw_ptp_shape(b, spec, tx->name, rx->name, size);
+	/* a half of a stream across hosts: its stamps for the other host
+	 * (its receiver's rx filter is not known here: PTP-shaped when the
+	 * procedure allows, which a filter of all frames stamps too) */
+	s.hw_log = bm_genl_hw_log(b, spec, (unsigned int)(ss - t->streams),
+				  intended, &s.hw_log_every);
+	if (s.hw_log && s.tx_ifindex && s.frame_size)
+		s.ptp_shape = spec->ptp_shape_ok &&
+			      size >= BM_GENL_PTP_SHAPE_MIN;
 	return bm_genl_stream_add(b->g, &s, err);
 }
 

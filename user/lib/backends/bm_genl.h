@@ -105,6 +105,9 @@ struct bm_genl_stream {
 	uint64_t burst_due_ufps;	/* back to back at the line, measured
 					 * (RFC 2544 §26.4); 0 = not */
 	uint32_t log_frames;		/* frame log (BMGEN_CMD_LOG_GET) */
+	/* a half of a stream across hosts: its hardware stamps logged,
+	 * at most hw_log, of every hw_log_every-th frame (0: 1) */
+	uint32_t hw_log, hw_log_every;
 	uint64_t start_ns;
 	uint32_t flows;
 	/* RFC 2544 §12: flows vary the IPv4 destination by dst_step each
@@ -258,6 +261,16 @@ struct bmgen_log_rx;
 int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
 		    size_t *ntx, struct bmgen_log_rx *rx, size_t *nrx,
 		    struct bm_error *err);
+
+/*
+ * Read stream id's hardware stamp log of the last trial (STREAM_HW_LOG)
+ * into rec, at most cap records, their number in *n.  0, or -errno with
+ * err set (-ENODATA: the stream keeps no log).
+ */
+struct bmgen_log_hw;
+int bm_genl_hw_log_get(struct bm_genl *g, uint32_t id, size_t cap,
+		       struct bmgen_log_hw *rec, size_t *n,
+		       struct bm_error *err);
 
 /* Latency summary (mean, stddev, percentiles) from module statistics. */
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l);

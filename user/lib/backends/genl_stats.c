@@ -171,12 +171,16 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 	return ret;
 }
 
+/* What a LOG_GET dump fills: the frame log (tx and rx), or the
+ * hardware stamp log (hw); the directions a caller did not ask are
+ * skipped. */
 struct bm_genl_log_ctx {
 	uint32_t id;
 	size_t cap;
 	uint64_t *tx;
 	struct bmgen_log_rx *rx;
-	size_t ntx, nrx;
+	struct bmgen_log_hw *hw;
+	size_t ntx, nrx, nhw;
 };
 
 static int bm_genl_log_cb(const struct nlmsghdr *nlh, void *data)
@@ -196,19 +200,26 @@ static int bm_genl_log_cb(const struct nlmsghdr *nlh, void *data)
 		case BMGEN_A_LOG_RECORDS: rec = a; break;
 		}
 	}
-	if (id != c->id || !rec || dir > BMGEN_LOG_RX)
+	if (id != c->id || !rec || dir > BMGEN_LOG_HW ||
+	    (dir == BMGEN_LOG_HW) != !!c->hw)
 		return MNL_CB_OK;
-	size = dir == BMGEN_LOG_TX ? sizeof(*c->tx) : sizeof(*c->rx);
+	size = dir == BMGEN_LOG_TX ? sizeof(*c->tx) :
+	       dir == BMGEN_LOG_RX ? sizeof(*c->rx) : sizeof(*c->hw);
 	n = mnl_attr_get_payload_len(rec) / size;
 	/* the module sends chunks in order; anything else is refused */
-	if (off != (dir == BMGEN_LOG_TX ? c->ntx : c->nrx) || off + n > c->cap) {
+	if (off != (dir == BMGEN_LOG_TX ? c->ntx :
+		    dir == BMGEN_LOG_RX ? c->nrx : c->nhw) ||
+	    off + n > c->cap) {
 		bm_errorf(req->err, "frame log of stream %u: chunk at %llu "
 			  "out of order or beyond %zu records", id,
 			  (unsigned long long)off, c->cap);
 		errno = EPROTO;
 		return MNL_CB_ERROR;
 	}
-	if (dir == BMGEN_LOG_TX) {
+	if (dir == BMGEN_LOG_HW) {
+		memcpy(c->hw + off, mnl_attr_get_payload(rec), n * size);
+		c->nhw += n;
+	} else if (dir == BMGEN_LOG_TX) {
 		memcpy(c->tx + off, mnl_attr_get_payload(rec), n * size);
 		c->ntx += n;
 	} else {
@@ -218,20 +229,38 @@ static int bm_genl_log_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Dump stream c->id's logs into what c points at. */
+static int bm_genl_log_dump(struct bm_genl *g, struct bm_genl_log_ctx *c,
+			    struct bm_error *err)
+{
+	struct bm_genl_req req = { bm_genl_log_cb, c, err };
+	struct nlmsghdr *nlh;
+
+	nlh = bm_genl_msg(g, g->family, NLM_F_DUMP, BMGEN_CMD_LOG_GET);
+	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->id);
+	return bm_genl_talk(g, nlh, &req);
+}
+
 int bm_genl_log_get(struct bm_genl *g, uint32_t id, size_t cap, uint64_t *tx,
 		    size_t *ntx, struct bmgen_log_rx *rx, size_t *nrx,
 		    struct bm_error *err)
 {
 	struct bm_genl_log_ctx c = { .id = id, .cap = cap, .tx = tx, .rx = rx };
-	struct bm_genl_req req = { bm_genl_log_cb, &c, err };
-	struct nlmsghdr *nlh;
-	int ret;
+	int ret = bm_genl_log_dump(g, &c, err);
 
-	nlh = bm_genl_msg(g, g->family, NLM_F_DUMP, BMGEN_CMD_LOG_GET);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, id);
-	ret = bm_genl_talk(g, nlh, &req);
 	*ntx = c.ntx;
 	*nrx = c.nrx;
+	return ret;
+}
+
+int bm_genl_hw_log_get(struct bm_genl *g, uint32_t id, size_t cap,
+		       struct bmgen_log_hw *rec, size_t *n,
+		       struct bm_error *err)
+{
+	struct bm_genl_log_ctx c = { .id = id, .cap = cap, .hw = rec };
+	int ret = bm_genl_log_dump(g, &c, err);
+
+	*n = c.nhw;
 	return ret;
 }
 

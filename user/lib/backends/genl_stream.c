@@ -83,6 +83,12 @@ int bm_genl_stream_add(struct bm_genl *g, const struct bm_genl_stream *s,
 		put_sending(nlh, s);
 	if (s->log_frames)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LOG_FRAMES, s->log_frames);
+	if (s->hw_log) {
+		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, s->hw_log);
+		if (s->hw_log_every > 1)
+			mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG_EVERY,
+					 s->hw_log_every);
+	}
 	if (s->flows > 1)
 		mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOWS, s->flows);
 	if (s->ip_dst_flows)

@@ -221,12 +221,14 @@ static int pool_run_parts(struct bm_backend *be,
 			virt = fmax(virt, p->elapsed_s);
 			all_virtual &= p->host->be && p->host->be->virtual_clock;
 		}
+		/* the sync error first: the hardware pairs across hosts
+		 * state it in their accuracy */
+		bm_pool_sync_judge(&res->sync, pp->sync_tolerance_ns);
 		bm_pool_merge_end(&m, spec->frame_size);
 		if (fired_s >= 0) {
 			res->event_fired_s = fired_s;
 			res->event_ret = event_ret;
 		}
-		bm_pool_sync_judge(&res->sync, pp->sync_tolerance_ns);
 		be->elapsed_s += all_virtual ? virt : bm_mono_s() - t0;
 	}
 	for (i = 0; i < pp->n_hosts; i++)

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "bm_hosts.h"
 #include "sim_int.h"
 
 /* What the receiver counts of a frame of s that arrived at rx. */
@@ -67,6 +68,15 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 	}
 	s->rx_last = rx;
 	s->rcvd++;
+	if (s->hw_side && s->r->n_hw_log < s->hw_cap &&
+	    !((uint64_t)f->seq % s->hw_every))
+		s->r->hw_log[s->r->n_hw_log++] = s->hw_side == BM_HALF_TX ?
+			(struct bm_hw_stamp){ (uint64_t)f->seq,
+					      llround(f->tx / TICKS_NS), 0 } :
+			(struct bm_hw_stamp){ (uint64_t)f->seq,
+					      llround(rx / TICKS_NS),
+					      llround((rx - f->tx) / TICKS_NS +
+						      S->p->sw_stamp_delay_ns) };
 	if (S->latency && (!sim_lat_add(&s->lat, end - f->tx, f->seq) ||
 			   !sim_lat_hist_add(&S->all, (uint64_t)(end - f->tx))))
 		sim_fail(S, -ENOMEM);

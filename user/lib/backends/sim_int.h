@@ -316,6 +316,12 @@ struct tstream {
 	int64_t late_prev;		/* the last paced frame's lateness */
 	double stalls[BM_TX_STALLS];	/* its largest rises (ticks) */
 	uint32_t log_cap;		/* frames each log holds */
+	/* a pool host's half of a stream across hosts, its ports
+	 * stamping in hardware: its stamps of every hw_every-th frame,
+	 * hw_cap at most (bm_hw_log_plan); hw_side BM_HALF_TX or _RX,
+	 * 0 for none */
+	uint32_t hw_cap, hw_every;
+	uint8_t hw_side;
 	uint64_t rx_next;		/* highest seq received + 1 */
 	struct lat_acc lat;
 };
@@ -452,6 +458,11 @@ double sim_traffic_secs(int64_t t);
  * and give it logs; 0 or -ENOMEM. */
 int sim_traffic_reset_results(struct tsim *S, struct bm_traffic_result *tr);
 /* Per-stream results into tr, then the ports and totals into res. */
+/* A pool host's part, its ports stamping every frame: its hardware
+ * block from its halves' stamp logs in tr (the pool pairs them). */
+void sim_hw_part(const struct bm_trial_spec *spec,
+		 const struct bm_traffic_result *tr,
+		 struct bm_trial_result *res);
 void sim_traffic_results(struct tsim *S, struct bm_traffic_result *tr,
 			 struct bm_trial_result *res);
 

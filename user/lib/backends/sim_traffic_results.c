@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_hosts.h"
 #include "sim_int.h"
 
 double sim_traffic_secs(int64_t t)
@@ -141,6 +142,57 @@ void sim_traffic_results(struct tsim *S, struct bm_traffic_result *tr,
 	res->late_watch_s = -1;	/* the model knows every late frame */
 }
 
+/* Stream i's hardware stamp log on a pool host (s->hw_*), its ports
+ * stamping every frame; 0 or -ENOMEM. */
+static int sim_hw_half(struct tsim *S, unsigned int i, struct tstream *s)
+{
+	const char *host = S->spec->host;
+	enum bm_half h;
+
+	s->hw_side = 0;
+	s->hw_cap = 0;
+	if (!host || !(S->p->sw_stamp_delay_ns > 0) || !S->latency)
+		return 0;
+	h = bm_stream_half(S->t, s->ss, host);
+	if (h != BM_HALF_TX && h != BM_HALF_RX)
+		return 0;
+	s->hw_cap = bm_hw_log_plan(S->t, i, s->n, &s->hw_every);
+	if (!s->hw_cap)
+		return 0;
+	s->hw_side = (uint8_t)h;
+	s->r->hw_log = calloc(s->hw_cap, sizeof(*s->r->hw_log));
+	return s->r->hw_log ? 0 : -ENOMEM;
+}
+
+void sim_hw_part(const struct bm_trial_spec *spec,
+		 const struct bm_traffic_result *tr,
+		 struct bm_trial_result *res)
+{
+	const struct bm_traffic *t = spec->traffic;
+	struct bm_hw_latency *h = &res->hw;
+	unsigned int k;
+
+	memset(h, 0, sizeof(*h));
+	h->on = true;
+	snprintf(h->tx_filter, sizeof(h->tx_filter), "all");
+	snprintf(h->rx_filter, sizeof(h->rx_filter), "all");
+	for (k = 0; k < t->n_streams && k < tr->n_streams; k++) {
+		uint64_t n = tr->streams[k].n_hw_log;
+
+		switch (bm_stream_half(t, &t->streams[k], spec->host)) {
+		case BM_HALF_TX:
+			h->tx_requests += n;
+			h->tx_stamps += n;
+			break;
+		case BM_HALF_RX:
+			h->rx_stamps += n;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /*
  * Zero each stream's result in tr (freeing the logs of an earlier trial)
  * and give it logs of log_frames frames, at most its frame count; point
@@ -155,10 +207,11 @@ int sim_traffic_reset_results(struct tsim *S, struct bm_traffic_result *tr)
 		struct bm_stream_result *r = &tr->streams[i];
 		uint64_t cap = s->ss->log_frames;
 
-		free(r->tx_log_s);
-		free(r->rx_log);
+		bm_stream_result_free_logs(r);
 		memset(r, 0, sizeof(*r));
 		s->r = r;
+		if (sim_hw_half(S, i, s))
+			return -ENOMEM;
 		s->log_cap = (uint32_t)(cap < s->n ? cap : s->n);
 		if (!s->log_cap)
 			continue;

@@ -88,6 +88,17 @@ void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 			  struct bm_traffic_result *r,
 			  struct bm_trial_result *res);
 
+/*
+ * The hardware stamp log (bm_stream_result.hw_log) each half of stream k
+ * of t keeps when its halves are on two hosts and its ports stamp: at
+ * most the records returned, of every *every-th frame of the intended
+ * ones, so that the sender's and the receiver's logs hold the same frames
+ * over the whole trial.  Every host computes the same from t and
+ * intended; 0 for a stream on one host (its module pairs its stamps).
+ */
+uint32_t bm_hw_log_plan(const struct bm_traffic *t, unsigned int k,
+			uint64_t intended, uint32_t *every);
+
 /* A merge of the hosts' parts of one trial into the pool's result. */
 struct bm_pool_merge {
 	const struct bm_traffic *t;
@@ -95,7 +106,7 @@ struct bm_pool_merge {
 	struct bm_trial_result *res;
 	unsigned int lat_hosts;		/* parts that timed frames */
 	struct bm_latency lat;		/* the last such part's summary */
-	unsigned int hw_hosts;		/* parts with hardware stamps */
+	struct bm_pool_hw *hw;		/* their stamps (hosts_hw.c) */
 };
 
 /* Start merging into r and res (res emptied: no event, step loss, tag or
@@ -124,7 +135,10 @@ void bm_pool_merge_failed(struct bm_pool_merge *m, const char *host,
  * what its sender sent less what its receiver took; the per-port and
  * total counts and the latency summary are summed from the streams; the
  * latency percentiles are the one timing part's, else 0 (percentiles do
- * not pool, as over a host's several streams).
+ * not pool, as over a host's several streams).  The hardware block
+ * pairs each stream's sender's tx stamps with its receiver's rx stamps
+ * by seq, beside the pairs each host's module made; their accuracy adds
+ * res->sync.error_ns, so bm_pool_sync_judge() comes first.
  */
 void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size);
 

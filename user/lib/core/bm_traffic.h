@@ -215,6 +215,16 @@ struct bm_frame_rec {
 	bool tagged;			/* arrived with a VLAN tag */
 };
 
+/* One hardware stamp of a stream's half on one host of a pool, for
+ * pairing with the other half's on another: ns from the trial's epoch by
+ * that host's clock (the NIC's stamp less its PHC's offset). */
+struct bm_hw_stamp {
+	uint64_t seq;
+	int64_t ns;
+	int64_t sw_lat_ns;	/* rx stamps: the frame's software latency */
+};
+#define BM_TRAFFIC_MAX_HW_LOG	4096u	/* a stream's hw_log at most */
+
 /* Per stream (REQ-TRIAL-3, RFC 8238 §2); times in s from the trial start,
  * negative when the event did not happen (nothing sent or received). */
 struct bm_stream_result {
@@ -243,6 +253,11 @@ struct bm_stream_result {
 	size_t n_tx_log, n_rx_log;
 	double *tx_log_s;
 	struct bm_frame_rec *rx_log;
+	/* A half of a stream across a pool's hosts with NIC stamps: the
+	 * sender's tx stamps or the receiver's rx stamps, n_hw_log of them
+	 * in the order they came; the pool pairs them.  Owned likewise. */
+	size_t n_hw_log;
+	struct bm_hw_stamp *hw_log;
 	double first_tx_s, last_tx_s, first_rx_s, last_rx_s;
 	struct bm_latency latency;	/* valid when latency.count > 0 */
 	/* IPDV (RFC 5481 §4.1, RFC 3393): D_i - D_(i-1) of each frame
@@ -405,6 +420,9 @@ int bm_snake_plan(unsigned int n_dut_ports, unsigned int vlan_base,
 /* Allocate results for t (zeroed, times set to -1); NULL on ENOMEM. */
 struct bm_traffic_result *bm_traffic_result_new(const struct bm_traffic *t);
 void bm_traffic_result_free(struct bm_traffic_result *r);
+
+/* Free the logs of x (frame logs, hardware stamps) and leave it none. */
+void bm_stream_result_free_logs(struct bm_stream_result *x);
 
 /* Set s's IPDV from count pairs, their least, largest and sum (ns). */
 void bm_ipdv_set(struct bm_stream_result *s, uint64_t count, double min_ns,

@@ -346,7 +346,14 @@ struct bm_trial_result {
 		double min_ns, mean_ns, max_ns;	/* frames with both stamps */
 		double sw_mean_ns;	/* software latency of the same frames */
 		double accuracy_ns;	/* the PHC offsets' uncertainty plus
-					 * their drift over the trial */
+					 * their drift over the trial; a
+					 * pool's pairs across hosts: both
+					 * hosts' and the sync error */
+		/* a pool's trial: of count, the frames stamped leaving
+		 * one host and arriving at another (paired by the pool),
+		 * and the hosts' sync error their accuracy includes */
+		uint64_t across;
+		double sync_error_ns;
 	} hw;
 	/* A host's part of a pool's trial (spec.host): its clock by
 	 * linuxptp just before, during and just after its part. */

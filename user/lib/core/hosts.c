@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bm_hosts.h"
+#include "hosts_int.h"
 
 /* IFNAMSIZ of <net/if.h>, without dragging the kernel's names in. */
 #define BM_IFNAMSIZ	16
@@ -121,6 +122,13 @@ static void stream_take(struct bm_stream_result *d,
 		s->n_tx_log = 0;
 		d->first_tx_s = s->first_tx_s;
 		d->last_tx_s = s->last_tx_s;
+	}
+	if (h != BM_HALF_NONE) {
+		free(d->hw_log);
+		d->hw_log = s->hw_log;
+		d->n_hw_log = s->n_hw_log;
+		s->hw_log = NULL;
+		s->n_hw_log = 0;
 	}
 	if (h & BM_HALF_RX) {
 		d->received = s->received;
@@ -283,8 +291,7 @@ void bm_traffic_keep_host(const struct bm_traffic *t, const char *host,
 			continue;
 		stream_empty(&x);
 		stream_take(&x, &r->streams[k], h);
-		free(r->streams[k].tx_log_s);
-		free(r->streams[k].rx_log);
+		bm_stream_result_free_logs(&r->streams[k]);
 		r->streams[k] = x;
 	}
 	bm_trial_result_empty(&kept);
@@ -311,6 +318,7 @@ void bm_pool_merge_init(struct bm_pool_merge *m, const struct bm_traffic *t,
 	m->r = r;
 	m->res = res;
 	bm_trial_result_empty(res);
+	bm_pool_hw_init(m);
 }
 
 void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
@@ -330,6 +338,7 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		c->during = pres->clock_during;
 		c->first_tx_s = NAN;
 	}
+	bm_pool_hw_add(m, host, pr, pres);
 	for (k = 0; k < t->n_streams && k < pr->n_streams &&
 		    k < m->r->n_streams; k++) {
 		enum bm_half h = bm_stream_half(t, &t->streams[k], host);
@@ -362,12 +371,6 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 			m->lat_hosts++;
 			m->lat = pres->latency;
 		}
-		/* hardware stamps pair on one host's clocks only: kept
-		 * when one host has them, and said off when several do */
-		if (pres->hw.on && !m->hw_hosts++)
-			m->res->hw = pres->hw;
-		else if (pres->hw.on)
-			memset(&m->res->hw, 0, sizeof(m->res->hw));
 	}
 }
 
@@ -545,4 +548,5 @@ void bm_pool_merge_end(struct bm_pool_merge *m, uint32_t frame_size)
 		m->res->latency.p99_ns = m->lat.p99_ns;
 		m->res->latency.p999_ns = m->lat.p999_ns;
 	}
+	bm_pool_hw_end(m);
 }

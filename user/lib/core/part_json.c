@@ -115,7 +115,8 @@ static const struct pf hw_latency[] = {
 	F(HW, tx_stamps, PF_U64), F(HW, rx_stamps, PF_U64),
 	F(HW, count, PF_U64), F(HW, min_ns, PF_DBL),
 	F(HW, mean_ns, PF_DBL), F(HW, max_ns, PF_DBL),
-	F(HW, sw_mean_ns, PF_DBL), F(HW, accuracy_ns, PF_DBL), FEND,
+	F(HW, sw_mean_ns, PF_DBL), F(HW, accuracy_ns, PF_DBL),
+	F(HW, across, PF_U64), F(HW, sync_error_ns, PF_DBL), FEND,
 };
 
 #define CR struct bm_clock_reading
@@ -657,6 +658,24 @@ int bm_part_spec_from_json(json_object *o, struct bm_trial_spec *spec,
 	return 0;
 }
 
+/* A stream's hardware stamps: [seq, ns, sw_lat_ns] each. */
+static json_object *part_hw_log(const struct bm_stream_result *x)
+{
+	json_object *l = json_object_new_array(), *e;
+	size_t k;
+
+	for (k = 0; l && k < x->n_hw_log; k++) {
+		e = json_object_new_array();
+		json_object_array_add(e, json_object_new_int64(
+			(int64_t)x->hw_log[k].seq));
+		json_object_array_add(e, json_object_new_int64(x->hw_log[k].ns));
+		json_object_array_add(e, json_object_new_int64(
+			x->hw_log[k].sw_lat_ns));
+		json_object_array_add(l, e);
+	}
+	return l;
+}
+
 json_object *bm_part_result_to_json(const struct bm_trial_result *res,
 				    const struct bm_traffic_result *tr)
 {
@@ -681,6 +700,7 @@ json_object *bm_part_result_to_json(const struct bm_trial_result *res,
 			json_object_array_add(l, pf_encode(frame_rec,
 							   &x->rx_log[k]));
 		json_object_object_add(s, "rx_log", l);
+		json_object_object_add(s, "hw_log", part_hw_log(x));
 		json_object_array_add(a, s);
 	}
 	json_object_object_add(o, "streams", a);
@@ -689,6 +709,52 @@ json_object *bm_part_result_to_json(const struct bm_trial_result *res,
 		json_object_array_add(a, pf_encode(port_result, &tr->ports[i]));
 	json_object_object_add(o, "ports", a);
 	return o;
+}
+
+/* Is v an array of n integers, the first not negative? */
+static bool part_ints(json_object *v, size_t n)
+{
+	size_t i;
+
+	if (!json_object_is_type(v, json_type_array) ||
+	    json_object_array_length(v) != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i),
+					 json_type_int))
+			return false;
+	return json_object_get_int64(json_object_array_get_idx(v, 0)) >= 0;
+}
+
+/* A stream result's hardware stamps from s (part_hw_log's). */
+static int part_hw_log_of(json_object *s, struct bm_stream_result *x,
+			  struct bm_error *err)
+{
+	json_object *hw, *e;
+	size_t k, n;
+
+	if (!json_object_object_get_ex(s, "hw_log", &hw) ||
+	    !json_object_is_type(hw, json_type_array) ||
+	    json_object_array_length(hw) > BM_TRAFFIC_MAX_HW_LOG)
+		return bm_errorf(err, "part: stream: hw_log must be an array "
+				 "of at most %u", BM_TRAFFIC_MAX_HW_LOG);
+	n = json_object_array_length(hw);
+	if (n && !(x->hw_log = calloc(n, sizeof(*x->hw_log))))
+		return bm_errorf(err, "out of memory"), -ENOMEM;
+	for (k = 0; k < n; k++) {
+		e = json_object_array_get_idx(hw, k);
+		if (!part_ints(e, 3))
+			return bm_errorf(err, "part: stream.hw_log[%zu]: not "
+					 "[seq, ns, sw_lat_ns]", k);
+		x->hw_log[k].seq = (uint64_t)json_object_get_int64(
+			json_object_array_get_idx(e, 0));
+		x->hw_log[k].ns = json_object_get_int64(
+			json_object_array_get_idx(e, 1));
+		x->hw_log[k].sw_lat_ns = json_object_get_int64(
+			json_object_array_get_idx(e, 2));
+	}
+	x->n_hw_log = n;
+	return 0;
 }
 
 /* A stream result's frame logs from s. */
@@ -722,7 +788,7 @@ static int part_logs(json_object *s, struct bm_stream_result *x,
 			      &x->rx_log[k], "rx_log", 0, err))
 			return -EINVAL;
 	x->n_rx_log = n;
-	return 0;
+	return part_hw_log_of(s, x, err);
 }
 
 int bm_part_result_from_json(json_object *o, struct bm_trial_result *res,
@@ -749,14 +815,10 @@ int bm_part_result_from_json(json_object *o, struct bm_trial_result *res,
 		if (!json_object_is_type(s, json_type_object))
 			return bm_errorf(err, "part: streams[%u]: not an "
 					 "object", i);
-		free(x->tx_log_s);
-		free(x->rx_log);
-		x->tx_log_s = NULL;
-		x->rx_log = NULL;
-		x->n_tx_log = x->n_rx_log = 0;
+		bm_stream_result_free_logs(x);
 		ret = part_logs(s, x, err);
 		if (!ret)
-			ret = pf_decode(s, stream_result, x, "stream", 2,
+			ret = pf_decode(s, stream_result, x, "stream", 3,
 					err);
 		if (ret)
 			return ret;

@@ -212,6 +212,13 @@ static json_object *hw_latency_json(const struct bm_trial_result *r)
 		bm_json_add_double(l, "max_ns", r->hw.max_ns);
 		bm_json_add_double(l, "sw_mean_ns", r->hw.sw_mean_ns);
 	}
+	if (r->sync.n_hosts) {
+		/* a pool's: the pairs it made of two hosts' stamps */
+		bm_json_add_u64(l, "across_hosts", r->hw.across);
+		if (r->hw.across && isfinite(r->hw.sync_error_ns))
+			bm_json_add_double(l, "sync_error_ns",
+					   r->hw.sync_error_ns);
+	}
 	return l;
 }
 

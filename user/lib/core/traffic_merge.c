@@ -150,13 +150,13 @@ int bm_traffic_split(struct bm_merge_part *parts, unsigned int n,
 			struct bm_stream_result *x =
 				&r->streams[parts[i].first_stream + k];
 
-			free(tr->streams[k].tx_log_s);
-			free(tr->streams[k].rx_log);
+			bm_stream_result_free_logs(&tr->streams[k]);
 			tr->streams[k] = *x;
 			/* the logs are the part's now */
 			x->tx_log_s = NULL;
 			x->rx_log = NULL;
-			x->n_tx_log = x->n_rx_log = 0;
+			x->hw_log = NULL;
+			x->n_tx_log = x->n_rx_log = x->n_hw_log = 0;
 			if (x->sent < x->intended) {
 				pr->shortfall += x->intended - x->sent;
 				pr->generator_limited = true;

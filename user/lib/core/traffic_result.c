@@ -72,16 +72,25 @@ void bm_ipdv_fold(const struct bm_traffic_result *r, uint64_t *count,
 		*mean_ns = sum / (double)*count;
 }
 
+void bm_stream_result_free_logs(struct bm_stream_result *x)
+{
+	free(x->tx_log_s);
+	free(x->rx_log);
+	free(x->hw_log);
+	x->tx_log_s = NULL;
+	x->rx_log = NULL;
+	x->hw_log = NULL;
+	x->n_tx_log = x->n_rx_log = x->n_hw_log = 0;
+}
+
 void bm_traffic_result_free(struct bm_traffic_result *r)
 {
 	unsigned int i;
 
 	if (!r)
 		return;
-	for (i = 0; r->streams && i < r->n_streams; i++) {
-		free(r->streams[i].tx_log_s);
-		free(r->streams[i].rx_log);
-	}
+	for (i = 0; r->streams && i < r->n_streams; i++)
+		bm_stream_result_free_logs(&r->streams[i]);
 	free(r->ports);
 	free(r->streams);
 	free(r);
