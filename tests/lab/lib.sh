@@ -108,10 +108,17 @@ pair_nic() {
 # a DUT bridge of t1's cable d1 and d2, the cable to lab2's t2, and
 # BMGEN_SSH the stand-in for ssh that reaches lab2's `bmctl bridge` (its
 # busybox nc on port 7000, tests/lab/pair-peer.sh); returns when lab2's
-# bmd answers.
+# bmd answers.  And h1, the igb of the third cable (QEMU's 82576: a PHC,
+# hardware stamps), up with no address in this namespace, not in the DUT:
+# that cable joins the two tester hosts back to back, h1 to lab2's h2,
+# for one-way latency by NIC stamps; a test waits for its carrier itself
+# (nic_carrier h1, or nic_reset h1 for a fresh rx stamp, as
+# lab2_reset_h2 gives h2).
 pair_setup() {
 	pair_nic 52:54:00:aa:00:01 d2
 	pair_nic 52:54:00:aa:00:02 ctl0
+	pair_nic 52:54:00:aa:00:03 h1
+	$IP link set h1 up
 	$IP link set ctl0 up
 	$IP addr replace 10.99.0.1/24 dev ctl0
 	$IP netns add dut || fail "netns add dut"
@@ -145,6 +152,17 @@ pair_setup() {
 		[ $i -lt 120 ] || { cat /tmp/lab2.status; fail "lab2's bmd not reachable"; }
 		sleep 0.5
 	done
+}
+
+# lab2_reset_h2: a device reset of lab2's igb h2 (down, up, carrier),
+# asked of its busybox nc on port 7001 (tests/lab/pair-peer.sh), so that
+# the next PTP event frame h2 receives gets its hardware stamp: QEMU's
+# 82576 model latches one rx stamp per reset (tests/lab/hw/timestamps.sh).
+# Fails the test unless lab2 answers "h2 reset" within 15 s (its carrier
+# wait is 10 s at most).
+lab2_reset_h2() {
+	ans=$(timeout 15 busybox nc 10.99.0.2 7001 < /dev/null 2>&1)
+	[ "$ans" = "h2 reset" ] || fail "lab2 did not reset h2 within 15 s: '$ans'"
 }
 
 # pair_router_tbf: pair_setup's DUT made a router (RFC 2544 App C, as

@@ -5,12 +5,21 @@
 # where ptp4l follows the first guest's clock (software stamps, -S, on an
 # e1000, which has no PHC: tools/lab-run says why) and busybox nc hands
 # each connection on port 7000 to `bmctl bridge`: the stand-in for sshd,
-# which would run the same command for a key restricted to it.  Runs
-# until the first guest's runner stops this one.
+# which would run the same command for a key restricted to it.  The
+# third cable is an igb (...:bb:00:03, QEMU's 82576 with a PHC) named h2,
+# up with no address, straight to the first guest's h1: one-way latency
+# by NIC hardware stamps, h1's tx stamp against h2's rx stamp.  QEMU's
+# igb stamps one received frame per device reset (tests/lab/hw/
+# timestamps.sh), so busybox nc on port 7001 resets h2 for each
+# connection and then answers "h2 reset" (lib.sh lab2_reset_h2 asks it
+# before each frame to be stamped).  Runs until the first guest's runner
+# stops this one.
 pair_nic 52:54:00:bb:00:01 t2
 pair_nic 52:54:00:bb:00:02 ctl0
+pair_nic 52:54:00:bb:00:03 h2
 $IP link set t2 up
 $IP link set ctl0 up
+$IP link set h2 up
 $IP addr add 10.99.0.2/24 dev ctl0
 insmod /lib/modules/bmgen.ko || echo "LABWARN insmod bmgen failed"
 mkdir -p /run/bmd /tmp/results
@@ -29,5 +38,29 @@ clock_servo linreg
 PTP
 echo "LABPEER up: t2 $(cat /sys/class/net/t2/address), bmd, ptp4l slave"
 busybox nc -ll -p 7000 -e bmctl bridge &
+# what h2 offers, once: hardware stamp capabilities, its PHC, its modes
+/usr/sbin/ethtool -T h2 | awk '
+	/^Capabilities:/ { s = "c" }
+	/^Hardware Transmit/ { s = "t" }
+	/^Hardware Receive/ { s = "r" }
+	/^PTP Hardware Clock:/ { phc = $4 }
+	/^\t/ {
+		if (s == "c" && $1 ~ /^hardware-/) c = c " " $1
+		if (s == "t") t = t " " $1
+		if (s == "r") r = r " " $1
+	}
+	END { print "LABPEER h2 stamps:" c "; PHC " phc "; tx" t "; rx filters" r }'
+# a reset of h2 a connection: nic_reset (down, up, carrier within 10 s,
+# or its FAIL line is the answer), then the one line the first guest
+# waits for
+cat > /tmp/h2-reset <<'RESET'
+#!/bin/sh
+. /tests/lib.sh
+nic_reset h2
+echo "LABPEER h2 reset at $(cut -d' ' -f1 /proc/uptime) s" >&2
+echo "h2 reset"
+RESET
+chmod +x /tmp/h2-reset
+busybox nc -ll -p 7001 -e /tmp/h2-reset &
 # the first guest's runner ends this guest; ptp4l's account on the console
 ptp4l -S -4 -i ctl0 -f /etc/ptp4l.conf -m 2>&1 | sed 's/^/LABPEER /'
