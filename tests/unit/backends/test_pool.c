@@ -667,6 +667,69 @@ START_TEST(hw_stamps_across_hosts)
 END_TEST
 
 /*
+ * Both kinds of pairs in one trial: RFC 8239's mesh over four ports, two
+ * a host, stamping every frame.  Of its 12 streams the 4 between two
+ * ports of one host pair in that host (every frame), the 8 across hosts
+ * in the pool from logs of every k-th frame (65,536 / 8 streams, at most
+ * 4,096 a stream: k = ceil(n / 4096)).  Truth, the same mesh on one
+ * simulated host, no loss: the pool's local pairs are a third of its
+ * pairs, its pairs across hosts 8 ceil(n / k), and every pair within
+ * its least and largest latency.
+ */
+START_TEST(hw_stamps_local_and_across)
+{
+	static const char *const labels[] = { "p1", "b:p2", "p3", "b:p4" };
+	struct r8239_lr_params p;
+	struct bm_sim_params sp;
+	struct bm_error err = { "" };
+	struct bm_backend *one;
+	struct two_hosts h;
+	json_object *pooled = NULL, *alone = NULL, *hp, *ho;
+	double n, k, across, count;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 1e9;
+	sp.buffer_frames = 100;
+	sp.sw_stamp_delay_ns = 3000;
+	two_hosts_new(&h, &sp, 4, labels);
+	one = sim_ports_new(&sp, 4, "p");
+	r8239_lr_defaults(&p, R8239_LR_MESH);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.trial_duration_s = 0.2;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	ck_assert_msg(r8239_line_rate_run(h.pool, &p, NULL, NULL, &pooled,
+					  &err) == 0, "pool: %s", err.msg);
+	ck_assert_msg(r8239_line_rate_run(one, &p, NULL, NULL, &alone,
+					  &err) == 0, "one: %s", err.msg);
+	hp = tj_get(json_object_array_get_idx(tj_get(pooled, "trials"), 0),
+		    "hw_latency");
+	ho = tj_get(json_object_array_get_idx(tj_get(alone, "trials"), 0),
+		    "hw_latency");
+	ck_assert_ptr_nonnull(hp);
+	ck_assert_ptr_nonnull(ho);
+	ck_assert_double_eq(tj_num(json_object_array_get_idx(tj_get(alone,
+		"trials"), 0), "lost"), 0);
+	n = tj_num(ho, "count") / 12;		/* frames a stream */
+	k = ceil(n / 4096);
+	across = tj_num(hp, "across_hosts");
+	count = tj_num(hp, "count");
+	ck_assert_double_gt(k, 1);
+	ck_assert_double_eq(across, 8 * ceil(n / k));
+	ck_assert_double_eq(count - across, 4 * n);
+	ck_assert_double_ge(tj_num(hp, "min_ns"), tj_num(ho, "min_ns") - 0.5);
+	ck_assert_double_le(tj_num(hp, "max_ns"), tj_num(ho, "max_ns") + 0.5);
+	ck_assert_double_eq_tol(tj_num(hp, "sw_mean_ns"),
+				tj_num(hp, "mean_ns") + 3000, 0.5);
+	json_object_put(pooled);
+	json_object_put(alone);
+	bm_sim_free(one);
+	two_hosts_free(&h);
+}
+END_TEST
+
+/*
  * RFC 2544 §13's route set-up and §11.3's routing updates over a pool:
  * each part sends the updates of its own ports (bm_rip_msg.port), §13's
  * from the rx port's host (b here), §11.3's from the tx port's (this
@@ -893,6 +956,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, reset_across_hosts);
 	tcase_add_test(tc, routing_across_hosts);
 	tcase_add_test(tc, hw_stamps_across_hosts);
+	tcase_add_test(tc, hw_stamps_local_and_across);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -131,7 +131,8 @@ static int sim_run_trial_link(struct bm_backend *be,
 		bm_traffic_keep_host(spec->traffic, spec->host,
 				     spec->traffic_res, res);
 		if (sp->p.sw_stamp_delay_ns > 0 && spec->latency)
-			sim_hw_part(spec, spec->traffic_res, res);
+			sim_hw_part(spec, spec->traffic_res,
+				    sp->p.sw_stamp_delay_ns, res);
 		res->clock_before = clock;
 		res->clock_after = clock;
 		sim_clock_during(sp, spec, &clock, &res->clock_during);

@@ -458,10 +458,11 @@ double sim_traffic_secs(int64_t t);
  * and give it logs; 0 or -ENOMEM. */
 int sim_traffic_reset_results(struct tsim *S, struct bm_traffic_result *tr);
 /* Per-stream results into tr, then the ports and totals into res. */
-/* A pool host's part, its ports stamping every frame: its hardware
- * block from its halves' stamp logs in tr (the pool pairs them). */
+/* A pool host's part, its ports stamping every frame, their software
+ * stamps delay_ns later: its hardware block from its halves' stamp logs
+ * in tr (the pool pairs them) and its whole streams' latency. */
 void sim_hw_part(const struct bm_trial_spec *spec,
-		 const struct bm_traffic_result *tr,
+		 const struct bm_traffic_result *tr, double delay_ns,
 		 struct bm_trial_result *res);
 void sim_traffic_results(struct tsim *S, struct bm_traffic_result *tr,
 			 struct bm_trial_result *res);

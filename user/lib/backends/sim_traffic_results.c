@@ -165,7 +165,7 @@ static int sim_hw_half(struct tsim *S, unsigned int i, struct tstream *s)
 }
 
 void sim_hw_part(const struct bm_trial_spec *spec,
-		 const struct bm_traffic_result *tr,
+		 const struct bm_traffic_result *tr, double delay_ns,
 		 struct bm_trial_result *res)
 {
 	const struct bm_traffic *t = spec->traffic;
@@ -177,6 +177,7 @@ void sim_hw_part(const struct bm_trial_spec *spec,
 	snprintf(h->tx_filter, sizeof(h->tx_filter), "all");
 	snprintf(h->rx_filter, sizeof(h->rx_filter), "all");
 	for (k = 0; k < t->n_streams && k < tr->n_streams; k++) {
+		const struct bm_latency *l = &tr->streams[k].latency;
 		uint64_t n = tr->streams[k].n_hw_log;
 
 		switch (bm_stream_half(t, &t->streams[k], spec->host)) {
@@ -187,9 +188,27 @@ void sim_hw_part(const struct bm_trial_spec *spec,
 		case BM_HALF_RX:
 			h->rx_stamps += n;
 			break;
+		case BM_HALF_BOTH:
+			/* paired on this host: every frame it timed */
+			if (!l->count)
+				break;
+			h->min_ns = h->count ? fmin(h->min_ns, l->min_ns) :
+				    l->min_ns;
+			h->max_ns = h->count ? fmax(h->max_ns, l->max_ns) :
+				    l->max_ns;
+			h->mean_ns += l->mean_ns * (double)l->count;
+			h->count += l->count;
+			h->tx_requests += l->count;
+			h->tx_stamps += l->count;
+			h->rx_stamps += l->count;
+			break;
 		default:
 			break;
 		}
+	}
+	if (h->count) {
+		h->mean_ns /= (double)h->count;
+		h->sw_mean_ns = h->mean_ns + delay_ns;
 	}
 }
 
