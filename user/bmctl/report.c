@@ -283,6 +283,7 @@ void report_trials(json_object *result)
 		{ "latency.mean_ns" },
 		/* the NICs' hardware stamps, where the ports had them */
 		{ "hw_latency.count" },
+		{ "hw_latency.across_hosts" },
 		{ "hw_latency.mean_ns" },
 		{ "hw_latency.accuracy_ns" },
 		/* a pool's trial: its hosts' clocks (linuxptp) */

@@ -48,6 +48,9 @@ bool bm_host_name_ok(const char *s);
 int bm_port_label_parse(const char *label, char *host, size_t host_len,
 			char *name, size_t name_len, struct bm_error *err);
 
+/* Does a job's port label name another host's port ("lab2:ens1f0")? */
+bool bm_port_label_remote(const char *label);
+
 /* Does host's part of a trial of t send its RFC 2544 §11.2 management
  * queries (t has them and their port is on host; host NULL: one host
  * runs the whole trial)?  Only that part sends and counts them. */

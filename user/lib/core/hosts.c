@@ -59,6 +59,11 @@ int bm_port_label_parse(const char *label, char *host, size_t host_len,
 	return 0;
 }
 
+bool bm_port_label_remote(const char *label)
+{
+	return strchr(label, BM_HOST_SEP) != NULL;
+}
+
 bool bm_port_on_host(const struct bm_port_spec *p, const char *host)
 {
 	return !strcmp(p->host, host);

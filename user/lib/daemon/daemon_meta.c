@@ -336,7 +336,7 @@ static struct bm_backend *real_pool(const struct bmd_job_desc *d,
 
 	*pooled = false;
 	for (i = 0; i < d->n_ports; i++)
-		if (strchr(d->ports[i], BM_HOST_SEP))
+		if (bm_port_label_remote(d->ports[i]))
 			*pooled = true;
 		else
 			local[n++] = d->ports[i];

@@ -411,7 +411,7 @@ struct bm_backend *bmd_pool_backend(const struct bmd_job_desc *d,
 		struct bm_port_info pi;
 		uint8_t mac[6];
 
-		if (!strchr(d->ports[i], BM_HOST_SEP) &&
+		if (!bm_port_label_remote(d->ports[i]) &&
 		    !bm_port_info(NULL, d->ports[i], &pi) &&
 		    bm_mac_parse(pi.address, mac))
 			bm_pool_set_mac(pool, i, mac);

@@ -292,7 +292,7 @@ static int submit_tolerance_ok(const struct bmd *d, const struct bm_request *q,
 
 	if (!q->sync_tolerance_us)
 		return 0;
-	for (i = 0; i < q->n_ports && !strchr(q->ports[i], BM_HOST_SEP); i++)
+	for (i = 0; i < q->n_ports && !bm_port_label_remote(q->ports[i]); i++)
 		;
 	*usage = true;
 	if (i == q->n_ports)
