@@ -18,6 +18,7 @@
 
 #include "bm_clock.h"
 #include "bm_ptp.h"
+#include "bm_wire.h"
 
 #define PTP_MSG_MANAGEMENT	0x0d
 #define PTP_VERSION		2
@@ -32,52 +33,26 @@
  * UInteger16, a 12-byte ScaledNs, gmPresent, gmIdentity */
 #define PTP_TSNP_LEN		50
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 void bm_ptp_request(uint8_t *b, uint16_t seq)
 {
 	memset(b, 0, BM_PTP_REQ_LEN);
 	b[0] = PTP_MSG_MANAGEMENT;
 	b[1] = PTP_VERSION;
-	put16(b + 2, BM_PTP_REQ_LEN);
+	bm_put16(b + 2, BM_PTP_REQ_LEN);
 	/* source port: no clock of ours; the port number tells our
 	 * requests from another client's in ptp4l's log */
-	put16(b + 28, (uint16_t)getpid());
-	put16(b + 30, seq);
+	bm_put16(b + 28, (uint16_t)getpid());
+	bm_put16(b + 30, seq);
 	b[32] = PTP_CTL_MANAGEMENT;
 	b[33] = 0x7f;
 	memset(b + 34, 0xff, 10);	/* every clock, every port ... */
 	b[44] = 0;			/* ... of this one only (pmc -b 0) */
 	b[45] = 0;
 	b[46] = PTP_ACTION_GET;
-	put16(b + 48, PTP_TLV_MANAGEMENT);
-	put16(b + 50, 2);
-	put16(b + 52, PTP_ID_TIME_STATUS_NP);
+	bm_put16(b + 48, PTP_TLV_MANAGEMENT);
+	bm_put16(b + 50, 2);
+	bm_put16(b + 52, PTP_ID_TIME_STATUS_NP);
 }
 
 static int ptp_bad(struct bm_clock_reading *out, const char *why)
@@ -94,19 +69,19 @@ int bm_ptp_parse(const uint8_t *b, size_t n, struct bm_clock_reading *out)
 
 	memset(out, 0, sizeof(*out));
 	if (n < PTP_MGMT_HDR + 6 || (b[0] & 0x0f) != PTP_MSG_MANAGEMENT ||
-	    (b[1] & 0x0f) != PTP_VERSION || get16(b + 2) > n)
+	    (b[1] & 0x0f) != PTP_VERSION || bm_get16(b + 2) > n)
 		return ptp_bad(out, "an answer that is no management message");
 	if ((b[46] & 0x0f) != PTP_ACTION_RESPONSE)
 		return ptp_bad(out, "an answer that is no response");
-	len = get16(b + PTP_MGMT_HDR + 2);
-	if (get16(b + PTP_MGMT_HDR) == PTP_TLV_MGMT_ERROR)
+	len = bm_get16(b + PTP_MGMT_HDR + 2);
+	if (bm_get16(b + PTP_MGMT_HDR) == PTP_TLV_MGMT_ERROR)
 		return ptp_bad(out, "refused TIME_STATUS_NP (management error)");
-	if (get16(b + PTP_MGMT_HDR) != PTP_TLV_MANAGEMENT ||
-	    get16(b + PTP_MGMT_HDR + 4) != PTP_ID_TIME_STATUS_NP ||
+	if (bm_get16(b + PTP_MGMT_HDR) != PTP_TLV_MANAGEMENT ||
+	    bm_get16(b + PTP_MGMT_HDR + 4) != PTP_ID_TIME_STATUS_NP ||
 	    len < 2 + PTP_TSNP_LEN || PTP_MGMT_HDR + 4 + (size_t)len > n)
 		return ptp_bad(out, "an answer that is not TIME_STATUS_NP");
-	out->offset_ns = (int64_t)get64(d);
-	out->gm_present = get32(d + 38) != 0;
+	out->offset_ns = (int64_t)bm_get64(d);
+	out->gm_present = bm_get32(d + 38) != 0;
 	id = d + 42;
 	snprintf(out->gm, sizeof(out->gm),
 		 "%02x%02x%02x.%02x%02x.%02x%02x%02x", id[0], id[1], id[2],
@@ -172,7 +147,7 @@ int bm_ptp_read(const char *path, int timeout_ms,
 		}
 		/* an answer to another request of this socket: none; to
 		 * ours, by its sequence id */
-		if (n >= 32 && get16(ans + 30) != seq)
+		if (n >= 32 && bm_get16(ans + 30) != seq)
 			continue;
 		ret = bm_ptp_parse(ans, (size_t)n, out);
 		break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bm_rip.h"
+#include "bm_wire.h"
 
 #define ETH_LEN		14
 #define IP_LEN		20
@@ -16,16 +17,6 @@
 #define RIP_HDR		4
 #define RIP_ENTRY	20
 
-static void put16(uint8_t *p, unsigned int v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static unsigned int get16(const uint8_t *p)
-{
-	return (unsigned int)p[0] << 8 | p[1];
-}
 
 static unsigned int ip_csum(const uint8_t *h)
 {
@@ -33,7 +24,7 @@ static unsigned int ip_csum(const uint8_t *h)
 	unsigned int i;
 
 	for (i = 0; i < IP_LEN; i += 2)
-		s += get16(h + i);
+		s += bm_get16(h + i);
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
 	return ~s & 0xffff;
@@ -55,7 +46,7 @@ size_t bm_rip_response(uint8_t *buf, size_t len, const struct bm_rip_route *r,
 		if (!r[k].metric || r[k].metric > BM_RIP_INFINITY)
 			return 0;
 		e = buf + RIP_HDR + k * RIP_ENTRY;
-		put16(e, 2);		/* AF_INET */
+		bm_put16(e, 2);		/* AF_INET */
 		memcpy(e + 4, r[k].net, 4);
 		e[19] = r[k].metric;
 	}
@@ -76,21 +67,21 @@ size_t bm_rip_frame(uint8_t *buf, size_t len, const uint8_t src_mac[6],
 		return 0;
 	memset(buf, 0xff, 6);
 	memcpy(buf + 6, src_mac, 6);
-	put16(buf + 12, 0x0800);
+	bm_put16(buf + 12, 0x0800);
 	memset(ip, 0, IP_LEN);
 	ip[0] = 0x45;
-	put16(ip + 2, (unsigned int)(IP_LEN + UDP_LEN + rip));
-	put16(ip + 6, 0x4000);		/* DF */
+	bm_put16(ip + 2, (unsigned int)(IP_LEN + UDP_LEN + rip));
+	bm_put16(ip + 6, 0x4000);		/* DF */
 	ip[8] = BM_RIP_TTL;
 	ip[9] = 17;			/* UDP */
 	memcpy(ip + 12, src_ip, 4);
 	memcpy(ip + 16, src_ip, 3);
 	ip[19] = 0xff;			/* the /24's directed broadcast */
-	put16(ip + 10, ip_csum(ip));
-	put16(udp, BM_RIP_PORT);
-	put16(udp + 2, BM_RIP_PORT);
-	put16(udp + 4, (unsigned int)(UDP_LEN + rip));
-	put16(udp + 6, 0);
+	bm_put16(ip + 10, ip_csum(ip));
+	bm_put16(udp, BM_RIP_PORT);
+	bm_put16(udp + 2, BM_RIP_PORT);
+	bm_put16(udp + 4, (unsigned int)(UDP_LEN + rip));
+	bm_put16(udp + 6, 0);
 	return hdr + rip;
 }
 
@@ -103,11 +94,11 @@ int bm_rip_parse(const uint8_t *frame, size_t len, uint8_t src_ip[4],
 	unsigned int k, n;
 
 	if (len < ETH_LEN + IP_LEN + UDP_LEN + RIP_HDR ||
-	    memcmp(frame, bc, 6) || get16(frame + 12) != 0x0800 ||
+	    memcmp(frame, bc, 6) || bm_get16(frame + 12) != 0x0800 ||
 	    ip[0] != 0x45 || ip[9] != 17 || ip_csum(ip) != 0 ||
-	    get16(ip + 2) != len - ETH_LEN || ip[19] != 0xff ||
-	    get16(udp) != BM_RIP_PORT || get16(udp + 2) != BM_RIP_PORT ||
-	    get16(udp + 4) != len - ETH_LEN - IP_LEN)
+	    bm_get16(ip + 2) != len - ETH_LEN || ip[19] != 0xff ||
+	    bm_get16(udp) != BM_RIP_PORT || bm_get16(udp + 2) != BM_RIP_PORT ||
+	    bm_get16(udp + 4) != len - ETH_LEN - IP_LEN)
 		return -1;
 	rip = udp + UDP_LEN;
 	body = len - ETH_LEN - IP_LEN - UDP_LEN - RIP_HDR;
@@ -119,9 +110,9 @@ int bm_rip_parse(const uint8_t *frame, size_t len, uint8_t src_ip[4],
 		return -1;
 	for (k = 0; k < n; k++) {
 		e = rip + RIP_HDR + k * RIP_ENTRY;
-		if (get16(e) != 2 || get16(e + 2) || get16(e + 8) ||
-		    get16(e + 10) || get16(e + 12) || get16(e + 14) ||
-		    get16(e + 16) || e[18] || !e[19] ||
+		if (bm_get16(e) != 2 || bm_get16(e + 2) || bm_get16(e + 8) ||
+		    bm_get16(e + 10) || bm_get16(e + 12) || bm_get16(e + 14) ||
+		    bm_get16(e + 16) || e[18] || !e[19] ||
 		    e[19] > BM_RIP_INFINITY)
 			return -1;
 		memcpy(r[k].net, e + 4, 4);
