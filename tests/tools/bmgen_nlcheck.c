@@ -52,7 +52,9 @@
 
 #define BUFSZ		65536
 #define NOATTR		(-1)	/* the extack need not point at an attribute */
-#define M(a)		(1ULL << (a))
+/* an attribute's bit in stream_base()'s omit mask; the base puts none
+ * past 63, so those have none */
+#define M(a)		((a) < 64 ? 1ULL << ((a) % 64) : 0ULL)
 #define FREE_ID_BASE	1000	/* ids the checker may use for its own streams */
 #define RUN_RATE_UFPS	(100ULL * 1000000)	/* 100 fps */
 #define HOUR_NS		(3600ULL * 1000000000ULL)
@@ -820,12 +822,8 @@ STREAM_PUT(b_udp_src_u32, 32, BMGEN_A_STREAM_UDP_SRC, 49184)
 STREAM_PUT(b_flows_0, 32, BMGEN_A_STREAM_FLOWS, 0)
 STREAM_PUT(b_flows_65537, 32, BMGEN_A_STREAM_FLOWS, BMGEN_MAX_FLOWS + 1)
 STREAM_PUT(b_flow_mode_4, 32, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_MAC_SRC + 1)
-/* §12 random destinations (attributes above 63: no STREAM_PUT mask) */
-BUILD(b_flow_step_0)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, 0);
-}
+/* §12 random destinations */
+STREAM_PUT(b_flow_step_0, 32, BMGEN_A_STREAM_FLOW_STEP, 0)
 BUILD(b_flow_step_udp)
 {
 	stream_base(nlh, c, 0);
@@ -843,11 +841,7 @@ BUILD(b_flow_step_wrap)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_MODE, BMGEN_FLOW_IP_DST);
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_STEP, 256);
 }
-BUILD(b_flow_seed_u32)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_FLOW_SEED, 7);
-}
+STREAM_PUT(b_flow_seed_u32, 32, BMGEN_A_STREAM_FLOW_SEED, 7)
 /* §12 random MACs (R2544-ADDR) */
 BUILD(b_mac_seed_ip_flows)
 {
@@ -939,11 +933,7 @@ BUILD(b_burst_last_63)
 	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_BURST_LAST_SIZE, 63);
 }
 STREAM_PUT(b_last_without_burst, 32, BMGEN_A_STREAM_BURST_LAST_SIZE, 244)
-BUILD(b_due_without_burst)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u64(nlh, BMGEN_A_STREAM_BURST_DUE_UFPS, 14880952380952ULL);
-}
+STREAM_PUT(b_due_without_burst, 64, BMGEN_A_STREAM_BURST_DUE_UFPS, 14880952380952ULL)
 BUILD(b_burst_due_big)
 {
 	burst_base(nlh, c);
@@ -994,25 +984,9 @@ BUILD(b_mpls_reserved)
 }
 STREAM_PUT(b_log_0, 32, BMGEN_A_STREAM_LOG_FRAMES, 0)
 STREAM_PUT(b_log_big, 32, BMGEN_A_STREAM_LOG_FRAMES, BMGEN_MAX_LOG_FRAMES + 1)
-/* attributes past 63, beyond STREAM_PUT's mask of the base's */
-BUILD(b_hw_log_0)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, 0);
-}
-
-BUILD(b_hw_log_big)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG, BMGEN_MAX_HW_LOG + 1);
-}
-
-BUILD(b_hw_every_alone)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_HW_LOG_EVERY, 4);
-}
-
+STREAM_PUT(b_hw_log_0, 32, BMGEN_A_STREAM_HW_LOG, 0)
+STREAM_PUT(b_hw_log_big, 32, BMGEN_A_STREAM_HW_LOG, BMGEN_MAX_HW_LOG + 1)
+STREAM_PUT(b_hw_every_alone, 32, BMGEN_A_STREAM_HW_LOG_EVERY, 4)
 BUILD(b_hw_every_0)
 {
 	stream_base(nlh, c, 0);
@@ -1022,11 +996,7 @@ BUILD(b_hw_every_0)
 STREAM_PUT(b_start_hour, 64, BMGEN_A_STREAM_START_NS, HOUR_NS + 1)
 STREAM_PUT(b_cpu_offline, 32, BMGEN_A_STREAM_CPU, 100000)
 STREAM_PUT(b_tx_mode_2, 32, BMGEN_A_STREAM_TX_MODE, BMGEN_TX_QDISC + 1)
-BUILD(b_learn_payload)
-{
-	stream_base(nlh, c, 0);
-	mnl_attr_put_u32(nlh, BMGEN_A_STREAM_LEARN, 1);
-}
+STREAM_PUT(b_learn_payload, 32, BMGEN_A_STREAM_LEARN, 1)
 
 /* stream delete, trials */
 BUILD(b_del_free) { mnl_attr_put_u32(nlh, BMGEN_A_STREAM_ID, c->free_id); }
