@@ -343,7 +343,6 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		c->during = pres->clock_during;
 		c->first_tx_s = NAN;
 	}
-	bm_pool_hw_add(m, host, pr, pres);
 	for (k = 0; k < t->n_streams && k < pr->n_streams &&
 		    k < m->r->n_streams; k++) {
 		enum bm_half h = bm_stream_half(t, &t->streams[k], host);
@@ -355,9 +354,11 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 			c->sent += pr->streams[k].sent;
 		if (c && (h & BM_HALF_RX))
 			c->received += pr->streams[k].received;
+		bm_pool_hw_take(m, k, h, &pr->streams[k], pres);
 		stream_take(&m->r->streams[k], &pr->streams[k], h);
 		sides |= h;
 	}
+	bm_pool_hw_add(m, sides, pres);
 	/* §11.2's queries: what the part on their port's host counted */
 	if (bm_part_has_mgmt(t, host))
 		mgmt_take(m->res, pres);

@@ -37,10 +37,13 @@ struct bm_pool_hw {
 	struct hw_half (*half)[2];	/* per stream: sender's, receiver's */
 	bool tx_filter, rx_filter;	/* named yet */
 	double host_accuracy_ns;	/* the most any host stated */
-	/* the pairs the hosts' modules made (a stream on one host) */
+	/* the pairs the hosts' modules made (a stream on one host), and
+	 * the most accuracy_ns those hosts stated */
 	uint64_t local;
-	double local_min, local_max, local_sum, local_sw_sum;
 	double local_accuracy_ns;
+	/* every pair: the modules' and the merge's (across hosts) */
+	uint64_t n;
+	double min, max, sum, sw_sum;
 };
 
 static bool stream_across(const struct bm_traffic *t,
@@ -86,62 +89,74 @@ void bm_pool_hw_init(struct bm_pool_merge *m)
 	}
 }
 
-void bm_pool_hw_add(struct bm_pool_merge *m, const char *host,
-		    struct bm_traffic_result *pr,
+void bm_pool_hw_take(struct bm_pool_merge *m, unsigned int k, enum bm_half h,
+		     struct bm_stream_result *x,
+		     const struct bm_trial_result *pres)
+{
+	struct hw_half *to;
+
+	if (!x->hw_log)
+		return;
+	if (m->hw && k < m->hw->n_streams &&
+	    (h == BM_HALF_TX || h == BM_HALF_RX)) {
+		to = &m->hw->half[k][h == BM_HALF_RX];
+		free(to->log);
+		to->log = x->hw_log;
+		to->n = x->n_hw_log;
+		to->accuracy_ns = pres->hw.accuracy_ns;
+	} else {
+		free(x->hw_log);
+	}
+	x->hw_log = NULL;
+	x->n_hw_log = 0;
+}
+
+/* n pairs whose least, largest and summed latency are min, max and sum,
+ * and their summed software latency sw_sum, into w. */
+static void pairs_add(struct bm_pool_hw *w, uint64_t n, double min,
+		      double max, double sum, double sw_sum)
+{
+	if (!n)
+		return;
+	w->min = w->n ? fmin(w->min, min) : min;
+	w->max = w->n ? fmax(w->max, max) : max;
+	w->n += n;
+	w->sum += sum;
+	w->sw_sum += sw_sum;
+}
+
+void bm_pool_hw_add(struct bm_pool_merge *m, unsigned int sides,
 		    const struct bm_trial_result *pres)
 {
 	const struct bm_hw_latency *h = &pres->hw;
 	struct bm_hw_latency *d = &m->res->hw;
 	struct bm_pool_hw *w = m->hw;
-	unsigned int k, sides = 0;
 
-	for (k = 0; k < m->t->n_streams && k < pr->n_streams; k++) {
-		enum bm_half half = bm_stream_half(m->t, &m->t->streams[k],
-						   host);
-		struct bm_stream_result *x = &pr->streams[k];
-		struct hw_half *to;
-
-		sides |= half;
-		if (!x->hw_log)
-			continue;
-		if (w && (half == BM_HALF_TX || half == BM_HALF_RX)) {
-			to = &w->half[k][half == BM_HALF_RX];
-			free(to->log);
-			to->log = x->hw_log;
-			to->n = x->n_hw_log;
-			to->accuracy_ns = h->accuracy_ns;
-		} else {
-			free(x->hw_log);
-		}
-		x->hw_log = NULL;
-		x->n_hw_log = 0;
-	}
 	if (!h->on)
 		return;
 	d->on = true;
 	d->tx_requests += h->tx_requests;
 	d->tx_stamps += h->tx_stamps;
 	d->rx_stamps += h->rx_stamps;
+	if (!w)
+		return;
 	/* the filter a sending port took, and a receiving one's */
-	if (w && (sides & BM_HALF_TX) && !w->tx_filter) {
+	if ((sides & BM_HALF_TX) && !w->tx_filter) {
 		memcpy(d->tx_filter, h->tx_filter, sizeof(d->tx_filter));
 		w->tx_filter = true;
 	}
-	if (w && (sides & BM_HALF_RX) && !w->rx_filter) {
+	if ((sides & BM_HALF_RX) && !w->rx_filter) {
 		memcpy(d->rx_filter, h->rx_filter, sizeof(d->rx_filter));
 		w->rx_filter = true;
 	}
-	if (!w)
-		return;
 	w->host_accuracy_ns = fmax(w->host_accuracy_ns, h->accuracy_ns);
 	if (!h->count)
 		return;
-	w->local_min = w->local ? fmin(w->local_min, h->min_ns) : h->min_ns;
-	w->local_max = w->local ? fmax(w->local_max, h->max_ns) : h->max_ns;
 	w->local += h->count;
-	w->local_sum += h->mean_ns * (double)h->count;
-	w->local_sw_sum += h->sw_mean_ns * (double)h->count;
 	w->local_accuracy_ns = fmax(w->local_accuracy_ns, h->accuracy_ns);
+	pairs_add(w, h->count, h->min_ns, h->max_ns,
+		  h->mean_ns * (double)h->count,
+		  h->sw_mean_ns * (double)h->count);
 }
 
 static int stamp_cmp(const void *a, const void *b)
@@ -151,45 +166,52 @@ static int stamp_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Pair stream k's sender's stamps with its receiver's into w; how many
+ * pairs, and their accuracy (both hosts' offsets') in *acc. */
+static uint64_t pair_stream(struct bm_pool_hw *w, unsigned int k,
+			    double *acc)
+{
+	struct hw_half *tx = &w->half[k][0], *rx = &w->half[k][1];
+	const struct bm_hw_stamp *r;
+	uint64_t n = 0;
+	size_t i;
+
+	if (!tx->n || !rx->n)
+		return 0;
+	qsort(rx->log, rx->n, sizeof(*rx->log), stamp_cmp);
+	*acc = fmax(*acc, tx->accuracy_ns + rx->accuracy_ns);
+	for (i = 0; i < tx->n; i++) {
+		double lat;
+
+		r = bsearch(&tx->log[i], rx->log, rx->n, sizeof(*rx->log),
+			    stamp_cmp);
+		if (!r)
+			continue;	/* lost, or not stamped there */
+		lat = (double)(r->ns - tx->log[i].ns);
+		pairs_add(w, 1, lat, lat, lat, (double)r->sw_lat_ns);
+		n++;
+	}
+	return n;
+}
+
 void bm_pool_hw_end(struct bm_pool_merge *m)
 {
 	struct bm_hw_latency *d = &m->res->hw;
 	struct bm_pool_hw *w = m->hw;
-	double min = 0, max = 0, sum = 0, sw_sum = 0, acc = 0;
 	uint64_t across = 0;
+	double acc = 0;
 	unsigned int k;
-	size_t i;
 
 	if (!w)
 		return;
 	for (k = 0; k < w->n_streams; k++) {
-		struct hw_half *tx = &w->half[k][0], *rx = &w->half[k][1];
-
-		if (tx->n && rx->n) {
-			qsort(rx->log, rx->n, sizeof(*rx->log), stamp_cmp);
-			acc = fmax(acc, tx->accuracy_ns + rx->accuracy_ns);
-		}
-		for (i = 0; tx->n && i < tx->n; i++) {
-			const struct bm_hw_stamp *r;
-			double lat;
-
-			r = rx->n ? bsearch(&tx->log[i], rx->log, rx->n,
-					    sizeof(*rx->log), stamp_cmp) : NULL;
-			if (!r)
-				continue;	/* lost, or not stamped there */
-			lat = (double)(r->ns - tx->log[i].ns);
-			min = across ? fmin(min, lat) : lat;
-			max = across ? fmax(max, lat) : lat;
-			sum += lat;
-			sw_sum += (double)r->sw_lat_ns;
-			across++;
-		}
-		free(tx->log);
-		free(rx->log);
+		across += pair_stream(w, k, &acc);
+		free(w->half[k][0].log);
+		free(w->half[k][1].log);
 	}
 	if (d->on) {
 		d->across = across;
-		d->count = w->local + across;
+		d->count = w->n;
 		d->accuracy_ns = w->local ? w->local_accuracy_ns :
 				 w->host_accuracy_ns;
 		d->sync_error_ns = NAN;
@@ -203,16 +225,11 @@ void bm_pool_hw_end(struct bm_pool_merge *m)
 			d->accuracy_ns = w->local ?
 					 fmax(d->accuracy_ns, acc) : acc;
 		}
-		if (d->count) {
-			d->min_ns = w->local && across ?
-				    fmin(w->local_min, min) :
-				    w->local ? w->local_min : min;
-			d->max_ns = w->local && across ?
-				    fmax(w->local_max, max) :
-				    w->local ? w->local_max : max;
-			d->mean_ns = (w->local_sum + sum) / (double)d->count;
-			d->sw_mean_ns = (w->local_sw_sum + sw_sum) /
-					(double)d->count;
+		if (w->n) {
+			d->min_ns = w->min;
+			d->max_ns = w->max;
+			d->mean_ns = w->sum / (double)w->n;
+			d->sw_mean_ns = w->sw_sum / (double)w->n;
 		}
 	}
 	free(w->half);

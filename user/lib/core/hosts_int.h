@@ -11,10 +11,15 @@
  * pair across hosts is made, and the block says how many were). */
 void bm_pool_hw_init(struct bm_pool_merge *m);
 
-/* Take host's hardware block and the stamp logs of its halves (moved
- * out of pr's streams). */
-void bm_pool_hw_add(struct bm_pool_merge *m, const char *host,
-		    struct bm_traffic_result *pr,
+/* Move the stamp log of stream k's half h (x, a part's) into the merge,
+ * with the accuracy its host's part pres states. */
+void bm_pool_hw_take(struct bm_pool_merge *m, unsigned int k, enum bm_half h,
+		     struct bm_stream_result *x,
+		     const struct bm_trial_result *pres);
+
+/* Add a part's hardware block pres->hw, whose host ran sides of the
+ * trial's streams. */
+void bm_pool_hw_add(struct bm_pool_merge *m, unsigned int sides,
 		    const struct bm_trial_result *pres);
 
 /* Pair the halves' stamps, set m->res->hw, free m->hw. */
