@@ -162,11 +162,11 @@ void bm_genl_note_frame(struct bm_genl_backend *b, uint32_t id,
 void bm_genl_hw_result(struct bm_genl_backend *b,
 		       const struct bm_genl_stats *sum,
 		       struct bm_trial_result *res);
-/* The least frame that carries a Sync message and the TPLD (the
- * module's minimum for a PTP-shaped stream). */
-#define BM_GENL_PTP_SHAPE_MIN	80
 /* Should a stream from port tx to port rx (ifnames) be PTP-shaped:
- * hardware stamping on, rx's filter PTP-only, spec->ptp_shape_ok. */
+ * hardware stamping on, spec->ptp_shape_ok, and rx's filter PTP-only, or
+ * rx NULL: another host's port (a pool's part), whose filter is not known
+ * here, so shaped whenever allowed (a filter of all frames stamps them
+ * too). */
 bool bm_genl_hw_ptp_shape(const struct bm_genl_backend *b,
 			  const struct bm_trial_spec *spec, const char *tx,
 			  const char *rx, uint32_t f);

@@ -135,8 +135,12 @@ bool bm_genl_hw_ptp_shape(const struct bm_genl_backend *b,
 			  const struct bm_trial_spec *spec, const char *tx,
 			  const char *rx, uint32_t f)
 {
-	if (!b->hw_on || !spec->ptp_shape_ok || f < BM_GENL_PTP_SHAPE_MIN ||
-	    strcmp(tx, b->tx) || strcmp(rx, b->rx))
+	/* the module's minimum for a Sync message and the TPLD */
+	if (!b->hw_on || !spec->ptp_shape_ok || f < 80)
+		return false;
+	if (!rx)
+		return true;
+	if (strcmp(tx, b->tx) || strcmp(rx, b->rx))
 		return false;
 	return b->hw[1].rx_filter != HWTSTAMP_FILTER_ALL &&
 	       b->hw[1].rx_filter != HWTSTAMP_FILTER_NONE;

@@ -256,16 +256,13 @@ static int bm_traffic_stream_add(struct bm_genl_backend *b,
 			s.have_dst_ip6 = 1;
 		}
 	}
-	s.ptp_shape = s.frame_size && s.tx_ifindex && s.rx_ifindex &&
-		      bm_genl_hw_ptp_shape(b, spec, tx->name, rx->name, size);
-	/* a half of a stream across hosts: its stamps for the other host
-	 * (its receiver's rx filter is not known here: PTP-shaped when the
-	 * procedure allows, which a filter of all frames stamps too) */
+	/* rx on another host (ifindex 0): its filter is not known here */
+	s.ptp_shape = s.frame_size && s.tx_ifindex &&
+		      bm_genl_hw_ptp_shape(b, spec, tx->name, s.rx_ifindex ?
+					   rx->name : NULL, size);
+	/* a half of a stream across hosts: its stamps for the other host */
 	s.hw_log = bm_genl_hw_log(b, spec, (unsigned int)(ss - t->streams),
 				  intended, &s.hw_log_every);
-	if (s.hw_log && s.tx_ifindex && s.frame_size)
-		s.ptp_shape = spec->ptp_shape_ok &&
-			      size >= BM_GENL_PTP_SHAPE_MIN;
 	return bm_genl_stream_add(b->g, &s, err);
 }
 

@@ -33,7 +33,6 @@
  * UInteger16, a 12-byte ScaledNs, gmPresent, gmIdentity */
 #define PTP_TSNP_LEN		50
 
-
 void bm_ptp_request(uint8_t *b, uint16_t seq)
 {
 	memset(b, 0, BM_PTP_REQ_LEN);

@@ -46,6 +46,25 @@ static void count_rx(struct tstream *s, const struct sim_frame *f, int64_t rx)
 	}
 }
 
+/* A pool host's stamp of frame f of its half of s, which arrived at rx
+ * (bmgen.ko's STREAM_HW_LOG): the sender's as it left, the receiver's
+ * as it came with its software latency the stamp delay later. */
+static void log_hw_stamp(const struct tsim *S, struct tstream *s,
+			 const struct sim_frame *f, int64_t rx)
+{
+	struct bm_hw_stamp *h = &s->r->hw_log[s->r->n_hw_log++];
+
+	h->seq = (uint64_t)f->seq;
+	if (s->hw_side == BM_HALF_TX) {
+		h->ns = llround(f->tx / TICKS_NS);
+		h->sw_lat_ns = 0;
+	} else {
+		h->ns = llround(rx / TICKS_NS);
+		h->sw_lat_ns = llround((rx - f->tx) / TICKS_NS +
+				       S->p->sw_stamp_delay_ns);
+	}
+}
+
 /* The frame leaves egress line at end: received, or lost on the way. */
 static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 {
@@ -70,13 +89,7 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 	s->rcvd++;
 	if (s->hw_side && s->r->n_hw_log < s->hw_cap &&
 	    !((uint64_t)f->seq % s->hw_every))
-		s->r->hw_log[s->r->n_hw_log++] = s->hw_side == BM_HALF_TX ?
-			(struct bm_hw_stamp){ (uint64_t)f->seq,
-					      llround(f->tx / TICKS_NS), 0 } :
-			(struct bm_hw_stamp){ (uint64_t)f->seq,
-					      llround(rx / TICKS_NS),
-					      llround((rx - f->tx) / TICKS_NS +
-						      S->p->sw_stamp_delay_ns) };
+		log_hw_stamp(S, s, f, rx);
 	if (S->latency && (!sim_lat_add(&s->lat, end - f->tx, f->seq) ||
 			   !sim_lat_hist_add(&S->all, (uint64_t)(end - f->tx))))
 		sim_fail(S, -ENOMEM);
