@@ -334,36 +334,51 @@ START_TEST(sync_error_and_tolerance)
 }
 END_TEST
 
+/* RFC 8239 §3's mesh of 512 B frames for duration_s on a simulated DUT
+ * of sp (1 Gbit/s, 100 frames of buffer): over four ports, two a host
+ * (p1 and p3 here, p2 and p4 on host b), into *pooled, and on one host,
+ * into *alone. */
+static void mesh_pooled_and_alone(struct bm_sim_params *sp,
+				  double duration_s, json_object **pooled,
+				  json_object **alone)
+{
+	static const char *const labels[] = { "p1", "b:p2", "p3", "b:p4" };
+	struct r8239_lr_params p;
+	struct bm_error err = { "" };
+	struct bm_backend *one;
+	struct two_hosts h;
+
+	sp->line_rate_bps = 1e9;
+	sp->buffer_frames = 100;
+	two_hosts_new(&h, sp, 4, labels);
+	one = sim_ports_new(sp, 4, "p");
+	r8239_lr_defaults(&p, R8239_LR_MESH);
+	p.frame_sizes[0] = 512;
+	p.n_sizes = 1;
+	p.trial_duration_s = duration_s;
+	p.c.repeat = 1;
+	p.c.drain_s = 0.01;
+	*pooled = *alone = NULL;
+	ck_assert_msg(r8239_line_rate_run(h.pool, &p, NULL, NULL, pooled,
+					  &err) == 0, "pool: %s", err.msg);
+	ck_assert_msg(r8239_line_rate_run(one, &p, NULL, NULL, alone,
+					  &err) == 0, "one: %s", err.msg);
+	bm_sim_free(one);
+	two_hosts_free(&h);
+}
+
 /* The mesh of RFC 8239 §3 over four ports, two a host, p2 shaped to
  * 99.9 % of its line: the same per-port counts as on one host, and so
  * the closed form of the drops into p2. */
 START_TEST(mesh_as_on_one_host)
 {
-	static const char *const labels[] = { "p1", "b:p2", "p3", "b:p4" };
-	struct r8239_lr_params p;
 	struct bm_sim_params sp;
-	struct bm_error err = { "" };
-	struct bm_backend *one;
-	struct two_hosts h;
-	json_object *pooled = NULL, *alone = NULL, *ra, *rb;
+	json_object *pooled, *alone, *ra, *rb;
 	size_t i;
 
 	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 1e9;
-	sp.buffer_frames = 100;
 	sp.ports[1].egress_bps = 0.999e9;
-	two_hosts_new(&h, &sp, 4, labels);
-	one = sim_ports_new(&sp, 4, "p");
-	r8239_lr_defaults(&p, R8239_LR_MESH);
-	p.frame_sizes[0] = 512;
-	p.n_sizes = 1;
-	p.trial_duration_s = 2.0;
-	p.c.repeat = 1;
-	p.c.drain_s = 0.01;
-	ck_assert_msg(r8239_line_rate_run(h.pool, &p, NULL, NULL, &pooled,
-					  &err) == 0, "pool: %s", err.msg);
-	ck_assert_msg(r8239_line_rate_run(one, &p, NULL, NULL, &alone,
-					  &err) == 0, "one: %s", err.msg);
+	mesh_pooled_and_alone(&sp, 2.0, &pooled, &alone);
 	bm_test_keep_result(pooled, "pool.line-rate-mesh");
 	ra = json_object_array_get_idx(tj_get(json_object_array_get_idx(
 		tj_get(tj_get(pooled, "results"), "per_size"), 0),
@@ -392,8 +407,6 @@ START_TEST(mesh_as_on_one_host)
 		"ports"), 1), "lost"), 0);
 	json_object_put(pooled);
 	json_object_put(alone);
-	bm_sim_free(one);
-	two_hosts_free(&h);
 }
 END_TEST
 
@@ -678,31 +691,13 @@ END_TEST
  */
 START_TEST(hw_stamps_local_and_across)
 {
-	static const char *const labels[] = { "p1", "b:p2", "p3", "b:p4" };
-	struct r8239_lr_params p;
 	struct bm_sim_params sp;
-	struct bm_error err = { "" };
-	struct bm_backend *one;
-	struct two_hosts h;
-	json_object *pooled = NULL, *alone = NULL, *hp, *ho;
+	json_object *pooled, *alone, *hp, *ho;
 	double n, k, across, count;
 
 	bm_sim_params_default(&sp);
-	sp.line_rate_bps = 1e9;
-	sp.buffer_frames = 100;
 	sp.sw_stamp_delay_ns = 3000;
-	two_hosts_new(&h, &sp, 4, labels);
-	one = sim_ports_new(&sp, 4, "p");
-	r8239_lr_defaults(&p, R8239_LR_MESH);
-	p.frame_sizes[0] = 512;
-	p.n_sizes = 1;
-	p.trial_duration_s = 0.2;
-	p.c.repeat = 1;
-	p.c.drain_s = 0.01;
-	ck_assert_msg(r8239_line_rate_run(h.pool, &p, NULL, NULL, &pooled,
-					  &err) == 0, "pool: %s", err.msg);
-	ck_assert_msg(r8239_line_rate_run(one, &p, NULL, NULL, &alone,
-					  &err) == 0, "one: %s", err.msg);
+	mesh_pooled_and_alone(&sp, 0.2, &pooled, &alone);
 	hp = tj_get(json_object_array_get_idx(tj_get(pooled, "trials"), 0),
 		    "hw_latency");
 	ho = tj_get(json_object_array_get_idx(tj_get(alone, "trials"), 0),
@@ -724,8 +719,6 @@ START_TEST(hw_stamps_local_and_across)
 				tj_num(hp, "mean_ns") + 3000, 0.5);
 	json_object_put(pooled);
 	json_object_put(alone);
-	bm_sim_free(one);
-	two_hosts_free(&h);
 }
 END_TEST
 
