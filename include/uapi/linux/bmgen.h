@@ -622,7 +622,12 @@ static inline __u32 bmgen_hist_index(__u64 ns)
 	msb = 63 - __builtin_clzll(ns);
 	if (msb >= BMGEN_HIST_MAX_SHIFT)
 		return BMGEN_HIST_BUCKETS - 1;
-	sub = (__u32)(ns >> (msb - BMGEN_HIST_SUB_BITS)) &
+	/* an octave narrower than its buckets (64-127 ns: 64 values in 128
+	 * buckets) uses every other one
+	 */
+	sub = (__u32)(msb >= BMGEN_HIST_SUB_BITS ?
+		      ns >> (msb - BMGEN_HIST_SUB_BITS) :
+		      ns << (BMGEN_HIST_SUB_BITS - msb)) &
 	      ((1U << BMGEN_HIST_SUB_BITS) - 1);
 	return 1 + ((msb - BMGEN_HIST_MIN_SHIFT) << BMGEN_HIST_SUB_BITS) + sub;
 }
@@ -630,16 +635,19 @@ static inline __u32 bmgen_hist_index(__u64 ns)
 /* Lowest latency in ns that falls into bucket index. */
 static inline __u64 bmgen_hist_lower_ns(__u32 index)
 {
-	__u32 octave, sub;
+	__u32 shift, sub;
+	__u64 base;
 
 	if (index == 0)
 		return 0;
 	if (index >= BMGEN_HIST_BUCKETS - 1)
 		return 1ULL << BMGEN_HIST_MAX_SHIFT;
-	octave = (index - 1) >> BMGEN_HIST_SUB_BITS;
+	shift = ((index - 1) >> BMGEN_HIST_SUB_BITS) + BMGEN_HIST_MIN_SHIFT;
 	sub = (index - 1) & ((1U << BMGEN_HIST_SUB_BITS) - 1);
-	return ((1ULL << BMGEN_HIST_SUB_BITS) + sub) <<
-	       (octave + BMGEN_HIST_MIN_SHIFT - BMGEN_HIST_SUB_BITS);
+	base = (1ULL << BMGEN_HIST_SUB_BITS) + sub;
+	return shift >= BMGEN_HIST_SUB_BITS ?
+	       base << (shift - BMGEN_HIST_SUB_BITS) :
+	       base >> (BMGEN_HIST_SUB_BITS - shift);
 }
 
 #endif /* _UAPI_LINUX_BMGEN_H */
