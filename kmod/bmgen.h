@@ -88,14 +88,16 @@ struct bm_rx_state {
 	u64 last_lost_seq;		/* highest lost seq + 1, 0 = none */
 	u64 first_ns, last_ns;		/* rel. to epoch; first_ns valid if frames */
 	u64 max_iat_ns, max_iat_start_ns;
-	u64 lat_count, lat_min, lat_max, lat_sum;
+	u64 lat_count, lat_below_zero;
+	s64 lat_min, lat_max, lat_sum;	/* below 0 only across hosts */
 	unsigned __int128 lat_sumsq;
 	bool have_prev_lat;
 	u64 prev_seq;
 	s64 prev_lat;
 	u64 ipdv_count;
 	s64 ipdv_min, ipdv_max, ipdv_sum;
-	u64 tag_lat_ns;
+	s64 tag_lat_ns;
+	bool tag_seen;			/* the tagged frame arrived */
 	u64 seen_base;			/* lowest seq the window covers */
 	u64 untagged;			/* frames without a VLAN tag */
 	u64 log_n;			/* records in the stream's rx_log */

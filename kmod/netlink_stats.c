@@ -90,7 +90,7 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    BM_PUT64(skb, BMGEN_STATS_RX_MAX_IAT_START_NS, rx.max_iat_start_ns) ||
 	    BM_PUT64(skb, BMGEN_STATS_LAT_COUNT, rx.lat_count) ||
 	    BM_PUT64(skb, BMGEN_STATS_LAT_MIN_NS, rx.lat_count ? rx.lat_min : 0) ||
-	    BM_PUT64(skb, BMGEN_STATS_LAT_MAX_NS, rx.lat_max) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_MAX_NS, rx.lat_count ? rx.lat_max : 0) ||
 	    BM_PUT64(skb, BMGEN_STATS_LAT_SUM_NS, rx.lat_sum) ||
 	    BM_PUT64(skb, BMGEN_STATS_LAT_SUMSQ_HI, (u64)(rx.lat_sumsq >> 64)) ||
 	    BM_PUT64(skb, BMGEN_STATS_LAT_SUMSQ_LO, (u64)rx.lat_sumsq) ||
@@ -113,7 +113,9 @@ static int bm_stats_fill(struct sk_buff *skb, struct bm_stream *s)
 	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_MIN_NS, rx.hw_lat_min) ||
 	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_MAX_NS, rx.hw_lat_max) ||
 	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_SUM_NS, rx.hw_lat_sum) ||
-	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_SW_SUM_NS, rx.hw_lat_sw_sum)) {
+	    BM_PUT64(skb, BMGEN_STATS_HW_LAT_SW_SUM_NS, rx.hw_lat_sw_sum) ||
+	    BM_PUT64(skb, BMGEN_STATS_LAT_BELOW_ZERO, rx.lat_below_zero) ||
+	    nla_put_u8(skb, BMGEN_STATS_TAG_SEEN, rx.tag_seen)) {
 		nla_nest_cancel(skb, nest);
 		goto out;
 	}

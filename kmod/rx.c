@@ -163,21 +163,31 @@ static bool bm_rx_sequence(struct bm_rx_state *rx, u64 seq)
 	return false;
 }
 
-/* Latency, IPDV (RFC 3393 over consecutive seqs) and the histogram. */
+/*
+ * Latency, IPDV (RFC 3393 over consecutive seqs) and the histogram.  lat is
+ * signed: across hosts (a TAI start, Documentation/multi-host.md) a
+ * receiver whose clock is behind the sender's by more than the path
+ * measures below zero.  The summary keeps the value; the histogram, which
+ * has no bucket below zero, counts it in bucket 0 and in lat_below_zero.
+ */
 static void bm_rx_latency(struct bm_rx_state *rx, u64 seq, s64 lat, bool tag)
 {
-	u64 ulat = lat < 0 ? 0 : lat;
+	u64 mag = lat < 0 ? -(u64)lat : lat;
 
 	rx->lat_count++;
-	rx->lat_sum += ulat;
-	rx->lat_sumsq += (unsigned __int128)ulat * ulat;
-	if (ulat < rx->lat_min)
-		rx->lat_min = ulat;
-	if (ulat > rx->lat_max)
-		rx->lat_max = ulat;
-	rx->hist[bmgen_hist_index(ulat)]++;
-	if (tag)
-		rx->tag_lat_ns = ulat;
+	rx->lat_sum += lat;
+	rx->lat_sumsq += (unsigned __int128)mag * mag;
+	if (lat < rx->lat_min)
+		rx->lat_min = lat;
+	if (lat > rx->lat_max)
+		rx->lat_max = lat;
+	if (lat < 0)
+		rx->lat_below_zero++;
+	rx->hist[bmgen_hist_index(lat < 0 ? 0 : lat)]++;
+	if (tag) {
+		rx->tag_lat_ns = lat;
+		rx->tag_seen = true;
+	}
 	if (rx->have_prev_lat && seq == rx->prev_seq + 1) {
 		s64 d = lat - rx->prev_lat;
 
@@ -229,7 +239,7 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	struct bmgen_tpld _tp, *tp;
 	struct bm_rx_state *rx;
 	struct bm_stream *s;
-	u64 now, seq, rel, tx_ts;
+	u64 now, seq, rel, at, tx_ts;
 	bool tagged;
 	u32 id, f;
 	u8 dscp = 0;
@@ -263,6 +273,11 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	tagged = skb_vlan_tag_present(skb);
 	f = skb->len + ETH_HLEN + ETH_FCS_LEN + (tagged ? VLAN_HLEN : 0);
 	rel = bm_rx_stamp(skb, now) - READ_ONCE(bm_trial.epoch_ns);
+	/* Across hosts a frame can come before this host's epoch (its clock
+	 * behind the sender's): the latency and the log keep rel as s64, the
+	 * arrival times count it at the epoch.
+	 */
+	at = (s64)rel < 0 ? 0 : rel;
 	rx = &s->rx;
 	spin_lock(&rx->lock);
 	if (tp->flags & BMGEN_TPLD_F_LEARN) {
@@ -300,9 +315,9 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	}
 	if (!READ_ONCE(rx_analysis)) {
 		if (rx->frames == 1)
-			rx->first_ns = rel;
-		if (rx->frames == 1 || rel > rx->last_ns)
-			rx->last_ns = rel;
+			rx->first_ns = at;
+		if (rx->frames == 1 || at > rx->last_ns)
+			rx->last_ns = at;
 		goto unlock;
 	}
 	if (f != bm_stream_frame_size(s, seq))
@@ -311,13 +326,13 @@ rx_handler_result_t bm_rx_handler(struct sk_buff **pskb)
 	 * of their order (two CPUs): the latest one is the last
 	 */
 	if (rx->frames == 1) {
-		rx->first_ns = rel;
-	} else if (rel > rx->last_ns && rel - rx->last_ns > rx->max_iat_ns) {
-		rx->max_iat_ns = rel - rx->last_ns;
+		rx->first_ns = at;
+	} else if (at > rx->last_ns && at - rx->last_ns > rx->max_iat_ns) {
+		rx->max_iat_ns = at - rx->last_ns;
 		rx->max_iat_start_ns = rx->last_ns;
 	}
-	if (rx->frames == 1 || rel > rx->last_ns)
-		rx->last_ns = rel;
+	if (rx->frames == 1 || at > rx->last_ns)
+		rx->last_ns = at;
 	if (!bm_rx_sequence(rx, seq) && (tp->flags & BMGEN_TPLD_F_TS)) {
 		bm_rx_latency(rx, seq, (s64)(rel - tx_ts),
 			      tp->flags & BMGEN_TPLD_F_LATENCY);

@@ -61,7 +61,8 @@ void bm_stream_rx_reset(struct bm_stream *s)
 	spin_lock_irqsave(&rx->lock, flags);
 	memset(&rx->stats, 0, sizeof(rx->stats));
 	rx->cpu = -1;
-	rx->lat_min = U64_MAX;
+	rx->lat_min = S64_MAX;
+	rx->lat_max = S64_MIN;
 	rx->ipdv_min = S64_MAX;
 	rx->ipdv_max = S64_MIN;
 	bitmap_zero(rx->seen, BM_DUP_WINDOW);

@@ -165,6 +165,30 @@ lab2_reset_h2() {
 	[ "$ans" = "h2 reset" ] || fail "lab2 did not reset h2 within 15 s: '$ans'"
 }
 
+# lab2_asymmetry NS: lab2's ptp4l restarted believing the path from this
+# clock is NS longer than the path back (ptp4l's delayAsymmetry; asked of
+# its busybox nc on port 7002, tests/lab/pair-peer.sh): lab2's clock
+# settles NS off this one while ptp4l's offset says 0.  Returns once
+# lab2 follows again within 1 ms by its own account.
+lab2_asymmetry() {
+	ans=$(echo "$1" | timeout 15 busybox nc 10.99.0.2 7002 2>&1)
+	[ "$ans" = "asymmetry $1" ] || fail "lab2's ptp4l not restarted: '$ans'"
+	sleep 2		# the old ptp4l's last answers
+	pair_sync 1000000 > /dev/null
+}
+
+# pair_latency_job: bm_job "lat", RFC 2544 §26.2 latency from t1 to
+# lab2:t2 at 705 fps of 512 B on a 10 Mbit/s line: its 20 repetitions,
+# short; no learning frames (a bridge of two ports learns nothing that
+# matters), so each part starts 0.5 s after bmd sends it
+pair_latency_job() {
+	bm_job lat rfc2544 latency --port t1 --port lab2:t2 --line-rate 10M \
+		--param restabilise_s=0 --param learning=false \
+		--frame-sizes 512 --param throughput_fps=705 \
+		--param trial_duration_s=0.6 --param tag_at_s=0.3 \
+		--param repetitions=20 --param drain_s=0.2
+}
+
 # pair_router_tbf: pair_setup's DUT made a router (RFC 2544 App C, as
 # dut_router_tbf): d1 198.18.1.1/24 towards t1, d2 198.19.1.1/24 the cable
 # to lab2's t2, ip_forward on; on d2 ARP in an unshaped band and the test

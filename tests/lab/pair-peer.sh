@@ -12,8 +12,9 @@
 # igb stamps one received frame per device reset (tests/lab/hw/
 # timestamps.sh), so busybox nc on port 7001 resets h2 for each
 # connection and then answers "h2 reset" (lib.sh lab2_reset_h2 asks it
-# before each frame to be stamped).  Runs until the first guest's runner
-# stops this one.
+# before each frame to be stamped), and one on port 7002 restarts ptp4l
+# with the path asymmetry it is told (lib.sh lab2_asymmetry).  Runs until
+# the first guest's runner stops this one.
 pair_nic 52:54:00:bb:00:01 t2
 pair_nic 52:54:00:bb:00:02 ctl0
 pair_nic 52:54:00:bb:00:03 h2
@@ -62,5 +63,27 @@ echo "h2 reset"
 RESET
 chmod +x /tmp/h2-reset
 busybox nc -ll -p 7001 -e /tmp/h2-reset &
+# a path asymmetry ptp4l is told of, a connection on port 7002: the
+# number of ns it reads (ptp4l's delayAsymmetry), then ptp4l restarted
+# with it (the loop below), then "asymmetry NS" (lib.sh lab2_asymmetry)
+cat > /tmp/ptp-asym <<'ASYM'
+#!/bin/sh
+read -r ns
+case "$ns" in
+''|*[!0-9-]*) echo "not a number of ns: '$ns'"; exit 0 ;;
+esac
+echo "$ns" > /tmp/ptp-asym.ns
+killall ptp4l
+echo "LABPEER ptp4l restarted, delayAsymmetry $ns ns" >&2
+echo "asymmetry $ns"
+ASYM
+chmod +x /tmp/ptp-asym
+echo 0 > /tmp/ptp-asym.ns
+busybox nc -ll -p 7002 -e /tmp/ptp-asym &
 # the first guest's runner ends this guest; ptp4l's account on the console
-ptp4l -S -4 -i ctl0 -f /etc/ptp4l.conf -m 2>&1 | sed 's/^/LABPEER /'
+while :; do
+	ptp4l -S -4 -i ctl0 -f /etc/ptp4l.conf -m \
+		--delayAsymmetry="$(cat /tmp/ptp-asym.ns)" 2>&1 |
+		sed 's/^/LABPEER /'
+	sleep 0.2
+done

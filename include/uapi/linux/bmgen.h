@@ -476,16 +476,24 @@ enum bmgen_stats_attr {
 	BMGEN_STATS_RX_MAX_IAT_NS,	/* u64: longest inter-arrival time */
 	BMGEN_STATS_RX_MAX_IAT_START_NS,/* u64: arrival before that gap */
 	BMGEN_STATS_LAT_COUNT,		/* u64 */
-	BMGEN_STATS_LAT_MIN_NS,		/* u64 */
-	BMGEN_STATS_LAT_MAX_NS,		/* u64 */
-	BMGEN_STATS_LAT_SUM_NS,		/* u64 */
+	/*
+	 * s64; u64 in modules that send no LAT_BELOW_ZERO, the same bits
+	 * on one host's clock.  Across hosts a latency is below zero when
+	 * the receiver's clock is behind the sender's by more than the path
+	 */
+	BMGEN_STATS_LAT_MIN_NS,
+	BMGEN_STATS_LAT_MAX_NS,		/* s64 */
+	BMGEN_STATS_LAT_SUM_NS,		/* s64 */
 	BMGEN_STATS_LAT_SUMSQ_HI,	/* u64: sum of squares (ns^2), 128 bit */
 	BMGEN_STATS_LAT_SUMSQ_LO,	/* u64 */
 	BMGEN_STATS_IPDV_COUNT,		/* u64: consecutive pairs (RFC 3393) */
 	BMGEN_STATS_IPDV_MIN_NS,	/* s64 */
 	BMGEN_STATS_IPDV_MAX_NS,	/* s64 */
 	BMGEN_STATS_IPDV_SUM_NS,	/* s64 */
-	BMGEN_STATS_TAG_LAT_NS,		/* u64: latency of the tagged frame */
+	BMGEN_STATS_TAG_LAT_NS,		/* s64 as LAT_MIN_NS: latency of the
+					 * tagged frame; TAG_SEEN says
+					 * whether it arrived
+					 */
 	BMGEN_STATS_RX_CPU_SPLIT,	/* u64: frames seen on a second CPU */
 	BMGEN_STATS_PAD,
 	/* ABI v1, appended: the generator's own account of its schedule */
@@ -553,6 +561,13 @@ enum bmgen_stats_attr {
 					 * CMD_RX_CLOSE; they count nowhere
 					 * else and stay lost (REQ-RX-3)
 					 */
+	BMGEN_STATS_LAT_BELOW_ZERO,	/* u64: of LAT_COUNT, latencies below
+					 * zero (across hosts only); the
+					 * histogram counts them in bucket 0
+					 */
+	BMGEN_STATS_TAG_SEEN,		/* u8: 1 when the tagged frame arrived
+					 * (TAG_LAT_NS may be 0 or less)
+					 */
 	__BMGEN_STATS_MAX
 };
 #define BMGEN_STATS_MAX (__BMGEN_STATS_MAX - 1)
@@ -567,7 +582,10 @@ enum bmgen_log_dir {
 struct bmgen_log_rx {
 	__u64 seq;
 	__u64 tx_ns;		/* rel. to the trial epoch, from the TPLD */
-	__u64 rx_ns;		/* rel. to the trial epoch */
+	__u64 rx_ns;		/* rel. to the trial epoch; s64 bits:
+				 * below zero when the frame came before
+				 * this host's epoch (across hosts)
+				 */
 	__u32 len;		/* F as received, with FCS */
 	__u8 dscp;
 	__u8 pcp;

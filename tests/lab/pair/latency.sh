@@ -26,14 +26,7 @@ $TC -n dut qdisc add dev d2 root netem delay ${D_MS}ms limit 10000 || fail "nete
 # lab2 follows this clock within 1 ms
 off0=$(pair_sync 1000000)
 bmd_start
-# RFC 2544 §26.2's 20 repetitions, short; no learning frames (a bridge
-# of two ports learns nothing that matters), so each part starts 0.5 s
-# after bmd sends it
-bm_job lat rfc2544 latency --port t1 --port lab2:t2 --line-rate 10M \
-	--param restabilise_s=0 --param learning=false \
-	--frame-sizes 512 --param throughput_fps=705 \
-	--param trial_duration_s=0.6 --param tag_at_s=0.3 \
-	--param repetitions=20 --param drain_s=0.2
+pair_latency_job
 off1=$(lab2_offset)
 $BMCTL -j result "$job" > /tmp/lat.all || fail "bmctl result --json"
 sed -n '/^  "results"/,$p' /tmp/lat.all > /tmp/lat.json

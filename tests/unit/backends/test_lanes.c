@@ -211,6 +211,63 @@ START_TEST(test_merge_empty_lane)
 }
 END_TEST
 
+/*
+ * Across hosts, a receiver whose clock is behind: lane a's 100 frames
+ * measured -500 ns each, lane b's 100 frames +100 ns, b carrying the
+ * tagged frame at -400 ns (a tag of 0 or less arrived all the same).
+ * Closed form: mean -200, sample stddev sqrt(200 * 300^2 / 199), the
+ * lower half's quantiles half the min, the upper ones in +100's bucket.
+ */
+START_TEST(test_merge_below_zero)
+{
+	struct bm_genl_stats a, b;
+	struct bm_latency l;
+
+	stats_init(&a);
+	stats_init(&b);
+	a.lat_count = 100; a.lat_below_zero = 100;
+	a.lat_min_ns = -500; a.lat_max_ns = -500; a.lat_sum_ns = -50000;
+	a.lat_sumsq_lo = 100 * 500 * 500;
+	a.hist[0] = 100;		/* the module's bucket for below zero */
+	b.lat_count = 100;
+	b.lat_min_ns = 100; b.lat_max_ns = 100; b.lat_sum_ns = 10000;
+	b.lat_sumsq_lo = 100 * 100 * 100;
+	b.hist[bmgen_hist_index(100)] = 100;
+	b.tag_seen = true; b.tag_lat_ns = -400;
+
+	bm_genl_stats_lane_add(&a, &b);
+	ck_assert(a.tag_seen);
+	ck_assert_int_eq(a.tag_lat_ns, -400);
+	ck_assert_int_eq(a.lat_min_ns, -500);
+	ck_assert_int_eq(a.lat_max_ns, 100);
+	ck_assert_uint_eq(a.lat_below_zero, 100);
+	bm_genl_stats_latency(&a, &l);
+	ck_assert_uint_eq(l.count, 200);
+	ck_assert_uint_eq(l.below_zero, 100);
+	ck_assert_double_eq(l.min_ns, -500);
+	ck_assert_double_eq(l.max_ns, 100);
+	ck_assert_double_eq(l.mean_ns, -200);
+	ck_assert_double_eq_tol(l.stddev_ns, sqrt(200.0 * 90000 / 199), 1e-6);
+	ck_assert_double_eq(l.p50_ns, -250);
+	ck_assert_double_ge(l.p90_ns, 100 - 1);
+	ck_assert_double_le(l.p90_ns, 100 + 1);
+
+	/* all of them below zero: the max too */
+	bm_genl_stats_free(&a);
+	bm_genl_stats_free(&b);
+	stats_init(&b);
+	b.lat_count = 1; b.lat_below_zero = 1;
+	b.lat_min_ns = b.lat_max_ns = b.lat_sum_ns = -7;
+	b.lat_sumsq_lo = 49;
+	stats_init(&a);
+	bm_genl_stats_lane_add(&a, &b);
+	ck_assert_int_eq(a.lat_max_ns, -7);
+	ck_assert(!a.tag_seen);
+	bm_genl_stats_free(&a);
+	bm_genl_stats_free(&b);
+}
+END_TEST
+
 static Suite *lanes_suite(void)
 {
 	Suite *s = suite_create("lanes");
@@ -220,6 +277,7 @@ static Suite *lanes_suite(void)
 	tcase_add_test(tc, test_plan_unpaced);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_merge_empty_lane);
+	tcase_add_test(tc, test_merge_below_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -934,6 +934,102 @@ START_TEST(host_lost_and_refusals)
 }
 END_TEST
 
+/*
+ * R2544-LAT (RFC 2544 §26.2) from this host to host b, whose clock is
+ * err_ns off true time (and linuxptp says so): a 500 us path on a
+ * 100 Mbit/s line at 1518 B.  The result, its doc.
+ */
+static json_object *latency_across(double err_ns)
+{
+	static const char *const labels[] = { "p1", "b:p2" };
+	struct bm_sim_params sp;
+	struct rfc2544_params rp;
+	struct bm_error err = { "" };
+	struct bm_pool_host hosts[2] = { { .name = "" }, { .name = "b" } };
+	struct two_hosts h;
+	json_object *doc = NULL;
+
+	bm_sim_params_default(&sp);
+	sp.line_rate_bps = 100e6;
+	sp.base_latency_ns = 500000;
+	h.a = sim_ports_new(&sp, 2, "p");
+	sp.clock_error_ns = err_ns;
+	sp.ptp_offset_ns = err_ns;
+	h.b = sim_ports_new(&sp, 2, "p");
+	hosts[0].be = h.a;
+	hosts[1].be = h.b;
+	h.pool = bm_pool_new(hosts, 2, labels, 2, sp.line_rate_bps, &err);
+	ck_assert_msg(h.pool, "bm_pool_new: %s", err.msg);
+	rfc2544_params_default(&rp, RFC2544_LATENCY);
+	rp.frame_sizes[0] = 1518;
+	rp.n_sizes = 1;
+	rp.throughput_fps[0] = bm_fps_max(100e6, 1518);
+	rp.lat_trial_s = 2;
+	rp.lat_tag_at_s = 1;
+	ck_assert_msg(rfc2544_run(RFC2544_LATENCY, h.pool, &rp, NULL, NULL,
+				  &doc, &err) == 0, "%s", err.msg);
+	two_hosts_free(&h);
+	return doc;
+}
+
+/*
+ * Across hosts a one-way latency is the path plus the receiver's clock
+ * error.  The path of the simulator's frame model at line rate: its 500
+ * us plus the DUT's egress time of the frame, (1518 + 20) * 8 / 100e6 s
+ * (no queue).  With b 800 us behind every frame's latency is the path
+ * less 800 us, below zero: every tagged frame arrived, so all 20
+ * repetitions are valid (a tag of 0 or less is no lost tag), the latency
+ * is that, each trial counts its frames below zero, and the result says
+ * why it is below zero.  With b 300 us behind: above zero, none below.
+ */
+START_TEST(latency_below_zero_across_hosts)
+{
+	const double path = 500000 + 1538 * 8 / 100e6 * 1e9;
+	json_object *doc, *e, *trials, *l;
+	size_t i, n;
+
+	doc = latency_across(-800000);
+	bm_test_keep_result(doc, "pool.rfc2544.latency-below-zero");
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_int_eq(json_object_get_int64(tj_get(e, "valid_repetitions")),
+			 20);
+	ck_assert_int_eq(json_object_get_int64(tj_get(e,
+					"invalid_repetitions")), 0);
+	ck_assert_double_eq_tol(tj_num(e, "latency_ns"), path - 800000, 1e-6);
+	ck_assert_ptr_nonnull(strstr(json_object_get_string(tj_get(e,
+					"result")), "across hosts"));
+	trials = tj_get(doc, "trials");
+	n = json_object_array_length(trials);
+	ck_assert_uint_eq(n, 20);
+	for (i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(trials, i);
+
+		l = tj_get(r, "latency");
+		ck_assert(json_object_get_boolean(tj_get(r, "tag_received")));
+		ck_assert_double_eq_tol(tj_num(r, "tag_latency_ns"),
+					path - 800000, 1e-6);
+		ck_assert_double_eq_tol(tj_num(l, "max_ns"), path - 800000,
+					1e-6);
+		ck_assert_double_eq(tj_num(l, "below_zero"),
+				    tj_num(l, "count"));
+		ck_assert_double_eq(tj_num(tj_get(r, "sync"), "error_ns"),
+				    800000);
+	}
+	json_object_put(doc);
+
+	doc = latency_across(-300000);
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_double_eq_tol(tj_num(e, "latency_ns"), path - 300000, 1e-6);
+	ck_assert_str_eq(json_object_get_string(tj_get(e, "result")), "ok");
+	l = tj_get(json_object_array_get_idx(tj_get(doc, "trials"), 0),
+		   "latency");
+	ck_assert(!json_object_object_get_ex(l, "below_zero", NULL));
+	json_object_put(doc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pool");
@@ -950,6 +1046,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, routing_across_hosts);
 	tcase_add_test(tc, hw_stamps_across_hosts);
 	tcase_add_test(tc, hw_stamps_local_and_across);
+	tcase_add_test(tc, latency_below_zero_across_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }

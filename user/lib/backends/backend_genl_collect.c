@@ -175,7 +175,7 @@ static int bm_stream_log(struct bm_genl_backend *b, uint32_t id,
 
 		f->seq = rx[i].seq;
 		f->tx_s = rx[i].flags & BMGEN_LOG_F_TS ? rx[i].tx_ns / 1e9 : -1;
-		f->rx_s = rx[i].rx_ns / 1e9;
+		f->rx_s = (double)(int64_t)rx[i].rx_ns / 1e9;
 		f->size = rx[i].len;
 		f->dscp = rx[i].dscp;
 		f->pcp = rx[i].pcp;
@@ -237,7 +237,7 @@ static void bm_stream_marks(const struct bm_traffic *t, uint32_t f,
 	if (s->tag_seq >= 0 && fps > 0) {
 		res->tag_tx_s = bm_stream_start_s(t, s, f) +
 				(double)s->tag_seq / fps;
-		res->tag_received = st->tag_lat_ns > 0;
+		res->tag_received = st->tag_seen;
 		res->tag_latency_ns = (double)st->tag_lat_ns;
 	}
 	if (!(s->start_s > 0) || !(fps > 0) ||

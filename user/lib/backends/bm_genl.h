@@ -195,11 +195,14 @@ struct bm_genl_stats {
 	uint64_t rx_dup, rx_gap_events, rx_gap_frames, rx_bad_len, rx_learn;
 	uint64_t rx_first_ns, rx_last_ns, rx_max_seq, rx_last_lost_seq;
 	uint64_t rx_max_iat_ns, rx_max_iat_start_ns;
-	uint64_t lat_count, lat_min_ns, lat_max_ns, lat_sum_ns;
+	/* below zero only across hosts (the receiver's clock behind) */
+	uint64_t lat_count, lat_below_zero;
+	int64_t lat_min_ns, lat_max_ns, lat_sum_ns;
 	uint64_t lat_sumsq_hi, lat_sumsq_lo;
 	uint64_t ipdv_count;
 	int64_t ipdv_min_ns, ipdv_max_ns, ipdv_sum_ns;
-	uint64_t tag_lat_ns;
+	int64_t tag_lat_ns;
+	bool tag_seen;			/* the tagged frame arrived */
 	uint64_t rx_cpu_split;
 	uint64_t rx_dscp[64], rx_pcp[8], rx_untagged;	/* REQ-RX-5 */
 	uint64_t log_tx, log_rx;	/* frame log records */

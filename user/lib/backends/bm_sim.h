@@ -220,6 +220,11 @@ struct bm_sim_params {
 	/* ... and during each part this many ns further off at its
 	 * farthest (an excursion the readings before and after miss). */
 	double ptp_wander_ns;
+	/* A pool host's clock this many ns off true time (ptp_offset_ns is
+	 * what linuxptp says of it; this is what it is): the latency of a
+	 * frame another host sent, as this host receives it, is that much
+	 * off, below zero when behind by more than the path. */
+	double clock_error_ns;
 	/* Ports that stamp every frame in hardware (> 0), whose software
 	 * stamps come this many ns later on the receive side: N-port trials
 	 * then report hw latency = the model's latency and software latency

@@ -81,16 +81,18 @@ static void bm_genl_stats_attr(struct bm_genl_stats *st, const struct nlattr *a)
 	case BMGEN_STATS_RX_MAX_IAT_NS: st->rx_max_iat_ns = v; break;
 	case BMGEN_STATS_RX_MAX_IAT_START_NS: st->rx_max_iat_start_ns = v; break;
 	case BMGEN_STATS_LAT_COUNT: st->lat_count = v; break;
-	case BMGEN_STATS_LAT_MIN_NS: st->lat_min_ns = v; break;
-	case BMGEN_STATS_LAT_MAX_NS: st->lat_max_ns = v; break;
-	case BMGEN_STATS_LAT_SUM_NS: st->lat_sum_ns = v; break;
+	case BMGEN_STATS_LAT_MIN_NS: st->lat_min_ns = (int64_t)v; break;
+	case BMGEN_STATS_LAT_MAX_NS: st->lat_max_ns = (int64_t)v; break;
+	case BMGEN_STATS_LAT_SUM_NS: st->lat_sum_ns = (int64_t)v; break;
+	case BMGEN_STATS_LAT_BELOW_ZERO: st->lat_below_zero = v; break;
 	case BMGEN_STATS_LAT_SUMSQ_HI: st->lat_sumsq_hi = v; break;
 	case BMGEN_STATS_LAT_SUMSQ_LO: st->lat_sumsq_lo = v; break;
 	case BMGEN_STATS_IPDV_COUNT: st->ipdv_count = v; break;
 	case BMGEN_STATS_IPDV_MIN_NS: st->ipdv_min_ns = (int64_t)v; break;
 	case BMGEN_STATS_IPDV_MAX_NS: st->ipdv_max_ns = (int64_t)v; break;
 	case BMGEN_STATS_IPDV_SUM_NS: st->ipdv_sum_ns = (int64_t)v; break;
-	case BMGEN_STATS_TAG_LAT_NS: st->tag_lat_ns = v; break;
+	case BMGEN_STATS_TAG_LAT_NS: st->tag_lat_ns = (int64_t)v; break;
+	case BMGEN_STATS_TAG_SEEN: st->tag_seen = v; break;
 	case BMGEN_STATS_RX_CPU_SPLIT: st->rx_cpu_split = v; break;
 	case BMGEN_STATS_RX_UNTAGGED: st->rx_untagged = v; break;
 	case BMGEN_STATS_LOG_TX: st->log_tx = v; break;
@@ -110,6 +112,7 @@ struct bm_genl_stats_ctx {
 	uint32_t id;
 	struct bm_genl_stats *st;
 	int found;
+	bool tag_seen_sent;		/* STATS_TAG_SEEN was there */
 };
 
 static int bm_genl_stats_cb(const struct nlmsghdr *nlh, void *data)
@@ -125,8 +128,11 @@ static int bm_genl_stats_cb(const struct nlmsghdr *nlh, void *data)
 			id = mnl_attr_get_u32(a);
 			break;
 		case BMGEN_A_STATS:
-			mnl_attr_for_each_nested(n, a)
+			mnl_attr_for_each_nested(n, a) {
 				bm_genl_stats_attr(c->st, n);
+				if (mnl_attr_get_type(n) == BMGEN_STATS_TAG_SEEN)
+					c->tag_seen_sent = true;
+			}
 			if (c->st->stream_id == c->id)
 				c->found = 1;
 			break;
@@ -168,6 +174,8 @@ int bm_genl_stats_get(struct bm_genl *g, uint32_t id, struct bm_genl_stats *st,
 	}
 	if (ret)
 		bm_genl_stats_free(st);
+	else if (!c.tag_seen_sent)
+		st->tag_seen = st->tag_lat_ns > 0;	/* a module before it */
 	return ret;
 }
 

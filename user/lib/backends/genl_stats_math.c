@@ -37,9 +37,10 @@ void bm_genl_stats_merge(struct bm_genl_stats *sum,
 		return;
 	if (!sum->lat_count || st->lat_min_ns < sum->lat_min_ns)
 		sum->lat_min_ns = st->lat_min_ns;
-	if (st->lat_max_ns > sum->lat_max_ns)
+	if (!sum->lat_count || st->lat_max_ns > sum->lat_max_ns)
 		sum->lat_max_ns = st->lat_max_ns;
 	sum->lat_count += st->lat_count;
+	sum->lat_below_zero += st->lat_below_zero;
 	sum->lat_sum_ns += st->lat_sum_ns;
 	/* 128-bit sum of squares, carried by hand */
 	lo = sum->lat_sumsq_lo + st->lat_sumsq_lo;
@@ -106,8 +107,10 @@ void bm_genl_stats_lane_add(struct bm_genl_stats *st,
 		st->tx_burst_late_max_ns = lane->tx_burst_late_max_ns;
 	if (lane->tx_max_batch > st->tx_max_batch)
 		st->tx_max_batch = lane->tx_max_batch;
-	if (lane->tag_lat_ns > st->tag_lat_ns)
+	if (lane->tag_seen) {		/* one lane carries the tag */
+		st->tag_seen = true;
 		st->tag_lat_ns = lane->tag_lat_ns;
+	}
 	/* a lane's own longest silence: the stream's is at most that */
 	if (lane->rx_max_iat_ns > st->rx_max_iat_ns) {
 		st->rx_max_iat_ns = lane->rx_max_iat_ns;
@@ -136,14 +139,22 @@ void bm_genl_stats_free(struct bm_genl_stats *st)
 	st->hist = NULL;
 }
 
-/* The latency below which a fraction q of the samples lie (bucket middle). */
-static double bm_hist_quantile(const uint64_t *hist, uint64_t count, double q)
+/*
+ * The latency below which a fraction q of the samples lie (bucket middle).
+ * The histogram has no bucket below zero: its bucket 0 holds the
+ * below_zero samples (across hosts) first, taken as one bucket from
+ * min_ns to 0, then those from 0 up to its upper edge.
+ */
+static double bm_hist_quantile(const uint64_t *hist, uint64_t count,
+			       uint64_t below_zero, double min_ns, double q)
 {
 	uint64_t want = (uint64_t)ceil(q * (double)count), seen = 0;
 	uint32_t i;
 
 	if (!want)
 		want = 1;
+	if (want <= below_zero)
+		return min_ns / 2;
 	for (i = 0; i < BMGEN_HIST_BUCKETS; i++) {
 		seen += hist[i];
 		if (seen >= want) {
@@ -160,21 +171,24 @@ static double bm_hist_quantile(const uint64_t *hist, uint64_t count, double q)
 void bm_genl_stats_latency(const struct bm_genl_stats *st, struct bm_latency *l)
 {
 	double n = (double)st->lat_count, sumsq, var;
+	unsigned int i;
+	static const double q[4] = { 0.50, 0.90, 0.99, 0.999 };
+	double *p[4] = { &l->p50_ns, &l->p90_ns, &l->p99_ns, &l->p999_ns };
 
 	memset(l, 0, sizeof(*l));
 	l->count = st->lat_count;
 	if (!st->lat_count)
 		return;
+	l->below_zero = st->lat_below_zero;
 	l->min_ns = (double)st->lat_min_ns;
 	l->max_ns = (double)st->lat_max_ns;
 	l->mean_ns = (double)st->lat_sum_ns / n;
 	sumsq = ldexp((double)st->lat_sumsq_hi, 64) + (double)st->lat_sumsq_lo;
 	var = n > 1 ? (sumsq - n * l->mean_ns * l->mean_ns) / (n - 1) : 0;
 	l->stddev_ns = var > 0 ? sqrt(var) : 0;
-	if (st->hist) {
-		l->p50_ns = bm_hist_quantile(st->hist, st->lat_count, 0.50);
-		l->p90_ns = bm_hist_quantile(st->hist, st->lat_count, 0.90);
-		l->p99_ns = bm_hist_quantile(st->hist, st->lat_count, 0.99);
-		l->p999_ns = bm_hist_quantile(st->hist, st->lat_count, 0.999);
-	}
+	if (!st->hist)
+		return;
+	for (i = 0; i < 4; i++)
+		*p[i] = bm_hist_quantile(st->hist, st->lat_count,
+					 st->lat_below_zero, l->min_ns, q[i]);
 }

@@ -133,6 +133,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 		if (sp->p.sw_stamp_delay_ns > 0 && spec->latency)
 			sim_hw_part(spec, spec->traffic_res,
 				    sp->p.sw_stamp_delay_ns, res);
+		sim_clock_error_part(spec, sp->p.clock_error_ns, res);
 		res->clock_before = clock;
 		res->clock_after = clock;
 		sim_clock_during(sp, spec, &clock, &res->clock_during);

@@ -87,6 +87,10 @@ static void deliver(struct tsim *S, const struct sim_frame *f, int64_t end)
 	}
 	s->rx_last = rx;
 	s->rcvd++;
+	if (s->ss->tag_seq == (int64_t)f->seq) {
+		s->tag_rx = true;
+		s->tag_lat = end - f->tx;
+	}
 	if (s->hw_side && s->r->n_hw_log < s->hw_cap &&
 	    !((uint64_t)f->seq % s->hw_every))
 		log_hw_stamp(S, s, f, rx);

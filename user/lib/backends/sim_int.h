@@ -324,6 +324,10 @@ struct tstream {
 	uint8_t hw_side;
 	uint64_t rx_next;		/* highest seq received + 1 */
 	struct lat_acc lat;
+	/* RFC 2544 §26.2's tagged frame (ss->tag_seq) came: its latency
+	 * (ticks, without the base) */
+	bool tag_rx;
+	int64_t tag_lat;
 };
 
 struct tport {
@@ -412,6 +416,9 @@ bool sim_lat_add(struct lat_acc *a, int64_t v, uint64_t seq);
  * base_ns; all zero without samples. */
 void sim_lat_summary(const struct lat_acc *a, const struct hist *h,
 		     double base_ns, struct bm_latency *l);
+/* l as measured e_ns later (a receiver's stamp delay or clock error):
+ * every value moved, below_zero from the result. */
+void sim_lat_shift(struct bm_latency *l, double e_ns);
 
 /* sim_heaps.c: the run fails with e (-ENOMEM, -E2BIG); the first stays. */
 void sim_fail(struct tsim *S, int e);
@@ -457,6 +464,11 @@ double sim_traffic_secs(int64_t t);
 /* Zero each stream's result in tr (freeing the logs of an earlier trial)
  * and give it logs; 0 or -ENOMEM. */
 int sim_traffic_reset_results(struct tsim *S, struct bm_traffic_result *tr);
+/* A pool host's part on a clock e_ns off true time (clock_error_ns): the
+ * latency of its receiving halves in spec's traffic_res and in res moved
+ * by it (sim_clock.c). */
+void sim_clock_error_part(const struct bm_trial_spec *spec, double e_ns,
+			  struct bm_trial_result *res);
 /* Per-stream results into tr, then the ports and totals into res. */
 /* A pool host's part, its ports stamping every frame, their software
  * stamps delay_ns later: its hardware block from its halves' stamp logs

@@ -159,3 +159,42 @@ void sim_lat_summary(const struct lat_acc *a, const struct hist *h,
 	l->p999_ns = base_ns +
 		      sim_lat_hist_pct(h, a->n, 0.999, mn, mx) / TICKS_NS;
 }
+
+/*
+ * The share of a latency distribution below zero, from its summary: all
+ * or none when min and max agree, else linear between the percentiles
+ * around zero (the model keeps no samples by then).
+ */
+static double below_zero_share(const struct bm_latency *l)
+{
+	const double q[] = { 0, 0.50, 0.90, 0.99, 0.999, 1 };
+	const double v[] = { l->min_ns, l->p50_ns, l->p90_ns, l->p99_ns,
+			     l->p999_ns, l->max_ns };
+	unsigned int i;
+
+	if (l->max_ns < 0)
+		return 1;
+	if (!(l->min_ns < 0))
+		return 0;
+	for (i = 1; i < 6; i++)
+		if (v[i] >= 0)
+			return v[i] > v[i - 1] ?
+			       q[i - 1] + (q[i] - q[i - 1]) *
+			       -v[i - 1] / (v[i] - v[i - 1]) : q[i - 1];
+	return 1;
+}
+
+void sim_lat_shift(struct bm_latency *l, double e_ns)
+{
+	if (!l->count)
+		return;
+	l->min_ns += e_ns;
+	l->mean_ns += e_ns;
+	l->max_ns += e_ns;
+	l->p50_ns += e_ns;
+	l->p90_ns += e_ns;
+	l->p99_ns += e_ns;
+	l->p999_ns += e_ns;
+	l->below_zero = (uint64_t)llround(below_zero_share(l) *
+					  (double)l->count);
+}

@@ -39,14 +39,32 @@ static void sim_hw_stamps(double delay, struct bm_trial_result *res)
 	h->mean_ns = l->mean_ns;
 	h->max_ns = l->max_ns;
 	h->accuracy_ns = 0.0;
-	l->min_ns += delay;
-	l->mean_ns += delay;
-	l->max_ns += delay;
-	l->p50_ns += delay;
-	l->p90_ns += delay;
-	l->p99_ns += delay;
-	l->p999_ns += delay;
+	sim_lat_shift(l, delay);
 	h->sw_mean_ns = l->mean_ns;
+}
+
+/* RFC 2544 §26.2's tagged frame of the first stream that tags one, as
+ * bmgen.ko reports it (backend_genl_collect.c's marks). */
+static void sim_traffic_tag(const struct tsim *S, double base_ns,
+			    struct bm_trial_result *res)
+{
+	uint32_t f = S->spec->frame_size;
+	unsigned int i;
+
+	for (i = 0; i < S->ns; i++) {
+		const struct tstream *s = &S->s[i];
+		double fps = bm_stream_fps(S->t, s->ss, f);
+
+		if (s->ss->tag_seq < 0 || !(fps > 0))
+			continue;
+		res->tag_tx_s = bm_stream_start_s(S->t, s->ss, f) +
+				(double)s->ss->tag_seq / fps;
+		res->tag_received = s->tag_rx;
+		res->tag_latency_ns = s->tag_rx ?
+				      (double)s->tag_lat / TICKS_NS + base_ns :
+				      0;
+		return;
+	}
 }
 
 /* Per-stream results into tr, then the ports and totals into res. */
@@ -115,6 +133,7 @@ void sim_traffic_results(struct tsim *S, struct bm_traffic_result *tr,
 	}
 	span = first >= 0 ? (double)(last - first) / TPS : 0;
 	bm_traffic_result_sum(S->t, S->spec->frame_size, tr, span, res);
+	sim_traffic_tag(S, base_ns, res);
 	if (S->latency && res->latency.count) {
 		/* percentiles of all streams together, from all samples */
 		double mn = (res->latency.min_ns - base_ns) * TICKS_NS;

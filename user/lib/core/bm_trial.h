@@ -145,6 +145,11 @@ struct bm_trial_spec {
 /* Latency summary of one trial in ns (REQ-STAT-2). */
 struct bm_latency {
 	uint64_t count;
+	/* Of count, the latencies below zero: across hosts, where the
+	 * receiver's clock was behind the sender's by more than the path
+	 * (the values stay as measured, within the sync error); 0 on one
+	 * host's clock. */
+	uint64_t below_zero;
 	double min_ns, mean_ns, max_ns, stddev_ns;
 	double p50_ns, p90_ns, p99_ns, p999_ns;
 };

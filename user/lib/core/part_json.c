@@ -101,8 +101,8 @@ static const struct pf trial_spec[] = {
 
 #define LA struct bm_latency
 static const struct pf latency[] = {
-	F(LA, count, PF_U64), F(LA, min_ns, PF_DBL),
-	F(LA, mean_ns, PF_DBL), F(LA, max_ns, PF_DBL),
+	F(LA, count, PF_U64), F(LA, below_zero, PF_U64),
+	F(LA, min_ns, PF_DBL), F(LA, mean_ns, PF_DBL), F(LA, max_ns, PF_DBL),
 	F(LA, stddev_ns, PF_DBL), F(LA, p50_ns, PF_DBL),
 	F(LA, p90_ns, PF_DBL), F(LA, p99_ns, PF_DBL),
 	F(LA, p999_ns, PF_DBL), FEND,

@@ -179,6 +179,8 @@ static json_object *latency_json(const struct bm_latency *lat)
 	json_object *l = json_object_new_object();
 
 	bm_json_add_u64(l, "count", lat->count);
+	if (lat->below_zero)
+		bm_json_add_u64(l, "below_zero", lat->below_zero);
 	bm_json_add_double(l, "min_ns", lat->min_ns);
 	bm_json_add_double(l, "mean_ns", lat->mean_ns);
 	bm_json_add_double(l, "max_ns", lat->max_ns);

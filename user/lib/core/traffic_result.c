@@ -154,6 +154,7 @@ static void sum_latency(const struct bm_traffic_result *r, unsigned int n,
 			l->max_ns = x->max_ns;
 		with++;
 		l->count += x->count;
+		l->below_zero += x->below_zero;
 		total += (double)x->count * x->mean_ns;
 		one = x;
 	}

@@ -106,7 +106,7 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	struct bm_trial_result res;
 	json_object *a;
 	unsigned int k;
-	bool ok, fallback = false;
+	bool ok, fallback = false, across = false;
 	char why[96], src[16] = "";
 	int ret;
 
@@ -149,6 +149,7 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 			snprintf(src, sizeof(src), "%s", res.ts_source);
 		else if (strcmp(src, res.ts_source))
 			snprintf(src, sizeof(src), "mixed");
+		across |= res.sync.n_hosts > 1;
 		if (res.tag_tx_s < 0.0) {
 			/* The backend cannot tag: use the mean of all frames. */
 			fallback = true;
@@ -189,6 +190,12 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 		 * "ok", though the number stays what was measured */
 		if (mean > 0.0)
 			bm_json_add_str(e, "result", "ok");
+		else if (across)
+			bm_json_add_str(e, "result", "0 ns or less across "
+					"hosts: the receiving host's clock was "
+					"behind the sender's by more than the "
+					"path, within the trials' sync error "
+					"(sync.error_ns)");
 		else if (p->lat_definition == RFC2544_LAT_SF)
 			bm_json_add_str(e, "result", "no store-and-forward "
 					"latency: 0 ns or less, the DUT forwards "
