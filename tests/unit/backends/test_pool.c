@@ -192,6 +192,9 @@ START_TEST(management_from_its_host)
 }
 END_TEST
 
+/* Host b's kernel's TAI-UTC offset less this host's (sync_trial). */
+static double b_tai_utc_error_s;
+
 /* One pair trial on two simulated hosts, b's clock off_ns off the
  * grandmaster (this host) before and after its part and wander_ns more
  * during it; its return, the result in *res. */
@@ -209,6 +212,7 @@ static int sync_trial_wander(double off_ns, double wander_ns, double tol_ns,
 	h.a = sim_ports_new(&sp, 2, "p");
 	sp.ptp_offset_ns = off_ns;
 	sp.ptp_wander_ns = wander_ns;
+	sp.tai_utc_error_s = b_tai_utc_error_s;
 	h.b = sim_ports_new(&sp, 2, "p");
 	{
 		struct bm_pool_host hosts[2] = {
@@ -272,6 +276,16 @@ START_TEST(sync_error_and_tolerance)
 	ck_assert_int_eq(sync_trial(1.5e6, 0, true, &res, &err), 0);
 	ck_assert_double_eq(res.sync.error_ns, 1.5e6);
 	ck_assert(res.sync.within);
+
+	/* b's kernel 37 s TAI-UTC off this one's (one has it set, one not):
+	 * its UTC clock in step by ptp4l, its CLOCK_TAI 37 s away, and the
+	 * one start instant 37 s apart; refused before anything is sent */
+	b_tai_utc_error_s = -37;
+	ck_assert_int_eq(sync_trial(0, 0, false, &res, &err), -ERANGE);
+	b_tai_utc_error_s = 0;
+	ck_assert_msg(strstr(err.msg, "host b:") &&
+		      strstr(err.msg, "TAI-UTC offset") &&
+		      strstr(err.msg, "37 s apart"), "%s", err.msg);
 
 	/* b -0.3 ms off before and after, -2.8 ms at its farthest during
 	 * the part: the error is the excursion, past the tolerance */

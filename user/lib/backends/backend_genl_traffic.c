@@ -96,6 +96,9 @@ int bm_genl_run_traffic_locked(struct bm_genl_backend *b,
 	/* a pool's part: this host's clock by linuxptp first, refused
 	 * when off the grandmaster by more than the pool allows */
 	if (spec->host) {
+		ret = bm_part_tai_check(spec, bm_tai_utc_s(), err);
+		if (ret)
+			goto out;
 		bm_ptp_read(NULL, BM_PTP_TIMEOUT_MS, &clock0);
 		ret = bm_part_clock_check(spec, &clock0, err);
 		if (ret)

@@ -225,6 +225,9 @@ struct bm_sim_params {
 	 * frame another host sent, as this host receives it, is that much
 	 * off, below zero when behind by more than the path. */
 	double clock_error_ns;
+	/* A pool host whose kernel's TAI-UTC offset is this many seconds
+	 * off the real one's (bm_tai_utc_s): its part refuses to start. */
+	double tai_utc_error_s;
 	/* Ports that stamp every frame in hardware (> 0), whose software
 	 * stamps come this many ns later on the receive side: N-port trials
 	 * then report hw latency = the model's latency and software latency

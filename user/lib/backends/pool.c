@@ -167,6 +167,7 @@ static int pool_run_parts(struct bm_backend *be,
 		p->spec.host = p->host->name;
 		p->spec.start_tai_ns = start;
 		p->spec.sync_tolerance_ns = pp->sync_tolerance_ns;
+		p->spec.tai_utc_s = bm_tai_utc_s();
 		/* the pool decides on its links, with every host's counts */
 		p->spec.link_down_ok = true;
 		p->spec.event_fn = model_event ? bm_backend_dut_reset : NULL;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm_clock.h"
 #include "bm_hosts.h"
 #include "bm_ptp.h"
 #include "bm_sim.h"
@@ -103,7 +104,10 @@ static int sim_run_trial_link(struct bm_backend *be,
 		return bm_errorf(err, "sim: a host's part of a trial without "
 				 "its streams' results");
 	/* a pool host's part: its clock as a module's host reads it */
-	if (spec->host && bm_part_clock_check(spec, &clock, err))
+	if (spec->host &&
+	    (bm_part_tai_check(spec, bm_tai_utc_s() +
+			       (int)sp->p.tai_utc_error_s, err) ||
+	     bm_part_clock_check(spec, &clock, err)))
 		return -ERANGE;
 	if (!sim_pair_load_of(spec, &l))
 		ret = sim_pair_run_trial(be, spec, &l, res, err);

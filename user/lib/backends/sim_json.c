@@ -553,6 +553,7 @@ static const struct bm_jkey sim_keys[] = {
 	SIM_D(ptp_offset_ns, -1e12, 1e12, 0),
 	SIM_D(ptp_wander_ns, -1e12, 1e12, 0),
 	SIM_D(clock_error_ns, -1e12, 1e12, 0),
+	SIM_D(tai_utc_error_s, -3600, 3600, 0),
 	SIM_D(sw_stamp_delay_ns, 0, 1e9, 0),
 	SIM_D(generator_max_fps, 0, 1e10, 0),
 	SIM_D(trial_overhead_s, 0, 86400, 0),

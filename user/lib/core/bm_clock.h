@@ -10,4 +10,9 @@
 /* CLOCK_MONOTONIC now, in seconds. */
 double bm_mono_s(void);
 
+/* The kernel's TAI-UTC offset, CLOCK_TAI less CLOCK_REALTIME in whole
+ * seconds (37 since 2017 where phc2sys -w or chrony's leapsectz set it,
+ * 0 where nothing did). */
+int bm_tai_utc_s(void);
+
 #endif /* BM_CLOCK_H */

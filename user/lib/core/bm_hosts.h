@@ -155,6 +155,11 @@ int bm_part_clock_check(const struct bm_trial_spec *spec,
 			const struct bm_clock_reading *c,
 			struct bm_error *err);
 
+/* A host's part may start when its kernel's TAI-UTC offset here_s is
+ * spec's (the coordinating host's); else -ERANGE with err naming both. */
+int bm_part_tai_check(const struct bm_trial_spec *spec, int here_s,
+		      struct bm_error *err);
+
 /*
  * What the hosts' clocks of sy come to: the sync error (the most two
  * hosts' offsets from one grandmaster can have differed, before, during

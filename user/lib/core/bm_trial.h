@@ -125,6 +125,11 @@ struct bm_trial_spec {
 	/* A host's part: refuse to start when its clock is more than this
 	 * off the pool's grandmaster by linuxptp (ns; 0 = no limit). */
 	double sync_tolerance_ns;
+	/* ... or when its kernel's TAI-UTC offset (bm_tai_utc_s) is not
+	 * this, the coordinating host's: linuxptp keeps the hosts' UTC
+	 * clocks together, and start_tai_ns on a kernel whose offset
+	 * differs is that many seconds away. */
+	int tai_utc_s;
 };
 
 /*

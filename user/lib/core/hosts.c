@@ -412,6 +412,19 @@ int bm_part_clock_check(const struct bm_trial_spec *spec,
 	return -ERANGE;
 }
 
+int bm_part_tai_check(const struct bm_trial_spec *spec, int here_s,
+		      struct bm_error *err)
+{
+	if (here_s == spec->tai_utc_s)
+		return 0;
+	bm_errorf(err, "its kernel's TAI-UTC offset is %d s, the pool's "
+		  "coordinating host's %d s: a start on CLOCK_TAI would be "
+		  "%d s apart (give every host the same, e.g. phc2sys -w or "
+		  "chrony's leapsectz): not run", here_s, spec->tai_utc_s,
+		  abs(here_s - spec->tai_utc_s));
+	return -ERANGE;
+}
+
 /* Host h's readings valid and on grandmaster gm (the first host's when
  * *gm is NULL); else why not, in why. */
 static bool host_readable(const struct bm_host_part *h, const char **gm,

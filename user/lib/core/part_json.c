@@ -96,7 +96,8 @@ static const struct pf trial_spec[] = {
 	F(TS, latency, PF_BOOL), F(TS, ptp_shape_ok, PF_BOOL),
 	F(TS, learning, PF_BOOL), F(TS, learning_pause_s, PF_DBL),
 	F(TS, drain_s, PF_DBL), F(TS, link_down_ok, PF_BOOL),
-	F(TS, tx_kthreads, PF_UINT), F(TS, sync_tolerance_ns, PF_DBL), FEND,
+	F(TS, tx_kthreads, PF_UINT), F(TS, sync_tolerance_ns, PF_DBL),
+	FR(TS, tai_utc_s, PF_INT, -3600, 3600), FEND,
 };
 
 #define LA struct bm_latency
