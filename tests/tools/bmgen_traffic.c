@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 #include <linux/bmgen.h>
 
+#include "bm_clock.h"
 #include "bm_genl.h"
 #include "bm_portinfo.h"
 #include "bm_hosts.h"
@@ -868,6 +869,7 @@ static int run_trial(const struct traffic_opts *o, struct traffic_run *r,
 	spec.traffic_res = r->tr;
 	spec.host = o->part;
 	spec.start_tai_ns = o->start_tai;
+	spec.tai_utc_s = bm_tai_utc_s();	/* its caller's start is ours */
 	t0 = now_s();
 	if (bm_run_trial(r->be, &spec, &r->res, err)) {
 		fprintf(stderr, "bmgen-traffic: %s\n", err->msg);
