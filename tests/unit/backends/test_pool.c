@@ -32,20 +32,29 @@ struct two_hosts {
 	struct bm_backend *a, *b, *pool;
 };
 
-static void two_hosts_new(struct two_hosts *h, const struct bm_sim_params *p,
-			  unsigned int n, const char *const *labels)
+/* The pool of this host on pa and host b on pb, n ports each. */
+static void two_hosts_new_each(struct two_hosts *h,
+			       const struct bm_sim_params *pa,
+			       const struct bm_sim_params *pb, unsigned int n,
+			       const char *const *labels)
 {
 	struct bm_error err = { "" };
 	struct bm_pool_host hosts[2] = {
 		{ .name = "" }, { .name = "b" },
 	};
 
-	h->a = sim_ports_new(p, n, "p");
-	h->b = sim_ports_new(p, n, "p");
+	h->a = sim_ports_new(pa, n, "p");
+	h->b = sim_ports_new(pb, n, "p");
 	hosts[0].be = h->a;
 	hosts[1].be = h->b;
-	h->pool = bm_pool_new(hosts, 2, labels, n, p->line_rate_bps, &err);
+	h->pool = bm_pool_new(hosts, 2, labels, n, pa->line_rate_bps, &err);
 	ck_assert_msg(h->pool, "bm_pool_new: %s", err.msg);
+}
+
+static void two_hosts_new(struct two_hosts *h, const struct bm_sim_params *p,
+			  unsigned int n, const char *const *labels)
+{
+	two_hosts_new_each(h, p, p, n, labels);
 }
 
 static void two_hosts_free(struct two_hosts *h)
@@ -203,26 +212,17 @@ static int sync_trial_wander(double off_ns, double wander_ns, double tol_ns,
 			     struct bm_error *err)
 {
 	static const char *const labels[] = { "p1", "b:p2" };
-	struct bm_sim_params sp;
+	struct bm_sim_params sp, sb;
 	struct bm_trial_spec spec = { 0 };
 	struct two_hosts h;
 	int ret;
 
 	tbf(&sp);
-	h.a = sim_ports_new(&sp, 2, "p");
-	sp.ptp_offset_ns = off_ns;
-	sp.ptp_wander_ns = wander_ns;
-	sp.tai_utc_error_s = b_tai_utc_error_s;
-	h.b = sim_ports_new(&sp, 2, "p");
-	{
-		struct bm_pool_host hosts[2] = {
-			{ .name = "", .be = h.a }, { .name = "b", .be = h.b },
-		};
-
-		h.pool = bm_pool_new(hosts, 2, labels, 2, sp.line_rate_bps,
-				     err);
-		ck_assert_msg(h.pool, "bm_pool_new: %s", err->msg);
-	}
+	sb = sp;
+	sb.ptp_offset_ns = off_ns;
+	sb.ptp_wander_ns = wander_ns;
+	sb.tai_utc_error_s = b_tai_utc_error_s;
+	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	if (set_tol)
 		bm_pool_set_sync_tolerance(h.pool, tol_ns);
 	spec.pair.rate_fps = 1000;
@@ -956,24 +956,19 @@ END_TEST
 static json_object *latency_across(double err_ns)
 {
 	static const char *const labels[] = { "p1", "b:p2" };
-	struct bm_sim_params sp;
+	struct bm_sim_params sp, sb;
 	struct rfc2544_params rp;
 	struct bm_error err = { "" };
-	struct bm_pool_host hosts[2] = { { .name = "" }, { .name = "b" } };
 	struct two_hosts h;
 	json_object *doc = NULL;
 
 	bm_sim_params_default(&sp);
 	sp.line_rate_bps = 100e6;
 	sp.base_latency_ns = 500000;
-	h.a = sim_ports_new(&sp, 2, "p");
-	sp.clock_error_ns = err_ns;
-	sp.ptp_offset_ns = err_ns;
-	h.b = sim_ports_new(&sp, 2, "p");
-	hosts[0].be = h.a;
-	hosts[1].be = h.b;
-	h.pool = bm_pool_new(hosts, 2, labels, 2, sp.line_rate_bps, &err);
-	ck_assert_msg(h.pool, "bm_pool_new: %s", err.msg);
+	sb = sp;
+	sb.clock_error_ns = err_ns;
+	sb.ptp_offset_ns = err_ns;
+	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	rfc2544_params_default(&rp, RFC2544_LATENCY);
 	rp.frame_sizes[0] = 1518;
 	rp.n_sizes = 1;
