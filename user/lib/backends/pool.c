@@ -142,6 +142,7 @@ static int pool_run_parts(struct bm_backend *be,
 	 * the routing updates and the DUT's settling (§23a) */
 	double lead = BM_POOL_START_LEAD_S + bm_part_lead_s(t, spec);
 	int64_t start = pool_tai_now_ns() + (int64_t)llround(lead * 1e9);
+	int tai_utc_s = bm_tai_utc_s();	/* start's offset from UTC here */
 	/* R2544-RESET's event: the models' own reset each host's model
 	 * makes at event_at_s of its trial; any other this host fires */
 	bool model_event = spec->event_fn == bm_backend_dut_reset &&
@@ -167,7 +168,7 @@ static int pool_run_parts(struct bm_backend *be,
 		p->spec.host = p->host->name;
 		p->spec.start_tai_ns = start;
 		p->spec.sync_tolerance_ns = pp->sync_tolerance_ns;
-		p->spec.tai_utc_s = bm_tai_utc_s();
+		p->spec.tai_utc_s = tai_utc_s;
 		/* the pool decides on its links, with every host's counts */
 		p->spec.link_down_ok = true;
 		p->spec.event_fn = model_event ? bm_backend_dut_reset : NULL;

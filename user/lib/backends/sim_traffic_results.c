@@ -53,9 +53,12 @@ static void sim_traffic_tag(const struct tsim *S, double base_ns,
 
 	for (i = 0; i < S->ns; i++) {
 		const struct tstream *s = &S->s[i];
-		double fps = bm_stream_fps(S->t, s->ss, f);
+		double fps;
 
-		if (s->ss->tag_seq < 0 || !(fps > 0))
+		if (s->ss->tag_seq < 0)
+			continue;
+		fps = bm_stream_fps(S->t, s->ss, f);
+		if (!(fps > 0))
 			continue;
 		res->tag_tx_s = bm_stream_start_s(S->t, s->ss, f) +
 				(double)s->ss->tag_seq / fps;
