@@ -52,10 +52,11 @@ for t in $(cat /tests/list); do
 	# and no cable of its own in this namespace: a veth pair whose two
 	# ends both live here (rfc8239/rfc8238-calibrate's loopback) outlives
 	# the namespaces
-	for l in $(/usr/sbin/ip -o link show type veth 2>/dev/null |
-		   sed -n 's/^[0-9]*: \([^@:]*\).*/\1/p'); do
-		/usr/sbin/ip link del "$l" 2>/dev/null
-	done
+	# (one ip for all: an ip costs 60 to 110 ms here; -force goes on past
+	# an end its peer's deletion took first)
+	/usr/sbin/ip -o link show type veth 2>/dev/null |
+		sed -n 's/^[0-9]*: \([^@:]*\).*/link del \1/p' > /tmp/veth.del
+	[ ! -s /tmp/veth.del ] || /usr/sbin/ip -force -batch /tmp/veth.del > /dev/null 2>&1
 	if grep -q '^bmgen ' /proc/modules && ! rmmod bmgen; then
 		echo "LABNOTE $t: rmmod bmgen failed"
 		rc=99

@@ -72,7 +72,7 @@ ns_quiet() {
 	if [ -n "${2:-}" ]; then
 		$IP netns exec "$2" sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
 	else
-		sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
+		echo 1 > "/proc/sys/net/ipv6/conf/$1/disable_ipv6"
 	fi
 }
 
@@ -407,9 +407,9 @@ pair_sync() {
 # (veth) to dI in namespace "dut", where br0 bridges d1..dN.
 topo_bridge() {
 	$IP netns add dut || fail "netns add dut"
-	quiet_bridge br0 dut
-	bridge_ports 1 "${1:-2}"
-	$IP -n dut link set br0 up
+	bridge_ports 1 "${1:-2}" \
+		"link add br0 type bridge ageing_time 30000 mcast_snooping 0" \
+		"link set br0 up"
 }
 
 # port_list FROM TO: "tFROM,...,tTO" (busybox seq has no -f)
@@ -475,15 +475,37 @@ no_gso() {
 	done
 }
 
-# bridge_ports FROM TO: tester ports tFROM..tTO, each a veth to dFROM..dTO
-# on the DUT's br0.
+# bridge_ports FROM TO [FIRST [LAST]]: tester ports tFROM..tTO, each a
+# veth to dFROM..dTO on the DUT's br0, both ends up and quiet (as
+# veth_port and ns_quiet leave them: born with IPv6 off, each namespace's
+# default while they are made); FIRST and LAST are ip commands for
+# namespace dut before and after the ports' (topo_bridge's br0, born
+# quiet the same way).  Three ip runs for any number of ports, where
+# veth_port's are five a port: an ip costs 60 to 110 ms in the TCG guest
+# (mostly its dynamic linking), and dataplane/mesh's 64 ports took 35 s.
 bridge_ports() {
+	bp_d=/proc/sys/net/ipv6/conf/default/disable_ipv6
+	: > /tmp/bp.here
+	printf '%s\n' "${3:-}" > /tmp/bp.dut
 	i=$1
 	while [ $i -le $2 ]; do
-		veth_port t$i d$i
-		$IP -n dut link set d$i master br0
+		printf 'link add t%s type veth peer name d%s netns dut\nlink set t%s up\n' \
+			$i $i $i >> /tmp/bp.here
+		printf 'link set d%s up\nlink set d%s master br0\n' $i $i >> /tmp/bp.dut
 		i=$((i + 1))
 	done
+	printf '%s\n' "${4:-}" >> /tmp/bp.dut
+	sed -i '/^$/d' /tmp/bp.dut
+	bp_old=$(cat $bp_d)
+	bp_dut=$($IP netns exec dut sh -c "cat $bp_d; echo 1 > $bp_d") ||
+		fail "namespace dut: IPv6 default"
+	echo 1 > $bp_d
+	$IP -batch /tmp/bp.here
+	bp_rc=$?
+	echo "$bp_old" > $bp_d
+	[ $bp_rc -eq 0 ] || fail "cables t$1..t$2"
+	$IP netns exec dut sh -c "$IP -batch /tmp/bp.dut; r=\$?; echo $bp_dut > $bp_d; exit \$r" ||
+		fail "namespace dut: ports d$1..d$2 on br0"
 }
 
 # model_verdict FILE RC: show an awk model check's lines (FILE) and fail
@@ -501,6 +523,14 @@ backlog_drops() {
 		s=$((s + 0x$h))
 	done
 	echo $s
+}
+
+# qdisc_drops_all: "DEV:N" for every DUT port with a root qdisc, its
+# drops (as qdisc_drops, one tc for all of them)
+qdisc_drops_all() {
+	$TC -n dut -s qdisc show | awk '
+		$1 == "qdisc" { d = ""; if ($0 ~ / root /) for (i = 1; i < NF; i++) if ($i == "dev") d = $(i + 1) }
+		d != "" && /\(dropped / { x = $0; sub(/.*\(dropped /, "", x); sub(/,.*/, "", x); printf "%s:%s ", d, x; d = "" }'
 }
 
 # qdisc_drops DEV: drops of the DUT's DEV's root qdisc (a tbf, htb or ets
