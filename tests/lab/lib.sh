@@ -970,6 +970,40 @@ remeasure() {
 	done
 }
 
+# tbf_stall_excuse FILE C T: a reason, one line, when every trial of the
+# result FILE that lost frames where a tbf DUT of rate C fps that absorbs
+# T seconds of the line (bucket and queue) loses none, at L <= C + T C/d,
+# lost them behind the generator's stalls: the trial's largest stalls
+# (tx_stalls_s, the module's 8 largest) and its own excess over C,
+# (L - C) d / C, add up to more than T.  Nothing when no such trial lost
+# a frame or one lost frames without that; for remeasure --excuse.  One
+# guest stalls the tbf with the generator, and near C the queue drains
+# too slowly between stalls to keep them apart (rfc2544/traffic).
+tbf_stall_excuse() {
+	awk -v c="$2" -v t="$3" '
+	function num(s) { sub(/^[^:]*: */, "", s); sub(/,$/, "", s); return s + 0 }
+	function judge(x) {
+		if (l <= 0 || r > c + t * c / d) return
+		n++
+		x = (r > c ? (r - c) * d / c : 0)
+		if (st + x > t) {
+			if (why == "") why = sprintf("a trial at %.2f fps (%+.2f %% of C) lost %d behind stalls of %.1f ms and %.1f ms of excess (> %.1f ms)", r, (r / c - 1) * 100, l, st * 1000, x * 1000, t * 1000)
+		} else
+			bad++
+	}
+	/^  "trials": \[/ { on = 1; next }
+	on && /^  \]/ { on = 0 }
+	!on { next }
+	/^    \{/ { r = d = l = st = 0 }
+	/^      "rate_fps":/ { r = num($0) }
+	/^      "duration_s":/ { d = num($0) }
+	/^      "lost":/ { l = num($0) }
+	/^      "tx_stalls_s": \[/ { ins = 1; if ($0 ~ /\]/) { ins = 0; judge() }; next }
+	ins && /\]/ { ins = 0; judge(); next }
+	ins { st += num("x: " $1) }
+	END { if (n > 0 && bad == 0) print why }' "$1"
+}
+
 # bm_job NAME ARGS...: `bmctl run ARGS...` through bmd, waiting for the
 # end; its output goes to the console and /tmp/NAME.out, and $job is the
 # job's id.  Any failure fails the test, with bmd's log.

@@ -18,7 +18,10 @@
 # Each search is measured again (lib.sh remeasure, at most 5 runs, said
 # in the output) when it fails with the module reporting its generator
 # more than 29.9 ms late, what the tbf absorbs ((3200 + 8000) B at
-# 3 Mbit/s), as rfc2544/throughput is; any other failure is the test's.
+# 3 Mbit/s), as rfc2544/throughput is, or when every trial that lost
+# frames where the tbf loses none lost them behind stalls that add up to
+# more (lib.sh tbf_stall_excuse, as mlrsearch/rfc9971); any other
+# failure is the test's.
 bm_load
 topo_bridge 2
 $TC -n dut qdisc add dev d2 root tbf rate 3mbit burst 3200 limit 8000 overhead 24 ||
@@ -49,10 +52,11 @@ ndr_mlr() {
 		--param 'target_loss_ratios=[0]' \
 		--param learning=true --param drain_s=0.3
 	$BMCTL -j result "$job" > /tmp/mlr.json || fail "bmctl result --json"
+	tbf_stall_excuse /tmp/mlr.json 704.89 0.0299 > /tmp/mlr.excuse
 	sed -n '/^  "results"/,$p' /tmp/mlr.json > /tmp/mlr.res
 	check_ndr "mlrsearch 512 B" /tmp/mlr.res 704.89
 }
-remeasure 0.0299 /tmp/mlr.json ndr_mlr
+remeasure --excuse /tmp/mlr.excuse 0.0299 /tmp/mlr.json ndr_mlr
 
 # 2. RFC 2544 throughput with MLRsearch as its search, 1518 B
 ndr_thr() {
@@ -64,10 +68,11 @@ ndr_thr() {
 		--param mlr_final_relative_width=0.01 \
 		--param mlr_intermediate_phases=1
 	$BMCTL -j result "$job" > /tmp/thr.json || fail "bmctl result --json"
+	tbf_stall_excuse /tmp/thr.json 243.82 0.0299 > /tmp/thr.excuse
 	sed -n '/^  "results"/,$p' /tmp/thr.json > /tmp/thr.res
 	check_ndr "rfc2544 --search mlr 1518 B" /tmp/thr.res 243.82
 	# the reported throughput is the NDR lower bound
 	check_eq "throughput = NDR lower bound" \
 		"$(jvals throughput_fps /tmp/thr.res | head -n1)" "$(jvals lower_fps /tmp/thr.res | head -n1)"
 }
-remeasure 0.0299 /tmp/thr.json ndr_thr
+remeasure --excuse /tmp/thr.excuse 0.0299 /tmp/thr.json ndr_thr
