@@ -132,5 +132,5 @@ mb() {
 }
 
 # 2 ingress -> 1 egress (t3), then on 4 ports j = 1 and 2
-remeasure 0.004256 /tmp/mb3.json mb mb3 --port t1 --port t2 --port t3 --param repeat=3
+remeasure 0.004256 /tmp/mb3.json mb mb3 --port t1 --port t2 --port t3 --param repeat=2
 remeasure 0.004256 /tmp/mb4.json mb mb4 --port t1 --port t2 --port t3 --port t4 --param repeat=2
