@@ -230,7 +230,6 @@ mlr() {
 		"$(awk -v t=$C 'BEGIN { printf "%.2f", t * 0.98 }')" 1e9
 	check_range "$1 flows, MLRsearch: relative width" "$(jvals relative_width $f | head -n1)" 0 0.0100000001
 }
-# (loop variables of their own: ovs_job sets n)
 remeasure $T /tmp/thr1.json thr 1
 job1=$(jvals job /tmp/thr1.json | tail -n1)
 learn 3000
