@@ -16,7 +16,9 @@
 # trial, seed 5852174: 2.56 ms under D, 0.31 ms stated) and 1 ms more
 # below for ptp4l's own error of an offset (its path delay's asymmetry
 # with software stamps): min in [D - E - 1 ms, D + E + 2 ms]; all 20 repetitions
-# valid, each with both hosts' clocks read within the pool's tolerance.
+# valid, each with both hosts' clocks read within the pool's tolerance
+# (a trial whose were not is flagged and run again: R2544-LAT across
+# hosts, Documentation/procedures-rfc2544.md).
 bm_load
 pair_setup
 D_MS=$(lab_draw netem_delay_ms 5 30)
@@ -32,23 +34,37 @@ $BMCTL -j result "$job" > /tmp/lat.all || fail "bmctl result --json"
 sed -n '/^  "results"/,$p' /tmp/lat.all > /tmp/lat.json
 note "lab2's offset by ptp4l: $off0 ns before, $off1 ns after the job"
 check_eq "valid repetitions" "$(jvals valid_repetitions /tmp/lat.json)" 20
-# every trial (a repetition whose tagged frame was lost runs again)
+# every trial (a repetition whose tagged frame was lost, or whose hosts'
+# clocks were not within the tolerance, runs again)
 n=$(jvals within /tmp/lat.all | wc -l)
 check_range "trials with a sync record" "$n" 20 40
-check_eq "trials whose hosts' clocks were within the pool's 10 ms" \
-	"$(jvals within /tmp/lat.all | grep -c true)" "$n"
+# a flagged trial says why (lab2's ptp4l spiked past 10 ms once in some
+# hundred trials) and was run again: it is no repetition of the 20
+awk '/"within": false/ { w = 1 } w && /"why":/ { sub(/^ *"why": */, "");
+	print "note: a trial not within: " $0; w = 0 }' /tmp/lat.all
+within=$(jvals within /tmp/lat.all | grep -c true)
+check_eq "trials not within, run again" "$((n - within))" \
+	"$(jvals unsynced_repetitions /tmp/lat.json)"
+check_range "trials whose hosts' clocks were within the pool's 10 ms" \
+	"$within" 20 "$n"
 # both hosts' ptp4l read while each part ran (the GM's answers too)
 check_eq "host parts with ptp4l read during them" \
 	"$(jvals samples /tmp/lat.all | awk '$1 > 0' | wc -l)" $((2 * n))
-# each repetition's minimum and stated sync error, in order
+# each trial's flag, minimum and stated sync error, in order
 sed -n '/^  "trials"/,/^  "results"/p' /tmp/lat.all > /tmp/lat.trials
+jvals within /tmp/lat.trials > /tmp/lat.within
 jvals min_ns /tmp/lat.trials > /tmp/lat.min
 jvals error_ns /tmp/lat.trials > /tmp/lat.err
-check_eq "trials with a minimum and a sync error" \
-	"$(paste /tmp/lat.min /tmp/lat.err | awk 'NF == 2' | wc -l)" "$n"
-paste /tmp/lat.min /tmp/lat.err | awk -v d=$D '
+check_eq "trials with a flag, a minimum and a sync error" \
+	"$(paste /tmp/lat.within /tmp/lat.min /tmp/lat.err |
+		awk 'NF == 3' | wc -l)" "$n"
+# the repetitions: the trials within
+paste /tmp/lat.within /tmp/lat.min /tmp/lat.err | awk '$1 == "true"' |
+	cut -f 2- > /tmp/lat.rep
+awk -v d=$D '
 	{ printf "note: min %.3f ms, sync error %.3f ms, min - D %.3f ms\n",
-		$1 / 1e6, $2 / 1e6, ($1 - d) / 1e6 }'
-bad=$(paste /tmp/lat.min /tmp/lat.err | awk -v d=$D '
-	$1 < d - $2 - 1e6 || $1 > d + $2 + 2e6 { n++ } END { print n + 0 }')
+		$1 / 1e6, $2 / 1e6, ($1 - d) / 1e6 }' /tmp/lat.rep
+bad=$(awk -v d=$D '
+	$1 < d - $2 - 1e6 || $1 > d + $2 + 2e6 { n++ } END { print n + 0 }' \
+	/tmp/lat.rep)
 check_eq "trials whose minimum is off D by more than their sync error (+1 ms below, +2 ms above)" "$bad" 0

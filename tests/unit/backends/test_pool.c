@@ -950,10 +950,14 @@ END_TEST
 
 /*
  * R2544-LAT (RFC 2544 §26.2) from this host to host b, whose clock is
- * err_ns off true time (and linuxptp says so): a 500 us path on a
- * 100 Mbit/s line at 1518 B.  The result, its doc.
+ * err_ns off true time (and linuxptp says so), and wander_ns further off
+ * during its part of trial wander_trial (0: every trial): a 500 us path
+ * on a 100 Mbit/s line at 1518 B, at most max_invalid repetitions run
+ * again.  The result, its doc.
  */
-static json_object *latency_across(double err_ns)
+static json_object *latency_across_wander(double err_ns, double wander_ns,
+					  unsigned int wander_trial,
+					  unsigned int max_invalid)
 {
 	static const char *const labels[] = { "p1", "b:p2" };
 	struct bm_sim_params sp, sb;
@@ -968,8 +972,11 @@ static json_object *latency_across(double err_ns)
 	sb = sp;
 	sb.clock_error_ns = err_ns;
 	sb.ptp_offset_ns = err_ns;
+	sb.ptp_wander_ns = wander_ns;
+	sb.ptp_wander_trial = wander_trial;
 	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	rfc2544_params_default(&rp, RFC2544_LATENCY);
+	rp.lat_max_invalid = max_invalid;
 	rp.frame_sizes[0] = 1518;
 	rp.n_sizes = 1;
 	rp.throughput_fps[0] = bm_fps_max(100e6, 1518);
@@ -979,6 +986,11 @@ static json_object *latency_across(double err_ns)
 				  &doc, &err) == 0, "%s", err.msg);
 	two_hosts_free(&h);
 	return doc;
+}
+
+static json_object *latency_across(double err_ns)
+{
+	return latency_across_wander(err_ns, 0, 0, 20);
 }
 
 /*
@@ -1039,6 +1051,61 @@ START_TEST(latency_below_zero_across_hosts)
 }
 END_TEST
 
+/*
+ * R2544-LAT across hosts with b's clock 300 us behind by linuxptp and 2.5
+ * ms further during its part of the third trial: past the pool's 1 ms
+ * tolerance there, so that repetition is invalid and runs again (21
+ * trials, the third flagged, 20 valid, the latency the path less 300 us
+ * as without the excursion).  With the excursion in every trial and 3
+ * re-runs allowed: 4 trials, no latency, the result saying why.
+ */
+START_TEST(latency_unsynced_repetition_rerun)
+{
+	const double path = 500000 + 1538 * 8 / 100e6 * 1e9;
+	json_object *doc, *e, *trials, *sy;
+	const char *res;
+	size_t i, n;
+
+	doc = latency_across_wander(-300000, -2.5e6, 3, 20);
+	bm_test_keep_result(doc, "pool.rfc2544.latency-unsynced-rerun");
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_double_eq(tj_num(e, "valid_repetitions"), 20);
+	ck_assert_double_eq(tj_num(e, "invalid_repetitions"), 1);
+	ck_assert_double_eq(tj_num(e, "unsynced_repetitions"), 1);
+	ck_assert_double_eq_tol(tj_num(e, "latency_ns"), path - 300000, 1e-6);
+	ck_assert_str_eq(json_object_get_string(tj_get(e, "result")), "ok");
+	trials = tj_get(doc, "trials");
+	n = json_object_array_length(trials);
+	ck_assert_uint_eq(n, 21);
+	for (i = 0; i < n; i++) {
+		sy = tj_get(json_object_array_get_idx(trials, i), "sync");
+		ck_assert(json_object_get_boolean(tj_get(sy, "within")) ==
+			  (i != 2));
+	}
+	sy = tj_get(json_object_array_get_idx(trials, 2), "sync");
+	ck_assert_double_eq(tj_num(sy, "error_ns"), 2.8e6);
+	ck_assert_msg(strstr(json_object_get_string(tj_get(sy, "why")),
+			     "b: 2.800 ms off"), "%s",
+		      json_object_get_string(tj_get(sy, "why")));
+	json_object_put(doc);
+
+	doc = latency_across_wander(-300000, -2.5e6, 0, 3);
+	e = json_object_array_get_idx(tj_get(tj_get(doc, "results"),
+					     "per_size"), 0);
+	ck_assert_double_eq(tj_num(e, "valid_repetitions"), 0);
+	ck_assert_double_eq(tj_num(e, "invalid_repetitions"), 4);
+	ck_assert_double_eq(tj_num(e, "unsynced_repetitions"), 4);
+	ck_assert(json_object_get_type(tj_get(e, "latency_ns")) ==
+		  json_type_null);
+	res = json_object_get_string(tj_get(e, "result"));
+	ck_assert_msg(strstr(res, "4 of 4 with the hosts' clocks not within") &&
+		      strstr(res, "b: 2.800 ms off"), "%s", res);
+	ck_assert_uint_eq(json_object_array_length(tj_get(doc, "trials")), 4);
+	json_object_put(doc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pool");
@@ -1056,6 +1123,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, hw_stamps_across_hosts);
 	tcase_add_test(tc, hw_stamps_local_and_across);
 	tcase_add_test(tc, latency_below_zero_across_hosts);
+	tcase_add_test(tc, latency_unsynced_repetition_rerun);
 	suite_add_tcase(s, tc);
 	return s;
 }

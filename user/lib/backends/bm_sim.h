@@ -220,6 +220,9 @@ struct bm_sim_params {
 	/* ... and during each part this many ns further off at its
 	 * farthest (an excursion the readings before and after miss). */
 	double ptp_wander_ns;
+	/* ... only in the sim's trial number ptp_wander_trial (1 = its
+	 * first; 0 = in every trial). */
+	unsigned int ptp_wander_trial;
 	/* A pool host's clock this many ns off true time (ptp_offset_ns is
 	 * what linuxptp says of it; this is what it is): the latency of a
 	 * frame another host sent, as this host receives it, is that much

@@ -61,18 +61,21 @@ static double sim_fastest_fps(const struct bm_trial_spec *spec)
 }
 
 /* A pool host's clock while its part ran: read every BM_PTP_SAMPLE_S of
- * the trial, from its offset before to that plus ptp_wander_ns. */
-static void sim_clock_during(const struct sim_priv *sp,
+ * the trial, from its offset before to that plus ptp_wander_ns (in trial
+ * ptp_wander_trial alone when set). */
+static void sim_clock_during(const struct bm_backend *be,
 			     const struct bm_trial_spec *spec,
 			     const struct bm_clock_reading *before,
 			     struct bm_clock_span *d)
 {
+	const struct sim_priv *sp = be->priv;
 	struct bm_clock_reading far = *before;
 
 	memset(d, 0, sizeof(*d));
 	if (!spec->host[0])
 		return;		/* the grandmaster's own: always 0 */
-	far.offset_ns += (int64_t)sp->p.ptp_wander_ns;
+	if (!sp->p.ptp_wander_trial || sp->p.ptp_wander_trial == be->trials + 1)
+		far.offset_ns += (int64_t)sp->p.ptp_wander_ns;
 	bm_clock_span_add(d, before, before->gm);
 	bm_clock_span_add(d, &far, before->gm);
 	d->samples = (unsigned int)fmax(2, spec->duration_s / BM_PTP_SAMPLE_S);
@@ -140,7 +143,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 		sim_clock_error_part(spec, sp->p.clock_error_ns, res);
 		res->clock_before = clock;
 		res->clock_after = clock;
-		sim_clock_during(sp, spec, &clock, &res->clock_during);
+		sim_clock_during(be, spec, &clock, &res->clock_during);
 	}
 	return ret;
 }

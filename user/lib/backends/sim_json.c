@@ -552,6 +552,8 @@ static const struct bm_jkey sim_keys[] = {
 	SIM_D(host_stall_above_fps, 0, 1e12, 0),
 	SIM_D(ptp_offset_ns, -1e12, 1e12, 0),
 	SIM_D(ptp_wander_ns, -1e12, 1e12, 0),
+	{ "ptp_wander_trial", BM_J_UINT, offsetof(struct bm_sim_params,
+	  ptp_wander_trial), 0, 1e9, 0, 0, NULL, NULL },
 	SIM_D(clock_error_ns, -1e12, 1e12, 0),
 	SIM_D(tai_utc_error_s, -3600, 3600, 0),
 	SIM_D(sw_stamp_delay_ns, 0, 1e9, 0),

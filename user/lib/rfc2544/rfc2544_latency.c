@@ -100,10 +100,11 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 	double s_in = f * 8.0 / r->be->line_rate_bps * 1e9;
 	double shift = p->lat_definition == RFC2544_LAT_SF ? s_in : 0.0;
 	double thr, mean, sd, mn, mx, *v;
-	unsigned int valid = 0, invalid = 0;
+	unsigned int valid = 0, invalid = 0, unsynced = 0;
 	struct lat_dist dist = { 0 };
 	struct bm_trial_spec spec;
 	struct bm_trial_result res;
+	char unsynced_why[sizeof(res.sync.why)] = "";
 	json_object *a;
 	unsigned int k;
 	bool ok, fallback = false, across = false;
@@ -150,7 +151,16 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 		else if (strcmp(src, res.ts_source))
 			snprintf(src, sizeof(src), "mixed");
 		across |= res.sync.n_hosts > 1;
-		if (res.tag_tx_s < 0.0) {
+		if (res.sync.n_hosts > 1 && !res.sync.within) {
+			/* Across hosts the latency is one host's stamp less
+			 * another's: with their clocks not within the pool's
+			 * tolerance (or not known) it is not a latency of the
+			 * DUT to the accuracy stated, so run it again. */
+			invalid++;
+			unsynced++;
+			snprintf(unsynced_why, sizeof(unsynced_why), "%s",
+				 res.sync.why);
+		} else if (res.tag_tx_s < 0.0) {
 			/* The backend cannot tag: use the mean of all frames. */
 			fallback = true;
 			if (!res.latency.count) {
@@ -179,10 +189,21 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 			"same");
 	bm_json_add_u64(e, "valid_repetitions", valid);
 	bm_json_add_u64(e, "invalid_repetitions", invalid);
+	if (across)
+		bm_json_add_u64(e, "unsynced_repetitions", unsynced);
 	bm_json_add_double(e, "serialisation_in_ns", s_in);
 	bm_json_add_bool(e, "cable_constant_subtracted", false);
 	lat_timestamps(r, e, src);
-	if (valid < p->lat_repetitions) {
+	if (valid < p->lat_repetitions && unsynced) {
+		char msg[sizeof(unsynced_why) + 160];
+
+		snprintf(msg, sizeof(msg), "too many invalid repetitions: %u "
+			 "of %u with the hosts' clocks not within the pool's "
+			 "tolerance (the last: %s)", unsynced, invalid,
+			 unsynced_why);
+		bm_json_add_str(e, "result", msg);
+		bm_json_add_double(e, "latency_ns", NAN);
+	} else if (valid < p->lat_repetitions) {
 		bm_json_add_str(e, "result", "too many invalid repetitions");
 		bm_json_add_double(e, "latency_ns", NAN);
 	} else {
@@ -221,6 +242,12 @@ static int latency_size(struct r2544_run *r, size_t i, json_object *e)
 				"frames, not one tagged frame");
 	r2544_deviation(r, "R2544-LAT: a repetition whose tagged frame is lost "
 			"is invalid and re-run [INTERPRETATION]");
+	if (across)
+		r2544_deviation(r, "R2544-LAT across hosts: a repetition whose "
+				"hosts' clocks were not within the pool's "
+				"tolerance (its trial's sync.within false) is "
+				"invalid and re-run, as a lost tag "
+				"[INTERPRETATION]");
 	if (p->lat_destination == RFC2544_LAT_NEW_NET)
 		r2544_deviation(r, "R2544-LAT §26.2 new-net: the tagged frame "
 				"of the k-th attempt of the run (re-runs "
