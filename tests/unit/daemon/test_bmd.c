@@ -1449,6 +1449,16 @@ START_TEST(restart_rebuilds_result_from_events)
 		 "\"ports\":{\"list\":[],\"line_rate_bps\":1e9},"
 		 "\"submitted\":\"2026-12-02T10:00:00.000Z\","
 		 "\"started\":\"2026-12-02T10:00:00.100Z\",\"trials\":0}");
+	/* and job 97, on the module, killed before its first trial ended */
+	put_file("jobs/97.json",
+		 "{\"job\":97,\"state\":\"running\",\"procedure\":\"" PROC "\","
+		 "\"params\":{\"frame_sizes\":[64]},"
+		 "\"ports\":{\"tx\":\"lo\",\"rx\":\"lo\","
+		 "\"line_rate_bps\":1e9},"
+		 "\"submitted\":\"2026-12-02T10:00:00.000Z\","
+		 "\"started\":\"2026-12-02T10:00:00.100Z\",\"trials\":0}");
+	put_file("jobs/97.events", "{\"ok\":true,\"event\":\"progress\","
+		 "\"trials\":0}\n");
 
 	daemon_start();
 	client(&c);
@@ -1473,6 +1483,20 @@ START_TEST(restart_rebuilds_result_from_events)
 	ck_assert_str_eq(gets_(get(res, "meta"), "backend"), "sim");
 	ck_assert_str_eq(gets_(get(res, "meta"), "start"),
 			 "2026-12-02T10:00:00.100Z");
+	{
+		json_object *r97 = call_ok(&c, req_job("result", 97));
+		json_object *m = get(get(r97, "result"), "meta");
+
+		/* no trial of it took a timestamp: it claims none, neither
+		 * its backend's name nor software stamps' accuracy */
+		ck_assert_str_eq(gets_(m, "backend"), "genl");
+		ck_assert_str_eq(gets_(m, "timestamp_source"), "none");
+		ck_assert_str_eq(gets_(m, "timestamp_accuracy"),
+				 "none: no trial took a timestamp");
+		bm_test_keep_result(get(r97, "result"),
+				    "bmd-rebuilt-no-trial");
+		json_object_put(r97);
+	}
 	/* the trials are those the finished job reported, one for one */
 	want = call_ok(&c, req_job("result", done));
 	ck_assert_str_eq(json_object_to_json_string(json_object_array_get_idx(

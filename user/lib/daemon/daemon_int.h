@@ -388,7 +388,8 @@ struct bm_port_info;
  * ("tx", "rx", "port") is left out when NULL. */
 json_object *bmd_port_json(const struct bm_port_info *pi, const char *role);
 /* The meta object of a result (SPEC REQ-REP-1); port facts from sysfs_net
- * (NULL = /sys/class/net). */
+ * (NULL = /sys/class/net); ts_source the trials' (NULL: none took a
+ * timestamp, a job that failed before its first trial). */
 json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 			     double ended, const char *backend,
 			     const char *ts_source, const char *sysfs_net);

@@ -190,14 +190,18 @@ json_object *bmd_result_meta(const struct bmd_job_desc *desc, double started,
 		json_object_array_add(ports, port_json(sysfs_net,
 			desc->ports[i], i == 0 ? "tx" : i == 1 ? "rx" : "port"));
 	json_object_object_add(m, "ports", ports);
+	/* a job that failed before its first trial claims no stamps: not
+	 * its backend's name, nor software stamps' accuracy */
 	json_object_object_add(m, "timestamp_source",
-			       json_object_new_string(ts_source));
+			       json_object_new_string(ts_source ? ts_source :
+						      "none"));
 	/* REQ-TS: the accuracy a result may claim.  Software timestamps
 	 * are taken on the tx kthread and in the rx handler, so they carry
 	 * scheduling and softirq delay that no calibration has measured
 	 * yet (R8238-CAL): stated as not calibrated, not as a
 	 * number we cannot back. */
 	json_object_object_add(m, "timestamp_accuracy", json_object_new_string(
+		!ts_source ? "none: no trial took a timestamp" :
 		!strcmp(ts_source, "sim") ? "exact (simulated)" :
 		!strcmp(ts_source, "hw") ? "hardware, not calibrated" :
 		"software (kthread and rx handler), not calibrated"));

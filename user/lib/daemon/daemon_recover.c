@@ -69,7 +69,8 @@ static int read_events(struct bmd *d, const struct bmd_job *j,
 	return 0;
 }
 
-/* The timestamp source the trials said, else the backend's name. */
+/* The timestamp source the trials said, else the simulator's, else NULL
+ * (no trial took a timestamp). */
 static const char *ts_source_of(json_object *trials, const char *backend)
 {
 	size_t i = json_object_array_length(trials);
@@ -80,7 +81,7 @@ static const char *ts_source_of(json_object *trials, const char *backend)
 				trials, i), "ts_source", &v) &&
 		    json_object_get_string(v)[0])
 			return json_object_get_string(v);
-	return backend;
+	return strcmp(backend, "sim") ? NULL : "sim";
 }
 
 int job_recover(struct bmd *d, struct bmd_job *j)

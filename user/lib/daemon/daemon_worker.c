@@ -375,7 +375,8 @@ static json_object *worker_result(struct bmd_job *j,
 	json_object *meta;
 
 	meta = bmd_result_meta(desc, started, bmd_now(), backend,
-			       w->ts_source[0] ? w->ts_source : backend,
+			       w->ts_source[0] ? w->ts_source :
+			       !strcmp(backend, "sim") ? "sim" : NULL,
 			       d->sysfs_net);
 	if (nde)
 		json_object_object_add(meta, "nde", json_object_get(nde));
