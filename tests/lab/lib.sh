@@ -146,12 +146,7 @@ pair_setup() {
 	printf '#!/bin/sh\nexec busybox nc 10.99.0.2 7000\n' > /tmp/nc-ssh
 	chmod +x /tmp/nc-ssh
 	export BMGEN_SSH=/tmp/nc-ssh
-	i=0
-	until bmctl -H lab2 status > /tmp/lab2.status 2>&1; do
-		i=$((i + 1))
-		[ $i -lt 120 ] || { cat /tmp/lab2.status; fail "lab2's bmd not reachable"; }
-		sleep 0.5
-	done
+	lab2_bmd_wait
 }
 
 # lab2_reset_h2: a device reset of lab2's igb h2 (down, up, carrier),
@@ -175,6 +170,32 @@ lab2_asymmetry() {
 	[ "$ans" = "asymmetry $1" ] || fail "lab2's ptp4l not restarted: '$ans'"
 	sleep 2		# the old ptp4l's last answers
 	pair_sync 1000000 > /dev/null
+}
+
+# lab2_phc2sys WORD [NS]: lab2's phc2sys and the bmd that reads its log,
+# asked of its busybox nc on port 7003 (tests/lab/pair-peer.sh): "on NS"
+# (h2's PHC NS behind lab2's system clock, phc2sys reporting CLOCK_
+# REALTIME against it, bmd restarted with BMGEN_PHC2SYS_LOG), "stop"
+# (phc2sys alone), "off" (both back as at boot); fails the test unless
+# lab2 says it did within 15 s.  "log": phc2sys's log on stdout.
+lab2_phc2sys() {
+	if [ "$1" = log ]; then
+		echo log | timeout 15 busybox nc 10.99.0.2 7003
+		return
+	fi
+	ans=$(echo "$*" | timeout 15 busybox nc 10.99.0.2 7003 2>&1)
+	[ "$ans" = "phc2sys $1" ] || fail "lab2's phc2sys $1: '$ans'"
+}
+
+# lab2_bmd_wait: until lab2's bmd answers through the ssh stand-in (60 s
+# at most)
+lab2_bmd_wait() {
+	i=0
+	until bmctl -H lab2 status > /tmp/lab2.status 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 120 ] || { cat /tmp/lab2.status; fail "lab2's bmd not reachable"; }
+		sleep 0.5
+	done
 }
 
 # pair_latency_job: bm_job "lat", RFC 2544 §26.2 latency from t1 to

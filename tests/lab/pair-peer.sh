@@ -13,8 +13,10 @@
 # timestamps.sh), so busybox nc on port 7001 resets h2 for each
 # connection and then answers "h2 reset" (lib.sh lab2_reset_h2 asks it
 # before each frame to be stamped), and one on port 7002 restarts ptp4l
-# with the path asymmetry it is told (lib.sh lab2_asymmetry).  Runs until
-# the first guest's runner stops this one.
+# with the path asymmetry it is told (lib.sh lab2_asymmetry), and one on
+# port 7003 runs phc2sys on h2's PHC and restarts bmd reading its log
+# (lib.sh lab2_phc2sys).  Runs until the first guest's runner stops this
+# one.
 pair_nic 52:54:00:bb:00:01 t2
 pair_nic 52:54:00:bb:00:02 ctl0
 pair_nic 52:54:00:bb:00:03 h2
@@ -25,6 +27,7 @@ $IP addr add 10.99.0.2/24 dev ctl0
 insmod /lib/modules/bmgen.ko || echo "LABWARN insmod bmgen failed"
 mkdir -p /run/bmd /tmp/results
 bmd -f -s $BMD_SOCK -r /tmp/results > /tmp/bmd.log 2>&1 &
+echo $! > /tmp/bmd.pid
 cat > /etc/ptp4l.conf <<'PTP'
 [global]
 slaveOnly 1
@@ -80,6 +83,49 @@ ASYM
 chmod +x /tmp/ptp-asym
 echo 0 > /tmp/ptp-asym.ns
 busybox nc -ll -p 7002 -e /tmp/ptp-asym &
+# phc2sys, a connection on port 7003 (lib.sh lab2_phc2sys): "on NS" sets
+# h2's PHC to the system clock less NS and starts phc2sys from it to
+# CLOCK_REALTIME with the ntpshm servo (it reports, never steers: ptp4l
+# keeps this clock), 4 reports a second into /tmp/phc2sys.log, and bmd
+# restarted reading it (BMGEN_PHC2SYS_LOG); "stop" stops phc2sys alone
+# (its log stays, silent); "off" stops it and restarts bmd without; "log"
+# sends the log.  Each but "log" answers "phc2sys WORD".
+cat > /tmp/phc2sys-ctl <<'PHC'
+#!/bin/sh
+read -r cmd ns
+bmd_restart() {
+	kill "$(cat /tmp/bmd.pid)"
+	while [ -d /proc/"$(cat /tmp/bmd.pid)" ]; do sleep 0.1; done
+	BMGEN_PHC2SYS_LOG=$1 setsid bmd -f -s /run/bmd/bmd.sock \
+		-r /tmp/results >> /tmp/bmd.log 2>&1 < /dev/null &
+	echo $! > /tmp/bmd.pid
+}
+case "$cmd" in
+on)
+	case "$ns" in ''|*[!0-9]*) echo "not a number of ns: '$ns'"; exit 0 ;; esac
+	killall phc2sys 2> /dev/null
+	# one run: set to CLOCK_REALTIME, then back NS ("--": a
+	# negative number is no option)
+	phc_ctl h2 -- set adj "-$(awk -v n="$ns" 'BEGIN { printf "%.9f", n / 1e9 }')" \
+		> /dev/null || { echo "phc_ctl h2 failed"; exit 0; }
+	setsid phc2sys -s h2 -c CLOCK_REALTIME -E ntpshm -O 0 -R 4 -m -q \
+		> /tmp/phc2sys.log 2>&1 < /dev/null &
+	bmd_restart /tmp/phc2sys.log
+	echo "LABPEER phc2sys on: h2's PHC $ns ns behind" >&2 ;;
+stop)
+	killall phc2sys 2> /dev/null ;;
+off)
+	killall phc2sys 2> /dev/null
+	bmd_restart "" ;;
+log)
+	cat /tmp/phc2sys.log; exit 0 ;;
+*)
+	echo "no such command: '$cmd'"; exit 0 ;;
+esac
+echo "phc2sys $cmd"
+PHC
+chmod +x /tmp/phc2sys-ctl
+busybox nc -ll -p 7003 -e /tmp/phc2sys-ctl &
 # the first guest's runner ends this guest; ptp4l's account on the console
 while :; do
 	ptp4l -S -4 -i ctl0 -f /etc/ptp4l.conf -m \

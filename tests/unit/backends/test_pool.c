@@ -203,6 +203,12 @@ END_TEST
 
 /* Host b's kernel's TAI-UTC offset less this host's (sync_trial). */
 static double b_tai_utc_error_s;
+/* Host b's phc2sys's log, as the simulator's phc2sys_* (sync_trial). */
+static struct {
+	bool log;
+	double offset_ns;
+	unsigned int reports;
+} b_phc2sys;
 
 /* One pair trial on two simulated hosts, b's clock off_ns off the
  * grandmaster (this host) before and after its part and wander_ns more
@@ -222,6 +228,9 @@ static int sync_trial_wander(double off_ns, double wander_ns, double tol_ns,
 	sb.ptp_offset_ns = off_ns;
 	sb.ptp_wander_ns = wander_ns;
 	sb.tai_utc_error_s = b_tai_utc_error_s;
+	sb.phc2sys_log = b_phc2sys.log;
+	sb.phc2sys_offset_ns = b_phc2sys.offset_ns;
+	sb.phc2sys_reports = b_phc2sys.reports;
 	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	if (set_tol)
 		bm_pool_set_sync_tolerance(h.pool, tol_ns);
@@ -345,6 +354,87 @@ START_TEST(sync_error_and_tolerance)
 	ck_assert(isnan(sy.error_ns) && !sy.within);
 	ck_assert_msg(strstr(sy.why, "lab2: no PTP time (ptp4l at"), "%s",
 		      sy.why);
+}
+END_TEST
+
+static json_object *latency_across_wander(double err_ns, double wander_ns,
+					  unsigned int wander_trial,
+					  unsigned int max_invalid);
+
+/*
+ * Host b's system clock by phc2sys: ptp4l says its clock (a PHC) is 0.3
+ * ms behind the grandmaster, phc2sys that the system clock is 2 ms ahead
+ * of that PHC in each of 3 reports: the system clock, on which the
+ * trial's instant and stamps are, 1.7 ms ahead, past the 1 ms tolerance
+ * (flagged, error 1.7 ms); 0.2 ms ahead of it: 0.1 ms behind, within; a
+ * log with no report in the part: flagged, the error unknown.  The
+ * record carries b's reports, this host (no log read) none.
+ */
+START_TEST(system_clock_by_phc2sys)
+{
+	static struct bm_trial_record r;
+	struct bm_trial_result res;
+	struct bm_error err = { "" };
+	json_object *rec, *hosts, *sys;
+
+	b_phc2sys.log = true;
+	b_phc2sys.offset_ns = 2e6;
+	b_phc2sys.reports = 3;
+	ck_assert_int_eq(sync_trial(-300e3, 0, false, &res, &err), 0);
+	ck_assert_uint_eq(res.sync.hosts[1].system.samples, 3);
+	ck_assert_int_eq(res.sync.hosts[1].system.min_ns, 2000000);
+	ck_assert_uint_eq(res.sync.hosts[0].system.samples, 0);
+	ck_assert_str_eq(res.sync.hosts[0].system.source, "");
+	ck_assert_double_eq(res.sync.error_ns, 1.7e6);
+	ck_assert(!res.sync.within);
+	ck_assert_msg(strstr(res.sync.why, "b: 1.700 ms off"), "%s",
+		      res.sync.why);
+	r.res = res;
+	rec = bm_trial_record_to_json(&r, 1e8, -1);
+	hosts = tj_get(tj_get(rec, "sync"), "hosts");
+	sys = tj_get(json_object_array_get_idx(hosts, 1), "system_clock");
+	ck_assert_str_eq(json_object_get_string(tj_get(sys, "source")), "sim");
+	ck_assert_double_eq(tj_num(sys, "samples"), 3);
+	ck_assert_double_eq(tj_num(sys, "min_offset_ns"), 2e6);
+	ck_assert_double_eq(tj_num(sys, "max_offset_ns"), 2e6);
+	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(hosts,
+				0), "system_clock", NULL));
+	json_object_put(rec);
+
+	b_phc2sys.offset_ns = 200e3;
+	ck_assert_int_eq(sync_trial(-300e3, 0, false, &res, &err), 0);
+	ck_assert_double_eq(res.sync.error_ns, 100e3);
+	ck_assert(res.sync.within);
+
+	/* a whole procedure's record: every trial states b's reports */
+	{
+		json_object *doc = latency_across_wander(-300e3, 0, 0, 20);
+		json_object *trials = tj_get(doc, "trials");
+		size_t i;
+
+		bm_test_keep_result(doc, "pool.rfc2544.latency-phc2sys");
+		ck_assert_uint_eq(json_object_array_length(trials), 20);
+		for (i = 0; i < 20; i++) {
+			json_object *sy = tj_get(json_object_array_get_idx(
+						trials, i), "sync");
+
+			sys = tj_get(json_object_array_get_idx(tj_get(sy,
+					"hosts"), 1), "system_clock");
+			ck_assert_double_eq(tj_num(sys, "samples"), 3);
+			ck_assert_double_eq(tj_num(sys, "max_offset_ns"),
+					    200e3);
+			ck_assert_double_eq(tj_num(sy, "error_ns"), 100e3);
+		}
+		json_object_put(doc);
+	}
+
+	b_phc2sys.reports = 0;
+	ck_assert_int_eq(sync_trial(-300e3, 0, false, &res, &err), 0);
+	ck_assert(isnan(res.sync.error_ns) && !res.sync.within);
+	ck_assert_msg(strstr(res.sync.why, "b: no system clock by phc2sys "
+				   "(phc2sys's log: no report"), "%s",
+		      res.sync.why);
+	memset(&b_phc2sys, 0, sizeof(b_phc2sys));
 }
 END_TEST
 
@@ -974,6 +1064,9 @@ static json_object *latency_across_wander(double err_ns, double wander_ns,
 	sb.ptp_offset_ns = err_ns;
 	sb.ptp_wander_ns = wander_ns;
 	sb.ptp_wander_trial = wander_trial;
+	sb.phc2sys_log = b_phc2sys.log;
+	sb.phc2sys_offset_ns = b_phc2sys.offset_ns;
+	sb.phc2sys_reports = b_phc2sys.reports;
 	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	rfc2544_params_default(&rp, RFC2544_LATENCY);
 	rp.lat_max_invalid = max_invalid;
@@ -1114,6 +1207,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, halves_by_hand);
 	tcase_add_test(tc, sync_error_and_tolerance);
+	tcase_add_test(tc, system_clock_by_phc2sys);
 	tcase_add_test(tc, host_lost_and_refusals);
 	tcase_add_test(tc, throughput_across_hosts);
 	tcase_add_test(tc, mesh_as_on_one_host);

@@ -20,6 +20,7 @@
 #include "backend_genl_int.h"
 #include "bm_hosts.h"
 #include "bm_mgmt.h"
+#include "bm_phc2sys.h"
 #include "bm_ptp.h"
 #include "bm_rip_send.h"
 #include "bm_traffic.h"
@@ -244,6 +245,10 @@ counted:
 		bm_ptp_watch_end(watch, &res->clock_during);
 		watch = NULL;
 		bm_ptp_read(NULL, BM_PTP_TIMEOUT_MS, &res->clock_after);
+		/* phc2sys's reports of the system clock from just before
+		 * the part to its end, where a log is configured */
+		bm_phc2sys_read(NULL, t0 - BM_PHC2SYS_LEAD_S, bm_mono_s(),
+				&res->clock_system);
 	}
 	b->be.elapsed_s += bm_mono_s() - t0;
 	ret = 0;

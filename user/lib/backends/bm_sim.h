@@ -223,6 +223,13 @@ struct bm_sim_params {
 	/* ... only in the sim's trial number ptp_wander_trial (1 = its
 	 * first; 0 = in every trial). */
 	unsigned int ptp_wander_trial;
+	/* A pool host whose phc2sys's log is read (bm_phc2sys.h): its
+	 * system clock phc2sys_offset_ns off the clock ptp4l keeps in
+	 * every report, phc2sys_reports of them a part (0: none in its
+	 * window, the log read in vain). */
+	bool phc2sys_log;
+	double phc2sys_offset_ns;
+	unsigned int phc2sys_reports;
 	/* A pool host's clock this many ns off true time (ptp_offset_ns is
 	 * what linuxptp says of it; this is what it is): the latency of a
 	 * frame another host sent, as this host receives it, is that much

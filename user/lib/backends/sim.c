@@ -81,6 +81,21 @@ static void sim_clock_during(const struct bm_backend *be,
 	d->samples = (unsigned int)fmax(2, spec->duration_s / BM_PTP_SAMPLE_S);
 }
 
+/* A pool host's system clock by its phc2sys's log, as configured. */
+static void sim_clock_system(const struct bm_sim_params *p,
+			     struct bm_sysclock_span *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!p->phc2sys_log)
+		return;
+	snprintf(s->source, sizeof(s->source), "sim");
+	s->samples = p->phc2sys_reports;
+	s->min_ns = s->max_ns = (int64_t)p->phc2sys_offset_ns;
+	if (!s->samples)
+		snprintf(s->error, sizeof(s->error), "phc2sys's log: no report "
+			 "of CLOCK_REALTIME in the part (simulated)");
+}
+
 /*
  * The trial on its model (pair traffic on the fluid one, any other frame
  * by frame), then the link loss of sim.link_down_trial and the stalls of
@@ -144,6 +159,7 @@ static int sim_run_trial_link(struct bm_backend *be,
 		res->clock_before = clock;
 		res->clock_after = clock;
 		sim_clock_during(be, spec, &clock, &res->clock_during);
+		sim_clock_system(&sp->p, &res->clock_system);
 	}
 	return ret;
 }

@@ -199,6 +199,19 @@ struct bm_clock_span {
 				 * one read before, "" none */
 };
 
+/*
+ * A tester host's system clock against the clock linuxptp's ptp4l keeps
+ * (a PHC ptp4l disciplines, phc2sys CLOCK_REALTIME from it), by
+ * phc2sys's reports while its part ran: a pool's trials start and pair
+ * on CLOCK_REALTIME (as TAI), so that error adds to ptp4l's.
+ */
+struct bm_sysclock_span {
+	char source[48];	/* the log read, "" = none configured */
+	unsigned int samples;	/* phc2sys's reports in the part */
+	int64_t min_ns, max_ns;	/* their offsets' range */
+	char error[96];		/* why none, "" when read */
+};
+
 /* The most hosts of one pool. */
 #define BM_POOL_MAX_HOSTS	16
 
@@ -207,6 +220,7 @@ struct bm_host_part {
 	char host[64];			/* "" = the host that ran the job */
 	struct bm_clock_reading before, after;
 	struct bm_clock_span during;
+	struct bm_sysclock_span system;	/* by phc2sys */
 	/* Its first departure after the trial's instant by its own clock
 	 * (s); NAN when it sent nothing. */
 	double first_tx_s;
@@ -369,6 +383,8 @@ struct bm_trial_result {
 	 * linuxptp just before, during and just after its part. */
 	struct bm_clock_reading clock_before, clock_after;
 	struct bm_clock_span clock_during;
+	/* ... and its system clock by phc2sys while the part ran */
+	struct bm_sysclock_span clock_system;
 	/* A pool's trial: every host's clock and what they come to
 	 * (bm_hosts.h); n_hosts 0 for a trial on one host. */
 	struct bm_pool_sync sync;

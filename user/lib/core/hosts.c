@@ -341,6 +341,7 @@ void bm_pool_merge_add(struct bm_pool_merge *m, const char *host,
 		c->before = pres->clock_before;
 		c->after = pres->clock_after;
 		c->during = pres->clock_during;
+		c->system = pres->clock_system;
 		c->first_tx_s = NAN;
 	}
 	for (k = 0; k < t->n_streams && k < pr->n_streams &&
@@ -453,11 +454,21 @@ static bool host_readable(const struct bm_host_part *h, const char **gm,
 			 "its part", name, h->during.other_gm);
 		return false;
 	}
+	/* its system clock's error is read, and was not there */
+	if (h->system.source[0] && !h->system.samples) {
+		snprintf(why, why_len, "%s: no system clock by phc2sys (%s)",
+			 name, h->system.error);
+		return false;
+	}
 	return true;
 }
 
-/* The smallest and largest offset host h had before, during and after
- * its part. */
+/*
+ * The smallest and largest offset host h had before, during and after
+ * its part.  Where phc2sys's reports were read, its system clock is
+ * ptp4l's clock (a PHC) plus phc2sys's offset from it: the two ranges
+ * add, whenever in the part each extreme fell.
+ */
 static void host_range(const struct bm_host_part *h, double *lo, double *hi)
 {
 	*lo = fmin(h->before.offset_ns, h->after.offset_ns);
@@ -465,6 +476,10 @@ static void host_range(const struct bm_host_part *h, double *lo, double *hi)
 	if (h->during.samples) {
 		*lo = fmin(*lo, (double)h->during.min_ns);
 		*hi = fmax(*hi, (double)h->during.max_ns);
+	}
+	if (h->system.samples) {
+		*lo += (double)h->system.min_ns;
+		*hi += (double)h->system.max_ns;
 	}
 }
 

@@ -134,6 +134,13 @@ static const struct pf clock_span[] = {
 	FN(CS, other_gm, PF_STR), FEND,
 };
 
+#define SC struct bm_sysclock_span
+static const struct pf sysclock_span[] = {
+	FN(SC, source, PF_STR), F(SC, samples, PF_UINT),
+	F(SC, min_ns, PF_I64), F(SC, max_ns, PF_I64),
+	FN(SC, error, PF_STR), FEND,
+};
+
 #define TR struct bm_trial_result
 static const struct pf trial_result[] = {
 	F(TR, intended, PF_U64), F(TR, attempted, PF_U64),
@@ -166,6 +173,7 @@ static const struct pf trial_result[] = {
 	FN(TR, link_down_port, PF_STR), FS(TR, hw, hw_latency),
 	FS(TR, clock_before, clock_reading), FS(TR, clock_after, clock_reading),
 	FS(TR, clock_during, clock_span),
+	FS(TR, clock_system, sysclock_span),
 	FEND,
 };
 

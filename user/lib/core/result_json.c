@@ -240,19 +240,37 @@ static json_object *clock_json(const struct bm_clock_reading *c)
 	return o;
 }
 
+/* n offsets read, and their range: null with none. */
+static void add_offsets(json_object *o, unsigned int n, int64_t min_ns,
+			int64_t max_ns)
+{
+	bm_json_add_u64(o, "samples", n);
+	bm_json_add_double(o, "min_offset_ns", n ? (double)min_ns : NAN);
+	bm_json_add_double(o, "max_offset_ns", n ? (double)max_ns : NAN);
+}
+
 /* ptp4l's answers while a host's part ran: how many, their range. */
 static json_object *span_json(const struct bm_clock_span *d)
 {
 	json_object *o = json_object_new_object();
 
-	bm_json_add_u64(o, "samples", d->samples);
+	add_offsets(o, d->samples, d->min_ns, d->max_ns);
 	bm_json_add_u64(o, "missed", d->missed);
-	bm_json_add_double(o, "min_offset_ns",
-			   d->samples ? (double)d->min_ns : NAN);
-	bm_json_add_double(o, "max_offset_ns",
-			   d->samples ? (double)d->max_ns : NAN);
 	if (d->other_gm[0])
 		bm_json_add_str(o, "other_grandmaster", d->other_gm);
+	return o;
+}
+
+/* phc2sys's reports of a host's system clock in its part: the log, how
+ * many, their range; or why none. */
+static json_object *system_json(const struct bm_sysclock_span *s)
+{
+	json_object *o = json_object_new_object();
+
+	bm_json_add_str(o, "source", s->source);
+	add_offsets(o, s->samples, s->min_ns, s->max_ns);
+	if (!s->samples)
+		bm_json_add_str(o, "error", s->error);
 	return o;
 }
 
@@ -270,6 +288,9 @@ static json_object *sync_json(const struct bm_pool_sync *sy)
 		json_object_object_add(h, "before", clock_json(&c->before));
 		json_object_object_add(h, "after", clock_json(&c->after));
 		json_object_object_add(h, "during", span_json(&c->during));
+		if (c->system.source[0])
+			json_object_object_add(h, "system_clock",
+					       system_json(&c->system));
 		bm_json_add_double(h, "first_tx_s", c->first_tx_s);
 		bm_json_add_u64(h, "sent", c->sent);
 		bm_json_add_u64(h, "received", c->received);
