@@ -13,12 +13,16 @@
 # DUT bridge): in every trial lab2's record has system_clock from
 # /tmp/phc2sys.log with at least 4 reports (the part's 0.6 s and the 1.5
 # s before it); its min and max are offsets the log holds (exact), within
-# P +- 2 ms (the PHC runs on QEMU's virtual clock, the system clock as
-# ptp4l slews it, and phc_ctl's set took 0.3 ms: seed 10089099, P 3.669
-# ms, 3.289 to 4.354 ms over 20 trials); the trial's sync error is exactly what lab2's
-# ranges add to, max(hi, -lo) with hi = its largest ptp4l offset (before,
-# during, after) + phc2sys's largest, lo the smallest + the smallest
-# (this host is the grandmaster: 0); every trial within the pool's 10 ms.
+# P +- 3 ms (phc_ctl's set is off by what a TCG guest takes between
+# reading one clock and writing the other, and the PHC runs on QEMU's
+# virtual clock while ptp4l slews the system clock: phc2sys's reports
+# less P from -1.26 to +1.20 ms in 10 runs idle, -2.23 to +0.82 ms in 10
+# under tools/stress-loop, one run's first report 1.64 ms under P); the
+# trial's sync error is exactly what lab2's ranges add to, max(hi, -lo)
+# with hi = its largest ptp4l offset (before, during, after) + phc2sys's
+# largest, lo the smallest + the smallest (this host is the grandmaster:
+# 0); 20 trials within the pool's 10 ms, and one not within (ptp4l's
+# spike plus P) counted as run again.
 # Then phc2sys stopped, its log left silent: a trial of a latency job
 # (max_invalid 1) is flagged "lab2: no system clock by phc2sys (...no
 # report of CLOCK_REALTIME ...)" and run again, and the job's result says
@@ -81,8 +85,8 @@ awk -v p=$P '{ printf "note: phc2sys %d reports, %.3f .. %.3f ms (P %.3f ms); pt
 	($1 < $2 ? ($1 < $3 ? $1 : $3) : ($2 < $3 ? $2 : $3)) / 1e6,
 	($1 > $2 ? ($1 > $4 ? $1 : $4) : ($2 > $4 ? $2 : $4)) / 1e6, $9 / 1e6 }' \
 	/tmp/p2s.rows
-check_eq "trials whose phc2sys offsets are within P +- 2 ms" \
-	"$(awk -v p=$P '$7 >= p - 2e6 && $8 <= p + 2e6' /tmp/p2s.rows | wc -l)" "$n"
+check_eq "trials whose phc2sys offsets are within P +- 3 ms" \
+	"$(awk -v p=$P '$7 >= p - 3e6 && $8 <= p + 3e6' /tmp/p2s.rows | wc -l)" "$n"
 check_eq "trials whose sync error is ptp4l's range plus phc2sys's" \
 	"$(awk '{
 		lo = $1; if ($2 < lo) lo = $2; if ($3 < lo) lo = $3
@@ -91,9 +95,11 @@ check_eq "trials whose sync error is ptp4l's range plus phc2sys's" \
 		e = hi; if (-lo > e) e = -lo; if (e < 0) e = 0
 		d = $9 - e; if (d < 0) d = -d
 		if (d <= 1) print }' /tmp/p2s.rows | wc -l)" "$n"
-check_eq "trials within the pool's 10 ms" \
-	"$(awk '$10 == "true"' /tmp/p2s.rows | wc -l)" "$n"
 sed -n '/^  "results"/,$p' /tmp/p2s.all > /tmp/p2s.json
+within=$(awk '$10 == "true"' /tmp/p2s.rows | wc -l)
+check_range "trials within the pool's 10 ms" "$within" 20 "$n"
+check_eq "trials not within, run again" "$((n - within))" \
+	"$(jvals unsynced_repetitions /tmp/p2s.json)"
 check_eq "valid repetitions" "$(jvals valid_repetitions /tmp/p2s.json)" 20
 
 # phc2sys gone, its log silent: no system clock, the repetition re-run
