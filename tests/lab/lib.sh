@@ -201,13 +201,14 @@ lab2_bmd_wait() {
 # pair_latency_job: bm_job "lat", RFC 2544 §26.2 latency from t1 to
 # lab2:t2 at 705 fps of 512 B on a 10 Mbit/s line: its 20 repetitions,
 # short; no learning frames (a bridge of two ports learns nothing that
-# matters), so each part starts 0.5 s after bmd sends it
+# matters), so each part starts 0.5 s after bmd sends it; ARGS are added
+# to bmctl run's
 pair_latency_job() {
 	bm_job lat rfc2544 latency --port t1 --port lab2:t2 --line-rate 10M \
 		--param restabilise_s=0 --param learning=false \
 		--frame-sizes 512 --param throughput_fps=705 \
 		--param trial_duration_s=0.6 --param tag_at_s=0.3 \
-		--param repetitions=20 --param drain_s=0.2
+		--param repetitions=20 --param drain_s=0.2 "$@"
 }
 
 # pair_router_tbf: pair_setup's DUT made a router (RFC 2544 App C, as

@@ -104,10 +104,7 @@ check_eq "valid repetitions" "$(jvals valid_repetitions /tmp/p2s.json)" 20
 
 # phc2sys gone, its log silent: no system clock, the repetition re-run
 lab2_phc2sys stop
-bm_job stale rfc2544 latency --port t1 --port lab2:t2 --line-rate 10M \
-	--param restabilise_s=0 --param learning=false --frame-sizes 512 \
-	--param throughput_fps=705 --param trial_duration_s=0.6 \
-	--param tag_at_s=0.3 --param drain_s=0.2 --param max_invalid=1
+pair_latency_job --param max_invalid=1
 $BMCTL -j result "$job" > /tmp/p2s.stale || fail "bmctl result --json"
 check_eq "trials flagged for lab2's silent phc2sys" \
 	"$(grep -c '"why": "lab2: no system clock by phc2sys (phc2sys.s log: no report of CLOCK_REALTIME' /tmp/p2s.stale)" 2

@@ -210,6 +210,14 @@ static struct {
 	unsigned int reports;
 } b_phc2sys;
 
+/* Host b's simulator sb given b_phc2sys. */
+static void b_phc2sys_apply(struct bm_sim_params *sb)
+{
+	sb->phc2sys_log = b_phc2sys.log;
+	sb->phc2sys_offset_ns = b_phc2sys.offset_ns;
+	sb->phc2sys_reports = b_phc2sys.reports;
+}
+
 /* One pair trial on two simulated hosts, b's clock off_ns off the
  * grandmaster (this host) before and after its part and wander_ns more
  * during it; its return, the result in *res. */
@@ -228,9 +236,7 @@ static int sync_trial_wander(double off_ns, double wander_ns, double tol_ns,
 	sb.ptp_offset_ns = off_ns;
 	sb.ptp_wander_ns = wander_ns;
 	sb.tai_utc_error_s = b_tai_utc_error_s;
-	sb.phc2sys_log = b_phc2sys.log;
-	sb.phc2sys_offset_ns = b_phc2sys.offset_ns;
-	sb.phc2sys_reports = b_phc2sys.reports;
+	b_phc2sys_apply(&sb);
 	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	if (set_tol)
 		bm_pool_set_sync_tolerance(h.pool, tol_ns);
@@ -1064,9 +1070,7 @@ static json_object *latency_across_wander(double err_ns, double wander_ns,
 	sb.ptp_offset_ns = err_ns;
 	sb.ptp_wander_ns = wander_ns;
 	sb.ptp_wander_trial = wander_trial;
-	sb.phc2sys_log = b_phc2sys.log;
-	sb.phc2sys_offset_ns = b_phc2sys.offset_ns;
-	sb.phc2sys_reports = b_phc2sys.reports;
+	b_phc2sys_apply(&sb);
 	two_hosts_new_each(&h, &sp, &sb, 2, labels);
 	rfc2544_params_default(&rp, RFC2544_LATENCY);
 	rp.lat_max_invalid = max_invalid;
